@@ -1,0 +1,207 @@
+package lockcore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Options tune an analysis.
+type Options struct {
+	// LongHeld is the hold age past which a holder is reported long-held;
+	// zero turns the check off.
+	LongHeld time.Duration
+}
+
+// Analyze turns what was read of one lock path into its participants in
+// queue order and its anomalies. w is the servers' merged watch table, or
+// nil when any server refused it; the caller removes its own session's
+// watches from it first. Analyze never fails: names it cannot place become
+// unparsed anomalies.
+func Analyze(t Tree, w *WatchTable, opt Options) Lock {
+	l := Lock{Path: t.Path, ReadAt: t.ReadAt, WatchesSource: WatchesFromRecipe}
+	if w != nil {
+		l.WatchesSource = WatchesFromServer
+	}
+	names := make([]string, len(t.Children))
+	for i, c := range t.Children {
+		names[i] = c.Name
+	}
+	var entries []*entry
+	switch detectShape(t.Self, names) {
+	case shapeEphemeral:
+		entries = ephemeralEntries(&l, t, w)
+	case shapeCuratorSemaphore:
+		entries = curatorSemaphoreEntries(&l, t)
+	case shapeKazooSemaphore:
+		entries = kazooSemaphoreEntries(&l, t)
+	default:
+		entries = queueEntries(&l, t.Path, t.Children)
+	}
+	if w != nil {
+		resolveServerWatches(&l, entries, w)
+	}
+	l.Participants = participants(entries, t.ReadAt)
+	for i := range l.Participants {
+		l.Participants[i].Watchers = w.Watchers(l.Participants[i].Path)
+	}
+	cycles := fillChains(l.Participants)
+	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
+	l.Warnings = append(l.Warnings, counterWarnings(t)...)
+	return l
+}
+
+// newEntry starts an entry for node n found in dir.
+func newEntry(lockPath, dir string, n Node) *entry {
+	p := join(dir, n.Name)
+	return &entry{node: n, name: ParseName(n.Name), path: p, rel: relativeTo(lockPath, p)}
+}
+
+// queueEntries handles a parent of sequential contenders.
+func queueEntries(l *Lock, dir string, children []Node) []*entry {
+	entries, families := scanQueue(l, dir, children)
+	l.Recipe = queueRecipe(entries, families)
+	if len(entries) == 0 && len(children) > 0 {
+		l.Recipe = RecipeUnknown
+	}
+	if len(families) > 1 {
+		l.Anomalies = append(l.Anomalies, mixedAnomaly(entries, families))
+	}
+	return entries
+}
+
+// scanQueue parses the children of dir, reports those that are not
+// contenders, and applies each contender's recipe's rule.
+func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) {
+	var entries []*entry
+	families := map[string]int{}
+	kazooReads := false
+	for _, c := range children {
+		e := newEntry(l.Path, dir, c)
+		if !isContender(e.name.Kind) {
+			l.Anomalies = append(l.Anomalies, unparsedAnomaly(e))
+			continue
+		}
+		kazooReads = kazooReads || e.name.Kind == KindKazooRead
+		families[family(e.name.Kind)]++
+		entries = append(entries, e)
+	}
+	for _, e := range entries {
+		e.recipe, e.mode = recipeOf(e.name.Kind, kazooReads)
+	}
+	applyQueueRules(entries, kazooReads)
+	return entries, families
+}
+
+func queueRecipe(entries []*entry, families map[string]int) Recipe {
+	switch {
+	case len(entries) == 0:
+		return RecipeEmpty
+	case len(families) > 1:
+		return RecipeMixed
+	}
+	recipe := entries[0].recipe
+	for _, e := range entries {
+		// Curator's mutex and go-zookeeper's lock share one family; name
+		// the lock after Curator when both are present, as it is the one
+		// that defined the shape.
+		if e.recipe == RecipeCuratorMutex || e.recipe == RecipeKazooRWLock {
+			recipe = e.recipe
+		}
+	}
+	return recipe
+}
+
+func unparsedAnomaly(e *entry) Anomaly {
+	detail := "name matches no lock recipe, so no client counts it as a contender"
+	if e.name.Kind == KindCuratorOther {
+		detail = "a Curator protected node of another recipe (such as a LeaderLatch), not a lock contender"
+	}
+	return Anomaly{Kind: AnomalyUnparsed, Node: e.rel, Nodes: []string{e.rel},
+		Session: e.node.Stat.EphemeralOwner, Detail: detail}
+}
+
+// mixedAnomaly names the families sharing one parent and who holds in each.
+func mixedAnomaly(entries []*entry, families map[string]int) Anomaly {
+	var fams []string
+	for f := range families {
+		fams = append(fams, f)
+	}
+	sort.Strings(fams)
+	var holders []string
+	for _, e := range entries {
+		if e.role == RoleHolder {
+			holders = append(holders, e.rel)
+		}
+	}
+	detail := fmt.Sprintf("contenders of %d recipes that do not see each other's nodes share this parent (%s)",
+		len(fams), strings.Join(fams, ", "))
+	if len(holders) > 1 {
+		detail += fmt.Sprintf("; %d contenders hold at once", len(holders))
+	}
+	return Anomaly{Kind: AnomalyMixedRecipes, Nodes: holders, Detail: detail}
+}
+
+// ephemeralEntries handles a plain ephemeral lock node: its owner holds, and
+// its waiters are the sessions watching it, invisible in the tree.
+func ephemeralEntries(l *Lock, t Tree, w *WatchTable) []*entry {
+	l.Recipe = RecipeEphemeral
+	self := t.Self
+	self.Name = baseName(t.Path)
+	e := &entry{node: self, name: Name{Raw: self.Name}, path: t.Path, rel: self.Name,
+		recipe: RecipeEphemeral, mode: ModeExclusive, role: RoleHolder}
+	for _, s := range w.Watchers(t.Path) {
+		if s != self.Stat.EphemeralOwner {
+			l.HiddenWaiters = append(l.HiddenWaiters, s)
+		}
+	}
+	return []*entry{e}
+}
+
+// participants turns entries into queue-ordered participants.
+func participants(entries []*entry, readAt time.Time) []Participant {
+	sort.SliceStable(entries, func(i, j int) bool { return queueLess(entries[i], entries[j]) })
+	out := make([]Participant, len(entries))
+	for i, e := range entries {
+		ctime := time.UnixMilli(e.node.Stat.Ctime)
+		out[i] = Participant{
+			Node: e.rel, Path: e.path, Recipe: e.recipe,
+			Seq: e.name.Seq, HasSeq: e.name.HasSeq,
+			Mode: e.mode, Role: e.role, Position: i,
+			Session: e.node.Stat.EphemeralOwner, Ephemeral: e.node.Ephemeral(),
+			Watches: e.rule, Token: e.node.Stat.Czxid,
+			Ctime: ctime, Age: age(readAt, ctime),
+			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note,
+		}
+	}
+	return out
+}
+
+// queueLess is display order: the queue's numeric order within a group,
+// lease holders before queued acquirers, creation order for ties.
+func queueLess(a, b *entry) bool {
+	if a.group != b.group {
+		return a.group < b.group
+	}
+	if a.name.HasSeq && b.name.HasSeq && a.name.Seq != b.name.Seq {
+		return a.name.Seq < b.name.Seq
+	}
+	return a.node.Stat.Czxid < b.node.Stat.Czxid
+}
+
+func age(readAt, ctime time.Time) time.Duration {
+	if readAt.IsZero() || ctime.After(readAt) {
+		return 0
+	}
+	return readAt.Sub(ctime)
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

@@ -1,0 +1,166 @@
+package lockcore
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// findAnomalies looks for trouble among participants already in queue
+// order, with chains and watchers filled in; entries[i] is Participants[i].
+func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt Options) []Anomaly {
+	ps := l.Participants
+	var out []Anomaly
+	for _, p := range ps {
+		switch {
+		case !p.Ephemeral:
+			out = append(out, one(AnomalyPersistent, p,
+				fmt.Sprintf("not ephemeral (created %s): no session owns it, so it stays until someone deletes it", stamp(p.Ctime))))
+		case p.Role == RoleWaiter && p.Watches == nil && w != nil:
+			out = append(out, one(AnomalyUnwatchedWaiter, p,
+				fmt.Sprintf("waits, but session %s watches nothing in this lock, so nothing will wake it", SessionHex(p.Session))))
+		}
+		if p.Role == RoleHolder && opt.LongHeld > 0 && p.Age > opt.LongHeld {
+			out = append(out, one(AnomalyLongHeld, p,
+				fmt.Sprintf("held for about %s (since %s by the server's clock), longer than %s", p.Age.Round(time.Second), stamp(p.Ctime), opt.LongHeld)))
+		}
+	}
+	out = append(out, duplicateSessions(ps, entries)...)
+	out = append(out, selfWaits(ps)...)
+	for _, c := range cycles {
+		out = append(out, cycleAnomaly(ps, c))
+	}
+	if w != nil {
+		out = append(out, herds(l, w)...)
+	}
+	return out
+}
+
+func one(kind AnomalyKind, p Participant, detail string) Anomaly {
+	return Anomaly{Kind: kind, Node: p.Node, Nodes: []string{p.Node}, Session: p.Session, Detail: detail}
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// duplicateSessions reports sessions owning more than one contender. Lease
+// nodes are left out (one session may hold several leases), and so is a
+// Curator read lock taken by the write holder.
+func duplicateSessions(ps []Participant, entries []*entry) []Anomaly {
+	bySession := map[int64][]int{}
+	var sessions []int64
+	for i, p := range ps {
+		if p.Session == 0 || entries[i].group == 0 && p.Mode == ModeLease || entries[i].note != "" && p.Role == RoleHolder {
+			continue
+		}
+		if bySession[p.Session] == nil {
+			sessions = append(sessions, p.Session)
+		}
+		bySession[p.Session] = append(bySession[p.Session], i)
+	}
+	var out []Anomaly
+	for _, s := range sessions {
+		idx := bySession[s]
+		if len(idx) < 2 {
+			continue
+		}
+		var nodes, evidence []string
+		for _, i := range idx {
+			nodes = append(nodes, ps[i].Node)
+			evidence = append(evidence, fmt.Sprintf("%s created %s (%s)", ps[i].Node, stamp(ps[i].Ctime), ps[i].Role))
+		}
+		out = append(out, Anomaly{Kind: AnomalyDuplicateSession, Node: nodes[0], Nodes: nodes, Session: s,
+			Detail: fmt.Sprintf("session %s owns %d contenders: %s; threads sharing one client do this, and so does a create retried after a lost reply",
+				SessionHex(s), len(idx), strings.Join(evidence, ", "))})
+	}
+	return out
+}
+
+// selfWaits reports waiters whose chain runs through an older node of their
+// own session: the session waits on itself.
+func selfWaits(ps []Participant) []Anomaly {
+	byNode := make(map[string]int, len(ps))
+	for i, p := range ps {
+		byNode[p.Node] = i
+	}
+	var out []Anomaly
+	for _, p := range ps {
+		if p.Role != RoleWaiter || p.Session == 0 {
+			continue
+		}
+		for _, n := range p.Chain {
+			j, ok := byNode[n]
+			if !ok || ps[j].Session != p.Session || ps[j].Node == p.Node {
+				continue
+			}
+			q := ps[j]
+			out = append(out, Anomaly{Kind: AnomalySelfWait, Node: q.Node, Nodes: []string{q.Node, p.Node}, Session: p.Session,
+				Detail: fmt.Sprintf("%s waits behind %s of its own session %s (created %s, %s earlier): an orphan of a lost create reply, unless two threads share this session",
+					p.Node, q.Node, SessionHex(p.Session), stamp(q.Ctime), p.Ctime.Sub(q.Ctime).Round(time.Millisecond))})
+			break
+		}
+	}
+	return out
+}
+
+func cycleAnomaly(ps []Participant, c []int) Anomaly {
+	sort.Ints(c)
+	var nodes []string
+	for _, i := range c {
+		nodes = append(nodes, ps[i].Node)
+	}
+	return Anomaly{Kind: AnomalyWaitCycle, Node: nodes[0], Nodes: nodes, Session: ps[c[0]].Session,
+		Detail: fmt.Sprintf("%d waiters watch each other in a loop (%s), so none of them will ever wake", len(nodes), strings.Join(nodes, " → "))}
+}
+
+// herds reports paths that more sessions watch than the recipe needs: each
+// change there wakes every one of them.
+func herds(l *Lock, w *WatchTable) []Anomaly {
+	if l.Recipe == RecipeEphemeral {
+		if n := len(l.HiddenWaiters); n >= 2 && len(l.Participants) == 1 {
+			p := l.Participants[0]
+			return []Anomaly{{Kind: AnomalyHerd, Node: p.Node, Nodes: []string{p.Node}, Session: p.Session,
+				Detail: fmt.Sprintf("%d sessions wait on this node; when it goes, all of them wake and race to create it", n)}}
+		}
+		return nil
+	}
+	expected := map[string]map[int64]bool{}
+	targets := map[string]*WatchTarget{l.Path: {Node: "*", Path: l.Path, Children: true}}
+	var order []string
+	for _, p := range l.Participants {
+		targets[p.Path] = &WatchTarget{Node: p.Node, Path: p.Path}
+		order = append(order, p.Path)
+		if p.Watches != nil {
+			if expected[p.Watches.Path] == nil {
+				expected[p.Watches.Path] = map[int64]bool{}
+			}
+			expected[p.Watches.Path][p.Session] = true
+			targets[p.Watches.Path] = p.Watches
+		}
+	}
+	var dirs []string
+	for path, t := range targets {
+		if t.Children {
+			dirs = append(dirs, path)
+		}
+	}
+	sort.Strings(dirs)
+	order = append(order, dirs...)
+	var out []Anomaly
+	for _, path := range order {
+		watchers := w.Watchers(path)
+		extra := 0
+		for _, s := range watchers {
+			if !expected[path][s] {
+				extra++
+			}
+		}
+		if len(watchers) < 2 || extra == 0 {
+			continue
+		}
+		t := targets[path]
+		out = append(out, Anomaly{Kind: AnomalyHerd, Node: t.Node, Nodes: []string{t.Node},
+			Detail: fmt.Sprintf("%d sessions watch %s, %d more than the recipe needs; each change wakes them all", len(watchers), t.Node, extra)})
+	}
+	return out
+}

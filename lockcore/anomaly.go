@@ -1,0 +1,48 @@
+package lockcore
+
+// AnomalyKind names a kind of trouble. The strings are stable: scripts match
+// them.
+type AnomalyKind string
+
+// The anomaly kinds.
+const (
+	// AnomalyPersistent: a contender that is not ephemeral never goes away
+	// on its own.
+	AnomalyPersistent AnomalyKind = "persistent"
+	// AnomalyDuplicateSession: one session owns several contenders of one
+	// lock. Legitimate when threads share a client; also the mark of an
+	// orphan left by a lost create reply. A suspect, never a verdict.
+	AnomalyDuplicateSession AnomalyKind = "duplicate-session"
+	// AnomalySelfWait: a session's waiter waits, through its chain, behind a
+	// node of the same session.
+	AnomalySelfWait AnomalyKind = "self-wait"
+	// AnomalyMixedRecipes: contenders of recipes that do not see each other
+	// share a parent, so more than one may hold.
+	AnomalyMixedRecipes AnomalyKind = "mixed-recipes"
+	// AnomalyUnparsed: a child whose name matches no recipe.
+	AnomalyUnparsed AnomalyKind = "unparsed"
+	// AnomalyWaitCycle: waiters that watch each other in a loop never wake.
+	AnomalyWaitCycle AnomalyKind = "wait-cycle"
+	// AnomalyUnwatchedWaiter: a waiter whose session watches nothing in the
+	// lock will never wake.
+	AnomalyUnwatchedWaiter AnomalyKind = "unwatched-waiter"
+	// AnomalyHerd: more sessions watch one node, or the lock's children,
+	// than the recipe needs; each change wakes them all.
+	AnomalyHerd AnomalyKind = "herd"
+	// AnomalyLongHeld: a holder older than the configured threshold.
+	AnomalyLongHeld AnomalyKind = "long-held"
+)
+
+// Anomaly is one thing that looks wrong, with its evidence.
+type Anomaly struct {
+	Kind AnomalyKind
+	// Node is the participant the anomaly is about (Participant.Node), or
+	// empty when it concerns the lock as a whole.
+	Node string
+	// Nodes are every node involved, the first being Node when set.
+	Nodes []string
+	// Session is the session concerned, or zero.
+	Session int64
+	// Detail is one sentence of evidence.
+	Detail string
+}

@@ -1,0 +1,80 @@
+package lockcore
+
+// fillChains follows each waiter's watch target from participant to
+// participant until it reaches a holder, leaves the participants (a children
+// watch), breaks, or loops. Each loop found is returned once, in the order it
+// is walked from its earliest member.
+func fillChains(ps []Participant) (cycles [][]int) {
+	index := make(map[string]int, len(ps))
+	for i, p := range ps {
+		index[p.Path] = i
+	}
+	next := func(i int) (int, bool) {
+		if ps[i].Role == RoleHolder || ps[i].Watches == nil {
+			return 0, false
+		}
+		j, ok := index[ps[i].Watches.Path]
+		return j, ok
+	}
+	const (
+		unvisited = iota
+		walking
+		done
+	)
+	state := make([]int, len(ps))
+	for start := range ps {
+		var path []int
+		i := start
+		for state[i] == unvisited {
+			state[i] = walking
+			path = append(path, i)
+			j, ok := next(i)
+			if !ok {
+				break
+			}
+			if state[j] == walking {
+				cycles = append(cycles, cycleFrom(path, j))
+				break
+			}
+			i = j
+		}
+		for _, k := range path {
+			state[k] = done
+		}
+	}
+	for i := range ps {
+		if ps[i].Role == RoleWaiter && ps[i].Watches != nil {
+			ps[i].Chain = chainOf(ps, i, next)
+		}
+	}
+	return cycles
+}
+
+// cycleFrom returns the loop that closes at j on the walked path.
+func cycleFrom(path []int, j int) []int {
+	for k, v := range path {
+		if v == j {
+			return append([]int(nil), path[k:]...)
+		}
+	}
+	return nil
+}
+
+// chainOf lists the nodes after waiter i: each watched node in turn, up to
+// a holder, a node that watches nothing in the lock, or a repeat.
+func chainOf(ps []Participant, i int, next func(int) (int, bool)) []string {
+	var chain []string
+	seen := map[int]bool{i: true}
+	for {
+		chain = append(chain, ps[i].Watches.Node)
+		j, ok := next(i)
+		if !ok || seen[j] {
+			return chain
+		}
+		seen[j] = true
+		if _, more := next(j); !more {
+			return chain
+		}
+		i = j
+	}
+}

@@ -1,0 +1,180 @@
+package lockcore
+
+import (
+	"fmt"
+	"time"
+)
+
+// Recipe names the client recipe that wrote a lock tree. The strings are
+// stable: scripts read them from JSON output.
+type Recipe string
+
+// The recipes and shapes lockcore recognises.
+const (
+	RecipeCuratorMutex     Recipe = "curator-mutex"
+	RecipeCuratorRWLock    Recipe = "curator-rwlock"
+	RecipeCuratorSemaphore Recipe = "curator-semaphore"
+	RecipeGoZKLock         Recipe = "gozk-lock"
+	RecipeKazooLock        Recipe = "kazoo-lock"
+	RecipeKazooRWLock      Recipe = "kazoo-rwlock"
+	RecipeKazooSemaphore   Recipe = "kazoo-semaphore"
+	RecipeZKWriteLock      Recipe = "zk-writelock"
+	RecipeEphemeral        Recipe = "ephemeral"
+	RecipeHostRW           Recipe = "host-rw"
+	RecipeSessionLock      Recipe = "session-lock"
+	// RecipeSequential is a parent of sequential children that match no
+	// known recipe: treated as an exclusive lock in sequence order.
+	RecipeSequential Recipe = "sequential"
+	// RecipeMixed is a parent holding contenders of recipes that do not see
+	// each other; each participant carries its own recipe.
+	RecipeMixed Recipe = "mixed"
+	// RecipeEmpty is a lock path with no contenders.
+	RecipeEmpty Recipe = "empty"
+	// RecipeUnknown is a path whose children are not lock contenders.
+	RecipeUnknown Recipe = "unknown"
+)
+
+// Mode is what a participant asks for.
+type Mode string
+
+// Participant modes.
+const (
+	ModeExclusive Mode = "exclusive"
+	ModeRead      Mode = "read"
+	ModeWrite     Mode = "write"
+	ModeLease     Mode = "lease"
+)
+
+// Role is whether a participant has the lock now.
+type Role string
+
+// Participant roles. A holder has the lock (or, for a semaphore, a lease) by
+// its recipe's rule at the moment the tree was read; a waiter does not.
+const (
+	RoleHolder Role = "holder"
+	RoleWaiter Role = "waiter"
+)
+
+// WatchSource says where watch targets came from.
+type WatchSource string
+
+// Watch sources.
+const (
+	// WatchesFromServer: every server answered its watch table, and watch
+	// targets are what sessions actually watch.
+	WatchesFromServer WatchSource = "server"
+	// WatchesFromRecipe: watch targets are what each recipe's rule says the
+	// client should watch.
+	WatchesFromRecipe WatchSource = "recipe"
+)
+
+// Lock is the analysis of one lock path.
+type Lock struct {
+	Path   string
+	Recipe Recipe
+	// MaxLeases is a semaphore's lease limit when the tree states it (kazoo
+	// keeps it in the semaphore node's data); nil when unknown or not a
+	// semaphore. It is never guessed.
+	MaxLeases *int
+	// Participants in queue order.
+	Participants []Participant
+	// HiddenWaiters are sessions watching a plain ephemeral lock node: its
+	// waiters, invisible in the tree. Known only from the server's table.
+	HiddenWaiters []int64
+	Anomalies     []Anomaly
+	// Warnings are facts worth knowing that are not anomalies of a single
+	// contender, such as a sequence counter near its wrap.
+	Warnings      []string
+	WatchesSource WatchSource
+	ReadAt        time.Time
+}
+
+// Holders returns how many participants hold the lock.
+func (l *Lock) Holders() int { return l.count(RoleHolder) }
+
+// Waiters returns how many participants wait, counting hidden waiters of a
+// plain ephemeral lock.
+func (l *Lock) Waiters() int { return l.count(RoleWaiter) + len(l.HiddenWaiters) }
+
+func (l *Lock) count(r Role) int {
+	n := 0
+	for _, p := range l.Participants {
+		if p.Role == r {
+			n++
+		}
+	}
+	return n
+}
+
+// OldestHold returns the age of the oldest holder, or zero with no holder.
+func (l *Lock) OldestHold() time.Duration {
+	var oldest time.Duration
+	for _, p := range l.Participants {
+		if p.Role == RoleHolder && p.Age > oldest {
+			oldest = p.Age
+		}
+	}
+	return oldest
+}
+
+// Participant returns the participant named node (as in Participant.Node).
+func (l *Lock) Participant(node string) (Participant, bool) {
+	for _, p := range l.Participants {
+		if p.Node == node {
+			return p, true
+		}
+	}
+	return Participant{}, false
+}
+
+// Participant is one contender of a lock.
+type Participant struct {
+	// Node names the contender relative to the lock path: its name, or
+	// "leases/<name>" and "locks/<name>" inside a Curator semaphore, or
+	// "<sibling>/<name>" for a kazoo semaphore's queue.
+	Node string
+	// Path is the contender's absolute path.
+	Path   string
+	Recipe Recipe
+	// Seq is the sequence suffix; HasSeq is false for non-sequential nodes.
+	Seq    int64
+	HasSeq bool
+	Mode   Mode
+	Role   Role
+	// Position is the index in queue order, 0 at the head.
+	Position  int
+	Session   int64
+	Ephemeral bool
+	// Watches is what this waiter waits on; nil for holders, and for waiters
+	// whose session (by the server's table) watches nothing in the lock.
+	Watches *WatchTarget
+	// Chain lists the nodes from the watched one on to a holder (or until
+	// the chain breaks or loops).
+	Chain []string
+	// Watchers are sessions that watch this node (server data only).
+	Watchers []int64
+	// Token is the fencing token: the node's czxid, which only grows.
+	Token int64
+	Ctime time.Time
+	// Age is ReadAt minus Ctime: an estimate across two clocks.
+	Age           time.Duration
+	Data          []byte
+	DataTruncated bool
+	// Note explains a role or watch that needs more than the recipe's rule.
+	Note string
+}
+
+// SessionHex formats a session id the way ZooKeeper's tools print it.
+func SessionHex(id int64) string { return fmt.Sprintf("0x%x", uint64(id)) }
+
+// WatchTarget is what a waiter waits on.
+type WatchTarget struct {
+	// Node names the watched node like Participant.Node; for a children
+	// watch it names the watched parent followed by "/*", or "*" for the
+	// lock path itself.
+	Node string
+	// Path is the absolute path watched.
+	Path string
+	// Children is true for a watch on a node's children.
+	Children bool
+}

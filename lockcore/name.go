@@ -1,0 +1,224 @@
+package lockcore
+
+import (
+	"strconv"
+	"strings"
+)
+
+// NameKind is what a child's name says about the client that wrote it.
+type NameKind string
+
+// The name kinds ParseName recognises.
+const (
+	KindCuratorLock  NameKind = "curator-lock"  // _c_<uuid>-lock-<seq>
+	KindCuratorRead  NameKind = "curator-read"  // _c_<uuid>-__READ__<seq>
+	KindCuratorWrite NameKind = "curator-write" // _c_<uuid>-__WRIT__<seq>
+	KindCuratorLease NameKind = "curator-lease" // _c_<uuid>-lease-<seq>
+	KindCuratorOther NameKind = "curator-other" // _c_<uuid>-<name><seq>, e.g. a LeaderLatch
+	KindGoZKLock     NameKind = "gozk-lock"     // _c_<32 hex>-lock-<seq>
+	KindKazooLock    NameKind = "kazoo-lock"    // <id>__lock__<seq>
+	KindKazooRead    NameKind = "kazoo-read"    // <id>__rlock__<seq>
+	KindKazooLease   NameKind = "kazoo-lease"   // <32 hex>, not sequential
+	KindZKWriteLock  NameKind = "zk-writelock"  // x-<session decimal>-<seq>
+	KindHostRead     NameKind = "host-read"     // <host>-R-<seq>
+	KindHostWrite    NameKind = "host-write"    // <host>-W-<seq>
+	KindSessionLock  NameKind = "session-lock"  // lock-<session>-<seq>
+	KindSequential   NameKind = "sequential"    // anything else ending in a sequence
+	KindUnparsed     NameKind = "unparsed"
+)
+
+// SeqDigits is the width of a sequence suffix: ZooKeeper formats the
+// parent's counter as %010d, so a negative one (after the signed 32-bit
+// counter wraps) takes eleven characters including its sign.
+const SeqDigits = 10
+
+// Name is a parsed contender name.
+type Name struct {
+	Raw  string
+	Kind NameKind
+	// Prefix is the client's identifying part: a Curator or go-zookeeper
+	// GUID, a kazoo identifier, a host name, or the session text.
+	Prefix string
+	// SeqText is the sequence suffix as written; Seq its value.
+	SeqText string
+	Seq     int64
+	HasSeq  bool
+	// Session is a session id embedded in the name (ZooKeeper's WriteLock
+	// and the session-tagged shape); HasSession says whether there was one.
+	Session    int64
+	HasSession bool
+}
+
+const curatorPrefix = "_c_"
+
+// ParseName classifies one child name. It never fails: a name that matches
+// nothing is KindUnparsed, one that only ends in a sequence is
+// KindSequential.
+func ParseName(name string) Name {
+	n := Name{Raw: name, Kind: KindUnparsed}
+	body, seqText, ok := splitSeq(name)
+	if ok {
+		n.SeqText = seqText
+		n.Seq, _ = strconv.ParseInt(seqText, 10, 64)
+		n.HasSeq = true
+	}
+	switch {
+	case strings.HasPrefix(name, curatorPrefix):
+		parseProtected(&n, body)
+	case ok && strings.HasSuffix(body, "__lock__"):
+		n.Kind, n.Prefix = KindKazooLock, strings.TrimSuffix(body, "__lock__")
+	case ok && strings.HasSuffix(body, "__rlock__"):
+		n.Kind, n.Prefix = KindKazooRead, strings.TrimSuffix(body, "__rlock__")
+	case !ok && isHex(name, 32):
+		n.Kind, n.Prefix = KindKazooLease, name
+	case ok:
+		parseDashed(&n, body)
+	}
+	return n
+}
+
+// parseProtected handles names with a protected-mode prefix: _c_<id>-<rest>.
+func parseProtected(n *Name, body string) {
+	rest := body[len(curatorPrefix):]
+	id, tail, found := cutGUID(rest)
+	if !found || !n.HasSeq {
+		return
+	}
+	n.Prefix = id
+	dashed := len(id) == 36
+	switch {
+	case tail == "lock-" && dashed:
+		n.Kind = KindCuratorLock
+	case tail == "lock-":
+		n.Kind = KindGoZKLock
+	case tail == "__READ__" && dashed:
+		n.Kind = KindCuratorRead
+	case tail == "__WRIT__" && dashed:
+		n.Kind = KindCuratorWrite
+	case tail == "lease-" && dashed:
+		n.Kind = KindCuratorLease
+	default:
+		n.Kind = KindCuratorOther
+	}
+}
+
+// cutGUID splits "<uuid>-rest" or "<32 hex>-rest".
+func cutGUID(s string) (id, rest string, ok bool) {
+	if len(s) > 37 && isUUID(s[:36]) && s[36] == '-' {
+		return s[:36], s[37:], true
+	}
+	if len(s) > 33 && isHex(s[:32], 32) && s[32] == '-' {
+		return s[:32], s[33:], true
+	}
+	return "", "", false
+}
+
+// parseDashed handles the dash-separated shapes: x-<session>-<seq>,
+// <host>-R-<seq>, <host>-W-<seq> and lock-<session>-<seq>.
+func parseDashed(n *Name, body string) {
+	n.Kind = KindSequential
+	n.Prefix = strings.TrimSuffix(body, "-")
+	if !strings.HasSuffix(body, "-") {
+		return
+	}
+	head := body[:len(body)-1]
+	switch {
+	case strings.HasPrefix(head, "x-") && isDecimal(head[2:]):
+		if id, err := strconv.ParseInt(head[2:], 10, 64); err == nil {
+			n.Kind, n.Prefix, n.Session, n.HasSession = KindZKWriteLock, head[2:], id, true
+		}
+	case strings.HasSuffix(head, "-R") && len(head) > 2:
+		n.Kind, n.Prefix = KindHostRead, head[:len(head)-2]
+	case strings.HasSuffix(head, "-W") && len(head) > 2:
+		n.Kind, n.Prefix = KindHostWrite, head[:len(head)-2]
+	case strings.HasPrefix(head, "lock-") && len(head) > 5:
+		if id, ok := parseSessionText(head[5:]); ok {
+			n.Kind, n.Prefix, n.Session, n.HasSession = KindSessionLock, head[5:], id, true
+		}
+	}
+}
+
+// parseSessionText reads a session id written in decimal, or in hex with or
+// without 0x. Digits alone are read as decimal.
+func parseSessionText(s string) (int64, bool) {
+	if t, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		v, err := strconv.ParseUint(t, 16, 64)
+		return int64(v), err == nil
+	}
+	if isDecimal(s) {
+		v, err := strconv.ParseUint(s, 10, 64)
+		return int64(v), err == nil
+	}
+	if isHex(s, len(s)) && len(s) <= 16 {
+		v, err := strconv.ParseUint(s, 16, 64)
+		return int64(v), err == nil
+	}
+	return 0, false
+}
+
+// splitSeq splits a name ending in a ZooKeeper sequence suffix. The suffix
+// is the parent's signed 32-bit counter formatted %010d: ten digits, or, once
+// the counter has wrapped, a minus sign and nine or ten digits. A minus sign
+// counts as the suffix's sign only when a separator ('-' or '_') stands
+// before it, as in "lock--2147483648" or "__lock__-2147483648".
+func splitSeq(name string) (body, seq string, ok bool) {
+	n := len(name)
+	signed := func(digits int) bool {
+		at := n - digits - 1
+		return at >= 1 && name[at] == '-' && (name[at-1] == '-' || name[at-1] == '_') &&
+			isDecimal(name[at+1:])
+	}
+	switch {
+	case n > SeqDigits+1 && signed(SeqDigits):
+		return name[:n-SeqDigits-1], name[n-SeqDigits-1:], true
+	case n > SeqDigits && !isDecimal(name[n-SeqDigits:]) && signed(SeqDigits-1):
+		return name[:n-SeqDigits], name[n-SeqDigits:], true
+	case n >= SeqDigits && isDecimal(name[n-SeqDigits:]):
+		return name[:n-SeqDigits], name[n-SeqDigits:], true
+	}
+	return name, "", false
+}
+
+func isDecimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(s string, n int) bool {
+	if len(s) != n || n == 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			if !isHex(s[i:i+1], 1) {
+				return false
+			}
+		}
+	}
+	return true
+}

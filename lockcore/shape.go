@@ -1,0 +1,99 @@
+package lockcore
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Curator's InterProcessSemaphoreV2 keeps its acquirers' mutex and its lease
+// nodes in these two children of the semaphore path.
+const (
+	curatorLeasesDir = "leases"
+	curatorLocksDir  = "locks"
+	// kazooSemaphoreQueue is appended to a kazoo semaphore's path to name
+	// the sibling kazoo Lock its acquirers queue in.
+	kazooSemaphoreQueue = "-__lock__"
+)
+
+type shape int
+
+const (
+	shapeQueue shape = iota
+	shapeEphemeral
+	shapeCuratorSemaphore
+	shapeKazooSemaphore
+)
+
+// ExtraPaths names the paths whose children a reader must also fetch to
+// analyse the lock at lockPath, given its own node and its children's names:
+// a Curator semaphore's leases/ and locks/, a kazoo semaphore's sibling
+// queue. It returns nil for every other shape.
+func ExtraPaths(lockPath string, self Node, childNames []string) []string {
+	switch detectShape(self, childNames) {
+	case shapeCuratorSemaphore:
+		return []string{join(lockPath, curatorLeasesDir), join(lockPath, curatorLocksDir)}
+	case shapeKazooSemaphore:
+		return []string{kazooQueuePath(lockPath)}
+	}
+	return nil
+}
+
+func kazooQueuePath(lockPath string) string { return lockPath + kazooSemaphoreQueue }
+
+func detectShape(self Node, childNames []string) shape {
+	if len(childNames) == 0 {
+		switch {
+		case self.Ephemeral():
+			return shapeEphemeral
+		case maxLeasesOf(self) != nil:
+			return shapeKazooSemaphore
+		}
+		return shapeQueue
+	}
+	curatorDirs, kazooLeases := 0, 0
+	for _, c := range childNames {
+		switch {
+		case c == curatorLeasesDir || c == curatorLocksDir:
+			curatorDirs++
+		case ParseName(c).Kind == KindKazooLease:
+			kazooLeases++
+		}
+	}
+	switch {
+	case curatorDirs == len(childNames):
+		return shapeCuratorSemaphore
+	case kazooLeases == len(childNames):
+		return shapeKazooSemaphore
+	}
+	return shapeQueue
+}
+
+// maxLeasesOf reads a kazoo semaphore's lease limit from its node's data,
+// which kazoo writes as decimal text.
+func maxLeasesOf(self Node) *int {
+	text := strings.TrimSpace(string(self.Data))
+	v, err := strconv.Atoi(text)
+	if err != nil || v <= 0 || self.Truncated() {
+		return nil
+	}
+	return &v
+}
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// relativeTo names absPath relative to lockPath as Participant.Node does.
+func relativeTo(lockPath, absPath string) string {
+	if rest, ok := strings.CutPrefix(absPath, lockPath+"/"); ok {
+		return rest
+	}
+	if absPath == lockPath {
+		return path.Base(absPath)
+	}
+	return "../" + strings.TrimPrefix(absPath, path.Dir(lockPath)+"/")
+}

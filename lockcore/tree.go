@@ -1,0 +1,117 @@
+package lockcore
+
+import (
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// DataLimit is how many bytes of a node's data a reader needs to keep for
+// analysis and display; longer data is cut and marked as truncated.
+const DataLimit = 1024
+
+// Node is one znode as read from ZooKeeper.
+type Node struct {
+	// Name is the node's own name (the last path element).
+	Name string
+	// Stat is the node's metadata as the server reported it.
+	Stat zk.Stat
+	// Data holds at most DataLimit bytes of the node's data.
+	Data []byte
+}
+
+// Truncated reports whether Data holds less than the node's full data.
+func (n Node) Truncated() bool { return int(n.Stat.DataLength) > len(n.Data) }
+
+// Ephemeral reports whether the node belongs to a session.
+func (n Node) Ephemeral() bool { return n.Stat.EphemeralOwner != 0 }
+
+// Tree is what was read of one lock path: the node itself, its children, and
+// the extra subtrees some recipes keep elsewhere (see [ExtraPaths]).
+type Tree struct {
+	// Path is the absolute path of the lock: the parent of the contenders, the
+	// semaphore's own path, or a plain ephemeral lock node.
+	Path string
+	// Self is the lock path's own node.
+	Self Node
+	// Children are the lock path's children, in any order.
+	Children []Node
+	// Extra maps the absolute paths named by ExtraPaths to their children.
+	// A path missing from the map was not read; an empty slice means the
+	// path exists with no children or does not exist.
+	Extra map[string][]Node
+	// ReadAt is when the tree was read, for ages. Ages compare the server
+	// leader's clock (ctime) with this machine's: they are estimates.
+	ReadAt time.Time
+}
+
+// WatchTable is the servers' watch table: which session watches which paths.
+// Sessions are per server, so a complete table merges every ensemble member's
+// answer. A nil *WatchTable means the table is unknown, and watch targets
+// come from each recipe's rules. A WatchTable is read-only once made and safe
+// to share.
+type WatchTable struct {
+	bySession map[int64][]string
+	byPath    map[string][]int64
+}
+
+// NewWatchTable indexes a table of session → watched absolute paths (data,
+// exists and children watches alike: the servers' table does not say which).
+// Duplicate paths are merged.
+func NewWatchTable(bySession map[int64][]string) *WatchTable {
+	w := &WatchTable{bySession: map[int64][]string{}, byPath: map[string][]int64{}}
+	for s, paths := range bySession {
+		seen := map[string]bool{}
+		for _, p := range paths {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			w.bySession[s] = append(w.bySession[s], p)
+			w.byPath[p] = append(w.byPath[p], s)
+		}
+	}
+	for _, ss := range w.byPath {
+		sortInt64s(ss)
+	}
+	return w
+}
+
+// Without returns a copy of the table without session's watches: a reader
+// removes its own session so that its watches are not taken for a client's.
+func (w *WatchTable) Without(session int64) *WatchTable {
+	if w == nil {
+		return nil
+	}
+	rest := make(map[int64][]string, len(w.bySession))
+	for s, p := range w.bySession {
+		if s != session {
+			rest[s] = p
+		}
+	}
+	return NewWatchTable(rest)
+}
+
+// Watchers returns the sessions watching path, in ascending order.
+func (w *WatchTable) Watchers(path string) []int64 {
+	if w == nil {
+		return nil
+	}
+	return w.byPath[path]
+}
+
+// Paths returns the paths session watches.
+func (w *WatchTable) Paths(session int64) []string {
+	if w == nil {
+		return nil
+	}
+	return w.bySession[session]
+}
+
+// Sessions returns how many sessions have watches.
+func (w *WatchTable) Sessions() int {
+	if w == nil {
+		return 0
+	}
+	return len(w.bySession)
+}

@@ -1,0 +1,83 @@
+package lockcore
+
+import "fmt"
+
+// resolveServerWatches replaces rule targets with what each waiter's session
+// actually watches in this lock, as the servers' table says.
+func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
+	byPath := make(map[string]*entry, len(entries))
+	perSession := map[int64]int{}
+	watchable := map[string]*WatchTarget{l.Path: {Node: "*", Path: l.Path, Children: true}}
+	for _, e := range entries {
+		byPath[e.path] = e
+		perSession[e.node.Stat.EphemeralOwner]++
+		watchable[e.path] = &WatchTarget{Node: e.rel, Path: e.path}
+		if e.rule != nil && e.rule.Children {
+			watchable[e.rule.Path] = e.rule
+		}
+	}
+	for _, e := range entries {
+		session := e.node.Stat.EphemeralOwner
+		if session == 0 || l.Recipe == RecipeEphemeral {
+			continue
+		}
+		var watched []*WatchTarget
+		ruleWatched := false
+		for _, p := range w.Paths(session) {
+			t, ok := watchable[p]
+			if !ok || p == e.path {
+				continue
+			}
+			watched = append(watched, t)
+			ruleWatched = ruleWatched || (e.rule != nil && e.rule.Path == p)
+		}
+		switch {
+		case e.role == RoleHolder:
+			kazooReaderOnNewestWrite(e, watched, byPath, perSession[session])
+		case ruleWatched:
+		case len(watched) == 0:
+			e.rule = nil
+		default:
+			actual := nearestAhead(e, watched, byPath)
+			e.note = fmt.Sprintf("its session watches %s, not %s as its recipe's rule says", actual.Node, e.rule.Node)
+			e.rule = actual
+		}
+	}
+}
+
+// kazooReaderOnNewestWrite catches kazoo's ReadLock before kazoo 2.9: it
+// never finds itself among the contenders it filters for, so each time it
+// wakes it waits on the newest write lock node in the whole queue, even one
+// queued after it. Such a reader holds nothing, though no write is ahead.
+func kazooReaderOnNewestWrite(e *entry, watched []*WatchTarget, byPath map[string]*entry, sessionNodes int) {
+	if e.name.Kind != KindKazooRead || sessionNodes != 1 {
+		return
+	}
+	for _, t := range watched {
+		if o := byPath[t.Path]; o != nil && o.name.Kind == KindKazooLock {
+			e.role, e.rule = RoleWaiter, t
+			e.note = "its session watches a write lock queued after it: kazoo before 2.9 makes a woken reader wait on the newest write"
+			return
+		}
+	}
+}
+
+// nearestAhead picks, among the targets a session watches, the contender
+// closest ahead of e in the queue, else the first one.
+func nearestAhead(e *entry, watched []*WatchTarget, byPath map[string]*entry) *WatchTarget {
+	var best *WatchTarget
+	var bestEntry *entry
+	for _, t := range watched {
+		o := byPath[t.Path]
+		if o == nil || !before(e.name.Kind, o, e) {
+			continue
+		}
+		if bestEntry == nil || before(e.name.Kind, bestEntry, o) {
+			best, bestEntry = t, o
+		}
+	}
+	if best == nil {
+		return watched[0]
+	}
+	return best
+}
