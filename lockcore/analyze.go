@@ -39,6 +39,9 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	default:
 		entries = queueEntries(&l, t.Path, t.Children)
 	}
+	for _, e := range entries {
+		e.byRule = e.rule
+	}
 	if w != nil {
 		resolveServerWatches(&l, entries, w)
 	}

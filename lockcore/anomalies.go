@@ -32,7 +32,7 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 		out = append(out, cycleAnomaly(ps, c))
 	}
 	if w != nil {
-		out = append(out, herds(l, w)...)
+		out = append(out, herds(l, entries, w)...)
 	}
 	return out
 }
@@ -115,7 +115,7 @@ func cycleAnomaly(ps []Participant, c []int) Anomaly {
 
 // herds reports paths that more sessions watch than the recipe needs: each
 // change there wakes every one of them.
-func herds(l *Lock, w *WatchTable) []Anomaly {
+func herds(l *Lock, entries []*entry, w *WatchTable) []Anomaly {
 	if l.Recipe == RecipeEphemeral {
 		if n := len(l.HiddenWaiters); n >= 2 && len(l.Participants) == 1 {
 			p := l.Participants[0]
@@ -127,15 +127,15 @@ func herds(l *Lock, w *WatchTable) []Anomaly {
 	expected := map[string]map[int64]bool{}
 	targets := map[string]*WatchTarget{l.Path: {Node: "*", Path: l.Path, Children: true}}
 	var order []string
-	for _, p := range l.Participants {
+	for i, p := range l.Participants {
 		targets[p.Path] = &WatchTarget{Node: p.Node, Path: p.Path}
 		order = append(order, p.Path)
-		if p.Watches != nil {
-			if expected[p.Watches.Path] == nil {
-				expected[p.Watches.Path] = map[int64]bool{}
+		if r := entries[i].byRule; r != nil {
+			if expected[r.Path] == nil {
+				expected[r.Path] = map[int64]bool{}
 			}
-			expected[p.Watches.Path][p.Session] = true
-			targets[p.Watches.Path] = p.Watches
+			expected[r.Path][p.Session] = true
+			targets[r.Path] = r
 		}
 	}
 	var dirs []string

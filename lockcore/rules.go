@@ -18,8 +18,11 @@ type entry struct {
 	// group orders semaphore parts: lease nodes (0) before queued acquirers (1).
 	group int
 	rule  *WatchTarget
-	role  Role
-	note  string
+	// byRule keeps the recipe's rule target when the server's table
+	// replaces rule with what the session actually watches.
+	byRule *WatchTarget
+	role   Role
+	note   string
 }
 
 // family groups the name kinds whose clients see each other's nodes. Two

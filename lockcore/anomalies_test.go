@@ -1,0 +1,120 @@
+package lockcore
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestAnomalies(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	kz := func(kind string, i int) string { return fmt.Sprintf("%032x%s%010d", i+1, kind, i) }
+	tests := []struct {
+		name  string
+		kids  func(b *builder) []Node
+		w     map[int64][]string
+		opt   Options
+		kind  AnomalyKind
+		node  string
+		nodes []string
+		check func(t *testing.T, l Lock)
+	}{
+		{name: "persistent contender", kind: AnomalyPersistent, node: c(0), nodes: []string{c(0)},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 0), b.node(c(1), 2)} }},
+		{name: "self-wait behind an orphan", kind: AnomalySelfWait, node: c(0), nodes: []string{c(0), c(2)},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 5), b.node(c(1), 6), b.node(c(2), 5)} },
+			check: func(t *testing.T, l Lock) {
+				d := anomaly(t, l, AnomalyDuplicateSession)
+				if d.Session != 5 || len(d.Nodes) != 2 || !strings.Contains(d.Detail, "0x5 owns 2 contenders") {
+					t.Fatalf("duplicate-session: %+v", d)
+				}
+			}},
+		{name: "long-held holder", kind: AnomalyLongHeld, node: c(0), nodes: []string{c(0)}, opt: Options{LongHeld: 10 * time.Minute},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2)} }},
+		{name: "unparsed child", kind: AnomalyUnparsed, node: "stray", nodes: []string{"stray"},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node("stray", 2)} }},
+		{name: "leader latch among locks", kind: AnomalyUnparsed, node: curatorName("latch-", 1), nodes: []string{curatorName("latch-", 1)},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(curatorName("latch-", 1), 2)} }},
+		{name: "unwatched waiter", kind: AnomalyUnwatchedWaiter, node: c(1), nodes: []string{c(1)},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2)} },
+			w:    map[int64][]string{2: {"/elsewhere"}},
+			check: func(t *testing.T, l Lock) {
+				if p := l.Participants[1]; p.Role != RoleWaiter || p.Watches != nil || p.Chain != nil {
+					t.Fatalf("unwatched waiter should have no target: %+v", p)
+				}
+			}},
+		{name: "herd on the holder", kind: AnomalyHerd, node: c(0), nodes: []string{c(0)},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 3)} },
+			w:    map[int64][]string{2: {"/l/" + c(0)}, 3: {"/l/" + c(0)}},
+			check: func(t *testing.T, l Lock) {
+				p := l.Participants[2]
+				if p.Watches.Node != c(0) || !strings.Contains(p.Note, "not "+c(1)) {
+					t.Fatalf("actual watch should win over the rule: %+v", p)
+				}
+				if fmt.Sprint(l.Participants[0].Watchers) != "[2 3]" {
+					t.Fatalf("watchers = %v", l.Participants[0].Watchers)
+				}
+			}},
+		{name: "herd on the parent's children", kind: AnomalyHerd, node: "*", nodes: []string{"*"},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 3)} },
+			w:    map[int64][]string{2: {"/l"}, 3: {"/l"}}},
+		{name: "kazoo 2.8 reader waits on a later write: a wait cycle", kind: AnomalyWaitCycle,
+			node: kz("__rlock__", 1), nodes: []string{kz("__rlock__", 1), kz("__lock__", 2)},
+			kids: func(b *builder) []Node { return []Node{b.node(kz("__rlock__", 1), 11), b.node(kz("__lock__", 2), 12)} },
+			w:    map[int64][]string{11: {"/l/" + kz("__lock__", 2)}, 12: {"/l/" + kz("__rlock__", 1)}},
+			check: func(t *testing.T, l Lock) {
+				r := l.Participants[0]
+				if r.Role != RoleWaiter || r.Watches.Node != kz("__lock__", 2) || !strings.Contains(r.Note, "kazoo before 2.9") {
+					t.Fatalf("reader: %+v", r)
+				}
+				if strings.Join(r.Chain, ",") != kz("__lock__", 2)+","+kz("__rlock__", 1) {
+					t.Fatalf("chain should stop before repeating: %v", r.Chain)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var w *WatchTable
+			if tt.w != nil {
+				w = NewWatchTable(tt.w)
+			}
+			l := Analyze(queueTree("/l", tt.kids(&builder{})...), w, tt.opt)
+			a := anomaly(t, l, tt.kind)
+			if a.Node != tt.node || strings.Join(a.Nodes, ",") != strings.Join(tt.nodes, ",") || a.Detail == "" {
+				t.Fatalf("%s: node %q nodes %v, want %q %v (%s)", tt.kind, a.Node, a.Nodes, tt.node, tt.nodes, a.Detail)
+			}
+			if tt.check != nil {
+				tt.check(t, l)
+			}
+		})
+	}
+}
+
+func TestServerWatchesConfirmRule(t *testing.T) {
+	b := &builder{}
+	c := func(i int) string { return curatorName("lock-", i) }
+	tree := queueTree("/l", b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 3))
+	w := NewWatchTable(map[int64][]string{2: {"/l/" + c(0)}, 3: {"/l/" + c(1), "/other"}})
+	l := Analyze(tree, w, Options{})
+	noAnomaly(t, l)
+	if l.Participants[2].Note != "" || fmt.Sprint(l.Participants[1].Watchers) != "[3]" {
+		t.Fatalf("rule confirmed by server: %+v", l.Participants)
+	}
+}
+
+func TestCounterWarnings(t *testing.T) {
+	b := &builder{}
+	near := queueTree("/l", b.node(curatorName("lock-", 1), 1))
+	near.Self.Stat.Cversion = 2147483000
+	if w := Analyze(near, nil, Options{}).Warnings; len(w) != 1 || !strings.Contains(w[0], "647 creations") {
+		t.Fatalf("near wrap: %v", w)
+	}
+	wrapped := queueTree("/l", b.node("_c_f2f6b74b-d857-43b1-a984-39c874c42dda-lock--2147483648", 1))
+	if w := Analyze(wrapped, nil, Options{}).Warnings; len(w) != 1 || !strings.Contains(w[0], "wrapped") {
+		t.Fatalf("wrapped: %v", w)
+	}
+	if w := Analyze(queueTree("/l", b.node(curatorName("lock-", 1), 1)), nil, Options{}).Warnings; len(w) != 0 {
+		t.Fatalf("no warning expected: %v", w)
+	}
+}
