@@ -1,0 +1,178 @@
+package model
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// The JSON shapes below are a contract with scripts: field names never
+// change; fields may be added.
+
+type reportJSON struct {
+	Server        string      `json:"server"`
+	WatchesSource string      `json:"watches_source"`
+	WatchesNote   string      `json:"watches_note,omitempty"`
+	Locks         []lockJSON  `json:"locks"`
+	Errors        []errorJSON `json:"errors,omitempty"`
+}
+
+type errorJSON struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+type lockJSON struct {
+	Path          string            `json:"path"`
+	Recipe        string            `json:"recipe"`
+	MaxLeases     *int              `json:"max_leases"`
+	Holders       int               `json:"holders"`
+	Waiters       int               `json:"waiters"`
+	OldestHoldMs  int64             `json:"oldest_hold_ms"`
+	HiddenWaiters []string          `json:"hidden_waiters,omitempty"`
+	Participants  []participantJSON `json:"participants"`
+	Anomalies     []anomalyJSON     `json:"anomalies"`
+	Warnings      []string          `json:"warnings,omitempty"`
+}
+
+type participantJSON struct {
+	Node            string   `json:"node"`
+	Path            string   `json:"path"`
+	Recipe          string   `json:"recipe"`
+	Seq             *int64   `json:"seq"`
+	Mode            string   `json:"mode"`
+	Role            string   `json:"role"`
+	Position        int      `json:"position"`
+	Session         *string  `json:"session"`
+	Ephemeral       bool     `json:"ephemeral"`
+	Watches         *string  `json:"watches"`
+	WatchesChildren bool     `json:"watches_children,omitempty"`
+	Chain           []string `json:"chain"`
+	Watchers        []string `json:"watchers"`
+	Token           int64    `json:"token"`
+	Ctime           string   `json:"ctime"`
+	AgeMs           int64    `json:"age_ms"`
+	Data            *string  `json:"data,omitempty"`
+	DataB64         *string  `json:"data_b64,omitempty"`
+	DataTruncated   bool     `json:"data_truncated,omitempty"`
+	Note            string   `json:"note,omitempty"`
+}
+
+type anomalyJSON struct {
+	Kind    string   `json:"kind"`
+	Node    string   `json:"node"`
+	Nodes   []string `json:"nodes"`
+	Session *string  `json:"session"`
+	Detail  string   `json:"detail"`
+}
+
+// WriteJSON writes the report as one indented JSON document. Control and
+// bidirectional characters in names and data are escaped as \uXXXX, so the
+// output is safe to print on a terminal.
+func (r Report) WriteJSON(w io.Writer) error {
+	out := reportJSON{Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
+		Locks: make([]lockJSON, 0, len(r.Locks))}
+	for _, l := range r.Locks {
+		out.Locks = append(out.Locks, lockToJSON(l))
+	}
+	for _, e := range r.Errors {
+		out.Errors = append(out.Errors, errorJSON{Path: e.Path, Error: e.Err.Error()})
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSONBidi(buf.Bytes()))
+	return err
+}
+
+func lockToJSON(l lockcore.Lock) lockJSON {
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), MaxLeases: l.MaxLeases,
+		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(),
+		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
+		Participants: make([]participantJSON, 0, len(l.Participants)),
+		Anomalies:    make([]anomalyJSON, 0, len(l.Anomalies))}
+	for _, p := range l.Participants {
+		j.Participants = append(j.Participants, participantToJSON(p))
+	}
+	for _, a := range l.Anomalies {
+		nodes := a.Nodes
+		if nodes == nil {
+			nodes = []string{}
+		}
+		j.Anomalies = append(j.Anomalies, anomalyJSON{Kind: string(a.Kind), Node: a.Node, Nodes: nodes,
+			Session: session(a.Session), Detail: a.Detail})
+	}
+	return j
+}
+
+func participantToJSON(p lockcore.Participant) participantJSON {
+	j := participantJSON{Node: p.Node, Path: p.Path, Recipe: string(p.Recipe), Mode: string(p.Mode),
+		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
+		Chain: p.Chain, Watchers: sessions(p.Watchers), Token: p.Token,
+		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
+		DataTruncated: p.DataTruncated, Note: p.Note}
+	if p.HasSeq {
+		seq := p.Seq
+		j.Seq = &seq
+	}
+	if p.Watches != nil {
+		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children
+	}
+	if j.Chain == nil {
+		j.Chain = []string{}
+	}
+	if text, ok := DataText(p.Data, p.DataTruncated); ok {
+		j.Data = &text
+	} else {
+		b64 := base64.StdEncoding.EncodeToString(p.Data)
+		j.DataB64 = &b64
+	}
+	return j
+}
+
+// session formats a session id, or nil for none (a persistent node).
+func session(id int64) *string {
+	if id == 0 {
+		return nil
+	}
+	s := lockcore.SessionHex(id)
+	return &s
+}
+
+func sessions(ids []int64) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, lockcore.SessionHex(id))
+	}
+	return out
+}
+
+// escapeJSONBidi rewrites the bidirectional controls that encoding/json
+// leaves raw as \uXXXX escapes; JSON strings read back unchanged.
+func escapeJSONBidi(b []byte) []byte {
+	if !bytes.ContainsAny(b, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff") {
+		return b
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		if isBidiControl(r) || r == '\ufeff' {
+			out.WriteString(`\u`)
+			out.WriteString(hex4(r))
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.Bytes()
+}
+
+func hex4(r rune) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]})
+}

@@ -1,0 +1,101 @@
+package model
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// WriteText writes the report as compact tables for people: one block per
+// lock, its queue in order, then its anomalies and warnings. Every name and
+// datum is escaped with Printable.
+func (r Report) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, l := range r.Locks {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		writeLockText(tw, l)
+	}
+	if r.WatchesNote != "" {
+		fmt.Fprintf(tw, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
+	}
+	return tw.Flush()
+}
+
+func writeLockText(w io.Writer, l lockcore.Lock) {
+	fmt.Fprintf(w, "%s  %s  %d holding, %d waiting", Printable(l.Path), l.Recipe, l.Holders(), l.Waiters())
+	if l.MaxLeases != nil {
+		fmt.Fprintf(w, ", max leases %d", *l.MaxLeases)
+	} else if l.Recipe == lockcore.RecipeCuratorSemaphore {
+		fmt.Fprint(w, ", max leases unknown (not stored in the tree)")
+	}
+	fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
+	if len(l.Participants) > 0 {
+		fmt.Fprintln(w, "POS\tROLE\tMODE\tSESSION\tAGE\tTOKEN\tNODE\tWAITS ON")
+	}
+	for _, p := range l.Participants {
+		waits := ""
+		switch {
+		case p.Watches != nil:
+			waits = "→ " + ShortNode(p.Watches.Node)
+		case p.Role == lockcore.RoleWaiter:
+			waits = "(watches nothing)"
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, sessionText(p.Session),
+			Duration(p.Age), p.Token, ShortNode(p.Node), waits)
+	}
+	if len(l.HiddenWaiters) > 0 {
+		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
+	}
+	for _, a := range l.Anomalies {
+		fmt.Fprintf(w, "! %s\t%s\t%s\n", a.Kind, ShortNode(a.Node), Printable(a.Detail))
+	}
+	for _, warn := range l.Warnings {
+		fmt.Fprintf(w, "! warning: %s\n", warn)
+	}
+}
+
+func sessionText(id int64) string {
+	if id == 0 {
+		return "persistent"
+	}
+	return lockcore.SessionHex(id)
+}
+
+// ShortNode shortens the long client identifiers in a contender's name (a
+// Curator or go-zookeeper GUID, a kazoo identifier) to their first eight
+// characters, keeping what tells contenders apart: the kind and sequence.
+// The result is escaped for display.
+func ShortNode(node string) string {
+	dir, name := "", node
+	if i := strings.LastIndexByte(node, '/'); i >= 0 {
+		dir, name = node[:i+1], node[i+1:]
+	}
+	n := lockcore.ParseName(name)
+	if len(n.Prefix) >= 32 {
+		if i := strings.Index(name, n.Prefix); i >= 0 {
+			name = name[:i] + n.Prefix[:8] + "…" + name[i+len(n.Prefix):]
+		}
+	}
+	return Printable(dir + name)
+}
+
+// Duration formats an age compactly: 850ms, 42s, 3m05s, 2h10m, 3d4h.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
+}

@@ -1,0 +1,161 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Errors of connecting and reading.
+var (
+	// ErrUnreachable: no server of the target gave a session in time.
+	ErrUnreachable = errors.New("zkwatch: zookeeper unreachable")
+	// ErrNoNode: the path does not exist.
+	ErrNoNode = zk.ErrNoNode
+	// ErrNoAuth: the server's ACL denies this session the path.
+	ErrNoAuth = zk.ErrNoAuth
+)
+
+// Options configure a connection.
+type Options struct {
+	Target Target
+	// SessionTimeout is asked of the server; zero means 10 s.
+	SessionTimeout time.Duration
+	// Logger receives go-zookeeper's log lines; nil discards them, so that
+	// nothing reaches a full-screen terminal.
+	Logger zk.Logger
+}
+
+// Conn is a ZooKeeper session, with paths relative to the target's chroot.
+// go-zookeeper has no chroot of its own, so Conn prefixes every path.
+type Conn struct {
+	zk     *zk.Conn
+	target Target
+	events <-chan zk.Event
+}
+
+type discardLogger struct{}
+
+func (discardLogger) Printf(string, ...interface{}) {}
+
+// Dial connects and returns once the session is established, or fails with
+// ErrUnreachable when ctx ends first. The caller must Close the Conn.
+func Dial(ctx context.Context, opt Options) (*Conn, error) {
+	if len(opt.Target.Servers) == 0 {
+		return nil, fmt.Errorf("no zookeeper server given")
+	}
+	timeout := opt.SessionTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	logger := opt.Logger
+	if logger == nil {
+		logger = discardLogger{}
+	}
+	recorder := &lastError{Logger: logger}
+	c, events, err := zk.Connect(opt.Target.Servers, timeout, zk.WithLogger(recorder), zk.WithLogInfo(false))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, opt.Target, err)
+	}
+	for {
+		select {
+		case ev := <-events:
+			if ev.State == zk.StateHasSession {
+				return &Conn{zk: c, target: opt.Target, events: events}, nil
+			}
+			if ev.State == zk.StateAuthFailed {
+				c.Close()
+				return nil, fmt.Errorf("%w: %s: authentication failed", ErrUnreachable, opt.Target)
+			}
+		case <-ctx.Done():
+			c.Close()
+			why := recorder.last()
+			if why == "" {
+				why = "no server answered"
+			}
+			return nil, fmt.Errorf("%w: no session from %s: %s", ErrUnreachable, strings.Join(opt.Target.Servers, ", "), why)
+		}
+	}
+}
+
+// lastError remembers go-zookeeper's last log line, which says why a
+// connection attempt failed.
+type lastError struct {
+	zk.Logger
+	mu   sync.Mutex
+	line string
+}
+
+func (l *lastError) Printf(format string, args ...interface{}) {
+	l.mu.Lock()
+	l.line = fmt.Sprintf(format, args...)
+	l.mu.Unlock()
+	l.Logger.Printf(format, args...)
+}
+
+func (l *lastError) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.line
+}
+
+// Close ends the session; its ephemeral nodes and watches go with it.
+func (c *Conn) Close() { c.zk.Close() }
+
+// SessionID returns the current session id.
+func (c *Conn) SessionID() int64 { return c.zk.SessionID() }
+
+// Target returns what the connection was made to.
+func (c *Conn) Target() Target { return c.target }
+
+// abs turns a chroot-relative path into the server's absolute path.
+func (c *Conn) abs(p string) string {
+	if c.target.Chroot == "" {
+		return p
+	}
+	if p == "/" {
+		return c.target.Chroot
+	}
+	return c.target.Chroot + p
+}
+
+// rel turns a server path into a chroot-relative one; ok is false for paths
+// outside the chroot.
+func (c *Conn) rel(p string) (string, bool) {
+	root := c.target.Chroot
+	switch {
+	case root == "":
+		return p, true
+	case p == root:
+		return "/", true
+	case strings.HasPrefix(p, root+"/"):
+		return p[len(root):], true
+	}
+	return "", false
+}
+
+// call runs a blocking go-zookeeper request, giving up when ctx ends. The
+// request itself cannot be withdrawn; its answer is dropped.
+func call[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}

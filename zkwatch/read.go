@@ -1,0 +1,146 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// readConcurrency bounds the requests one read keeps in flight on the
+// session; go-zookeeper pipelines them on its one connection.
+const readConcurrency = 64
+
+// ReadTree reads everything lockcore needs about one lock path: the node,
+// its children with their Stat and first bytes of data, and the extra
+// subtrees its recipe keeps elsewhere. Children that vanish while being read
+// are left out. The result is a snapshot that may be stale by the time it is
+// shown. Errors wrap ErrNoNode or ErrNoAuth and name the path.
+func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error) {
+	if err := ValidatePath(path); err != nil {
+		return lockcore.Tree{}, err
+	}
+	self, err := c.readNode(ctx, path)
+	if err != nil {
+		return lockcore.Tree{}, err
+	}
+	t := lockcore.Tree{Path: path, Self: self}
+	names, err := c.children(ctx, path)
+	if err != nil {
+		return lockcore.Tree{}, err
+	}
+	if t.Children, err = c.readNodes(ctx, path, names); err != nil {
+		return lockcore.Tree{}, err
+	}
+	for _, extra := range lockcore.ExtraPaths(path, self, names) {
+		kids, err := c.children(ctx, extra)
+		if errors.Is(err, zk.ErrNoNode) {
+			kids, err = nil, nil
+		}
+		if err != nil {
+			return lockcore.Tree{}, err
+		}
+		nodes, err := c.readNodes(ctx, extra, kids)
+		if err != nil {
+			return lockcore.Tree{}, err
+		}
+		if t.Extra == nil {
+			t.Extra = map[string][]lockcore.Node{}
+		}
+		t.Extra[extra] = nodes
+	}
+	t.ReadAt = time.Now()
+	return t, nil
+}
+
+func (c *Conn) children(ctx context.Context, path string) ([]string, error) {
+	names, err := call(ctx, func() ([]string, error) {
+		names, _, err := c.zk.Children(c.abs(path))
+		return names, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+func (c *Conn) readNode(ctx context.Context, path string) (lockcore.Node, error) {
+	n, err := call(ctx, func() (lockcore.Node, error) {
+		data, stat, err := c.zk.Get(c.abs(path))
+		if err != nil {
+			return lockcore.Node{}, err
+		}
+		if len(data) > lockcore.DataLimit {
+			data = data[:lockcore.DataLimit:lockcore.DataLimit]
+		}
+		return lockcore.Node{Name: baseName(path), Stat: *stat, Data: data}, nil
+	})
+	if err != nil {
+		return lockcore.Node{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
+
+// readNodes reads dir's named children concurrently, in names' order.
+func (c *Conn) readNodes(ctx context.Context, dir string, names []string) ([]lockcore.Node, error) {
+	nodes := make([]lockcore.Node, len(names))
+	found := make([]bool, len(names))
+	errs := make([]error, len(names))
+	sem := make(chan struct{}, readConcurrency)
+	var wg sync.WaitGroup
+	for i, name := range names {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return nil, ctx.Err()
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			n, err := c.readNode(ctx, joinPath(dir, name))
+			switch {
+			case errors.Is(err, zk.ErrNoNode):
+			case err != nil:
+				errs[i] = err
+			default:
+				nodes[i], found[i] = n, true
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := nodes[:0]
+	for i, n := range nodes {
+		if found[i] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func joinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
