@@ -113,8 +113,9 @@ func cycleAnomaly(ps []Participant, c []int) Anomaly {
 		Detail: fmt.Sprintf("%d waiters watch each other in a loop (%s), so none of them will ever wake", len(nodes), strings.Join(nodes, " → "))}
 }
 
-// herds reports paths that more sessions watch than the recipe needs: each
-// change there wakes every one of them.
+// herds reports contenders that more sessions watch than the recipe needs:
+// each change there wakes every one of them. Children watches cannot be seen
+// in the servers' table, so a herd on a parent's children goes unreported.
 func herds(l *Lock, entries []*entry, w *WatchTable) []Anomaly {
 	if l.Recipe == RecipeEphemeral {
 		if n := len(l.HiddenWaiters); n >= 2 && len(l.Participants) == 1 {
@@ -125,42 +126,28 @@ func herds(l *Lock, entries []*entry, w *WatchTable) []Anomaly {
 		return nil
 	}
 	expected := map[string]map[int64]bool{}
-	targets := map[string]*WatchTarget{l.Path: {Node: "*", Path: l.Path, Children: true}}
-	var order []string
 	for i, p := range l.Participants {
-		targets[p.Path] = &WatchTarget{Node: p.Node, Path: p.Path}
-		order = append(order, p.Path)
 		if r := entries[i].byRule; r != nil {
 			if expected[r.Path] == nil {
 				expected[r.Path] = map[int64]bool{}
 			}
 			expected[r.Path][p.Session] = true
-			targets[r.Path] = r
 		}
 	}
-	var dirs []string
-	for path, t := range targets {
-		if t.Children {
-			dirs = append(dirs, path)
-		}
-	}
-	sort.Strings(dirs)
-	order = append(order, dirs...)
 	var out []Anomaly
-	for _, path := range order {
-		watchers := w.Watchers(path)
+	for _, p := range l.Participants {
+		watchers := p.Watchers
 		extra := 0
 		for _, s := range watchers {
-			if !expected[path][s] {
+			if !expected[p.Path][s] {
 				extra++
 			}
 		}
 		if len(watchers) < 2 || extra == 0 {
 			continue
 		}
-		t := targets[path]
-		out = append(out, Anomaly{Kind: AnomalyHerd, Node: t.Node, Nodes: []string{t.Node},
-			Detail: fmt.Sprintf("%d sessions watch %s, %d more than the recipe needs; each change wakes them all", len(watchers), t.Node, extra)})
+		out = append(out, Anomaly{Kind: AnomalyHerd, Node: p.Node, Nodes: []string{p.Node},
+			Detail: fmt.Sprintf("%d sessions watch %s, %d more than the recipe needs; each change wakes them all", len(watchers), p.Node, extra)})
 	}
 	return out
 }

@@ -56,9 +56,6 @@ func TestAnomalies(t *testing.T) {
 					t.Fatalf("watchers = %v", l.Participants[0].Watchers)
 				}
 			}},
-		{name: "herd on the parent's children", kind: AnomalyHerd, node: "*", nodes: []string{"*"},
-			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 3)} },
-			w:    map[int64][]string{2: {"/l"}, 3: {"/l"}}},
 		{name: "kazoo 2.8 reader waits on a later write: a wait cycle", kind: AnomalyWaitCycle,
 			node: kz("__rlock__", 1), nodes: []string{kz("__rlock__", 1), kz("__lock__", 2)},
 			kids: func(b *builder) []Node { return []Node{b.node(kz("__rlock__", 1), 11), b.node(kz("__lock__", 2), 12)} },

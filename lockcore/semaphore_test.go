@@ -111,3 +111,17 @@ func TestAnalyzeGoZKSeesEveryone(t *testing.T) {
 	}
 	anomaly(t, l, AnomalyMixedRecipes)
 }
+
+func TestSemaphoreHeadChildrenWatchIsInvisibleToServers(t *testing.T) {
+	b := &builder{}
+	tree := Tree{Path: "/sem", Children: []Node{b.node("leases", 0), b.node("locks", 0)}, ReadAt: readAt,
+		Extra: map[string][]Node{"/sem/leases": {b.node(curatorName("lease-", 0), 1)},
+			"/sem/locks": {b.node(curatorName("lock-", 0), 2)}}}
+	// Session 2 heads locks/ and watches leases/'s children, which wchc does not list.
+	l := Analyze(tree, NewWatchTable(map[int64][]string{9: {"/elsewhere"}}), Options{})
+	head := l.Participants[1]
+	if head.Role != RoleWaiter || head.Watches == nil || head.Watches.Node != "leases/*" {
+		t.Fatalf("head: %+v", head)
+	}
+	noAnomaly(t, l)
+}

@@ -47,7 +47,9 @@ type Tree struct {
 
 // WatchTable is the servers' watch table: which session watches which paths.
 // Sessions are per server, so a complete table merges every ensemble member's
-// answer. A nil *WatchTable means the table is unknown, and watch targets
+// answer. The servers list data watches (getData and exists) only: children
+// watches never appear, so a waiter whose recipe watches a node's children
+// can be neither confirmed nor refuted by the table. A nil *WatchTable means the table is unknown, and watch targets
 // come from each recipe's rules. A WatchTable is read-only once made and safe
 // to share.
 type WatchTable struct {
@@ -55,8 +57,7 @@ type WatchTable struct {
 	byPath    map[string][]int64
 }
 
-// NewWatchTable indexes a table of session → watched absolute paths (data,
-// exists and children watches alike: the servers' table does not say which).
+// NewWatchTable indexes a table of session → watched absolute paths.
 // Duplicate paths are merged.
 func NewWatchTable(bySession map[int64][]string) *WatchTable {
 	w := &WatchTable{bySession: map[int64][]string{}, byPath: map[string][]int64{}}

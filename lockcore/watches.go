@@ -3,22 +3,20 @@ package lockcore
 import "fmt"
 
 // resolveServerWatches replaces rule targets with what each waiter's session
-// actually watches in this lock, as the servers' table says.
+// actually watches in this lock, as the servers' table says. A children
+// watch is kept as the rule says: the table cannot show it.
 func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 	byPath := make(map[string]*entry, len(entries))
 	perSession := map[int64]int{}
-	watchable := map[string]*WatchTarget{l.Path: {Node: "*", Path: l.Path, Children: true}}
+	watchable := map[string]*WatchTarget{}
 	for _, e := range entries {
 		byPath[e.path] = e
 		perSession[e.node.Stat.EphemeralOwner]++
 		watchable[e.path] = &WatchTarget{Node: e.rel, Path: e.path}
-		if e.rule != nil && e.rule.Children {
-			watchable[e.rule.Path] = e.rule
-		}
 	}
 	for _, e := range entries {
 		session := e.node.Stat.EphemeralOwner
-		if session == 0 || l.Recipe == RecipeEphemeral {
+		if session == 0 || l.Recipe == RecipeEphemeral || e.rule != nil && e.rule.Children {
 			continue
 		}
 		var watched []*WatchTarget

@@ -1,0 +1,113 @@
+package zktest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// leaderTimeout bounds how long [Ensemble.Leader] waits for an election.
+const leaderTimeout = 30 * time.Second
+
+// Ensemble is a ZooKeeper quorum of servers on loopback, each with its own
+// client, quorum and election ports and its own data directory.
+type Ensemble struct {
+	t       testing.TB
+	members []*Server
+}
+
+// StartEnsemble starts n servers (myid 1..n) as one quorum and returns once
+// every member serves as leader or follower. t's Cleanup stops them and
+// removes their files. Options apply to every member. Failures are reported
+// like [Start]'s, with the log of the member that did not come up.
+func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
+	t.Helper()
+	if n < 1 {
+		t.Fatalf("zktest: an ensemble needs at least one member, not %d", n)
+	}
+	j, err := findJVM(defaultJarDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := newConfig(opts)
+	ports := freePorts(t, 3*n)
+	peers := make([]string, n)
+	for i := range n {
+		peers[i] = fmt.Sprintf("server.%d=127.0.0.1:%d:%d", i+1, ports[3*i+1], ports[3*i+2])
+	}
+	e := &Ensemble{t: t}
+	for i := range n {
+		s := newServer(t, j, cfg, t.TempDir(), ports[3*i])
+		s.quorum = true
+		s.timeout = ensembleTimeout
+		if err := os.WriteFile(filepath.Join(s.dataDir(), "myid"), fmt.Appendf(nil, "%d\n", i+1), 0o644); err != nil {
+			t.Fatalf("zktest: write myid: %v", err)
+		}
+		s.writeConfig(peers)
+		e.members = append(e.members, s)
+	}
+	for _, s := range e.members {
+		if err := s.launch(); err != nil {
+			t.Fatalf("zktest: start ensemble member %s: %v", s.Addr(), err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ensembleTimeout)
+	defer cancel()
+	for i, s := range e.members {
+		if err := s.wait(ctx); err != nil {
+			t.Fatalf("zktest: ensemble member %d (%s) did not join a quorum: %v", i, s.Addr(), err)
+		}
+	}
+	return e
+}
+
+// Members returns the servers in myid order: Members()[i] has myid i+1.
+func (e *Ensemble) Members() []*Server { return append([]*Server(nil), e.members...) }
+
+// ConnectString returns every member's client address, comma-separated in
+// myid order, as ZooKeeper clients take it.
+func (e *Ensemble) ConnectString() string { return strings.Join(e.addrs(), ",") }
+
+func (e *Ensemble) addrs() []string {
+	addrs := make([]string, len(e.members))
+	for i, s := range e.members {
+		addrs[i] = s.Addr()
+	}
+	return addrs
+}
+
+// Leader returns the index in [Ensemble.Members] of the member whose srvr
+// says "Mode: leader", polling for up to 30 seconds while an election is
+// under way; stopped members are skipped. It fails the test if no single
+// leader emerges. The answer is a snapshot: a later stop or partition can
+// make another member leader.
+func (e *Ensemble) Leader() int {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), leaderTimeout)
+	defer cancel()
+	var modes []string
+	for {
+		leader, n := -1, 0
+		modes = modes[:0]
+		for i, s := range e.members {
+			m := probe(ctx, s.Addr())
+			modes = append(modes, fmt.Sprintf("%d=%q", i, m))
+			if m == "leader" {
+				leader, n = i, n+1
+			}
+		}
+		if n == 1 {
+			return leader
+		}
+		select {
+		case <-ctx.Done():
+			e.t.Fatalf("zktest: no single leader after %v; modes %s", leaderTimeout, strings.Join(modes, " "))
+			return -1
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package zktest
+
+import "strings"
+
+// Option changes how [Start] or [StartEnsemble] configures a server.
+type Option func(*config)
+
+// config is what the options collect.
+type config struct {
+	lines    []string // extra zoo.cfg lines, appended after the defaults
+	jvmFlags []string // extra JVM arguments, before the main class
+	words    string   // 4lw.commands.whitelist
+}
+
+func newConfig(opts []Option) config {
+	c := config{words: "*"}
+	for _, opt := range opts {
+		opt(&c)
+	}
+	return c
+}
+
+// WithConfig appends lines to zoo.cfg, after the defaults this package writes.
+// ZooKeeper reads zoo.cfg as Java properties, where the last value of a key
+// wins, so a line can also override a default (for example "tickTime=2000").
+// Use it for authProvider.N, secureClientPort, quotas and the like.
+func WithConfig(lines ...string) Option {
+	return func(c *config) { c.lines = append(c.lines, lines...) }
+}
+
+// WithJVMFlags adds arguments to the java command line, such as
+// "-Djava.security.auth.login.config=/path/jaas.conf" for SASL or the
+// zookeeper.ssl.* system properties for TLS.
+func WithJVMFlags(flags ...string) Option {
+	return func(c *config) { c.jvmFlags = append(c.jvmFlags, flags...) }
+}
+
+// WithFourLetterWords sets 4lw.commands.whitelist, a comma-separated list
+// such as "srvr,cons" ("*" allows all, the default). srvr is always added
+// because the helpers use it to tell when a server is ready; to watch a word
+// be refused, leave out any other word.
+func WithFourLetterWords(list string) Option {
+	return func(c *config) { c.words = list }
+}
+
+// whitelist returns the configured words with srvr guaranteed to be present.
+func (c config) whitelist() string {
+	if c.words == "*" {
+		return c.words
+	}
+	for _, w := range strings.Split(c.words, ",") {
+		if w = strings.TrimSpace(w); w == "srvr" || w == "*" {
+			return c.words
+		}
+	}
+	if strings.TrimSpace(c.words) == "" {
+		return "srvr"
+	}
+	return c.words + ",srvr"
+}

@@ -1,0 +1,92 @@
+package zktest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// process is one running JVM.
+type process struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the JVM has exited
+	err  error         // cmd.Wait's result, valid once done is closed
+}
+
+// launch starts java with args in dir, appending its stdout and stderr (which
+// carry the server log) to logPath.
+func launch(java string, args []string, dir, logPath string) (*process, error) {
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("zktest: open server log: %w", err)
+	}
+	defer logf.Close()
+
+	cmd := exec.Command(java, args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = sysProcAttr()
+	p := &process{cmd: cmd, done: make(chan struct{})}
+
+	started := make(chan error, 1)
+	go func() {
+		// On Linux the child is killed when the thread that forked it ends
+		// (Pdeathsig), so fork from a locked thread that lives exactly as
+		// long as the child: when this goroutine returns, still locked, the
+		// runtime retires the thread.
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	if err := <-started; err != nil {
+		return nil, fmt.Errorf("zktest: start java: %w", err)
+	}
+	return p, nil
+}
+
+// exited reports whether the JVM has ended.
+func (p *process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// kill ends the JVM and everything in its process group, and waits for it.
+func (p *process) kill() error {
+	if p.exited() {
+		return nil
+	}
+	killGroup(p.cmd.Process)
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(15 * time.Second):
+		return errors.New("zktest: java did not exit 15s after SIGKILL")
+	}
+}
+
+// logTail returns the last n lines of the file at path, for failure messages.
+func logTail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("(no server log: %v)", err)
+	}
+	lines := strings.Split(string(bytes.TrimRight(b, "\n")), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return "--- " + path + " (last lines) ---\n" + strings.Join(lines, "\n")
+}

@@ -1,0 +1,21 @@
+package zktest
+
+import (
+	"os"
+	"syscall"
+)
+
+// sysProcAttr puts the JVM in its own process group, so that killing the
+// group takes any children with it, and asks the kernel to SIGKILL it when
+// its parent thread dies (see launch), so a crashed or killed test binary
+// leaves no server behind.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// killGroup sends SIGKILL to p's process group.
+func killGroup(p *os.Process) {
+	if err := syscall.Kill(-p.Pid, syscall.SIGKILL); err != nil {
+		_ = p.Kill()
+	}
+}

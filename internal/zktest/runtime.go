@@ -1,0 +1,112 @@
+package zktest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// installHint is the command that provides java, the ZooKeeper jars and the
+// peer clients the integration tests use.
+const installHint = "apt-get install -y zookeeper python3-kazoo libcurator-recipes-java"
+
+// defaultJarDir is where Debian installs ZooKeeper and its dependencies.
+const defaultJarDir = "/usr/share/java"
+
+// mainClass runs a standalone server or a quorum member, depending on the
+// configuration it is given.
+const mainClass = "org.apache.zookeeper.server.quorum.QuorumPeerMain"
+
+// jars are what the server needs on its class path. zookeeper.jar's manifest
+// names its other dependencies (netty, jute, metrics, ...); slf4j-simple is
+// the logging backend, writing to stderr, which goes to the log file.
+var jars = []string{"zookeeper.jar", "zookeeper-jute.jar", "slf4j-api.jar", "slf4j-simple.jar"}
+
+// baseJVMFlags keep the JVM small and quick to start on a busy test machine.
+var baseJVMFlags = []string{
+	"-Xms32m", "-Xmx256m",
+	"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+	"-Djava.awt.headless=true",
+	"-Dzookeeper.jmx.log4j.disable=true",
+	"-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+	"-Dorg.slf4j.simpleLogger.showDateTime=true",
+	"-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+}
+
+// jvm is a java binary and the class path to run ZooKeeper with.
+type jvm struct {
+	java      string
+	classpath string
+}
+
+// findJVM locates java and the ZooKeeper jars in jarDir. Its error names
+// what is missing and how to install it.
+func findJVM(jarDir string) (jvm, error) {
+	java, err := findJava()
+	if err != nil {
+		return jvm{}, fmt.Errorf("zktest: java not found (%w); install it and ZooKeeper with: %s", err, installHint)
+	}
+	var paths, missing []string
+	for _, j := range jars {
+		p := filepath.Join(jarDir, j)
+		if _, err := os.Stat(p); err != nil {
+			missing = append(missing, p)
+		}
+		paths = append(paths, p)
+	}
+	if len(missing) > 0 {
+		return jvm{}, fmt.Errorf("zktest: ZooKeeper jars not found: %s; install them with: %s",
+			strings.Join(missing, ", "), installHint)
+	}
+	return jvm{java: java, classpath: strings.Join(paths, string(os.PathListSeparator))}, nil
+}
+
+// findJava prefers $JAVA_HOME/bin/java, then java on PATH.
+func findJava() (string, error) {
+	if home := os.Getenv("JAVA_HOME"); home != "" {
+		p := filepath.Join(home, "bin", "java")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath("java")
+	if errors.Is(err, exec.ErrDot) {
+		err = nil
+	}
+	return p, err
+}
+
+// args is the java command line that runs the server configured by cfgPath.
+func (j jvm) args(cfg config, cfgPath string) []string {
+	args := append([]string(nil), baseJVMFlags...)
+	args = append(args, cfg.jvmFlags...)
+	return append(args, "-cp", j.classpath, mainClass, cfgPath)
+}
+
+// zooCfg is the content of zoo.cfg for a server whose data lives in dataDir
+// and who listens for clients on 127.0.0.1:clientPort. peers, if not empty,
+// are the server.N lines of an ensemble.
+func zooCfg(cfg config, dataDir string, clientPort int, peers []string) string {
+	lines := []string{
+		"tickTime=500",
+		"initLimit=20",
+		"syncLimit=10",
+		"dataDir=" + dataDir,
+		fmt.Sprintf("clientPort=%d", clientPort),
+		"clientPortAddress=127.0.0.1",
+		"maxClientCnxns=0",
+		"admin.enableServer=false",
+		"forceSync=no",
+		"4lw.commands.whitelist=" + cfg.whitelist(),
+	}
+	lines = append(lines, peers...)
+	if len(peers) == 1 {
+		// A one-member ensemble is still a quorum, not a standalone server.
+		lines = append(lines, "standaloneEnabled=false")
+	}
+	lines = append(lines, cfg.lines...)
+	return strings.Join(lines, "\n") + "\n"
+}

@@ -1,0 +1,108 @@
+package zkwatch
+
+import (
+	"bufio"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ParseWchc parses a wchc reply, the server's watches by session:
+//
+//	0x10000094ea10000
+//		/locks/l2
+//		/locks/l1/_c_1-lock-0000000000
+//
+// It returns each session's watched paths, sorted. A session listed twice
+// (two connections claiming it, as a reconnect can briefly cause) has its
+// paths merged. A session listed without paths, as the server does once a
+// session's last watch has fired, is left out.
+//
+// What the server lists are data watches only: those set by getData and
+// exists, including exists on a node that does not exist yet, and persistent
+// watches. Child watches (getChildren) never appear in wchc or wchp. The
+// table is one server's: a session connected elsewhere is not in it.
+func ParseWchc(text string) (map[int64][]string, error) {
+	groups, err := parseGroups("wchc", text, parseHex, func(m string) (string, error) { return m, nil })
+	if err != nil {
+		return nil, err
+	}
+	for _, paths := range groups {
+		slices.Sort(paths)
+	}
+	return groups, nil
+}
+
+// ParseWchp parses a wchp reply, the server's watches by path:
+//
+//	/locks/l1/_c_1-lock-0000000000
+//		0x10000094ea10001
+//		0x10000094ea10000
+//
+// It returns each path's watching sessions in ascending order, duplicates
+// merged. Like [ParseWchc], it sees data watches only.
+func ParseWchp(text string) (map[string][]int64, error) {
+	groups, err := parseGroups("wchp", text, func(h string) (string, error) {
+		if !strings.HasPrefix(h, "/") {
+			return "", fmt.Errorf("%q is not a path", h)
+		}
+		return h, nil
+	}, parseHex)
+	if err != nil {
+		return nil, err
+	}
+	for _, sessions := range groups {
+		slices.Sort(sessions)
+	}
+	return groups, nil
+}
+
+// parseGroups parses the shape both watch dumps share: a header line, then
+// its members one per line, each indented by a tab. Members repeated under
+// the same header, even in separate groups, are kept once; headers without
+// members are dropped.
+func parseGroups[K, V comparable](word, text string, header func(string) (K, error), member func(string) (V, error)) (map[K][]V, error) {
+	if err := replyError(text); err != nil {
+		return nil, err
+	}
+	groups := make(map[K][]V)
+	seen := make(map[K]map[V]bool)
+	var (
+		cur     K
+		started bool
+	)
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if m, ok := strings.CutPrefix(line, "\t"); ok {
+			if !started {
+				return nil, fmt.Errorf("zkwatch: %s line %d: %q comes before any header", word, n, line)
+			}
+			v, err := member(m)
+			if err != nil {
+				return nil, fmt.Errorf("zkwatch: %s line %d: %w", word, n, err)
+			}
+			if !seen[cur][v] {
+				seen[cur][v] = true
+				groups[cur] = append(groups[cur], v)
+			}
+			continue
+		}
+		k, err := header(line)
+		if err != nil {
+			return nil, fmt.Errorf("zkwatch: %s line %d: %w", word, n, err)
+		}
+		cur, started = k, true
+		if seen[k] == nil {
+			seen[k] = make(map[V]bool)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("zkwatch: %s: %w", word, err)
+	}
+	return groups, nil
+}
