@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -46,7 +45,7 @@ each recipe's rule otherwise; the output says which.
 				return err
 			}
 			for _, e := range report.Errors {
-				fmt.Fprintf(os.Stderr, "zklocks: %s\n", model.Printable(e.Err.Error()))
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
 			}
 			if asJSON {
 				err = report.WriteJSON(cmd.OutOrStdout())

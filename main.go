@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/model"
 )
 
 // Exit codes, documented in --help.
@@ -42,7 +43,7 @@ func main() {
 	if err == nil {
 		return
 	}
-	fmt.Fprintln(os.Stderr, "zklocks:", err)
+	fmt.Fprintln(os.Stderr, "zklocks:", model.Printable(err.Error()))
 	var ee *exitError
 	if errors.As(err, &ee) {
 		os.Exit(ee.code)

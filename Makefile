@@ -1,0 +1,32 @@
+# zklocks — see README.md.
+GO      ?= go
+BIN     ?= zklocks
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: build deps test vet fuzz clean
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+deps:
+	./scripts/deps.sh
+
+# The project's test command (CI runs it through .ci/run).
+test: deps vet
+	$(GO) test -race -count=1 -timeout 15m ./...
+
+vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+# Each fuzz target runs for FUZZTIME (at least a minute by default).
+FUZZTIME ?= 1m
+fuzz:
+	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzParseName$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
+
+clean:
+	rm -f $(BIN)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what zklocks' tests and demo need from Debian when it is missing:
+# ZooKeeper (server and recipe jars), kazoo for /usr/bin/python3, Curator's
+# jars, and tmux for the end-to-end terminal tests. Java 17 and Go come with
+# the machine.
+set -euo pipefail
+
+need=()
+[ -f /usr/share/java/zookeeper.jar ] && [ -f /usr/share/java/zookeeper-recipes-lock.jar ] || need+=(zookeeper)
+/usr/bin/python3 -c 'import kazoo' 2>/dev/null || need+=(python3-kazoo)
+[ -f /usr/share/java/curator-recipes.jar ] || need+=(libcurator-recipes-java)
+command -v tmux >/dev/null || need+=(tmux)
+command -v java >/dev/null || need+=(default-jre-headless)
+
+[ ${#need[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+echo "installing ${need[*]}" >&2
+if ! $SUDO apt-get install -y "${need[@]}"; then
+  $SUDO apt-get update
+  $SUDO apt-get install -y "${need[@]}"
+fi
