@@ -1,0 +1,58 @@
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.retry.RetryOneTime;
+
+/**
+ * Apache Curator lock contenders for package peers, one CuratorFramework (one
+ * session) each. Variants: mutex, read, write, write+read (the write lock,
+ * then the read lock on the same thread: Curator's downgrade) and
+ * semaphore:N (InterProcessSemaphoreV2 with maxLeases N).
+ */
+public final class CuratorPeer {
+    public static void main(String[] args) throws Exception {
+        Protocol.serve(args, CuratorPeer::open);
+    }
+
+    static Protocol.Contender open(String connect, String variant, String path) throws Exception {
+        CuratorFramework client = CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryOneTime(100));
+        client.start();
+        try {
+            if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not connected to " + connect);
+            }
+            long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+            return recipe(client, session, variant, path);
+        } catch (Exception e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    private static Protocol.Contender recipe(CuratorFramework client, long session, String variant, String path) {
+        if (variant.startsWith("semaphore:")) {
+            var semaphore = new InterProcessSemaphoreV2(client, path, Integer.parseInt(variant.substring(10)));
+            var lease = new Lease[1];
+            return new Protocol.Contender(session, () -> lease[0] = semaphore.acquire(),
+                    () -> semaphore.returnLease(lease[0]), client::close);
+        }
+        if (variant.equals("write+read")) {
+            var rw = new InterProcessReadWriteLock(client, path);
+            return new Protocol.Contender(session,
+                    () -> { rw.writeLock().acquire(); rw.readLock().acquire(); },
+                    () -> { rw.readLock().release(); rw.writeLock().release(); },
+                    client::close);
+        }
+        InterProcessMutex mutex = switch (variant) {
+            case "mutex" -> new InterProcessMutex(client, path);
+            case "read" -> new InterProcessReadWriteLock(client, path).readLock();
+            case "write" -> new InterProcessReadWriteLock(client, path).writeLock();
+            default -> throw new IllegalArgumentException("unknown curator variant " + variant);
+        };
+        return new Protocol.Contender(session, mutex::acquire, mutex::release, client::close);
+    }
+}

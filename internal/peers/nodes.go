@@ -1,0 +1,94 @@
+package peers
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// variants lists each kind's variants; "semaphore:" takes a lease count.
+var variants = map[Kind][]string{
+	Curator:  {"mutex", "read", "write", "write+read", "semaphore:"},
+	Kazoo:    {"lock", "read", "write", "semaphore:"},
+	ZkRecipe: {"writelock"},
+	GoZk:     {"lock"},
+}
+
+// contenderDirs returns the parents under which a contender of kind and
+// variant on lockPath creates its nodes, in the order it creates them.
+func contenderDirs(kind Kind, variant, lockPath string) ([]string, error) {
+	if !strings.HasPrefix(lockPath, "/") || lockPath == "/" || strings.ContainsAny(lockPath, " \n") {
+		return nil, fmt.Errorf("bad lock path %q", lockPath)
+	}
+	known, ok := variants[kind]
+	if !ok {
+		return nil, fmt.Errorf("unknown kind %q", kind)
+	}
+	if n, ok := strings.CutPrefix(variant, "semaphore:"); ok {
+		if leases, err := strconv.Atoi(n); err != nil || leases < 1 || kind != Curator && kind != Kazoo {
+			return nil, fmt.Errorf("bad %s variant %q", kind, variant)
+		}
+		if kind == Curator {
+			return []string{path.Join(lockPath, "locks"), path.Join(lockPath, "leases")}, nil
+		}
+		return []string{lockPath + "-__lock__", lockPath}, nil
+	}
+	for _, v := range known {
+		if v == variant {
+			return []string{lockPath}, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown %s variant %q (have %s)", kind, variant, strings.Join(known, ", "))
+}
+
+// findNode polls dirs until one holds a node owned by session, and returns
+// the oldest such node. It gives up when the contender reports an error,
+// the backend stops, or stepTimeout passes.
+func (p *Peer) findNode(dirs []string, session int64, s *status) (string, error) {
+	deadline := time.Now().Add(stepTimeout)
+	for {
+		node, err := p.oldestNode(dirs, session)
+		if node != "" || err != nil {
+			return node, err
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("none under %s after %v", strings.Join(dirs, ", "), stepTimeout)
+		}
+		err = p.await(pollInterval, func() (bool, error) { return false, s.failure() })
+		if err != nil && !errors.Is(err, errTimeout) {
+			return "", err
+		}
+	}
+}
+
+// oldestNode returns the node under dirs with the lowest czxid among those
+// owned by session, or "" if there is none.
+func (p *Peer) oldestNode(dirs []string, session int64) (string, error) {
+	var oldest string
+	var czxid int64
+	for _, dir := range dirs {
+		children, _, err := p.observer.Children(dir)
+		if errors.Is(err, zk.ErrNoNode) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("children of %s: %w", dir, err)
+		}
+		for _, child := range children {
+			node := path.Join(dir, child)
+			ok, stat, err := p.observer.Exists(node)
+			if err != nil {
+				return "", fmt.Errorf("exists %s: %w", node, err)
+			}
+			if ok && stat.EphemeralOwner == session && (oldest == "" || stat.Czxid < czxid) {
+				oldest, czxid = node, stat.Czxid
+			}
+		}
+	}
+	return oldest, nil
+}

@@ -1,0 +1,105 @@
+"""kazoo lock contenders for package peers (see peers.go for the protocol).
+
+stdin:  acquire ID VARIANT PATH | release ID | quit
+stdout: session ID HEXSESSION | acquired ID | released ID | error ID MESSAGE
+
+Variants: lock (Lock), read (ReadLock), write (WriteLock) and semaphore:N
+(Semaphore with max_leases=N). Each contender has its own KazooClient, so its
+own session, and its own thread; its identifier (the node data) is its ID.
+EOF on stdin ends the process, so a test binary that dies leaves nothing behind.
+"""
+import os
+import sys
+import threading
+
+from kazoo.client import KazooClient
+
+_out = threading.Lock()
+
+
+def say(*words):
+    with _out:
+        sys.stdout.write(" ".join(words).replace("\n", " ") + "\n")
+        sys.stdout.flush()
+
+
+def recipe(client, variant, path, identifier):
+    if variant.startswith("semaphore:"):
+        return client.Semaphore(path, identifier, max_leases=int(variant[10:]))
+    make = {"lock": client.Lock, "read": client.ReadLock, "write": client.WriteLock}
+    if variant not in make:
+        raise ValueError("unknown kazoo variant " + variant)
+    return make[variant](path, identifier)
+
+
+class Contender(threading.Thread):
+    def __init__(self, connect, cid, variant, path):
+        super().__init__(daemon=True)
+        self.connect, self.cid, self.variant, self.path = connect, cid, variant, path
+        self.client = None
+        self.recipe = None
+        self.releasing = threading.Event()
+        self._stop = threading.Lock()
+
+    def release(self):
+        """Asks the thread to release; cancels an acquire still waiting."""
+        self.releasing.set()
+        if self.recipe is not None:
+            self.recipe.cancel()
+
+    def run(self):
+        try:
+            client = self.client = KazooClient(hosts=self.connect, timeout=10)
+            client.start(timeout=10)
+            self.recipe = recipe(client, self.variant, self.path, self.cid)
+            say("session", self.cid, "%x" % client.client_id[0])
+            if not self.releasing.is_set() and self.recipe.acquire():
+                say("acquired", self.cid)
+                self.releasing.wait()
+                self.recipe.release()
+        except Exception as e:
+            if not self.releasing.is_set():
+                say("error", self.cid, repr(e))
+        finally:
+            self.stop()
+        if self.releasing.is_set():
+            say("released", self.cid)
+
+    def stop(self):
+        """Closes the session; the main thread may call it too, on quit."""
+        with self._stop:
+            if self.client is not None:
+                self.client.stop()
+                self.client.close()
+                self.client = None
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: kazoo_peer.py CONNECT-STRING")
+    contenders = {}
+    for line in iter(sys.stdin.readline, ""):
+        words = line.split()
+        if words[:1] == ["acquire"] and len(words) == 4:
+            if words[1] in contenders:
+                say("error", words[1], "contender already exists")
+                continue
+            c = contenders[words[1]] = Contender(sys.argv[1], *words[1:])
+            c.start()
+        elif words[:1] == ["release"] and len(words) == 2:
+            c = contenders.pop(words[1], None)
+            if c is None:
+                say("error", words[1], "no such contender")
+            else:
+                c.release()
+        elif words == ["quit"]:
+            break
+        elif words:
+            say("error", "-", "bad command: " + line.strip())
+    for c in contenders.values():
+        c.stop()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
