@@ -18,11 +18,11 @@ type showJSON struct {
 	WatchesSource string `json:"watches_source"`
 	WatchesNote   string `json:"watches_note"`
 	Locks         []struct {
-		Path         string `json:"path"`
-		Recipe       string `json:"recipe"`
-		MaxLeases    *int   `json:"max_leases"`
-		Holders      int    `json:"holders"`
-		Waiters      int    `json:"waiters"`
+		Path         string   `json:"path"`
+		Recipe       string   `json:"recipe"`
+		MaxLeases    *int     `json:"max_leases"`
+		Holders      int      `json:"holders"`
+		Waiters      int      `json:"waiters"`
 		HiddenJSON   []string `json:"hidden_waiters"`
 		Participants []struct {
 			Node     string   `json:"node"`
