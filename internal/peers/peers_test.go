@@ -79,6 +79,7 @@ func TestIntegrationFIFO(t *testing.T) {
 			p.Close()
 			assertGone(t, conn, waiter.Node)
 			if children, _, err := conn.Children(lock); err != nil || len(children) > 0 {
+				// assertGone above waited for the last node; none may remain.
 				t.Errorf("after Close, %s has children %q (%v)", lock, children, err)
 			}
 		})
@@ -141,16 +142,30 @@ func assertSequenceOrder(t *testing.T, cs []peers.Contender) {
 func seq(node string) string { return node[len(node)-10:] }
 
 // assertGone checks that node no longer exists.
+// assertGone waits for node to go. A client process that exits while its
+// session is closing may leave the server to expire the session, so the
+// node may outlive the release by up to a session timeout.
 func assertGone(t *testing.T, conn *zk.Conn, node string) {
 	t.Helper()
-	ok, _, err := conn.Exists(node)
-	if err != nil {
-		t.Fatalf("exists %s: %v", node, err)
-	}
-	if ok {
-		t.Errorf("%s still exists after its contender was released", node)
+	deadline := time.Now().Add(2 * sessionTimeoutForTests)
+	for {
+		ok, _, err := conn.Exists(node)
+		if err != nil {
+			t.Fatalf("exists %s: %v", node, err)
+		}
+		if !ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("%s still exists %s after its contender was released", node, 2*sessionTimeoutForTests)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// sessionTimeoutForTests is the peers' session timeout.
+const sessionTimeoutForTests = 10 * time.Second
 
 // watches returns the paths each session watches, from the server's wchc
 // reply. ZooKeeper 3.8 lists data and exists watches there, not child
