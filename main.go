@@ -68,7 +68,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		return &exitError{code: exitUsage, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	g.register(root)
-	root.AddCommand(newShowCommand(g))
+	root.AddCommand(newShowCommand(g), newLsCommand(g))
 	return root
 }
 

@@ -1,0 +1,86 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// lockSummaryJSON is one row of `ls --json`: a contract with scripts.
+type lockSummaryJSON struct {
+	Path         string   `json:"path"`
+	Recipe       string   `json:"recipe"`
+	Holders      int      `json:"holders"`
+	Waiters      int      `json:"waiters"`
+	OldestHoldMs int64    `json:"oldest_hold_ms"`
+	Anomalies    []string `json:"anomalies"`
+}
+
+type listJSON struct {
+	Locks  []lockSummaryJSON `json:"locks"`
+	Denied []string          `json:"denied,omitempty"`
+}
+
+// WriteListJSON writes every lock's summary, most contended first.
+func (s *State) WriteListJSON(w io.Writer) error {
+	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths()}
+	for _, l := range s.SortedLocks(ByContention) {
+		out.Locks = append(out.Locks, lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
+			Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(), Anomalies: AnomalyKinds(l)})
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(escapeJSONBidi(append(b, '\n')))
+	return err
+}
+
+// WriteListText writes every lock's summary as a table, most contended
+// first, then the paths that could not be read.
+func (s *State) WriteListText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATH\tRECIPE\tHOLDERS\tWAITERS\tOLDEST HOLD\tANOMALIES")
+	for _, l := range s.SortedLocks(ByContention) {
+		oldest := "-"
+		if l.Holders() > 0 {
+			oldest = Duration(l.OldestHold())
+		}
+		kinds := "-"
+		if k := AnomalyKinds(l); len(k) > 0 {
+			kinds = strings.Join(k, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", Printable(l.Path), l.Recipe, l.Holders(), l.Waiters(), oldest, kinds)
+	}
+	for _, p := range s.deniedPaths() {
+		fmt.Fprintf(tw, "%s\t(access denied)\t\t\t\t\n", Printable(p))
+	}
+	return tw.Flush()
+}
+
+// AnomalyKinds lists a lock's distinct anomaly kinds, in first-seen order.
+func AnomalyKinds(l *lockcore.Lock) []string {
+	seen := map[lockcore.AnomalyKind]bool{}
+	out := []string{}
+	for _, a := range l.Anomalies {
+		if !seen[a.Kind] {
+			seen[a.Kind] = true
+			out = append(out, string(a.Kind))
+		}
+	}
+	return out
+}
+
+func (s *State) deniedPaths() []string {
+	var out []string
+	for p := range s.Denied {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,98 @@
+package model
+
+import (
+	"sort"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// State is what the operator knows of the cluster: every lock with its
+// analysis, the connection, and what could not be seen. Apply moves it
+// forward one watcher event at a time; it does no I/O.
+type State struct {
+	Conn zkwatch.ConnState
+	// Locks by path; each value is the latest analysis, never changed in
+	// place.
+	Locks map[string]*lockcore.Lock
+	// Denied are paths whose ACL refused this session.
+	Denied map[string]error
+	// Errors are the most recent failures, newest last (at most maxErrors).
+	Errors []error
+	// LastSync is when every lock was last confirmed read; zero until the
+	// first sync. A picture is stale while the connection is not Connected.
+	LastSync time.Time
+	Servers  []zkwatch.ServerInfo
+	Clients  map[int64]zkwatch.ClientInfo
+}
+
+const maxErrors = 20
+
+// NewState returns an empty state.
+func NewState() *State {
+	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{}}
+}
+
+// Apply moves the state forward by one event.
+func (s *State) Apply(ev zkwatch.Event) {
+	switch ev.Kind {
+	case zkwatch.EventConn:
+		s.Conn = ev.Conn
+	case zkwatch.EventLock:
+		s.Locks[ev.Path] = ev.Lock
+		delete(s.Denied, ev.Path)
+	case zkwatch.EventLockGone:
+		delete(s.Locks, ev.Path)
+	case zkwatch.EventDenied:
+		s.Denied[ev.Path] = ev.Err
+	case zkwatch.EventSynced:
+		s.LastSync = ev.At
+	case zkwatch.EventServers:
+		s.Servers, s.Clients = ev.Servers, ev.Clients
+	case zkwatch.EventError:
+		s.Errors = append(s.Errors, ev.Err)
+		if len(s.Errors) > maxErrors {
+			s.Errors = s.Errors[len(s.Errors)-maxErrors:]
+		}
+	}
+}
+
+// Stale reports whether the picture may be out of date: the session is not
+// connected, or no sync has completed.
+func (s *State) Stale() bool { return s.Conn.Phase != zkwatch.Connected || s.LastSync.IsZero() }
+
+// Sort orders for lock lists.
+const (
+	ByContention = "contention"
+	ByAge        = "age"
+	ByPath       = "path"
+)
+
+// SortedLocks returns the locks ordered by: contention (most waiters, then
+// most holders, first), age (oldest hold first) or path.
+func (s *State) SortedLocks(order string) []*lockcore.Lock {
+	out := make([]*lockcore.Lock, 0, len(s.Locks))
+	for _, l := range s.Locks {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return lockLess(out[i], out[j], order) })
+	return out
+}
+
+func lockLess(a, b *lockcore.Lock, order string) bool {
+	switch order {
+	case ByContention:
+		if wa, wb := a.Waiters(), b.Waiters(); wa != wb {
+			return wa > wb
+		}
+		if ha, hb := a.Holders(), b.Holders(); ha != hb {
+			return ha > hb
+		}
+	case ByAge:
+		if oa, ob := a.OldestHold(), b.OldestHold(); oa != ob {
+			return oa > ob
+		}
+	}
+	return a.Path < b.Path
+}

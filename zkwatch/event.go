@@ -1,0 +1,76 @@
+package zkwatch
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// Event kinds.
+const (
+	// EventConn: the connection changed state (Event.Conn).
+	EventConn EventKind = iota
+	// EventLock: a lock was found or changed (Event.Lock is its new
+	// analysis, replacing any earlier one for the same path).
+	EventLock
+	// EventLockGone: the lock at Event.Path is gone (deleted, or no longer
+	// a lock parent).
+	EventLockGone
+	// EventDenied: the ACL at Event.Path denies this session; the walk
+	// went on without it.
+	EventDenied
+	// EventSynced: every lock has been read since the last (re)connect or
+	// session expiry; Event.At is the time of that confirmed sync.
+	EventSynced
+	// EventServers: what the servers said of themselves and their sessions
+	// (Event.Servers, Event.Clients).
+	EventServers
+	// EventError: something failed that the watcher works around
+	// (Event.Err); the picture may be incomplete until the next sync.
+	EventError
+)
+
+// Event is one thing the watcher learned. Events are values: a consumer may
+// keep them; nothing in one is changed after it is sent.
+type Event struct {
+	Kind EventKind
+	At   time.Time
+	Path string
+	Lock *lockcore.Lock
+	Conn ConnState
+	// Servers and Clients come with EventServers.
+	Servers []ServerInfo
+	Clients map[int64]ClientInfo
+	Err     error
+}
+
+// ServerInfo is one ensemble member as its four-letter words describe it.
+type ServerInfo struct {
+	Addr string
+	// Status is srvr's answer; zero when the server did not answer.
+	Status ServerStatus
+	// Refused names the four-letter words this server's whitelist refused.
+	Refused []string
+	// Err is why the server could not be asked, if it could not.
+	Err error
+	// Failed holds, by word, why a word other than srvr got no usable
+	// answer (a timeout, a reply that did not parse). Refusals are in
+	// Refused, not here.
+	Failed map[string]error
+}
+
+// ClientInfo is what the servers know of one session's connection.
+type ClientInfo struct {
+	Session int64
+	// Server is the member the session is connected to.
+	Server string
+	// Client is the client's address as that server saw it.
+	Client string
+	// LastOperation is cons' lop, e.g. GETD.
+	LastOperation string
+	// Established is when the connection was made (server clock).
+	Established time.Time
+}

@@ -1,0 +1,250 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// track reads the lock at path (its node, children and recipe parts),
+// arms their watches, and reports its analysis. Only nodes not read before
+// are fetched.
+func (w *Watcher) track(ctx context.Context, path string) error {
+	names, stat, err := w.children(path)
+	if errors.Is(err, zk.ErrNoNode) {
+		w.forget(ctx, path)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	known := map[string]lockcore.Node{}
+	if prev := w.locks[path]; prev != nil {
+		known = prev.byPath
+	}
+	w.mu.Unlock()
+
+	self := lockcore.Node{Name: baseName(path), Stat: *stat}
+	if stat.DataLength > 0 {
+		if self, err = w.get(path); err != nil {
+			return err
+		}
+	}
+	next := &tracked{tree: lockcore.Tree{Path: path, Self: self}, byPath: map[string]lockcore.Node{}}
+	next.tree.Children = w.readNew(path, names, known, next.byPath)
+	parts := []string{path}
+	for _, extra := range lockcore.ExtraPaths(path, self, names) {
+		parts = append(parts, extra)
+		kids, err := w.partChildren(extra)
+		if err != nil {
+			return err
+		}
+		if next.tree.Extra == nil {
+			next.tree.Extra = map[string][]lockcore.Node{}
+		}
+		next.tree.Extra[extra] = w.readNew(extra, kids, known, next.byPath)
+	}
+	next.tree.ReadAt = time.Now()
+
+	w.mu.Lock()
+	w.locks[path] = next
+	delete(w.dirs, path)
+	for _, p := range parts {
+		w.owner[p] = path
+	}
+	table := w.table
+	w.mu.Unlock()
+	w.emitLock(ctx, next.tree, table)
+	return nil
+}
+
+// partChildren lists a recipe part's children; a part that does not exist
+// yet gets an exists watch, which fires when it is created.
+func (w *Watcher) partChildren(path string) ([]string, error) {
+	names, _, err := w.children(path)
+	if !errors.Is(err, zk.ErrNoNode) {
+		return names, err
+	}
+	if w.cfg.Once {
+		return nil, nil
+	}
+	w.mu.Lock()
+	arm := !w.armed[path]
+	w.armed[path] = true
+	w.mu.Unlock()
+	if !arm {
+		return nil, nil
+	}
+	w.sem <- struct{}{}
+	exists, _, ch, err := w.conn.zk.ExistsW(w.conn.abs(path))
+	<-w.sem
+	if err != nil {
+		w.mu.Lock()
+		delete(w.armed, path)
+		w.mu.Unlock()
+		return nil, err
+	}
+	go w.await(path, ch)
+	if exists {
+		// Created in between: the watch fires for its next change; read
+		// it now.
+		names, _, err = w.children(path)
+	}
+	return names, err
+}
+
+// readNew returns dir's named children, reusing nodes read before and
+// fetching the others concurrently. Children that vanish are left out.
+func (w *Watcher) readNew(dir string, names []string, known, into map[string]lockcore.Node) []lockcore.Node {
+	nodes := make([]lockcore.Node, len(names))
+	ok := make([]bool, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		p := joinPath(dir, name)
+		if n, seen := known[p]; seen {
+			nodes[i], ok[i] = n, true
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if n, err := w.get(p); err == nil {
+				nodes[i], ok[i] = n, true
+			}
+		}()
+	}
+	wg.Wait()
+	out := make([]lockcore.Node, 0, len(names))
+	for i, n := range nodes {
+		if ok[i] {
+			out = append(out, n)
+			into[joinPath(dir, n.Name)] = n
+		}
+	}
+	return out
+}
+
+func (w *Watcher) emitLock(ctx context.Context, t lockcore.Tree, table *lockcore.WatchTable) {
+	l := lockcore.Analyze(t, table, w.cfg.Analysis)
+	w.emit(ctx, Event{Kind: EventLock, At: t.ReadAt, Path: t.Path, Lock: &l})
+}
+
+// analyzeAll reports every lock again, analysed against the current watch
+// table, from what was last read.
+func (w *Watcher) analyzeAll(ctx context.Context) {
+	w.mu.Lock()
+	trees := make([]lockcore.Tree, 0, len(w.locks))
+	for _, t := range w.locks {
+		trees = append(trees, t.tree)
+	}
+	table := w.table
+	w.mu.Unlock()
+	for _, t := range trees {
+		w.emitLock(ctx, t, table)
+	}
+}
+
+// refresh reads again what changed: locks whose parts fired, and walked
+// nodes whose children changed.
+func (w *Watcher) refresh(ctx context.Context, dirty map[string]bool) {
+	w.mu.Lock()
+	locks, dirs := map[string]bool{}, map[string]*walked{}
+	for p := range dirty {
+		if l, ok := w.owner[p]; ok {
+			locks[l] = true
+		} else if d, ok := w.dirs[p]; ok {
+			dirs[p] = d
+		}
+	}
+	w.mu.Unlock()
+	var wg sync.WaitGroup
+	for p := range locks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := w.track(ctx, p); err != nil {
+				w.report(ctx, p, err, false)
+			}
+		}()
+	}
+	for p, d := range dirs {
+		wg.Add(1)
+		go w.rewalk(ctx, &wg, p, d)
+	}
+	wg.Wait()
+}
+
+// rewalk reads a walked node's children again: new children are walked,
+// removed ones forgotten, and a node that has become a lock is tracked.
+func (w *Watcher) rewalk(ctx context.Context, wg *sync.WaitGroup, path string, d *walked) {
+	defer wg.Done()
+	names, stat, err := w.children(path)
+	if errors.Is(err, zk.ErrNoNode) {
+		w.forget(ctx, path)
+		return
+	}
+	if err != nil {
+		w.report(ctx, path, err, false)
+		return
+	}
+	if isLock, err := w.isLock(path, names, stat); err == nil && isLock {
+		if err := w.track(ctx, path); err != nil {
+			w.report(ctx, path, err, false)
+		}
+		return
+	}
+	now := make(map[string]bool, len(names))
+	for _, n := range names {
+		now[n] = true
+	}
+	w.mu.Lock()
+	w.dirs[path] = &walked{depth: d.depth, names: now}
+	w.mu.Unlock()
+	for n := range d.names {
+		if !now[n] {
+			w.forget(ctx, joinPath(path, n))
+		}
+	}
+	if w.cfg.MaxDepth > 0 && d.depth >= w.cfg.MaxDepth {
+		return
+	}
+	for _, n := range names {
+		if !d.names[n] {
+			wg.Add(1)
+			go w.visit(ctx, wg, joinPath(path, n), d.depth+1, false)
+		}
+	}
+}
+
+// forget drops everything at or below path, reporting the locks that went.
+func (w *Watcher) forget(ctx context.Context, path string) {
+	under := func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") || path == "/" }
+	var gone []string
+	w.mu.Lock()
+	for p := range w.dirs {
+		if under(p) {
+			delete(w.dirs, p)
+		}
+	}
+	for p := range w.locks {
+		if under(p) {
+			delete(w.locks, p)
+			gone = append(gone, p)
+		}
+	}
+	for p, l := range w.owner {
+		if under(l) {
+			delete(w.owner, p)
+		}
+	}
+	w.mu.Unlock()
+	for _, p := range gone {
+		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: p})
+	}
+}

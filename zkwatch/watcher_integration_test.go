@@ -1,0 +1,264 @@
+package zkwatch_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/peers"
+	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// collector applies a watcher's events to a model.State as they come.
+type collector struct {
+	mu     sync.Mutex
+	state  *model.State
+	syncs  int
+	phases []zkwatch.ConnPhase
+	errs   []error
+	done   chan struct{}
+}
+
+func collect(w *zkwatch.Watcher) *collector {
+	c := &collector{state: model.NewState(), done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		for ev := range w.Events() {
+			c.mu.Lock()
+			c.state.Apply(ev)
+			switch ev.Kind {
+			case zkwatch.EventSynced:
+				c.syncs++
+			case zkwatch.EventConn:
+				c.phases = append(c.phases, ev.Conn.Phase)
+			case zkwatch.EventError:
+				c.errs = append(c.errs, ev.Err)
+			}
+			c.mu.Unlock()
+		}
+	}()
+	return c
+}
+
+// waitFor polls cond over the collected state.
+func (c *collector) waitFor(t *testing.T, what string, cond func(s *model.State) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c.mu.Lock()
+		ok := cond(c.state)
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			t.Fatalf("never saw %s; locks: %v, phases %v, errors %v", what, lockPaths(c.state), c.phases, c.errs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func lockPaths(s *model.State) []string {
+	var out []string
+	for _, l := range s.SortedLocks(model.ByPath) {
+		out = append(out, fmt.Sprintf("%s(%d)", l.Path, len(l.Participants)))
+	}
+	return out
+}
+
+func participants(path string, n int) func(s *model.State) bool {
+	return func(s *model.State) bool { l := s.Locks[path]; return l != nil && len(l.Participants) == n }
+}
+
+func dial(t *testing.T, connect string, timeout time.Duration) *zkwatch.Conn {
+	t.Helper()
+	target, err := zkwatch.ParseConnectString(connect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, SessionTimeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	return conn
+}
+
+func watch(t *testing.T, conn *zkwatch.Conn, cfg zkwatch.WatchConfig) *collector {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := collect(zkwatch.Watch(ctx, conn, cfg))
+	t.Cleanup(func() { cancel(); <-c.done })
+	return c
+}
+
+func mkdirs(t *testing.T, c *zk.Conn, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if _, err := c.Create(p, nil, 0, zk.WorldACL(zk.PermAll)); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			t.Fatalf("create %s: %v", p, err)
+		}
+	}
+}
+
+func contender(t *testing.T, c *zk.Conn, parent string) string {
+	t.Helper()
+	p, err := c.CreateProtectedEphemeralSequential(parent+"/lock-", []byte("test"), zk.WorldACL(zk.PermAll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestIntegrationWatcherFollowsTheTree(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/w", "/w/locks", "/w/locks/orders", "/w/locks/late", "/w/config", "/w/config/db")
+	contender(t, admin, "/w/locks/orders")
+	contender(t, admin, "/w/locks/orders")
+	mkdirs(t, admin, "/w/secret")
+	if _, err := admin.Create("/w/secret/inner", nil, 0, zk.DigestACL(zk.PermAll, "u", "p")); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.AddAuth("digest", []byte("u:p")); err != nil {
+		t.Fatal(err)
+	}
+	mkdirs(t, admin, "/w/secret/inner/x")
+
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/w"}})
+	c.waitFor(t, "the first sync", func(s *model.State) bool { return !s.LastSync.IsZero() })
+	c.mu.Lock()
+	if l := c.state.Locks["/w/locks/orders"]; l == nil || l.Recipe != lockcore.RecipeGoZKLock || l.Holders() != 1 || l.Waiters() != 1 {
+		t.Fatalf("orders after sync: %+v", l)
+	}
+	if len(c.state.Locks) != 1 || c.state.Denied["/w/secret/inner"] == nil {
+		t.Fatalf("locks %v, denied %v", lockPaths(c.state), c.state.Denied)
+	}
+	c.mu.Unlock()
+
+	joined := contender(t, admin, "/w/locks/orders")
+	c.waitFor(t, "a contender joining", participants("/w/locks/orders", 3))
+	if err := admin.Delete(joined, -1); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "a contender leaving", participants("/w/locks/orders", 2))
+
+	contender(t, admin, "/w/locks/late")
+	c.waitFor(t, "an empty parent becoming a lock", participants("/w/locks/late", 1))
+
+	mkdirs(t, admin, "/w/locks/new")
+	n := contender(t, admin, "/w/locks/new")
+	c.waitFor(t, "a new lock parent", participants("/w/locks/new", 1))
+	if err := admin.Delete(n, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin.Delete("/w/locks/new", -1); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "a lock parent vanishing", func(s *model.State) bool { return s.Locks["/w/locks/new"] == nil })
+
+	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
+	kazoo.Acquire(t, "a", "lock", "/w/locks/kz")
+	kazoo.Acquire(t, "b", "lock", "/w/locks/kz")
+	c.waitFor(t, "real kazoo contenders", func(s *model.State) bool {
+		l := s.Locks["/w/locks/kz"]
+		return l != nil && l.Recipe == lockcore.RecipeKazooLock && len(l.Participants) == 2
+	})
+	kazoo.Release(t, "a")
+	c.waitFor(t, "a kazoo contender released", participants("/w/locks/kz", 1))
+}
+
+func TestIntegrationWatcherMissingRoot(t *testing.T) {
+	zks := zktest.Start(t)
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/nope"}, Once: true})
+	<-c.done
+	if len(c.errs) != 1 || !errors.Is(c.errs[0], zk.ErrNoNode) {
+		t.Fatalf("errors = %v, want one naming the missing root", c.errs)
+	}
+}
+
+func TestIntegrationWatcherServerRestart(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/r")
+	contender(t, admin, "/r")
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/r"}, Locks: []string{"/r"}})
+	c.waitFor(t, "the lock", participants("/r", 1))
+	zks.Stop()
+	c.waitFor(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected && s.Stale() })
+	zks.Restart()
+	c.waitFor(t, "the reconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Connected })
+	other := zks.Connect(t)
+	contender(t, other, "/r")
+	c.waitFor(t, "a contender after the restart, listed once", participants("/r", 2))
+}
+
+func TestIntegrationWatcherSessionExpiry(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/e")
+	contender(t, admin, "/e")
+	proxy := zktest.NewProxy(t, zks.Addr())
+	conn := dial(t, proxy.Addr(), 2*time.Second)
+	c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/e"}, Locks: []string{"/e"}})
+	c.waitFor(t, "the lock", participants("/e", 1))
+	first := conn.SessionID()
+	proxy.Blackhole(true)
+	// While the watcher cannot hear, the tree changes.
+	contender(t, admin, "/e")
+	c.waitFor(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected })
+	time.Sleep(4 * time.Second) // twice the session timeout: the server expires the session
+	proxy.Blackhole(false)
+	c.waitFor(t, "a new session", func(s *model.State) bool {
+		return s.Conn.Phase == zkwatch.Connected && s.Conn.Session != first
+	})
+	c.waitFor(t, "the change made while expired", participants("/e", 2))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.syncs < 2 {
+		t.Fatalf("expected a re-sync after expiry, got %d syncs (phases %v)", c.syncs, c.phases)
+	}
+	expired := false
+	for _, p := range c.phases {
+		expired = expired || p == zkwatch.Expired
+	}
+	if !expired {
+		t.Fatalf("the expiry was not reported: %v", c.phases)
+	}
+}
+
+func TestIntegrationWatcherLeavesNoGoroutines(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/g")
+	contender(t, admin, "/g")
+	time.Sleep(100 * time.Millisecond)
+	before := runtime.NumGoroutine()
+	conn := dial(t, zks.Addr(), 10*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := collect(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/g"}}))
+	c.waitFor(t, "the lock", participants("/g", 1))
+	cancel()
+	<-c.done
+	conn.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+}
