@@ -25,6 +25,13 @@ type State struct {
 	LastSync time.Time
 	Servers  []zkwatch.ServerInfo
 	Clients  map[int64]zkwatch.ClientInfo
+	// History is the event log, oldest first: joins, grants, releases.
+	// It starts after the first sync, so the initial picture is not
+	// reported as a flood of joins.
+	History []HistoryEntry
+	// Grants counts grants logged; FIFOBreaks those that overtook an
+	// earlier waiter of an exclusive lock.
+	Grants, FIFOBreaks int
 }
 
 const maxErrors = 20
@@ -39,10 +46,17 @@ func (s *State) Apply(ev zkwatch.Event) {
 	switch ev.Kind {
 	case zkwatch.EventConn:
 		s.Conn = ev.Conn
+		s.recordConn(ev)
 	case zkwatch.EventLock:
+		if !s.LastSync.IsZero() {
+			s.record(ev.At, s.Locks[ev.Path], ev.Lock)
+		}
 		s.Locks[ev.Path] = ev.Lock
 		delete(s.Denied, ev.Path)
 	case zkwatch.EventLockGone:
+		if !s.LastSync.IsZero() {
+			s.record(ev.At, s.Locks[ev.Path], nil)
+		}
 		delete(s.Locks, ev.Path)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
