@@ -116,3 +116,25 @@ func (w *WatchTable) Sessions() int {
 	}
 	return len(w.bySession)
 }
+
+// Equal reports whether two tables hold the same watches.
+func (w *WatchTable) Equal(o *WatchTable) bool {
+	if w == nil || o == nil {
+		return w == o
+	}
+	if len(w.byPath) != len(o.byPath) {
+		return false
+	}
+	for p, ss := range w.byPath {
+		os := o.byPath[p]
+		if len(os) != len(ss) {
+			return false
+		}
+		for i := range ss {
+			if ss[i] != os[i] {
+				return false
+			}
+		}
+	}
+	return true
+}

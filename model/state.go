@@ -25,6 +25,11 @@ type State struct {
 	LastSync time.Time
 	Servers  []zkwatch.ServerInfo
 	Clients  map[int64]zkwatch.ClientInfo
+	// ClientsComplete: every server answered cons, so Clients lists every
+	// connected session.
+	ClientsComplete bool
+	// WatchesNote says why the servers' watch table is not in use.
+	WatchesNote string
 	// History is the event log, oldest first: joins, grants, releases.
 	// It starts after the first sync, so the initial picture is not
 	// reported as a flood of joins.
@@ -63,7 +68,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventSynced:
 		s.LastSync = ev.At
 	case zkwatch.EventServers:
-		s.Servers, s.Clients = ev.Servers, ev.Clients
+		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {
@@ -75,6 +80,17 @@ func (s *State) Apply(ev zkwatch.Event) {
 // Stale reports whether the picture may be out of date: the session is not
 // connected, or no sync has completed.
 func (s *State) Stale() bool { return s.Conn.Phase != zkwatch.Connected || s.LastSync.IsZero() }
+
+// Ghost reports whether session owns nodes yet is connected to no server,
+// as far as a complete answer from every server's cons says: an ephemeral
+// that may have outlived its session. False when that cannot be known.
+func (s *State) Ghost(session int64) bool {
+	if !s.ClientsComplete || session == 0 {
+		return false
+	}
+	_, ok := s.Clients[session]
+	return !ok
+}
 
 // Sort orders for lock lists.
 const (

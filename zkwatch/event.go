@@ -44,7 +44,12 @@ type Event struct {
 	// Servers and Clients come with EventServers.
 	Servers []ServerInfo
 	Clients map[int64]ClientInfo
-	Err     error
+	// ClientsComplete: every member answered cons, so a session missing
+	// from Clients is connected nowhere (a ghost suspect, if it owns nodes).
+	ClientsComplete bool
+	// Note says why the servers' watch table is not used, when it is not.
+	Note string
+	Err  error
 }
 
 // ServerInfo is one ensemble member as its four-letter words describe it.

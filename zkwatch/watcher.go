@@ -31,6 +31,9 @@ type WatchConfig struct {
 	// Watches is the servers' watch table to analyse against until
 	// SetWatchTable gives a newer one; nil means recipe rules.
 	Watches *lockcore.WatchTable
+	// EnrichEvery is how often every server is asked for its four-letter
+	// words (srvr, cons, wchc); 0 means 5 s, negative never.
+	EnrichEvery time.Duration
 	// Once walks and reads everything once, sets no watches, and closes
 	// Events after EventSynced: for one-shot commands.
 	Once bool
@@ -58,8 +61,8 @@ type Watcher struct {
 	// redone from what was read, without reading again.
 	reanalyze bool
 	table     *lockcore.WatchTable
-	state  ConnState
-	wake   chan struct{}
+	state     ConnState
+	wake      chan struct{}
 }
 
 // tracked is one lock's last reading.
@@ -107,6 +110,13 @@ func (w *Watcher) run(ctx context.Context) {
 	if !w.cfg.Once {
 		trackConn.Add(1)
 		go func() { defer trackConn.Done(); w.trackConn(ctx) }()
+		if every := w.cfg.EnrichEvery; every >= 0 {
+			if every == 0 {
+				every = defaultEnrichEvery
+			}
+			trackConn.Add(1)
+			go func() { defer trackConn.Done(); w.enrichLoop(ctx, every) }()
+		}
 		defer trackConn.Wait()
 	}
 	w.emit(ctx, Event{Kind: EventConn, At: time.Now(), Conn: w.connState()})

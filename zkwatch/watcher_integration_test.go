@@ -262,3 +262,46 @@ func TestIntegrationWatcherLeavesNoGoroutines(t *testing.T) {
 		t.Fatalf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+func TestIntegrationWatcherEnrichment(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   []zktest.Option
+		source lockcore.WatchSource
+	}{
+		{"on", nil, lockcore.WatchesFromServer},
+		{"off", []zktest.Option{zktest.WithFourLetterWords("srvr")}, lockcore.WatchesFromRecipe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			zks := zktest.Start(t, tc.opts...)
+			kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
+			a := kazoo.Acquire(t, "a", "lock", "/en")
+			kazoo.Acquire(t, "b", "lock", "/en")
+			kazoo.WaitHeld(t, "a", 30*time.Second)
+			c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/en"}, EnrichEvery: 200 * time.Millisecond})
+			c.waitFor(t, "the servers' answers", func(s *model.State) bool {
+				l := s.Locks["/en"]
+				return len(s.Servers) == 1 && l != nil && l.WatchesSource == tc.source
+			})
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			s := c.state
+			if s.Servers[0].Status.Mode != "standalone" {
+				t.Fatalf("srvr: %+v", s.Servers[0])
+			}
+			switch tc.source {
+			case lockcore.WatchesFromServer:
+				if _, ok := s.Clients[a.Session]; !ok || s.Ghost(a.Session) || s.WatchesNote != "" {
+					t.Fatalf("kazoo's session 0x%x not among the clients %v", a.Session, s.Clients)
+				}
+				if w := s.Locks["/en"].Participants[1].Watches; w == nil || w.Path != a.Node {
+					t.Fatalf("the waiter's actual watch: %+v", w)
+				}
+			default:
+				if s.WatchesNote == "" || len(s.Clients) != 0 {
+					t.Fatalf("refused words must be said: note %q clients %v", s.WatchesNote, s.Clients)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,249 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// defaultWordTimeout bounds each four-letter word an Enricher asks.
+const defaultWordTimeout = 2 * time.Second
+
+// Enricher asks every ensemble member for its four-letter words, at most once
+// per interval: srvr for the member's status, cons for its connections, and
+// wchc for its watches (wchp instead where wchc is refused: both dump the
+// same table, and each can be expensive on a server with many watches).
+//
+// A word a member refuses is remembered and not asked of that member again
+// for the Enricher's life (a whitelist changes only with a server restart;
+// a new Enricher asks afresh), except srvr, which is asked every time. A member that does not answer is
+// asked again on the next interval. An Enricher is safe for concurrent use.
+type Enricher struct {
+	servers     []string
+	interval    time.Duration
+	wordTimeout time.Duration
+	now         func() time.Time
+
+	mu      sync.Mutex
+	refused map[string]map[string]bool // server → words it refused
+	last    Enrichment                 // the last completed ask's picture
+	askedAt time.Time                  // when that ask started; zero before
+	flight  *ask                       // the ask under way, if any
+}
+
+// ask is one round of questions to every member, shared by the Polls that
+// wait for it. It is abandoned (its context cancelled) when none waits.
+type ask struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{} // closed once result is set
+	waiters int
+	result  Enrichment
+}
+
+// NewEnricher returns an Enricher for the members at servers (host:port,
+// every member of the ensemble) that asks them at most once per interval;
+// an interval of zero or less asks on every Poll.
+func NewEnricher(servers []string, interval time.Duration) *Enricher {
+	return &Enricher{
+		servers:     slices.Clone(servers),
+		interval:    interval,
+		wordTimeout: defaultWordTimeout,
+		now:         time.Now,
+		refused:     map[string]map[string]bool{},
+	}
+}
+
+// Poll returns the current picture. It asks the members again only if
+// interval has passed since the last ask started; otherwise, or when ctx
+// is already done, it returns the last picture (the zero Enrichment before
+// the first ask completes). Concurrent Polls share one ask.
+//
+// Poll never blocks longer than ctx: when ctx ends first, it returns the
+// last picture, and an ask that no Poll waits for any more is abandoned,
+// so the next Poll asks again. Each word has its own 2-second timeout, so an
+// ask ends even under a context without deadline.
+//
+// The Enrichment returned may be shared with other callers: do not modify
+// it. It describes the servers when they answered and is stale thereafter.
+func (e *Enricher) Poll(ctx context.Context) Enrichment {
+	e.mu.Lock()
+	fresh := !e.askedAt.IsZero() && e.now().Sub(e.askedAt) < e.interval
+	if ctx.Err() != nil || (e.flight == nil && fresh) {
+		defer e.mu.Unlock()
+		return e.last
+	}
+	f := e.flight
+	if f == nil {
+		f = e.start(ctx)
+	}
+	f.waiters++
+	e.mu.Unlock()
+
+	select {
+	case <-f.done:
+		return f.result
+	case <-ctx.Done():
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if f.waiters--; f.waiters == 0 {
+		f.cancel()
+		if e.flight == f {
+			e.flight = nil
+		}
+	}
+	return e.last
+}
+
+// start begins an ask; e.mu is held. The ask keeps ctx's values but not its
+// cancellation, which belongs to the Polls that wait.
+func (e *Enricher) start(ctx context.Context) *ask {
+	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{})}
+	e.flight = f
+	refused := make(map[string]map[string]bool, len(e.refused))
+	for server, words := range e.refused {
+		refused[server] = maps.Clone(words)
+	}
+	go e.run(f, e.now(), refused)
+	return f
+}
+
+// run asks every member concurrently, then publishes the picture unless the
+// ask was abandoned. Refusals are remembered either way.
+func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool) {
+	answers := make([]memberAnswer, len(e.servers))
+	var wg sync.WaitGroup
+	for i, server := range e.servers {
+		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server]) })
+	}
+	wg.Wait()
+	result := merge(answers, e.now())
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, a := range answers {
+		for _, w := range a.info.Refused {
+			if w == "srvr" {
+				continue
+			}
+			if e.refused[a.info.Addr] == nil {
+				e.refused[a.info.Addr] = map[string]bool{}
+			}
+			e.refused[a.info.Addr][w] = true
+		}
+	}
+	if f.ctx.Err() == nil {
+		e.last, e.askedAt = result, started
+	}
+	if e.flight == f {
+		e.flight = nil
+	}
+	f.result = result
+	f.cancel()
+	close(f.done)
+}
+
+// memberAnswer is what one member said in one ask.
+type memberAnswer struct {
+	info    ServerInfo
+	conns   []Connection
+	consOK  bool               // cons answered (conns may still be empty)
+	watches map[int64][]string // nil unless wchc or wchp answered
+}
+
+// askMember asks server for srvr, then, if it answered or refused only
+// srvr, for the other words it has not refused before.
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool) memberAnswer {
+	a := memberAnswer{info: ServerInfo{Addr: server}}
+	reply, ok := e.word(ctx, &a, refused, "srvr")
+	if !ok && !slices.Contains(a.info.Refused, "srvr") {
+		return a // unreachable or not serving: the rest would fail too
+	}
+	if ok {
+		st, err := ParseSrvr(reply)
+		if err != nil {
+			a.info.Err = fmt.Errorf("zkwatch: srvr from %s: %w", server, err)
+			return a
+		}
+		st.Addr = server
+		a.info.Status = st
+	}
+	if reply, ok := e.word(ctx, &a, refused, "cons"); ok {
+		a.conns, a.consOK = parseWord(&a, "cons", reply, ParseCons)
+	}
+	if reply, ok := e.word(ctx, &a, refused, "wchc"); ok {
+		a.watches, _ = parseWord(&a, "wchc", reply, ParseWchc)
+	} else if slices.Contains(a.info.Refused, "wchc") {
+		if reply, ok := e.word(ctx, &a, refused, "wchp"); ok {
+			byPath, _ := parseWord(&a, "wchp", reply, ParseWchp)
+			a.watches = invert(byPath)
+		}
+	}
+	return a
+}
+
+// word asks a.info.Addr for w, with its own timeout, unless the member
+// refused w before. A refusal is added to a.info.Refused; any other failure
+// of srvr is a.info.Err, and of another word goes to a.info.Failed.
+func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string]bool, w string) (string, bool) {
+	if w != "srvr" && refused[w] {
+		a.info.Refused = append(a.info.Refused, w)
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.wordTimeout)
+	defer cancel()
+	reply, err := FourLetter(ctx, a.info.Addr, w)
+	switch {
+	case err == nil:
+		return reply, true
+	case errors.Is(err, ErrFourLetterRefused):
+		a.info.Refused = append(a.info.Refused, w)
+	case w == "srvr":
+		a.info.Err = err
+	default:
+		a.fail(w, err)
+	}
+	return "", false
+}
+
+// parseWord parses a reply to w, recording a parse failure.
+func parseWord[T any](a *memberAnswer, w, reply string, parse func(string) (T, error)) (T, bool) {
+	v, err := parse(reply)
+	if err != nil {
+		a.fail(w, fmt.Errorf("zkwatch: %s from %s: %w", w, a.info.Addr, err))
+		return v, false
+	}
+	return v, true
+}
+
+// fail records why w got no usable answer.
+func (a *memberAnswer) fail(w string, err error) {
+	if a.info.Failed == nil {
+		a.info.Failed = map[string]error{}
+	}
+	a.info.Failed[w] = err
+}
+
+// missing says why a member's answer to words is missing, in a form that
+// is followed by the member's address: "wchc and wchp refused by".
+func (a *memberAnswer) missing(words ...string) string {
+	switch {
+	case errors.Is(a.info.Err, ErrNotServing):
+		return "not serving:"
+	case a.info.Err != nil:
+		return "no answer from"
+	}
+	for _, w := range words {
+		if a.info.Failed[w] != nil {
+			return w + " failed at"
+		}
+	}
+	return strings.Join(words, " and ") + " refused by"
+}
