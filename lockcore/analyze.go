@@ -173,7 +173,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Seq: e.name.Seq, HasSeq: e.name.HasSeq,
 			Mode: e.mode, Role: e.role, Position: i,
 			Session: e.node.Stat.EphemeralOwner, Ephemeral: e.node.Ephemeral(),
-			Watches: e.rule, Token: e.node.Stat.Czxid,
+			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
 			Ctime: ctime, Age: age(readAt, ctime),
 			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note,
 		}

@@ -136,9 +136,15 @@ func herds(l *Lock, entries []*entry, w *WatchTable) []Anomaly {
 	}
 	var out []Anomaly
 	for _, p := range l.Participants {
-		watchers := p.Watchers
+		// A holder watching its own node (to learn that it lost the lock)
+		// wakes no one else.
+		var watchers []int64
 		extra := 0
-		for _, s := range watchers {
+		for _, s := range p.Watchers {
+			if s == p.Session {
+				continue
+			}
+			watchers = append(watchers, s)
 			if !expected[p.Path][s] {
 				extra++
 			}

@@ -115,3 +115,12 @@ func TestCounterWarnings(t *testing.T) {
 		t.Fatalf("no warning expected: %v", w)
 	}
 }
+
+func TestOwnWatchIsNoHerd(t *testing.T) {
+	b := &builder{}
+	c := func(i int) string { return curatorName("lock-", i) }
+	tree := queueTree("/l", b.node(c(0), 1), b.node(c(1), 2))
+	// The holder watches its own node; its one waiter watches it too.
+	l := Analyze(tree, NewWatchTable(map[int64][]string{1: {"/l/" + c(0)}, 2: {"/l/" + c(0)}}), Options{})
+	noAnomaly(t, l)
+}

@@ -155,6 +155,8 @@ type Participant struct {
 	Watchers []int64
 	// Token is the fencing token: the node's czxid, which only grows.
 	Token int64
+	// Version is the node's data version, for version-checked actions.
+	Version int32
 	Ctime time.Time
 	// Age is ReadAt minus Ctime: an estimate across two clocks.
 	Age           time.Duration

@@ -1,0 +1,146 @@
+package lockcore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// Expect is a contender as the operator was shown it. An action on it goes
+// ahead only while the node is still that node: same czxid (not a new node
+// at the same path), same owner session, same version.
+type Expect struct {
+	Path           string
+	Czxid          int64
+	EphemeralOwner int64
+	Version        int32
+}
+
+// ExpectNode is the Expect of a node as read.
+func ExpectNode(path string, n Node) Expect {
+	return Expect{Path: path, Czxid: n.Stat.Czxid, EphemeralOwner: n.Stat.EphemeralOwner, Version: n.Stat.Version}
+}
+
+// ExpectParticipant is the Expect of a participant as analysed.
+func ExpectParticipant(p Participant) Expect {
+	return Expect{Path: p.Path, Czxid: p.Token, EphemeralOwner: p.Session, Version: p.Version}
+}
+
+// check re-reads the node and compares it with what was shown.
+func (e Expect) check(c ZK) (*zk.Stat, error) {
+	_, stat, err := c.Get(e.Path)
+	switch {
+	case errors.Is(err, zk.ErrNoNode):
+		return nil, fmt.Errorf("%w: %s", ErrNodeGone, e.Path)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", e.Path, err)
+	case stat.Czxid != e.Czxid:
+		return nil, fmt.Errorf("%w: %s is a different node now (czxid 0x%x, was 0x%x)", ErrNodeChanged, e.Path, stat.Czxid, e.Czxid)
+	case stat.EphemeralOwner != e.EphemeralOwner:
+		return nil, fmt.Errorf("%w: %s belongs to session 0x%x now, was 0x%x", ErrNodeChanged, e.Path, uint64(stat.EphemeralOwner), uint64(e.EphemeralOwner))
+	case stat.Version != e.Version:
+		return nil, fmt.Errorf("%w: %s has version %d now, was %d", ErrNodeChanged, e.Path, stat.Version, e.Version)
+	}
+	return stat, nil
+}
+
+// ForceDelete deletes a contender (usually a holder) if it is still the
+// node that was shown, with a version check so that a change in between
+// aborts. Its session is not told: a holder whose node is deleted still
+// believes it holds, while the next waiter is let in.
+func ForceDelete(c ZK, e Expect) error {
+	if _, err := e.check(c); err != nil {
+		return err
+	}
+	return deleteErr(e, c.Delete(e.Path, e.Version))
+}
+
+// Revoke asks a holder to release, Curator-style, by writing __REVOKE__
+// into its node (version-checked). Only a Curator holder that made its lock
+// revocable acts on it; it is a request, not force.
+func Revoke(c ZK, e Expect) error {
+	if _, err := e.check(c); err != nil {
+		return err
+	}
+	_, err := c.Set(e.Path, []byte(revokeRequest), e.Version)
+	return deleteErr(e, err)
+}
+
+// Fence deletes the given nodes in one transaction: each with its version
+// checked, all or none. A node that changed or vanished since it was shown
+// aborts the whole fence.
+func Fence(c ZK, es []Expect) error {
+	if len(es) == 0 {
+		return nil
+	}
+	ops := make([]interface{}, 0, len(es))
+	for _, e := range es {
+		if _, err := e.check(c); err != nil {
+			return err
+		}
+		ops = append(ops, &zk.DeleteRequest{Path: e.Path, Version: e.Version})
+	}
+	res, err := c.Multi(ops...)
+	if err == nil {
+		return nil
+	}
+	for i, r := range res {
+		if r.Error != nil && i < len(es) {
+			return deleteErr(es[i], r.Error)
+		}
+	}
+	return fmt.Errorf("fence: %w", err)
+}
+
+func deleteErr(e Expect, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, zk.ErrNoNode):
+		return fmt.Errorf("%w: %s", ErrNodeGone, e.Path)
+	case errors.Is(err, zk.ErrBadVersion):
+		return fmt.Errorf("%w: %s changed just before the delete", ErrNodeChanged, e.Path)
+	}
+	return fmt.Errorf("%s: %w", e.Path, err)
+}
+
+// FenceCandidate is a node that fencing could delete, with why.
+type FenceCandidate struct {
+	Participant Participant
+	Reason      AnomalyKind
+	Evidence    string
+	// Selected: a persistent contender or the orphan a session waits
+	// behind. Other duplicates are suspects, shown but never selected.
+	Selected bool
+}
+
+// FenceCandidates lists a lock's fencing candidates from its anomalies:
+// persistent contenders and self-wait orphans (selected), other nodes of
+// duplicated sessions (suspects, not selected).
+func FenceCandidates(l Lock) []FenceCandidate {
+	var out []FenceCandidate
+	seen := map[string]bool{}
+	add := func(node string, kind AnomalyKind, detail string, selected bool) {
+		p, ok := l.Participant(node)
+		if !ok || seen[node] {
+			return
+		}
+		seen[node] = true
+		out = append(out, FenceCandidate{Participant: p, Reason: kind, Evidence: detail, Selected: selected})
+	}
+	for _, a := range l.Anomalies {
+		switch a.Kind {
+		case AnomalyPersistent, AnomalySelfWait:
+			add(a.Node, a.Kind, a.Detail, true)
+		}
+	}
+	for _, a := range l.Anomalies {
+		if a.Kind == AnomalyDuplicateSession {
+			for _, n := range a.Nodes {
+				add(n, a.Kind, a.Detail, false)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,176 @@
+package lockcore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// revokeRequest is what Curator writes into a holder's node to ask a
+// revocable holder to release.
+const revokeRequest = "__REVOKE__"
+
+// Held is a lock we hold. It watches its own node: if the node is deleted
+// by someone else (a force-release) or our session expires, the lock is
+// lost, Lost is closed, and Err says why.
+type Held struct {
+	// Node is our contender's absolute path.
+	Node string
+	// Token is the fencing token: our node's czxid, larger than any earlier
+	// holder's. Pass it to systems that can reject stale holders.
+	Token   int64
+	Session int64
+	Recipe  Recipe
+	Mode    Mode
+	// Acquired is when the lock was granted (this machine's clock).
+	Acquired time.Time
+
+	c        ZK
+	lost     chan struct{}
+	revoke   chan struct{}
+	done     chan struct{}
+	mu       sync.Mutex
+	err      error
+	released bool
+	watcher  sync.WaitGroup
+}
+
+// hold turns our node into a Held, reading the fencing token from the
+// first watch on it.
+func hold(c ZK, node string, recipe Recipe, mode Mode) (*Held, error) {
+	exists, stat, ch, err := c.ExistsW(node)
+	if err != nil {
+		abandon(c, node)
+		return nil, fmt.Errorf("%s: %w", node, err)
+	}
+	if !exists {
+		return nil, fmt.Errorf("%w: our node %s vanished as it was granted", ErrLockLost, node)
+	}
+	h := &Held{Node: node, Token: stat.Czxid, Session: stat.EphemeralOwner, Recipe: recipe, Mode: mode,
+		Acquired: time.Now(), c: c, lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
+	h.watcher.Add(1)
+	go h.watch(ch)
+	return h, nil
+}
+
+// Lost is closed when the lock is lost.
+func (h *Held) Lost() <-chan struct{} { return h.lost }
+
+// Revoked receives when someone asks us, Curator-style, to release.
+func (h *Held) Revoked() <-chan struct{} { return h.revoke }
+
+// Err says why the lock was lost, wrapping ErrLockLost; nil while held.
+func (h *Held) Err() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.err
+}
+
+func (h *Held) watch(ch <-chan zk.Event) {
+	defer h.watcher.Done()
+	for {
+		select {
+		case <-h.done:
+			return
+		case ev := <-ch:
+			switch {
+			case ev.Type == zk.EventNodeDeleted:
+				h.lose(fmt.Errorf("%w: %s was deleted by another session (token %d)", ErrLockLost, h.Node, h.Token))
+				return
+			case ev.Type == zk.EventNotWatching && errors.Is(ev.Err, zk.ErrSessionExpired):
+				h.lose(fmt.Errorf("%w: session 0x%x expired (token %d)", ErrLockLost, uint64(h.Session), h.Token))
+				return
+			case ev.Type == zk.EventNotWatching:
+				h.lose(fmt.Errorf("%w: the connection was closed (token %d)", ErrLockLost, h.Token))
+				return
+			}
+		}
+		var exists bool
+		var err error
+		for {
+			exists, _, ch, err = h.c.ExistsW(h.Node)
+			if err == nil || !retryable(err) {
+				break
+			}
+			select {
+			case <-h.done:
+				return
+			case <-time.After(retryPause):
+			}
+		}
+		switch {
+		case err != nil:
+			h.lose(fmt.Errorf("%w: %s: %v (token %d)", ErrLockLost, h.Node, err, h.Token))
+			return
+		case !exists:
+			h.lose(fmt.Errorf("%w: %s was deleted by another session (token %d)", ErrLockLost, h.Node, h.Token))
+			return
+		}
+		if data, _, err := h.c.Get(h.Node); err == nil && string(data) == revokeRequest {
+			select {
+			case h.revoke <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+func (h *Held) lose(err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.released || h.err != nil {
+		return
+	}
+	h.err = err
+	close(h.lost)
+}
+
+// Release deletes our node, and only ours: it checks that the node still
+// belongs to our session and is the one we were granted. Releasing a lost
+// lock returns its loss (ErrLockLost); releasing twice is a no-op.
+func (h *Held) Release(ctx context.Context) error {
+	h.mu.Lock()
+	if h.released {
+		h.mu.Unlock()
+		return nil
+	}
+	h.released = true
+	lostErr := h.err
+	h.mu.Unlock()
+	defer func() { close(h.done); h.watcher.Wait() }()
+	if lostErr != nil {
+		return lostErr
+	}
+	for {
+		_, stat, err := h.c.Get(h.Node)
+		switch {
+		case errors.Is(err, zk.ErrNoNode):
+			return fmt.Errorf("%w: %s was already gone (token %d)", ErrLockLost, h.Node, h.Token)
+		case retryable(err):
+			if err := pause(ctx); err != nil {
+				return err
+			}
+			continue
+		case err != nil:
+			return fmt.Errorf("%s: %w", h.Node, err)
+		case stat.Czxid != h.Token || stat.EphemeralOwner != h.Session:
+			return fmt.Errorf("%w: %s is no longer the node we were granted", ErrNotHolder, h.Node)
+		}
+		err = h.c.Delete(h.Node, stat.Version)
+		switch {
+		case err == nil, errors.Is(err, zk.ErrNoNode):
+			return nil
+		case retryable(err) || errors.Is(err, zk.ErrBadVersion):
+			// A revoke request may have changed the version; read again.
+			if err := pause(ctx); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("%s: %w", h.Node, err)
+		}
+	}
+}

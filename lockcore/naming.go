@@ -1,0 +1,93 @@
+package lockcore
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+)
+
+// prefixFor returns the name our contender takes in recipe with mode, up
+// to the sequence suffix ZooKeeper appends. Names carry a fresh GUID or our
+// session id, so that after a lost create reply the client finds its own
+// node instead of leaving a second one.
+func prefixFor(recipe Recipe, mode Mode, session int64, host string) (string, error) {
+	write := mode == ModeWrite || mode == ModeExclusive
+	switch {
+	case recipe == RecipeCuratorMutex && mode == ModeExclusive, recipe == RecipeCuratorSemaphore:
+		return "_c_" + newUUID() + "-lock-", nil
+	case recipe == RecipeCuratorRWLock && mode == ModeRead:
+		return "_c_" + newUUID() + "-__READ__", nil
+	case recipe == RecipeCuratorRWLock && write:
+		return "_c_" + newUUID() + "-__WRIT__", nil
+	case recipe == RecipeGoZKLock && mode == ModeExclusive:
+		return "_c_" + newHex() + "-lock-", nil
+	case (recipe == RecipeKazooLock || recipe == RecipeKazooSemaphore) && (mode == ModeExclusive || mode == ModeLease):
+		return newHex() + "__lock__", nil
+	case recipe == RecipeKazooRWLock && mode == ModeRead:
+		return newHex() + "__rlock__", nil
+	case recipe == RecipeKazooRWLock && write:
+		return newHex() + "__lock__", nil
+	case recipe == RecipeZKWriteLock && mode == ModeExclusive:
+		return "x-" + strconv.FormatInt(session, 10) + "-", nil
+	case recipe == RecipeHostRW && mode == ModeRead:
+		return host + "-R-", nil
+	case recipe == RecipeHostRW && write:
+		return host + "-W-", nil
+	case recipe == RecipeSessionLock && mode == ModeExclusive:
+		return "lock-" + strconv.FormatInt(session, 10) + "-", nil
+	}
+	return "", fmt.Errorf("%w: %s has no %s mode", ErrRecipe, recipe, mode)
+}
+
+func newUUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func newHex() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// DetectRecipe picks the recipe of the contenders already under a lock
+// path, from the names of its children, so that a new participant queues
+// where the real clients see it. An empty parent gets Curator's recipe for
+// the mode. Mixed or unknown parents are refused: no choice there is fair.
+func DetectRecipe(self Node, childNames []string, mode Mode) (Recipe, error) {
+	l := Analyze(Tree{Path: "/", Self: self, Children: namesOnly(childNames)}, nil, Options{})
+	switch {
+	case l.Recipe == RecipeEmpty:
+		switch mode {
+		case ModeRead, ModeWrite:
+			return RecipeCuratorRWLock, nil
+		case ModeLease:
+			return RecipeCuratorSemaphore, nil
+		}
+		return RecipeCuratorMutex, nil
+	case l.Recipe == RecipeMixed:
+		return "", fmt.Errorf("%w: contenders of several recipes share this parent; name one", ErrRecipe)
+	case l.Recipe == RecipeSequential || l.Recipe == RecipeUnknown || l.Recipe == RecipeEphemeral:
+		return "", fmt.Errorf("%w: the children here match no recipe zklocks can join; name one", ErrRecipe)
+	case l.Recipe == RecipeKazooLock && mode != ModeExclusive:
+		return RecipeKazooRWLock, nil
+	}
+	return l.Recipe, nil
+}
+
+func namesOnly(names []string) []Node {
+	nodes := make([]Node, len(names))
+	for i, n := range names {
+		nodes[i] = Node{Name: n}
+	}
+	return nodes
+}
