@@ -1,0 +1,97 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// ErrReadOnly refuses every action that writes to ZooKeeper under
+// --read-only.
+var ErrReadOnly = errors.New("read-only: zklocks was started with --read-only, so it changes nothing")
+
+// Actions are the operator's writes to ZooKeeper, shared by the terminal UI
+// and the command line: each is refused under read-only, checks that the
+// node is still what was shown, and writes one audit line, success or not.
+// Confirmation is the caller's job.
+type Actions struct {
+	ZK       lockcore.ZK
+	Audit    *Audit
+	ReadOnly bool
+	// Server and User are written into audit lines.
+	Server, User string
+	// Now is the clock for audit lines; nil means time.Now.
+	Now func() time.Time
+}
+
+// ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete).
+func (a *Actions) ForceRelease(e lockcore.Expect) error {
+	return a.act("force-release", e, func() error { return lockcore.ForceDelete(a.ZK, e) })
+}
+
+// Revoke asks a holder to release, Curator-style (see lockcore.Revoke).
+func (a *Actions) Revoke(e lockcore.Expect) error {
+	return a.act("revoke", e, func() error { return lockcore.Revoke(a.ZK, e) })
+}
+
+// Fence deletes the chosen nodes atomically (see lockcore.Fence); one
+// audit line per node, all with the transaction's result.
+func (a *Actions) Fence(es []lockcore.Expect) error {
+	if a.ReadOnly {
+		return ErrReadOnly
+	}
+	err := lockcore.Fence(a.ZK, es)
+	for _, e := range es {
+		if aerr := a.record("fence", e, err); aerr != nil && err == nil {
+			err = aerr
+		}
+	}
+	return err
+}
+
+// Acquire joins a lock with our own client (see lockcore.Acquire). Holding
+// a lock writes a node, so it is refused under read-only too; it is not a
+// destructive action and is not audited.
+func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.Held, error) {
+	if a.ReadOnly {
+		return nil, ErrReadOnly
+	}
+	return lockcore.Acquire(ctx, a.ZK, spec)
+}
+
+func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
+	if a.ReadOnly {
+		return ErrReadOnly
+	}
+	err := do()
+	if aerr := a.record(action, e, err); aerr != nil && err == nil {
+		return aerr
+	}
+	return err
+}
+
+// record writes the audit line; failing to audit is itself an error worth
+// showing, since the action already happened.
+func (a *Actions) record(action string, e lockcore.Expect, result error) error {
+	if a.Audit == nil {
+		return nil
+	}
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	res := "ok"
+	if result != nil {
+		res = "failed: " + result.Error()
+	}
+	err := a.Audit.Record(AuditEntry{Time: now().UTC(), User: a.User, Server: a.Server,
+		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
+		Owner: sessionOrNone(e.EphemeralOwner), Result: res})
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	return nil
+}

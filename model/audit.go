@@ -1,0 +1,58 @@
+package model
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// AuditEntry is one line of the audit log: one destructive action, whether
+// it succeeded or not. It holds no credentials by construction.
+type AuditEntry struct {
+	Time time.Time `json:"time"`
+	// User is the operating-system user who acted.
+	User string `json:"user"`
+	// Server is the connect string acted on.
+	Server string `json:"server"`
+	// Session is the session that acted.
+	Session string `json:"session"`
+	Action  string `json:"action"`
+	Node    string `json:"node"`
+	Czxid   int64  `json:"czxid"`
+	// Owner is the session that owned the node acted on.
+	Owner  string `json:"owner_session"`
+	Result string `json:"result"`
+}
+
+// Audit appends entries as JSON lines to a writer (the audit log, opened
+// for appending with mode 0600 by the caller). It is safe for concurrent
+// use.
+type Audit struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewAudit writes entries to w.
+func NewAudit(w io.Writer) *Audit { return &Audit{w: w} }
+
+// Record writes one entry.
+func (a *Audit) Record(e AuditEntry) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err = a.w.Write(append(b, '\n'))
+	return err
+}
+
+func sessionOrNone(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return lockcore.SessionHex(id)
+}
