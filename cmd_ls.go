@@ -13,7 +13,6 @@ import (
 
 func newLsCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
-	var roots []string
 	var depth int
 	var longHeld time.Duration
 	cmd := &cobra.Command{
@@ -25,16 +24,19 @@ whose children a lock recipe wrote, a semaphore, or an ephemeral node whose path
 Paths whose ACL denies this session are listed as denied; the walk goes on.
 
 ` + exitCodesHelp,
-		Example: `  zklocks ls --root /locks
+		Example: `  zklocks ls --root /locks --depth 3
   zklocks ls --json | jq '.locks[] | select(.waiters > 0)'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, r := range roots {
+			if _, err := g.load(); err != nil {
+				return err
+			}
+			for _, r := range g.roots {
 				if err := zkwatch.ValidatePath(r); err != nil {
 					return &exitError{code: exitUsage, err: fmt.Errorf("--root: %w", err)}
 				}
 			}
-			state, err := listLocks(cmd.Context(), g, zkwatch.WatchConfig{Roots: roots, MaxDepth: depth,
+			state, err := listLocks(cmd.Context(), g, zkwatch.WatchConfig{Roots: g.roots, MaxDepth: depth,
 				Analysis: lockcore.Options{LongHeld: longHeld}, Once: true})
 			if err != nil {
 				return err
@@ -57,7 +59,6 @@ Paths whose ACL denies this session are listed as denied; the walk goes on.
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
-	cmd.Flags().StringArrayVar(&roots, "root", nil, "walk this subtree (repeatable; default /)")
 	cmd.Flags().IntVar(&depth, "depth", 0, "walk at most this many levels below each root (0: no limit)")
 	cmd.Flags().DurationVar(&longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
 	return cmd

@@ -68,7 +68,10 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		return &exitError{code: exitUsage, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	g.register(root)
-	root.AddCommand(newShowCommand(g), newLsCommand(g))
+	o := &operateFlags{}
+	o.register(root)
+	root.AddCommand(newShowCommand(g), newLsCommand(g), newAcquireCommand(g, o), newReleaseCommand(g, o),
+		newRevokeCommand(g, o), newFenceCommand(g, o))
 	return root
 }
 

@@ -157,7 +157,7 @@ type Participant struct {
 	Token int64
 	// Version is the node's data version, for version-checked actions.
 	Version int32
-	Ctime time.Time
+	Ctime   time.Time
 	// Age is ReadAt minus Ctime: an estimate across two clocks.
 	Age           time.Duration
 	Data          []byte

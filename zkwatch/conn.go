@@ -2,8 +2,10 @@ package zkwatch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -27,8 +29,18 @@ type Options struct {
 	// SessionTimeout is asked of the server; zero means 10 s.
 	SessionTimeout time.Duration
 	// Logger receives go-zookeeper's log lines; nil discards them, so that
-	// nothing reaches a full-screen terminal.
+	// nothing reaches a full-screen terminal. The secrets of Auth are masked
+	// in every line before it gets there.
 	Logger zk.Logger
+	// Auth are credentials added to the session, in order, as soon as it is
+	// established; Dial returns only once the server has taken them all.
+	// go-zookeeper re-sends them itself after every reconnect, before any
+	// queued request, including when it has to start a new session.
+	Auth []Auth
+	// TLS, when not nil, makes every connection a TLS connection with this
+	// configuration, for servers' secure client ports; see [TLSFiles]. An
+	// empty ServerName means each server's own host.
+	TLS *tls.Config
 }
 
 // Conn is a ZooKeeper session, with paths relative to the target's chroot.
@@ -37,6 +49,7 @@ type Conn struct {
 	zk     *zk.Conn
 	target Target
 	events <-chan zk.Event
+	tls    *tls.Config
 }
 
 type discardLogger struct{}
@@ -58,7 +71,12 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 		logger = discardLogger{}
 	}
 	recorder := &lastError{Logger: logger}
-	c, events, err := zk.Connect(opt.Target.Servers, timeout, zk.WithLogger(recorder), zk.WithLogInfo(false))
+	var dial zk.Dialer = net.DialTimeout // go-zookeeper's own default
+	if opt.TLS != nil {
+		dial = tlsDialer(opt.TLS)
+	}
+	c, events, err := zk.Connect(opt.Target.Servers, timeout,
+		zk.WithLogger(newRedactLogger(recorder, opt.Auth)), zk.WithLogInfo(false), zk.WithDialer(dial))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, opt.Target, err)
 	}
@@ -66,7 +84,11 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 		select {
 		case ev := <-events:
 			if ev.State == zk.StateHasSession {
-				return &Conn{zk: c, target: opt.Target, events: events}, nil
+				if err := addAuth(ctx, c, opt.Auth); err != nil {
+					c.Close()
+					return nil, fmt.Errorf("%s: %w", opt.Target, err)
+				}
+				return &Conn{zk: c, target: opt.Target, events: events, tls: opt.TLS}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()
@@ -75,8 +97,11 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 		case <-ctx.Done():
 			c.Close()
 			why := recorder.last()
-			if why == "" {
+			switch {
+			case why == "":
 				why = "no server answered"
+			case opt.TLS == nil && why == "authentication failed: EOF":
+				why += "; the server hung up before giving a session, as a TLS-only port does"
 			}
 			return nil, fmt.Errorf("%w: no session from %s: %s", ErrUnreachable, strings.Join(opt.Target.Servers, ", "), why)
 		}
@@ -112,6 +137,16 @@ func (c *Conn) SessionID() int64 { return c.zk.SessionID() }
 
 // Target returns what the connection was made to.
 func (c *Conn) Target() Target { return c.target }
+
+// TLS returns a copy of the TLS configuration the session's connections
+// use, or nil for plain TCP. Four-letter words to a secure client port need
+// it too: the servers answer them over TLS only.
+func (c *Conn) TLS() *tls.Config {
+	if c.tls == nil {
+		return nil
+	}
+	return c.tls.Clone()
+}
 
 // abs turns a chroot-relative path into the server's absolute path.
 func (c *Conn) abs(p string) string {

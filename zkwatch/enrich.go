@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"maps"
@@ -24,6 +25,10 @@ const defaultWordTimeout = 2 * time.Second
 // a new Enricher asks afresh), except srvr, which is asked every time. A member that does not answer is
 // asked again on the next interval. An Enricher is safe for concurrent use.
 type Enricher struct {
+	// TLS, when set before the first Poll, asks over TLS: the members'
+	// secure client ports answer four-letter words only that way.
+	TLS *tls.Config
+
 	servers     []string
 	interval    time.Duration
 	wordTimeout time.Duration
@@ -199,7 +204,7 @@ func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.wordTimeout)
 	defer cancel()
-	reply, err := FourLetter(ctx, a.info.Addr, w)
+	reply, err := FourLetterTLS(ctx, a.info.Addr, w, e.TLS)
 	switch {
 	case err == nil:
 		return reply, true

@@ -17,6 +17,7 @@ const defaultEnrichEvery = 5 * time.Second
 // remembers), so a locked-down cluster costs one srvr per member per period.
 func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	e := NewEnricher(w.conn.target.Servers, every)
+	e.TLS = w.conn.TLS()
 	var last *lockcore.WatchTable
 	first := true
 	tick := time.NewTicker(every)

@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -45,6 +46,14 @@ const (
 // an unknown word gets, is an error too. The reply describes the server at
 // the moment it answered.
 func FourLetter(ctx context.Context, addr, word string) (string, error) {
+	return FourLetterTLS(ctx, addr, word, nil)
+}
+
+// FourLetterTLS is FourLetter over TLS with cfg, for a server's secure
+// client port (nil means plain TCP). A plain four-letter word sent to a
+// TLS-only port gets no answer at all: it is shorter than a TLS record
+// header, so the server waits for more.
+func FourLetterTLS(ctx context.Context, addr, word string, cfg *tls.Config) (string, error) {
 	if len(word) != 4 {
 		return "", fmt.Errorf("zkwatch: four-letter word %q has %d bytes", word, len(word))
 	}
@@ -53,7 +62,7 @@ func FourLetter(ctx context.Context, addr, word string) (string, error) {
 		ctx, cancel = context.WithTimeout(ctx, defaultFourLetterTimeout)
 		defer cancel()
 	}
-	reply, err := fourLetterExchange(ctx, addr, word)
+	reply, err := fourLetterExchange(ctx, addr, word, cfg)
 	if err != nil {
 		// The socket deadline is ctx's, and can fire just before ctx's own
 		// timer does: report either as the context's error.
@@ -75,9 +84,18 @@ func FourLetter(ctx context.Context, addr, word string) (string, error) {
 
 // fourLetterExchange writes word on a new connection to addr and reads
 // until the server closes it, which it does after every four-letter reply.
-func fourLetterExchange(ctx context.Context, addr, word string) (string, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
+func fourLetterExchange(ctx context.Context, addr, word string, cfg *tls.Config) (string, error) {
+	var conn net.Conn
+	var err error
+	if cfg != nil {
+		c := cfg.Clone()
+		if c.ServerName == "" {
+			c.ServerName, _, _ = net.SplitHostPort(addr)
+		}
+		conn, err = (&tls.Dialer{Config: c}).DialContext(ctx, "tcp", addr)
+	} else {
+		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -18,7 +18,7 @@ func (c *Conn) ServerWatches(ctx context.Context) (*lockcore.WatchTable, error) 
 	merged := map[int64][]string{}
 	var errs []error
 	for _, server := range c.target.Servers {
-		reply, err := FourLetter(ctx, server, "wchc")
+		reply, err := FourLetterTLS(ctx, server, "wchc", c.TLS())
 		if err == nil {
 			var table map[int64][]string
 			if table, err = ParseWchc(reply); err == nil {

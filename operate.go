@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Exit codes of the operating commands, beyond the common ones.
+const (
+	exitNotAcquired = 3 // acquire: not acquired within --timeout
+	exitLockLost    = 4 // acquire: the lock was lost while held
+)
+
+// operateFlags are the flags of commands that change ZooKeeper.
+type operateFlags struct {
+	auditLog string
+}
+
+func (o *operateFlags) register(root *cobra.Command) {
+	def, _ := xdgPath("XDG_STATE_HOME", filepath.Join(".local", "state"), "audit.log")
+	root.PersistentFlags().StringVar(&o.auditLog, "audit-log", def, "file that every destructive action appends one JSON line to (created 0600)")
+}
+
+// openAudit opens the audit log for appending, creating it (0600) and its
+// directory (0700) as needed.
+func (o *operateFlags) openAudit() (*model.Audit, io.Closer, error) {
+	if err := os.MkdirAll(filepath.Dir(o.auditLog), 0o700); err != nil {
+		return nil, nil, fmt.Errorf("audit log: %w", err)
+	}
+	f, err := os.OpenFile(o.auditLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("audit log: %w", err)
+	}
+	return model.NewAudit(f), f, nil
+}
+
+// operator connects and returns the audited actions, after refusing
+// everything under read-only before any connection is made.
+func operator(cmd *cobra.Command, g *globalFlags, o *operateFlags) (*model.Actions, *zkwatch.Conn, func(), error) {
+	if _, err := g.load(); err != nil {
+		return nil, nil, nil, err
+	}
+	if g.readOnly {
+		return nil, nil, nil, &exitError{code: exitFailed, err: fmt.Errorf("%s refused: %w", cmd.Name(), model.ErrReadOnly)}
+	}
+	audit, closer, err := o.openAudit()
+	if err != nil {
+		return nil, nil, nil, &exitError{code: exitFailed, err: err}
+	}
+	conn, err := g.dial(cmd.Context())
+	if err != nil {
+		closer.Close()
+		return nil, nil, nil, err
+	}
+	name := "unknown"
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	a := &model.Actions{ZK: conn.LockZK(), Audit: audit, Server: conn.Target().String(), User: name}
+	return a, conn, func() { conn.Close(); closer.Close() }, nil
+}
+
+// confirm asks on a terminal for an explicit "y"; with yes it does not
+// ask. Without a terminal and without yes it refuses: nothing destructive
+// happens unconfirmed.
+func confirm(cmd *cobra.Command, prompt string, yes bool) error {
+	if yes {
+		return nil
+	}
+	in, ok := cmd.InOrStdin().(*os.File)
+	if !ok || !isatty.IsTerminal(in.Fd()) {
+		return &exitError{code: exitFailed, err: fmt.Errorf("refusing to act without confirmation: no terminal to ask on; pass --yes")}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N] ", prompt)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		return &exitError{code: exitFailed, err: fmt.Errorf("not confirmed: nothing was changed")}
+	}
+	return nil
+}
