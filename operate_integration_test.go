@@ -115,7 +115,7 @@ func TestIntegrationOperateCommands(t *testing.T) {
 	t.Run("acquire gives up after --timeout with exit 3", func(t *testing.T) {
 		mk("/op/busy", 0)
 		mk("/op/busy/_c_00000000-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
-		_, errOut, code := run(t, "acquire", "/op/busy", "--timeout", "500ms", "--hold", "1s", "--server", server, "--audit-log", audit)
+		_, errOut, code := run(t, "acquire", "/op/busy", "--timeout", "3s", "--hold", "1s", "--server", server, "--audit-log", audit)
 		if code != exitNotAcquired {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
