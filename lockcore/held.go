@@ -16,7 +16,10 @@ const revokeRequest = "__REVOKE__"
 
 // Held is a lock we hold. It watches its own node: if the node is deleted
 // by someone else (a force-release) or our session expires, the lock is
-// lost, Lost is closed, and Err says why.
+// lost, Lost is closed, and Err says why. Like Curator's standard policy,
+// it also counts the lock lost as soon as the connection drops: while
+// disconnected the session may expire, and the next waiter enter, before
+// this client could hear of it.
 type Held struct {
 	// Node is our contender's absolute path.
 	Node string
@@ -52,9 +55,35 @@ func hold(c ZK, node string, recipe Recipe, mode Mode) (*Held, error) {
 	}
 	h := &Held{Node: node, Token: stat.Czxid, Session: stat.EphemeralOwner, Recipe: recipe, Mode: mode,
 		Acquired: time.Now(), c: c, lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
-	h.watcher.Add(1)
+	h.watcher.Add(2)
 	go h.watch(ch)
+	go h.watchConnection()
 	return h, nil
+}
+
+// connectionPoll is how often a holder checks that it is still connected.
+// Servers expire a session no sooner than its timeout (seconds), and
+// go-zookeeper notices a silent server after two thirds of it, so a holder
+// learns of a drop well before anyone else can be granted the lock.
+const connectionPoll = 20 * time.Millisecond
+
+func (h *Held) watchConnection() {
+	defer h.watcher.Done()
+	t := time.NewTicker(connectionPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.done:
+			return
+		case <-h.lost:
+			return
+		case <-t.C:
+			if st := h.c.State(); st != zk.StateHasSession {
+				h.lose(fmt.Errorf("%w: the connection dropped (%s); the session may expire and the lock pass on (token %d)", ErrLockLost, st, h.Token))
+				return
+			}
+		}
+	}
 }
 
 // Lost is closed when the lock is lost.
@@ -130,8 +159,10 @@ func (h *Held) lose(err error) {
 }
 
 // Release deletes our node, and only ours: it checks that the node still
-// belongs to our session and is the one we were granted. Releasing a lost
-// lock returns its loss (ErrLockLost); releasing twice is a no-op.
+// belongs to our session and is the one we were granted. After a loss it
+// still removes the node if it is ours (a dropped connection may have left
+// the session, and so the node, alive), and returns the loss (ErrLockLost).
+// Releasing twice is a no-op.
 func (h *Held) Release(ctx context.Context) error {
 	h.mu.Lock()
 	if h.released {
@@ -142,9 +173,15 @@ func (h *Held) Release(ctx context.Context) error {
 	lostErr := h.err
 	h.mu.Unlock()
 	defer func() { close(h.done); h.watcher.Wait() }()
+	err := h.deleteOwn(ctx)
 	if lostErr != nil {
 		return lostErr
 	}
+	return err
+}
+
+// deleteOwn deletes our node if it is still the one we were granted.
+func (h *Held) deleteOwn(ctx context.Context) error {
 	for {
 		_, stat, err := h.c.Get(h.Node)
 		switch {

@@ -14,4 +14,7 @@ type ZK interface {
 	Delete(path string, version int32) error
 	Multi(ops ...interface{}) ([]zk.MultiResponse, error)
 	SessionID() int64
+	// State is the connection's state; a holder that is not connected
+	// can no longer know that it holds.
+	State() zk.State
 }

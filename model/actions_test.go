@@ -41,6 +41,7 @@ func (u untouchable) Multi(...interface{}) ([]zk.MultiResponse, error) {
 	return nil, nil
 }
 func (u untouchable) SessionID() int64 { return 1 }
+func (u untouchable) State() zk.State  { return zk.StateHasSession }
 
 func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	var log bytes.Buffer

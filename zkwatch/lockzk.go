@@ -48,3 +48,5 @@ func (r chrooted) Multi(ops ...interface{}) ([]zk.MultiResponse, error) {
 }
 
 func (r chrooted) SessionID() int64 { return r.c.zk.SessionID() }
+
+func (r chrooted) State() zk.State { return r.c.zk.State() }
