@@ -38,6 +38,7 @@ type Held struct {
 	done     chan struct{}
 	mu       sync.Mutex
 	err      error
+	lostAt   time.Time
 	released bool
 	watcher  sync.WaitGroup
 }
@@ -154,8 +155,16 @@ func (h *Held) lose(err error) {
 	if h.released || h.err != nil {
 		return
 	}
-	h.err = err
+	h.err, h.lostAt = err, time.Now()
 	close(h.lost)
+}
+
+// LostAt is when this client learned the lock was lost (zero while held):
+// what it did before then, it did believing it held.
+func (h *Held) LostAt() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lostAt
 }
 
 // Release deletes our node, and only ours: it checks that the node still
