@@ -61,6 +61,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 
 ` + exitCodesHelp,
 		Version:       versionString(),
+		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -68,6 +69,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		return &exitError{code: exitUsage, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	g.register(root)
+	root.RunE = tuiCommand(root, g)
 	o := &operateFlags{}
 	o.register(root)
 	root.AddCommand(newShowCommand(g), newLsCommand(g), newAcquireCommand(g, o), newReleaseCommand(g, o),

@@ -35,7 +35,8 @@ type HistoryEntry struct {
 	OutOfOrder bool
 }
 
-// maxHistory bounds the event log; older entries are dropped.
+// maxHistory is how many entries the event log keeps at least; it may
+// hold a quarter more before the oldest are dropped.
 const maxHistory = 5000
 
 // record derives history entries from a lock's previous and next analyses.
@@ -101,7 +102,9 @@ func (s *State) add(at time.Time, c Change, lock string, p lockcore.Participant,
 	if c == Granted {
 		s.Grants++
 	}
-	if len(s.History) > maxHistory {
+	// Trim in batches: copying the log on every entry once it is full
+	// would cost a 5,000-entry copy per event.
+	if len(s.History) > maxHistory+maxHistory/4 {
 		s.History = append(s.History[:0:0], s.History[len(s.History)-maxHistory:]...)
 	}
 }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/peers"
+	"github.com/zklocks/zklocks/internal/zktest"
+)
+
+// tmuxScreen drives the zklocks binary in a tmux session of its own (on a
+// private tmux server), as a person at a 120×40 terminal would.
+type tmuxScreen struct {
+	t      *testing.T
+	socket string
+	last   string
+}
+
+func startTmux(t *testing.T, w, h int, command string) *tmuxScreen {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is not installed (apt-get install -y tmux; scripts/deps.sh does)")
+	}
+	s := &tmuxScreen{t: t, socket: fmt.Sprintf("zklocks-test-%d", os.Getpid())}
+	s.tmux("new-session", "-d", "-s", "zklocks", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), command)
+	// Keep the pane when zklocks exits, to see how it left the terminal.
+	s.tmux("set-option", "-t", "zklocks", "remain-on-exit", "on")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxScreen) tmux(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %s: %v\n%s\nlast screen:\n%s", strings.Join(args, " "), err, out, s.last)
+	}
+	return string(out)
+}
+
+func (s *tmuxScreen) keys(keys ...string) {
+	s.t.Helper()
+	s.tmux(append([]string{"send-keys", "-t", "zklocks"}, keys...)...)
+}
+
+// waitFor polls the screen until cond holds, for at most 20 s.
+func (s *tmuxScreen) waitFor(what string, cond func(screen string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s.last = s.tmux("capture-pane", "-p", "-t", "zklocks")
+		if cond(s.last) {
+			return s.last
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("never saw %s; the screen:\n%s", what, s.last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (s *tmuxScreen) waitText(texts ...string) string {
+	s.t.Helper()
+	return s.waitFor(strings.Join(texts, " and "), func(screen string) bool {
+		for _, x := range texts {
+			if !strings.Contains(screen, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// buildZklocks builds the binary under test into a temporary directory.
+func buildZklocks(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "zklocks")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func TestIntegrationTUI(t *testing.T) {
+	bin := buildZklocks(t)
+	zks := zktest.Start(t)
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
+
+	holder := curator.Acquire(t, "c-holder", "mutex", "/tui/orders")
+	curator.WaitHeld(t, "c-holder", 30*time.Second)
+	w1 := curator.Acquire(t, "c-waiter-1", "mutex", "/tui/orders")
+	w2 := curator.Acquire(t, "c-waiter-2", "mutex", "/tui/orders")
+	kazoo.Acquire(t, "k-holder", "lock", "/tui/jobs")
+	kazoo.WaitHeld(t, "k-holder", 30*time.Second)
+	kazoo.Acquire(t, "k-waiter", "lock", "/tui/jobs")
+
+	dir := t.TempDir()
+	command := fmt.Sprintf("TERM=xterm-256color %s --server %s --config '' --log-file %s --root /tui",
+		bin, zks.Addr(), filepath.Join(dir, "zk.log"))
+	s := startTmux(t, 120, 40, command)
+
+	// The locks screen lists both locks, with holders and waiters counted.
+	s.waitFor("both locks listed, synced", func(sc string) bool {
+		return strings.Contains(sc, "/tui/orders") && strings.Contains(sc, "/tui/jobs") &&
+			strings.Contains(sc, "curator-mutex") && strings.Contains(sc, "kazoo-lock") &&
+			strings.Contains(sc, "synced") && !strings.Contains(sc, "STALE")
+	})
+
+	// The detail: the holder and its waiters in queue order.
+	s.keys("/", "orders", "Enter", "Enter")
+	// A contender as the detail shows it at any width: kind and sequence.
+	short := func(c peers.Contender) string { return "-lock-" + c.Node[len(c.Node)-10:] }
+	sc := s.waitText("/tui/orders  curator-mutex", "1 holding", "2 waiting", short(holder), short(w1), short(w2))
+	for _, c := range []peers.Contender{holder, w1, w2} {
+		if !strings.Contains(sc, fmt.Sprintf("0x%x", c.Session)) {
+			t.Fatalf("session 0x%x of %s not shown:\n%s", c.Session, c.ID, sc)
+		}
+	}
+	// The second waiter's chain: one hop per line, on to the holder.
+	s.keys("j", "j")
+	s.waitFor("the chain of the last waiter", func(sc string) bool {
+		return lineWith(sc, "waits on", "→ #1") && lineWith(sc, "→ #0", "holder")
+	})
+
+	// A waiter released by its client disappears live.
+	curator.Release(t, "c-waiter-1")
+	s.waitFor("c-waiter-1 gone", func(sc string) bool {
+		return !strings.Contains(sc, short(w1)) && strings.Contains(sc, "1 waiting") && strings.Contains(sc, short(w2))
+	})
+
+	// Back on the list, the counts follow; esc clears the filter; q quits.
+	s.keys("Escape")
+	s.waitFor("the filtered list", func(sc string) bool {
+		return lineWith(sc, "/tui/orders", "curator-mutex", " 1    1 ") && strings.Contains(sc, "1 match /orders")
+	})
+	s.keys("Escape")
+	s.waitText("/tui/jobs", "kazoo-lock")
+	s.keys("q")
+	s.waitFor("the shell back after q", func(sc string) bool { return !strings.Contains(sc, "/tui/jobs") })
+}
+
+// lineWith reports whether one line of screen contains every text.
+func lineWith(screen string, texts ...string) bool {
+	for _, line := range strings.Split(screen, "\n") {
+		ok := true
+		for _, x := range texts {
+			ok = ok && strings.Contains(line, x)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,332 @@
+// Package ui is zklocks' terminal interface, built on Bubble Tea: a root
+// App that owns the operator's model.State, moved forward only by
+// State.Apply as watcher events arrive, and one concrete pane per screen
+// (locks, lock detail, node, sessions, events). Only the focused pane gets
+// keys; sizes flow down from the App. Everything from ZooKeeper is escaped
+// (model.Printable, model.ShortNode) before it is drawn.
+package ui
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// The smallest terminal the layout works in; smaller ones get a message.
+const (
+	minWidth  = 32
+	minHeight = 7
+)
+
+// NodeReader reads one node's Stat, data and ACL on demand, as
+// zkwatch.Conn.ReadNodeDetail does. It must give up when ctx ends.
+type NodeReader func(ctx context.Context, path string) (zkwatch.NodeDetail, error)
+
+// Options configure an App.
+type Options struct {
+	// Events are the watcher's events; the App reads them until the channel
+	// closes. Nil means none (a fixed picture, as in tests).
+	Events <-chan zkwatch.Event
+	// ReadNode reads a node for the node screen; nil disables reading.
+	ReadNode NodeReader
+	// NodeTimeout bounds each ReadNode call; zero means 10 s.
+	NodeTimeout time.Duration
+	// Server is the connect string, shown until a server is connected.
+	Server string
+	// ReadOnly shows the READ-ONLY badge and disables every binding that
+	// could change ZooKeeper.
+	ReadOnly bool
+	// Profile is the colour profile; termenv.Ascii for NO_COLOR. The zero
+	// value (TrueColor) is used as is; see ProfileFromEnv.
+	Profile termenv.Profile
+	// Now is the clock; nil means time.Now. Views read time only through it.
+	Now func() time.Time
+	// Location is where timestamps are shown; nil means time.Local.
+	Location *time.Location
+	// State is the starting picture; nil means an empty one.
+	State *model.State
+}
+
+// ProfileFromEnv returns termenv.Ascii when NO_COLOR is set (to anything),
+// and detected otherwise.
+func ProfileFromEnv(detected termenv.Profile) termenv.Profile {
+	if os.Getenv("NO_COLOR") != "" {
+		return termenv.Ascii
+	}
+	return detected
+}
+
+// focus names a pane.
+type focus int
+
+const (
+	focusLocks focus = iota
+	focusSessions
+	focusEvents
+	focusDetail
+	focusNode
+)
+
+// tabs are the top-level screens, in order.
+var tabs = []focus{focusLocks, focusSessions, focusEvents}
+
+// App is the root Bubble Tea model. Use it through a pointer.
+type App struct {
+	opt   Options
+	env   *env
+	help  help.Model
+	gen   int // bumped each time the state changes
+	nodes int // node reads started, to drop answers that come too late
+
+	width, height int
+	tab           focus
+	drill         []focus // detail, then node, above the tab
+	showHelp      bool
+	dialog        *confirmDialog
+	flash         flash
+	closed        bool // the watcher's events ended
+
+	locks    locksPane
+	sessions sessionsPane
+	events   eventsPane
+	detail   detailPane
+	node     nodePane
+}
+
+// flash is a message shown in place of the key help for a while.
+type flash struct {
+	text  string
+	isErr bool
+	at    time.Time
+}
+
+const flashFor = 10 * time.Second
+
+// New returns an App; the program should run it with the alternate screen.
+func New(opt Options) *App {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Location == nil {
+		opt.Location = time.Local
+	}
+	if opt.State == nil {
+		opt.State = model.NewState()
+	}
+	if opt.NodeTimeout <= 0 {
+		opt.NodeTimeout = 10 * time.Second
+	}
+	st := newStyles(opt.Profile)
+	keys := newKeyMap()
+	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location}
+	h := help.New()
+	h.Styles = st.help
+	a := &App{opt: opt, env: e, help: h, gen: 1,
+		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
+		detail: newDetailPane(e), node: newNodePane(e)}
+	a.refresh()
+	return a
+}
+
+// Init starts reading the watcher's events and the clock that ages what is
+// shown.
+func (a *App) Init() tea.Cmd {
+	return tea.Batch(waitForEvents(a.opt.Events), tick())
+}
+
+// Update handles one message.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.handleResize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		return a, a.handleKey(msg)
+	case tea.MouseMsg:
+		return a, a.toFocused(msg)
+	case watchEventsMsg:
+		return a, a.handleEvents(msg)
+	case tickMsg:
+		return a, tick()
+	case openLockMsg:
+		a.openLock(msg)
+	case openNodeMsg:
+		return a, a.openNode(msg)
+	case nodeReadMsg:
+		a.nodeRead(msg)
+	case rereadNodeMsg:
+		return a, a.rereadNode()
+	case flashMsg:
+		a.say(msg.text, msg.isErr)
+	}
+	return a, nil
+}
+
+// focused returns the pane that gets keys.
+func (a *App) focused() focus {
+	if n := len(a.drill); n > 0 {
+		return a.drill[n-1]
+	}
+	return a.tab
+}
+
+func (a *App) handleResize(w, h int) {
+	a.width, a.height = w, h
+	a.help.Width = w
+	bw, bh := w, max(h-3, 1)
+	a.locks.setSize(bw, bh)
+	a.sessions.setSize(bw, bh)
+	a.events.setSize(bw, bh)
+	a.detail.setSize(bw, bh)
+	a.node.setSize(bw, bh)
+}
+
+// handleEvents applies a batch of watcher events, then asks for more.
+func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
+	for _, ev := range msg.events {
+		a.env.state.Apply(ev)
+		if ev.Kind == zkwatch.EventError && ev.Err != nil {
+			a.say(ev.Err.Error(), true)
+		}
+	}
+	if len(msg.events) > 0 {
+		a.gen++
+		a.refresh()
+	}
+	if msg.closed {
+		a.closed = true
+		a.say("the watcher stopped: the picture is no longer updated", true)
+		return nil
+	}
+	return waitForEvents(a.opt.Events)
+}
+
+// refresh brings the focused pane up to date with the state; the others
+// catch up when they get focus.
+func (a *App) refresh() {
+	switch a.focused() {
+	case focusLocks:
+		a.locks.refresh(a.gen)
+	case focusSessions:
+		a.sessions.refresh(a.gen)
+	case focusEvents:
+		a.events.refresh(a.gen)
+	case focusDetail:
+		a.detail.refresh(a.gen)
+	case focusNode:
+		a.node.refresh(a.gen)
+	}
+}
+
+// say shows a message in the status line; errors are escaped like
+// everything else that may quote ZooKeeper.
+func (a *App) say(text string, isErr bool) {
+	a.flash = flash{text: model.Printable(text), isErr: isErr, at: a.env.now()}
+}
+
+// guardWrite reports whether an action that changes ZooKeeper may go on,
+// and says why not when the App is read-only. Operations call it before
+// opening their confirmDialog.
+func (a *App) guardWrite(what string) bool {
+	if a.opt.ReadOnly {
+		a.say("read-only: "+what+" is disabled (started with --read-only or a read-only context)", true)
+		return false
+	}
+	return true
+}
+
+// handleKey routes a key: quitting first, then an open dialog or help, a
+// pane's filter prompt, the App's own keys, and last the focused pane.
+func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
+	// Keys typed faster than they are read (over a slow SSH link, or sent
+	// by tmux) come as one message: take them one at a time.
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			cmds = append(cmds, a.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
+	k := a.env.keys
+	switch {
+	case key.Matches(msg, k.ForceQuit):
+		return tea.Quit
+	case a.dialog != nil:
+		done, cmd := a.dialog.update(*k, msg)
+		if done {
+			a.dialog = nil
+		}
+		return cmd
+	case a.showHelp:
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		if key.Matches(msg, k.Help, k.Back) {
+			a.showHelp = false
+		}
+		return nil
+	case a.typing():
+		return a.toFocused(msg)
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Help):
+		a.showHelp = true
+		return nil
+	case key.Matches(msg, k.NextScreen):
+		a.switchTab(+1)
+	case key.Matches(msg, k.PrevScreen):
+		a.switchTab(-1)
+	case key.Matches(msg, k.ScreenLocks):
+		a.setTab(focusLocks)
+	case key.Matches(msg, k.ScreenSessions):
+		a.setTab(focusSessions)
+	case key.Matches(msg, k.ScreenLogs):
+		a.setTab(focusEvents)
+	case key.Matches(msg, k.Back) && len(a.drill) > 0:
+		a.drill = a.drill[:len(a.drill)-1]
+		a.refresh()
+	default:
+		if key.Matches(msg, k.Back) && a.flash.text != "" {
+			a.flash = flash{}
+		}
+		return a.toFocused(msg)
+	}
+	return nil
+}
+
+// typing reports whether the focused pane's filter prompt takes every key.
+func (a *App) typing() bool {
+	switch a.focused() {
+	case focusLocks:
+		return a.locks.filter.typing
+	case focusSessions:
+		return a.sessions.filter.typing
+	case focusEvents:
+		return a.events.filter.typing
+	}
+	return false
+}
+
+// toFocused hands a key or mouse message to the focused pane.
+func (a *App) toFocused(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch a.focused() {
+	case focusLocks:
+		a.locks, cmd = a.locks.update(msg)
+	case focusSessions:
+		a.sessions, cmd = a.sessions.update(msg)
+	case focusEvents:
+		a.events, cmd = a.events.update(msg)
+	case focusDetail:
+		a.detail, cmd = a.detail.update(msg)
+	case focusNode:
+		a.node, cmd = a.node.update(msg)
+	}
+	return cmd
+}

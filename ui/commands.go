@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// maxBatch bounds how many waiting events one message carries, so that a
+// burst (1,000 events a second) costs a few frames rather than one each.
+const maxBatch = 256
+
+// watchEventsMsg carries watcher events in arrival order; closed says the
+// channel closed after them.
+type watchEventsMsg struct {
+	events []zkwatch.Event
+	closed bool
+}
+
+// waitForEvents waits for one event, then takes whatever else is already
+// waiting, up to maxBatch. A nil channel yields nothing.
+func waitForEvents(ch <-chan zkwatch.Event) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return watchEventsMsg{closed: true}
+		}
+		evs := []zkwatch.Event{ev}
+		for len(evs) < maxBatch {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					return watchEventsMsg{events: evs, closed: true}
+				}
+				evs = append(evs, ev)
+			default:
+				return watchEventsMsg{events: evs}
+			}
+		}
+		return watchEventsMsg{events: evs}
+	}
+}
+
+// tickMsg comes every second, so that ages and "ago"s move on.
+type tickMsg time.Time
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// openLockMsg asks to show a lock's detail, with node (a participant's
+// Path) selected when not empty.
+type openLockMsg struct{ path, node string }
+
+func openLock(path, node string) tea.Cmd {
+	return func() tea.Msg { return openLockMsg{path: path, node: node} }
+}
+
+// openNodeMsg asks to show a participant's node.
+type openNodeMsg struct{ participant lockcore.Participant }
+
+func openNode(p lockcore.Participant) tea.Cmd {
+	return func() tea.Msg { return openNodeMsg{participant: p} }
+}
+
+// flashMsg asks to show a message in the status line.
+type flashMsg struct {
+	text  string
+	isErr bool
+}
+
+func flashErr(text string) tea.Cmd {
+	return func() tea.Msg { return flashMsg{text: text, isErr: true} }
+}
+
+// nodeReadMsg is the answer to a node read, id telling which one.
+type nodeReadMsg struct {
+	id     int
+	detail zkwatch.NodeDetail
+	err    error
+}
+
+// readNode reads path with read, giving up after timeout.
+func readNode(read NodeReader, id int, path string, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		d, err := read(ctx, path)
+		return nodeReadMsg{id: id, detail: d, err: err}
+	}
+}
+
+// rereadNodeMsg asks to read the node on screen again.
+type rereadNodeMsg struct{}

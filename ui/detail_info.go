@@ -1,0 +1,216 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// maxHops bounds the chain drawn for one waiter; a longer chain shows its
+// first hops, a count, and the hop that ends it.
+const maxHops = 40
+
+// labelWidth is the width of the labels of the information lines.
+const labelWidth = 10
+
+// infoLines collects the painted lines below the queue.
+type infoLines struct {
+	st    *styles
+	w     int
+	lines []string
+}
+
+// kv adds "label  value", the value wrapped under itself.
+func (b *infoLines) kv(label, value string, p paint) {
+	indent := strings.Repeat(" ", labelWidth+1)
+	for i, part := range wrap(value, b.w-labelWidth-2, "") {
+		if i == 0 {
+			b.lines = append(b.lines, " "+b.st.muted.s(fit(label, labelWidth))+p.s(part))
+		} else {
+			b.lines = append(b.lines, indent+p.s(part))
+		}
+	}
+}
+
+// text adds plain text wrapped to the width, painted with p.
+func (b *infoLines) text(s string, p paint, indent string) {
+	for _, part := range wrap(s, b.w-1-width(indent), "") {
+		b.lines = append(b.lines, " "+indent+p.s(part))
+	}
+}
+
+// buildInfo works out the lines about the selection and the lock: on
+// every change of either, never per frame.
+func (p *detailPane) buildInfo() {
+	if p.lock == nil {
+		p.info = nil
+		return
+	}
+	b := &infoLines{st: p.env.st, w: max(p.w, 20)}
+	if q := p.selected(); q != nil {
+		p.participantInfo(b, q)
+	}
+	p.lockInfo(b)
+	p.info = b.lines
+	_, ih := p.split()
+	p.top = max(0, min(p.top, len(p.info)-ih))
+}
+
+func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
+	st, l := p.env.st, p.lock
+	b.kv("path", model.Printable(q.Path), paint{})
+	facts := []string{"session " + session(q.Session), "client " + p.env.client(q.Session),
+		"token " + hex(q.Token), "age " + model.Duration(p.env.age(l, q.Age))}
+	if q.Session != 0 && !q.Ephemeral {
+		facts[0] += " (not ephemeral)"
+	}
+	b.kv(string(q.Role), strings.Join(facts, " · "), paint{})
+	if d := dataText(q.Data, q.DataTruncated); d != "" {
+		b.kv("data", d, st.muted)
+	}
+	if q.Role == lockcore.RoleWaiter || q.Watches != nil {
+		p.waiterInfo(b, q)
+	}
+	if q.Role == lockcore.RoleHolder {
+		p.watchersInfo(b, q)
+	}
+	if q.Note != "" {
+		b.kv("note", model.Printable(q.Note), st.warning)
+	}
+}
+
+// waiterInfo says what a waiter waits on: its chain to a holder, one hop
+// per line, or why there is none.
+func (p *detailPane) waiterInfo(b *infoLines, q *lockcore.Participant) {
+	st := p.env.st
+	switch {
+	case q.Watches == nil:
+		b.kv("waits on", "nothing in this lock, by the servers' watch table: it will not wake on its own", st.danger)
+	case q.Watches.Children:
+		b.kv("waits on", "the children of "+model.Printable(q.Watches.Node)+": a children watch, by its recipe's rule "+
+			"(the servers never list children watches)", paint{})
+	case len(q.Chain) == 0:
+		b.kv("waits on", model.ShortNode(q.Watches.Node), paint{})
+	default:
+		p.chainInfo(b, q)
+	}
+}
+
+// chainInfo draws a waiter's chain: the node it watches, the node that one
+// watches, and so on to a holder, one hop per line.
+func (p *detailPane) chainInfo(b *infoLines, q *lockcore.Participant) {
+	st := p.env.st
+	indent := strings.Repeat(" ", labelWidth+1)
+	chain := q.Chain
+	skipped := 0
+	if len(chain) > maxHops {
+		skipped = len(chain) - maxHops
+		chain = append(append([]string(nil), chain[:maxHops-1]...), chain[len(chain)-1])
+	}
+	for i, node := range chain {
+		lead := indent
+		if i == 0 {
+			lead = " " + st.muted.s(fit("waits on", labelWidth))
+		}
+		if skipped > 0 && i == len(chain)-1 {
+			b.lines = append(b.lines, indent+st.muted.s("⋮ "+itoa(skipped)+" more hops"))
+		}
+		j, ok := p.index[node]
+		if !ok {
+			b.lines = append(b.lines, lead+st.warning.s("→ "+model.ShortNode(node)+" (gone since the lock was read)"))
+			continue
+		}
+		b.lines = append(b.lines, lead+p.hop(&p.lock.Participants[j]))
+	}
+	j, ok := p.index[q.Chain[len(q.Chain)-1]]
+	if !ok {
+		return
+	}
+	last := &p.lock.Participants[j]
+	switch {
+	case last.Role == lockcore.RoleHolder:
+	case last.Watches == nil:
+		b.lines = append(b.lines, indent+st.danger.s("✗ #"+itoa(j)+" watches nothing: no holder at the end"))
+	case last.Watches.Node == q.Node || contains(q.Chain, last.Watches.Node):
+		k := p.index[last.Watches.Node]
+		b.lines = append(b.lines, indent+st.danger.s("↺ back to #"+itoa(k)+": these waiters watch each other and never wake"))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hop is one line of a chain: position, mode, node and role, then session
+// and client as far as they fit.
+func (p *detailPane) hop(q *lockcore.Participant) string {
+	st := p.env.st
+	line := "→ #" + itoa(q.Position) + " " + modeText(q.Mode) + " " + nodeText(q.Node, p.full) + " "
+	room := p.w - labelWidth - 2 - width(line) - len(q.Role)
+	var rest string
+	for _, extra := range []string{session(q.Session), p.env.client(q.Session)} {
+		if width(rest)+1+width(extra) > room {
+			break
+		}
+		rest += " " + extra
+	}
+	return line + st.role(q.Role).s(string(q.Role)) + st.muted.s(rest)
+}
+
+// watchersInfo says who watches a holder, when the servers said.
+func (p *detailPane) watchersInfo(b *infoLines, q *lockcore.Participant) {
+	if p.lock.WatchesSource != lockcore.WatchesFromServer {
+		return
+	}
+	if len(q.Watchers) == 0 {
+		b.kv("watched", "by no session (servers' watch table)", p.env.st.muted)
+		return
+	}
+	parts := make([]string, len(q.Watchers))
+	for i, s := range q.Watchers {
+		parts[i] = session(s) + " (" + p.env.client(s) + ")"
+	}
+	b.kv("watched", "by "+strings.Join(parts, ", "), paint{})
+}
+
+// lockInfo adds what concerns the lock as a whole: hidden waiters,
+// anomalies with their evidence, warnings.
+func (p *detailPane) lockInfo(b *infoLines) {
+	st, l := p.env.st, p.lock
+	if l.WatchesSource != lockcore.WatchesFromServer && p.env.state.WatchesNote != "" {
+		b.kv("watches", "by each recipe's rule, because "+model.Printable(p.env.state.WatchesNote), st.muted)
+	}
+	if l.Recipe == lockcore.RecipeEphemeral {
+		switch {
+		case l.WatchesSource != lockcore.WatchesFromServer:
+			b.kv("hidden", "waiters unknown: they are sessions watching the node, and the servers' watch table is unavailable", st.muted)
+		case len(l.HiddenWaiters) == 0:
+			b.kv("hidden", "no session watches the node: nobody waits", st.muted)
+		default:
+			b.kv("hidden", itoa(len(l.HiddenWaiters))+" waiters: sessions watching the node, invisible in the tree", st.waiter)
+			for _, s := range l.HiddenWaiters {
+				b.lines = append(b.lines, strings.Repeat(" ", labelWidth+1)+session(s)+"  "+st.muted.s(p.env.client(s)))
+			}
+		}
+	}
+	if len(l.Anomalies) > 0 {
+		b.lines = append(b.lines, " "+st.strong.s("anomalies ("+itoa(len(l.Anomalies))+")"))
+	}
+	for _, a := range l.Anomalies {
+		head := "! " + string(a.Kind)
+		if a.Node != "" {
+			head += " " + model.ShortNode(a.Node)
+		}
+		b.lines = append(b.lines, " "+st.anomaly(a.Kind).s(clip(head, b.w-1)))
+		b.text(model.Printable(a.Detail), paint{}, "  ")
+	}
+	for _, w := range l.Warnings {
+		b.text("! warning: "+model.Printable(w), st.warning, "")
+	}
+}

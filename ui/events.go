@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"path"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// eventsPane is the event log (State.History), oldest first, following the
+// newest entry while the cursor is on the last line. Grants show in the
+// order they happened, with those that overtook an earlier waiter of an
+// exclusive lock marked: a fairness demo reads straight off it.
+type eventsPane struct {
+	env    *env
+	w, h   int
+	gen    int
+	filter filter
+	rows   []int // indexes into History
+	cur    cursor
+	tail   bool // the cursor follows the newest entry
+}
+
+func newEventsPane(e *env) eventsPane { return eventsPane{env: e, tail: true} }
+
+func (p *eventsPane) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.cur.fix(len(p.rows), p.listHeight())
+}
+
+func (p *eventsPane) listHeight() int { return max(p.h-1, 1) }
+
+func (p *eventsPane) refresh(gen int) {
+	if p.gen == gen {
+		return
+	}
+	p.gen = gen
+	p.rebuild()
+}
+
+func (p *eventsPane) rebuild() {
+	hist := p.env.state.History
+	rows := p.rows[:0]
+	for i := range hist {
+		h := &hist[i]
+		if p.filter.active() && !p.filter.match(string(h.Change), model.Printable(h.Lock), model.ShortNode(h.Node),
+			session(h.Session)) {
+			continue
+		}
+		rows = append(rows, i)
+	}
+	p.rows = rows
+	if p.tail {
+		p.cur.idx = len(rows) - 1
+	}
+	p.cur.fix(len(p.rows), p.listHeight())
+}
+
+func (p eventsPane) update(msg tea.Msg) (eventsPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		p.cur.wheel(msg, len(p.rows), p.listHeight())
+		p.tail = p.cur.idx >= len(p.rows)-1
+	case tea.KeyMsg:
+		k := p.env.keys
+		if p.filter.typing {
+			if p.filter.update(*k, msg) {
+				p.rebuild()
+			}
+			return p, nil
+		}
+		switch {
+		case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
+			p.tail = p.cur.idx >= len(p.rows)-1
+		case key.Matches(msg, k.Filter):
+			p.filter.start()
+		case key.Matches(msg, k.Back) && p.filter.active():
+			p.filter.clear()
+			p.rebuild()
+		case key.Matches(msg, k.Open):
+			return p, p.open()
+		}
+	}
+	return p, nil
+}
+
+// open shows the selected entry's lock with its contender selected.
+func (p *eventsPane) open() tea.Cmd {
+	if p.cur.idx >= len(p.rows) {
+		return nil
+	}
+	h := p.env.state.History[p.rows[p.cur.idx]]
+	if h.Lock == "" {
+		return nil
+	}
+	if _, ok := p.env.state.Locks[h.Lock]; !ok {
+		return flashErr(h.Lock + " is no longer a lock")
+	}
+	return openLock(h.Lock, path.Join(h.Lock, h.Node))
+}
+
+func (p *eventsPane) summary() string {
+	s := p.env.state
+	out := "grants " + itoa(s.Grants) + " · FIFO breaks " + itoa(s.FIFOBreaks) + " · " + itoa(len(s.History)) + " events"
+	if p.filter.active() {
+		out += " · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text)
+	}
+	return out
+}
+
+func (p *eventsPane) columns() []column {
+	return []column{
+		{title: "TIME", width: 12},
+		{title: "CHANGE", width: 8},
+		{title: "MODE", width: 5},
+		{title: "LOCK", width: 12, flex: true, tail: true},
+		{title: "NODE", width: 24, node: true, drop: 2},
+		{title: "SESSION", width: 18, drop: 3},
+		{title: "FIFO", width: 5, drop: 1},
+	}
+}
+
+func (p eventsPane) view() string {
+	st := p.env.st
+	cols := p.columns()
+	if p.w >= 110 {
+		cols[4].width = 34
+	}
+	widths := layout(cols, p.w-2)
+	lines := make([]string, 0, p.h)
+	lines = append(lines, "  "+headerRow(cols, widths, st.header))
+	if len(p.rows) == 0 {
+		msg := "no changes since the first sync: joins, grants, releases and leaves appear here as they happen"
+		if p.filter.active() {
+			msg = "nothing matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+		}
+		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
+	}
+	hist := p.env.state.History
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	for i := p.cur.first; i < end; i++ {
+		h := &hist[p.rows[i]]
+		sel := i == p.cur.idx
+		lines = append(lines, marker(st, sel)+row(cols, widths, p.cells(h), sel, st.selected))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
+	st := p.env.st
+	t := cell{text: h.At.In(p.env.loc).Format("15:04:05.000"), p: st.muted}
+	if h.Change == model.Expired {
+		return []cell{t, {text: "expired", p: st.danger}, {},
+			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: session(h.Session)}, {}}
+	}
+	change := cell{text: string(h.Change)}
+	switch h.Change {
+	case model.Granted:
+		change.p = st.holder
+	case model.Joined:
+		change.p = st.waiter
+	case model.Released, model.Left:
+		change.p = st.muted
+	}
+	fifo := cell{}
+	if h.OutOfOrder {
+		fifo = cell{text: "break", p: st.danger}
+	}
+	mode := ""
+	if h.Mode != "" {
+		mode = modeText(lockcore.Mode(h.Mode))
+	}
+	return []cell{t, change, {text: mode}, {text: model.Printable(h.Lock)}, {text: model.ShortNode(h.Node)},
+		{text: session(h.Session), p: st.muted}, fifo}
+}

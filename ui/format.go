@@ -1,0 +1,148 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// env is what every pane reads: the state the App owns, the styles and
+// keys, and the clock. Panes never change it.
+type env struct {
+	state *model.State
+	st    *styles
+	keys  *keyMap
+	now   func() time.Time
+	loc   *time.Location
+}
+
+// session formats a session id; 0 is a persistent node's owner.
+func session(id int64) string {
+	if id == 0 {
+		return "persistent"
+	}
+	return lockcore.SessionHex(id)
+}
+
+// client returns the address the servers saw for a session, escaped;
+// "not connected" when every server answered and none lists it (its nodes
+// may have outlived it); else "?": never a guess.
+func (e *env) client(id int64) string {
+	if id == 0 {
+		return "-" // a persistent node: no session, no client
+	}
+	if c, ok := e.state.Clients[id]; ok && c.Client != "" {
+		return model.Printable(c.Client)
+	}
+	if e.state.Ghost(id) {
+		return "not connected"
+	}
+	return "?"
+}
+
+// age is a participant's age now: its age when its lock was read, plus the
+// time since. Both ends are estimates across two clocks.
+func (e *env) age(l *lockcore.Lock, d time.Duration) time.Duration {
+	if now := e.now(); !l.ReadAt.IsZero() && now.After(l.ReadAt) {
+		d += now.Sub(l.ReadAt)
+	}
+	return d
+}
+
+// clock formats a time of day in the UI's location.
+func (e *env) clock(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.In(e.loc).Format("15:04:05")
+}
+
+// stamp formats a full timestamp to the millisecond.
+func (e *env) stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.In(e.loc).Format("2006-01-02 15:04:05.000 MST")
+}
+
+// ago says how long ago t was, compactly.
+func (e *env) ago(t time.Time) string {
+	d := e.now().Sub(t)
+	if d < 0 {
+		d = 0
+	}
+	return model.Duration(d.Truncate(time.Second)) + " ago"
+}
+
+// modeText is a mode as the queue shows it: R, W, X or lease.
+func modeText(m lockcore.Mode) string {
+	switch m {
+	case lockcore.ModeRead:
+		return "R"
+	case lockcore.ModeWrite:
+		return "W"
+	case lockcore.ModeExclusive:
+		return "X"
+	case lockcore.ModeLease:
+		return "lease"
+	}
+	return string(m)
+}
+
+func hex(v int64) string { return fmt.Sprintf("0x%x", uint64(v)) }
+
+// nodeText is a participant's node name for display: shortened, or in full
+// when asked; escaped either way.
+func nodeText(node string, full bool) string {
+	if full {
+		return model.Printable(node)
+	}
+	return model.ShortNode(node)
+}
+
+// dataText is data for one line: escaped text in quotes, or the first
+// bytes in hex for binary data.
+func dataText(data []byte, truncated bool) string {
+	if len(data) == 0 {
+		return ""
+	}
+	if s, ok := model.DataText(data, truncated); ok {
+		return "\"" + model.Printable(s) + "\""
+	}
+	n := min(len(data), 8)
+	s := fmt.Sprintf("%x", data[:n])
+	if len(data) > n || truncated {
+		s += "…"
+	}
+	return "0x" + s
+}
+
+// severity ranks an anomaly kind: 2 for what does not resolve on its own (a
+// waiter that never wakes, two holders at once, a node no session owns), 1
+// for what deserves a look, 0 for a stray node.
+func severity(k lockcore.AnomalyKind) int {
+	switch k {
+	case lockcore.AnomalyWaitCycle, lockcore.AnomalyUnwatchedWaiter, lockcore.AnomalySelfWait,
+		lockcore.AnomalyMixedRecipes, lockcore.AnomalyPersistent:
+		return 2
+	case lockcore.AnomalyUnparsed:
+		return 0
+	}
+	return 1
+}
+
+// worst returns the most severe of kinds, the first among equals.
+func worst(kinds []lockcore.AnomalyKind) lockcore.AnomalyKind {
+	w := kinds[0]
+	for _, k := range kinds[1:] {
+		if severity(k) > severity(w) {
+			w = k
+		}
+	}
+	return w
+}

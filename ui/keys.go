@@ -1,0 +1,96 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap holds every key binding, with the help text bubbles/help shows.
+// Code matches keys with key.Matches against these, never raw strings.
+//
+// Operations that change ZooKeeper (acquire, release, fence) come later:
+// each gets a binding here, disabled in read-only mode with a reason
+// (see App.guardWrite), and acts only through a confirmDialog.
+type keyMap struct {
+	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
+	// Move, Scroll and Screens stand for several keys in the one-line help.
+	Move, Scroll, Screens key.Binding
+
+	Open, Back                              key.Binding
+	NextScreen, PrevScreen                  key.Binding
+	ScreenLocks, ScreenSessions, ScreenLogs key.Binding
+
+	Filter, Sort, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
+
+	Help, Quit, ForceQuit key.Binding
+
+	// In the filter prompt.
+	Accept, Cancel, Erase, EraseAll key.Binding
+	// In a confirmation dialog: only Yes confirms.
+	Yes key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup/ctrl+b", "page up"),
+		PageDown: b([]string{"pgdown", "ctrl+f", " "}, "pgdn/ctrl+f", "page down"),
+		HalfUp:   b([]string{"ctrl+u"}, "ctrl+u", "half page up"),
+		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "half page down"),
+		Top:      b([]string{"home", "g"}, "g/home", "top"),
+		Move:     b([]string{"up", "down", "k", "j"}, "↑↓/jk", "move"),
+		Scroll:   b([]string{"up", "down", "k", "j"}, "↑↓/jk", "scroll"),
+		Screens:  b([]string{"tab", "1", "2", "3"}, "tab/1-3", "screens"),
+		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
+
+		Open:           b([]string{"enter"}, "enter", "open"),
+		Back:           b([]string{"esc", "backspace"}, "esc", "back"),
+		NextScreen:     b([]string{"tab"}, "tab", "next screen"),
+		PrevScreen:     b([]string{"shift+tab"}, "shift+tab", "previous screen"),
+		ScreenLocks:    b([]string{"1"}, "1", "locks"),
+		ScreenSessions: b([]string{"2"}, "2", "sessions"),
+		ScreenLogs:     b([]string{"3"}, "3", "events"),
+
+		Filter:   b([]string{"/"}, "/", "filter"),
+		Sort:     b([]string{"s"}, "s", "sort"),
+		FullNode: b([]string{"f"}, "f", "full names"),
+		InfoUp:   b([]string{"K"}, "K", "info up"),
+		InfoDown: b([]string{"J"}, "J", "info down"),
+		Hex:      b([]string{"x"}, "x", "hex/text"),
+		Reread:   b([]string{"r"}, "r", "read again"),
+
+		Help:      b([]string{"?"}, "?", "help"),
+		Quit:      b([]string{"q"}, "q", "quit"),
+		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
+
+		Accept:   b([]string{"enter"}, "enter", "keep filter"),
+		Cancel:   b([]string{"esc"}, "esc", "clear filter"),
+		Erase:    b([]string{"backspace", "ctrl+h"}, "backspace", "erase"),
+		EraseAll: b([]string{"ctrl+u"}, "ctrl+u", "erase all"),
+
+		Yes: b([]string{"y", "Y"}, "y", "yes"),
+	}
+}
+
+// short returns the one-line help for a pane.
+func (k keyMap) short(f focus) []key.Binding {
+	switch f {
+	case focusDetail:
+		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit}
+	case focusNode:
+		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
+	case focusSessions, focusEvents:
+		return []key.Binding{k.Move, k.Open, k.Filter, k.Screens, k.Help, k.Quit}
+	}
+	return []key.Binding{k.Move, k.Open, k.Filter, k.Sort, k.Screens, k.Help, k.Quit}
+}
+
+// full returns the help overlay's columns.
+func (k keyMap) full() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
+		{k.Open, k.Back, k.NextScreen, k.PrevScreen, k.ScreenLocks, k.ScreenSessions, k.ScreenLogs, k.Quit},
+		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.Help},
+	}
+}

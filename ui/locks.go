@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// lockOrders are the sort orders the sort key cycles through.
+var lockOrders = []string{model.ByContention, model.ByAge, model.ByPath}
+
+// lockRow is one line of the locks screen, with what sorting and drawing
+// need worked out once per change rather than once per frame.
+type lockRow struct {
+	lock             *lockcore.Lock // nil for a denied path
+	path             string         // the lock's path as ZooKeeper has it
+	shown            string         // path, escaped
+	holders, waiters int
+	heldSince        time.Time // when the oldest holder took it; zero without holder
+	kinds            []lockcore.AnomalyKind
+}
+
+// locksPane lists every lock. The cursor follows its lock by path when the
+// list re-sorts or changes.
+type locksPane struct {
+	env    *env
+	w, h   int
+	gen    int
+	order  int
+	filter filter
+	rows   []*lockRow
+	total  int
+	// cache keeps each lock's row while its analysis stays the same (an
+	// analysis is never changed in place), so a change to a few of 10,000
+	// locks does not recount them all.
+	cache map[string]*lockRow
+	cur   cursor
+	sel   string // path of the selected lock
+}
+
+func newLocksPane(e *env) locksPane { return locksPane{env: e} }
+
+func (p *locksPane) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.cur.fix(len(p.rows), p.listHeight())
+}
+
+// listHeight is the rows left for locks under the column titles.
+func (p *locksPane) listHeight() int { return max(p.h-1, 1) }
+
+// refresh rebuilds the rows from the state when it changed since gen.
+func (p *locksPane) refresh(gen int) {
+	if p.gen == gen {
+		return
+	}
+	p.gen = gen
+	p.rebuild()
+}
+
+func (p *locksPane) rebuild() {
+	s := p.env.state
+	if p.cache == nil {
+		p.cache = make(map[string]*lockRow, len(s.Locks))
+	}
+	for path, r := range p.cache {
+		if s.Locks[path] != r.lock {
+			delete(p.cache, path)
+		}
+	}
+	rows := p.rows[:0]
+	for path, l := range s.Locks {
+		r := p.cache[path]
+		if r == nil {
+			r = newLockRow(l)
+			p.cache[path] = r
+		}
+		if p.filter.active() && !p.filter.match(r.shown, string(l.Recipe), kindsText(r.kinds)) {
+			continue
+		}
+		rows = append(rows, r)
+	}
+	for path := range s.Denied {
+		if _, ok := s.Locks[path]; ok {
+			continue
+		}
+		r := &lockRow{path: path, shown: model.Printable(path)}
+		if p.filter.match(r.shown, "denied") {
+			rows = append(rows, r)
+		}
+	}
+	p.total = len(s.Locks) + len(s.Denied)
+	order := lockOrders[p.order]
+	sort.Slice(rows, func(i, j int) bool { return rowLess(rows[i], rows[j], order) })
+	// Clear what the shrunk tail still points to, so old locks can go.
+	for i := len(rows); i < len(p.rows); i++ {
+		p.rows[i] = nil
+	}
+	p.rows = rows
+	p.follow()
+}
+
+// follow puts the cursor back on the lock the user selected; if it is
+// gone, the cursor stays at the same place in the list. Until the user
+// picks a lock, the cursor stays where it is (at the top), however the
+// list fills and sorts.
+func (p *locksPane) follow() {
+	if p.sel != "" {
+		for i := range p.rows {
+			if p.rows[i].path == p.sel {
+				p.cur.idx = i
+				break
+			}
+		}
+	}
+	p.cur.fix(len(p.rows), p.listHeight())
+	if p.sel != "" {
+		p.remember()
+	}
+}
+
+// remember makes the lock under the cursor the one to follow.
+func (p *locksPane) remember() {
+	if p.cur.idx < len(p.rows) {
+		p.sel = p.rows[p.cur.idx].path
+	}
+}
+
+func newLockRow(l *lockcore.Lock) *lockRow {
+	r := &lockRow{lock: l, path: l.Path, shown: model.Printable(l.Path)}
+	var oldest time.Duration
+	for i := range l.Participants {
+		q := &l.Participants[i]
+		if q.Role == lockcore.RoleHolder {
+			r.holders++
+			oldest = max(oldest, q.Age)
+		} else {
+			r.waiters++
+		}
+	}
+	r.waiters += len(l.HiddenWaiters)
+	if r.holders > 0 {
+		r.heldSince = l.ReadAt.Add(-oldest)
+	}
+	for _, a := range l.Anomalies {
+		if !hasKind(r.kinds, a.Kind) {
+			r.kinds = append(r.kinds, a.Kind)
+		}
+	}
+	return r
+}
+
+func hasKind(ks []lockcore.AnomalyKind, k lockcore.AnomalyKind) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func kindsText(ks []lockcore.AnomalyKind) string {
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = string(k)
+	}
+	return strings.Join(parts, " ")
+}
+
+// rowLess orders rows as model.State.SortedLocks does, except that age
+// compares when the oldest hold began, which stays right as time passes.
+// Denied paths come last.
+func rowLess(a, b *lockRow, order string) bool {
+	if (a.lock == nil) != (b.lock == nil) {
+		return b.lock == nil
+	}
+	switch order {
+	case model.ByContention:
+		if a.waiters != b.waiters {
+			return a.waiters > b.waiters
+		}
+		if a.holders != b.holders {
+			return a.holders > b.holders
+		}
+	case model.ByAge:
+		if a.heldSince.IsZero() != b.heldSince.IsZero() {
+			return b.heldSince.IsZero()
+		}
+		if !a.heldSince.Equal(b.heldSince) {
+			return a.heldSince.Before(b.heldSince)
+		}
+	}
+	return a.path < b.path
+}
+
+func (p locksPane) update(msg tea.Msg) (locksPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		p.cur.wheel(msg, len(p.rows), p.listHeight())
+		p.remember()
+	case tea.KeyMsg:
+		return p.handleKey(msg)
+	}
+	return p, nil
+}
+
+func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
+	k := p.env.keys
+	if p.filter.typing {
+		if p.filter.update(*k, msg) {
+			p.rebuild()
+		}
+		return p, nil
+	}
+	switch {
+	case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
+		p.remember()
+	case key.Matches(msg, k.Filter):
+		p.filter.start()
+	case key.Matches(msg, k.Back) && p.filter.active():
+		p.filter.clear()
+		p.rebuild()
+	case key.Matches(msg, k.Sort):
+		p.order = (p.order + 1) % len(lockOrders)
+		p.rebuild()
+	case key.Matches(msg, k.Open):
+		if p.cur.idx >= len(p.rows) {
+			return p, nil
+		}
+		p.remember()
+		r := p.rows[p.cur.idx]
+		if r.lock == nil {
+			return p, flashErr(r.path + ": the ACL denies this session, so its locks cannot be read")
+		}
+		return p, openLock(r.path, "")
+	}
+	return p, nil
+}
+
+// summary counts what the list shows.
+func (p *locksPane) summary() string {
+	var b strings.Builder
+	b.WriteString(itoa(len(p.env.state.Locks)) + " locks")
+	if n := len(p.env.state.Denied); n > 0 {
+		b.WriteString(" · " + itoa(n) + " denied")
+	}
+	if p.filter.active() {
+		b.WriteString(" · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text))
+	}
+	b.WriteString(" · by " + lockOrders[p.order])
+	return b.String()
+}
+
+// columns are the list's columns. At 80 cells a long recipe name is cut;
+// narrower, the anomalies go, then the recipe, then the oldest hold.
+func (p *locksPane) columns() []column {
+	cols := []column{
+		{title: "PATH", width: 20, flex: true, tail: true},
+		{title: "RECIPE", width: 14, drop: 2},
+		{title: "HOLD", width: 4, right: true},
+		{title: "WAIT", width: 4, right: true},
+		{title: "OLDEST", width: 6, right: true, drop: 3},
+		{title: "ANOMALIES", width: 18, drop: 1},
+	}
+	if p.w >= 110 {
+		cols[1].width, cols[5].width = 17, 34
+	}
+	return cols
+}
+
+func (p locksPane) view() string {
+	st := p.env.st
+	cols := p.columns()
+	widths := layout(cols, p.w-2)
+	lines := make([]string, 0, p.h)
+	lines = append(lines, "  "+headerRow(cols, widths, st.header))
+	if len(p.rows) == 0 {
+		msg := "no locks found under the roots yet"
+		if p.filter.active() {
+			msg = "no lock matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+		}
+		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
+	}
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	for i := p.cur.first; i < end; i++ {
+		lines = append(lines, p.rowView(p.rows[i], cols, widths, i == p.cur.idx))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *locksPane) rowView(r *lockRow, cols []column, widths []int, selected bool) string {
+	st := p.env.st
+	var cells []cell
+	if r.lock == nil {
+		cells = []cell{{text: r.shown}, {text: "access denied", p: st.danger}, {text: "-"}, {text: "-"},
+			{text: "-"}, {text: "ACL denies this session", p: st.muted}}
+	} else {
+		oldest := "-"
+		if r.holders > 0 {
+			oldest = model.Duration(p.env.age(r.lock, r.lock.OldestHold()))
+		}
+		waitPaint := st.muted
+		if r.waiters > 0 {
+			waitPaint = st.waiter
+		}
+		holdPaint := st.muted
+		if r.holders > 0 {
+			holdPaint = st.holder
+		}
+		var badge cell
+		if len(r.kinds) > 0 {
+			badge = cell{text: kindsText(r.kinds), p: st.anomaly(worst(r.kinds))}
+		}
+		cells = []cell{{text: r.shown}, {text: string(r.lock.Recipe), p: st.muted},
+			{text: itoa(r.holders), p: holdPaint}, {text: itoa(r.waiters), p: waitPaint},
+			{text: oldest}, badge}
+	}
+	return marker(st, selected) + row(cols, widths, cells, selected, st.selected)
+}
+
+// marker is the cursor column: visible without colour.
+func marker(st *styles, selected bool) string {
+	if selected {
+		return st.cursor.s(">") + " "
+	}
+	return "  "
+}

@@ -1,0 +1,304 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// sessionRow is a session's heading (q and lock nil) or one of its
+// contenders: a participant, or a hidden waiter of a plain ephemeral lock
+// (q nil, lock set).
+type sessionRow struct {
+	session      int64
+	lock         *lockcore.Lock
+	q            *lockcore.Participant
+	holds, waits int
+}
+
+func (r *sessionRow) heading() bool { return r.lock == nil }
+
+// key identifies a row across rebuilds.
+func (r *sessionRow) key() string {
+	k := session(r.session)
+	if r.lock != nil {
+		k += "|" + r.lock.Path
+	}
+	if r.q != nil {
+		k += "|" + r.q.Path
+	}
+	return k
+}
+
+// sessionsPane answers "what else does this stuck client hold?": every
+// session that owns a contender, with its client address and everything it
+// holds and waits for across all locks.
+type sessionsPane struct {
+	env            *env
+	w, h           int
+	gen            int
+	filter         filter
+	rows           []sessionRow
+	matched, total int // sessions shown, and in all
+	cur            cursor
+	sel            string
+}
+
+func newSessionsPane(e *env) sessionsPane { return sessionsPane{env: e} }
+
+func (p *sessionsPane) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.cur.fix(len(p.rows), p.listHeight())
+}
+
+func (p *sessionsPane) listHeight() int { return max(p.h-1, 1) }
+
+func (p *sessionsPane) refresh(gen int) {
+	if p.gen == gen {
+		return
+	}
+	p.gen = gen
+	p.rebuild()
+}
+
+// owned is one session's contenders while the rows are built.
+type owned struct {
+	head  sessionRow
+	items []sessionRow
+}
+
+func (p *sessionsPane) rebuild() {
+	by := map[int64]*owned{}
+	get := func(s int64) *owned {
+		o := by[s]
+		if o == nil {
+			o = &owned{head: sessionRow{session: s}}
+			by[s] = o
+		}
+		return o
+	}
+	for _, l := range p.env.state.Locks {
+		for i := range l.Participants {
+			q := &l.Participants[i]
+			o := get(q.Session)
+			o.items = append(o.items, sessionRow{session: q.Session, lock: l, q: q})
+			if q.Role == lockcore.RoleHolder {
+				o.head.holds++
+			} else {
+				o.head.waits++
+			}
+		}
+		for _, s := range l.HiddenWaiters {
+			o := get(s)
+			o.items = append(o.items, sessionRow{session: s, lock: l})
+			o.head.waits++
+		}
+	}
+	list := make([]*owned, 0, len(by))
+	for _, o := range by {
+		list = append(list, o)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		a, b := list[i].head, list[j].head
+		if a.holds != b.holds {
+			return a.holds > b.holds
+		}
+		if a.waits != b.waits {
+			return a.waits > b.waits
+		}
+		return uint64(a.session) < uint64(b.session)
+	})
+	rows := p.rows[:0]
+	p.total, p.matched = len(list), 0
+	for _, o := range list {
+		items := o.items
+		if !p.filter.match(session(o.head.session), p.env.client(o.head.session)) {
+			items = items[:0:0]
+			for _, it := range o.items {
+				if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
+					items = append(items, it)
+				}
+			}
+			if len(items) == 0 {
+				continue
+			}
+		}
+		sort.Slice(items, func(i, j int) bool { return itemLess(&items[i], &items[j]) })
+		p.matched++
+		rows = append(rows, o.head)
+		rows = append(rows, items...)
+	}
+	for i := len(rows); i < len(p.rows); i++ {
+		p.rows[i] = sessionRow{}
+	}
+	p.rows = rows
+	if p.sel != "" {
+		for i := range p.rows {
+			if p.rows[i].key() == p.sel {
+				p.cur.idx = i
+				break
+			}
+		}
+	}
+	p.cur.fix(len(p.rows), p.listHeight())
+	if p.sel != "" {
+		p.remember()
+	}
+}
+
+func (p *sessionsPane) remember() {
+	if p.cur.idx < len(p.rows) {
+		p.sel = p.rows[p.cur.idx].key()
+	}
+}
+
+// itemLess puts holds before waits, then orders by lock and queue.
+func itemLess(a, b *sessionRow) bool {
+	ha, hb := a.q != nil && a.q.Role == lockcore.RoleHolder, b.q != nil && b.q.Role == lockcore.RoleHolder
+	if ha != hb {
+		return ha
+	}
+	if a.lock.Path != b.lock.Path {
+		return a.lock.Path < b.lock.Path
+	}
+	return a.q != nil && b.q != nil && a.q.Position < b.q.Position
+}
+
+func itemNode(r *sessionRow) string {
+	if r.q == nil {
+		return "(watching the node)"
+	}
+	return model.ShortNode(r.q.Node)
+}
+
+func (p sessionsPane) update(msg tea.Msg) (sessionsPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		p.cur.wheel(msg, len(p.rows), p.listHeight())
+		p.remember()
+	case tea.KeyMsg:
+		k := p.env.keys
+		if p.filter.typing {
+			if p.filter.update(*k, msg) {
+				p.rebuild()
+			}
+			return p, nil
+		}
+		switch {
+		case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
+			p.remember()
+		case key.Matches(msg, k.Filter):
+			p.filter.start()
+		case key.Matches(msg, k.Back) && p.filter.active():
+			p.filter.clear()
+			p.rebuild()
+		case key.Matches(msg, k.Open):
+			p.remember()
+			return p, p.open()
+		}
+	}
+	return p, nil
+}
+
+// open shows the selected contender's lock; on a heading, its first one.
+func (p *sessionsPane) open() tea.Cmd {
+	i := p.cur.idx
+	if i < len(p.rows) && p.rows[i].heading() {
+		i++
+	}
+	if i >= len(p.rows) || p.rows[i].heading() {
+		return nil
+	}
+	r := p.rows[i]
+	node := ""
+	if r.q != nil {
+		node = r.q.Path
+	}
+	return openLock(r.lock.Path, node)
+}
+
+func (p *sessionsPane) summary() string {
+	s := itoa(p.total) + " sessions own contenders"
+	if p.filter.active() {
+		s += " · " + itoa(p.matched) + " match /" + model.Printable(p.filter.text)
+	}
+	return s
+}
+
+func (p *sessionsPane) headColumns() []column {
+	return []column{
+		{title: "SESSION", width: 18},
+		{title: "CLIENT", width: 21},
+		{title: "HOLDS", width: 5, right: true},
+		{title: "WAITS", width: 5, right: true},
+		{title: "SERVER", width: 12, flex: true, drop: 1},
+	}
+}
+
+func (p *sessionsPane) itemColumns() []column {
+	return []column{
+		{title: "", width: 2},
+		{title: "ROLE", width: 6},
+		{title: "MODE", width: 5},
+		{title: "LOCK", width: 12, flex: true, tail: true},
+		{title: "POS", width: 4, right: true, drop: 3},
+		{title: "NODE", width: 32, node: true, drop: 1},
+		{title: "AGE", width: 6, right: true, drop: 2},
+	}
+}
+
+func (p sessionsPane) view() string {
+	st := p.env.st
+	hc, ic := p.headColumns(), p.itemColumns()
+	hw, iw := layout(hc, p.w-2), layout(ic, p.w-2)
+	lines := make([]string, 0, p.h)
+	lines = append(lines, "  "+headerRow(hc, hw, st.header))
+	if len(p.rows) == 0 {
+		msg := "no session owns a contender"
+		if p.filter.active() {
+			msg = "nothing matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+		}
+		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
+	}
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	for i := p.cur.first; i < end; i++ {
+		r := &p.rows[i]
+		sel := i == p.cur.idx
+		if r.heading() {
+			lines = append(lines, marker(st, sel)+row(hc, hw, p.headCells(r), sel, st.selected))
+		} else {
+			lines = append(lines, marker(st, sel)+row(ic, iw, p.itemCells(r), sel, st.selected))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *sessionsPane) headCells(r *sessionRow) []cell {
+	st := p.env.st
+	server := ""
+	if c, ok := p.env.state.Clients[r.session]; ok {
+		server = "via " + model.Printable(c.Server)
+	}
+	id := cell{text: session(r.session), p: st.strong}
+	if r.session == 0 {
+		id = cell{text: "persistent", p: st.danger}
+	}
+	return []cell{id, {text: p.env.client(r.session), p: st.accent},
+		{text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, {text: server, p: st.muted}}
+}
+
+func (p *sessionsPane) itemCells(r *sessionRow) []cell {
+	st := p.env.st
+	if r.q == nil {
+		return []cell{{}, {text: "waiter", p: st.waiter}, {text: "X"}, {text: model.Printable(r.lock.Path)},
+			{}, {text: "(hidden: watches the node)", p: st.muted}, {}}
+	}
+	q := r.q
+	return []cell{{}, {text: string(q.Role), p: st.role(q.Role)}, {text: modeText(q.Mode)},
+		{text: model.Printable(r.lock.Path)}, {text: "#" + itoa(q.Position), p: st.muted},
+		{text: model.ShortNode(q.Node), p: st.muted}, {text: model.Duration(p.env.age(r.lock, q.Age))}}
+}

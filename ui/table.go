@@ -1,0 +1,112 @@
+package ui
+
+import "strings"
+
+// column is one column of a table. Columns narrower terminals cannot hold
+// are dropped, highest drop first; drop 0 is never dropped.
+type column struct {
+	title string
+	width int  // cells; for a flex column, its minimum
+	flex  bool // takes the room the others leave
+	right bool // right-aligned
+	tail  bool // cut at the start, keeping the end (paths)
+	node  bool // a node name: cut as fitNode does
+	drop  int
+}
+
+// layout gives each column its width for a table w cells wide, with one
+// space between columns; a dropped column gets 0.
+func layout(cols []column, w int) []int {
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = c.width
+	}
+	total := func() int {
+		n, shown := 0, 0
+		for _, x := range widths {
+			if x > 0 {
+				n += x
+				shown++
+			}
+		}
+		return n + max(shown-1, 0)
+	}
+	for total() > w {
+		worst := -1
+		for i, c := range cols {
+			if widths[i] > 0 && c.drop > 0 && (worst < 0 || c.drop > cols[worst].drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		widths[worst] = 0
+	}
+	spare := w - total()
+	flex := -1
+	for i, c := range cols {
+		if c.flex && widths[i] > 0 {
+			flex = i
+			break
+		}
+	}
+	if flex >= 0 {
+		widths[flex] = max(widths[flex]+spare, 1)
+	}
+	return widths
+}
+
+// cell is one table cell: plain text and how to paint it.
+type cell struct {
+	text string
+	p    paint
+}
+
+// row lays cells out in the columns' widths. A selected row is painted as
+// a whole, so its highlight is unbroken; otherwise each cell is painted.
+func row(cols []column, widths []int, cells []cell, selected bool, sel paint) string {
+	var b strings.Builder
+	first := true
+	for i, c := range cols {
+		if widths[i] <= 0 || i >= len(cells) {
+			continue
+		}
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+		var text string
+		switch {
+		case c.right:
+			text = fitRight(cells[i].text, widths[i])
+		case c.node:
+			text = fitNode(cells[i].text, widths[i])
+		case c.tail:
+			text = fitTail(cells[i].text, widths[i])
+		default:
+			text = fit(cells[i].text, widths[i])
+		}
+		if selected {
+			b.WriteString(text)
+			continue
+		}
+		// Paint the text, not the padding.
+		trimmed := strings.TrimRight(text, " ")
+		b.WriteString(cells[i].p.s(trimmed))
+		b.WriteString(text[len(trimmed):])
+	}
+	if selected {
+		return sel.s(b.String())
+	}
+	return b.String()
+}
+
+// headerRow renders the columns' titles.
+func headerRow(cols []column, widths []int, hdr paint) string {
+	cells := make([]cell, len(cols))
+	for i, c := range cols {
+		cells[i] = cell{text: c.title, p: hdr}
+	}
+	return row(cols, widths, cells, false, paint{})
+}
