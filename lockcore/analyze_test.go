@@ -144,3 +144,19 @@ func TestAnalyzeEmptyAndUnknown(t *testing.T) {
 		t.Fatalf("non-lock children: recipe %s, anomalies %v", l.Recipe, kinds(l))
 	}
 }
+
+func TestLongQueueChainsAreCut(t *testing.T) {
+	b := &builder{}
+	var kids []Node
+	for i := 0; i < 2000; i++ {
+		kids = append(kids, b.node(curatorName("lock-", i), int64(i+1)))
+	}
+	l := Analyze(queueTree("/long", kids...), nil, Options{})
+	last := l.Participants[len(l.Participants)-1]
+	if len(last.Chain) != MaxChain || !last.ChainCut || last.Chain[0] != curatorName("lock-", 1998) {
+		t.Fatalf("chain of the last waiter: %d hops, cut %v", len(last.Chain), last.ChainCut)
+	}
+	if first := l.Participants[1]; len(first.Chain) != 1 || first.ChainCut {
+		t.Fatalf("a short chain is whole: %v", first.Chain)
+	}
+}

@@ -44,7 +44,7 @@ func fillChains(ps []Participant) (cycles [][]int) {
 	}
 	for i := range ps {
 		if ps[i].Role == RoleWaiter && ps[i].Watches != nil {
-			ps[i].Chain = chainOf(ps, i, next)
+			ps[i].Chain, ps[i].ChainCut = chainOf(ps, i, next)
 		}
 	}
 	return cycles
@@ -60,20 +60,28 @@ func cycleFrom(path []int, j int) []int {
 	return nil
 }
 
+// MaxChain is how many hops of a waiter's chain are listed. In a long
+// queue every waiter's chain is its whole prefix, so listing them all would
+// grow with the square of the queue; the rest is marked as cut.
+const MaxChain = 32
+
 // chainOf lists the nodes after waiter i: each watched node in turn, up to
-// a holder, a node that watches nothing in the lock, or a repeat.
-func chainOf(ps []Participant, i int, next func(int) (int, bool)) []string {
-	var chain []string
+// a holder, a node that watches nothing in the lock, or a repeat, and at
+// most MaxChain of them (cut reports whether it stopped there).
+func chainOf(ps []Participant, i int, next func(int) (int, bool)) (chain []string, cut bool) {
 	seen := map[int]bool{i: true}
 	for {
+		if len(chain) == MaxChain {
+			return chain, true
+		}
 		chain = append(chain, ps[i].Watches.Node)
 		j, ok := next(i)
 		if !ok || seen[j] {
-			return chain
+			return chain, false
 		}
 		seen[j] = true
 		if _, more := next(j); !more {
-			return chain
+			return chain, false
 		}
 		i = j
 	}

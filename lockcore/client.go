@@ -52,9 +52,6 @@ const retryPause = 100 * time.Millisecond
 // session id, never repeated. When ctx ends first, our node is deleted and
 // ctx's error returned; the deadline is the acquisition timeout.
 func Acquire(ctx context.Context, c ZK, spec Spec) (*Held, error) {
-	if err := ensurePath(c, spec.Path); err != nil {
-		return nil, err
-	}
 	recipe := spec.Recipe
 	if recipe == "" {
 		self, names, err := readLock(c, spec.Path)
@@ -82,19 +79,31 @@ func Acquire(ctx context.Context, c ZK, spec Spec) (*Held, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Watch our own node from the start: the first stat gives the fencing
+	// token, and the handoff costs no extra round trip once we hold.
+	own, err := watchOwn(c, node)
+	if err != nil {
+		abandon(c, node)
+		return nil, err
+	}
 	if err := waitTurn(ctx, c, spec.Path, node, spec.Progress); err != nil {
 		abandon(c, node)
 		return nil, err
 	}
-	return hold(c, node, recipe, mode)
+	return hold(c, node, recipe, mode, own), nil
 }
 
 func hasReadWrite(r Recipe) bool {
 	return r == RecipeCuratorRWLock || r == RecipeKazooRWLock || r == RecipeHostRW
 }
 
+// readLock reads a lock path's node and children's names; a path that does
+// not exist yet reads as an empty lock.
 func readLock(c ZK, p string) (Node, []string, error) {
 	data, stat, err := c.Get(p)
+	if errors.Is(err, zk.ErrNoNode) {
+		return Node{Name: path.Base(p)}, nil, nil
+	}
 	if err != nil {
 		return Node{}, nil, fmt.Errorf("%s: %w", p, err)
 	}
@@ -105,15 +114,19 @@ func readLock(c ZK, p string) (Node, []string, error) {
 	return Node{Name: path.Base(p), Stat: *stat, Data: data}, names, nil
 }
 
-// ensurePath creates p and its missing ancestors as persistent nodes.
+// ensurePath creates p and its missing ancestors as persistent nodes,
+// trying p first: usually only the last element is missing.
 func ensurePath(c ZK, p string) error {
 	if p == "/" {
 		return nil
 	}
-	if err := ensurePath(c, path.Dir(p)); err != nil {
-		return err
-	}
 	_, err := c.Create(p, nil, 0, zk.WorldACL(zk.PermAll))
+	if errors.Is(err, zk.ErrNoNode) {
+		if err := ensurePath(c, path.Dir(p)); err != nil {
+			return err
+		}
+		_, err = c.Create(p, nil, 0, zk.WorldACL(zk.PermAll))
+	}
 	if err != nil && !errors.Is(err, zk.ErrNodeExists) {
 		return fmt.Errorf("%s: %w", p, err)
 	}
@@ -133,6 +146,14 @@ func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, da
 		created, err := c.Create(dir+"/"+prefix, data, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
 		if err == nil {
 			return created, nil
+		}
+		// Parents are created only when missing, as Curator and zk.Lock
+		// do: checking first would cost every acquisition a write.
+		if errors.Is(err, zk.ErrNoNode) {
+			if err := ensurePath(c, dir); err != nil {
+				return "", err
+			}
+			continue
 		}
 		if !retryable(err) {
 			return "", fmt.Errorf("%s: create: %w", dir, err)
@@ -199,26 +220,25 @@ func waitTurn(ctx context.Context, c ZK, dir, node string, progress func(Progres
 			}
 			return fmt.Errorf("%s: %w", dir, err)
 		}
-		l := Analyze(Tree{Path: dir, Children: namesOnly(names)}, nil, Options{})
-		me, ok := l.Participant(name)
+		me, ok := standingOf(dir, names, name)
 		if !ok {
 			return fmt.Errorf("%w: our node %s vanished while waiting (session expired or deleted)", ErrLockLost, node)
 		}
-		if me.Role == RoleHolder {
+		if me.holder {
 			return nil
 		}
-		exists, _, ch, err := c.ExistsW(me.Watches.Path)
+		exists, _, ch, err := c.ExistsW(me.watch)
 		if err != nil {
 			if retryable(err) {
 				continue
 			}
-			return fmt.Errorf("%s: %w", me.Watches.Path, err)
+			return fmt.Errorf("%s: %w", me.watch, err)
 		}
 		if !exists {
 			continue
 		}
 		if progress != nil {
-			progress(Progress{Node: node, Position: me.Position, Watching: me.Watches.Path, Since: since})
+			progress(Progress{Node: node, Position: me.position, Watching: me.watch, Since: since})
 		}
 		select {
 		case ev := <-ch:

@@ -39,27 +39,39 @@ type Held struct {
 	mu       sync.Mutex
 	err      error
 	lostAt   time.Time
+	version  int32 // our node's data version, as last watched
 	released bool
 	watcher  sync.WaitGroup
 }
 
-// hold turns our node into a Held, reading the fencing token from the
-// first watch on it.
-func hold(c ZK, node string, recipe Recipe, mode Mode) (*Held, error) {
+// ownWatch is the first watch on our own node, set as soon as it exists.
+type ownWatch struct {
+	stat zk.Stat
+	ch   <-chan zk.Event
+}
+
+// watchOwn sets the watch on our node that will tell the holder it lost
+// the lock; its stat carries the fencing token.
+func watchOwn(c ZK, node string) (ownWatch, error) {
 	exists, stat, ch, err := c.ExistsW(node)
 	if err != nil {
-		abandon(c, node)
-		return nil, fmt.Errorf("%s: %w", node, err)
+		return ownWatch{}, fmt.Errorf("%s: %w", node, err)
 	}
 	if !exists {
-		return nil, fmt.Errorf("%w: our node %s vanished as it was granted", ErrLockLost, node)
+		return ownWatch{}, fmt.Errorf("%w: our node %s vanished as it was created", ErrLockLost, node)
 	}
-	h := &Held{Node: node, Token: stat.Czxid, Session: stat.EphemeralOwner, Recipe: recipe, Mode: mode,
-		Acquired: time.Now(), c: c, lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
+	return ownWatch{stat: *stat, ch: ch}, nil
+}
+
+// hold turns our granted node into a Held.
+func hold(c ZK, node string, recipe Recipe, mode Mode, own ownWatch) *Held {
+	h := &Held{Node: node, Token: own.stat.Czxid, Session: own.stat.EphemeralOwner, Recipe: recipe, Mode: mode,
+		Acquired: time.Now(), c: c, version: own.stat.Version,
+		lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
 	h.watcher.Add(2)
-	go h.watch(ch)
+	go h.watch(own.ch)
 	go h.watchConnection()
-	return h, nil
+	return h
 }
 
 // connectionPoll is how often a holder checks that it is still connected.
@@ -120,9 +132,10 @@ func (h *Held) watch(ch <-chan zk.Event) {
 			}
 		}
 		var exists bool
+		var stat *zk.Stat
 		var err error
 		for {
-			exists, _, ch, err = h.c.ExistsW(h.Node)
+			exists, stat, ch, err = h.c.ExistsW(h.Node)
 			if err == nil || !retryable(err) {
 				break
 			}
@@ -140,6 +153,9 @@ func (h *Held) watch(ch <-chan zk.Event) {
 			h.lose(fmt.Errorf("%w: %s was deleted by another session (token %d)", ErrLockLost, h.Node, h.Token))
 			return
 		}
+		h.mu.Lock()
+		h.version = stat.Version
+		h.mu.Unlock()
 		if data, _, err := h.c.Get(h.Node); err == nil && string(data) == revokeRequest {
 			select {
 			case h.revoke <- struct{}{}:
@@ -179,14 +195,28 @@ func (h *Held) Release(ctx context.Context) error {
 		return nil
 	}
 	h.released = true
-	lostErr := h.err
+	lostErr, version := h.err, h.version
 	h.mu.Unlock()
 	defer func() { close(h.done); h.watcher.Wait() }()
-	err := h.deleteOwn(ctx)
+	err := h.deleteFast(version)
+	if err != nil {
+		err = h.deleteOwn(ctx)
+	}
 	if lostErr != nil {
 		return lostErr
 	}
 	return err
+}
+
+// deleteFast deletes our node at the version last watched, in one request.
+// Our names carry a fresh GUID or our session id, so a node at our path with
+// our version is ours; the host-tagged shape's names do not, so they always
+// take the checked path. Any failure falls back to deleteOwn.
+func (h *Held) deleteFast(version int32) error {
+	if h.Recipe == RecipeHostRW {
+		return ErrNotHolder
+	}
+	return h.c.Delete(h.Node, version)
 }
 
 // deleteOwn deletes our node if it is still the one we were granted.

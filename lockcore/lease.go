@@ -51,7 +51,12 @@ func acquireLease(ctx context.Context, c ZK, spec Spec, recipe Recipe, data []by
 	if err != nil {
 		return nil, err
 	}
-	return hold(c, lease, recipe, ModeLease)
+	own, err := watchOwn(c, lease)
+	if err != nil {
+		abandon(c, lease)
+		return nil, err
+	}
+	return hold(c, lease, recipe, ModeLease, own), nil
 }
 
 // takeLease waits, watching the lease children, until a lease is free.

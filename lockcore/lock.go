@@ -151,6 +151,8 @@ type Participant struct {
 	// Chain lists the nodes from the watched one on to a holder (or until
 	// the chain breaks or loops).
 	Chain []string
+	// ChainCut: the chain goes on past MaxChain hops.
+	ChainCut bool
 	// Watchers are sessions that watch this node (server data only).
 	Watchers []int64
 	// Token is the fencing token: the node's czxid, which only grows.

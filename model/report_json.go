@@ -52,6 +52,7 @@ type participantJSON struct {
 	Watches         *string  `json:"watches"`
 	WatchesChildren bool     `json:"watches_children,omitempty"`
 	Chain           []string `json:"chain"`
+	ChainCut        bool     `json:"chain_truncated,omitempty"`
 	Watchers        []string `json:"watchers"`
 	Token           int64    `json:"token"`
 	Ctime           string   `json:"ctime"`
@@ -115,7 +116,7 @@ func lockToJSON(l lockcore.Lock) lockJSON {
 func participantToJSON(p lockcore.Participant) participantJSON {
 	j := participantJSON{Node: p.Node, Path: p.Path, Recipe: string(p.Recipe), Mode: string(p.Mode),
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
-		Chain: p.Chain, Watchers: sessions(p.Watchers), Token: p.Token,
+		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
 		DataTruncated: p.DataTruncated, Note: p.Note}
 	if p.HasSeq {

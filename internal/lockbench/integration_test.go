@@ -1,0 +1,45 @@
+package lockbench_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/lockbench"
+	"github.com/zklocks/zklocks/internal/zktest"
+)
+
+// TestIntegrationLoops runs every client's loop briefly with two
+// contenders, so that the loop programs keep compiling and speaking the
+// protocol, and checks what any run must show: acquisitions, no overlap,
+// and counters that moved. It asserts nothing about speed.
+func TestIntegrationLoops(t *testing.T) {
+	zks := zktest.Start(t, zktest.WithConfig(fmt.Sprintf("maxSessionTimeout=%d", lockbench.SessionTimeout.Milliseconds())))
+	for _, client := range lockbench.Clients {
+		t.Run(string(client), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			r, err := lockbench.Run(ctx, lockbench.Config{
+				Client: client, Contenders: 2, Addr: zks.Addr(), Path: "/lockbench-smoke/" + string(client),
+				Warmup: 200 * time.Millisecond, Window: time.Second, Logf: t.Logf,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Acquisitions == 0 || r.Releases == 0 || len(r.Handoffs) == 0 {
+				t.Fatalf("%d acquisitions, %d releases, %d handoffs in %v", r.Acquisitions, r.Releases, len(r.Handoffs), r.Elapsed)
+			}
+			if r.Overlaps != 0 {
+				t.Errorf("%d acquisitions returned before the previous holder released", r.Overlaps)
+			}
+			if r.Requests < int64(2*r.Acquisitions) || r.Notifications == 0 {
+				t.Errorf("%d requests and %d notifications for %d acquisitions: the server's counters did not follow",
+					r.Requests, r.Notifications, r.Acquisitions)
+			}
+			if (client == lockbench.Ours || client == lockbench.GoZk) && r.Received.Wakes == 0 {
+				t.Errorf("no wake-ups received in process")
+			}
+		})
+	}
+}
