@@ -4,7 +4,7 @@ BIN     ?= zklocks
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build deps test vet fuzz clean
+.PHONY: build deps test vet fuzz chaos clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -27,6 +27,11 @@ fuzz:
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzParseName$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
+
+# The long chaos run: leader kills, connection drops and forced expiries
+# under 16 contenders (a short run is part of make test).
+chaos: deps
+	$(GO) test -race -count=1 -timeout 30m -v -run '^TestIntegrationChaos$$' ./internal/chaos -chaos.long
 
 clean:
 	rm -f $(BIN)
