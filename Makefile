@@ -4,7 +4,7 @@ BIN     ?= zklocks
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build deps test vet fuzz chaos clean
+.PHONY: build deps test vet fuzz chaos bench-watch clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -27,6 +27,28 @@ fuzz:
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzParseName$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
+
+# The watcher's performance against ZooKeeper itself, in one run on this
+# machine (see README, Performance); two to three minutes. BENCHFLAGS adds
+# e.g. -cpuprofile cpu.out.
+BENCHFLAGS ?=
+bench-watch: deps
+	$(GO) test ./zkwatch -run '^$$' -bench '^BenchmarkWatch$$' -benchtime 1x -timeout 20m $(BENCHFLAGS)
+
+# Our lock client against go-zookeeper's zk.Lock, Curator and kazoo on one
+# throwaway ZooKeeper, in one run on this machine (see README, Lock client
+# performance); a few minutes. BENCHFLAGS adds e.g. -cpuprofile cpu.out.
+.PHONY: bench-lock
+bench-lock: deps
+	$(GO) test ./internal/lockbench -run '^$$' -bench '^BenchmarkLock$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
+
+# The README's first command: installs ZooKeeper when it is missing, builds,
+# and runs the live demo on a throwaway server (zklocks demo --help);
+# DEMOFLAGS adds e.g. --naive or --contenders 10.
+DEMOFLAGS ?=
+.PHONY: demo
+demo: deps build
+	./$(BIN) demo $(DEMOFLAGS)
 
 # The long chaos run: leader kills, connection drops and forced expiries
 # under 16 contenders (a short run is part of make test).

@@ -23,21 +23,29 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
+	return w.trackListed(ctx, path, names, stat, nil)
+}
+
+// trackListed is track once path's children have been listed (and its
+// watch armed), so that the walk, which lists a node to tell whether it is
+// a lock, does not list it again. read are children already read.
+func (w *Watcher) trackListed(ctx context.Context, path string, names []string, stat *zk.Stat, read []lockcore.Node) error {
 	w.mu.Lock()
-	known := map[string]lockcore.Node{}
-	if prev := w.locks[path]; prev != nil {
-		known = prev.byPath
-	}
+	prev := w.locks[path]
 	w.mu.Unlock()
+	if prev == nil {
+		prev = &lockcore.Tree{}
+	}
 
 	self := lockcore.Node{Name: baseName(path), Stat: *stat}
 	if stat.DataLength > 0 {
+		var err error
 		if self, err = w.get(path); err != nil {
 			return err
 		}
 	}
-	next := &tracked{tree: lockcore.Tree{Path: path, Self: self}, byPath: map[string]lockcore.Node{}}
-	next.tree.Children = w.readNew(path, names, known, next.byPath)
+	next := &lockcore.Tree{Path: path, Self: self}
+	next.Children = w.readNew(path, names, byName(prev.Children, read))
 	parts := []string{path}
 	for _, extra := range lockcore.ExtraPaths(path, self, names) {
 		parts = append(parts, extra)
@@ -45,12 +53,12 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 		if err != nil {
 			return err
 		}
-		if next.tree.Extra == nil {
-			next.tree.Extra = map[string][]lockcore.Node{}
+		if next.Extra == nil {
+			next.Extra = map[string][]lockcore.Node{}
 		}
-		next.tree.Extra[extra] = w.readNew(extra, kids, known, next.byPath)
+		next.Extra[extra] = w.readNew(extra, kids, byName(prev.Extra[extra], nil))
 	}
-	next.tree.ReadAt = time.Now()
+	next.ReadAt = time.Now()
 
 	w.mu.Lock()
 	w.locks[path] = next
@@ -60,8 +68,20 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 	}
 	table := w.table
 	w.mu.Unlock()
-	w.emitLock(ctx, next.tree, table)
+	w.emitLock(ctx, *next, table)
 	return nil
+}
+
+// byName indexes nodes of one directory read before by their names.
+func byName(before, also []lockcore.Node) map[string]lockcore.Node {
+	known := make(map[string]lockcore.Node, len(before)+len(also))
+	for _, n := range before {
+		known[n.Name] = n
+	}
+	for _, n := range also {
+		known[n.Name] = n
+	}
+	return known
 }
 
 // partChildren lists a recipe part's children; a part that does not exist
@@ -99,32 +119,46 @@ func (w *Watcher) partChildren(path string) ([]string, error) {
 	return names, err
 }
 
-// readNew returns dir's named children, reusing nodes read before and
-// fetching the others concurrently. Children that vanish are left out.
-func (w *Watcher) readNew(dir string, names []string, known, into map[string]lockcore.Node) []lockcore.Node {
+// readNew returns dir's named children, reusing the nodes in known (by
+// name) and reading the others concurrently: a request slot is taken
+// before each read's goroutine starts, so that no more than Concurrency
+// of them exist across the watcher, and the last read is the caller's
+// own. Children that vanish are left out. A node keeps the name the
+// server listed; a node read before is not read again, as recipes never
+// change a contender's data.
+func (w *Watcher) readNew(dir string, names []string, known map[string]lockcore.Node) []lockcore.Node {
 	nodes := make([]lockcore.Node, len(names))
 	ok := make([]bool, len(names))
-	var wg sync.WaitGroup
+	var missing []int
 	for i, name := range names {
-		p := joinPath(dir, name)
-		if n, seen := known[p]; seen {
+		if n, seen := known[name]; seen {
 			nodes[i], ok[i] = n, true
-			continue
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	readOne := func(i int) {
+		if n, err := w.read(joinPath(dir, names[i]), names[i]); err == nil {
+			nodes[i], ok[i] = n, true
+		}
+		<-w.sem
+	}
+	var wg sync.WaitGroup
+	for k, i := range missing {
+		w.sem <- struct{}{}
+		if k == len(missing)-1 {
+			// The last read, often the only one, is the caller's.
+			readOne(i)
+			break
 		}
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if n, err := w.get(p); err == nil {
-				nodes[i], ok[i] = n, true
-			}
-		}()
+		go func() { defer wg.Done(); readOne(i) }()
 	}
 	wg.Wait()
-	out := make([]lockcore.Node, 0, len(names))
+	out := nodes[:0]
 	for i, n := range nodes {
 		if ok[i] {
 			out = append(out, n)
-			into[joinPath(dir, n.Name)] = n
 		}
 	}
 	return out
@@ -141,7 +175,7 @@ func (w *Watcher) analyzeAll(ctx context.Context) {
 	w.mu.Lock()
 	trees := make([]lockcore.Tree, 0, len(w.locks))
 	for _, t := range w.locks {
-		trees = append(trees, t.tree)
+		trees = append(trees, *t)
 	}
 	table := w.table
 	w.mu.Unlock()
@@ -163,27 +197,24 @@ func (w *Watcher) refresh(ctx context.Context, dirty map[string]bool) {
 		}
 	}
 	w.mu.Unlock()
-	var wg sync.WaitGroup
+	work := w.newPool()
 	for p := range locks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		work.do(func() {
 			if err := w.track(ctx, p); err != nil {
 				w.report(ctx, p, err, false)
 			}
-		}()
+		})
 	}
 	for p, d := range dirs {
-		wg.Add(1)
-		go w.rewalk(ctx, &wg, p, d)
+		work.do(func() { w.rewalk(ctx, work, p, d) })
 	}
-	wg.Wait()
+	work.run()
 }
 
-// rewalk reads a walked node's children again: new children are walked,
-// removed ones forgotten, and a node that has become a lock is tracked.
-func (w *Watcher) rewalk(ctx context.Context, wg *sync.WaitGroup, path string, d *walked) {
-	defer wg.Done()
+// rewalk reads a walked node's children again: new children are walked
+// (queued on work), removed ones forgotten, and a node that has become a
+// lock is tracked.
+func (w *Watcher) rewalk(ctx context.Context, work *pool, path string, d *walked) {
 	names, stat, err := w.children(path)
 	if errors.Is(err, zk.ErrNoNode) {
 		w.forget(ctx, path)
@@ -193,8 +224,8 @@ func (w *Watcher) rewalk(ctx context.Context, wg *sync.WaitGroup, path string, d
 		w.report(ctx, path, err, false)
 		return
 	}
-	if isLock, err := w.isLock(path, names, stat); err == nil && isLock {
-		if err := w.track(ctx, path); err != nil {
+	if isLock, probed, err := w.isLock(path, names, stat); err == nil && isLock {
+		if err := w.trackListed(ctx, path, names, stat, probed); err != nil {
 			w.report(ctx, path, err, false)
 		}
 		return
@@ -216,8 +247,7 @@ func (w *Watcher) rewalk(ctx context.Context, wg *sync.WaitGroup, path string, d
 	}
 	for _, n := range names {
 		if !d.names[n] {
-			wg.Add(1)
-			go w.visit(ctx, wg, joinPath(path, n), d.depth+1, false)
+			work.do(func() { w.visit(ctx, work, joinPath(path, n), d.depth+1, false) })
 		}
 	}
 }

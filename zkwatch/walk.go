@@ -24,24 +24,21 @@ func (w *Watcher) sync(ctx context.Context) {
 	for p := range w.locks {
 		before[p] = true
 	}
-	w.locks, w.owner, w.dirs = map[string]*tracked{}, map[string]string{}, map[string]*walked{}
+	w.locks, w.owner, w.dirs = map[string]*lockcore.Tree{}, map[string]string{}, map[string]*walked{}
 	w.mu.Unlock()
 
-	var wg sync.WaitGroup
+	work := w.newPool()
 	for _, root := range w.cfg.Roots {
-		wg.Add(1)
-		go w.visit(ctx, &wg, root, 0, true)
+		work.do(func() { w.visit(ctx, work, root, 0, true) })
 	}
 	for _, p := range w.cfg.Locks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		work.do(func() {
 			if err := w.track(ctx, p); err != nil {
 				w.report(ctx, p, err, true)
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	work.run()
 
 	w.mu.Lock()
 	var gone []string
@@ -58,9 +55,9 @@ func (w *Watcher) sync(ctx context.Context) {
 	w.emit(ctx, Event{Kind: EventSynced, At: time.Now()})
 }
 
-// visit walks path: a lock is tracked, any other node is descended into.
-func (w *Watcher) visit(ctx context.Context, wg *sync.WaitGroup, path string, depth int, root bool) {
-	defer wg.Done()
+// visit walks path: a lock is tracked, any other node is descended into,
+// its children queued on work.
+func (w *Watcher) visit(ctx context.Context, work *pool, path string, depth int, root bool) {
 	if ctx.Err() != nil || path == systemTree || strings.HasPrefix(path, systemTree+"/") {
 		return
 	}
@@ -69,13 +66,13 @@ func (w *Watcher) visit(ctx context.Context, wg *sync.WaitGroup, path string, de
 		w.report(ctx, path, err, root)
 		return
 	}
-	isLock, err := w.isLock(path, names, stat)
+	isLock, probed, err := w.isLock(path, names, stat)
 	if err != nil {
 		w.report(ctx, path, err, false)
 		return
 	}
 	if isLock {
-		if err := w.track(ctx, path); err != nil {
+		if err := w.trackListed(ctx, path, names, stat, probed); err != nil {
 			w.report(ctx, path, err, false)
 		}
 		return
@@ -91,31 +88,34 @@ func (w *Watcher) visit(ctx context.Context, wg *sync.WaitGroup, path string, de
 		return
 	}
 	for _, n := range names {
-		wg.Add(1)
-		go w.visit(ctx, wg, joinPath(path, n), depth+1, false)
+		work.do(func() { w.visit(ctx, work, joinPath(path, n), depth+1, false) })
 	}
 }
 
-// isLock decides whether a walked node is a lock.
-func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (bool, error) {
+// isLock decides whether a walked node is a lock. probed is the child it
+// read to decide, if it read one, so that tracking need not read it again.
+func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock bool, probed []lockcore.Node, err error) {
 	if stat.EphemeralOwner != 0 && len(names) == 0 {
-		return lockcore.LooksLikeLockNode(path), nil
+		return lockcore.LooksLikeLockNode(path), nil, nil
 	}
 	if sem, ok := lockcore.SemaphorePart(path); ok && w.isSemaphore(sem) {
-		return false, nil
+		return false, nil, nil
 	}
 	self := lockcore.Node{Name: baseName(path), Stat: *stat}
 	switch c, probe := lockcore.Classify(self, names); c {
 	case lockcore.IsALock:
-		return true, nil
+		return true, nil, nil
 	case lockcore.IfEphemeral:
 		n, err := w.get(joinPath(path, probe))
-		if errors.Is(err, zk.ErrNoNode) {
-			return false, nil
+		switch {
+		case errors.Is(err, zk.ErrNoNode):
+			return false, nil, nil
+		case err != nil:
+			return false, nil, err
 		}
-		return err == nil && n.Ephemeral(), err
+		return n.Ephemeral(), []lockcore.Node{n}, nil
 	}
-	return false, nil
+	return false, nil, nil
 }
 
 // isSemaphore reports whether sem is a semaphore whose part the walk has
@@ -144,5 +144,69 @@ func (w *Watcher) report(ctx context.Context, path string, err error, root bool)
 		// It went while the walk reached it.
 	default:
 		w.emit(ctx, Event{Kind: EventError, At: time.Now(), Path: path, Err: fmt.Errorf("%s: %w", path, err)})
+	}
+}
+
+// pool runs jobs on at most the watcher's Concurrency goroutines: the
+// caller of run and helpers started as jobs come, each ending when no job
+// is left. A job may queue more jobs but must not wait for them.
+type pool struct {
+	limit   int
+	mu      sync.Mutex
+	queue   []func()
+	running int  // goroutines taking jobs, the caller of run among them
+	started bool // run was called: do starts helpers
+	pending sync.WaitGroup
+}
+
+func (w *Watcher) newPool() *pool { return &pool{limit: w.cfg.Concurrency} }
+
+// do queues job; once run was called, it starts a helper for it if fewer
+// than limit goroutines take jobs.
+func (p *pool) do(job func()) {
+	p.pending.Add(1)
+	p.mu.Lock()
+	p.queue = append(p.queue, job)
+	start := p.started && p.running < p.limit
+	if start {
+		p.running++
+	}
+	p.mu.Unlock()
+	if start {
+		go p.work()
+	}
+}
+
+// run does the queued jobs, and every job they queue, and returns when all
+// are done. The caller takes jobs too, so that a single job, such as one
+// changed lock, runs without a goroutine of its own.
+func (p *pool) run() {
+	p.mu.Lock()
+	p.started = true
+	helpers := min(len(p.queue), p.limit) - 1
+	p.running += 1 + max(helpers, 0)
+	p.mu.Unlock()
+	for range helpers {
+		go p.work()
+	}
+	p.work()
+	p.pending.Wait()
+}
+
+// work takes jobs until none is left.
+func (p *pool) work() {
+	for {
+		p.mu.Lock()
+		if len(p.queue) == 0 {
+			p.running--
+			p.mu.Unlock()
+			return
+		}
+		job := p.queue[0]
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		p.mu.Unlock()
+		job()
+		p.pending.Done()
 	}
 }

@@ -20,11 +20,17 @@ type WatchConfig struct {
 	// MaxDepth limits how far below each root the walk goes; 0 means no
 	// limit.
 	MaxDepth int
-	// Concurrency bounds the requests a walk keeps in flight on the session;
-	// 0 means 64.
+	// Concurrency bounds the requests the watcher keeps in flight on the
+	// session, and the nodes it reads at once; 0 means 64.
 	Concurrency int
-	// Coalesce is how long changes are gathered before they are read, so a
-	// burst costs one read per lock; 0 means 20 ms.
+	// Coalesce is the least time between two rounds of reading what
+	// changed. A round starts as soon as something has changed and the
+	// last round is done, and reads each changed lock once however often
+	// it changed meanwhile, so a burst gathers into a few rounds by
+	// itself. A positive Coalesce also spaces rounds at least that far
+	// apart, gathering more into each, which bounds how often a busy lock
+	// is read again at the cost of latency; the first change after a
+	// quiet spell is read at once either way. 0 means no spacing.
 	Coalesce time.Duration
 	// Analysis tunes each lock's analysis.
 	Analysis lockcore.Options
@@ -48,13 +54,13 @@ type Watcher struct {
 	conn   *Conn
 	cfg    WatchConfig
 	events chan Event
-	sem    chan struct{}
+	sem    chan struct{} // a slot per request in flight, Concurrency in all
 
 	mu     sync.Mutex
-	locks  map[string]*tracked // lock path → what was read
-	owner  map[string]string   // watched path of a lock → lock path
-	dirs   map[string]*walked  // walked node that is not a lock → its children
-	armed  map[string]bool     // paths with a children watch pending
+	locks  map[string]*lockcore.Tree // lock path → what was last read of it
+	owner  map[string]string         // watched path of a lock → lock path
+	dirs   map[string]*walked        // walked node that is not a lock → its children
+	armed  map[string]bool           // paths with a children watch pending
 	dirty  map[string]bool
 	resync bool
 	// reanalyze: the watch table changed, so every lock's analysis is
@@ -63,14 +69,6 @@ type Watcher struct {
 	table     *lockcore.WatchTable
 	state     ConnState
 	wake      chan struct{}
-}
-
-// tracked is one lock's last reading.
-type tracked struct {
-	tree lockcore.Tree
-	// byPath holds every node read, by absolute path, so a change re-reads
-	// only new nodes.
-	byPath map[string]lockcore.Node
 }
 
 // walked is a node the walk passed through.
@@ -89,11 +87,8 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 64
 	}
-	if cfg.Coalesce <= 0 {
-		cfg.Coalesce = 20 * time.Millisecond
-	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency),
-		locks: map[string]*tracked{}, owner: map[string]string{}, dirs: map[string]*walked{},
+		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, dirs: map[string]*walked{},
 		armed: map[string]bool{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	go w.run(ctx)
@@ -124,23 +119,30 @@ func (w *Watcher) run(ctx context.Context) {
 	if w.cfg.Once {
 		return
 	}
+	var last time.Time // when the last round of reads began
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-w.wake:
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(w.cfg.Coalesce):
+		if wait := w.cfg.Coalesce - time.Since(last); wait > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
 		}
+		last = time.Now()
 		w.mu.Lock()
 		dirty, resync, reanalyze := w.dirty, w.resync, w.reanalyze
 		w.dirty, w.resync, w.reanalyze = map[string]bool{}, false, false
 		w.mu.Unlock()
 		switch {
 		case resync:
+			if !w.awaitSession(ctx) {
+				return
+			}
 			w.sync(ctx)
 		case reanalyze:
 			w.refresh(ctx, dirty)
@@ -149,6 +151,21 @@ func (w *Watcher) run(ctx context.Context) {
 			w.refresh(ctx, dirty)
 		}
 	}
+}
+
+// awaitSession waits until the connection has a session, so that a
+// re-sync asked for when the old session expired does not start while
+// go-zookeeper is still getting a new one, only to stall or fail. It
+// returns false when ctx ends first.
+func (w *Watcher) awaitSession(ctx context.Context) bool {
+	for w.conn.zk.State() != zk.StateHasSession {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return true
 }
 
 // emit hands an event to the reader, unless ctx ends first.
@@ -214,14 +231,21 @@ func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
 func (w *Watcher) get(path string) (lockcore.Node, error) {
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
+	return w.read(path, baseName(path))
+}
+
+// read reads the node at path, named name, without taking a request slot:
+// the caller holds one. Data past lockcore.DataLimit is dropped, and not
+// kept alive behind a shorter slice.
+func (w *Watcher) read(path, name string) (lockcore.Node, error) {
 	data, stat, err := w.conn.zk.Get(w.conn.abs(path))
 	if err != nil {
 		return lockcore.Node{}, err
 	}
 	if len(data) > lockcore.DataLimit {
-		data = data[:lockcore.DataLimit:lockcore.DataLimit]
+		data = append([]byte(nil), data[:lockcore.DataLimit]...)
 	}
-	return lockcore.Node{Name: baseName(path), Stat: *stat, Data: data}, nil
+	return lockcore.Node{Name: name, Stat: *stat, Data: data}, nil
 }
 
 // SetWatchTable gives the watcher the servers' latest watch table (nil when
