@@ -75,20 +75,32 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	if opt.TLS != nil {
 		dial = tlsDialer(opt.TLS)
 	}
-	c, events, err := zk.Connect(opt.Target.Servers, timeout,
+	// Session events come through a callback: go-zookeeper's own event
+	// channel holds six events and drops the rest, and an expiry sends one
+	// per invalidated watch through it, which could push a state change out.
+	states := make(chan zk.Event, sessionEventBuffer)
+	onEvent := func(ev zk.Event) {
+		if ev.Type == zk.EventSession {
+			select {
+			case states <- ev:
+			default:
+			}
+		}
+	}
+	c, _, err := zk.Connect(opt.Target.Servers, timeout, zk.WithEventCallback(onEvent),
 		zk.WithLogger(newRedactLogger(recorder, opt.Auth)), zk.WithLogInfo(false), zk.WithDialer(dial))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrUnreachable, opt.Target, err)
 	}
 	for {
 		select {
-		case ev := <-events:
+		case ev := <-states:
 			if ev.State == zk.StateHasSession {
 				if err := addAuth(ctx, c, opt.Auth); err != nil {
 					c.Close()
 					return nil, fmt.Errorf("%s: %w", opt.Target, err)
 				}
-				return &Conn{zk: c, target: opt.Target, events: events, tls: opt.TLS}, nil
+				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()
@@ -107,6 +119,10 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 		}
 	}
 }
+
+// sessionEventBuffer holds session state changes until the watcher reads
+// them; they come a few at a time, at connection changes only.
+const sessionEventBuffer = 64
 
 // lastError remembers go-zookeeper's last log line, which says why a
 // connection attempt failed.
