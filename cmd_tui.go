@@ -25,17 +25,21 @@ type tuiFlags struct {
 }
 
 // tuiCommand registers the UI's flags on root and returns what root runs.
-func tuiCommand(root *cobra.Command, g *globalFlags) func(*cobra.Command, []string) error {
+func tuiCommand(root *cobra.Command, g *globalFlags, o *operateFlags) func(*cobra.Command, []string) error {
 	f := &tuiFlags{}
 	root.Flags().BoolVar(&f.mouse, "mouse", false, "scroll lists with the mouse wheel in the UI (the terminal's own\ntext selection then needs shift)")
 	root.Flags().DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held in the UI (0 turns it off)")
-	return func(cmd *cobra.Command, _ []string) error { return runTUI(cmd, g, f) }
+	return func(cmd *cobra.Command, _ []string) error { return runTUI(cmd, g, o, f) }
 }
 
 // runTUI connects, watches every lock under the roots, and runs the UI until
-// the user quits. Errors before the UI starts (flags, connecting) are
-// returned with their exit code like any command's.
-func runTUI(cmd *cobra.Command, g *globalFlags, f *tuiFlags) error {
+// the user quits. Errors before the UI starts (flags, the audit log,
+// connecting) are returned with their exit code like any command's.
+//
+// The UI's actions are the operating commands' (see operator), except that
+// --read-only does not refuse to start: the UI disables them and says why,
+// and the audit log is opened only when they may write.
+func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) error {
 	if !isatty.IsTerminal(os.Stdout.Fd()) || !isatty.IsTerminal(os.Stdin.Fd()) {
 		return &exitError{code: exitUsage, err: errors.New("without a command zklocks opens its terminal UI, " +
 			"which needs a terminal; in scripts use zklocks ls or zklocks show (see zklocks --help)")}
@@ -46,6 +50,15 @@ func runTUI(cmd *cobra.Command, g *globalFlags, f *tuiFlags) error {
 	}
 	if s.logFile == "-" {
 		return &exitError{code: exitUsage, err: errors.New(`--log-file - would write over the UI; give a file, or "" for none`)}
+	}
+	var audit *model.Audit
+	if !g.readOnly {
+		a, closer, err := o.openAudit()
+		if err != nil {
+			return &exitError{code: exitFailed, err: err}
+		}
+		defer closer.Close()
+		audit = a
 	}
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -67,12 +80,22 @@ func runTUI(cmd *cobra.Command, g *globalFlags, f *tuiFlags) error {
 		Server:      conn.Target().String(),
 		ReadOnly:    g.readOnly,
 		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Actions: &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: g.readOnly,
+			Server: conn.Target().String(), User: userName()},
 	})
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
 	if f.mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
 	_, err = tea.NewProgram(app, opts...).Run()
+	// Give back the lock the operator took, if any, while connected.
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if did, rerr := app.ReleaseOwn(rctx); rerr != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", model.Printable(rerr.Error()))
+	} else if did != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", did)
+	}
+	rcancel()
 	cancel()
 	// The watcher closes its events once ctx ends; wait, so that nothing
 	// reads through conn after it is closed.

@@ -69,11 +69,12 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		return &exitError{code: exitUsage, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
 	g.register(root)
-	root.RunE = tuiCommand(root, g)
 	o := &operateFlags{}
+	root.RunE = tuiCommand(root, g, o)
 	o.register(root)
 	root.AddCommand(newShowCommand(g), newLsCommand(g), newAcquireCommand(g, o), newReleaseCommand(g, o),
 		newRevokeCommand(g, o), newFenceCommand(g, o))
+	root.AddCommand(newDemoCommand(g, o))
 	return root
 }
 

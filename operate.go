@@ -62,12 +62,16 @@ func operator(cmd *cobra.Command, g *globalFlags, o *operateFlags) (*model.Actio
 		closer.Close()
 		return nil, nil, nil, err
 	}
-	name := "unknown"
-	if u, err := user.Current(); err == nil {
-		name = u.Username
-	}
-	a := &model.Actions{ZK: conn.LockZK(), Audit: audit, Server: conn.Target().String(), User: name}
+	a := &model.Actions{ZK: conn.LockZK(), Audit: audit, Server: conn.Target().String(), User: userName()}
 	return a, conn, func() { conn.Close(); closer.Close() }, nil
+}
+
+// userName is the operating-system user, for audit lines.
+func userName() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return "unknown"
 }
 
 // confirm asks on a terminal for an explicit "y"; with yes it does not

@@ -159,3 +159,64 @@ func lineWith(screen string, texts ...string) bool {
 	}
 	return false
 }
+
+// TestIntegrationTUIAcquire takes a lock from the UI: our node waits behind
+// a Curator holder, is granted when the holder's client releases, shows its
+// fencing token, and goes when r releases it; a lock still held when the
+// UI quits is released on the way out.
+func TestIntegrationTUIAcquire(t *testing.T) {
+	bin := buildZklocks(t)
+	zks := zktest.Start(t)
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	holder := curator.Acquire(t, "c-holder", "mutex", "/tui/ops")
+	curator.WaitHeld(t, "c-holder", 30*time.Second)
+
+	dir := t.TempDir()
+	command := fmt.Sprintf("TERM=xterm-256color %s --server %s --config '' --log-file %s --audit-log %s --root /tui",
+		bin, zks.Addr(), filepath.Join(dir, "zk.log"), filepath.Join(dir, "audit.log"))
+	s := startTmux(t, 120, 40, command)
+	s.waitFor("the lock listed, synced", func(sc string) bool {
+		return strings.Contains(sc, "/tui/ops") && strings.Contains(sc, "synced") && !strings.Contains(sc, "STALE")
+	})
+	s.keys("Enter")
+	s.waitText("/tui/ops  curator-mutex", "1 holding", holder.Node[len(holder.Node)-10:])
+
+	// a asks the mode; e acquires: our node waits behind the holder.
+	s.keys("a")
+	s.waitText("Acquire /tui/ops?", "e exclusive")
+	s.keys("e")
+	sc := s.waitFor("our node waiting behind the holder", func(sc string) bool {
+		return lineWith(sc, "★ ours", "waiting #1", "watches #0") && lineWith(sc, " *  1 waiter") &&
+			strings.Contains(sc, "◌ waiting /tui/ops")
+	})
+	var ours string
+	for _, line := range strings.Split(sc, "\n") {
+		if strings.HasPrefix(line, " *  1 waiter") {
+			ours = strings.Fields(line)[4] // our node, as shortened
+		}
+	}
+	if ours == "" {
+		t.Fatalf("our node's row not found:\n%s", sc)
+	}
+
+	// The holder's client releases: we hold, with a fencing token.
+	curator.Release(t, "c-holder")
+	s.waitFor("our lock held", func(sc string) bool {
+		return lineWith(sc, "★ ours", "held · fencing token 0x") && strings.Contains(sc, "● holding /tui/ops") &&
+			lineWith(sc, "*  0 holder", ours)
+	})
+
+	// r releases it: our node disappears.
+	s.keys("r")
+	s.waitFor("our node gone", func(sc string) bool {
+		return !strings.Contains(sc, ours) && !strings.Contains(sc, "★ ours") && strings.Contains(sc, "released /tui/ops")
+	})
+
+	// Held when the UI quits: released on the way out, and said so.
+	s.keys("a", "e")
+	s.waitText("held · fencing token 0x", "● holding /tui/ops")
+	s.keys("q")
+	s.waitFor("the release reported after quitting", func(sc string) bool {
+		return strings.Contains(sc, "zklocks: released /tui/ops (token 0x")
+	})
+}

@@ -9,9 +9,15 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 )
 
-// ErrReadOnly refuses every action that writes to ZooKeeper under
-// --read-only.
-var ErrReadOnly = errors.New("read-only: zklocks was started with --read-only, so it changes nothing")
+// Errors of the operator's actions.
+var (
+	// ErrReadOnly refuses every action that writes to ZooKeeper under
+	// --read-only.
+	ErrReadOnly = errors.New("read-only: zklocks was started with --read-only, so it changes nothing")
+	// ErrAudit: the action went through, but its audit line could not be
+	// written. It is returned only when the action itself succeeded.
+	ErrAudit = errors.New("audit log")
+)
 
 // Actions are the operator's writes to ZooKeeper, shared by the terminal UI
 // and the command line: each is refused under read-only, checks that the
@@ -91,7 +97,7 @@ func (a *Actions) record(action string, e lockcore.Expect, result error) error {
 		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
 		Owner: sessionOrNone(e.EphemeralOwner), Result: res})
 	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
+		return fmt.Errorf("%w: %w", ErrAudit, err)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -52,6 +53,13 @@ type Options struct {
 	Location *time.Location
 	// State is the starting picture; nil means an empty one.
 	State *model.State
+	// Demo, when set, is the running demo: the App opens on its lock,
+	// shows its counters and binds its controls (see DemoControls).
+	Demo DemoControls
+	// Actions are the operator's writes (acquire, force-release, revoke,
+	// fence); nil makes them unavailable. Under ReadOnly they are disabled
+	// and say why.
+	Actions *model.Actions
 }
 
 // ProfileFromEnv returns termenv.Ascii when NO_COLOR is set (to anything),
@@ -89,9 +97,11 @@ type App struct {
 	tab           focus
 	drill         []focus // detail, then node, above the tab
 	showHelp      bool
-	dialog        *confirmDialog
+	dialog        dialog
 	flash         flash
 	closed        bool // the watcher's events ended
+	demoStats     demo.Stats
+	ownSeq        int // acquisitions started, to drop answers about earlier ones
 
 	locks    locksPane
 	sessions sessionsPane
@@ -125,6 +135,8 @@ func New(opt Options) *App {
 	}
 	st := newStyles(opt.Profile)
 	keys := newKeyMap()
+	keys.demoKeys(opt.Demo != nil)
+	keys.operateKeys(opt.Actions != nil && !opt.ReadOnly)
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location}
 	h := help.New()
 	h.Styles = st.help
@@ -138,7 +150,11 @@ func New(opt Options) *App {
 // Init starts reading the watcher's events and the clock that ages what is
 // shown.
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(waitForEvents(a.opt.Events), tick())
+	cmds := []tea.Cmd{waitForEvents(a.opt.Events), tick()}
+	if d := a.opt.Demo; d != nil {
+		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
+	}
+	return tea.Batch(cmds...)
 }
 
 // Update handles one message.
@@ -153,7 +169,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watchEventsMsg:
 		return a, a.handleEvents(msg)
 	case tickMsg:
+		if a.opt.Demo != nil {
+			return a, tea.Batch(tick(), readDemoStats(a.opt.Demo))
+		}
 		return a, tick()
+	case demoStatsMsg:
+		a.demoStats = msg.stats
+	case demoDoneMsg:
+		a.demoDone(msg)
 	case openLockMsg:
 		a.openLock(msg)
 	case openNodeMsg:
@@ -162,6 +185,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.nodeRead(msg)
 	case rereadNodeMsg:
 		return a, a.rereadNode()
+	case acquireChosenMsg, acquireProgressMsg, acquireDoneMsg, ownLostMsg, ownRevokedMsg, ownReleasedMsg, actionDoneMsg:
+		return a, a.handleOperate(msg)
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
 	}
@@ -275,6 +300,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return a.toFocused(msg)
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case a.opt.Demo != nil && key.Matches(msg, k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply):
+		return a.handleDemoKey(msg)
 	case key.Matches(msg, k.Help):
 		a.showHelp = true
 		return nil
@@ -288,6 +315,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.setTab(focusSessions)
 	case key.Matches(msg, k.ScreenLogs):
 		a.setTab(focusEvents)
+	case a.isOperateKey(msg):
+		return a.handleOperateKey(msg)
 	case key.Matches(msg, k.Back) && len(a.drill) > 0:
 		a.drill = a.drill[:len(a.drill)-1]
 		a.refresh()

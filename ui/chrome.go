@@ -157,7 +157,7 @@ type segment struct {
 // badges that change how to read the screen: READ-ONLY and STALE.
 func (a *App) statusBar() string {
 	st, s := a.env.st, a.env.state
-	segs := []segment{a.connSegment()}
+	segs := append([]segment{a.connSegment()}, a.ownSegments()...)
 	if a.closed {
 		segs = append(segs, segment{text: "■ watch stopped", p: st.danger})
 	}
@@ -192,6 +192,9 @@ func (a *App) statusBar() string {
 		sync = "synced " + a.env.clock(s.LastSync)
 	}
 	segs = append(segs, segment{text: sync, p: st.muted, drop: 1})
+	if a.opt.Demo != nil {
+		segs = append(segs, a.demoSegment())
+	}
 	if a.opt.ReadOnly {
 		segs = append(segs, segment{text: " READ-ONLY ", p: st.badgeRO})
 	}
@@ -273,6 +276,7 @@ func (a *App) helpView(h int) string {
 	for _, l := range strings.Split(a.help.FullHelpView(a.env.keys.full()), "\n") {
 		lines = append(lines, " "+l)
 	}
+	lines = append(lines, a.operateHelp()...)
 	legend := []string{"",
 		st.strong.s(" Reading the screen"),
 		" " + st.holder.s("holder") + "  has the lock (or a lease) now, by its recipe's rule",
@@ -284,6 +288,7 @@ func (a *App) helpView(h int) string {
 		" " + st.badgeRO.s(" READ-ONLY ") + " nothing that changes ZooKeeper is allowed",
 	}
 	lines = append(lines, legend...)
+	lines = append(lines, a.demoLegend()...)
 	if len(lines) > h {
 		lines = lines[:h]
 	}

@@ -94,8 +94,8 @@ func (p *detailPane) selected() *lockcore.Participant {
 
 // split divides the body below the lock's header, column titles and the
 // separator: the queue gets what it needs up to three fifths, the
-// information below the rest, so the layout does not jump as the cursor
-// moves.
+// information below the rest (less the lines about our own lock, when
+// there are), so the layout does not jump as the cursor moves.
 func (p *detailPane) split() (queue, info int) {
 	avail := max(p.h-3, 2)
 	if avail < 8 {
@@ -103,7 +103,7 @@ func (p *detailPane) split() (queue, info int) {
 	}
 	n := max(p.count(), 1)
 	queue = min(n, max(avail-avail*2/5, 1))
-	return queue, avail - queue
+	return queue, avail - queue - len(p.ownLines())
 }
 
 func (p detailPane) update(msg tea.Msg) (detailPane, tea.Cmd) {
@@ -188,6 +188,7 @@ func (p detailPane) view() string {
 	for len(lines) < 2+qh {
 		lines = append(lines, "")
 	}
+	lines = append(lines, p.ownLines()...)
 	lines = append(lines, p.separator())
 	end = min(p.top+ih, len(p.info))
 	for i := p.top; i < end; i++ {
@@ -247,7 +248,7 @@ func (p *detailPane) rowView(i int, cols []column, widths []int) string {
 		p.waitsOn(q),
 		{text: dataText(q.Data, q.DataTruncated), p: st.muted},
 	}
-	return marker(st, i == p.cur.idx) + row(cols, widths, cells, i == p.cur.idx, st.selected)
+	return p.rowMarker(q, i == p.cur.idx) + row(cols, widths, cells, i == p.cur.idx, st.selected)
 }
 
 // waitsOn is the queue's watch-target cell: the position watched, a

@@ -7,16 +7,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+// dialog is a box over the focused pane that takes every key until it
+// closes: update says whether it is done, and returns what to run.
+type dialog interface {
+	update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd)
+	view(st *styles, w int) string
+}
+
 // confirmDialog asks before an action that changes ZooKeeper. Only an
 // explicit y confirms; Enter, Esc and every other key cancel, so that a key
-// pressed out of habit at 3 a.m. does nothing. The operations that will use
-// it (acquire, release, fence) call App.guardWrite first.
+// pressed out of habit at 3 a.m. does nothing. The operations that use it
+// (force-release, revoke, fence) call App.canAct first.
 type confirmDialog struct {
 	title string
 	// lines say exactly what will happen, already escaped.
 	lines []string
 	// yes runs when confirmed.
 	yes tea.Cmd
+	// footer replaces the line that says which key does what.
+	footer string
 }
 
 // ask opens a dialog unless one is open already.
@@ -35,8 +44,11 @@ func (d *confirmDialog) update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd
 	return true, nil
 }
 
+// dialogWidth is the width of a dialog's text on a screen w cells wide.
+func dialogWidth(w int) int { return min(max(w-8, 20), 72) }
+
 func (d *confirmDialog) view(st *styles, w int) string {
-	inner := min(max(w-8, 20), 72)
+	inner := dialogWidth(w)
 	var lines []string
 	lines = append(lines, st.danger.s(fit(d.title, inner)))
 	for _, l := range d.lines {
@@ -44,6 +56,13 @@ func (d *confirmDialog) view(st *styles, w int) string {
 			lines = append(lines, fit(part, inner))
 		}
 	}
-	lines = append(lines, "", fit("y confirms · any other key (enter, esc) cancels", inner))
+	footer := d.footer
+	if footer == "" {
+		footer = "y confirms · any other key (enter, esc) cancels"
+	}
+	lines = append(lines, "")
+	for _, part := range wrap(footer, inner, "") {
+		lines = append(lines, fit(part, inner))
+	}
 	return st.dialog.Render(strings.Join(lines, "\n"))
 }

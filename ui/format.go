@@ -19,6 +19,9 @@ type env struct {
 	keys  *keyMap
 	now   func() time.Time
 	loc   *time.Location
+	// own is the lock the operator took from the UI; nil when none. The
+	// App sets it, the panes show it.
+	own *ownLock
 }
 
 // session formats a session id; 0 is a persistent node's owner.

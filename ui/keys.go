@@ -5,9 +5,10 @@ import "github.com/charmbracelet/bubbles/key"
 // keyMap holds every key binding, with the help text bubbles/help shows.
 // Code matches keys with key.Matches against these, never raw strings.
 //
-// Operations that change ZooKeeper (acquire, release, fence) come later:
-// each gets a binding here, disabled in read-only mode with a reason
-// (see App.guardWrite), and acts only through a confirmDialog.
+// Operations that change ZooKeeper (acquire, release, force-release,
+// revoke, fence) are disabled in read-only mode and say why when pressed
+// (see operateKeys and App.guardWrite); the destructive ones act only
+// through a dialog that an explicit y confirms.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
 	// Move, Scroll and Screens stand for several keys in the one-line help.
@@ -20,6 +21,15 @@ type keyMap struct {
 	Filter, Sort, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
 
 	Help, Quit, ForceQuit key.Binding
+
+	// Operations on ZooKeeper (see operateKeys).
+	Acquire, ReleaseOwn, ForceRelease, Revoke, Fence key.Binding
+	// In the operations' dialogs: a mode to acquire in, a fencing
+	// candidate to toggle, a number.
+	ModeExclusive, ModeRead, ModeWrite, ModeLease, Toggle, Digit key.Binding
+
+	// The demo's controls, enabled in demo mode only (see demoKeys).
+	DemoAdd, DemoKill, DemoFreeze, DemoLoseReply key.Binding
 
 	// In the filter prompt.
 	Accept, Cancel, Erase, EraseAll key.Binding
@@ -70,20 +80,41 @@ func newKeyMap() keyMap {
 		EraseAll: b([]string{"ctrl+u"}, "ctrl+u", "erase all"),
 
 		Yes: b([]string{"y", "Y"}, "y", "yes"),
+
+		Acquire:       b([]string{"a"}, "a", "acquire"),
+		ReleaseOwn:    b([]string{"r"}, "r", "release ours"),
+		ForceRelease:  b([]string{"D"}, "D", "force-release"),
+		Revoke:        b([]string{"v"}, "v", "revoke"),
+		Fence:         b([]string{"F"}, "F", "fence"),
+		ModeExclusive: b([]string{"e"}, "e", "exclusive"),
+		ModeRead:      b([]string{"r"}, "r", "read"),
+		ModeWrite:     b([]string{"w"}, "w", "write"),
+		ModeLease:     b([]string{"l"}, "l", "lease"),
+		Toggle:        b([]string{" "}, "space", "toggle"),
+		Digit:         b([]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, "0-9", "number"),
+
+		DemoAdd:       b([]string{"+"}, "+", "add contender"),
+		DemoKill:      b([]string{"X"}, "X", "kill session"),
+		DemoFreeze:    b([]string{"Z"}, "Z", "freeze"),
+		DemoLoseReply: b([]string{"L"}, "L", "lose reply"),
 	}
 }
 
-// short returns the one-line help for a pane.
+// short returns the one-line help for a pane; in demo mode, the demo's
+// controls (the help overlay lists the rest).
 func (k keyMap) short(f focus) []key.Binding {
+	if k.DemoAdd.Enabled() {
+		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, k.Help, k.Quit}
+	}
 	switch f {
 	case focusDetail:
-		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit}
+		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit, k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Fence}
 	case focusNode:
 		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
 	case focusSessions, focusEvents:
 		return []key.Binding{k.Move, k.Open, k.Filter, k.Screens, k.Help, k.Quit}
 	}
-	return []key.Binding{k.Move, k.Open, k.Filter, k.Sort, k.Screens, k.Help, k.Quit}
+	return []key.Binding{k.Move, k.Open, k.Filter, k.Sort, k.Screens, k.Help, k.Quit, k.Acquire, k.ReleaseOwn}
 }
 
 // full returns the help overlay's columns.
@@ -92,5 +123,6 @@ func (k keyMap) full() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 		{k.Open, k.Back, k.NextScreen, k.PrevScreen, k.ScreenLocks, k.ScreenSessions, k.ScreenLogs, k.Quit},
 		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.Help},
+		{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply},
 	}
 }

@@ -6,7 +6,8 @@
 // test's Cleanup; on Linux the JVM is also killed if the test binary dies, so
 // no java process outlives the test.
 //
-// The servers come from the Debian packages (jars in /usr/share/java). A
+// It is a thin testing.TB wrapper over internal/zkserver, which runs the
+// JVMs. The servers come from the Debian packages (jars in /usr/share/java). A
 // machine without java or the ZooKeeper jars fails the test with the command
 // that installs them rather than skipping it: a skipped integration test
 // reads as a passing one.

@@ -3,11 +3,11 @@ package zktest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
 // leaderTimeout bounds how long [Ensemble.Leader] waits for an election.
@@ -29,10 +29,6 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	if n < 1 {
 		t.Fatalf("zktest: an ensemble needs at least one member, not %d", n)
 	}
-	j, err := findJVM(defaultJarDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := newConfig(opts)
 	ports := freePorts(t, 3*n)
 	peers := make([]string, n)
@@ -41,24 +37,18 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	}
 	e := &Ensemble{t: t}
 	for i := range n {
-		s := newServer(t, j, cfg, t.TempDir(), ports[3*i])
-		s.quorum = true
-		s.timeout = ensembleTimeout
-		if err := os.WriteFile(filepath.Join(s.dataDir(), "myid"), fmt.Appendf(nil, "%d\n", i+1), 0o644); err != nil {
-			t.Fatalf("zktest: write myid: %v", err)
+		c := cfg.server(zkserver.DefaultJarDir, t.TempDir())
+		c.Port, c.ID, c.Peers = ports[3*i], i+1, peers
+		srv, err := zkserver.Launch(c)
+		if err != nil {
+			failStart(t, fmt.Sprintf("start ensemble member %d", i+1), err)
 		}
-		s.writeConfig(peers)
-		e.members = append(e.members, s)
-	}
-	for _, s := range e.members {
-		if err := s.launch(); err != nil {
-			t.Fatalf("zktest: start ensemble member %s: %v", s.Addr(), err)
-		}
+		e.members = append(e.members, track(t, srv, ensembleTimeout))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), ensembleTimeout)
 	defer cancel()
 	for i, s := range e.members {
-		if err := s.wait(ctx); err != nil {
+		if err := s.srv.Wait(ctx); err != nil {
 			t.Fatalf("zktest: ensemble member %d (%s) did not join a quorum: %v", i, s.Addr(), err)
 		}
 	}

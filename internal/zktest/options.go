@@ -1,6 +1,10 @@
 package zktest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
+)
 
 // Option changes how [Start] or [StartEnsemble] configures a server.
 type Option func(*config)
@@ -57,4 +61,10 @@ func (c config) whitelist() string {
 		return "srvr"
 	}
 	return c.words + ",srvr"
+}
+
+// server turns the options into zkserver's configuration for a server in
+// dir, with the jars from jarDir.
+func (c config) server(jarDir, dir string) zkserver.Config {
+	return zkserver.Config{JarDir: jarDir, Dir: dir, Lines: c.lines, JVMFlags: c.jvmFlags, FourLetterWords: c.whitelist()}
 }

@@ -3,16 +3,15 @@ package zktest
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
+
+// installHint is the command that provides java, the ZooKeeper jars and the
+// peer clients the integration tests use.
+const installHint = "apt-get install -y zookeeper python3-kazoo libcurator-recipes-java"
 
 // Startup budgets: a JVM starts in a second or two, but the test machine may
 // be running several, under the race detector, on two cores.
@@ -28,15 +27,8 @@ const (
 // test's goroutine.
 type Server struct {
 	t       testing.TB
-	jvm     jvm
-	cfg     config
-	dir     string // holds zoo.cfg, data/ and zookeeper.log
-	port    int    // client port on 127.0.0.1
-	quorum  bool   // a member of an ensemble
+	srv     *zkserver.Server
 	timeout time.Duration
-
-	mu   sync.Mutex
-	proc *process // nil while stopped
 }
 
 // Start starts a standalone ZooKeeper on a free loopback port with a
@@ -47,65 +39,53 @@ type Server struct {
 // seconds fails it with the end of the server's log.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
-	return start(t, defaultJarDir, opts)
+	return start(t, zkserver.DefaultJarDir, opts)
 }
 
 // start is Start with the jar directory as a parameter, for tests.
 func start(t testing.TB, jarDir string, opts []Option) *Server {
 	t.Helper()
-	j, err := findJVM(jarDir)
+	ctx, cancel := context.WithTimeout(context.Background(), standaloneTimeout)
+	defer cancel()
+	// The directory is t's, so that Stop keeps the data for Restart and
+	// the test's end removes it (after the server's Cleanup, registered
+	// later, has stopped the server).
+	srv, err := zkserver.Start(ctx, newConfig(opts).server(jarDir, t.TempDir()))
 	if err != nil {
-		t.Fatal(err)
+		failStart(t, "start standalone server", err)
 	}
-	cfg := newConfig(opts)
-	// The free port can be taken between our probe and the server's bind;
-	// when the log says so, try again on another.
-	for attempt := 1; ; attempt++ {
-		s := newServer(t, j, cfg, t.TempDir(), freePorts(t, 1)[0])
-		s.writeConfig(nil)
-		err := s.run()
-		if err == nil {
-			return s
-		}
-		if attempt < 3 && s.portTaken() {
-			t.Logf("zktest: port %d was taken, retrying: %v", s.port, err)
-			continue
-		}
-		t.Fatalf("zktest: start standalone server on %s: %v", s.Addr(), err)
-	}
+	return track(t, srv, standaloneTimeout)
 }
 
-// newServer prepares a server in dir and registers its stop with t.Cleanup.
-// Cleanups run last-registered first, so the server is stopped before dir,
-// a t.TempDir, is removed.
-func newServer(t testing.TB, j jvm, cfg config, dir string, port int) *Server {
-	s := &Server{t: t, jvm: j, cfg: cfg, dir: dir, port: port, timeout: standaloneTimeout}
-	if err := os.MkdirAll(s.dataDir(), 0o755); err != nil {
-		t.Fatalf("zktest: %v", err)
+// failStart fails t, naming the tests' installation command when java or
+// ZooKeeper is missing.
+func failStart(t testing.TB, what string, err error) {
+	t.Helper()
+	if errors.Is(err, zkserver.ErrNotInstalled) {
+		t.Fatalf("zktest: %v; everything the integration tests need installs with: %s", err, installHint)
 	}
+	t.Fatalf("zktest: %s: %v", what, err)
+}
+
+// track wraps srv and registers its stop with t.Cleanup.
+func track(t testing.TB, srv *zkserver.Server, timeout time.Duration) *Server {
+	s := &Server{t: t, srv: srv, timeout: timeout}
 	t.Cleanup(s.Stop)
 	return s
 }
 
 // Addr returns the client address, "127.0.0.1:PORT".
-func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.port)) }
+func (s *Server) Addr() string { return s.srv.Addr() }
 
 // Port returns the client port.
-func (s *Server) Port() int { return s.port }
+func (s *Server) Port() int { return s.srv.Port() }
 
 // Stop kills the server's JVM and waits for it to exit. The data directory
 // stays, so [Server.Restart] brings back the same tree; sessions whose
 // clients do not reconnect within their timeout expire on restart as usual.
 // Stopping a stopped server does nothing.
 func (s *Server) Stop() {
-	s.mu.Lock()
-	p := s.proc
-	s.proc = nil
-	s.mu.Unlock()
-	if p == nil {
-		return
-	}
-	if err := p.kill(); err != nil {
+	if err := s.srv.Kill(); err != nil {
 		s.t.Errorf("zktest: stop %s: %v", s.Addr(), err)
 	}
 }
@@ -116,85 +96,19 @@ func (s *Server) Stop() {
 // does not come back fails the test.
 func (s *Server) Restart() {
 	s.t.Helper()
-	s.Stop()
-	if err := s.run(); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	if err := s.srv.Restart(ctx); err != nil {
 		s.t.Fatalf("zktest: restart %s: %v", s.Addr(), err)
 	}
 }
 
-// run launches the JVM and waits for it to serve.
-func (s *Server) run() error {
-	if err := s.launch(); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
-	defer cancel()
-	return s.wait(ctx)
-}
-
-// launch starts the JVM without waiting for it.
-func (s *Server) launch() error {
-	p, err := launch(s.jvm.java, s.jvm.args(s.cfg, s.cfgPath()), s.dir, s.logPath())
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.proc = p
-	s.mu.Unlock()
-	return nil
-}
-
-// wait blocks until the launched JVM serves. On failure it stops the JVM and
-// returns an error that ends with the tail of the server log.
-func (s *Server) wait(ctx context.Context) error {
-	s.mu.Lock()
-	p := s.proc
-	s.mu.Unlock()
-	if p == nil {
-		return errors.New("zktest: server is not running")
-	}
-	ready := anyMode
-	if s.quorum {
-		ready = quorumMode
-	}
-	if _, err := waitMode(ctx, p, s.Addr(), ready); err != nil {
-		s.Stop()
-		return fmt.Errorf("%w\n%s", err, logTail(s.logPath(), 40))
-	}
-	return nil
-}
-
-// portTaken reports whether the server log says its port was in use.
-func (s *Server) portTaken() bool {
-	b, err := os.ReadFile(s.logPath())
-	return err == nil && strings.Contains(string(b), "Address already in use")
-}
-
-func (s *Server) dataDir() string { return filepath.Join(s.dir, "data") }
-func (s *Server) cfgPath() string { return filepath.Join(s.dir, "zoo.cfg") }
-func (s *Server) logPath() string { return filepath.Join(s.dir, "zookeeper.log") }
-
-// writeConfig writes zoo.cfg; peers are an ensemble's server.N lines.
-func (s *Server) writeConfig(peers []string) {
-	s.t.Helper()
-	if err := os.WriteFile(s.cfgPath(), []byte(zooCfg(s.cfg, s.dataDir(), s.port, peers)), 0o644); err != nil {
-		s.t.Fatalf("zktest: write zoo.cfg: %v", err)
-	}
-}
-
 // freePorts returns n distinct loopback ports that were free a moment ago.
-// All n listeners are open at once so that the kernel cannot hand out the
-// same port twice.
 func freePorts(t testing.TB, n int) []int {
 	t.Helper()
-	ports := make([]int, 0, n)
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("zktest: find a free port: %v", err)
-		}
-		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	ports, err := zkserver.FreePorts(n)
+	if err != nil {
+		t.Fatalf("zktest: %v", err)
 	}
 	return ports
 }

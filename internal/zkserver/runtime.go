@@ -1,4 +1,4 @@
-package zktest
+package zkserver
 
 import (
 	"errors"
@@ -9,12 +9,11 @@ import (
 	"strings"
 )
 
-// installHint is the command that provides java, the ZooKeeper jars and the
-// peer clients the integration tests use.
-const installHint = "apt-get install -y zookeeper python3-kazoo libcurator-recipes-java"
+// InstallHint is the command that installs java and the ZooKeeper jars.
+const InstallHint = "apt-get install -y zookeeper default-jre-headless"
 
-// defaultJarDir is where Debian installs ZooKeeper and its dependencies.
-const defaultJarDir = "/usr/share/java"
+// DefaultJarDir is where Debian installs ZooKeeper and its dependencies.
+const DefaultJarDir = "/usr/share/java"
 
 // mainClass runs a standalone server or a quorum member, depending on the
 // configuration it is given.
@@ -25,7 +24,7 @@ const mainClass = "org.apache.zookeeper.server.quorum.QuorumPeerMain"
 // the logging backend, writing to stderr, which goes to the log file.
 var jars = []string{"zookeeper.jar", "zookeeper-jute.jar", "slf4j-api.jar", "slf4j-simple.jar"}
 
-// baseJVMFlags keep the JVM small and quick to start on a busy test machine.
+// baseJVMFlags keep the JVM small and quick to start on a busy machine.
 var baseJVMFlags = []string{
 	"-Xms32m", "-Xmx256m",
 	"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
@@ -42,12 +41,12 @@ type jvm struct {
 	classpath string
 }
 
-// findJVM locates java and the ZooKeeper jars in jarDir. Its error names
-// what is missing and how to install it.
+// findJVM locates java and the ZooKeeper jars in jarDir. Its error wraps
+// ErrNotInstalled and names what is missing.
 func findJVM(jarDir string) (jvm, error) {
 	java, err := findJava()
 	if err != nil {
-		return jvm{}, fmt.Errorf("zktest: java not found (%w); install it and ZooKeeper with: %s", err, installHint)
+		return jvm{}, fmt.Errorf("%w: java not found (%v); install it and ZooKeeper with: %s", ErrNotInstalled, err, InstallHint)
 	}
 	var paths, missing []string
 	for _, j := range jars {
@@ -58,8 +57,8 @@ func findJVM(jarDir string) (jvm, error) {
 		paths = append(paths, p)
 	}
 	if len(missing) > 0 {
-		return jvm{}, fmt.Errorf("zktest: ZooKeeper jars not found: %s; install them with: %s",
-			strings.Join(missing, ", "), installHint)
+		return jvm{}, fmt.Errorf("%w: ZooKeeper jars not found: %s; install them with: %s",
+			ErrNotInstalled, strings.Join(missing, ", "), InstallHint)
 	}
 	return jvm{java: java, classpath: strings.Join(paths, string(os.PathListSeparator))}, nil
 }
@@ -80,16 +79,15 @@ func findJava() (string, error) {
 }
 
 // args is the java command line that runs the server configured by cfgPath.
-func (j jvm) args(cfg config, cfgPath string) []string {
+func (j jvm) args(jvmFlags []string, cfgPath string) []string {
 	args := append([]string(nil), baseJVMFlags...)
-	args = append(args, cfg.jvmFlags...)
+	args = append(args, jvmFlags...)
 	return append(args, "-cp", j.classpath, mainClass, cfgPath)
 }
 
 // zooCfg is the content of zoo.cfg for a server whose data lives in dataDir
-// and who listens for clients on 127.0.0.1:clientPort. peers, if not empty,
-// are the server.N lines of an ensemble.
-func zooCfg(cfg config, dataDir string, clientPort int, peers []string) string {
+// and who listens for clients on 127.0.0.1:clientPort.
+func zooCfg(cfg Config, dataDir string, clientPort int) string {
 	lines := []string{
 		"tickTime=500",
 		"initLimit=20",
@@ -100,13 +98,28 @@ func zooCfg(cfg config, dataDir string, clientPort int, peers []string) string {
 		"maxClientCnxns=0",
 		"admin.enableServer=false",
 		"forceSync=no",
-		"4lw.commands.whitelist=" + cfg.whitelist(),
+		"4lw.commands.whitelist=" + Whitelist(cfg.FourLetterWords),
 	}
-	lines = append(lines, peers...)
-	if len(peers) == 1 {
+	lines = append(lines, cfg.Peers...)
+	if len(cfg.Peers) == 1 {
 		// A one-member ensemble is still a quorum, not a standalone server.
 		lines = append(lines, "standaloneEnabled=false")
 	}
-	lines = append(lines, cfg.lines...)
+	lines = append(lines, cfg.Lines...)
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// Whitelist returns the 4lw.commands.whitelist value for words: "" means
+// every word ("*"), and srvr is added when missing, because this package
+// asks srvr whether the server is ready.
+func Whitelist(words string) string {
+	if strings.TrimSpace(words) == "" || words == "*" {
+		return "*"
+	}
+	for _, w := range strings.Split(words, ",") {
+		if w = strings.TrimSpace(w); w == "srvr" || w == "*" {
+			return words
+		}
+	}
+	return words + ",srvr"
 }

@@ -1,4 +1,4 @@
-package zktest
+package zkserver
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 )
+
+// killWait bounds how long a killed JVM may take to be reaped.
+const killWait = 15 * time.Second
 
 // process is one running JVM.
 type process struct {
@@ -23,7 +26,7 @@ type process struct {
 func launch(java string, args []string, dir, logPath string) (*process, error) {
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("zktest: open server log: %w", err)
+		return nil, fmt.Errorf("zkserver: open server log: %w", err)
 	}
 	defer logf.Close()
 
@@ -49,7 +52,7 @@ func launch(java string, args []string, dir, logPath string) (*process, error) {
 		close(p.done)
 	}()
 	if err := <-started; err != nil {
-		return nil, fmt.Errorf("zktest: start java: %w", err)
+		return nil, fmt.Errorf("zkserver: start java: %w", err)
 	}
 	return p, nil
 }
@@ -73,12 +76,12 @@ func (p *process) kill() error {
 	select {
 	case <-p.done:
 		return nil
-	case <-time.After(15 * time.Second):
-		return errors.New("zktest: java did not exit 15s after SIGKILL")
+	case <-time.After(killWait):
+		return errors.New("zkserver: java did not exit 15s after SIGKILL")
 	}
 }
 
-// logTail returns the last n lines of the file at path, for failure messages.
+// logTail returns the last n lines of the file at path, for error messages.
 func logTail(path string, n int) string {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/ui"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// runDemoTUI shows the demo in the terminal UI, opened on the demo's lock,
+// with its counters and controls, watching /zklocks-demo through a session
+// of its own. The UI's operating actions work as in the plain UI (fence
+// the orphan that L leaves, force-release a frozen holder), audited, unless
+// --read-only. It returns when the user quits or ctx ends; the caller then
+// closes the demo.
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, g *globalFlags, o *operateFlags, d *demo.Demo, opt zkwatch.Options) error {
+	var audit *model.Audit
+	if !g.readOnly {
+		a, closer, err := o.openAudit()
+		if err != nil {
+			return &exitError{code: exitFailed, err: err}
+		}
+		defer closer.Close()
+		audit = a
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	dialCtx, dialCancel := context.WithTimeout(ctx, g.timeout)
+	conn, err := zkwatch.Dial(dialCtx, opt)
+	dialCancel()
+	if err != nil {
+		return &exitError{code: exitUnreachable, err: err}
+	}
+	defer conn.Close()
+	w := zkwatch.Watch(ctx, conn, demoWatchConfig(d))
+	app := ui.New(ui.Options{
+		Events:      w.Events(),
+		ReadNode:    conn.ReadNodeDetail,
+		NodeTimeout: g.timeout,
+		Server:      conn.Target().String(),
+		ReadOnly:    g.readOnly,
+		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Actions: &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: g.readOnly,
+			Server: conn.Target().String(), User: userName()},
+		Demo: d,
+	})
+	_, err = tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
+	// Give back a lock the operator took in the demo, while connected.
+	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if did, rerr := app.ReleaseOwn(rctx); rerr != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", model.Printable(rerr.Error()))
+	} else if did != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", did)
+	}
+	rcancel()
+	cancel()
+	for range w.Events() { // the watcher stops reading through conn before it is closed
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
+		return &exitError{code: exitFailed, err: fmt.Errorf("terminal UI: %w", err)}
+	}
+	return nil
+}
+
+// demoWatchConfig watches the demo's tree. A fair lock's queue turns over
+// every second or so, faster than the servers' watch table is sampled
+// (every 5 s): analysed against a table older than its waiters, every
+// waiter would look unwatched. So the fair demo is analysed by recipe
+// rules, which our client follows exactly (its wakeups per release show
+// it); the naive lock keeps the table, the only place its waiters show.
+func demoWatchConfig(d *demo.Demo) zkwatch.WatchConfig {
+	cfg := zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}}
+	if d.Recipe() != demo.Naive {
+		cfg.EnrichEvery = -1
+	}
+	return cfg
+}

@@ -1,0 +1,41 @@
+package demo
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// EventKind says what a contender did.
+type EventKind string
+
+// Event kinds.
+const (
+	Joined   EventKind = "joined"   // a contender's session started
+	Granted  EventKind = "granted"  // a contender now holds
+	Released EventKind = "released" // a holder let go (or lost the lock)
+	Killed   EventKind = "killed"   // a contender's session was closed by Kill
+	Frozen   EventKind = "frozen"   // a holder stopped releasing
+	Thawed   EventKind = "thawed"   // a frozen holder will release
+	Orphaned EventKind = "orphaned" // a create's reply was "lost": its node is an orphan
+	// OrphanGone: an orphan went (fenced, or its session ended).
+	OrphanGone EventKind = "orphan-gone"
+	Failed     EventKind = "failed"  // an acquisition failed; the contender tries again
+	Crashed    EventKind = "crashed" // a contender's goroutine panicked; its session was closed
+)
+
+// Event is one thing a contender did.
+type Event struct {
+	At        time.Time
+	Kind      EventKind
+	Contender int // 1, 2, ... in the order contenders were added
+	Session   int64
+	// Node is the contender's node (absolute path), when it has one.
+	Node string
+	Mode lockcore.Mode
+	// Waited is how long a grant took.
+	Waited time.Duration
+	// OutOfOrder marks a grant that overtook a contender waiting longer.
+	OutOfOrder bool
+	Err        error
+}

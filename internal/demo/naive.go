@@ -1,0 +1,78 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// naiveTurn takes the naive lock once, holds it, and releases it. With
+// orphan, the first successful create's reply is "lost" and the contender
+// creates again: the node exists (it is its own), so it waits for itself.
+func (d *Demo) naiveTurn(ctx context.Context, c *contender, orphan bool) error {
+	d.startWaiting(c, lockcore.ModeExclusive)
+	if err := d.naiveAcquire(ctx, c); err != nil {
+		return err
+	}
+	if orphan {
+		d.orphaned(c, d.lockPath, lockcore.ModeExclusive)
+		if err := d.naiveAcquire(ctx, c); err != nil {
+			return err
+		}
+	}
+	d.granted(c, d.lockPath, -1)
+	d.hold(ctx, c, nil)
+	err := d.naiveRelease(c)
+	d.released(c)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// naiveAcquire is the textbook lock: create the ephemeral node; if it
+// exists, watch it and, when it goes, try again, racing every other waiter.
+func (d *Demo) naiveAcquire(ctx context.Context, c *contender) error {
+	for {
+		_, err := c.zk.Create(d.lockPath, d.data(c), zk.FlagEphemeral, openACL)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, zk.ErrNodeExists) {
+			return fmt.Errorf("demo: create %s: %w", d.lockPath, err)
+		}
+		d.arrive(c)
+		exists, _, ch, err := c.zk.ExistsW(d.lockPath)
+		if err != nil {
+			return fmt.Errorf("demo: exists %s: %w", d.lockPath, err)
+		}
+		if !exists {
+			continue
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// naiveRelease deletes the lock node if it is still ours.
+func (d *Demo) naiveRelease(c *contender) error {
+	_, stat, err := c.zk.Get(d.lockPath)
+	switch {
+	case errors.Is(err, zk.ErrNoNode):
+		return fmt.Errorf("%w: %s was already gone", lockcore.ErrLockLost, d.lockPath)
+	case err != nil:
+		return fmt.Errorf("demo: %s: %w", d.lockPath, err)
+	case stat.EphemeralOwner != c.session:
+		return fmt.Errorf("%w: %s belongs to session 0x%x now", lockcore.ErrNotHolder, d.lockPath, uint64(stat.EphemeralOwner))
+	}
+	if err := c.zk.Delete(d.lockPath, stat.Version); err != nil && !errors.Is(err, zk.ErrNoNode) {
+		return fmt.Errorf("demo: delete %s: %w", d.lockPath, err)
+	}
+	return nil
+}

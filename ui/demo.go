@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/internal/demo"
+)
+
+// DemoControls drive a running `zklocks demo` from the UI; internal/demo's
+// *Demo satisfies it. Each control returns a sentence for the status line.
+// Add and LoseReply start a session and block until it is established.
+type DemoControls interface {
+	// LockPath is the demo's lock, which the UI opens on.
+	LockPath() string
+	Add(ctx context.Context) (string, error)
+	Kill() (string, error)
+	Freeze() (string, error)
+	Unfreeze() (string, error)
+	LoseReply(ctx context.Context) (string, error)
+	Stats() demo.Stats
+}
+
+// demoTimeout bounds a control that starts a session.
+const demoTimeout = 15 * time.Second
+
+// demoStatsMsg carries the demo's counters, read once a second.
+type demoStatsMsg struct{ stats demo.Stats }
+
+func readDemoStats(d DemoControls) tea.Cmd {
+	return func() tea.Msg { return demoStatsMsg{stats: d.Stats()} }
+}
+
+// demoDoneMsg is what a demo control said.
+type demoDoneMsg struct {
+	text string
+	err  error
+	// stats are the counters right after the control.
+	stats demo.Stats
+}
+
+// demoAction runs a control away from the UI's goroutine.
+func demoAction(d DemoControls, do func(ctx context.Context) (string, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), demoTimeout)
+		defer cancel()
+		text, err := do(ctx)
+		return demoDoneMsg{text: text, err: err, stats: d.Stats()}
+	}
+}
+
+// handleDemoKey runs the demo control bound to msg, if any.
+func (a *App) handleDemoKey(msg tea.KeyMsg) tea.Cmd {
+	d, k := a.opt.Demo, a.env.keys
+	if d == nil {
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.DemoAdd):
+		return demoAction(d, d.Add)
+	case key.Matches(msg, k.DemoKill):
+		return demoAction(d, func(context.Context) (string, error) { return d.Kill() })
+	case key.Matches(msg, k.DemoFreeze):
+		return demoAction(d, func(context.Context) (string, error) {
+			if d.Stats().Frozen > 0 {
+				return d.Unfreeze()
+			}
+			return d.Freeze()
+		})
+	case key.Matches(msg, k.DemoLoseReply):
+		return demoAction(d, d.LoseReply)
+	}
+	return nil
+}
+
+func (a *App) demoDone(msg demoDoneMsg) {
+	a.demoStats = msg.stats
+	if msg.err != nil {
+		a.say(msg.err.Error(), true)
+		return
+	}
+	a.say(msg.text, false)
+}
+
+// demoSegment is the status bar's demo counters: wakeups per release (the
+// watch notifications a release delivered to the other contenders'
+// sessions, the releaser's notice of its own delete not counted) and
+// whether a grant ever overtook a longer waiter.
+func (a *App) demoSegment() segment {
+	st, s := a.env.st, a.demoStats
+	text := "DEMO " + fmt.Sprintf("%.2f", s.WakeupsPerRelease()) + " wakeups/release · "
+	p := st.accent
+	switch {
+	case s.FIFOBreaks > 0:
+		text += "FIFO broken ×" + itoa(s.FIFOBreaks)
+		p = st.warning
+	default:
+		text += "FIFO kept"
+	}
+	if s.Frozen > 0 {
+		text += " · " + itoa(s.Frozen) + " frozen"
+	}
+	if n := len(s.Orphans); n > 0 {
+		text += " · " + itoa(n) + " orphan"
+		p = st.danger
+	}
+	return segment{text: text, p: p}
+}
+
+// demoLegend explains the demo's counters in the help overlay.
+func (a *App) demoLegend() []string {
+	if a.opt.Demo == nil {
+		return nil
+	}
+	st := a.env.st
+	return []string{"",
+		st.strong.s(" Demo"),
+		" wakeups/release  watch notifications each release delivered to the other contenders'",
+		"                  sessions (a holder's notice of its own delete is not counted):",
+		"                  1 for a fair lock, about the number of waiters for the naive one",
+		" FIFO             whether a grant ever overtook a contender waiting longer",
+		" Z                freezes the holder that has held longest; Z again thaws it",
+	}
+}
+
+// demoKeys switches the demo's bindings on in demo mode only, so that
+// they show in the help only then.
+func (k *keyMap) demoKeys(on bool) {
+	for _, b := range []*key.Binding{&k.DemoAdd, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply} {
+		b.SetEnabled(on)
+	}
+}

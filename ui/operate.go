@@ -1,0 +1,319 @@
+package ui
+
+import (
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// Operations are the operator's writes to ZooKeeper, through
+// model.Actions: acquiring and releasing a lock of our own (operate_own.go),
+// and force-release, revoke and fence on other sessions' nodes. Those three
+// act only after a dialog that an explicit y confirms (operate_dialog.go),
+// and only on the node exactly as the dialog showed it (lockcore.Expect):
+// a node that changed meanwhile is never touched.
+
+// operateKeys enables the operations' bindings only when the App has
+// actions and may write. Disabled ones still answer, to say why (see
+// isOperateKey and canAct), but the help no longer lists them.
+func (k *keyMap) operateKeys(on bool) {
+	for _, b := range []*key.Binding{&k.Acquire, &k.ReleaseOwn, &k.ForceRelease, &k.Revoke, &k.Fence} {
+		b.SetEnabled(on)
+	}
+}
+
+// operateHelp is the help overlay's line on the operations, when enabled
+// (one line: they do not fit as a fifth column at 80 cells).
+func (a *App) operateHelp() []string {
+	k := a.env.keys
+	if !k.Acquire.Enabled() {
+		return nil
+	}
+	var parts []string
+	for _, b := range []key.Binding{k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Revoke, k.Fence} {
+		parts = append(parts, a.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
+	}
+	return []string{"", " " + strings.Join(parts, " · ")}
+}
+
+// pressed reports whether msg is one of b's keys, whether b is enabled or
+// not: a disabled operation still answers, to say why it is disabled.
+func pressed(msg tea.KeyMsg, b key.Binding) bool {
+	for _, k := range b.Keys() {
+		if msg.String() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// isOperateKey reports whether msg is an operation's key on a screen that
+// has operations: the locks list and a lock's detail.
+func (a *App) isOperateKey(msg tea.KeyMsg) bool {
+	if f := a.focused(); f != focusLocks && f != focusDetail {
+		return false
+	}
+	k := a.env.keys
+	for _, b := range []key.Binding{k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Revoke, k.Fence} {
+		if pressed(msg, b) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *App) handleOperateKey(msg tea.KeyMsg) tea.Cmd {
+	k := a.env.keys
+	switch {
+	case pressed(msg, k.Acquire):
+		a.askAcquire()
+	case pressed(msg, k.ReleaseOwn):
+		return a.releaseOwn()
+	case pressed(msg, k.ForceRelease):
+		a.askForceRelease()
+	case pressed(msg, k.Revoke):
+		a.askRevoke()
+	case pressed(msg, k.Fence):
+		a.askFence()
+	}
+	return nil
+}
+
+// handleOperate handles the operations' messages.
+func (a *App) handleOperate(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case acquireChosenMsg:
+		cmd = a.startAcquire(msg.spec)
+	case acquireProgressMsg:
+		cmd = a.acquireProgress(msg)
+	case acquireDoneMsg:
+		cmd = a.acquireDone(msg)
+	case ownLostMsg:
+		a.ownLost(msg)
+	case ownRevokedMsg:
+		cmd = a.ownRevoked(msg)
+	case ownReleasedMsg:
+		a.ownReleased(msg)
+	case actionDoneMsg:
+		a.say(msg.text())
+	}
+	// Our own lock's lines take room from the detail's information.
+	a.detail.buildInfo()
+	return cmd
+}
+
+// canAct reports whether an operation may go on, and says why not:
+// read-only, or no actions to act with.
+func (a *App) canAct(what string) bool {
+	if !a.guardWrite(what) {
+		return false
+	}
+	if a.opt.Actions == nil {
+		a.say(what+" is unavailable: this view has no connection to act with", true)
+		return false
+	}
+	return true
+}
+
+// open shows d unless a dialog is open already.
+func (a *App) open(d dialog) {
+	if a.dialog == nil {
+		a.dialog = d
+	}
+}
+
+// shownParticipant returns the contender selected in the lock detail, as
+// shown, or says why there is none.
+func (a *App) shownParticipant(what string) (*lockcore.Lock, lockcore.Participant, bool) {
+	if a.focused() != focusDetail {
+		a.say(what+": open a lock (enter) and select a contender first", true)
+		return nil, lockcore.Participant{}, false
+	}
+	q := a.detail.selected()
+	if q == nil {
+		a.say(what+": this lock has no contender", true)
+		return nil, lockcore.Participant{}, false
+	}
+	return a.detail.lock, *q, true
+}
+
+func (a *App) askForceRelease() {
+	const what = "force-release"
+	if !a.canAct(what) {
+		return
+	}
+	_, q, ok := a.shownParticipant(what)
+	if !ok {
+		return
+	}
+	e := lockcore.ExpectParticipant(q)
+	told := "Its session is not told: if its client is alive, it goes on as if its node were still there " +
+		"(a holder as if it held the lock) while the next waiter is let in."
+	if q.Session == 0 {
+		told = "No session owns it, so no client is told or affected: the queue moves on."
+	}
+	lines := append(a.describe(q), told,
+		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
+	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
+		yes: forceRelease(a.opt.Actions, e)}}
+	if revocable(q) {
+		d.revoke = revoke(a.opt.Actions, e)
+		d.confirm.lines = append(d.confirm.lines, "A Curator lock: v asks its client to release instead "+
+			"(writes __REVOKE__; only a client that made its lock revocable acts on it).")
+		d.confirm.footer = "y deletes the node · v revokes instead · any other key (enter, esc) cancels"
+	}
+	a.open(d)
+}
+
+func (a *App) askRevoke() {
+	const what = "revoke"
+	if !a.canAct(what) {
+		return
+	}
+	_, q, ok := a.shownParticipant(what)
+	if !ok {
+		return
+	}
+	if !revocable(q) {
+		a.say("revoke: only a Curator lock (mutex, read, write) that a session owns understands a revocation request; "+
+			"this "+string(lockcore.ParseName(path.Base(q.Path)).Kind)+" node would ignore it (D force-releases)", true)
+		return
+	}
+	lines := append(a.describe(q), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
+		"Only a Curator client that made its lock revocable releases; any other ignores it. Nothing is deleted. Audited.")
+	a.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
+		yes: revoke(a.opt.Actions, lockcore.ExpectParticipant(q))})
+}
+
+func (a *App) askFence() {
+	const what = "fence"
+	if !a.canAct(what) {
+		return
+	}
+	if a.focused() != focusDetail || a.detail.lock == nil {
+		a.say(what+": open a lock (enter) first", true)
+		return
+	}
+	l := a.detail.lock
+	cands := lockcore.FenceCandidates(*l)
+	if len(cands) == 0 {
+		a.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
+		return
+	}
+	a.open(newFenceDialog(l.Path, cands, a.opt.Actions))
+}
+
+// revocable reports whether q's client may act on a revocation request:
+// Curator's mutex and read-write lock nodes that a session owns. Curator's
+// semaphore leases, and every other client, ignore it.
+func revocable(q lockcore.Participant) bool {
+	if q.Session == 0 {
+		return false // no client to ask
+	}
+	switch lockcore.ParseName(path.Base(q.Path)).Kind {
+	case lockcore.KindCuratorLock, lockcore.KindCuratorRead, lockcore.KindCuratorWrite:
+		return true
+	}
+	return false
+}
+
+// describe is what an operator needs to know of a contender before acting
+// on it: node, session, client, role and age, token and version.
+func (a *App) describe(q lockcore.Participant) []string {
+	owner := "none: a persistent node, no session owns it"
+	if q.Session != 0 {
+		owner = lockcore.SessionHex(q.Session)
+	}
+	age := model.Duration(a.env.age(a.detail.lock, q.Age))
+	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", node age " + age + " (server clock)"
+	if q.Role == lockcore.RoleHolder {
+		held = "holding  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", for at most " + age +
+			" (the node's age, server clock)"
+	}
+	return []string{
+		model.Printable(q.Path),
+		"session  " + owner,
+		"client   " + a.clientText(q.Session),
+		held,
+		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
+	}
+}
+
+// clientText is the address the servers saw for a session, or why there is
+// none: never a guess.
+func (a *App) clientText(id int64) string {
+	s := a.env.state
+	if id == 0 {
+		return "none (no session)"
+	}
+	if c, ok := s.Clients[id]; ok && c.Client != "" {
+		if c.Server != "" {
+			return model.Printable(c.Client) + " via " + model.Printable(c.Server)
+		}
+		return model.Printable(c.Client)
+	}
+	if s.Ghost(id) {
+		return "none: every server answered and none lists this session"
+	}
+	return "unknown (no server named this session)"
+}
+
+// actionDoneMsg says how a force-release, revoke or fence ended.
+type actionDoneMsg struct {
+	action string   // "force-release", "revoke" or "fence"
+	nodes  []string // the nodes acted on, as shown
+	err    error
+}
+
+func forceRelease(act *model.Actions, e lockcore.Expect) tea.Cmd {
+	return func() tea.Msg {
+		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(e)}
+	}
+}
+
+func revoke(act *model.Actions, e lockcore.Expect) tea.Cmd {
+	return func() tea.Msg {
+		return actionDoneMsg{action: "revoke", nodes: []string{e.Path}, err: act.Revoke(e)}
+	}
+}
+
+// fence deletes es in one transaction.
+func fence(act *model.Actions, es []lockcore.Expect) tea.Cmd {
+	nodes := make([]string, len(es))
+	for i, e := range es {
+		nodes[i] = e.Path
+	}
+	return func() tea.Msg {
+		return actionDoneMsg{action: "fence", nodes: nodes, err: act.Fence(es)}
+	}
+}
+
+// text is the status line's account of an action, and whether it is bad
+// news.
+func (m actionDoneMsg) text() (string, bool) {
+	subject := itoa(len(m.nodes)) + " nodes"
+	if len(m.nodes) == 1 {
+		subject = model.ShortNode(m.nodes[0])
+	}
+	switch {
+	case m.err == nil && m.action == "force-release":
+		return "force-released " + subject + ": its session was not told", false
+	case m.err == nil && m.action == "revoke":
+		return "asked " + subject + " to release (__REVOKE__ written): only a revocable Curator client acts on it", false
+	case m.err == nil:
+		return "fenced " + subject + " in one transaction", false
+	case errors.Is(m.err, model.ErrAudit):
+		return m.action + " done on " + subject + ", but " + m.err.Error() + ": record it by hand", true
+	case errors.Is(m.err, model.ErrReadOnly):
+		return m.err.Error(), true
+	case errors.Is(m.err, lockcore.ErrNodeChanged), errors.Is(m.err, lockcore.ErrNodeGone):
+		return m.action + " refused, nothing was changed: " + m.err.Error() + " (not the node that was shown)", true
+	}
+	return m.action + " failed: " + m.err.Error() + " (read the lock again: a lost reply may hide what went through)", true
+}

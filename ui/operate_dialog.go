@@ -1,0 +1,248 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// The operations' dialogs. Like confirmDialog, each takes every key while
+// open and closes on any key it does not know, Enter and Esc included.
+
+// acquireModes are the modes zklocks can join a lock of recipe in, or why
+// it cannot join at all.
+func acquireModes(recipe lockcore.Recipe) ([]lockcore.Mode, string) {
+	x, r, w, l := lockcore.ModeExclusive, lockcore.ModeRead, lockcore.ModeWrite, lockcore.ModeLease
+	switch recipe {
+	case lockcore.RecipeCuratorMutex, lockcore.RecipeGoZKLock, lockcore.RecipeZKWriteLock, lockcore.RecipeSessionLock:
+		return []lockcore.Mode{x}, ""
+	case lockcore.RecipeKazooLock:
+		return []lockcore.Mode{x, r}, ""
+	case lockcore.RecipeCuratorRWLock, lockcore.RecipeKazooRWLock, lockcore.RecipeHostRW:
+		return []lockcore.Mode{r, w}, ""
+	case lockcore.RecipeCuratorSemaphore, lockcore.RecipeKazooSemaphore:
+		return []lockcore.Mode{l}, ""
+	case lockcore.RecipeEmpty:
+		return []lockcore.Mode{x, r, w, l}, "" // Curator's recipes, as lockcore.DetectRecipe picks
+	case lockcore.RecipeMixed:
+		return nil, "contenders of several recipes share it, so no one way to queue is right (zklocks acquire --recipe can choose)"
+	case lockcore.RecipeEphemeral:
+		return nil, "a plain ephemeral lock node has no queue to join"
+	}
+	return nil, "its children match no recipe zklocks can join"
+}
+
+// acquireDialog asks how to join a lock: in which mode and, for a semaphore
+// whose limit the tree does not state, with how many leases.
+type acquireDialog struct {
+	path   string
+	recipe lockcore.Recipe
+	modes  []lockcore.Mode
+	leases *int // the semaphore's limit, when the tree states it
+	typing bool // asking for the limit
+	number string
+	// choices says which key picks which mode.
+	choices string
+}
+
+func newAcquireDialog(k keyMap, l *lockcore.Lock, modes []lockcore.Mode) *acquireDialog {
+	keys := make([]string, len(modes))
+	for i, m := range modes {
+		keys[i] = modeKey(k, m).Help().Key + " " + string(m)
+	}
+	return &acquireDialog{path: l.Path, recipe: l.Recipe, modes: modes, leases: l.MaxLeases,
+		choices: strings.Join(keys, " · ")}
+}
+
+func modeKey(k keyMap, m lockcore.Mode) key.Binding {
+	switch m {
+	case lockcore.ModeRead:
+		return k.ModeRead
+	case lockcore.ModeWrite:
+		return k.ModeWrite
+	case lockcore.ModeLease:
+		return k.ModeLease
+	}
+	return k.ModeExclusive
+}
+
+func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
+	if d.typing {
+		switch {
+		case key.Matches(msg, k.Digit):
+			if len(d.number) < 6 {
+				d.number += msg.String()
+			}
+			return false, nil
+		case key.Matches(msg, k.Erase):
+			if d.number != "" {
+				d.number = d.number[:len(d.number)-1]
+			}
+			return false, nil
+		case key.Matches(msg, k.Yes):
+			n, err := strconv.Atoi(d.number)
+			if err != nil || n <= 0 {
+				return true, flashErr("acquire: no max leases given (a whole number above 0): nothing acquired")
+			}
+			return true, chooseAcquire(lockcore.Spec{Path: d.path, Mode: lockcore.ModeLease, MaxLeases: n})
+		}
+		return true, nil
+	}
+	for _, m := range d.modes {
+		if !key.Matches(msg, modeKey(k, m)) {
+			continue
+		}
+		if m == lockcore.ModeLease && d.leases == nil {
+			d.typing = true
+			return false, nil
+		}
+		// A limit the tree states is read again as the lease is taken.
+		return true, chooseAcquire(lockcore.Spec{Path: d.path, Mode: m})
+	}
+	return true, nil
+}
+
+func (d *acquireDialog) view(st *styles, w int) string {
+	c := confirmDialog{title: "Acquire " + model.Printable(d.path) + "?"}
+	how := "joins as a fair participant, watching only its predecessor"
+	if d.recipe == lockcore.RecipeCuratorSemaphore || d.recipe == lockcore.RecipeKazooSemaphore {
+		how = "queues for a lease as the semaphore's own clients do"
+	}
+	c.lines = append(c.lines, "recipe "+string(d.recipe)+": zklocks' own client "+how+
+		". Its node is ephemeral; r gives it back, and so does quitting.")
+	if d.typing {
+		c.lines = append(c.lines, "", "max leases: "+d.number+"█")
+		if d.recipe != lockcore.RecipeKazooSemaphore {
+			c.lines = append(c.lines, "Curator does not record a semaphore's limit in the tree: give the number "+
+				"its applications use. A larger one lets zklocks take a lease they would not give.")
+		}
+		c.footer = "0-9 types · backspace erases · y acquires · any other key (enter, esc) cancels"
+		return c.view(st, w)
+	}
+	if d.leases != nil {
+		c.lines = append(c.lines, "max leases "+itoa(*d.leases)+", as the tree states")
+	}
+	c.footer = d.choices + " · any other key (enter, esc) cancels"
+	return c.view(st, w)
+}
+
+// forceDialog confirms a force-release; for a Curator lock it offers to
+// revoke instead.
+type forceDialog struct {
+	confirm confirmDialog
+	// revoke is the polite alternative; nil when the client would ignore it.
+	revoke tea.Cmd
+}
+
+func (d *forceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
+	if d.revoke != nil && pressed(msg, k.Revoke) {
+		return true, d.revoke
+	}
+	return d.confirm.update(k, msg)
+}
+
+func (d *forceDialog) view(st *styles, w int) string { return d.confirm.view(st, w) }
+
+// fenceDialog lists a lock's fencing candidates as they were when it
+// opened: what it shows is the dry run. Selected candidates start checked,
+// suspects unchecked; y deletes the checked ones in one transaction.
+type fenceDialog struct {
+	path  string
+	cands []lockcore.FenceCandidate
+	on    []bool
+	cur   int
+	act   *model.Actions
+}
+
+func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions) *fenceDialog {
+	d := &fenceDialog{path: path, cands: cands, on: make([]bool, len(cands)), act: act}
+	for i, c := range cands {
+		d.on[i] = c.Selected
+	}
+	return d
+}
+
+// chosen are the checked candidates, as shown.
+func (d *fenceDialog) chosen() []lockcore.Expect {
+	var es []lockcore.Expect
+	for i, c := range d.cands {
+		if d.on[i] {
+			es = append(es, lockcore.ExpectParticipant(c.Participant))
+		}
+	}
+	return es
+}
+
+func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
+	switch {
+	case key.Matches(msg, k.Up):
+		d.cur = max(d.cur-1, 0)
+	case key.Matches(msg, k.Down):
+		d.cur = min(d.cur+1, len(d.cands)-1)
+	case key.Matches(msg, k.Toggle):
+		d.on[d.cur] = !d.on[d.cur]
+	case key.Matches(msg, k.Digit):
+		if i := int(msg.String()[0] - '1'); i >= 0 && i < len(d.cands) {
+			d.cur, d.on[i] = i, !d.on[i]
+		}
+	case key.Matches(msg, k.Yes):
+		es := d.chosen()
+		if len(es) == 0 {
+			return true, flashErr("fence: nothing was checked, nothing deleted")
+		}
+		return true, fence(d.act, es)
+	default:
+		return true, nil
+	}
+	return false, nil
+}
+
+// fenceRows is how many candidates the fence dialog lists at once.
+const fenceRows = 6
+
+func (d *fenceDialog) view(st *styles, w int) string {
+	inner := dialogWidth(w)
+	es := d.chosen()
+	c := confirmDialog{title: "Fence " + model.Printable(d.path) + ": delete " + itoa(len(es)) + " of " +
+		itoa(len(d.cands)) + " nodes in one transaction?"}
+	c.lines = append(c.lines, "Dry run: nothing is deleted before y. Each delete is version-checked; if any "+
+		"node changed or vanished since it was shown, none is deleted.", "")
+	first := max(0, min(d.cur-fenceRows/2, len(d.cands)-fenceRows))
+	for i := first; i < min(first+fenceRows, len(d.cands)); i++ {
+		cand := d.cands[i]
+		line := "  [ ] "
+		if d.on[i] {
+			line = "  [x] "
+		}
+		if i == d.cur {
+			line = ">" + line[1:]
+		}
+		why := string(cand.Reason)
+		if !cand.Selected {
+			why += " suspect"
+		}
+		line += itoa(i+1) + " #" + itoa(cand.Participant.Position) + " " + model.ShortNode(cand.Participant.Node) + " " + why
+		c.lines = append(c.lines, clip(line, inner))
+	}
+	if n := len(d.cands) - fenceRows; n > 0 {
+		c.lines = append(c.lines, "  ("+itoa(n)+" more: ↑↓ scrolls)")
+	}
+	// The evidence of the candidate under the cursor, in full as far as
+	// it fits.
+	cand := d.cands[d.cur]
+	q := cand.Participant
+	evidence := "#" + itoa(q.Position) + " " + string(q.Role) + " · session " + session(q.Session) + " · " +
+		string(cand.Reason) + ": " + model.Printable(cand.Evidence)
+	lines := wrap(evidence, inner, "  ")
+	if len(lines) > 5 {
+		lines = append(lines[:4], clip(lines[4]+" "+lines[5], inner-1)+"…")
+	}
+	c.lines = append(c.lines, "")
+	c.lines = append(c.lines, lines...)
+	c.footer = "1-9 or ↑↓ space check · y deletes · any other key (enter, esc) cancels"
+	return c.view(st, w)
+}

@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// Our own lock: the operator can take one lock at a time with zklocks' own
+// client (a fair participant of the lock's recipe, see lockcore.Acquire),
+// watch it wait and hold, and give it back. It is ephemeral, so it goes
+// with our session at the latest; ReleaseOwn gives it back on the way out.
+
+// releaseTimeout bounds giving our lock back.
+const releaseTimeout = 5 * time.Second
+
+// ownLock is our own lock, from the moment it is asked for: waiting,
+// held, or lost. The App owns it; panes only read it.
+type ownLock struct {
+	id   int
+	path string // the lock's path
+	mode lockcore.Mode
+	// asked is when the operator asked for it, by the App's clock.
+	asked time.Time
+	// progress is where the wait last stood; nil before the first report
+	// (and when the lock was free).
+	progress *lockcore.Progress
+	held     *lockcore.Held
+	// lost says why the held lock was lost, once it was.
+	lost error
+	// ending: r was pressed, the wait is being given up or the lock
+	// released.
+	ending bool
+
+	cancel   context.CancelFunc       // gives up the wait
+	reports  <-chan lockcore.Progress // where the wait stands; closed when the acquisition returns
+	returned <-chan struct{}          // closed once the acquisition has returned
+	granted  <-chan *lockcore.Held    // the lock, if granted, for ReleaseOwn
+	stop     chan struct{}            // closed to stop watching the held lock
+}
+
+// node is our contender's path, once known.
+func (o *ownLock) node() string {
+	switch {
+	case o.held != nil:
+		return o.held.Node
+	case o.progress != nil:
+		return o.progress.Node
+	}
+	return ""
+}
+
+// askAcquire asks in which mode to acquire the lock on screen.
+func (a *App) askAcquire() {
+	const what = "acquire"
+	if !a.canAct(what) {
+		return
+	}
+	if o := a.env.own; o != nil {
+		a.say("acquire: zklocks already holds or waits on "+o.path+"; r gives it back first", true)
+		return
+	}
+	var l *lockcore.Lock
+	switch a.focused() {
+	case focusDetail:
+		l = a.detail.lock
+		if a.detail.gone {
+			a.say("acquire: "+a.detail.path+" is gone; it is no longer watched", true)
+			return
+		}
+	case focusLocks:
+		if a.locks.cur.idx >= len(a.locks.rows) {
+			return
+		}
+		r := a.locks.rows[a.locks.cur.idx]
+		if r.lock == nil {
+			a.say("acquire: "+r.path+": the ACL denies this session", true)
+			return
+		}
+		l = r.lock
+	}
+	if l == nil {
+		return
+	}
+	modes, why := acquireModes(l.Recipe)
+	if len(modes) == 0 {
+		a.say("acquire: "+l.Path+" ("+string(l.Recipe)+"): "+why, true)
+		return
+	}
+	a.open(newAcquireDialog(*a.env.keys, l, modes))
+}
+
+// acquireChosenMsg: the operator chose how to acquire a lock.
+type acquireChosenMsg struct{ spec lockcore.Spec }
+
+func chooseAcquire(spec lockcore.Spec) tea.Cmd {
+	return func() tea.Msg { return acquireChosenMsg{spec: spec} }
+}
+
+// startAcquire starts acquiring, and shows the lock's detail.
+func (a *App) startAcquire(spec lockcore.Spec) tea.Cmd {
+	if !a.canAct("acquire") {
+		return nil
+	}
+	if a.env.own != nil {
+		return nil
+	}
+	a.ownSeq++
+	ctx, cancel := context.WithCancel(context.Background())
+	reports := make(chan lockcore.Progress, 1)
+	returned := make(chan struct{})
+	granted := make(chan *lockcore.Held, 1)
+	o := &ownLock{id: a.ownSeq, path: spec.Path, mode: spec.Mode, asked: a.env.now(),
+		cancel: cancel, reports: reports, returned: returned, granted: granted}
+	a.env.own = o
+	if a.focused() != focusDetail || a.detail.path != spec.Path {
+		a.openLock(openLockMsg{path: spec.Path})
+	}
+	a.say("acquiring "+spec.Path+" ("+string(spec.Mode)+") with zklocks' own client; r gives up", false)
+	run := ownRun{reports: reports, returned: returned, granted: granted}
+	return tea.Batch(acquire(ctx, a.opt.Actions, spec, o.id, run), waitProgress(o.id, reports))
+}
+
+// acquireProgressMsg is where our waiting acquisition stands.
+type acquireProgressMsg struct {
+	id       int
+	progress lockcore.Progress
+}
+
+// acquireDoneMsg ends an acquisition: the lock held, or why not.
+type acquireDoneMsg struct {
+	id   int
+	held *lockcore.Held
+	err  error
+}
+
+// ownRun are the channels an acquisition reports on.
+type ownRun struct {
+	// reports get where the wait stands; the latest report replaces one
+	// not yet read, so the acquisition never waits for the UI. Closed when
+	// the acquisition returns.
+	reports chan lockcore.Progress
+	// granted gets the lock, if granted (buffered: one).
+	granted chan<- *lockcore.Held
+	// returned is closed last.
+	returned chan<- struct{}
+}
+
+// acquire acquires with act. A lock granted just as ctx ended is given
+// back at once: nobody is left to release it.
+func acquire(ctx context.Context, act *model.Actions, spec lockcore.Spec, id int, run ownRun) tea.Cmd {
+	return func() tea.Msg {
+		defer close(run.returned)
+		spec.Progress = func(p lockcore.Progress) { offer(run.reports, p) }
+		h, err := act.Acquire(ctx, spec)
+		close(run.reports)
+		if err == nil && ctx.Err() != nil {
+			rctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
+			_ = h.Release(rctx)
+			cancel()
+			h, err = nil, ctx.Err()
+		}
+		if h != nil {
+			run.granted <- h
+		}
+		return acquireDoneMsg{id: id, held: h, err: err}
+	}
+}
+
+// offer puts p on ch, replacing a report not yet read. It never blocks
+// while it is ch's only sender.
+func offer(ch chan lockcore.Progress, p lockcore.Progress) {
+	for {
+		select {
+		case ch <- p:
+			return
+		default:
+		}
+		select {
+		case <-ch:
+		default:
+		}
+	}
+}
+
+// waitProgress waits for the next report; nothing once the acquisition
+// has returned.
+func waitProgress(id int, reports <-chan lockcore.Progress) tea.Cmd {
+	return func() tea.Msg {
+		p, ok := <-reports
+		if !ok {
+			return nil
+		}
+		return acquireProgressMsg{id: id, progress: p}
+	}
+}
+
+func (a *App) acquireProgress(msg acquireProgressMsg) tea.Cmd {
+	o := a.env.own
+	if o == nil || o.id != msg.id {
+		return nil
+	}
+	if o.held == nil {
+		p := msg.progress
+		o.progress = &p
+	}
+	return waitProgress(o.id, o.reports)
+}
+
+func (a *App) acquireDone(msg acquireDoneMsg) tea.Cmd {
+	o := a.env.own
+	if o == nil || o.id != msg.id {
+		if msg.held != nil { // not wanted any more: give it back
+			return releaseHeld(msg.id, msg.held, "")
+		}
+		return nil
+	}
+	if msg.err == nil && msg.held == nil {
+		msg.err = errors.New("no lock and no error from the client")
+	}
+	if msg.err != nil {
+		a.env.own = nil
+		o.cancel()
+		if errors.Is(msg.err, context.Canceled) {
+			a.say("gave up waiting on "+o.path+": our node is deleted (or goes with this session)", false)
+		} else {
+			a.say("acquire "+o.path+" failed: "+msg.err.Error(), true)
+		}
+		return nil
+	}
+	o.held, o.stop = msg.held, make(chan struct{})
+	a.say("holding "+o.path+" · fencing token "+hex(o.held.Token)+" ("+strconv.FormatInt(o.held.Token, 10)+
+		") · r releases", false)
+	return watchHeld(o.id, o.held, o.stop)
+}
+
+// ownLostMsg: our lock was lost: its node deleted by someone else, our
+// session expired, or the connection dropped (see lockcore.Held).
+type ownLostMsg struct {
+	id  int
+	err error
+}
+
+// ownRevokedMsg: someone asked us, Curator-style, to release.
+type ownRevokedMsg struct{ id int }
+
+// watchHeld waits until the held lock is lost or revoked, or stop closes.
+func watchHeld(id int, h *lockcore.Held, stop <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-h.Lost():
+			return ownLostMsg{id: id, err: h.Err()}
+		case <-h.Revoked():
+			return ownRevokedMsg{id: id}
+		case <-stop:
+			return nil
+		}
+	}
+}
+
+func (a *App) ownLost(msg ownLostMsg) {
+	o := a.env.own
+	if o == nil || o.id != msg.id {
+		return
+	}
+	o.lost = msg.err
+	if o.lost == nil {
+		o.lost = lockcore.ErrLockLost
+	}
+	a.say("OUR LOCK IS LOST: "+o.lost.Error(), true)
+}
+
+func (a *App) ownRevoked(msg ownRevokedMsg) tea.Cmd {
+	o := a.env.own
+	if o == nil || o.id != msg.id || o.ending {
+		return nil
+	}
+	a.say("someone asks zklocks to release "+o.path+" (Curator revocation): r releases it", true)
+	return watchHeld(o.id, o.held, o.stop)
+}
