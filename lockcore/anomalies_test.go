@@ -124,3 +124,21 @@ func TestOwnWatchIsNoHerd(t *testing.T) {
 	l := Analyze(tree, NewWatchTable(map[int64][]string{1: {"/l/" + c(0)}, 2: {"/l/" + c(0)}}), Options{})
 	noAnomaly(t, l)
 }
+
+func TestStaleWatchTableIsNotUsed(t *testing.T) {
+	b := &builder{}
+	c := func(i int) string { return curatorName("lock-", i) }
+	tree := queueTree("/l", b.node(c(0), 1), b.node(c(1), 2))
+	tree.Self.Stat.Pzxid = tree.Children[1].Stat.Czxid
+	// A table read before the waiter queued knows nothing of its watch.
+	stale := NewWatchTable(map[int64][]string{9: {"/x"}}).AsOf(tree.Children[1].Stat.Czxid - 1)
+	l := Analyze(tree, stale, Options{})
+	if l.WatchesSource != WatchesFromRecipe || len(l.Warnings) != 1 {
+		t.Fatalf("a stale table must not judge: source %s, warnings %v", l.WatchesSource, l.Warnings)
+	}
+	noAnomaly(t, l)
+	fresh := NewWatchTable(map[int64][]string{9: {"/x"}}).AsOf(tree.Children[1].Stat.Czxid)
+	if l := Analyze(tree, fresh, Options{}); l.WatchesSource != WatchesFromServer {
+		t.Fatalf("a table as new as the lock is used: %s", l.WatchesSource)
+	}
+}

@@ -55,6 +55,39 @@ type Tree struct {
 type WatchTable struct {
 	bySession map[int64][]string
 	byPath    map[string][]int64
+	// asOf is a zxid every server had applied before it answered; zero
+	// when unknown (the table was read after the trees it is used with).
+	asOf int64
+}
+
+// AsOf returns the table stamped with a zxid that every server had applied
+// before answering. A lock changed after that zxid is analysed by its
+// recipe's rules instead: the table cannot know its newer waiters' watches.
+func (w *WatchTable) AsOf(zxid int64) *WatchTable {
+	if w == nil {
+		return nil
+	}
+	c := *w
+	c.asOf = zxid
+	return &c
+}
+
+// covers reports whether the table is at least as new as the tree's last
+// change (its node's children counter and its nodes' creations).
+func (w *WatchTable) covers(t Tree) bool {
+	if w == nil || w.asOf == 0 {
+		return true
+	}
+	last := t.Self.Stat.Pzxid
+	for _, n := range t.Children {
+		last = max(last, n.Stat.Czxid)
+	}
+	for _, nodes := range t.Extra {
+		for _, n := range nodes {
+			last = max(last, n.Stat.Czxid)
+		}
+	}
+	return last <= w.asOf
 }
 
 // NewWatchTable indexes a table of session → watched absolute paths.
@@ -122,7 +155,7 @@ func (w *WatchTable) Equal(o *WatchTable) bool {
 	if w == nil || o == nil {
 		return w == o
 	}
-	if len(w.byPath) != len(o.byPath) {
+	if w.asOf != o.asOf || len(w.byPath) != len(o.byPath) {
 		return false
 	}
 	for p, ss := range w.byPath {

@@ -41,22 +41,22 @@ const maxHistory = 5000
 
 // record derives history entries from a lock's previous and next analyses.
 func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
-	old := map[string]lockcore.Participant{}
+	old := map[contenderKey]lockcore.Participant{}
 	if prev != nil {
 		for _, p := range prev.Participants {
-			old[p.Path] = p
+			old[keyOf(p)] = p
 		}
 	}
-	now := map[string]bool{}
+	now := map[contenderKey]bool{}
 	if next != nil {
 		for _, p := range next.Participants {
-			now[p.Path] = true
+			now[keyOf(p)] = true
 		}
 	}
 	// Releases first: they are what let the grants happen.
 	if prev != nil {
 		for _, p := range prev.Participants {
-			if now[p.Path] {
+			if now[keyOf(p)] {
 				continue
 			}
 			change := Left
@@ -68,7 +68,7 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 	}
 	if next != nil {
 		for _, p := range next.Participants {
-			before, seen := old[p.Path]
+			before, seen := old[keyOf(p)]
 			if !seen {
 				s.add(at, Joined, next.Path, p, false)
 			}
@@ -78,6 +78,15 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 		}
 	}
 }
+
+// contenderKey tells contenders apart across readings: a plain ephemeral
+// lock's successive holders share one path, but each is a new node.
+type contenderKey struct {
+	path  string
+	token int64
+}
+
+func keyOf(p lockcore.Participant) contenderKey { return contenderKey{p.Path, p.Token} }
 
 // overtook reports whether granting p in an exclusive lock left an earlier
 // sequential contender waiting.

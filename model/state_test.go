@@ -127,3 +127,22 @@ func TestListOrderAndJSON(t *testing.T) {
 		t.Fatalf("ls text:\n%s", buf.String())
 	}
 }
+
+func TestHistoryOfAPlainLockNode(t *testing.T) {
+	s := NewState()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	plain := func(token int64) *lockcore.Lock {
+		self := lockcore.Node{Name: "lock", Stat: zk.Stat{Czxid: token, EphemeralOwner: token}}
+		l := lockcore.Analyze(lockcore.Tree{Path: "/naive/lock", Self: self, ReadAt: t0}, nil, lockcore.Options{})
+		return &l
+	}
+	s.Apply(lockEvent(plain(10)))
+	s.Apply(lockEvent(plain(11))) // the next holder took the same path
+	got := ""
+	for _, h := range s.History {
+		got += fmt.Sprintf("%s:%d ", h.Change, h.Session)
+	}
+	if got != "joined:10 granted:10 released:10 joined:11 granted:11 " {
+		t.Fatalf("history = %q", got)
+	}
+}

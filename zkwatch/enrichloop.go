@@ -31,9 +31,10 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 		}
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
 			ClientsComplete: en.Complete, Note: en.WatchesNote})
-		if first || !en.Watches.Equal(last) {
-			w.SetWatchTable(en.Watches)
-			last, first = en.Watches, false
+		table := en.Watches.AsOf(appliedByAll(en.Servers))
+		if first || !table.Equal(last) {
+			w.SetWatchTable(table)
+			last, first = table, false
 		}
 		select {
 		case <-ctx.Done():
@@ -41,4 +42,16 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 		case <-tick.C:
 		}
 	}
+}
+
+// appliedByAll is the lowest zxid the servers reported (srvr, asked just
+// before their watch tables): every server had applied it when it answered.
+func appliedByAll(servers []ServerInfo) int64 {
+	var low int64
+	for i, s := range servers {
+		if i == 0 || s.Status.Zxid < low {
+			low = s.Status.Zxid
+		}
+	}
+	return low
 }

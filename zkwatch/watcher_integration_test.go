@@ -194,7 +194,10 @@ func TestIntegrationWatcherServerRestart(t *testing.T) {
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/r")
 	contender(t, admin, "/r")
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/r"}, Locks: []string{"/r"}})
+	// A short session: ZooKeeper 3.8.0 may swallow a reconnect that comes
+	// while it is still loading, and go-zookeeper then waits two thirds of
+	// ten session timeouts before it tries again.
+	c := watch(t, dial(t, zks.Addr(), 2*time.Second), zkwatch.WatchConfig{Roots: []string{"/r"}, Locks: []string{"/r"}})
 	c.waitFor(t, "the lock", participants("/r", 1))
 	zks.Stop()
 	c.waitFor(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected && s.Stale() })
