@@ -71,16 +71,11 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, g *globalFlags, o *oper
 	return nil
 }
 
-// demoWatchConfig watches the demo's tree. A fair lock's queue turns over
-// every second or so, faster than the servers' watch table is sampled
-// (every 5 s): analysed against a table older than its waiters, every
-// waiter would look unwatched. So the fair demo is analysed by recipe
-// rules, which our client follows exactly (its wakeups per release show
-// it); the naive lock keeps the table, the only place its waiters show.
+// demoWatchConfig watches the demo's tree, asking the servers about their
+// sessions (client addresses) and watches as the UI does. A fair lock's
+// queue turns over faster than the watch table is sampled, so it is mostly
+// analysed by its recipe's rules (a table older than a lock's last change
+// is not used for it); the naive lock's waiters show only in the table.
 func demoWatchConfig(d *demo.Demo) zkwatch.WatchConfig {
-	cfg := zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}}
-	if d.Recipe() != demo.Naive {
-		cfg.EnrichEvery = -1
-	}
-	return cfg
+	return zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}, EnrichEvery: time.Second}
 }
