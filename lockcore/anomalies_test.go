@@ -142,3 +142,31 @@ func TestStaleWatchTableIsNotUsed(t *testing.T) {
 		t.Fatalf("a table as new as the lock is used: %s", l.WatchesSource)
 	}
 }
+
+func TestOrphanAndItsOwnerAreToldApart(t *testing.T) {
+	b := &builder{}
+	c := func(i int) string { return curatorName("lock-", i) }
+	// Session 5 lost a create reply: its orphan c(1) and its real node
+	// c(2). Our client watches its own node from creation, so the session
+	// watches both its predecessor (the orphan) and its real node.
+	tree := queueTree("/l", b.node(c(0), 4), b.node(c(1), 5), b.node(c(2), 5))
+	w := NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/l/" + c(1), "/l/" + c(2)}})
+	l := Analyze(tree, w, Options{})
+	if got := layout(l); got != c(0)+":h:- "+c(1)+":w:"+c(0)+" "+c(2)+":w:"+c(1) {
+		t.Fatalf("queue: %s", got)
+	}
+	var selected []string
+	for _, fc := range FenceCandidates(l) {
+		if fc.Selected {
+			selected = append(selected, fc.Participant.Node)
+		}
+	}
+	if len(selected) != 1 || selected[0] != c(1) {
+		t.Fatalf("only the orphan may be selected for fencing, got %v (anomalies %v)", selected, kinds(l))
+	}
+	for _, a := range l.Anomalies {
+		if a.Kind == AnomalyWaitCycle {
+			t.Fatalf("no wait cycle here: %+v", a)
+		}
+	}
+}

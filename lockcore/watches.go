@@ -19,11 +19,19 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 		if session == 0 || l.Recipe == RecipeEphemeral || e.rule != nil && e.rule.Children {
 			continue
 		}
+		shared := perSession[session] > 1
 		var watched []*WatchTarget
 		ruleWatched := false
 		for _, p := range w.Paths(session) {
 			t, ok := watchable[p]
 			if !ok || p == e.path {
+				continue
+			}
+			// The table is per session: with several nodes in this lock,
+			// a watch may be another of its nodes' (a holder's watch on
+			// itself, a waiter's on its predecessor). A waiter only ever
+			// waits on a node ahead of it, so only those count.
+			if shared && e.role == RoleWaiter && !ahead(e, byPath[p]) {
 				continue
 			}
 			watched = append(watched, t)
@@ -33,6 +41,9 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 		case e.role == RoleHolder:
 			kazooReaderOnNewestWrite(e, watched, byPath, perSession[session])
 		case ruleWatched:
+		case len(watched) == 0 && shared:
+			// Whether this node's own watch is among the session's cannot
+			// be told; its recipe's rule stands.
 		case len(watched) == 0:
 			e.rule = nil
 		default:
@@ -79,3 +90,6 @@ func nearestAhead(e *entry, watched []*WatchTarget, byPath map[string]*entry) *W
 	}
 	return best
 }
+
+// ahead reports whether o is a contender before e in e's client's order.
+func ahead(e, o *entry) bool { return o != nil && before(e.name.Kind, o, e) }
