@@ -39,23 +39,17 @@ or vanished since it was read, none. Audited; refused under --read-only.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dryRun {
-				report, err := readReport(cmd.Context(), g, args, lockcore.Options{})
+			// Refuse under read-only, and open the audit log, before reading:
+			// a dry run needs neither.
+			var actions *model.Actions
+			if !dryRun {
+				a, _, done, err := operator(cmd, g, o)
 				if err != nil {
 					return err
 				}
-				chosen, err := choose(report, extra)
-				if err != nil {
-					return err
-				}
-				printCandidates(cmd.OutOrStdout(), report, chosen)
-				return nil
+				defer done()
+				actions = a
 			}
-			actions, _, done, err := operator(cmd, g, o)
-			if err != nil {
-				return err
-			}
-			defer done()
 			report, err := readReport(cmd.Context(), g, args, lockcore.Options{})
 			if err != nil {
 				return err
@@ -65,7 +59,10 @@ or vanished since it was read, none. Audited; refused under --read-only.
 				return err
 			}
 			printCandidates(cmd.OutOrStdout(), report, chosen)
-			if len(chosen) == 0 {
+			switch {
+			case dryRun:
+				return nil
+			case len(chosen) == 0:
 				fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: nothing to fence")
 				return nil
 			}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
 // Budgets for a loop program: a JVM opening 32 sessions on two busy cores
@@ -42,7 +44,7 @@ func startChild(name, path string, args []string, logf func(string, ...any)) (*c
 		return nil, err
 	}
 	cmd.Stderr = &lineWriter{logf: func(f string, a ...any) { logf(name+": "+f, a...) }}
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = zkserver.ChildProcAttr()
 	c := &child{name: name, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), exited: make(chan struct{})}
 	started := make(chan error, 1)
 	go func() {
@@ -168,7 +170,7 @@ func (c *child) close() {
 		select {
 		case <-c.exited:
 		case <-time.After(exitTimeout):
-			killGroup(c.cmd.Process)
+			zkserver.KillGroup(c.cmd.Process)
 			<-c.exited
 		}
 	})

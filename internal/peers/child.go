@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
 // stopTimeout is how long a child gets to end its sessions after quit
@@ -38,7 +40,7 @@ func startChild(path string, args []string, handle func(string), logf func(strin
 		return nil, err
 	}
 	cmd.Stderr = &lineWriter{logf: logf}
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = zkserver.ChildProcAttr()
 	c := &child{name: path, cmd: cmd, stdin: stdin, done: make(chan struct{})}
 
 	started := make(chan error, 1)
@@ -87,7 +89,7 @@ func (c *child) stop() error {
 		return nil
 	case <-time.After(stopTimeout):
 	}
-	killGroup(c.cmd.Process)
+	zkserver.KillGroup(c.cmd.Process)
 	select {
 	case <-c.done:
 		return fmt.Errorf("%s ignored quit for %v and was killed", c.name, stopTimeout)
