@@ -54,9 +54,11 @@ func (c *contender) each(f func(*zktest.Proxy)) {
 }
 
 func TestIntegrationChaos(t *testing.T) {
-	p := plan{contenders: 16, locks: 3, rounds: 8, leaderKills: 5, drops: 20, expiry: 5}
+	// The short run inside make test; make chaos runs the full
+	// schedule (and more) with -chaos.long.
+	p := plan{contenders: 16, locks: 3, rounds: 4, leaderKills: 2, drops: 8, expiry: 2}
 	if *long {
-		p = plan{contenders: 16, locks: 4, rounds: 60, leaderKills: 12, drops: 80, expiry: 15}
+		p = plan{contenders: 16, locks: 3, rounds: 20, leaderKills: 6, drops: 24, expiry: 6}
 	}
 	ens := zktest.StartEnsemble(t, 3)
 	members := ens.Members()
