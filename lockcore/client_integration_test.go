@@ -360,7 +360,13 @@ func TestIntegrationSemaphoreLeasesWithRealClients(t *testing.T) {
 			p.WaitHeld(t, "c1", wait)
 			o := start(t, zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeLease, MaxLeases: 2})
 			if !o.waiting() {
-				t.Fatal("no lease is free: we must wait")
+				leases, _, _ := zks.Connect(t).Children(path)
+				var node string
+				if o.held != nil {
+					node = o.held.Node
+				}
+				t.Fatalf("no lease is free, yet our acquire ended (held %q, err %v); c0 held %v, c1 held %v; lease nodes now %v",
+					node, o.err, p.Held("c0"), p.Held("c1"), leases)
 			}
 			p.Release(t, "c0")
 			h := o.holds(t)
