@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/model"
@@ -23,15 +21,11 @@ import (
 // --read-only. It returns when the user quits or ctx ends; the caller then
 // closes the demo.
 func runDemoTUI(ctx context.Context, cmd *cobra.Command, g *globalFlags, o *operateFlags, d *demo.Demo, opt zkwatch.Options) error {
-	var audit *model.Audit
-	if !g.readOnly {
-		a, closer, err := o.openAudit()
-		if err != nil {
-			return &exitError{code: exitFailed, err: err}
-		}
-		defer closer.Close()
-		audit = a
+	audit, closeAudit, err := o.auditUnlessReadOnly(g.readOnly)
+	if err != nil {
+		return err
 	}
+	defer closeAudit()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	dialCtx, dialCancel := context.WithTimeout(ctx, g.timeout)
@@ -42,17 +36,9 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, g *globalFlags, o *oper
 	}
 	defer conn.Close()
 	w := zkwatch.Watch(ctx, conn, demoWatchConfig(d))
-	app := ui.New(ui.Options{
-		Events:      w.Events(),
-		ReadNode:    conn.ReadNodeDetail,
-		NodeTimeout: g.timeout,
-		Server:      conn.Target().String(),
-		ReadOnly:    g.readOnly,
-		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Actions: &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: g.readOnly,
-			Server: conn.Target().String(), User: userName()},
-		Demo: d,
-	})
+	opts := uiOptions(g, conn, w.Events(), audit)
+	opts.Demo = d
+	app := ui.New(opts)
 	_, err = tea.NewProgram(app, tea.WithAltScreen(), tea.WithContext(ctx)).Run()
 	// Give back a lock the operator took in the demo, while connected.
 	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)

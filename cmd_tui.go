@@ -51,15 +51,11 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	if s.logFile == "-" {
 		return &exitError{code: exitUsage, err: errors.New(`--log-file - would write over the UI; give a file, or "" for none`)}
 	}
-	var audit *model.Audit
-	if !g.readOnly {
-		a, closer, err := o.openAudit()
-		if err != nil {
-			return &exitError{code: exitFailed, err: err}
-		}
-		defer closer.Close()
-		audit = a
+	audit, closeAudit, err := o.auditUnlessReadOnly(g.readOnly)
+	if err != nil {
+		return err
 	}
+	defer closeAudit()
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
@@ -73,16 +69,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	}
 	defer conn.Close()
 	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: g.roots, Analysis: lockcore.Options{LongHeld: f.longHeld}})
-	app := ui.New(ui.Options{
-		Events:      w.Events(),
-		ReadNode:    conn.ReadNodeDetail,
-		NodeTimeout: g.timeout,
-		Server:      conn.Target().String(),
-		ReadOnly:    g.readOnly,
-		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Actions: &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: g.readOnly,
-			Server: conn.Target().String(), User: userName()},
-	})
+	app := ui.New(uiOptions(g, conn, w.Events(), audit))
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
 	if f.mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
@@ -105,4 +92,18 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 		return &exitError{code: exitFailed, err: fmt.Errorf("terminal UI: %w", err)}
 	}
 	return nil
+}
+
+// uiOptions wires the UI to a connection and its watcher's events, with
+// the audited actions (refused under read-only).
+func uiOptions(g *globalFlags, conn *zkwatch.Conn, events <-chan zkwatch.Event, audit *model.Audit) ui.Options {
+	return ui.Options{
+		Events:      events,
+		ReadNode:    conn.ReadNodeDetail,
+		NodeTimeout: g.timeout,
+		Server:      conn.Target().String(),
+		ReadOnly:    g.readOnly,
+		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Actions:     newActions(conn, audit, g.readOnly),
+	}
 }

@@ -62,8 +62,26 @@ func operator(cmd *cobra.Command, g *globalFlags, o *operateFlags) (*model.Actio
 		closer.Close()
 		return nil, nil, nil, err
 	}
-	a := &model.Actions{ZK: conn.LockZK(), Audit: audit, Server: conn.Target().String(), User: userName()}
-	return a, conn, func() { conn.Close(); closer.Close() }, nil
+	return newActions(conn, audit, false), conn, func() { conn.Close(); closer.Close() }, nil
+}
+
+// newActions are the audited actions on conn, as the commands and the UI
+// use them.
+func newActions(conn *zkwatch.Conn, audit *model.Audit, readOnly bool) *model.Actions {
+	return &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: readOnly, Server: conn.Target().String(), User: userName()}
+}
+
+// auditUnlessReadOnly opens the audit log, or nothing under read-only, where
+// no action can happen; close is always safe to call.
+func (o *operateFlags) auditUnlessReadOnly(readOnly bool) (audit *model.Audit, close func(), err error) {
+	if readOnly {
+		return nil, func() {}, nil
+	}
+	a, closer, err := o.openAudit()
+	if err != nil {
+		return nil, nil, &exitError{code: exitFailed, err: err}
+	}
+	return a, func() { closer.Close() }, nil
 }
 
 // userName is the operating-system user, for audit lines.

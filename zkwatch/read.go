@@ -71,20 +71,24 @@ func (c *Conn) children(ctx context.Context, path string) ([]string, error) {
 }
 
 func (c *Conn) readNode(ctx context.Context, path string) (lockcore.Node, error) {
-	n, err := call(ctx, func() (lockcore.Node, error) {
-		data, stat, err := c.zk.Get(c.abs(path))
-		if err != nil {
-			return lockcore.Node{}, err
-		}
-		if len(data) > lockcore.DataLimit {
-			data = data[:lockcore.DataLimit:lockcore.DataLimit]
-		}
-		return lockcore.Node{Name: baseName(path), Stat: *stat, Data: data}, nil
-	})
+	n, err := call(ctx, func() (lockcore.Node, error) { return c.getNode(path, baseName(path)) })
 	if err != nil {
 		return lockcore.Node{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return n, nil
+}
+
+// getNode reads the node at path, named name. Data past lockcore.DataLimit
+// is dropped, and not kept alive behind a shorter slice.
+func (c *Conn) getNode(path, name string) (lockcore.Node, error) {
+	data, stat, err := c.zk.Get(c.abs(path))
+	if err != nil {
+		return lockcore.Node{}, err
+	}
+	if len(data) > lockcore.DataLimit {
+		data = append([]byte(nil), data[:lockcore.DataLimit]...)
+	}
+	return lockcore.Node{Name: name, Stat: *stat, Data: data}, nil
 }
 
 // readNodes reads dir's named children concurrently, in names' order.

@@ -235,18 +235,8 @@ func (w *Watcher) get(path string) (lockcore.Node, error) {
 }
 
 // read reads the node at path, named name, without taking a request slot:
-// the caller holds one. Data past lockcore.DataLimit is dropped, and not
-// kept alive behind a shorter slice.
-func (w *Watcher) read(path, name string) (lockcore.Node, error) {
-	data, stat, err := w.conn.zk.Get(w.conn.abs(path))
-	if err != nil {
-		return lockcore.Node{}, err
-	}
-	if len(data) > lockcore.DataLimit {
-		data = append([]byte(nil), data[:lockcore.DataLimit]...)
-	}
-	return lockcore.Node{Name: name, Stat: *stat, Data: data}, nil
-}
+// the caller holds one.
+func (w *Watcher) read(path, name string) (lockcore.Node, error) { return w.conn.getNode(path, name) }
 
 // SetWatchTable gives the watcher the servers' latest watch table (nil when
 // unknown); every lock is analysed again against it.

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
 // installHint is the command that provides the peers' clients.
@@ -181,18 +182,10 @@ func built(dir string) bool {
 	return err == nil
 }
 
-// jdkTool finds java or javac: in $JAVA_HOME/bin, else on PATH.
+// jdkTool finds java or javac, failing with the command that installs
+// what the clients need.
 func jdkTool(name string) (string, error) {
-	if home := os.Getenv("JAVA_HOME"); home != "" {
-		p := filepath.Join(home, "bin", name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p, nil
-		}
-	}
-	p, err := exec.LookPath(name)
-	if errors.Is(err, exec.ErrDot) {
-		err = nil
-	}
+	p, err := zkserver.JDKTool(name)
 	if err != nil {
 		return "", fmt.Errorf("%s not found (%v); install a JDK (default-jdk-headless) and the clients with: %s",
 			name, err, installHint)

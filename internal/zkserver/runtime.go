@@ -44,7 +44,7 @@ type jvm struct {
 // findJVM locates java and the ZooKeeper jars in jarDir. Its error wraps
 // ErrNotInstalled and names what is missing.
 func findJVM(jarDir string) (jvm, error) {
-	java, err := findJava()
+	java, err := JDKTool("java")
 	if err != nil {
 		return jvm{}, fmt.Errorf("%w: java not found (%v); install it and ZooKeeper with: %s", ErrNotInstalled, err, InstallHint)
 	}
@@ -63,15 +63,16 @@ func findJVM(jarDir string) (jvm, error) {
 	return jvm{java: java, classpath: strings.Join(paths, string(os.PathListSeparator))}, nil
 }
 
-// findJava prefers $JAVA_HOME/bin/java, then java on PATH.
-func findJava() (string, error) {
+// JDKTool finds a JDK program (java, javac): in $JAVA_HOME/bin, else on
+// PATH.
+func JDKTool(name string) (string, error) {
 	if home := os.Getenv("JAVA_HOME"); home != "" {
-		p := filepath.Join(home, "bin", "java")
+		p := filepath.Join(home, "bin", name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
 			return p, nil
 		}
 	}
-	p, err := exec.LookPath("java")
+	p, err := exec.LookPath(name)
 	if errors.Is(err, exec.ErrDot) {
 		err = nil
 	}
