@@ -158,8 +158,13 @@ func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, da
 		if !retryable(err) {
 			return "", fmt.Errorf("%s: create: %w", dir, err)
 		}
-		if found, ok := findOwn(c, dir, prefix); ok {
-			return found, nil
+		// The create may have succeeded with its reply lost. Create again
+		// only once a look at the parent says our node is not there: a
+		// failed look says nothing, and a second node would be an orphan
+		// ahead of everyone, this session's own next attempt included.
+		found, err := awaitOwn(ctx, c, dir, prefix)
+		if err != nil || found != "" {
+			return found, err
 		}
 		if err := pause(ctx); err != nil {
 			return "", err
@@ -167,21 +172,60 @@ func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, da
 	}
 }
 
-// findOwn looks for a child created by this session with our prefix.
-func findOwn(c ZK, dir, prefix string) (string, bool) {
+// awaitOwn looks for our node until it can tell, returning its path or ""
+// when it is not there. If ctx ends first, the look goes on in the
+// background and deletes the node if it turns out to exist.
+func awaitOwn(ctx context.Context, c ZK, dir, prefix string) (string, error) {
+	for {
+		found, err := findOwn(c, dir, prefix)
+		switch {
+		case err == nil:
+			return found, nil
+		case !retryable(err):
+			return "", fmt.Errorf("%s: looking for our node: %w", dir, err)
+		}
+		if err := pause(ctx); err != nil {
+			go func() {
+				for {
+					found, err := findOwn(c, dir, prefix)
+					if err == nil && found != "" {
+						abandon(c, found)
+					}
+					if !retryable(err) {
+						return
+					}
+					time.Sleep(retryPause)
+				}
+			}()
+			return "", err
+		}
+	}
+}
+
+// findOwn looks for a child created by this session with our prefix: its
+// path, or "" when there is none. An error means it could not tell.
+func findOwn(c ZK, dir, prefix string) (string, error) {
 	names, _, err := c.Children(dir)
+	if errors.Is(err, zk.ErrNoNode) {
+		return "", nil
+	}
 	if err != nil {
-		return "", false
+		return "", err
 	}
 	for _, n := range names {
 		if !strings.HasPrefix(n, prefix) {
 			continue
 		}
-		if _, stat, err := c.Get(dir + "/" + n); err == nil && stat.EphemeralOwner == c.SessionID() {
-			return dir + "/" + n, true
+		_, stat, err := c.Get(dir + "/" + n)
+		switch {
+		case errors.Is(err, zk.ErrNoNode):
+		case err != nil:
+			return "", err
+		case stat.EphemeralOwner == c.SessionID():
+			return dir + "/" + n, nil
 		}
 	}
-	return "", false
+	return "", nil
 }
 
 func retryable(err error) bool {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -151,9 +153,9 @@ func TestIntegrationChaos(t *testing.T) {
 	select {
 	case <-finished:
 	case <-time.After(3 * time.Minute):
+		t.Errorf("not every contender finished its rounds; the locks now:\n%s", describe(ens.Connect(t), locks, cs))
 		stopRun()
 		<-finished
-		t.Errorf("not every contender finished its rounds")
 	}
 	stopRun()
 	for _, c := range cs {
@@ -229,6 +231,27 @@ func inject(t *testing.T, p plan, ens *zktest.Ensemble, cs []*contender) (kills,
 	}
 	expiring.Wait()
 	return kills, drops, expiries
+}
+
+// describe lists each lock's nodes with their owners and the contenders'
+// sessions and connection states, to show what a stalled run waits on.
+func describe(c *zk.Conn, locks []string, cs []*contender) string {
+	var b strings.Builder
+	for _, l := range locks {
+		names, _, err := c.Children(l)
+		sort.Strings(names)
+		fmt.Fprintf(&b, "%s (%v):\n", l, err)
+		for _, n := range names {
+			_, st, err := c.Get(l + "/" + n)
+			if err == nil {
+				fmt.Fprintf(&b, "  %s owner 0x%x czxid 0x%x\n", n, st.EphemeralOwner, st.Czxid)
+			}
+		}
+	}
+	for _, k := range cs {
+		fmt.Fprintf(&b, "%s session 0x%x state %s holding %v\n", k.name, k.conn.SessionID(), k.conn.State(), k.holding.Load())
+	}
+	return b.String()
 }
 
 // pick chooses a contender to fault, a holder when one is holding.
