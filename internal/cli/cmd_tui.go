@@ -1,7 +1,6 @@
-package main
+package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,11 +8,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-isatty"
-	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
-	"github.com/zklocks/zklocks/ui"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -49,61 +46,23 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 		return err
 	}
 	if s.logFile == "-" {
-		return &exitError{code: exitUsage, err: errors.New(`--log-file - would write over the UI; give a file, or "" for none`)}
+		return &exitError{code: exitUsage, err: errNeedsFile}
 	}
-	audit, closeAudit, err := o.auditUnlessReadOnly(g.readOnly)
+	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
 		return err
 	}
 	defer closeAudit()
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: connecting to %s (waiting up to %s)…\n", model.Printable(s.server), s.timeout)
-	conn, err := g.dial(ctx)
+	conn, err := s.dial(cmd.Context())
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: g.roots, Analysis: lockcore.Options{LongHeld: f.longHeld}})
-	app := ui.New(uiOptions(g, conn, w.Events(), audit))
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
+	var progOpts []tea.ProgramOption
 	if f.mouse {
-		opts = append(opts, tea.WithMouseCellMotion())
+		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	_, err = tea.NewProgram(app, opts...).Run()
-	// Give back the lock the operator took, if any, while connected.
-	rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
-	if did, rerr := app.ReleaseOwn(rctx); rerr != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", model.Printable(rerr.Error()))
-	} else if did != "" {
-		fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", did)
-	}
-	rcancel()
-	cancel()
-	// The watcher closes its events once ctx ends; wait, so that nothing
-	// reads through conn after it is closed.
-	for range w.Events() {
-	}
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
-		return &exitError{code: exitFailed, err: fmt.Errorf("terminal UI: %w", err)}
-	}
-	return nil
-}
-
-// uiOptions wires the UI to a connection and its watcher's events, with
-// the audited actions (refused under read-only).
-func uiOptions(g *globalFlags, conn *zkwatch.Conn, events <-chan zkwatch.Event, audit *model.Audit) ui.Options {
-	return ui.Options{
-		Events:      events,
-		ReadNode:    conn.ReadNodeDetail,
-		NodeTimeout: g.timeout,
-		Server:      conn.Target().String(),
-		ReadOnly:    g.readOnly,
-		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Actions:     newActions(conn, audit, g.readOnly),
-	}
+	cfg := zkwatch.WatchConfig{Roots: s.roots, Analysis: lockcore.Options{LongHeld: f.longHeld}}
+	return runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, uiOptions(s, conn, audit), progOpts...)
 }

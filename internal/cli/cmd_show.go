@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -25,7 +25,7 @@ or a plain ephemeral lock node itself. Watch targets come from the servers' watc
 (the wchc four-letter word, asked of every server) when all servers allow it, and from
 each recipe's rule otherwise; the output says which.
 
-` + exitCodesHelp,
+` + exitCodesHelp(),
 		Example: `  zklocks show /locks/orders
   zklocks show --json --server zk1:2181,zk2:2181/app /locks/orders /locks/billing`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -40,10 +40,16 @@ each recipe's rule otherwise; the output says which.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			report, err := readReport(cmd.Context(), g, args, lockcore.Options{LongHeld: longHeld})
+			s, err := g.load()
 			if err != nil {
 				return err
 			}
+			conn, err := s.dial(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			report := readReport(cmd.Context(), conn, s.timeout, args, lockcore.Options{LongHeld: longHeld})
 			for _, e := range report.Errors {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
 			}
@@ -66,21 +72,14 @@ each recipe's rule otherwise; the output says which.
 	return cmd
 }
 
-// readReport reads every path once, then the servers' watch table, and
-// analyses each lock against it.
-func readReport(ctx context.Context, g *globalFlags, paths []string, opt lockcore.Options) (model.Report, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	conn, err := g.dial(ctx)
-	if err != nil {
-		return model.Report{}, err
-	}
-	defer conn.Close()
+// readReport reads every path once through conn, then the servers' watch
+// table, and analyses each lock against it; each read waits up to timeout.
+// Paths that could not be read are in the report's Errors.
+func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, paths []string, opt lockcore.Options) model.Report {
 	report := model.Report{Server: conn.Target().String(), WatchesSource: lockcore.WatchesFromRecipe}
 	var trees []lockcore.Tree
 	for _, p := range paths {
-		readCtx, cancel := context.WithTimeout(ctx, g.timeout)
+		readCtx, cancel := context.WithTimeout(ctx, timeout)
 		t, err := conn.ReadTree(readCtx, p)
 		cancel()
 		if err != nil {
@@ -89,7 +88,7 @@ func readReport(ctx context.Context, g *globalFlags, paths []string, opt lockcor
 		}
 		trees = append(trees, t)
 	}
-	watchCtx, cancel := context.WithTimeout(ctx, g.timeout)
+	watchCtx, cancel := context.WithTimeout(ctx, timeout)
 	table, err := conn.ServerWatches(watchCtx)
 	cancel()
 	if err != nil {
@@ -100,5 +99,5 @@ func readReport(ctx context.Context, g *globalFlags, paths []string, opt lockcor
 	for _, t := range trees {
 		report.Locks = append(report.Locks, lockcore.Analyze(t, table, opt))
 	}
-	return report, nil
+	return report
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -76,19 +76,8 @@ func (s *tmuxScreen) waitText(texts ...string) string {
 	})
 }
 
-// buildZklocks builds the binary under test into a temporary directory.
-func buildZklocks(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "zklocks")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestIntegrationTUI(t *testing.T) {
-	bin := buildZklocks(t)
+	bin := zklocksBinary(t)
 	zks := zktest.Start(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
 	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
@@ -165,7 +154,7 @@ func lineWith(screen string, texts ...string) bool {
 // fencing token, and goes when r releases it; a lock still held when the
 // UI quits is released on the way out.
 func TestIntegrationTUIAcquire(t *testing.T) {
-	bin := buildZklocks(t)
+	bin := zklocksBinary(t)
 	zks := zktest.Start(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
 	holder := curator.Acquire(t, "c-holder", "mutex", "/tui/ops")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -13,12 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
-)
-
-// Exit codes of the operating commands, beyond the common ones.
-const (
-	exitNotAcquired = 3 // acquire: not acquired within --timeout
-	exitLockLost    = 4 // acquire: the lock was lost while held
 )
 
 // operateFlags are the flags of commands that change ZooKeeper.
@@ -44,20 +38,18 @@ func (o *operateFlags) openAudit() (*model.Audit, io.Closer, error) {
 	return model.NewAudit(f), f, nil
 }
 
-// operator connects and returns the audited actions, after refusing
-// everything under read-only before any connection is made.
-func operator(cmd *cobra.Command, g *globalFlags, o *operateFlags) (*model.Actions, *zkwatch.Conn, func(), error) {
-	if _, err := g.load(); err != nil {
-		return nil, nil, nil, err
-	}
-	if g.readOnly {
+// operator connects and returns the audited actions on that connection,
+// after refusing everything under read-only before any connection is made.
+// done closes the connection and the audit log.
+func operator(cmd *cobra.Command, s settings, o *operateFlags) (actions *model.Actions, conn *zkwatch.Conn, done func(), err error) {
+	if s.readOnly {
 		return nil, nil, nil, &exitError{code: exitFailed, err: fmt.Errorf("%s refused: %w", cmd.Name(), model.ErrReadOnly)}
 	}
 	audit, closer, err := o.openAudit()
 	if err != nil {
 		return nil, nil, nil, &exitError{code: exitFailed, err: err}
 	}
-	conn, err := g.dial(cmd.Context())
+	conn, err = s.dial(cmd.Context())
 	if err != nil {
 		closer.Close()
 		return nil, nil, nil, err

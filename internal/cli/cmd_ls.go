@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -23,20 +23,16 @@ whose children a lock recipe wrote, a semaphore, or an ephemeral node whose path
 "lock" or "mutex". For each: path, recipe, holders, waiters, oldest hold and anomaly kinds.
 Paths whose ACL denies this session are listed as denied; the walk goes on.
 
-` + exitCodesHelp,
+` + exitCodesHelp(),
 		Example: `  zklocks ls --root /locks --depth 3
   zklocks ls --json | jq '.locks[] | select(.waiters > 0)'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := g.load(); err != nil {
+			s, err := g.load()
+			if err != nil {
 				return err
 			}
-			for _, r := range g.roots {
-				if err := zkwatch.ValidatePath(r); err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--root: %w", err)}
-				}
-			}
-			state, err := listLocks(cmd.Context(), g, zkwatch.WatchConfig{Roots: g.roots, MaxDepth: depth,
+			state, err := listLocks(cmd.Context(), s, zkwatch.WatchConfig{Roots: s.roots, MaxDepth: depth,
 				Analysis: lockcore.Options{LongHeld: longHeld}, Once: true})
 			if err != nil {
 				return err
@@ -66,16 +62,13 @@ Paths whose ACL denies this session are listed as denied; the walk goes on.
 
 // listLocks walks once and returns what was found, with the servers' watch
 // table applied when every server gives it.
-func listLocks(ctx context.Context, g *globalFlags, cfg zkwatch.WatchConfig) (*model.State, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	conn, err := g.dial(ctx)
+func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model.State, error) {
+	conn, err := s.dial(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	tableCtx, cancelTable := context.WithTimeout(ctx, g.timeout)
+	tableCtx, cancelTable := context.WithTimeout(ctx, s.timeout)
 	cfg.Watches, _ = conn.ServerWatches(tableCtx)
 	cancelTable()
 	walkCtx, cancel := context.WithCancel(ctx)

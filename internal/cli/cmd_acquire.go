@@ -1,8 +1,7 @@
-package main
+package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -35,11 +35,10 @@ command is sent SIGTERM, since it no longer has the lock. With --hold, it holds 
 long; with neither, until interrupted. The lock is released on the way out.
 
 --timeout bounds the wait for the lock when given; without it, acquire waits as long as
-it takes.
+it takes. Refused under --read-only. With a COMMAND, acquire exits with the command's
+own exit code when nothing else went wrong.
 
-Exit codes: 0 success (or the command's own code); 1 an error; 2 no server answered;
-3 not acquired within --timeout; 4 the lock was lost while held; 64 bad usage.
-Refused under --read-only.`,
+` + exitCodesHelp(exitNotAcquired, exitLockLost),
 		Example: `  zklocks acquire /locks/nightly --timeout 5m -- ./run-backup.sh
   zklocks acquire /locks/orders --mode read --hold 30s
   zklocks acquire /pool/workers --mode lease --max-leases 4 -- make build`,
@@ -61,24 +60,30 @@ Refused under --read-only.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			actions, _, done, err := operator(cmd, g, o)
+			s, err := g.load()
+			if err != nil {
+				return err
+			}
+			actions, _, done, err := operator(cmd, s, o)
 			if err != nil {
 				return err
 			}
 			defer done()
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			// Signals stay caught until the lock is given back: a second
+			// Ctrl-C does not leave it behind.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			acquireCtx := ctx
-			if g.flags.Changed("timeout") {
+			if s.given("timeout") {
 				var cancel context.CancelFunc
-				acquireCtx, cancel = context.WithTimeout(ctx, g.timeout)
+				acquireCtx, cancel = context.WithTimeout(ctx, s.timeout)
 				defer cancel()
 			}
 			held, err := actions.Acquire(acquireCtx, lockcore.Spec{Path: args[0], Mode: lockcore.Mode(mode),
 				Recipe: lockcore.Recipe(recipe), MaxLeases: maxLeases})
 			switch {
 			case errors.Is(err, context.DeadlineExceeded):
-				return &exitError{code: exitNotAcquired, err: fmt.Errorf("%s: not acquired within %s", args[0], g.timeout)}
+				return &exitError{code: exitNotAcquired, err: fmt.Errorf("%s: not acquired within %s", args[0], s.timeout)}
 			case err != nil:
 				return &exitError{code: exitFailed, err: err}
 			}
@@ -107,10 +112,10 @@ Refused under --read-only.`,
 	return cmd
 }
 
+// report says what was granted: JSON on stdout, or a line on stderr.
 func report(cmd *cobra.Command, h *lockcore.Held, asJSON bool) {
 	if asJSON {
-		json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]any{"node": h.Node, "token": h.Token,
-			"session": lockcore.SessionHex(h.Session), "recipe": h.Recipe, "mode": h.Mode})
+		model.WriteGrantJSON(cmd.OutOrStdout(), h)
 		return
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: acquired %s (%s, %s), token %d\n", h.Node, h.Recipe, h.Mode, h.Token)

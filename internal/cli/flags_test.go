@@ -1,30 +1,13 @@
-package main
+package cli
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// TestMain keeps the package's tests away from the user's own config file
-// and log: every command run in-process reads $XDG_CONFIG_HOME and logs to
-// $XDG_STATE_HOME, which point into a directory removed at the end.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "zklocks-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
 
 func TestParseAuthFlag(t *testing.T) {
 	const pw = "Fl4g-Secret"

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/signal"
 	"syscall"
 	"time"
 
@@ -72,7 +71,7 @@ sessions, deletes what it created under /zklocks-demo, stops the throwaway serve
 removes its files. If zklocks is killed outright, the kernel kills the server with it,
 and the next demo removes the files left behind.
 
-` + exitCodesHelp,
+` + exitCodesHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, g, o, f) },
 	}
@@ -121,21 +120,15 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 	}
 	plain := f.plain || !isatty.IsTerminal(os.Stdin.Fd()) || !isatty.IsTerminal(os.Stdout.Fd())
 	if !plain && s.logFile == "-" {
-		return &exitError{code: exitUsage, err: errors.New(`--log-file - would write over the UI; give a file, or "" for none`)}
+		return &exitError{code: exitUsage, err: errNeedsFile}
 	}
-	base := cmd.Context()
-	if base == nil {
-		base = context.Background()
-	}
-	// The first signal ends the demo cleanly; after it, the default
-	// handling is back, so a second one ends zklocks at once (the kernel
-	// still takes the throwaway server with it).
-	ctx, stop := signal.NotifyContext(base, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	go func() { <-ctx.Done(); stop() }()
+	// The first signal, also a closed terminal's SIGHUP, ends the demo
+	// cleanly; after it, the default handling is back, so a second one ends
+	// zklocks at once (the kernel still takes the throwaway server with it).
+	ctx := SignalContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 
 	stderr := cmd.ErrOrStderr()
-	opt, srv, err := demoServer(ctx, g, s, f.throwaway, stderr)
+	opt, srv, err := demoServer(ctx, s, f.throwaway, stderr)
 	if err != nil {
 		return err
 	}
@@ -178,14 +171,14 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		}
 		return runDemoPlain(ctx, cmd, d, events, where)
 	}
-	return runDemoTUI(ctx, cmd, g, o, d, opt)
+	return runDemoTUI(ctx, cmd, s, o, d, opt)
 }
 
 // demoServer decides where the demo runs: the cluster --server or
 // --context names; else the ZooKeeper on localServer if one answers; else
 // a throwaway server, which the caller must stop.
-func demoServer(ctx context.Context, g *globalFlags, s *settings, throwaway bool, stderr io.Writer) (zkwatch.Options, *zkserver.Server, error) {
-	if g.flags.Changed("server") || g.flags.Changed("context") {
+func demoServer(ctx context.Context, s settings, throwaway bool, stderr io.Writer) (zkwatch.Options, *zkserver.Server, error) {
+	if s.given("server") || s.given("context") {
 		opt, err := s.options()
 		if err != nil {
 			return zkwatch.Options{}, nil, &exitError{code: exitUsage, err: err}

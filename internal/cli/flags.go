@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -25,10 +25,10 @@ const (
 // serverEnv names the environment variable with the default connect string.
 const serverEnv = "ZKLOCKS_SERVER"
 
-// globalFlags are the persistent flags every subcommand shares. Until load
-// runs they hold what the command line said; after it, server, timeout,
-// sessionTimeout, roots and readOnly hold the effective values (see
-// configHelp for the precedence). Commands call load, or dial, which does.
+// globalFlags are the persistent flags every subcommand shares, as the
+// command line gave them. Commands act on the effective settings that load
+// merges from them, the environment and the config file (see configHelp
+// for the precedence).
 type globalFlags struct {
 	server         string
 	timeout        time.Duration
@@ -47,11 +47,9 @@ type globalFlags struct {
 	logFile     string
 
 	flags *pflag.FlagSet // the root's persistent flags, for Changed
-	eff   *settings      // set by load
 }
 
-// register adds the persistent flags to root, with the config command that
-// explains them. Defaults that depend on the environment ($XDG_*) are read
+// register adds the persistent flags to root. Defaults that depend on the environment ($XDG_*) are read
 // here; $ZKLOCKS_SERVER and the config file are read by load.
 func (g *globalFlags) register(root *cobra.Command) {
 	configPath, _ := defaultConfigPath()
@@ -71,16 +69,11 @@ func (g *globalFlags) register(root *cobra.Command) {
 	pf.StringArrayVar(&g.roots, "root", []string{"/"}, "subtree that browsing commands (ls, the UI) start from (repeatable; the context's roots when not given)")
 	pf.BoolVar(&g.readOnly, "read-only", false, "refuse every change to ZooKeeper (the context's read-only when not given)")
 	pf.StringVar(&g.logFile, "log-file", logPath, "where the ZooKeeper client logs (created 0600); - for stderr, \"\" for nowhere")
-	root.AddCommand(newConfigCommand(g))
 }
 
-// dial connects as the effective configuration says; failures carry the
-// exit code to use.
-func (g *globalFlags) dial(ctx context.Context) (*zkwatch.Conn, error) {
-	s, err := g.load()
-	if err != nil {
-		return nil, err
-	}
+// dial connects as the settings say, waiting up to s.timeout; failures
+// carry the exit code to use.
+func (s settings) dial(ctx context.Context) (*zkwatch.Conn, error) {
 	opt, err := s.options()
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}
@@ -99,7 +92,7 @@ func (g *globalFlags) dial(ctx context.Context) (*zkwatch.Conn, error) {
 
 // options turns the settings into zkwatch's, reading passwords and
 // certificates. Errors name files and variables, never secrets.
-func (s *settings) options() (zkwatch.Options, error) {
+func (s settings) options() (zkwatch.Options, error) {
 	target, err := zkwatch.ParseConnectString(s.server)
 	if err != nil {
 		return zkwatch.Options{}, err
@@ -123,7 +116,7 @@ func (s *settings) options() (zkwatch.Options, error) {
 // logger returns where go-zookeeper logs. The file is opened for each line,
 // which suits one-shot commands: nothing to log, no file; no descriptor to
 // close. A long-running UI should use zkwatch.OpenLog instead.
-func (s *settings) logger() zk.Logger {
+func (s settings) logger() zk.Logger {
 	switch s.logFile {
 	case "":
 		return nil
@@ -135,7 +128,7 @@ func (s *settings) logger() zk.Logger {
 
 // settings is the effective configuration: each value from its flag when
 // given on the command line, else from $ZKLOCKS_SERVER (server only), else
-// from the context, else the built-in default.
+// from the context, else the built-in default. Commands pass it by value.
 type settings struct {
 	file    *configFile
 	context string // the context applied, or ""
@@ -153,35 +146,31 @@ type settings struct {
 	// source says where each value came from: "--server", "$ZKLOCKS_SERVER",
 	// "context prod" or "default", by key as config view prints it.
 	source map[string]string
+	// given reports whether a global flag was given on the command line
+	// (by its name without dashes).
+	given func(flag string) bool
 }
 
-// load merges flags, environment and config file into g.eff once, and
-// copies the effective values back into g's fields. Its errors are usage
-// errors and never quote a secret.
-func (g *globalFlags) load() (*settings, error) {
-	if g.eff != nil {
-		return g.eff, nil
-	}
+// load merges flags, environment and config file into the effective
+// settings. Its errors are usage errors and never quote a secret.
+func (g *globalFlags) load() (settings, error) {
 	s, err := g.merge()
 	if err != nil {
-		return nil, &exitError{code: exitUsage, err: err}
+		return settings{}, &exitError{code: exitUsage, err: err}
 	}
-	g.eff = s
-	g.server, g.timeout, g.sessionTimeout = s.server, s.timeout, s.sessionTimeout
-	g.roots, g.readOnly = s.roots, s.readOnly
 	return s, nil
 }
 
-func (g *globalFlags) merge() (*settings, error) {
+func (g *globalFlags) merge() (settings, error) {
 	changed := g.flags.Changed
 	cf := &configFile{path: g.configPath}
 	if g.configPath != "" {
 		var err error
 		if cf, err = readConfig(g.configPath, changed("config")); err != nil {
-			return nil, err
+			return settings{}, err
 		}
 	}
-	s := &settings{file: cf, source: map[string]string{}}
+	s := settings{file: cf, source: map[string]string{}, given: changed}
 	env := os.Getenv(serverEnv)
 	switch {
 	case changed("context"):
@@ -199,7 +188,7 @@ func (g *globalFlags) merge() (*settings, error) {
 	if s.context != "" {
 		var err error
 		if ctx, err = cf.context(s.context); err != nil {
-			return nil, err
+			return settings{}, err
 		}
 	}
 	// from records where key's value comes from, its flag or the context
@@ -244,7 +233,7 @@ func (g *globalFlags) merge() (*settings, error) {
 		for i, v := range g.auth {
 			c, err := parseAuthFlag(v)
 			if err != nil {
-				return nil, fmt.Errorf("--auth #%d: %w", i+1, err)
+				return settings{}, fmt.Errorf("--auth #%d: %w", i+1, err)
 			}
 			s.auth = append(s.auth, c)
 		}
@@ -273,7 +262,7 @@ func (g *globalFlags) merge() (*settings, error) {
 }
 
 // check validates the merged values that need no I/O.
-func (s *settings) check() error {
+func (s settings) check() error {
 	if _, err := zkwatch.ParseConnectString(s.server); err != nil {
 		return fmt.Errorf("%s: %w", s.source["server"], err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -49,30 +49,6 @@ func TestDemoUnreachableServer(t *testing.T) {
 	}
 }
 
-// demoBinary builds zklocks once for the demo's end-to-end tests, into
-// the directory TestMain removes at the end (the parent of
-// $XDG_STATE_HOME).
-var demoBinary = sync.OnceValues(func() (string, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
-		return "", fmt.Errorf("XDG_STATE_HOME is not set: TestMain should have set it")
-	}
-	bin := filepath.Join(filepath.Dir(state), "demo-bin", "zklocks")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
-func buildDemo(t *testing.T) string {
-	t.Helper()
-	bin, err := demoBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
 // demoRun is a `zklocks demo --plain` process whose output is kept and
 // whose stdin takes controls. Its TMPDIR is private, so that the
 // throwaway server's files and JVM can be told from any other's.
@@ -89,7 +65,7 @@ type demoRun struct {
 func startDemoRun(t *testing.T, args ...string) *demoRun {
 	t.Helper()
 	r := &demoRun{t: t, tmp: t.TempDir(), exited: make(chan struct{})}
-	r.cmd = exec.Command(buildDemo(t), append([]string{"demo", "--plain", "--config", "", "--log-file", ""}, args...)...)
+	r.cmd = exec.Command(zklocksBinary(t), append([]string{"demo", "--plain", "--config", "", "--log-file", ""}, args...)...)
 	r.cmd.Env = append(os.Environ(), "TMPDIR="+r.tmp)
 	stdin, err := r.cmd.StdinPipe()
 	if err != nil {

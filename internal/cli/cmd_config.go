@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -97,7 +97,7 @@ the config file gets a warning.`,
 
 // warnings are what config view says on stderr: plain-text passwords in
 // the config file of the context in use.
-func (s *settings) warnings() []string {
+func (s settings) warnings() []string {
 	var out []string
 	for _, c := range s.auth {
 		if c.password != "" && c.origin != "--auth" {
@@ -109,7 +109,7 @@ func (s *settings) warnings() []string {
 }
 
 // writeContexts prints the context names, the one in use marked with *.
-func writeContexts(out, errOut io.Writer, s *settings) error {
+func writeContexts(out, errOut io.Writer, s settings) error {
 	cf := s.file
 	switch {
 	case !cf.found:
@@ -136,7 +136,7 @@ func writeContexts(out, errOut io.Writer, s *settings) error {
 
 // writeView prints the effective settings as YAML with the source of each
 // value as a comment. Passwords are never read, only described.
-func writeView(w io.Writer, s *settings) error {
+func writeView(w io.Writer, s settings) error {
 	doc := &yaml.Node{Kind: yaml.MappingNode}
 	fileNote := ""
 	if !s.file.found {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -84,7 +84,7 @@ func TestIntegrationDemoTmux(t *testing.T) {
 		{"naive", "--naive", demo.LockPath(demo.Naive), `! herd`, 0, 3.5, 6.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bin, tmp := buildDemo(t), t.TempDir()
+			bin, tmp := zklocksBinary(t), t.TempDir()
 			t.Cleanup(func() { killJVMs(tmp) })
 			command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo %s --config '' --log-file %s %s; echo zklocks exited $?",
 				tmp, bin, tc.flags, filepath.Join(tmp, "zk.log"), strings.Join(throwawayArgs(), " "))
@@ -123,7 +123,7 @@ func TestIntegrationDemoTmux(t *testing.T) {
 // (tmux kill-server hangs up on it): the demo still removes what it made
 // and stops its server.
 func TestIntegrationDemoTmuxKilled(t *testing.T) {
-	bin, tmp := buildDemo(t), t.TempDir()
+	bin, tmp := zklocksBinary(t), t.TempDir()
 	t.Cleanup(func() { killJVMs(tmp) })
 	command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo --config '' --log-file %s %s",
 		tmp, bin, filepath.Join(tmp, "zk.log"), strings.Join(throwawayArgs(), " "))
@@ -148,7 +148,7 @@ func TestIntegrationDemoTmuxKilled(t *testing.T) {
 // heads the queue and blocks its own session, the UI shows the self-wait,
 // and its fence (F, y) frees the lock.
 func TestIntegrationDemoTmuxFence(t *testing.T) {
-	bin, tmp := buildDemo(t), t.TempDir()
+	bin, tmp := zklocksBinary(t), t.TempDir()
 	t.Cleanup(func() { killJVMs(tmp) })
 	command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo --contenders 3 --config '' --log-file %s --audit-log %s %s",
 		tmp, bin, filepath.Join(tmp, "zk.log"), filepath.Join(tmp, "audit.log"), strings.Join(throwawayArgs(), " "))

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -28,7 +28,7 @@ only if it is still the same node (czxid, owner, version) and is version-checked
 for an explicit y on a terminal, and refuses without one unless --yes. Every attempt is
 appended to the audit log. Refused under --read-only.
 
-` + exitCodesHelp,
+` + exitCodesHelp(),
 		Args: exactlyOnePath,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !force {
@@ -53,7 +53,7 @@ func newRevokeCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 made its lock revocable releases when it sees it; any other client ignores it. Version-
 checked against the node as read, confirmed like release, audited, refused under --read-only.
 
-` + exitCodesHelp,
+` + exitCodesHelp(),
 		Args: exactlyOnePath,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return actOnNode(cmd, g, o, args[0], yes, "revoke",
@@ -79,7 +79,11 @@ func exactlyOnePath(cmd *cobra.Command, args []string) error {
 // was shown.
 func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string, yes bool, action, question string,
 	act func(*model.Actions, lockcore.Expect) error) error {
-	actions, conn, done, err := operator(cmd, g, o)
+	s, err := g.load()
+	if err != nil {
+		return err
+	}
+	actions, conn, done, err := operator(cmd, s, o)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -55,25 +54,12 @@ type showJSON struct {
 	} `json:"errors"`
 }
 
-// run executes zklocks in-process and returns stdout, stderr and the exit
-// code main would use.
+// run executes zklocks in-process, with no input, and returns stdout,
+// stderr and the exit code.
 func run(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	root := newRootCommand()
 	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.Execute()
-	code := exitOK
-	if err != nil {
-		errOut.WriteString(err.Error())
-		code = exitUsage
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code = ee.code
-		}
-	}
+	code := execute(t.Context(), "test", args, strings.NewReader(""), &out, &errOut)
 	return out.String(), errOut.String(), code
 }
 

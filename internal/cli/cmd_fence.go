@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ With --dry-run it stops there. Otherwise it asks for an explicit y (or --yes) an
 the selected nodes in one transaction, each version-checked: all go, or, if any changed
 or vanished since it was read, none. Audited; refused under --read-only.
 
-` + exitCodesHelp,
+` + exitCodesHelp(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return &exitError{code: exitUsage, err: fmt.Errorf("fence needs at least one lock PATH")}
@@ -39,21 +39,27 @@ or vanished since it was read, none. Audited; refused under --read-only.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Refuse under read-only, and open the audit log, before reading:
-			// a dry run needs neither.
-			var actions *model.Actions
-			if !dryRun {
-				a, _, done, err := operator(cmd, g, o)
-				if err != nil {
-					return err
-				}
-				defer done()
-				actions = a
-			}
-			report, err := readReport(cmd.Context(), g, args, lockcore.Options{})
+			s, err := g.load()
 			if err != nil {
 				return err
 			}
+			// Refuse under read-only, and open the audit log, before reading:
+			// a dry run needs neither. The actions' connection reads too.
+			var actions *model.Actions
+			var conn *zkwatch.Conn
+			if dryRun {
+				if conn, err = s.dial(cmd.Context()); err != nil {
+					return err
+				}
+				defer conn.Close()
+			} else {
+				var done func()
+				if actions, conn, done, err = operator(cmd, s, o); err != nil {
+					return err
+				}
+				defer done()
+			}
+			report := readReport(cmd.Context(), conn, s.timeout, args, lockcore.Options{})
 			chosen, err := choose(report, extra)
 			if err != nil {
 				return err
