@@ -98,3 +98,23 @@ func TestIntegrationActionsAudit(t *testing.T) {
 		t.Fatalf("a refused action is audited with its failure: %s", lines[1])
 	}
 }
+
+// TestRevokeRefusesNodesWithoutRevocation: a revocation request on a node
+// whose client would ignore it is refused before anything reaches
+// ZooKeeper, and the refusal is audited.
+func TestRevokeRefusesNodesWithoutRevocation(t *testing.T) {
+	var log bytes.Buffer
+	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log)}
+	for _, e := range []lockcore.Expect{
+		{Path: "/l/f3c2a1b0e9d8c7b6a5f4e3d2c1b0a9f8__lock__0000000001", Czxid: 1, EphemeralOwner: 2}, // kazoo
+		{Path: "/l/lock-72057594037927937-0000000001", Czxid: 1, EphemeralOwner: 2},                  // session-lock
+		{Path: "/l/_c_0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b-lock-0000000001", Czxid: 1},               // persistent
+	} {
+		if err := a.Revoke(e); !errors.Is(err, lockcore.ErrNotRevocable) {
+			t.Errorf("revoke %s: %v, want ErrNotRevocable", e.Path, err)
+		}
+	}
+	if n := strings.Count(log.String(), `"action":"revoke"`); n != 3 {
+		t.Errorf("want 3 audited refusals, got %d:\n%s", n, log.String())
+	}
+}

@@ -47,7 +47,7 @@ func (p *eventsPane) rebuild() {
 	for i := range hist {
 		h := &hist[i]
 		if p.filter.active() && !p.filter.match(string(h.Change), model.Printable(h.Lock), model.ShortNode(h.Node),
-			session(h.Session)) {
+			model.SessionText(h.Session)) {
 			continue
 		}
 		rows = append(rows, i)
@@ -154,7 +154,7 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 	t := cell{text: h.At.In(p.env.loc).Format("15:04:05.000"), p: st.muted}
 	if h.Change == model.Expired {
 		return []cell{t, {text: "expired", p: st.danger}, {},
-			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: session(h.Session)}, {}}
+			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: model.SessionText(h.Session)}, {}}
 	}
 	change := cell{text: string(h.Change)}
 	switch h.Change {
@@ -174,5 +174,5 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 		mode = modeText(lockcore.Mode(h.Mode))
 	}
 	return []cell{t, change, {text: mode}, {text: model.Printable(h.Lock)}, {text: model.ShortNode(h.Node)},
-		{text: session(h.Session), p: st.muted}, fifo}
+		{text: model.SessionText(h.Session), p: st.muted}, fifo}
 }

@@ -313,7 +313,7 @@ func (p *locksPane) rowView(r *lockRow, cols []column, widths []int, selected bo
 		}
 		var badge cell
 		if len(r.kinds) > 0 {
-			badge = cell{text: kindsText(r.kinds), p: st.anomaly(worst(r.kinds))}
+			badge = cell{text: kindsText(r.kinds), p: st.anomaly(lockcore.Worst(r.kinds))}
 		}
 		cells = []cell{{text: r.shown}, {text: string(r.lock.Recipe), p: st.muted},
 			{text: itoa(r.holders), p: holdPaint}, {text: itoa(r.waiters), p: waitPaint},

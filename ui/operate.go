@@ -162,7 +162,7 @@ func (a *App) askForceRelease() {
 		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
 	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
 		yes: forceRelease(a.opt.Actions, e)}}
-	if revocable(q) {
+	if lockcore.CheckRevocable(path.Base(q.Path), q.Session) == nil {
 		d.revoke = revoke(a.opt.Actions, e)
 		d.confirm.lines = append(d.confirm.lines, "A Curator lock: v asks its client to release instead "+
 			"(writes __REVOKE__; only a client that made its lock revocable acts on it).")
@@ -180,9 +180,8 @@ func (a *App) askRevoke() {
 	if !ok {
 		return
 	}
-	if !revocable(q) {
-		a.say("revoke: only a Curator lock (mutex, read, write) that a session owns understands a revocation request; "+
-			"this "+string(lockcore.ParseName(path.Base(q.Path)).Kind)+" node would ignore it (D force-releases)", true)
+	if err := lockcore.CheckRevocable(path.Base(q.Path), q.Session); err != nil {
+		a.say("revoke: "+err.Error()+" (D force-releases)", true)
 		return
 	}
 	lines := append(a.describe(q), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
@@ -209,27 +208,10 @@ func (a *App) askFence() {
 	a.open(newFenceDialog(l.Path, cands, a.opt.Actions))
 }
 
-// revocable reports whether q's client may act on a revocation request:
-// Curator's mutex and read-write lock nodes that a session owns. Curator's
-// semaphore leases, and every other client, ignore it.
-func revocable(q lockcore.Participant) bool {
-	if q.Session == 0 {
-		return false // no client to ask
-	}
-	switch lockcore.ParseName(path.Base(q.Path)).Kind {
-	case lockcore.KindCuratorLock, lockcore.KindCuratorRead, lockcore.KindCuratorWrite:
-		return true
-	}
-	return false
-}
-
 // describe is what an operator needs to know of a contender before acting
 // on it: node, session, client, role and age, token and version.
 func (a *App) describe(q lockcore.Participant) []string {
-	owner := "none: a persistent node, no session owns it"
-	if q.Session != 0 {
-		owner = lockcore.SessionHex(q.Session)
-	}
+	owner := model.SessionText(q.Session)
 	age := model.Duration(a.env.age(a.detail.lock, q.Age))
 	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", node age " + age + " (server clock)"
 	if q.Role == lockcore.RoleHolder {
@@ -239,29 +221,10 @@ func (a *App) describe(q lockcore.Participant) []string {
 	return []string{
 		model.Printable(q.Path),
 		"session  " + owner,
-		"client   " + a.clientText(q.Session),
+		"client   " + a.env.state.Client(q.Session).String(),
 		held,
 		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
 	}
-}
-
-// clientText is the address the servers saw for a session, or why there is
-// none: never a guess.
-func (a *App) clientText(id int64) string {
-	s := a.env.state
-	if id == 0 {
-		return "none (no session)"
-	}
-	if c, ok := s.Clients[id]; ok && c.Client != "" {
-		if c.Server != "" {
-			return model.Printable(c.Client) + " via " + model.Printable(c.Server)
-		}
-		return model.Printable(c.Client)
-	}
-	if s.Ghost(id) {
-		return "none: every server answered and none lists this session"
-	}
-	return "unknown (no server named this session)"
 }
 
 // actionDoneMsg says how a force-release, revoke or fence ended.

@@ -87,7 +87,7 @@ func (a *App) askAcquire() {
 	if l == nil {
 		return
 	}
-	modes, why := acquireModes(l.Recipe)
+	modes, why := lockcore.JoinModes(l.Recipe)
 	if len(modes) == 0 {
 		a.say("acquire: "+l.Path+" ("+string(l.Recipe)+"): "+why, true)
 		return

@@ -24,7 +24,7 @@ func (r *sessionRow) heading() bool { return r.lock == nil }
 
 // key identifies a row across rebuilds.
 func (r *sessionRow) key() string {
-	k := session(r.session)
+	k := model.SessionText(r.session)
 	if r.lock != nil {
 		k += "|" + r.lock.Path
 	}
@@ -116,7 +116,7 @@ func (p *sessionsPane) rebuild() {
 	p.total, p.matched = len(list), 0
 	for _, o := range list {
 		items := o.items
-		if !p.filter.match(session(o.head.session), p.env.client(o.head.session)) {
+		if !p.filter.match(model.SessionText(o.head.session), p.env.state.Client(o.head.session).Short()) {
 			items = items[:0:0]
 			for _, it := range o.items {
 				if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
@@ -283,11 +283,11 @@ func (p *sessionsPane) headCells(r *sessionRow) []cell {
 	if c, ok := p.env.state.Clients[r.session]; ok {
 		server = "via " + model.Printable(c.Server)
 	}
-	id := cell{text: session(r.session), p: st.strong}
+	id := cell{text: model.SessionText(r.session), p: st.strong}
 	if r.session == 0 {
 		id = cell{text: "persistent", p: st.danger}
 	}
-	return []cell{id, {text: p.env.client(r.session), p: st.accent},
+	return []cell{id, {text: p.env.state.Client(r.session).Short(), p: st.accent},
 		{text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, {text: server, p: st.muted}}
 }
 

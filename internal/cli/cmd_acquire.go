@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -49,10 +51,12 @@ own exit code when nothing else went wrong.
 			if err := zkwatch.ValidatePath(args[0]); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
-			switch lockcore.Mode(mode) {
-			case lockcore.ModeExclusive, lockcore.ModeRead, lockcore.ModeWrite, lockcore.ModeLease:
-			default:
-				return &exitError{code: exitUsage, err: fmt.Errorf("--mode must be exclusive, read, write or lease, not %q", mode)}
+			if _, err := lockcore.ParseMode(mode); err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--%w", err)}
+			}
+			if recipe != "" && !slices.Contains(lockcore.JoinableRecipes(), lockcore.Recipe(recipe)) {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--recipe must be one of %s, not %q",
+					joinList(lockcore.JoinableRecipes(), " or "), recipe)}
 			}
 			if hold > 0 && cmd.ArgsLenAtDash() > 0 {
 				return &exitError{code: exitUsage, err: fmt.Errorf("--hold and a COMMAND exclude each other")}
@@ -104,8 +108,8 @@ own exit code when nothing else went wrong.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&mode, "mode", string(lockcore.ModeExclusive), "exclusive, read, write or lease")
-	f.StringVar(&recipe, "recipe", "", "recipe to join (default the contenders'; Curator's when none): curator-mutex, curator-rwlock,\ncurator-semaphore, gozk-lock, kazoo-lock, kazoo-rwlock, kazoo-semaphore, zk-writelock, host-rw, session-lock")
+	f.StringVar(&mode, "mode", string(lockcore.ModeExclusive), joinList(lockcore.Modes(), " or "))
+	f.StringVar(&recipe, "recipe", "", "recipe to join (default the contenders'; Curator's when none):\n"+joinList(lockcore.JoinableRecipes(), ", "))
 	f.IntVar(&maxLeases, "max-leases", 0, "a semaphore's lease limit (Curator does not record it; kazoo's must match)")
 	f.DurationVar(&hold, "hold", 0, "hold the lock this long, then release")
 	f.BoolVar(&asJSON, "json", false, "print the grant as JSON")
@@ -172,4 +176,19 @@ func exitCode(err error) int {
 		}
 	}
 	return exitFailed
+}
+
+// joinList lists values, the last after last.
+func joinList[T ~string](values []T, last string) string {
+	var b strings.Builder
+	for i, v := range values {
+		switch {
+		case i == len(values)-1 && i > 0:
+			b.WriteString(last)
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(v))
+	}
+	return b.String()
 }

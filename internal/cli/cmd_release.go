@@ -50,8 +50,9 @@ func newRevokeCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 		Use:   "revoke NODE [--yes]",
 		Short: "Ask a Curator holder to release, politely (writes __REVOKE__ into its node)",
 		Long: `revoke writes __REVOKE__ into NODE's data, as Curator's Revoker does. A Curator holder that
-made its lock revocable releases when it sees it; any other client ignores it. Version-
-checked against the node as read, confirmed like release, audited, refused under --read-only.
+made its lock revocable releases when it sees it. Nodes of other recipes, whose clients
+ignore the request, and persistent nodes are refused. Version-checked against the node as
+read, confirmed like release, audited, refused under --read-only.
 
 ` + exitCodesHelp(),
 		Args: exactlyOnePath,
@@ -93,7 +94,11 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 		return &exitError{code: exitFailed, err: err}
 	}
 	fmt.Fprintln(cmd.ErrOrStderr(), describeNode(cmd.Context(), conn, node, d.Stat))
-	if lockcore.ParseName(path.Base(node)).Kind == lockcore.KindCuratorLock && action == "force-release" {
+	revocable := lockcore.CheckRevocable(path.Base(node), d.Stat.EphemeralOwner)
+	switch {
+	case action == "revoke" && revocable != nil:
+		return &exitError{code: exitFailed, err: fmt.Errorf("revoke refused, nothing was changed: %w (release --force deletes it)", revocable)}
+	case action == "force-release" && revocable == nil:
 		fmt.Fprintln(cmd.ErrOrStderr(), "  (a Curator lock: if its holder made it revocable, 'zklocks revoke' asks it to release first)")
 	}
 	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
@@ -110,25 +115,20 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 // describeNode says what an operator needs before acting: the node, its
 // session, that session's client address when a server says, and its age.
 func describeNode(ctx context.Context, conn *zkwatch.Conn, node string, st zk.Stat) string {
-	owner, client := "none (persistent node)", "unknown (no server named it; four-letter words refused?)"
+	client := model.Client{}
 	if st.EphemeralOwner != 0 {
-		owner = lockcore.SessionHex(st.EphemeralOwner)
 		pollCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		e := zkwatch.NewEnricher(conn.Target().Servers, time.Second)
 		e.TLS = conn.TLS()
 		en := e.Poll(pollCtx)
 		cancel()
-		if ci, ok := en.Clients[st.EphemeralOwner]; ok {
-			client = ci.Client + " via " + ci.Server
-		} else if en.Complete {
-			client = "none: connected to no server (a ghost?)"
-		}
+		client = model.ClientOf(en.Clients, en.Complete, st.EphemeralOwner)
 	}
 	created := time.UnixMilli(st.Ctime)
 	var b strings.Builder
 	fmt.Fprintf(&b, "node     %s\n", model.Printable(node))
-	fmt.Fprintf(&b, "session  %s\n", owner)
-	fmt.Fprintf(&b, "client   %s\n", model.Printable(client))
+	fmt.Fprintf(&b, "session  %s\n", model.SessionText(st.EphemeralOwner))
+	fmt.Fprintf(&b, "client   %s\n", client)
 	fmt.Fprintf(&b, "age      %s (created %s, server clock)\n", model.Duration(time.Since(created)), created.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "token    %d (czxid), version %d", st.Czxid, st.Version)
 	return b.String()

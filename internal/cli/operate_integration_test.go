@@ -75,6 +75,23 @@ func TestIntegrationOperateCommands(t *testing.T) {
 		}
 	})
 
+	t.Run("revoke refuses nodes whose clients ignore it", func(t *testing.T) {
+		kazoo := mk("/op/0a1b2c3d4e5f60718293a4b5c6d7e8f9__lock__", zk.FlagEphemeral|zk.FlagSequence)
+		persistent := mk("/op/_c_5d8e0f1a-1111-4222-8333-944455556667-lock-", zk.FlagSequence)
+		for _, node := range []string{kazoo, persistent} {
+			_, errOut, code := run(t, "revoke", node, "--yes", "--server", server, "--audit-log", audit)
+			if code != exitFailed || !strings.Contains(errOut, "not revocable") || !strings.Contains(errOut, "nothing was changed") {
+				t.Errorf("revoke %s: exit %d: %s", node, code, errOut)
+			}
+			if data, _, _ := c.Get(node); string(data) != "10.0.0.7" {
+				t.Errorf("%s: data %q after a refused revoke", node, data)
+			}
+			if err := c.Delete(node, -1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
 	t.Run("release --force --yes deletes and audits", func(t *testing.T) {
 		_, errOut, code := run(t, "release", holder, "--force", "--yes", "--server", server, "--audit-log", audit)
 		if code != exitOK || !strings.Contains(errOut, "session  0x") {
