@@ -85,6 +85,12 @@ func (p *detailPane) count() int {
 }
 
 // selected returns the participant under the cursor, or nil.
+// shown is the lock on screen: its path, its analysis (nil before the
+// first read) and whether it is gone.
+func (p *detailPane) shown() (path string, l *lockcore.Lock, gone bool) {
+	return p.path, p.lock, p.gone
+}
+
 func (p *detailPane) selected() *lockcore.Participant {
 	if p.lock == nil || p.cur.idx >= len(p.lock.Participants) {
 		return nil

@@ -15,30 +15,19 @@ import (
 // order they happened, with those that overtook an earlier waiter of an
 // exclusive lock marked: a fairness demo reads straight off it.
 type eventsPane struct {
-	env    *env
-	w, h   int
-	gen    int
-	filter filter
-	rows   []int // indexes into History
-	cur    cursor
-	tail   bool // the cursor follows the newest entry
+	list
+	rows []int // indexes into History
+	tail bool  // the cursor follows the newest entry
 }
 
-func newEventsPane(e *env) eventsPane { return eventsPane{env: e, tail: true} }
+func newEventsPane(e *env) eventsPane { return eventsPane{list: list{env: e}, tail: true} }
 
-func (p *eventsPane) setSize(w, h int) {
-	p.w, p.h = w, h
-	p.cur.fix(len(p.rows), p.listHeight())
-}
-
-func (p *eventsPane) listHeight() int { return max(p.h-1, 1) }
+func (p *eventsPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
 
 func (p *eventsPane) refresh(gen int) {
-	if p.gen == gen {
-		return
+	if p.stale(gen) {
+		p.rebuild()
 	}
-	p.gen = gen
-	p.rebuild()
 }
 
 func (p *eventsPane) rebuild() {

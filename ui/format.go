@@ -11,19 +11,6 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// env is what every pane reads: the state the App owns, the styles and
-// keys, and the clock. Panes never change it.
-type env struct {
-	state *model.State
-	st    *styles
-	keys  *keyMap
-	now   func() time.Time
-	loc   *time.Location
-	// own is the lock the operator took from the UI; nil when none. The
-	// App sets it, the panes show it.
-	own *ownLock
-}
-
 // age is a participant's age now: its age when its lock was read, plus the
 // time since. Both ends are estimates across two clocks.
 func (e *env) age(l *lockcore.Lock, d time.Duration) time.Duration {

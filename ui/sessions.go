@@ -38,31 +38,20 @@ func (r *sessionRow) key() string {
 // session that owns a contender, with its client address and everything it
 // holds and waits for across all locks.
 type sessionsPane struct {
-	env            *env
-	w, h           int
-	gen            int
-	filter         filter
+	list
 	rows           []sessionRow
 	matched, total int // sessions shown, and in all
-	cur            cursor
 	sel            string
 }
 
-func newSessionsPane(e *env) sessionsPane { return sessionsPane{env: e} }
+func newSessionsPane(e *env) sessionsPane { return sessionsPane{list: list{env: e}} }
 
-func (p *sessionsPane) setSize(w, h int) {
-	p.w, p.h = w, h
-	p.cur.fix(len(p.rows), p.listHeight())
-}
-
-func (p *sessionsPane) listHeight() int { return max(p.h-1, 1) }
+func (p *sessionsPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
 
 func (p *sessionsPane) refresh(gen int) {
-	if p.gen == gen {
-		return
+	if p.stale(gen) {
+		p.rebuild()
 	}
-	p.gen = gen
-	p.rebuild()
 }
 
 // owned is one session's contenders while the rows are built.

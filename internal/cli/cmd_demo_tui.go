@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/ui"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -29,7 +30,7 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	}
 	defer conn.Close()
 	uiOpt := uiOptions(s, conn, audit)
-	uiOpt.Demo = d
+	uiOpt.Demo = demoControls{d}
 	return runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d), uiOpt)
 }
 
@@ -40,4 +41,13 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 // is not used for it); the naive lock's waiters show only in the table.
 func demoWatchConfig(d *demo.Demo) zkwatch.WatchConfig {
 	return zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}, EnrichEvery: time.Second}
+}
+
+// demoControls are the demo's controls as the UI drives them, with the
+// counters it shows.
+type demoControls struct{ *demo.Demo }
+
+func (d demoControls) Stats() ui.DemoStats {
+	s := d.Demo.Stats()
+	return ui.DemoStats{WakeupsPerRelease: s.WakeupsPerRelease(), FIFOBreaks: s.FIFOBreaks, Frozen: s.Frozen, Orphans: len(s.Orphans)}
 }
