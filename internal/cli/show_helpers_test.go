@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/peers"
+	"github.com/zklocks/zklocks/internal/zktest"
 )
 
 // showJSON mirrors the JSON contract of `zklocks show --json`.
@@ -90,18 +91,15 @@ type expect struct {
 // disagreement.
 func agree(t *testing.T, server, path string, p *peers.Peer, cs []peers.Contender, want []expect) showJSON {
 	t.Helper()
-	var last string
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := show(t, server, path)
-		if last = disagreement(s, p, cs, want); last == "" {
-			return s
+	var s showJSON
+	zktest.WaitUntil(t, 20*time.Second, func() string {
+		s = show(t, server, path)
+		if d := disagreement(s, p, cs, want); d != "" {
+			return "show never agreed with the clients: " + d
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("show never agreed with the clients: %s", last)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return ""
+	})
+	return s
 }
 
 func disagreement(s showJSON, p *peers.Peer, cs []peers.Contender, want []expect) string {

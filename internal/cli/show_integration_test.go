@@ -100,12 +100,9 @@ func TestIntegrationShowAgreesWithClients(t *testing.T) {
 		b := gz.Acquire(t, "b", "lock", "/locks/shared")
 		c := cur.Acquire(t, "c", "mutex", "/locks/shared")
 		cur.WaitHeld(t, "a", 30*time.Second)
-		s := show(t, server, "/locks/shared")
-		deadline := time.Now().Add(20 * time.Second)
-		for !(len(s.Locks[0].Participants) == 3 && s.Locks[0].Participants[2].Watches != nil) && time.Now().Before(deadline) {
-			time.Sleep(100 * time.Millisecond)
-			s = show(t, server, "/locks/shared")
-		}
+		s := waitFor(t, server, "/locks/shared", func(s showJSON) bool {
+			return len(s.Locks[0].Participants) == 3 && s.Locks[0].Participants[2].Watches != nil
+		})
 		ps := s.Locks[0].Participants
 		if ps[0].Path != a.Node || ps[0].Role != "holder" || ps[1].Path != b.Node || ps[2].Path != c.Node ||
 			*ps[1].Watches != strings.TrimPrefix(a.Node, "/locks/shared/") || *ps[2].Watches != strings.TrimPrefix(b.Node, "/locks/shared/") {

@@ -14,17 +14,14 @@ import (
 // waitFor polls show until ok accepts it.
 func waitFor(t *testing.T, server, path string, ok func(showJSON) bool) showJSON {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := show(t, server, path)
-		if ok(s) {
-			return s
+	var s showJSON
+	zktest.WaitUntil(t, 20*time.Second, func() string {
+		if s = show(t, server, path); ok(s) {
+			return ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("show never reached the expected state: %+v", s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Sprintf("show never reached the expected state: %+v", s)
+	})
+	return s
 }
 
 func TestIntegrationShowKazooReaderDeadlock(t *testing.T) {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,69 +10,6 @@ import (
 	"github.com/zklocks/zklocks/internal/peers"
 	"github.com/zklocks/zklocks/internal/zktest"
 )
-
-// tmuxScreen drives the zklocks binary in a tmux session of its own (on a
-// private tmux server), as a person at a 120×40 terminal would.
-type tmuxScreen struct {
-	t      *testing.T
-	socket string
-	last   string
-}
-
-func startTmux(t *testing.T, w, h int, command string) *tmuxScreen {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is not installed (apt-get install -y tmux; scripts/deps.sh does)")
-	}
-	s := &tmuxScreen{t: t, socket: fmt.Sprintf("zklocks-test-%d", os.Getpid())}
-	s.tmux("new-session", "-d", "-s", "zklocks", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), command)
-	// Keep the pane when zklocks exits, to see how it left the terminal.
-	s.tmux("set-option", "-t", "zklocks", "remain-on-exit", "on")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	return s
-}
-
-func (s *tmuxScreen) tmux(args ...string) string {
-	s.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux %s: %v\n%s\nlast screen:\n%s", strings.Join(args, " "), err, out, s.last)
-	}
-	return string(out)
-}
-
-func (s *tmuxScreen) keys(keys ...string) {
-	s.t.Helper()
-	s.tmux(append([]string{"send-keys", "-t", "zklocks"}, keys...)...)
-}
-
-// waitFor polls the screen until cond holds, for at most 20 s.
-func (s *tmuxScreen) waitFor(what string, cond func(screen string) bool) string {
-	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s.last = s.tmux("capture-pane", "-p", "-t", "zklocks")
-		if cond(s.last) {
-			return s.last
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("never saw %s; the screen:\n%s", what, s.last)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-func (s *tmuxScreen) waitText(texts ...string) string {
-	s.t.Helper()
-	return s.waitFor(strings.Join(texts, " and "), func(screen string) bool {
-		for _, x := range texts {
-			if !strings.Contains(screen, x) {
-				return false
-			}
-		}
-		return true
-	})
-}
 
 func TestIntegrationTUI(t *testing.T) {
 	bin := zklocksBinary(t)
