@@ -54,22 +54,14 @@ func (p eventsPane) update(msg tea.Msg) (eventsPane, tea.Cmd) {
 		p.cur.wheel(msg, len(p.rows), p.listHeight())
 		p.tail = p.cur.idx >= len(p.rows)-1
 	case tea.KeyMsg:
-		k := p.env.keys
-		if p.filter.typing {
-			if p.filter.update(*k, msg) {
-				p.rebuild()
-			}
-			return p, nil
-		}
-		switch {
-		case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
-			p.tail = p.cur.idx >= len(p.rows)-1
-		case key.Matches(msg, k.Filter):
-			p.filter.start()
-		case key.Matches(msg, k.Back) && p.filter.active():
-			p.filter.clear()
+		handled, moved, refilter := p.listKey(msg, len(p.rows))
+		if refilter {
 			p.rebuild()
-		case key.Matches(msg, k.Open):
+		}
+		if moved {
+			p.tail = p.cur.idx >= len(p.rows)-1
+		}
+		if !handled && key.Matches(msg, p.env.keys.Open) {
 			return p, p.open()
 		}
 	}

@@ -206,20 +206,16 @@ func (p locksPane) update(msg tea.Msg) (locksPane, tea.Cmd) {
 
 func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
 	k := p.env.keys
-	if p.filter.typing {
-		if p.filter.update(*k, msg) {
+	if handled, moved, refilter := p.listKey(msg, len(p.rows)); handled {
+		if refilter {
 			p.rebuild()
+		}
+		if moved {
+			p.remember()
 		}
 		return p, nil
 	}
 	switch {
-	case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
-		p.remember()
-	case key.Matches(msg, k.Filter):
-		p.filter.start()
-	case key.Matches(msg, k.Back) && p.filter.active():
-		p.filter.clear()
-		p.rebuild()
 	case key.Matches(msg, k.Sort):
 		p.order = (p.order + 1) % len(lockOrders)
 		p.rebuild()

@@ -170,22 +170,14 @@ func (p sessionsPane) update(msg tea.Msg) (sessionsPane, tea.Cmd) {
 		p.cur.wheel(msg, len(p.rows), p.listHeight())
 		p.remember()
 	case tea.KeyMsg:
-		k := p.env.keys
-		if p.filter.typing {
-			if p.filter.update(*k, msg) {
-				p.rebuild()
-			}
-			return p, nil
-		}
-		switch {
-		case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
-			p.remember()
-		case key.Matches(msg, k.Filter):
-			p.filter.start()
-		case key.Matches(msg, k.Back) && p.filter.active():
-			p.filter.clear()
+		handled, moved, refilter := p.listKey(msg, len(p.rows))
+		if refilter {
 			p.rebuild()
-		case key.Matches(msg, k.Open):
+		}
+		if moved {
+			p.remember()
+		}
+		if !handled && key.Matches(msg, p.env.keys.Open) {
 			p.remember()
 			return p, p.open()
 		}
