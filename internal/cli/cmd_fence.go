@@ -28,10 +28,10 @@ or vanished since it was read, none. Audited; refused under --read-only.
 
 ` + exitCodesHelp(),
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return &exitError{code: exitUsage, err: fmt.Errorf("fence needs at least one lock PATH")}
+			if err := paths(args, "fence needs at least one lock PATH"); err != nil {
+				return err
 			}
-			for _, p := range append(append([]string{}, args...), extra...) {
+			for _, p := range extra {
 				if err := zkwatch.ValidatePath(p); err != nil {
 					return &exitError{code: exitUsage, err: err}
 				}

@@ -37,13 +37,8 @@ Paths whose ACL denies this session are listed as denied; the walk goes on.
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				err = state.WriteListJSON(cmd.OutOrStdout())
-			} else {
-				err = state.WriteListText(cmd.OutOrStdout())
-			}
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
+			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
+				return err
 			}
 			if len(state.Errors) > 0 {
 				for _, e := range state.Errors {

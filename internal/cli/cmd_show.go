@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,15 +31,7 @@ each recipe's rule otherwise; the output says which.
 		Example: `  zklocks show /locks/orders
   zklocks show --json --server zk1:2181,zk2:2181/app /locks/orders /locks/billing`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return &exitError{code: exitUsage, err: fmt.Errorf("show needs at least one PATH (see zklocks show --help)")}
-			}
-			for _, p := range args {
-				if err := zkwatch.ValidatePath(p); err != nil {
-					return &exitError{code: exitUsage, err: err}
-				}
-			}
-			return nil
+			return paths(args, "show needs at least one PATH (see zklocks show --help)")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := g.load()
@@ -53,13 +47,8 @@ each recipe's rule otherwise; the output says which.
 			for _, e := range report.Errors {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
 			}
-			if asJSON {
-				err = report.WriteJSON(cmd.OutOrStdout())
-			} else {
-				err = report.WriteText(cmd.OutOrStdout())
-			}
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
+			if err := write(cmd, asJSON, report.WriteJSON, report.WriteText); err != nil {
+				return err
 			}
 			if len(report.Errors) > 0 {
 				return &exitError{code: exitFailed, err: fmt.Errorf("%d of %d paths could not be read", len(report.Errors), len(args))}
@@ -100,4 +89,29 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 		report.Locks = append(report.Locks, lockcore.Analyze(t, table, opt))
 	}
 	return report
+}
+
+// paths accepts one or more valid paths, saying none when there are none.
+func paths(paths []string, none string) error {
+	if len(paths) == 0 {
+		return &exitError{code: exitUsage, err: errors.New(none)}
+	}
+	for _, p := range paths {
+		if err := zkwatch.ValidatePath(p); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+	}
+	return nil
+}
+
+// write prints a command's result to stdout, as JSON or as text.
+func write(cmd *cobra.Command, asJSON bool, writeJSON, writeText func(io.Writer) error) error {
+	w := writeText
+	if asJSON {
+		w = writeJSON
+	}
+	if err := w(cmd.OutOrStdout()); err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	return nil
 }
