@@ -4,7 +4,7 @@ BIN     ?= zklocks
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build deps test vet fuzz chaos bench-watch clean
+.PHONY: build deps test unit vet fuzz chaos bench-watch clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -15,6 +15,11 @@ deps:
 # The project's test command (CI runs it through .ci/run).
 test: deps vet
 	$(GO) test -race -count=1 -timeout 15m ./...
+
+# The tests that need no ZooKeeper, JVM or terminal: every test but the
+# TestIntegration… ones, in well under a minute.
+unit: vet
+	$(GO) test -race -count=1 -skip Integration ./...
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -46,7 +46,7 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 		case p.Role == lockcore.RoleWaiter:
 			waits = "(watches nothing)"
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, sessionText(p.Session),
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
 			Duration(p.Age), p.Token, ShortNode(p.Node), waits)
 	}
 	if len(l.HiddenWaiters) > 0 {
@@ -58,13 +58,6 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 	for _, warn := range l.Warnings {
 		fmt.Fprintf(w, "! warning: %s\n", warn)
 	}
-}
-
-func sessionText(id int64) string {
-	if id == 0 {
-		return "persistent"
-	}
-	return lockcore.SessionHex(id)
 }
 
 // ShortNode shortens the long client identifiers in a contender's name (a

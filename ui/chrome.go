@@ -157,7 +157,7 @@ type segment struct {
 // badges that change how to read the screen: READ-ONLY and STALE.
 func (a *App) statusBar() string {
 	st, s := a.env.st, a.env.state
-	segs := append([]segment{a.connSegment()}, a.ownSegments()...)
+	segs := append([]segment{a.connSegment()}, a.op.segments()...)
 	if a.closed {
 		segs = append(segs, segment{text: "■ watch stopped", p: st.danger})
 	}
@@ -276,7 +276,7 @@ func (a *App) helpView(h int) string {
 	for _, l := range strings.Split(a.help.FullHelpView(a.env.keys.full()), "\n") {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, a.operateHelp()...)
+	lines = append(lines, a.op.help()...)
 	legend := []string{"",
 		st.strong.s(" Reading the screen"),
 		" " + st.holder.s("holder") + "  has the lock (or a lease) now, by its recipe's rule",
