@@ -40,6 +40,14 @@ BENCHFLAGS ?=
 bench-watch: deps
 	$(GO) test ./zkwatch -run '^$$' -bench '^BenchmarkWatch$$' -benchtime 1x -timeout 20m $(BENCHFLAGS)
 
+# zklocks on a generated production-sized cluster (a million znodes, 10,000
+# locks × 6 Curator contenders, a million foreign watches), every figure
+# beside its target and a raw go-zookeeper floor (see README, Large
+# clusters); five to ten minutes. BENCHFLAGS adds e.g. -scale.members=3.
+.PHONY: bench-scale
+bench-scale: deps
+	$(GO) test ./internal/cli -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
+
 # Our lock client against go-zookeeper's zk.Lock, Curator and kazoo on one
 # throwaway ZooKeeper, in one run on this machine (see README, Lock client
 # performance); a few minutes. BENCHFLAGS adds e.g. -cpuprofile cpu.out.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -136,4 +137,15 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 		}
 	}
 	return a.Path < b.Path
+}
+
+// PartialNote says what a discovery that is not complete may have missed.
+func PartialNote(d zkwatch.Discovery) string {
+	switch {
+	case d.Walking:
+		return fmt.Sprintf("still walking the tree (%d reads so far): locks whose contenders are all persistent nodes may be missing", d.WalkReads)
+	case !d.DumpAt.IsZero():
+		return fmt.Sprintf("locks found from the servers' dump of ephemeral nodes after a walk of %d reads; locks whose contenders are all persistent nodes may be missing (--walk finds them)", d.WalkReads)
+	}
+	return "the walk did not finish: locks may be missing"
 }

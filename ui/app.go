@@ -109,6 +109,7 @@ type App struct {
 	tab           focus
 	drill         []focus // detail, then node, above the tab
 	showHelp      bool
+	showCost      bool
 	dialog        dialog
 	flash         flash
 	closed        bool // the watcher's events ended
@@ -305,6 +306,14 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			a.showHelp = false
 		}
 		return nil
+	case a.showCost:
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		if key.Matches(msg, k.Cost, k.Back) {
+			a.showCost = false
+		}
+		return nil
 	case a.typing():
 		return a.toFocused(msg)
 	case key.Matches(msg, k.Quit):
@@ -313,6 +322,9 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return a.handleDemoKey(msg)
 	case key.Matches(msg, k.Help):
 		a.showHelp = true
+		return nil
+	case key.Matches(msg, k.Cost):
+		a.showCost = true
 		return nil
 	case key.Matches(msg, k.NextScreen):
 		a.switchTab(+1)

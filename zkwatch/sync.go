@@ -27,6 +27,8 @@ type Discovery struct {
 	WalkedAt, NextWalk time.Time
 	// WalkRate is the reads a second the walk is paced at past its burst.
 	WalkRate int
+	// Watching is how many watches the watcher holds on the servers.
+	Watching int
 	// Complete: every lock under the roots is known, because a walk ended
 	// since the last (re)sync began. Until then locks whose contenders are
 	// all persistent, which no dump lists, may be missing.
@@ -86,6 +88,12 @@ func (w *Watcher) discover(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
+	if w.cfg.Once && !done {
+		// The walk stops here: the sync says what it may have missed.
+		w.mu.Lock()
+		w.disc.Walking, w.disc.WalkReads, w.walk = false, wk.Reads(), nil
+		w.mu.Unlock()
+	}
 	w.askSync(ctx)
 	if w.cfg.Once {
 		return
@@ -137,8 +145,8 @@ func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
 		}
 	}
 	w.before = map[string]bool{}
-	disc := w.disc
 	w.mu.Unlock()
+	disc := w.Discovery()
 	sort.Strings(gone)
 	for _, p := range gone {
 		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: p})
@@ -255,6 +263,7 @@ func (w *Watcher) Discovery() Discovery {
 	if w.walk != nil {
 		d.WalkReads = w.walk.Reads()
 	}
+	d.Watching = len(w.armed)
 	return d
 }
 

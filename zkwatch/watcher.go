@@ -314,11 +314,16 @@ type listing struct {
 	stat  *zk.Stat
 }
 
-// guard runs a request, giving up when the watcher's requests must stop:
-// go-zookeeper holds a request made while disconnected until it
-// reconnects, which a one-shot walk whose server died would wait for
-// forever.
-func guard[T any](w *Watcher, f func() (T, error)) (T, error) { return call(w.reqCtx, f) }
+// guard runs a request; a one-shot watcher gives up on it when its
+// requests must stop: go-zookeeper holds a request made while
+// disconnected until it reconnects, which a one-shot walk whose server
+// died would wait for forever. A live watcher waits for the reconnect.
+func guard[T any](w *Watcher, f func() (T, error)) (T, error) {
+	if !w.cfg.Once {
+		return f()
+	}
+	return call(w.reqCtx, f)
+}
 
 // SetWatchTable gives the watcher the servers' latest watch table (nil when
 // unknown); every lock is analysed again against it.

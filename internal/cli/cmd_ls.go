@@ -15,13 +15,19 @@ func newLsCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var depth int
 	var longHeld time.Duration
+	var fullWalk bool
 	cmd := &cobra.Command{
 		Use:   "ls [flags]",
 		Short: "List every lock under the roots, most contended first",
-		Long: `ls walks the roots (default /, never /zookeeper) and lists every lock it finds: a node
-whose children a lock recipe wrote, a semaphore, or an ephemeral node whose path mentions
-"lock" or "mutex". For each: path, recipe, holders, waiters, oldest hold and anomaly kinds.
-Paths whose ACL denies this session are listed as denied; the walk goes on.
+		Long: `ls finds every lock under the roots (default /, never /zookeeper): a node whose children
+a lock recipe wrote, a semaphore, or an ephemeral node whose path mentions "lock" or "mutex".
+For each: path, recipe, holders, waiters, oldest hold and anomaly kinds. Paths whose ACL
+denies this session are listed as denied; the search goes on.
+
+A tree of up to 2,000 nodes is walked whole. In a bigger one the servers' dump (every
+session's ephemeral nodes) names the directories to look in, and the walk stops: locks
+whose contenders are all persistent nodes are then found only with --walk, which walks the
+whole tree at --walk-rate reads a second. ls says on stderr when it did not walk it all.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks ls --root /locks --depth 3
@@ -32,10 +38,14 @@ Paths whose ACL denies this session are listed as denied; the walk goes on.
 			if err != nil {
 				return err
 			}
-			state, err := listLocks(cmd.Context(), s, zkwatch.WatchConfig{Roots: s.roots, MaxDepth: depth,
-				Analysis: lockcore.Options{LongHeld: longHeld}, Once: true})
+			cfg := s.watchConfig()
+			cfg.MaxDepth, cfg.Analysis, cfg.Once, cfg.FullWalk = depth, lockcore.Options{LongHeld: longHeld}, true, fullWalk
+			state, err := listLocks(cmd.Context(), s, cfg)
 			if err != nil {
 				return err
+			}
+			if d := state.Discovery; !d.Complete && len(state.Errors) == 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.PartialNote(d))
 			}
 			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
 				return err
@@ -51,6 +61,7 @@ Paths whose ACL denies this session are listed as denied; the walk goes on.
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
 	cmd.Flags().IntVar(&depth, "depth", 0, "walk at most this many levels below each root (0: no limit)")
+	cmd.Flags().BoolVar(&fullWalk, "walk", false, "walk the whole tree, at --walk-rate, even where the servers' dump found the locks:\nonly a walk finds locks whose contenders are all persistent nodes")
 	cmd.Flags().DurationVar(&longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
 	return cmd
 }
@@ -64,7 +75,7 @@ func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model
 	}
 	defer conn.Close()
 	tableCtx, cancelTable := context.WithTimeout(ctx, s.timeout)
-	cfg.Watches, _ = conn.ServerWatches(tableCtx)
+	cfg.Watches, _ = conn.ReadWatches(tableCtx, s.watches)
 	cancelTable()
 	walkCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -43,7 +43,7 @@ each recipe's rule otherwise; the output says which.
 				return err
 			}
 			defer conn.Close()
-			report := readReport(cmd.Context(), conn, s.timeout, args, lockcore.Options{LongHeld: longHeld})
+			report := readReport(cmd.Context(), conn, s.timeout, s.watches, args, lockcore.Options{LongHeld: longHeld})
 			for _, e := range report.Errors {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
 			}
@@ -64,7 +64,11 @@ each recipe's rule otherwise; the output says which.
 // readReport reads every path once through conn, then the servers' watch
 // table, and analyses each lock against it; each read waits up to timeout.
 // Paths that could not be read are in the report's Errors.
-func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, paths []string, opt lockcore.Options) model.Report {
+//
+// The table is read as q says, keeping only the watches on these locks'
+// nodes: on a cluster whose servers hold a million watches, wchs says so
+// first and, under --watches=auto, the table is not read at all.
+func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, q zkwatch.WatchQuery, paths []string, opt lockcore.Options) model.Report {
 	report := model.Report{Server: conn.Target().String(), WatchesSource: lockcore.WatchesFromRecipe}
 	var trees []lockcore.Tree
 	for _, p := range paths {
@@ -77,8 +81,14 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 		}
 		trees = append(trees, t)
 	}
+	for _, t := range trees {
+		q.Locks = append(q.Locks, t.Path)
+		for part := range t.Extra {
+			q.Locks = append(q.Locks, part)
+		}
+	}
 	watchCtx, cancel := context.WithTimeout(ctx, timeout)
-	table, err := conn.ServerWatches(watchCtx)
+	table, err := conn.ReadWatches(watchCtx, q)
 	cancel()
 	if err != nil {
 		report.WatchesNote = err.Error()

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
-	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // tuiFlags are the root command's own flags: they concern the terminal UI
@@ -63,6 +62,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	if f.mouse {
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
-	cfg := zkwatch.WatchConfig{Roots: s.roots, Analysis: lockcore.Options{LongHeld: f.longHeld}}
+	cfg := s.watchConfig()
+	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
 	return runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, uiOptions(s, conn, audit), progOpts...)
 }

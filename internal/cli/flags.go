@@ -46,6 +46,12 @@ type globalFlags struct {
 	configPath  string
 	logFile     string
 
+	// watches, watchBudget and walkRate say what the watcher may cost the
+	// servers (see the README's Large clusters).
+	watches     string
+	watchBudget int
+	walkRate    int
+
 	flags *pflag.FlagSet // the root's persistent flags, for Changed
 }
 
@@ -69,6 +75,9 @@ func (g *globalFlags) register(root *cobra.Command) {
 	pf.StringArrayVar(&g.roots, "root", []string{"/"}, "subtree that browsing commands (ls, the UI) start from (repeatable; the context's roots when not given)")
 	pf.BoolVar(&g.readOnly, "read-only", false, "refuse every change to ZooKeeper (the context's read-only when not given)")
 	pf.StringVar(&g.logFile, "log-file", logPath, "where the ZooKeeper client logs (created 0600); - for stderr, \"\" for nowhere")
+	pf.StringVar(&g.watches, "watches", "auto", "where waiters' watch targets come from: auto (the servers' watch table when\nthey hold at most --watch-budget watches, else recipe rules), server (always the\ntable, read no more often than its cost allows) or recipe (never the table)")
+	pf.IntVar(&g.watchBudget, "watch-budget", zkwatch.DefaultWatchBudget, "most watches the servers may hold (wchs) for --watches=auto to read their table")
+	pf.IntVar(&g.walkRate, "walk-rate", 2000, "reads a second the walk for locks may make past its first 2,000")
 }
 
 // dial connects as the settings say, waiting up to s.timeout; failures
@@ -142,6 +151,8 @@ type settings struct {
 	auth           []credential
 	tls            zkwatch.TLSFiles
 	logFile        string
+	watches        zkwatch.WatchQuery // Mode and Budget
+	walkRate       int
 
 	// source says where each value came from: "--server", "$ZKLOCKS_SERVER",
 	// "context prod" or "default", by key as config view prints it.
@@ -258,6 +269,11 @@ func (g *globalFlags) merge() (settings, error) {
 	}
 	s.logFile = g.logFile
 	from("log-file", "log-file", false)
+	mode, err := zkwatch.ParseWatchMode(g.watches)
+	if err != nil {
+		return settings{}, err
+	}
+	s.watches, s.walkRate = zkwatch.WatchQuery{Mode: mode, Budget: g.watchBudget}, g.walkRate
 	return s, s.check()
 }
 
@@ -275,10 +291,19 @@ func (s settings) check() error {
 	if len(s.roots) == 0 {
 		return errors.New("--root needs at least one path")
 	}
+	if s.watches.Budget <= 0 || s.walkRate <= 0 {
+		return fmt.Errorf("--watch-budget and --walk-rate must be positive, got %d and %d", s.watches.Budget, s.walkRate)
+	}
 	for _, r := range s.roots {
 		if err := zkwatch.ValidatePath(r); err != nil {
 			return fmt.Errorf("%s: root: %w", s.source["roots"], err)
 		}
 	}
 	return nil
+}
+
+// watchConfig is the watcher's configuration for the settings' roots,
+// watch mode and walk rate.
+func (s settings) watchConfig() zkwatch.WatchConfig {
+	return zkwatch.WatchConfig{Roots: s.roots, WatchMode: s.watches.Mode, WatchBudget: s.watches.Budget, WalkRate: s.walkRate}
 }

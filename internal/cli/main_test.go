@@ -31,7 +31,7 @@ const testVersion = "v0.0.0-test"
 // zklocksBinary builds the zklocks command once for the end-to-end tests,
 // with main.version set as the Makefile sets it, into the directory
 // TestMain removes at the end (the parent of $XDG_STATE_HOME).
-func zklocksBinary(t *testing.T) string {
+func zklocksBinary(t testing.TB) string {
 	t.Helper()
 	bin, err := buildBinary()
 	if err != nil {

@@ -17,14 +17,14 @@ import (
 // tmux server, as a person at a terminal of a fixed size would. The pane
 // stays when the command exits, to see how it left the terminal.
 type tmuxScreen struct {
-	t      *testing.T
+	t      testing.TB
 	socket string
 	last   string
 }
 
 var tmuxServers atomic.Int64
 
-func startTmux(t *testing.T, w, h int, command string) *tmuxScreen {
+func startTmux(t testing.TB, w, h int, command string) *tmuxScreen {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed (apt-get install -y tmux; scripts/deps.sh does)")
