@@ -41,6 +41,10 @@ type Enricher struct {
 	// Interest, if not nil, says which sessions and paths of the watch
 	// table to keep; the rest is dropped as it is read.
 	Interest func() Interest
+	// Missing names the ensemble members that cannot be asked, each with
+	// why (see Conn.Members): without them no watch table or client list
+	// is complete.
+	Missing []string
 
 	servers     []string
 	interval    time.Duration
@@ -154,6 +158,9 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 	}
 	wg.Wait()
 	result := merge(answers, e.now())
+	if len(e.Missing) > 0 {
+		result = result.withMissing(e.Missing)
+	}
 	result.Cost = e.Costs.Snapshot()
 
 	e.mu.Lock()

@@ -16,7 +16,11 @@ const defaultEnrichEvery = 5 * time.Second
 // analysis when it changed. Refused words are asked once (the Enricher
 // remembers), so a locked-down cluster costs one srvr per member per period.
 func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
-	e := NewEnricher(w.conn.target.Servers, every)
+	// Every member is asked, not only those the connect string names: a
+	// session's watches are known only to the member it is connected to.
+	ensemble := w.conn.Members(ctx)
+	e := NewEnricher(ensemble.Servers, every)
+	e.Missing = ensemble.Missing
 	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest
 	var last *lockcore.WatchTable
 	first := true

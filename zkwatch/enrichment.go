@@ -94,6 +94,26 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 	return en
 }
 
+// withMissing marks the picture incomplete for members that could not be
+// asked: no watch table (a session connected to them would look as if it
+// watched nothing), and no claim that a session missing from Clients is
+// connected nowhere.
+func (en Enrichment) withMissing(missing []string) Enrichment {
+	note := "not asked: " + strings.Join(missing, "; ")
+	en.Complete = false
+	en.ClientsNote = joinNotes(en.ClientsNote, note)
+	en.WatchesNote = joinNotes(en.WatchesNote, note)
+	en.Watches, en.ByPath, en.Covers = nil, nil, nil
+	return en
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
 // WithinChroot returns the picture with watched paths made relative to
 // chroot, as a client connected with that chroot names them, and watches
 // outside it left out. An empty chroot or "/" changes nothing.

@@ -32,7 +32,7 @@ func (c *Conn) ServerWatches(ctx context.Context) (*lockcore.WatchTable, error) 
 	return c.ReadWatches(ctx, WatchQuery{Mode: WatchesServer})
 }
 
-// ReadWatches asks every server of the target for its watch table (wchc,
+// ReadWatches asks every ensemble member (see Members) for its watch table (wchc,
 // streamed) and merges the answers, with paths made chroot-relative and
 // this session's own watches left out. Sessions are per server, so the
 // table is complete only when every server answers: if any does not, or
@@ -44,14 +44,18 @@ func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTa
 		return nil, ErrRecipeMode
 	}
 	if q.Mode == WatchesAuto {
-		if err := c.withinBudget(ctx, q); err != nil {
+		if err := c.withinBudget(ctx, q, c.Members(ctx).Servers); err != nil {
 			return nil, err
 		}
+	}
+	ensemble := c.Members(ctx)
+	if len(ensemble.Missing) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrMembersMissing, strings.Join(ensemble.Missing, "; "))
 	}
 	interest := c.lockInterest(q.Locks)
 	merged := map[int64][]string{}
 	var errs []error
-	for _, server := range c.target.Servers {
+	for _, server := range ensemble.Servers {
 		var table map[int64][]string
 		_, err := FourLetterStream(ctx, server, "wchc", c.TLS(), q.Costs, func(r *bufio.Reader) error {
 			var err error
@@ -84,16 +88,19 @@ var (
 	ErrOverBudget = errors.New("zkwatch: watch table over budget")
 	// ErrRecipeMode: the table was not asked for.
 	ErrRecipeMode = errors.New("zkwatch: watch table not read (--watches=recipe)")
+	// ErrMembersMissing: an ensemble member cannot be asked, so the table
+	// would lack its sessions' watches.
+	ErrMembersMissing = errors.New("zkwatch: not every ensemble member can be asked")
 )
 
 // withinBudget asks every member how many watches it holds. A member that
 // refuses wchs is not held against the table: wchc may still answer.
-func (c *Conn) withinBudget(ctx context.Context, q WatchQuery) error {
+func (c *Conn) withinBudget(ctx context.Context, q WatchQuery, servers []string) error {
 	budget := q.Budget
 	if budget <= 0 {
 		budget = DefaultWatchBudget
 	}
-	for _, server := range c.target.Servers {
+	for _, server := range servers {
 		var total int
 		_, err := FourLetterStream(ctx, server, "wchs", c.TLS(), q.Costs, func(r *bufio.Reader) error {
 			var b strings.Builder
