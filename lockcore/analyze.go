@@ -9,8 +9,10 @@ import (
 
 // Options tune an analysis.
 type Options struct {
-	// LongHeld is the hold age past which a holder is reported long-held;
-	// zero turns the check off.
+	// LongHeld is the hold past which a holder is reported long-held: its
+	// hold (from its grant, not its creation) is known to be longer; a
+	// holder whose hold only may be longer is in Lock.MaybeLongHeld. Zero
+	// turns the check off.
 	LongHeld time.Duration
 }
 
@@ -20,7 +22,7 @@ type Options struct {
 // watches from it first. Analyze never fails: names it cannot place become
 // unparsed anomalies.
 func Analyze(t Tree, w *WatchTable, opt Options) Lock {
-	l := Lock{Path: t.Path, ReadAt: t.ReadAt, WatchesSource: WatchesFromRecipe}
+	l := Lock{Path: t.Path, ReadAt: t.ReadAt, WatchesSource: WatchesFromRecipe, LongHeldAfter: max(opt.LongHeld, 0)}
 	if why := w.gap(t); why != "" {
 		w = nil
 		l.Warnings = append(l.Warnings, why)
@@ -50,6 +52,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		resolveServerWatches(&l, entries, w)
 	}
 	l.Participants = participants(entries, t.ReadAt)
+	fillHolds(&l, t, entries)
 	for i := range l.Participants {
 		l.Participants[i].Watchers = w.Watchers(l.Participants[i].Path)
 	}

@@ -21,11 +21,10 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 			out = append(out, one(AnomalyUnwatchedWaiter, p,
 				fmt.Sprintf("waits, but session %s watches nothing in this lock, so nothing will wake it", SessionHex(p.Session))))
 		}
-		if p.Role == RoleHolder && opt.LongHeld > 0 && p.Age > opt.LongHeld {
-			out = append(out, one(AnomalyLongHeld, p,
-				fmt.Sprintf("held for about %s (since %s by the server's clock), longer than %s", p.Age.Round(time.Second), stamp(p.Ctime), opt.LongHeld)))
-		}
 	}
+	long, maybe := longHeld(l, opt.LongHeld, l.ReadAt)
+	out = append(out, long...)
+	l.MaybeLongHeld = maybe
 	out = append(out, duplicateSessions(ps, entries)...)
 	out = append(out, selfWaits(ps)...)
 	for _, c := range cycles {

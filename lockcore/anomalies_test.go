@@ -76,7 +76,7 @@ func TestAnomalies(t *testing.T) {
 			if tt.w != nil {
 				w = NewWatchTable(tt.w)
 			}
-			l := Analyze(queueTree("/l", tt.kids(&builder{})...), w, tt.opt)
+			l := Analyze(settled(queueTree("/l", tt.kids(&builder{})...)), w, tt.opt)
 			a := anomaly(t, l, tt.kind)
 			if a.Node != tt.node || strings.Join(a.Nodes, ",") != strings.Join(tt.nodes, ",") || a.Detail == "" {
 				t.Fatalf("%s: node %q nodes %v, want %q %v (%s)", tt.kind, a.Node, a.Nodes, tt.node, tt.nodes, a.Detail)

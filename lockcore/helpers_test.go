@@ -23,6 +23,15 @@ func queueTree(path string, kids ...Node) Tree {
 	return Tree{Path: path, Children: kids, ReadAt: readAt}
 }
 
+// settled sets the parent's pzxid to its newest child's czxid, as in a
+// tree that nobody has left since the last contender joined.
+func settled(t Tree) Tree {
+	for _, c := range t.Children {
+		t.Self.Stat.Pzxid = max(t.Self.Stat.Pzxid, c.Stat.Czxid)
+	}
+	return t
+}
+
 // layout describes participants compactly: "node:role:watches" with role h or
 // w and watches "-" for none.
 func layout(l Lock) string {

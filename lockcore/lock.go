@@ -87,6 +87,13 @@ type Lock struct {
 	Warnings      []string
 	WatchesSource WatchSource
 	ReadAt        time.Time
+	// LongHeldAfter is the long-held threshold the analysis used (zero:
+	// none), for Lock.At to redo the check as holds grow.
+	LongHeldAfter time.Duration
+	// MaybeLongHeld are holders whose hold may be past LongHeldAfter but is
+	// not known to be: its upper bound is past it, its lower bound is not.
+	// Not anomalies; kind long-held, with the evidence.
+	MaybeLongHeld []Anomaly
 }
 
 // Holders returns how many participants hold the lock.
@@ -104,17 +111,6 @@ func (l *Lock) count(r Role) int {
 		}
 	}
 	return n
-}
-
-// OldestHold returns the age of the oldest holder, or zero with no holder.
-func (l *Lock) OldestHold() time.Duration {
-	var oldest time.Duration
-	for _, p := range l.Participants {
-		if p.Role == RoleHolder && p.Age > oldest {
-			oldest = p.Age
-		}
-	}
-	return oldest
 }
 
 // Participant returns the participant named node (as in Participant.Node).
@@ -160,8 +156,11 @@ type Participant struct {
 	// Version is the node's data version, for version-checked actions.
 	Version int32
 	Ctime   time.Time
-	// Age is ReadAt minus Ctime: an estimate across two clocks.
-	Age           time.Duration
+	// Age is ReadAt minus Ctime: an estimate across two clocks. For a
+	// holder it includes the time it queued; Hold is how long it has held.
+	Age time.Duration
+	// Hold is what is known of a holder's hold; zero for waiters.
+	Hold          Hold
 	Data          []byte
 	DataTruncated bool
 	// Note explains a role or watch that needs more than the recipe's rule.

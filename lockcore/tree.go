@@ -43,6 +43,15 @@ type Tree struct {
 	// ReadAt is when the tree was read, for ages. Ages compare the server
 	// leader's clock (ctime) with this machine's: they are estimates.
 	ReadAt time.Time
+	// Seen is what the reader saw of this lock at its previous read
+	// (Lock.Sightings), or nil: holders seen then keep their hold, and
+	// waiters seen then that hold now got the lock since.
+	Seen *Sightings
+	// Watched says the reader's watch on this lock was armed and its
+	// session connected from the read Seen was taken at until this one,
+	// so that a change was read as soon as it was notified: a waiter seen
+	// then and holding now got the lock just before this read.
+	Watched bool
 }
 
 // WatchTable is the servers' watch table: which session watches which paths.

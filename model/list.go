@@ -18,6 +18,7 @@ type lockSummaryJSON struct {
 	Holders      int      `json:"holders"`
 	Waiters      int      `json:"waiters"`
 	OldestHoldMs int64    `json:"oldest_hold_ms"`
+	OldestExact  bool     `json:"oldest_hold_exact"`
 	Anomalies    []string `json:"anomalies"`
 }
 
@@ -30,8 +31,9 @@ type listJSON struct {
 func (s *State) WriteListJSON(w io.Writer) error {
 	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths()}
 	for _, l := range s.SortedLocks(ByContention) {
+		oldest, exact := oldestHoldMs(l)
 		out.Locks = append(out.Locks, lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
-			Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(), Anomalies: AnomalyKinds(l)})
+			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, Anomalies: AnomalyKinds(l)})
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -47,10 +49,7 @@ func (s *State) WriteListText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tRECIPE\tHOLDERS\tWAITERS\tOLDEST HOLD\tANOMALIES")
 	for _, l := range s.SortedLocks(ByContention) {
-		oldest := "-"
-		if l.Holders() > 0 {
-			oldest = Duration(l.OldestHold())
-		}
+		oldest := OldestHoldShort(l)
 		kinds := "-"
 		if k := AnomalyKinds(l); len(k) > 0 {
 			kinds = strings.Join(k, ",")

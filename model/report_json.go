@@ -33,10 +33,12 @@ type lockJSON struct {
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
 	OldestHoldMs  int64             `json:"oldest_hold_ms"`
+	OldestExact   bool              `json:"oldest_hold_exact"`
 	HiddenWaiters []string          `json:"hidden_waiters,omitempty"`
 	Participants  []participantJSON `json:"participants"`
 	Anomalies     []anomalyJSON     `json:"anomalies"`
 	Warnings      []string          `json:"warnings,omitempty"`
+	MaybeLongHeld []anomalyJSON     `json:"maybe_long_held,omitempty"`
 }
 
 type participantJSON struct {
@@ -57,6 +59,10 @@ type participantJSON struct {
 	Token           int64    `json:"token"`
 	Ctime           string   `json:"ctime"`
 	AgeMs           int64    `json:"age_ms"`
+	HeldMs          *int64   `json:"held_ms,omitempty"`
+	HeldExact       *bool    `json:"held_exact,omitempty"`
+	HeldAtLeastMs   *int64   `json:"held_at_least_ms,omitempty"`
+	HeldHow         string   `json:"held_how,omitempty"`
 	Data            *string  `json:"data,omitempty"`
 	DataB64         *string  `json:"data_b64,omitempty"`
 	DataTruncated   bool     `json:"data_truncated,omitempty"`
@@ -94,8 +100,9 @@ func (r Report) WriteJSON(w io.Writer) error {
 }
 
 func lockToJSON(l lockcore.Lock) lockJSON {
+	oldest, exact := oldestHoldMs(&l)
 	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), MaxLeases: l.MaxLeases,
-		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(),
+		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact,
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
 		Participants: make([]participantJSON, 0, len(l.Participants)),
 		Anomalies:    make([]anomalyJSON, 0, len(l.Anomalies))}
@@ -103,14 +110,20 @@ func lockToJSON(l lockcore.Lock) lockJSON {
 		j.Participants = append(j.Participants, participantToJSON(p))
 	}
 	for _, a := range l.Anomalies {
-		nodes := a.Nodes
-		if nodes == nil {
-			nodes = []string{}
-		}
-		j.Anomalies = append(j.Anomalies, anomalyJSON{Kind: string(a.Kind), Node: a.Node, Nodes: nodes,
-			Session: session(a.Session), Detail: a.Detail})
+		j.Anomalies = append(j.Anomalies, anomalyToJSON(a))
+	}
+	for _, a := range l.MaybeLongHeld {
+		j.MaybeLongHeld = append(j.MaybeLongHeld, anomalyToJSON(a))
 	}
 	return j
+}
+
+func anomalyToJSON(a lockcore.Anomaly) anomalyJSON {
+	nodes := a.Nodes
+	if nodes == nil {
+		nodes = []string{}
+	}
+	return anomalyJSON{Kind: string(a.Kind), Node: a.Node, Nodes: nodes, Session: session(a.Session), Detail: a.Detail}
 }
 
 func participantToJSON(p lockcore.Participant) participantJSON {
@@ -119,6 +132,14 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
 		DataTruncated: p.DataTruncated, Note: p.Note}
+	if p.Role == lockcore.RoleHolder {
+		held, exact := p.Hold.Max.Milliseconds(), p.Hold.Exact()
+		j.HeldMs, j.HeldExact, j.HeldHow = &held, &exact, string(p.Hold.How)
+		if !exact {
+			least := p.Hold.Min.Milliseconds()
+			j.HeldAtLeastMs = &least
+		}
+	}
 	if p.HasSeq {
 		seq := p.Seq
 		j.Seq = &seq

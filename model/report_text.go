@@ -36,7 +36,7 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 	}
 	fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
 	if len(l.Participants) > 0 {
-		fmt.Fprintln(w, "POS\tROLE\tMODE\tSESSION\tAGE\tTOKEN\tNODE\tWAITS ON")
+		fmt.Fprintln(w, "POS\tROLE\tMODE\tSESSION\tAGE\tHELD\tTOKEN\tNODE\tWAITS ON")
 	}
 	for _, p := range l.Participants {
 		waits := ""
@@ -46,14 +46,27 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 		case p.Role == lockcore.RoleWaiter:
 			waits = "(watches nothing)"
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
-			Duration(p.Age), p.Token, ShortNode(p.Node), waits)
+		held := ""
+		if p.Role == lockcore.RoleHolder {
+			held = HoldShort(p.Hold)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
+			Duration(p.Age), held, p.Token, ShortNode(p.Node), waits)
+	}
+	for _, p := range l.Participants {
+		if p.Role == lockcore.RoleHolder && !p.Hold.Exact() {
+			fmt.Fprintln(w, "HELD ≤N: held for at most N, the node's age; when it got the lock was not seen")
+			break
+		}
 	}
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
 	for _, a := range l.Anomalies {
 		fmt.Fprintf(w, "! %s\t%s\t%s\n", a.Kind, ShortNode(a.Node), Printable(a.Detail))
+	}
+	for _, a := range l.MaybeLongHeld {
+		fmt.Fprintf(w, "? possibly %s\t%s\t%s\n", a.Kind, ShortNode(a.Node), Printable(a.Detail))
 	}
 	for _, warn := range l.Warnings {
 		fmt.Fprintf(w, "! warning: %s\n", warn)

@@ -89,6 +89,20 @@ func (s *State) Apply(ev zkwatch.Event) {
 	}
 }
 
+// AgeTo redoes, for the locks not read again since, the checks that
+// depend on time alone: a holder that has now held past the long-held
+// threshold becomes an anomaly although nothing in the tree changed. It
+// reports whether any lock's findings changed.
+func (s *State) AgeTo(now time.Time) bool {
+	changed := false
+	for p, l := range s.Locks {
+		if n := l.At(now); n != l {
+			s.Locks[p], changed = n, true
+		}
+	}
+	return changed
+}
+
 // Stale reports whether the picture may be out of date: the session is not
 // connected, or no sync has completed.
 func (s *State) Stale() bool { return s.Conn.Phase != zkwatch.Connected || s.LastSync.IsZero() }
@@ -132,8 +146,10 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 			return ha > hb
 		}
 	case ByAge:
-		if oa, ob := a.OldestHold(), b.OldestHold(); oa != ob {
-			return oa > ob
+		oa, _ := a.OldestHold()
+		ob, _ := b.OldestHold()
+		if oa.Max != ob.Max {
+			return oa.Max > ob.Max
 		}
 	}
 	return a.Path < b.Path

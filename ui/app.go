@@ -183,6 +183,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watchEventsMsg:
 		return a, a.handleEvents(msg)
 	case tickMsg:
+		if a.env.state.AgeTo(a.env.now()) {
+			a.gen++
+			a.refresh()
+		}
 		if a.opt.Demo != nil {
 			return a, tea.Batch(tick(), readDemoStats(a.opt.Demo))
 		}

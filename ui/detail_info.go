@@ -61,7 +61,10 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 	st, l := p.env.st, p.lock
 	b.kv("path", model.Printable(q.Path), paint{})
 	facts := []string{"session " + model.SessionText(q.Session), "client " + p.env.state.Client(q.Session).Short(),
-		"token " + hex(q.Token), "age " + model.Duration(p.env.age(l, q.Age))}
+		"token " + hex(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
+	if q.Role == lockcore.RoleHolder {
+		facts[3] = model.HoldText(p.env.held(l, q.Hold), model.Duration(p.env.age(l, q.Age)))
+	}
 	if q.Session != 0 && !q.Ephemeral {
 		facts[0] += " (not ephemeral)"
 	}
@@ -208,6 +211,10 @@ func (p *detailPane) lockInfo(b *infoLines) {
 			head += " " + model.ShortNode(a.Node)
 		}
 		b.lines = append(b.lines, " "+st.anomaly(a.Kind).s(clip(head, b.w-1)))
+		b.text(model.Printable(a.Detail), paint{}, "  ")
+	}
+	for _, a := range l.MaybeLongHeld {
+		b.lines = append(b.lines, " "+st.warning.s(clip("? possibly long-held "+model.ShortNode(a.Node), b.w-1)))
 		b.text(model.Printable(a.Detail), paint{}, "  ")
 	}
 	for _, w := range l.Warnings {

@@ -58,6 +58,26 @@ func (b *tree) node(name string, session int64, age time.Duration, data string) 
 		DataLength: int32(len(data))}}
 }
 
+// settled sets the parent's pzxid to its newest child's czxid, as a
+// ZooKeeper tree that nobody has left since the last contender joined has.
+func (b *tree) settled() *tree {
+	for _, c := range b.t.Children {
+		b.t.Self.Stat.Pzxid = max(b.t.Self.Stat.Pzxid, c.Stat.Czxid)
+	}
+	return b
+}
+
+// seenGranted says the watcher saw child i get the lock ago, watching.
+func (b *tree) seenGranted(i int, ago time.Duration) *tree {
+	c := b.t.Children[i]
+	at := t0.Add(-ago)
+	b.t.Seen = &lockcore.Sightings{At: t0.Add(-time.Second), Nodes: []lockcore.Sighting{{
+		Path: b.t.Path + "/" + c.Name, Token: c.Stat.Czxid, Holding: true,
+		Hold: lockcore.Hold{After: at, By: at, How: lockcore.HoldSeen}}}}
+	b.t.Watched = true
+	return b
+}
+
 func (b *tree) analyze(w map[int64][]string, opt lockcore.Options) *lockcore.Lock {
 	var table *lockcore.WatchTable
 	if w != nil {
@@ -92,12 +112,13 @@ func fixtureLocks() []*lockcore.Lock {
 	}
 	locks = append(locks, orders.analyze(ordersWatches, longHeld))
 
-	// Curator InterProcessMutex, held for two hours: long-held.
+	// Curator InterProcessMutex, queued two hours ago and seen granted
+	// 1h50m ago: long-held.
 	billing := newTree("/locks/billing")
 	billing.kid(curator("lock-", 20, 17), sid(20), 2*time.Hour, "10.0.1.20")
 	billing.kid(curator("lock-", 21, 18), sid(21), 12*time.Minute, "10.0.1.21")
 	billing.kid(curator("lock-", 22, 19), sid(22), 3*time.Minute+5*time.Second, "10.0.1.22")
-	locks = append(locks, billing.analyze(nil, longHeld))
+	locks = append(locks, billing.seenGranted(0, 110*time.Minute).analyze(nil, longHeld))
 
 	// kazoo 2.8 ReadLock waiting on a later write: a wait cycle.
 	jobs := newTree("/app/kazoo/jobs")
@@ -110,7 +131,7 @@ func fixtureLocks() []*lockcore.Lock {
 	leader := newTree("/services/scheduler/leader-lock")
 	leader.t.Self = leader.node("leader-lock", sid(40), 7*time.Minute, "host-a:8080")
 	locks = append(locks, leader.analyze(map[int64][]string{
-		sid(41): {"/services/scheduler/leader-lock"}, sid(42): {"/services/scheduler/leader-lock"}}, lockcore.Options{}))
+		sid(41): {"/services/scheduler/leader-lock"}, sid(42): {"/services/scheduler/leader-lock"}}, longHeld))
 
 	// Curator InterProcessSemaphoreV2: two leases held, one acquirer queued.
 	sem := newTree("/pool/workers")
@@ -131,12 +152,13 @@ func fixtureLocks() []*lockcore.Lock {
 	locks = append(locks, evil.analyze(nil, longHeld))
 
 	// A persistent contender, and an orphan of a session that waits
-	// behind itself.
+	// behind itself; nobody left since the last joined 50 s ago, so the
+	// orphan has held for at least that, and at most its 26 hours.
 	orphans := newTree("/locks/orphans")
 	orphans.kid(curator("lock-", 70, 0), 0, 26*time.Hour, "")
 	orphans.kid(curator("lock-", 71, 1), sid(71), time.Minute, "")
 	orphans.kid(curator("lock-", 72, 2), sid(71), 50*time.Second, "")
-	locks = append(locks, orphans.analyze(nil, longHeld))
+	locks = append(locks, orphans.settled().analyze(nil, longHeld))
 
 	locks = append(locks, newTree("/locks/idle").analyze(nil, longHeld))
 	return locks

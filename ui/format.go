@@ -20,6 +20,21 @@ func (e *env) age(l *lockcore.Lock, d time.Duration) time.Duration {
 	return d
 }
 
+// held is a holder's hold now, for a lock read at l.ReadAt and unchanged
+// since: both of its bounds grow by the time since the read.
+func (e *env) held(l *lockcore.Lock, h lockcore.Hold) lockcore.Hold {
+	return lockcore.HoldAt(h, l.ReadAt, e.now())
+}
+
+// timeText is the queue's FOR cell: how long a holder has held (≤ when
+// only an upper bound is known) or a waiter has waited.
+func (e *env) timeText(l *lockcore.Lock, q *lockcore.Participant) string {
+	if q.Role == lockcore.RoleHolder {
+		return model.HoldShort(e.held(l, q.Hold))
+	}
+	return model.Duration(e.age(l, q.Age))
+}
+
 // clock formats a time of day in the UI's location.
 func (e *env) clock(t time.Time) string {
 	if t.IsZero() {

@@ -21,7 +21,7 @@ type lockRow struct {
 	path             string         // the lock's path as ZooKeeper has it
 	shown            string         // path, escaped
 	holders, waiters int
-	heldSince        time.Time // when the oldest holder took it; zero without holder
+	heldSince        time.Time // the earliest the oldest holder can have got it; zero without holder
 	kinds            []lockcore.AnomalyKind
 }
 
@@ -128,19 +128,17 @@ func (p *locksPane) remember() {
 
 func newLockRow(l *lockcore.Lock) *lockRow {
 	r := &lockRow{lock: l, path: l.Path, shown: model.Printable(l.Path)}
-	var oldest time.Duration
 	for i := range l.Participants {
 		q := &l.Participants[i]
 		if q.Role == lockcore.RoleHolder {
 			r.holders++
-			oldest = max(oldest, q.Age)
 		} else {
 			r.waiters++
 		}
 	}
 	r.waiters += len(l.HiddenWaiters)
-	if r.holders > 0 {
-		r.heldSince = l.ReadAt.Add(-oldest)
+	if h, ok := l.OldestHold(); ok {
+		r.heldSince = h.After
 	}
 	for _, a := range l.Anomalies {
 		if !hasKind(r.kinds, a.Kind) {
@@ -293,7 +291,8 @@ func (p *locksPane) rowView(r *lockRow, cols []column, widths []int, selected bo
 	} else {
 		oldest := "-"
 		if r.holders > 0 {
-			oldest = model.Duration(p.env.age(r.lock, r.lock.OldestHold()))
+			h, _ := r.lock.OldestHold()
+			oldest = model.HoldShort(p.env.held(r.lock, h))
 		}
 		waitPaint := st.muted
 		if r.waiters > 0 {

@@ -208,10 +208,9 @@ func (op *operator) describe(q lockcore.Participant) []string {
 	owner := model.SessionText(q.Session)
 	_, l, _ := op.detail.shown()
 	age := model.Duration(op.env.age(l, q.Age))
-	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", node age " + age + " (server clock)"
+	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + " for " + age + " (server clock)"
 	if q.Role == lockcore.RoleHolder {
-		held = "holding  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", for at most " + age +
-			" (the node's age, server clock)"
+		held = "holding  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", " + model.HoldText(op.env.held(l, q.Hold), age)
 	}
 	return []string{
 		model.Printable(q.Path),

@@ -209,7 +209,7 @@ func TestForceReleaseNeedsY(t *testing.T) {
 	press(a, "D")
 	sc := screen(a)
 	for _, want := range []string{"Force-release", "session  0x100008e2d9b0014", "client   10.0.2.0:50020 via 10.0.0.1:2181",
-		"holding  X #0, for at most 2h00m", "session is not told", "v revokes instead", "y deletes the node"} {
+		"holding  X #0, held for 1h50m", "session is not told", "v revokes instead", "y deletes the node"} {
 		if !strings.Contains(sc, want) {
 			t.Fatalf("the dialog does not say %q:\n%s", want, sc)
 		}

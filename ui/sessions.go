@@ -228,7 +228,7 @@ func (p *sessionsPane) itemColumns() []column {
 		{title: "LOCK", width: 12, flex: true, tail: true},
 		{title: "POS", width: 4, right: true, drop: 3},
 		{title: "NODE", width: 32, node: true, drop: 1},
-		{title: "AGE", width: 6, right: true, drop: 2},
+		{title: "FOR", width: 6, right: true, drop: 2},
 	}
 }
 
@@ -281,5 +281,5 @@ func (p *sessionsPane) itemCells(r *sessionRow) []cell {
 	q := r.q
 	return []cell{{}, {text: string(q.Role), p: st.role(q.Role)}, {text: modeText(q.Mode)},
 		{text: model.Printable(r.lock.Path)}, {text: "#" + itoa(q.Position), p: st.muted},
-		{text: model.ShortNode(q.Node), p: st.muted}, {text: model.Duration(p.env.age(r.lock, q.Age))}}
+		{text: model.ShortNode(q.Node), p: st.muted}, {text: p.env.timeText(r.lock, q)}}
 }

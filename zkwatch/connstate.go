@@ -45,6 +45,9 @@ func (w *Watcher) trackConn(ctx context.Context) {
 		if changed {
 			next.Since = time.Now()
 			w.state = next
+			if next.Phase != Connected {
+				w.breaks++
+			}
 			switch {
 			case next.Phase == Connected && next.Session != prev.Session:
 				w.resync = true

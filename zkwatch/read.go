@@ -30,15 +30,19 @@ func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error)
 		return lockcore.Tree{}, err
 	}
 	t := lockcore.Tree{Path: path, Self: self}
-	names, err := c.children(ctx, path)
+	names, stat, err := c.children(ctx, path)
 	if err != nil {
 		return lockcore.Tree{}, err
 	}
+	// The node's children counters as of the listing, not as of the
+	// earlier read of its data: the analysis reasons from the pzxid about
+	// the children listed, which an older pzxid would misdate.
+	t.Self.Stat.Pzxid, t.Self.Stat.Cversion, t.Self.Stat.NumChildren = stat.Pzxid, stat.Cversion, stat.NumChildren
 	if t.Children, err = c.readNodes(ctx, path, names); err != nil {
 		return lockcore.Tree{}, err
 	}
 	for _, extra := range lockcore.ExtraPaths(path, self, names) {
-		kids, err := c.children(ctx, extra)
+		kids, _, err := c.children(ctx, extra)
 		if errors.Is(err, zk.ErrNoNode) {
 			kids, err = nil, nil
 		}
@@ -58,16 +62,21 @@ func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error)
 	return t, nil
 }
 
-func (c *Conn) children(ctx context.Context, path string) ([]string, error) {
-	names, err := call(ctx, func() ([]string, error) {
-		names, _, err := c.zk.Children(c.abs(path))
-		return names, err
+// children lists path's children, with its Stat as of the listing.
+func (c *Conn) children(ctx context.Context, path string) ([]string, *zk.Stat, error) {
+	type listed struct {
+		names []string
+		stat  *zk.Stat
+	}
+	l, err := call(ctx, func() (listed, error) {
+		names, stat, err := c.zk.Children(c.abs(path))
+		return listed{names, stat}, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sort.Strings(names)
-	return names, nil
+	sort.Strings(l.names)
+	return l.names, l.stat, nil
 }
 
 func (c *Conn) readNode(ctx context.Context, path string) (lockcore.Node, error) {

@@ -142,6 +142,7 @@ func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
 	for p := range w.before {
 		if w.locks[p] == nil {
 			gone = append(gone, p)
+			delete(w.seen, p)
 		}
 	}
 	w.before = map[string]bool{}

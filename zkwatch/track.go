@@ -15,6 +15,9 @@ import (
 // arms their watches, and reports its analysis. Only nodes not read before
 // are fetched.
 func (w *Watcher) track(ctx context.Context, path string) error {
+	w.mu.Lock()
+	breaks := w.breaks
+	w.mu.Unlock()
 	names, stat, err := w.children(path)
 	if errors.Is(err, zk.ErrNoNode) {
 		w.forget(ctx, path)
@@ -23,13 +26,21 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	return w.trackListed(ctx, path, names, stat, nil)
+	return w.trackListed(ctx, path, names, stat, nil, breaks)
+}
+
+// seenLock is what the last read of a lock saw, and how many connection
+// losses there had been before its listing.
+type seenLock struct {
+	sightings *lockcore.Sightings
+	breaks    int
 }
 
 // trackListed is track once path's children have been listed (and its
 // watch armed), so that the walk, which lists a node to tell whether it is
-// a lock, does not list it again. read are children already read.
-func (w *Watcher) trackListed(ctx context.Context, path string, names []string, stat *zk.Stat, read []lockcore.Node) error {
+// a lock, does not list it again. read are children already read; breaks
+// is w.breaks as it was before the listing.
+func (w *Watcher) trackListed(ctx context.Context, path string, names []string, stat *zk.Stat, read []lockcore.Node, breaks int) error {
 	w.mu.Lock()
 	prev := w.locks[path]
 	w.mu.Unlock()
@@ -61,13 +72,23 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	next.ReadAt = time.Now()
 
 	w.mu.Lock()
+	if s, ok := w.seen[path]; ok && !w.cfg.Once {
+		// No break since before the last read's listing: the watch that
+		// listing armed stayed armed until this read.
+		next.Seen, next.Watched = s.sightings, s.breaks == w.breaks
+	}
 	w.locks[path] = next
 	for _, p := range parts {
 		w.owner[p] = path
 	}
 	table := w.table
 	w.mu.Unlock()
-	w.emitLock(ctx, *next, table)
+	seen := w.emitLock(ctx, *next, table)
+	w.mu.Lock()
+	if w.locks[path] == next {
+		w.seen[path] = seenLock{sightings: seen, breaks: breaks}
+	}
+	w.mu.Unlock()
 	return nil
 }
 
@@ -165,9 +186,11 @@ func (w *Watcher) readNew(dir string, names []string, known map[string]lockcore.
 	return out
 }
 
-func (w *Watcher) emitLock(ctx context.Context, t lockcore.Tree, table *lockcore.WatchTable) {
+// emitLock analyses and reports a lock, and returns what the analysis saw.
+func (w *Watcher) emitLock(ctx context.Context, t lockcore.Tree, table *lockcore.WatchTable) *lockcore.Sightings {
 	l := lockcore.Analyze(t, table, w.cfg.Analysis)
 	w.emit(ctx, Event{Kind: EventLock, At: t.ReadAt, Path: t.Path, Lock: &l})
+	return l.Sightings()
 }
 
 // analyzeAll reports every lock again, analysed against the current watch
@@ -215,6 +238,7 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 	for p := range w.locks {
 		if under(p) {
 			delete(w.locks, p)
+			delete(w.seen, p)
 			gone = append(gone, p)
 		}
 	}

@@ -103,9 +103,16 @@ type Watcher struct {
 	reread  bool                      // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
 	// redone from what was read, without reading again.
-	reanalyze   bool
-	table       *lockcore.WatchTable
-	state       ConnState
+	reanalyze bool
+	table     *lockcore.WatchTable
+	state     ConnState
+	// breaks counts the times the session lost its connection (or
+	// expired): a lock read twice with no break between had its watch
+	// armed throughout, so a change between the reads was read at once.
+	breaks int
+	// seen is what the last read of each lock saw, for the next read to
+	// tell when its holders got the lock.
+	seen        map[string]seenLock
 	wake        chan struct{}
 	syncWaiters []chan struct{}
 
@@ -132,7 +139,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
-		before: map[string]bool{}, armed: map[string]bool{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
+		before: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	go w.run(ctx)
 	return w

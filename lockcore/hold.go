@@ -1,0 +1,252 @@
+package lockcore
+
+import (
+	"fmt"
+	"time"
+)
+
+// HoldHow says how a holder's grant time is known. The strings are stable:
+// scripts read them from JSON output.
+type HoldHow string
+
+// How a grant time is known.
+const (
+	// HoldSeen: the reader saw the node waiting and then holding, with its
+	// watch on the lock and its session connected in between, so the grant
+	// is when the reader saw it, as closely as watch notifications tell.
+	HoldSeen HoldHow = "seen"
+	// HoldCreated: the node has held since it was created, by the server's
+	// clock: its recipe creates it only once granted (a plain ephemeral
+	// lock, a kazoo lease), or its parent's children have not changed since
+	// it was created, so it held from its creation on.
+	HoldCreated HoldHow = "created"
+	// HoldBounded: the grant is known only to lie between Hold.After and
+	// Hold.By; Max is then an upper bound, not a measurement.
+	HoldBounded HoldHow = "bounded"
+)
+
+// Hold is what is known of how long a holder has held the lock: not its
+// age, which includes the time it queued. Times mix the server's clock
+// (ctime) and the reader's (ReadAt), like Participant.Age.
+type Hold struct {
+	// After and By bound the grant: it came no earlier than After and no
+	// later than By. They are equal when the grant is known (How is
+	// HoldSeen or HoldCreated).
+	After, By time.Time
+	How       HoldHow
+	// Min and Max bound the hold as of the lock's ReadAt; equal when the
+	// grant is known.
+	Min, Max time.Duration
+}
+
+// Exact reports whether the grant time is known, so that Max is the hold
+// rather than an upper bound on it.
+func (h Hold) Exact() bool { return h.How == HoldSeen || h.How == HoldCreated }
+
+// Sighting is what one read saw of one contender: its path, czxid and, if
+// it held, its hold.
+type Sighting struct {
+	Path    string
+	Token   int64
+	Holding bool
+	Hold    Hold
+}
+
+// Sightings is what a reader saw of one lock at one read (At), kept to
+// give Analyze the lock's past at the next read of the same path.
+type Sightings struct {
+	At    time.Time
+	Nodes []Sighting
+}
+
+// Sightings returns what this analysis saw, for the next read of the same
+// lock (Tree.Seen).
+func (l *Lock) Sightings() *Sightings {
+	s := &Sightings{At: l.ReadAt, Nodes: make([]Sighting, len(l.Participants))}
+	for i, p := range l.Participants {
+		s.Nodes[i] = Sighting{Path: p.Path, Token: p.Token, Holding: p.Role == RoleHolder, Hold: p.Hold}
+	}
+	return s
+}
+
+func (s *Sightings) find(path string, token int64) (Sighting, bool) {
+	if s == nil {
+		return Sighting{}, false
+	}
+	for _, n := range s.Nodes {
+		if n.Path == path && n.Token == token {
+			return n, true
+		}
+	}
+	return Sighting{}, false
+}
+
+// fillHolds works out each holder's hold from, best first: what the reader
+// saw at its last read (t.Seen), how the recipe grants, and what the
+// parent's Stat proves. entries[i] is l.Participants[i].
+func fillHolds(l *Lock, t Tree, entries []*entry) {
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		if p.Role != RoleHolder {
+			continue
+		}
+		p.Hold = holdOf(l, t, entries[i], *p)
+		p.Hold.Min, p.Hold.Max = since(l.ReadAt, p.Hold.By), since(l.ReadAt, p.Hold.After)
+		p.Hold.Max = max(p.Hold.Max, p.Hold.Min)
+	}
+}
+
+func holdOf(l *Lock, t Tree, e *entry, p Participant) Hold {
+	known := func(at time.Time, how HoldHow) Hold { return Hold{After: at, By: at, How: how} }
+	if s, ok := t.Seen.find(p.Path, p.Token); ok {
+		switch {
+		case s.Holding:
+			return s.Hold
+		case t.Watched:
+			return known(l.ReadAt, HoldSeen)
+		default:
+			// Seen waiting at t.Seen.At, then a gap in the watch: the
+			// grant came between that read and this one.
+			return Hold{After: later(p.Ctime, t.Seen.At), By: l.ReadAt, How: HoldBounded}
+		}
+	}
+	switch {
+	case l.Recipe == RecipeEphemeral, l.Recipe == RecipeKazooSemaphore && p.Mode == ModeLease && e.group == 0:
+		// Created only once granted.
+		return known(p.Ctime, HoldCreated)
+	case e.path != join(t.Path, e.node.Name):
+		// Not a child of the lock path, whose Stat is the only one read.
+		return Hold{After: p.Ctime, By: l.ReadAt, How: HoldBounded}
+	}
+	// The parent's pzxid is the zxid of its last child created or deleted,
+	// so a child with that czxid is the last change: nothing left or joined
+	// since, and the children listed are those at its creation. The holder
+	// held from then at the latest, or from its own creation if it is that
+	// child. A deletion since (pzxid above every czxid) proves nothing of
+	// when: ZooKeeper keeps no time for it.
+	pzxid := t.Self.Stat.Pzxid
+	if pzxid == p.Token {
+		return known(p.Ctime, HoldCreated)
+	}
+	for _, c := range t.Children {
+		if c.Stat.Czxid == pzxid && c.Stat.Czxid > p.Token {
+			by := later(p.Ctime, time.UnixMilli(c.Stat.Ctime))
+			if by.After(l.ReadAt) {
+				by = l.ReadAt
+			}
+			return Hold{After: p.Ctime, By: by, How: HoldBounded}
+		}
+	}
+	return Hold{After: p.Ctime, By: l.ReadAt, How: HoldBounded}
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+func since(readAt, t time.Time) time.Duration {
+	if readAt.IsZero() || t.IsZero() || t.After(readAt) {
+		return 0
+	}
+	return readAt.Sub(t)
+}
+
+// OldestHold returns the longest hold among the holders, by its upper
+// bound (an exact hold wins a tie), and whether there is a holder.
+func (l *Lock) OldestHold() (Hold, bool) {
+	var oldest Hold
+	found := false
+	for _, p := range l.Participants {
+		if p.Role != RoleHolder {
+			continue
+		}
+		h := p.Hold
+		if !found || h.Max > oldest.Max || h.Max == oldest.Max && h.Exact() && !oldest.Exact() {
+			oldest, found = h, true
+		}
+	}
+	return oldest, found
+}
+
+// HoldAt is h as of now, for a lock read at readAt and unchanged since:
+// both bounds grow by the time since the read.
+func HoldAt(h Hold, readAt, now time.Time) Hold {
+	if d := since(now, readAt); d > 0 {
+		h.Min += d
+		h.Max += d
+	}
+	return h
+}
+
+// longHeld reports the holders known, as of now, to have held longer than
+// the threshold (anomalies), and those that only may have (their hold's
+// upper bound is past it, its lower bound is not).
+func longHeld(l *Lock, threshold time.Duration, now time.Time) (known, maybe []Anomaly) {
+	if threshold <= 0 {
+		return nil, nil
+	}
+	for _, p := range l.Participants {
+		if p.Role != RoleHolder {
+			continue
+		}
+		h := HoldAt(p.Hold, l.ReadAt, now)
+		switch {
+		case h.Min > threshold && h.Exact():
+			known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s (%s), longer than %s",
+				stamp(h.By), holdEvidence(h.How), threshold)))
+		case h.Min > threshold:
+			known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s at the latest (queued from %s), longer than %s",
+				stamp(h.By), stamp(p.Ctime), threshold)))
+		case h.Max > threshold:
+			maybe = append(maybe, one(AnomalyLongHeld, p, fmt.Sprintf("may have held longer than %s: queued from %s and got the lock by %s, when is not known",
+				threshold, stamp(h.After), stamp(h.By))))
+		}
+	}
+	return known, maybe
+}
+
+func holdEvidence(how HoldHow) string {
+	if how == HoldSeen {
+		return "granted then, as the watcher saw"
+	}
+	return "granted at its creation, by the server's clock"
+}
+
+// At returns the lock as it stands at now if nothing was read since: the
+// long-held check redone for holds grown by now − ReadAt. Ages, holds and
+// ReadAt are left as read. It returns l itself when the findings are the
+// same, so that a caller can tell whether anything changed.
+func (l *Lock) At(now time.Time) *Lock {
+	if l.LongHeldAfter <= 0 {
+		return l
+	}
+	known, maybe := longHeld(l, l.LongHeldAfter, now)
+	var rest []Anomaly
+	before := 0
+	for _, a := range l.Anomalies {
+		if a.Kind == AnomalyLongHeld {
+			before++
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	if before == len(known) && len(l.MaybeLongHeld) == len(maybe) && sameNodes(l.MaybeLongHeld, maybe) {
+		return l
+	}
+	c := *l
+	c.Anomalies = append(rest, known...)
+	c.MaybeLongHeld = maybe
+	return &c
+}
+
+func sameNodes(a, b []Anomaly) bool {
+	for i := range a {
+		if a[i].Node != b[i].Node {
+			return false
+		}
+	}
+	return true
+}

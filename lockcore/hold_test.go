@@ -1,0 +1,196 @@
+package lockcore
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHolds(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	ctime := func(n Node) time.Time { return time.UnixMilli(n.Stat.Ctime) }
+	type want struct {
+		how      HoldHow
+		min, max time.Duration
+	}
+	tests := []struct {
+		name string
+		tree func(b *builder) Tree
+		want want
+	}{
+		{name: "head when created, nobody left since: held since its creation",
+			tree: func(b *builder) Tree {
+				t := queueTree("/l", b.node(c(0), 1))
+				t.Self.Stat.Pzxid = t.Children[0].Stat.Czxid
+				return t
+			},
+			want: want{HoldCreated, time.Hour - time.Second, time.Hour - time.Second}},
+		{name: "waiters joined behind it, nobody left: held at least since the last joined",
+			tree: func(b *builder) Tree {
+				return settled(queueTree("/l", b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 3)))
+			},
+			want: want{HoldBounded, time.Hour - 3*time.Second, time.Hour - time.Second}},
+		{name: "a predecessor left at a time ZooKeeper does not keep: at most its age",
+			tree: func(b *builder) Tree {
+				t := queueTree("/l", b.node(c(1), 1), b.node(c(2), 2))
+				t.Self.Stat.Pzxid = t.Children[1].Stat.Czxid + 5
+				return t
+			},
+			want: want{HoldBounded, 0, time.Hour - time.Second}},
+		{name: "no pzxid read: at most its age",
+			tree: func(b *builder) Tree { return queueTree("/l", b.node(c(0), 1)) },
+			want: want{HoldBounded, 0, time.Hour - time.Second}},
+		{name: "seen waiting, then holding, watched throughout: granted at this read",
+			tree: func(b *builder) Tree {
+				t := queueTree("/l", b.node(c(1), 1))
+				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: t.Children[0].Stat.Czxid}}}
+				t.Watched = true
+				return t
+			},
+			want: want{HoldSeen, 0, 0}},
+		{name: "seen waiting, then a lost connection, then holding: granted since the earlier read",
+			tree: func(b *builder) Tree {
+				t := queueTree("/l", b.node(c(1), 1))
+				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: t.Children[0].Stat.Czxid}}}
+				return t
+			},
+			want: want{HoldBounded, 0, time.Minute}},
+		{name: "seen holding earlier: its hold is kept",
+			tree: func(b *builder) Tree {
+				t := queueTree("/l", b.node(c(1), 1))
+				at := readAt.Add(-10 * time.Minute)
+				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: t.Children[0].Stat.Czxid,
+					Holding: true, Hold: Hold{After: at, By: at, How: HoldSeen}}}}
+				return t
+			},
+			want: want{HoldSeen, 10 * time.Minute, 10 * time.Minute}},
+		{name: "a sighting of another node of the same name is not this node's",
+			tree: func(b *builder) Tree {
+				t := queueTree("/l", b.node(c(1), 1))
+				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: 1, Holding: true,
+					Hold: Hold{After: readAt, By: readAt, How: HoldSeen}}}}
+				t.Watched = true
+				return t
+			},
+			want: want{HoldBounded, 0, time.Hour - time.Second}},
+		{name: "a plain ephemeral lock node is created when granted",
+			tree: func(b *builder) Tree {
+				return Tree{Path: "/svc/leader-lock", Self: b.node("leader-lock", 7), ReadAt: readAt}
+			},
+			want: want{HoldCreated, time.Hour - time.Second, time.Hour - time.Second}},
+		{name: "a kazoo lease is created when granted",
+			tree: func(b *builder) Tree {
+				self := Node{Name: "sem", Data: []byte("2")}
+				self.Stat.DataLength = 1
+				return Tree{Path: "/pool/sem", Self: self, ReadAt: readAt, Children: []Node{b.node(fmt.Sprintf("%032x", 0xa), 1)}}
+			},
+			want: want{HoldCreated, time.Hour - time.Second, time.Hour - time.Second}},
+		{name: "a Curator lease may be created before it is granted",
+			tree: func(b *builder) Tree {
+				return Tree{Path: "/sem", Self: Node{Name: "sem"}, ReadAt: readAt,
+					Children: []Node{b.node("leases", 0), b.node("locks", 0)},
+					Extra:    map[string][]Node{"/sem/leases": {b.node(curatorName("lease-", 0), 1)}, "/sem/locks": {}}}
+			},
+			want: want{HoldBounded, 0, time.Hour - 3*time.Second}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tree := tt.tree(&builder{})
+			l := Analyze(tree, nil, Options{})
+			var holder *Participant
+			for i := range l.Participants {
+				if l.Participants[i].Role == RoleHolder {
+					holder = &l.Participants[i]
+					break
+				}
+			}
+			if holder == nil {
+				t.Fatalf("no holder: %s", layout(l))
+			}
+			h := holder.Hold
+			if h.How != tt.want.how || h.Min != tt.want.min || h.Max != tt.want.max {
+				t.Fatalf("hold %s min %s max %s, want %s %s %s", h.How, h.Min, h.Max, tt.want.how, tt.want.min, tt.want.max)
+			}
+			if h.Exact() != (h.Min == h.Max && h.How != HoldBounded) || h.After.After(h.By) {
+				t.Fatalf("inconsistent hold %+v", h)
+			}
+			if h.How == HoldBounded && !h.After.Equal(ctime(nodeOf(tree, holder.Path))) && tree.Seen == nil {
+				t.Fatalf("a bounded hold starts at the node's creation: %+v", h)
+			}
+			for _, p := range l.Participants {
+				if p.Role == RoleWaiter && p.Hold != (Hold{}) {
+					t.Fatalf("waiter %s has a hold %+v", p.Node, p.Hold)
+				}
+			}
+		})
+	}
+}
+
+func nodeOf(t Tree, path string) Node {
+	if path == t.Path {
+		return t.Self
+	}
+	for dir, nodes := range t.Extra {
+		for _, n := range nodes {
+			if dir+"/"+n.Name == path {
+				return n
+			}
+		}
+	}
+	for _, n := range t.Children {
+		if t.Path+"/"+n.Name == path {
+			return n
+		}
+	}
+	return Node{}
+}
+
+// A waiter that queued longer than the threshold and has just got the lock
+// is not long-held; one whose grant is not known is only possibly so; a
+// holder becomes long-held as time passes with nothing read again.
+func TestLongHeldCountsTheHoldNotTheQueue(t *testing.T) {
+	b := &builder{}
+	c := func(i int) string { return curatorName("lock-", i) }
+	opt := Options{LongHeld: 10 * time.Minute}
+	n0, n1 := b.node(c(0), 1), b.node(c(1), 2)
+
+	// c(0) has held since c(1) joined, an hour ago, at the latest.
+	first := Analyze(settled(queueTree("/l", n0, n1)), nil, opt)
+	if a := anomaly(t, first, AnomalyLongHeld); a.Node != c(0) || !strings.Contains(a.Detail, "at the latest") {
+		t.Fatalf("long-held: %+v", a)
+	}
+
+	// c(0) released; c(1), queued an hour, is seen getting the lock.
+	tree := Tree{Path: "/l", ReadAt: readAt.Add(time.Second), Children: []Node{n1}, Seen: first.Sightings(), Watched: true}
+	tree.Self.Stat.Pzxid = n1.Stat.Czxid + 1 // the delete of c(0)
+	l := Analyze(tree, nil, opt)
+	if len(l.Anomalies) != 0 || len(l.MaybeLongHeld) != 0 {
+		t.Fatalf("a waiter that has just got the lock is flagged: %+v %+v", l.Anomalies, l.MaybeLongHeld)
+	}
+	if h := l.Participants[0].Hold; h.How != HoldSeen || h.Max != 0 || l.Participants[0].Age < time.Hour-5*time.Second {
+		t.Fatalf("hold %+v age %s", h, l.Participants[0].Age)
+	}
+	if l.At(readAt.Add(5*time.Minute)) != &l {
+		t.Fatal("At changed a lock whose findings did not change")
+	}
+	later := l.At(readAt.Add(11 * time.Minute))
+	if a := anomaly(t, *later, AnomalyLongHeld); a.Node != c(1) || !strings.Contains(a.Detail, "as the watcher saw") {
+		t.Fatalf("after 11 minutes: %+v", a)
+	}
+	if len(l.Anomalies) != 0 {
+		t.Fatal("At changed the lock in place")
+	}
+
+	// Without the watcher's sighting, the same holder is only possibly
+	// long-held: it may have got the lock just now.
+	tree.Seen, tree.Watched = nil, false
+	l = Analyze(tree, nil, opt)
+	if len(l.Anomalies) != 0 || len(l.MaybeLongHeld) != 1 || l.MaybeLongHeld[0].Kind != AnomalyLongHeld ||
+		!strings.Contains(l.MaybeLongHeld[0].Detail, "when is not known") {
+		t.Fatalf("unknown grant: anomalies %+v maybe %+v", l.Anomalies, l.MaybeLongHeld)
+	}
+	if oldest, ok := l.OldestHold(); !ok || oldest.Exact() || oldest.Max < time.Hour-5*time.Second {
+		t.Fatalf("oldest hold %+v", oldest)
+	}
+}

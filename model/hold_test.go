@@ -1,0 +1,92 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// queuedLong is a lock whose holder queued an hour: seen getting the lock
+// at t0 when seen is true, else with its grant unknown.
+func queuedLong(seen bool) *lockcore.Lock {
+	holder := lockcore.Node{Name: "_c_00000000000000000000000000000001-lock-0000000001",
+		Stat: zk.Stat{Czxid: 2, EphemeralOwner: 101, Ctime: t0.Add(-time.Hour).UnixMilli()}}
+	t := lockcore.Tree{Path: "/l", ReadAt: t0, Children: []lockcore.Node{holder}}
+	t.Self.Stat.Pzxid = 3 // its predecessor's delete
+	if seen {
+		t.Seen = &lockcore.Sightings{At: t0.Add(-time.Second), Nodes: []lockcore.Sighting{{Path: "/l/" + holder.Name, Token: 2}}}
+		t.Watched = true
+	}
+	l := lockcore.Analyze(t, nil, lockcore.Options{LongHeld: 10 * time.Minute})
+	return &l
+}
+
+func TestHoldInJSONAndText(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (Report{Locks: []lockcore.Lock{*queuedLong(false)}}).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Locks []struct {
+			OldestHoldMs  int64 `json:"oldest_hold_ms"`
+			OldestExact   bool  `json:"oldest_hold_exact"`
+			Participants  []map[string]any
+			Anomalies     []any `json:"anomalies"`
+			MaybeLongHeld []struct {
+				Kind, Detail string
+			} `json:"maybe_long_held"`
+		} `json:"locks"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	l := out.Locks[0]
+	p := l.Participants[0]
+	if p["held_ms"] != float64(3600000) || p["held_exact"] != false || p["held_at_least_ms"] != float64(0) ||
+		p["held_how"] != "bounded" || p["age_ms"] != float64(3600000) {
+		t.Fatalf("participant: %v", p)
+	}
+	if l.OldestHoldMs != 3600000 || l.OldestExact || len(l.Anomalies) != 0 || len(l.MaybeLongHeld) != 1 ||
+		l.MaybeLongHeld[0].Kind != "long-held" {
+		t.Fatalf("lock: %s", buf.String())
+	}
+
+	buf.Reset()
+	if err := (Report{Locks: []lockcore.Lock{*queuedLong(true)}}).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"held_ms": 0,`) || !strings.Contains(buf.String(), `"held_exact": true`) ||
+		strings.Contains(buf.String(), "held_at_least_ms") || strings.Contains(buf.String(), "long-held") {
+		t.Fatalf("a hold seen granted: %s", buf.String())
+	}
+
+	buf.Reset()
+	if err := (Report{Locks: []lockcore.Lock{*queuedLong(false)}}).WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"AGE    HELD", "1h00m  ≤1h00m", "HELD ≤N: held for at most N", "? possibly long-held"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Fatalf("text has no %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+func TestAgeToFlagsAHoldAsItGrows(t *testing.T) {
+	s := NewState()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: "/l", Lock: queuedLong(true)})
+	if s.AgeTo(t0.Add(9*time.Minute)) || len(s.Locks["/l"].Anomalies) != 0 {
+		t.Fatal("held 9 minutes, under the threshold")
+	}
+	if !s.AgeTo(t0.Add(11*time.Minute)) || AnomalyKinds(s.Locks["/l"])[0] != "long-held" {
+		t.Fatalf("held 11 minutes: %v", AnomalyKinds(s.Locks["/l"]))
+	}
+	if s.AgeTo(t0.Add(12 * time.Minute)) {
+		t.Fatal("nothing new after 12 minutes")
+	}
+}
