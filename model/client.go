@@ -29,6 +29,9 @@ type Client struct {
 	// Gone: every server answered and none lists the session, so its nodes
 	// may have outlived it (a ghost).
 	Gone bool
+	// New: the session's nodes appeared after the servers were last asked,
+	// so their silence about it says nothing yet.
+	New bool
 }
 
 // ClientOf looks session up in what the servers' cons reported: clients by
@@ -47,9 +50,14 @@ func ClientOf(clients map[int64]zkwatch.ClientInfo, complete bool, session int64
 	return c
 }
 
-// Client is what the servers last said of session's client.
+// Client is what the servers last said of session's client. A session
+// that owned no node when they were asked is New, never Gone.
 func (s *State) Client(session int64) Client {
-	return ClientOf(s.Clients, s.ClientsComplete, session)
+	c := ClientOf(s.Clients, s.ClientsComplete, session)
+	if c.Gone && !s.ownedAtPoll[session] {
+		c.Gone, c.New = false, true
+	}
+	return c
 }
 
 // Short is the client in a table cell, escaped: its address; "-" for a
@@ -63,6 +71,8 @@ func (c Client) Short() string {
 		return Printable(c.Addr)
 	case c.Gone:
 		return "not connected"
+	case c.New:
+		return "unknown yet"
 	}
 	return "?"
 }
@@ -79,6 +89,8 @@ func (c Client) String() string {
 		return Printable(c.Addr)
 	case c.Gone:
 		return "none: every server answered and none lists this session"
+	case c.New:
+		return "unknown yet: the session joined after the servers were last asked"
 	}
 	return "unknown (no server named this session)"
 }

@@ -46,6 +46,12 @@ type State struct {
 	// Grants counts grants logged; FIFOBreaks those that overtook an
 	// earlier waiter of an exclusive lock.
 	Grants, FIFOBreaks int
+	// LastChange is when the watcher last reported a lock changed or gone.
+	LastChange time.Time
+	// ownedAtPoll are the sessions that owned a contender when the servers'
+	// clients were last reported: only their absence from the servers'
+	// answer says anything.
+	ownedAtPoll map[int64]bool
 }
 
 const maxErrors = 20
@@ -67,11 +73,13 @@ func (s *State) Apply(ev zkwatch.Event) {
 		}
 		s.Locks[ev.Path] = ev.Lock
 		delete(s.Denied, ev.Path)
+		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventLockGone:
 		if !s.LastSync.IsZero() {
 			s.record(ev.At, s.Locks[ev.Path], nil)
 		}
 		delete(s.Locks, ev.Path)
+		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
@@ -81,6 +89,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
 		s.WatchesAt, s.Cost = ev.WatchesAt, ev.Cost
+		s.ownedAtPoll = s.owners()
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {
@@ -103,6 +112,27 @@ func (s *State) AgeTo(now time.Time) bool {
 	return changed
 }
 
+// owners are the sessions owning a contender of any lock.
+func (s *State) owners() map[int64]bool {
+	out := map[int64]bool{}
+	for _, l := range s.Locks {
+		for _, p := range l.Participants {
+			out[p.Session] = true
+		}
+		for _, h := range l.HiddenWaiters {
+			out[h] = true
+		}
+	}
+	return out
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
 // Stale reports whether the picture may be out of date: the session is not
 // connected, or no sync has completed.
 func (s *State) Stale() bool { return s.Conn.Phase != zkwatch.Connected || s.LastSync.IsZero() }
@@ -115,7 +145,7 @@ func (s *State) Ghost(session int64) bool {
 		return false
 	}
 	_, ok := s.Clients[session]
-	return !ok
+	return !ok && s.ownedAtPoll[session]
 }
 
 // Sort orders for lock lists.

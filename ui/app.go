@@ -109,6 +109,7 @@ type App struct {
 	tab           focus
 	drill         []focus // detail, then node, above the tab
 	showHelp      bool
+	helpTop       int // the help overlay's first line shown
 	showCost      bool
 	dialog        dialog
 	flash         flash
@@ -306,8 +307,21 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, k.Quit) {
 			return tea.Quit
 		}
-		if key.Matches(msg, k.Help, k.Back) {
+		switch {
+		case key.Matches(msg, k.Help, k.Back):
 			a.showHelp = false
+		case key.Matches(msg, k.Up):
+			a.scrollHelp(-1)
+		case key.Matches(msg, k.Down):
+			a.scrollHelp(1)
+		case key.Matches(msg, k.PageUp, k.HalfUp):
+			a.scrollHelp(-a.helpRoom())
+		case key.Matches(msg, k.PageDown, k.HalfDown):
+			a.scrollHelp(a.helpRoom())
+		case key.Matches(msg, k.Top):
+			a.helpTop = 0
+		case key.Matches(msg, k.Bottom):
+			a.scrollHelp(len(a.helpLines()))
 		}
 		return nil
 	case a.showCost:
@@ -325,7 +339,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	case a.opt.Demo != nil && key.Matches(msg, k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply):
 		return a.handleDemoKey(msg)
 	case key.Matches(msg, k.Help):
-		a.showHelp = true
+		a.showHelp, a.helpTop = true, 0
 		return nil
 	case key.Matches(msg, k.Cost):
 		a.showCost = true

@@ -116,7 +116,8 @@ func (a *App) titleBar() string {
 			label = itoa(i+1) + " " + label
 		}
 		if t == a.tab {
-			b.WriteString(st.tabActive.s(" " + label + " "))
+			// Brackets mark it without colour too (NO_COLOR).
+			b.WriteString(st.tabActive.s("[" + label + "]"))
 		} else {
 			b.WriteString(st.tab.s(" " + label + " "))
 		}
@@ -192,7 +193,11 @@ func (a *App) statusBar() string {
 	}
 	sync := "not synced yet"
 	if !s.LastSync.IsZero() {
-		sync = "synced " + a.env.clock(s.LastSync)
+		last := s.LastSync
+		if s.LastChange.After(last) {
+			last = s.LastChange
+		}
+		sync = "updated " + a.env.clock(last)
 	}
 	segs = append(segs, segment{text: sync, p: st.muted, drop: 1})
 	if seg, ok := a.discoverySegment(); ok {
@@ -275,29 +280,100 @@ func (a *App) bottomLine() string {
 	return " " + a.help.ShortHelpView(a.env.keys.short(a.focused()))
 }
 
-// helpView is the help overlay: every key, and how to read the screen.
-func (a *App) helpView(h int) string {
+// helpLines are the help overlay's lines: every key, and how to read the
+// screen, each explanation wrapped to the width under its term.
+func (a *App) helpLines() []string {
 	st := a.env.st
-	lines := []string{st.strong.s(" Keys") + st.muted.s("  (? or esc closes)"), ""}
+	lines := []string{st.strong.s(" Keys") + st.muted.s("  (? or esc closes; ↑↓ pgup pgdn scroll)"), ""}
 	for _, l := range strings.Split(a.help.FullHelpView(a.env.keys.full()), "\n") {
 		lines = append(lines, " "+l)
 	}
 	lines = append(lines, a.op.help()...)
-	legend := []string{"",
-		st.strong.s(" Reading the screen"),
-		" " + st.holder.s("holder") + "  has the lock (or a lease) now, by its recipe's rule",
-		" " + st.waiter.s("waiter") + "  queued; waits on the node it watches, chained to a holder",
-		" modes   R read · W write · X exclusive · lease semaphore lease",
-		" token   the node's czxid, a fencing token that only grows",
-		" client  address the servers saw for the session; ? when they did not say",
-		" " + st.badgeStale.s(" STALE ") + " not connected or not synced: the picture may be out of date",
-		" " + st.warning.s("⚠ partial") + " the walk for locks held only by persistent nodes has not ended (c: cost)",
-		" " + st.badgeRO.s(" READ-ONLY ") + " nothing that changes ZooKeeper is allowed",
+	lines = append(lines, "", st.strong.s(" Reading the screen"))
+	for _, e := range []struct {
+		term string
+		p    paint
+		text string
+	}{
+		{"holder", st.holder, "has the lock (or a lease) now, by its recipe's rule"},
+		{"waiter", st.waiter, "queued; waits on the node it watches, chained to a holder"},
+		{"modes", paint{}, "R read · W write · X exclusive · lease semaphore lease"},
+		{"FOR", paint{}, "how long a holder has held, from when it got the lock; ≤N: at most N, " +
+			"its node's age, as when it got the lock was not seen; for a waiter, how long it has waited"},
+		{"token", paint{}, "the node's czxid, a fencing token that only grows"},
+		{"client", paint{}, "the address the servers saw for the session (cons); ? when they did not say; " +
+			"not connected: every server answered and none lists it, so its nodes may have outlived it; " +
+			"unknown yet: it joined after the servers were last asked"},
+		{"watches: server", paint{}, "what each waiter watches, from the servers' own watch table (wchc)"},
+		{"watches: recipe", paint{}, "what each waiter's recipe says it watches: the servers' table is refused, " +
+			"too costly (--watch-budget) or older than the lock's last change"},
+		{"updated", paint{}, "when the watches last reported a change; every lock is read in full at each " +
+			"(re)connect, and the watches keep it current after"},
+		{"⚠ partial", st.warning, "locks held only by persistent nodes may be missing: the walk that finds them " +
+			"has not ended (c shows its cost)"},
+		{" STALE ", st.badgeStale, "not connected or not synced: the picture may be out of date"},
+		{" READ-ONLY ", st.badgeRO, "nothing that changes ZooKeeper is allowed"},
+	} {
+		lines = append(lines, legendLines(e.term, e.p, e.text, a.width)...)
 	}
-	lines = append(lines, legend...)
-	lines = append(lines, a.demoLegend()...)
-	if len(lines) > h {
-		lines = lines[:h]
+	return append(lines, a.demoLegend()...)
+}
+
+// legendLines is one term of the legend: the term, then its explanation
+// wrapped to w cells, continued under itself.
+func legendLines(term string, p paint, text string, w int) []string {
+	const col = 12
+	lead := " " + p.s(term)
+	pad := col - width(term)
+	if pad < 1 {
+		lead += "\n" + strings.Repeat(" ", col+1)
+	} else {
+		lead += strings.Repeat(" ", pad)
 	}
-	return strings.Join(lines, "\n")
+	indent := strings.Repeat(" ", col+1)
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && col+1+width(line)+1+width(word) > w-1 {
+			out = append(out, line)
+			line = word
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	out = append(out, line)
+	for i := range out {
+		if i == 0 {
+			out[i] = lead + out[i]
+		} else {
+			out[i] = indent + out[i]
+		}
+	}
+	return strings.Split(strings.Join(out, "\n"), "\n")
+}
+
+// helpRoom is how many help lines fit above the help's footer.
+func (a *App) helpRoom() int { return max(a.height-4, 1) }
+
+// scrollHelp moves the help overlay by n lines (or to an end), within it.
+func (a *App) scrollHelp(n int) {
+	a.helpTop = max(0, min(a.helpTop+n, len(a.helpLines())-a.helpRoom()))
+}
+
+// helpView is the help overlay, from line helpTop; when it is longer than
+// the screen, its last line says where it is and how to scroll.
+func (a *App) helpView(h int) string {
+	lines := a.helpLines()
+	if len(lines) <= h {
+		return strings.Join(lines, "\n")
+	}
+	room := h - 1
+	top := max(0, min(a.helpTop, len(lines)-room))
+	out := append(append([]string(nil), lines[top:top+room]...),
+		a.env.st.muted.s(" lines "+itoa(top+1)+"–"+itoa(top+room)+" of "+itoa(len(lines))+
+			" · ↑↓/jk pgup/pgdn g/G scroll · ? or esc closes"))
+	return strings.Join(out, "\n")
 }

@@ -127,14 +127,19 @@ func (a *App) demoLegend() []string {
 		return nil
 	}
 	st := a.env.st
-	return []string{"",
-		st.strong.s(" Demo"),
-		" wakeups/release  watch notifications each release delivered to the other contenders'",
-		"                  sessions (a holder's notice of its own delete is not counted):",
-		"                  1 for a fair lock, about the number of waiters for the naive one",
-		" FIFO             whether a grant ever overtook a contender waiting longer",
-		" Z                freezes the holder that has held longest; Z again thaws it",
+	lines := []string{"", st.strong.s(" Demo")}
+	for _, e := range [][2]string{
+		{"wakeups", "per release: watch notifications each release delivered to the other contenders' sessions " +
+			"(a holder's notice of its own delete is not counted): 1 for a fair lock, about the number of waiters " +
+			"for the naive one"},
+		{"FIFO", "whether a grant ever overtook a contender waiting longer"},
+		{"+ X", "add a contender · kill one's session: its node vanishes and the chain heals"},
+		{"Z", "freezes the holder that has held longest (Z again thaws it): past --long-held it shows as long-held"},
+		{"L", "loses a create reply: the contender retries and waits behind its own orphan; F fences the orphan"},
+	} {
+		lines = append(lines, legendLines(e[0], paint{}, e[1], a.width)...)
 	}
+	return lines
 }
 
 // demoKeys switches the demo's bindings on in demo mode only, so that

@@ -81,10 +81,27 @@ func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
 		t.Errorf("naive counters not shown:\n%s", sc)
 	}
 
-	send(a, tea.WindowSizeMsg{Width: 120, Height: 40})
+	// At 80×24 the help is longer than the screen: it scrolls to the
+	// demo's legend at its end.
 	press(a, "?")
-	if sc := screen(a); !strings.Contains(sc, "wakeups/release  watch notifications") || !strings.Contains(sc, "lose reply") {
-		t.Errorf("help lacks the demo's keys or legend:\n%s", sc)
+	if sc := screen(a); !strings.Contains(sc, "lose reply") || !strings.Contains(sc, "lines 1–20 of") {
+		t.Errorf("help lacks the demo's keys or where it is:\n%s", sc)
+	}
+	press(a, "G")
+	sc = screen(a)
+	for _, want := range []string{"per release: watch notifications", "FIFO", "--long-held it shows", "F fences"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("help's end lacks %q:\n%s", want, sc)
+		}
+	}
+	golden(t, "demo_help_end_80x24", a)
+	press(a, "k", "pgup", "g")
+	if sc := screen(a); !strings.Contains(sc, "lines 1–20 of") {
+		t.Errorf("g does not go back to the top:\n%s", sc)
+	}
+	press(a, "esc")
+	if a.showHelp {
+		t.Error("esc does not close the help")
 	}
 }
 

@@ -92,6 +92,10 @@ func TestGoldenScreens(t *testing.T) {
 
 			press(a, "?")
 			golden(t, "help_"+sz.name, a)
+
+			press(a, "pgdown")
+			golden(t, "help_page2_"+sz.name, a)
+			press(a, "esc")
 		})
 	}
 }

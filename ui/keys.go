@@ -68,7 +68,7 @@ func newKeyMap() keyMap {
 		InfoUp:   b([]string{"K"}, "K", "info up"),
 		InfoDown: b([]string{"J"}, "J", "info down"),
 		Hex:      b([]string{"x"}, "x", "hex/text"),
-		Reread:   b([]string{"r"}, "r", "read again"),
+		Reread:   b([]string{"r"}, "r", "read node again"),
 
 		Help:      b([]string{"?"}, "?", "help"),
 		Cost:      b([]string{"c"}, "c", "cost to servers"),
@@ -83,7 +83,7 @@ func newKeyMap() keyMap {
 		Yes: b([]string{"y", "Y"}, "y", "yes"),
 
 		Acquire:       b([]string{"a"}, "a", "acquire"),
-		ReleaseOwn:    b([]string{"r"}, "r", "release ours"),
+		ReleaseOwn:    b([]string{"r"}, "r", "release ours (lists)"),
 		ForceRelease:  b([]string{"D"}, "D", "force-release"),
 		Revoke:        b([]string{"v"}, "v", "revoke"),
 		Fence:         b([]string{"F"}, "F", "fence"),
