@@ -20,6 +20,9 @@ type DemoControls interface {
 	Freeze() (string, error)
 	Unfreeze() (string, error)
 	LoseReply(ctx context.Context) (string, error)
+	// Naive: the demo's lock is the naive one, whose LoseReply orphan is
+	// the lock node itself (freed by a force-release, not a fence).
+	Naive() bool
 	Stats() DemoStats
 }
 
@@ -79,12 +82,25 @@ func (a *App) handleDemoKey(msg tea.KeyMsg) tea.Cmd {
 			if d.Stats().Frozen > 0 {
 				return d.Unfreeze()
 			}
-			return d.Freeze()
+			text, err := d.Freeze()
+			return "Z thaws · " + text, err
 		})
 	case key.Matches(msg, k.DemoLoseReply):
-		return demoAction(d, d.LoseReply)
+		hint := keyHint(k.Fence, "fences the orphan")
+		if d.Naive() {
+			hint = "on the lock node, " + keyHint(k.ForceRelease, "force-releases the orphan")
+		}
+		return demoAction(d, func(ctx context.Context) (string, error) {
+			text, err := d.LoseReply(ctx)
+			return hint + " · " + text, err
+		})
 	}
 	return nil
+}
+
+// keyHint says which key does what, confirmed with y: "F, y fences…".
+func keyHint(b key.Binding, does string) string {
+	return b.Help().Key + ", y " + does
 }
 
 func (a *App) demoDone(msg demoDoneMsg) {

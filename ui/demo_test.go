@@ -38,8 +38,9 @@ func (f *fakeDemo) Unfreeze() (string, error) {
 }
 func (f *fakeDemo) LoseReply(context.Context) (string, error) {
 	f.calls = append(f.calls, "lose")
-	return "contender 8 lost a create's reply", f.fail
+	return "contender 8 lost a create reply and waits behind its own orphan (session 0x100008e2d9b0042)", f.fail
 }
+func (f *fakeDemo) Naive() bool      { return false }
 func (f *fakeDemo) Stats() DemoStats { return f.stats }
 
 func newDemoApp(t *testing.T, w, h int, d *fakeDemo) *App {
@@ -139,5 +140,22 @@ func TestNoDemoNoDemoKeys(t *testing.T) {
 	press(a, "?")
 	if sc := screen(a); strings.Contains(sc, "lose reply") || strings.Contains(sc, "wakeups") {
 		t.Errorf("help shows the demo outside demo mode:\n%s", sc)
+	}
+}
+
+// The demo's flash lines at 80 columns start with the key to press and
+// what it does, before the details that may be cut.
+func TestDemoFlashLinesPutTheKeyFirst(t *testing.T) {
+	d := &fakeDemo{}
+	a := newDemoApp(t, 80, 24, d)
+	press(a, "L")
+	lines := strings.Split(screen(a), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, " ● F, y fences the orphan · contender 8 lost a create reply") {
+		t.Errorf("after L: %q", last)
+	}
+	golden(t, "demo_lose_reply_80x24", a)
+	press(a, "Z")
+	if line := statusLine(a); !strings.HasPrefix(line, "Z thaws · froze contender 1") {
+		t.Errorf("after Z: %q", line)
 	}
 }

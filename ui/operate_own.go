@@ -62,7 +62,7 @@ func (op *operator) askAcquire() {
 		return
 	}
 	if o := op.env.own; o != nil {
-		op.host.say("acquire: zklocks already holds or waits on "+o.path+"; r gives it back first", true)
+		op.host.say("acquire: r gives back "+o.path+" first: zklocks already holds or waits on it", true)
 		return
 	}
 	var l *lockcore.Lock
@@ -122,7 +122,7 @@ func (op *operator) startAcquire(spec lockcore.Spec) tea.Cmd {
 	if shownPath, _, _ := op.detail.shown(); op.host.focused() != focusDetail || shownPath != spec.Path {
 		op.host.openLock(openLockMsg{path: spec.Path})
 	}
-	op.host.say("acquiring "+spec.Path+" ("+string(spec.Mode)+") with zklocks' own client; r gives up", false)
+	op.host.say("acquiring "+spec.Path+" ("+string(spec.Mode)+"); r gives up · zklocks' own client", false)
 	run := ownRun{reports: reports, returned: returned, granted: granted}
 	return tea.Batch(acquire(ctx, op.actions, spec, o.id, run), waitProgress(o.id, reports))
 }
@@ -281,6 +281,6 @@ func (op *operator) ownRevoked(msg ownRevokedMsg) tea.Cmd {
 	if o == nil || o.id != msg.id || o.ending {
 		return nil
 	}
-	op.host.say("someone asks zklocks to release "+o.path+" (Curator revocation): r releases it", true)
+	op.host.say("r releases "+o.path+": someone asks zklocks to (Curator revocation)", true)
 	return watchHeld(o.id, o.held, o.stop)
 }

@@ -530,7 +530,7 @@ func TestAcquireGiveUpAndOneAtATime(t *testing.T) {
 	waitingOnBilling(t, a)
 	o := a.env.own
 	press(a, "esc", "j", "a")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "already holds or waits on /locks/billing") {
+	if a.dialog != nil || !strings.Contains(statusLine(a), "r gives back /locks/billing first") {
 		t.Fatalf("a second acquisition: %q", statusLine(a))
 	}
 	press(a, "r")

@@ -80,7 +80,9 @@ func plainControl(ctx context.Context, out io.Writer, d *demo.Demo, line string)
 			msg, err = d.Freeze()
 		}
 	case "l":
-		msg, err = d.LoseReply(ctx)
+		if msg, err = d.LoseReply(ctx); err == nil {
+			msg += "; " + d.FenceHint()
+		}
 	case "s":
 		msg = statsLine(d.Stats())
 	default:

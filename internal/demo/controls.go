@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 )
 
 // Add starts one more contender with its own session. It blocks while the
@@ -44,13 +45,13 @@ func (d *Demo) Kill() (string, error) {
 	what := "resting"
 	switch {
 	case ph == waiting && node != "":
-		what = "waiting as " + path.Base(node)
+		what = "waiting as " + model.ShortNode(path.Base(node))
 	case ph == waiting:
 		what = "waiting"
 	case ph == holding || ph == releasing:
-		what = "holding " + path.Base(node)
+		what = "holding " + model.ShortNode(path.Base(node))
 	}
-	return fmt.Sprintf("killed contender %d's session 0x%x (%s)", c.id, uint64(c.session), what), nil
+	return fmt.Sprintf("killed contender %d, %s (session 0x%x)", c.id, what, uint64(c.session)), nil
 }
 
 // victim chooses whom Kill kills; d.mu must be held.
@@ -110,7 +111,7 @@ func (d *Demo) Freeze() (string, error) {
 	ev := Event{Kind: Frozen, Contender: pick.id, Session: pick.session, Node: pick.node, Mode: pick.mode}
 	d.mu.Unlock()
 	d.emit(ev)
-	return fmt.Sprintf("froze contender %d holding %s (session 0x%x)", pick.id, path.Base(ev.Node), uint64(pick.session)), nil
+	return fmt.Sprintf("froze contender %d, holding %s (session 0x%x)", pick.id, model.ShortNode(path.Base(ev.Node)), uint64(pick.session)), nil
 }
 
 // Unfreeze lets every frozen holder release. It returns ErrNoHolder when
@@ -131,7 +132,10 @@ func (d *Demo) Unfreeze() (string, error) {
 	for _, ev := range evs {
 		d.emit(ev)
 	}
-	return fmt.Sprintf("thawed %d holder(s)", len(evs)), nil
+	if len(evs) == 1 {
+		return "thawed 1 holder", nil
+	}
+	return fmt.Sprintf("thawed %d holders", len(evs)), nil
 }
 
 // LoseReply starts a contender whose first create's reply is lost, as
@@ -146,9 +150,13 @@ func (d *Demo) LoseReply(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("contender %d (session 0x%x) lost a create's reply and created again; %s",
-		c.id, uint64(c.session), d.FenceHint()), nil
+	return fmt.Sprintf("contender %d lost a create reply and waits behind its own orphan (session 0x%x)",
+		c.id, uint64(c.session)), nil
 }
+
+// Naive reports whether the demo runs the naive lock, whose LoseReply
+// orphan is the lock node itself: a force-release frees it, not a fence.
+func (d *Demo) Naive() bool { return d.cfg.Recipe == Naive }
 
 // FenceHint says how to free the lock from a LoseReply orphan. In a fair
 // lock the orphan is a self-wait that zklocks fence selects. In the naive
