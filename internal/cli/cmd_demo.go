@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,6 +38,7 @@ type demoFlags struct {
 	leases     int
 	plain      bool
 	throwaway  bool
+	longHeld   time.Duration
 }
 
 func newDemoCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -57,7 +59,8 @@ textbook lock instead: whoever creates the ephemeral node /zklocks-demo/naive/lo
 every waiter watches that one node, and all of them wake and race when it goes.
 
 Controls: + adds a contender; X kills one contender's session (its node vanishes, the
-chain heals); Z freezes the holder (a stuck lock to diagnose), or thaws it; L loses a
+chain heals); Z freezes the holder (a stuck lock to diagnose: once it has held past
+--long-held, 5 s by default, the UI reports it long-held), or thaws it; L loses a
 create's reply (a contender creates again without protection, leaving an orphan that
 blocks its own session until it is fenced: F in the UI, or zklocks fence --server ADDR
 PATH); q quits. The UI's other keys work as usual (? lists them). In the plain view
@@ -82,6 +85,8 @@ and the next demo removes the files left behind.
 	fl.IntVar(&f.leases, "leases", demo.DefaultMaxLeases, "the semaphore's leases (with --recipe semaphore)")
 	fl.BoolVar(&f.plain, "plain", false, "print events as lines and read controls as lines instead of opening the terminal UI")
 	fl.BoolVar(&f.throwaway, "throwaway", false, "start a throwaway ZooKeeper even when one answers on "+localServer)
+	fl.DurationVar(&f.longHeld, "long-held", demo.DefaultLongHeld,
+		"report holders that have held longer than this as long-held in the UI (0 turns it off); holds last 0.3–1.5 s, so Z's frozen holder passes it")
 	return cmd
 }
 
@@ -100,6 +105,8 @@ func (f *demoFlags) check(cmd *cobra.Command) (demo.Recipe, error) {
 		return "", fmt.Errorf("--contenders must be 1–100, got %d", f.contenders)
 	case f.leases < 1:
 		return "", fmt.Errorf("--leases must be at least 1, got %d", f.leases)
+	case f.longHeld < 0:
+		return "", fmt.Errorf("--long-held must not be negative, got %s", f.longHeld)
 	case f.throwaway && (changed("server") || changed("context")):
 		return "", errors.New("--throwaway starts a server of its own: it excludes --server and --context")
 	}
@@ -132,11 +139,20 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 	if err != nil {
 		return err
 	}
+	// The last line on exit says what the demo removed and its figures.
+	var farewell []string
+	defer func() {
+		if len(farewell) > 0 {
+			fmt.Fprintln(stderr, "zklocks demo:", strings.Join(farewell, "; "))
+		}
+	}()
 	if srv != nil {
 		defer func() {
 			if err := srv.Stop(); err != nil {
 				fmt.Fprintln(stderr, "zklocks:", err)
+				return
 			}
+			farewell = append(farewell, "stopped and removed the throwaway ZooKeeper")
 		}()
 	}
 
@@ -160,9 +176,14 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 	defer func() {
 		closeCtx, cancel := context.WithTimeout(context.Background(), demoClose)
 		defer cancel()
+		stats := d.Stats()
 		if err := d.Close(closeCtx); err != nil {
 			fmt.Fprintln(stderr, "zklocks: cleaning up the demo:", err)
+		} else {
+			farewell = append(farewell, "ended its contenders' sessions and deleted "+model.Printable(d.LockPath())+
+				" and what else it created under "+demo.Root)
 		}
+		farewell = append([]string{finalFigures(stats)}, farewell...)
 	}()
 	if plain {
 		where := opt.Target.String()
@@ -171,7 +192,7 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		}
 		return runDemoPlain(ctx, cmd, d, events, where)
 	}
-	return runDemoTUI(ctx, cmd, s, o, d, opt)
+	return runDemoTUI(ctx, cmd, s, o, d, opt, f.longHeld)
 }
 
 // demoServer decides where the demo runs: the cluster --server or
@@ -231,4 +252,13 @@ func demoTitle(d *demo.Demo, where string) string {
 	what := map[demo.Recipe]string{demo.Exclusive: "fair exclusive lock", demo.ReadWrite: "fair read/write lock",
 		demo.Semaphore: "fair semaphore", demo.Naive: "naive lock (every waiter watches one node)"}[d.Recipe()]
 	return fmt.Sprintf("zklocks demo: %s %s on %s", what, model.Printable(d.LockPath()), model.Printable(where))
+}
+
+// finalFigures are the demo's counters as its exit line gives them.
+func finalFigures(s demo.Stats) string {
+	fifo := "FIFO kept"
+	if s.FIFOBreaks > 0 {
+		fifo = fmt.Sprintf("FIFO broken %d times in %d grants", s.FIFOBreaks, s.Grants)
+	}
+	return fmt.Sprintf("%.2f wakeups per release over %d releases, %s", s.WakeupsPerRelease(), s.Releases, fifo)
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/zklocks/zklocks/internal/demo"
 )
 
 func TestDemoBadFlags(t *testing.T) {
@@ -16,6 +18,7 @@ func TestDemoBadFlags(t *testing.T) {
 		{"unknown recipe", []string{"--recipe", "ticket"}, `unknown recipe "ticket"`},
 		{"no contenders", []string{"--contenders", "0"}, "--contenders must be 1–100"},
 		{"no leases", []string{"--leases", "0"}, "--leases must be at least 1"},
+		{"negative long-held", []string{"--long-held", "-1s"}, "--long-held must not be negative"},
 		{"throwaway and server", []string{"--throwaway", "--server", "127.0.0.1:1"}, "--throwaway starts a server"},
 		{"arguments", []string{"/locks"}, "unknown command"},
 	} {
@@ -32,5 +35,14 @@ func TestDemoUnreachableServer(t *testing.T) {
 	_, stderr, code := run(t, "demo", "--plain", "--config", "", "--log-file", "", "--server", "127.0.0.1:1", "--timeout", "1s")
 	if code != exitUnreachable || !strings.Contains(stderr, "unreachable") {
 		t.Errorf("exit %d, stderr %q; want %d and unreachable", code, stderr, exitUnreachable)
+	}
+}
+
+func TestDemoFinalFigures(t *testing.T) {
+	if got := finalFigures(demo.Stats{Releases: 40, Wakeups: 40, Grants: 41}); got != "1.00 wakeups per release over 40 releases, FIFO kept" {
+		t.Errorf("fair: %q", got)
+	}
+	if got := finalFigures(demo.Stats{Releases: 40, Wakeups: 196, Grants: 40, FIFOBreaks: 15}); got != "4.90 wakeups per release over 40 releases, FIFO broken 15 times in 40 grants" {
+		t.Errorf("naive: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/ui"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -16,7 +17,7 @@ import (
 // the orphan that L leaves, force-release a frozen holder), audited, unless
 // --read-only. It returns when the user quits or ctx ends; the caller then
 // closes the demo.
-func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options) error {
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, longHeld time.Duration) error {
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	defer conn.Close()
 	uiOpt := uiOptions(s, conn, audit)
 	uiOpt.Demo = demoControls{d}
-	return runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d), uiOpt)
+	return runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d, longHeld), uiOpt)
 }
 
 // demoWatchConfig watches the demo's tree, asking the servers about their
@@ -39,8 +40,9 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 // queue turns over faster than the watch table is sampled, so it is mostly
 // analysed by its recipe's rules (a table older than a lock's last change
 // is not used for it); the naive lock's waiters show only in the table.
-func demoWatchConfig(d *demo.Demo) zkwatch.WatchConfig {
-	return zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}, EnrichEvery: time.Second}
+func demoWatchConfig(d *demo.Demo, longHeld time.Duration) zkwatch.WatchConfig {
+	return zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}, EnrichEvery: time.Second,
+		Analysis: lockcore.Options{LongHeld: longHeld}}
 }
 
 // demoControls are the demo's controls as the UI drives them, with the

@@ -54,9 +54,23 @@ func TestIntegrationDemoTmux(t *testing.T) {
 			}
 			m.keys("+")
 			m.waitScreen(10*time.Second, `contender 7 joined`)
+			if tc.name == "fair" {
+				// Z freezes the holder; past the demo's default
+				// --long-held (5 s) the locks list says long-held, while
+				// the unfrozen holds (at most 1.5 s) never did.
+				m.keys("1")
+				if sc := m.waitScreen(time.Second, regexp.QuoteMeta(tc.lock)); strings.Contains(sc, "long-held") {
+					t.Errorf("long-held before any freeze:\n%s", sc)
+				}
+				m.keys("Z")
+				m.waitScreen(10*time.Second, `Z thaws · froze contender`)
+				m.waitScreen(60*time.Second, regexp.QuoteMeta(tc.lock)+`.*long-held`)
+			}
 			m.keys("q")
 			m.waitExit(30 * time.Second)
 			m.waitScreen(time.Second, `zklocks exited 0`)
+			m.waitScreen(time.Second, `(?s)zklocks demo: \d+\.\d\d wakeups per release over \d+ releases, FIFO.*`+
+				`deleted.*/zklocks-demo.*stopped and removed the throwaway ZooKeeper`)
 			assertNothingLeft(t, tmp)
 		})
 	}

@@ -63,10 +63,13 @@ var (
 const (
 	DefaultContenders = 6
 	DefaultMaxLeases  = 2
-	defaultHoldMin    = 300 * time.Millisecond
-	defaultHoldMax    = 1500 * time.Millisecond
-	defaultPause      = 250 * time.Millisecond
-	defaultDial       = 10 * time.Second
+	// DefaultLongHeld is the long-held threshold the demo's UI uses: over
+	// three times the longest hold, so that only a frozen holder passes it.
+	DefaultLongHeld = 5 * time.Second
+	defaultHoldMin  = 300 * time.Millisecond
+	defaultHoldMax  = 1500 * time.Millisecond
+	defaultPause    = 250 * time.Millisecond
+	defaultDial     = 10 * time.Second
 )
 
 // Config says what to run.
