@@ -301,6 +301,10 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		done, cmd := a.dialog.update(*k, msg)
 		if done {
 			a.dialog = nil
+			if cmd == nil {
+				// Every dialog ends without a command only when cancelled.
+				a.say("cancelled: nothing was done", false)
+			}
 		}
 		return cmd
 	case a.showHelp:

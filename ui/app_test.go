@@ -486,3 +486,31 @@ func lineHas(screen string, texts ...string) bool {
 	}
 	return false
 }
+
+func TestFitPathKeepsTheLastElementsAndTheStart(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		w    int
+		want string
+	}{
+		{"/locks/orders", 20, "/locks/orders       "},
+		{"/services/scheduler/leader-lock", 27, "/ser…/scheduler/leader-lock"},
+		{"/zklocks-demo/exclusive", 20, "/zklocks-…/exclusive"},
+		{"/zklocks-demo/naive/lock", 20, "/zklocks…/naive/lock"},
+		{"/a/a-very-long-lock-name-indeed", 12, "…name-indeed"},
+	} {
+		if got := fitPath(tc.path, tc.w); got != tc.want {
+			t.Errorf("fitPath(%q, %d) = %q, want %q", tc.path, tc.w, got, tc.want)
+		}
+	}
+}
+
+func TestOneLockIsSingular(t *testing.T) {
+	s := model.NewState()
+	l := fixtureLocks()[0]
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l})
+	a := newTestApp(t, 80, 24, func(o *Options) { o.State = s })
+	if sc := screen(a); !strings.Contains(sc, " 1 lock · by contention") {
+		t.Errorf("one lock:\n%s", sc)
+	}
+}

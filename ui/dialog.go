@@ -10,6 +10,8 @@ import (
 // dialog is a box over the focused pane that takes every key until it
 // closes: update says whether it is done, and returns what to run.
 type dialog interface {
+	// update takes a key; a dialog that is done without a command was
+	// cancelled.
 	update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd)
 	view(st *styles, w int) string
 }

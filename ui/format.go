@@ -11,6 +11,14 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
+// count is n and the noun in its number: "1 lock", "3 locks".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
+
 // age is a participant's age now: its age when its lock was read, plus the
 // time since. Both ends are estimates across two clocks.
 func (e *env) age(l *lockcore.Lock, d time.Duration) time.Duration {

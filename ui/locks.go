@@ -234,7 +234,7 @@ func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
 // summary counts what the list shows.
 func (p *locksPane) summary() string {
 	var b strings.Builder
-	b.WriteString(itoa(len(p.env.state.Locks)) + " locks")
+	b.WriteString(count(len(p.env.state.Locks), "lock", "locks"))
 	if n := len(p.env.state.Denied); n > 0 {
 		b.WriteString(" · " + itoa(n) + " denied")
 	}

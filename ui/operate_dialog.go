@@ -216,7 +216,12 @@ func (d *fenceDialog) view(st *styles, w int) string {
 		string(cand.Reason) + ": " + model.Printable(cand.Evidence)
 	lines := wrap(evidence, inner, "  ")
 	if len(lines) > 5 {
-		lines = append(lines[:4], clip(lines[4]+" "+lines[5], inner-1)+"…")
+		// The fifth line takes what is left, cut with one ellipsis.
+		rest := lines[4]
+		for _, l := range lines[5:] {
+			rest += " " + strings.TrimLeft(l, " ")
+		}
+		lines = append(lines[:4], clip(rest, inner))
 	}
 	c.lines = append(c.lines, "")
 	c.lines = append(c.lines, lines...)

@@ -80,12 +80,25 @@ func (p *detailPane) watched(path string) string {
 	return model.ShortNode(strings.TrimPrefix(path, p.path+"/"))
 }
 
-// rowMarker is the queue's cursor column, with a star on our own node.
+// rowMarker is the queue's cursor column, with a star on our own node,
+// else ! on a node an anomaly names (? on one only possibly long-held).
 func (p *detailPane) rowMarker(q *lockcore.Participant, selected bool) string {
 	st := p.env.st
 	m := marker(st, selected)
 	if o := p.env.own; o != nil && o.path == p.path && q.Path != "" && q.Path == o.node() {
 		return m[:len(m)-1] + st.accent.s("*")
+	}
+	for _, a := range p.lock.Anomalies {
+		for _, n := range a.Nodes {
+			if n == q.Node {
+				return m[:len(m)-1] + st.anomaly(a.Kind).s("!")
+			}
+		}
+	}
+	for _, a := range p.lock.MaybeLongHeld {
+		if a.Node == q.Node {
+			return m[:len(m)-1] + st.warning.s("?")
+		}
 	}
 	return m
 }

@@ -566,3 +566,20 @@ func TestOfferKeepsTheLatestReport(t *testing.T) {
 		t.Fatalf("read %d, want the latest, 4", p.Position)
 	}
 }
+
+// The evidence of a suspect is cut once, at the fifth line, and Esc says
+// that the dialog was cancelled.
+func TestFenceDialogSuspectAndCancel(t *testing.T) {
+	a, z, _ := newOperateApp(t)
+	send(a, openLockMsg{path: "/locks/orphans"})
+	press(a, "F", "down", "down")
+	sc := screen(a)
+	if strings.Contains(sc, "……") || strings.Contains(sc, "this   ") {
+		t.Errorf("the evidence is joined badly:\n%s", sc)
+	}
+	golden(t, "fence_dialog_suspect_80x24", a)
+	press(a, "esc")
+	if a.dialog != nil || statusLine(a) != "cancelled: nothing was done" || len(z.writes()) != 0 {
+		t.Fatalf("esc: dialog %v, status %q, writes %v", a.dialog != nil, statusLine(a), z.writes())
+	}
+}

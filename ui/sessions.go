@@ -203,7 +203,7 @@ func (p *sessionsPane) open() tea.Cmd {
 }
 
 func (p *sessionsPane) summary() string {
-	s := itoa(p.total) + " sessions own contenders"
+	s := count(p.total, "session owns", "sessions own") + " contenders"
 	if p.filter.active() {
 		s += " · " + itoa(p.matched) + " match /" + model.Printable(p.filter.text)
 	}

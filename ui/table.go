@@ -9,7 +9,7 @@ type column struct {
 	width int  // cells; for a flex column, its minimum
 	flex  bool // takes the room the others leave
 	right bool // right-aligned
-	tail  bool // cut at the start, keeping the end (paths)
+	tail  bool // a path: cut in the middle, keeping its last elements and its start
 	node  bool // a node name: cut as fitNode does
 	drop  int
 }
@@ -83,7 +83,7 @@ func row(cols []column, widths []int, cells []cell, selected bool, sel paint) st
 		case c.node:
 			text = fitNode(cells[i].text, widths[i])
 		case c.tail:
-			text = fitTail(cells[i].text, widths[i])
+			text = fitPath(cells[i].text, widths[i])
 		default:
 			text = fit(cells[i].text, widths[i])
 		}

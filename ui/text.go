@@ -55,6 +55,30 @@ func fitTail(s string, w int) string {
 	return pad(ansi.TruncateLeft(s, n-w+1, ellipsis), w)
 }
 
+// fitPath pads or cuts an escaped path to w cells, cutting in the middle:
+// as many whole last elements as fit (at least the tail of the last), and
+// the path's start in what is left, "/services/sc…/leader-lock".
+func fitPath(s string, w int) string {
+	n := width(s)
+	if n <= w || w < 8 {
+		return fitTail(s, w)
+	}
+	keep := 0 // bytes at the end kept whole: "/a/b"
+	for i := len(s) - 1; i > 0; i-- {
+		if s[i] == '/' {
+			if width(s[i:]) > w-2 {
+				break
+			}
+			keep = len(s) - i
+		}
+	}
+	if keep == 0 {
+		return fitTail(s, w)
+	}
+	head := w - 1 - width(s[len(s)-keep:])
+	return pad(ansi.Truncate(s[:len(s)-keep], head, "")+ellipsis+s[len(s)-keep:], w)
+}
+
 // fitNode pads or cuts a shortened node name (model.ShortNode) to w cells.
 // What tells contenders apart is at the end, kind and sequence, so the
 // client's identifier goes first, then the start.

@@ -70,7 +70,7 @@ func TestIntegrationDemoTmux(t *testing.T) {
 			m.waitExit(30 * time.Second)
 			m.waitScreen(time.Second, `zklocks exited 0`)
 			m.waitScreen(time.Second, `(?s)zklocks demo: \d+\.\d\d wakeups per release over \d+ releases, FIFO.*`+
-				`deleted.*/zklocks-demo.*stopped and removed the throwaway ZooKeeper`)
+				`deleted.*/zklocks-demo.*stopped and removed the throwaway`)
 			assertNothingLeft(t, tmp)
 		})
 	}
