@@ -110,6 +110,7 @@ type Watcher struct {
 	syncWaiters []chan struct{}
 
 	disc          Discovery
+	dumpRefused   bool
 	walk          *walker // under way, or nil
 	lastWalkStart time.Time
 	lastWalkTook  time.Duration

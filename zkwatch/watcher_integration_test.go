@@ -48,10 +48,16 @@ func collect(w *zkwatch.Watcher) *collector {
 	return c
 }
 
-// waitFor polls cond over the collected state.
+// waitFor polls cond over the collected state for up to 30 s.
 func (c *collector) waitFor(t *testing.T, what string, cond func(s *model.State) bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	c.waitWithin(t, 30*time.Second, what, cond)
+}
+
+// waitWithin polls cond over the collected state for up to d.
+func (c *collector) waitWithin(t *testing.T, d time.Duration, what string, cond func(s *model.State) bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		c.mu.Lock()
 		ok := cond(c.state)
@@ -294,7 +300,7 @@ func TestIntegrationWatcherEnrichment(t *testing.T) {
 			kazoo.Acquire(t, "b", "lock", "/en")
 			kazoo.WaitHeld(t, "a", 30*time.Second)
 			c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/en"}, EnrichEvery: 200 * time.Millisecond})
-			c.waitFor(t, "the servers' answers", func(s *model.State) bool {
+			c.waitWithin(t, 2*time.Minute, "the servers' answers", func(s *model.State) bool {
 				l := s.Locks["/en"]
 				return len(s.Servers) == 1 && l != nil && l.WatchesSource == tc.source
 			})
