@@ -179,7 +179,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Session: e.node.Stat.EphemeralOwner, Ephemeral: e.node.Ephemeral(),
 			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
 			Ctime: ctime, Age: age(readAt, ctime),
-			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note,
+			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
 		}
 	}
 	return out

@@ -89,17 +89,18 @@ type Lock struct {
 	ReadAt        time.Time
 }
 
-// Holders returns how many participants hold the lock.
+// Holders returns how many acquisitions hold the lock: clients, not nodes
+// (see Participant.PartOf).
 func (l *Lock) Holders() int { return l.count(RoleHolder) }
 
-// Waiters returns how many participants wait, counting hidden waiters of a
-// plain ephemeral lock.
+// Waiters returns how many acquisitions wait, counting hidden waiters of a
+// plain ephemeral lock. A client waiting with two nodes counts once.
 func (l *Lock) Waiters() int { return l.count(RoleWaiter) + len(l.HiddenWaiters) }
 
 func (l *Lock) count(r Role) int {
 	n := 0
 	for _, p := range l.Participants {
-		if p.Role == r {
+		if p.Role == r && p.PartOf == "" {
 			n++
 		}
 	}
@@ -166,6 +167,12 @@ type Participant struct {
 	DataTruncated bool
 	// Note explains a role or watch that needs more than the recipe's rule.
 	Note string
+	// PartOf names (as Node) the participant that stands for the same
+	// acquisition when one client's acquisition has two nodes: a Curator
+	// semaphore acquirer at the head of locks/ waits with its locks/ node
+	// and the lease node it has already created. Such a node is not counted
+	// again in Holders and Waiters. Empty for every other participant.
+	PartOf string
 }
 
 // SessionHex formats a session id the way ZooKeeper's tools print it.

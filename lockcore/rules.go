@@ -23,6 +23,8 @@ type entry struct {
 	byRule *WatchTarget
 	role   Role
 	note   string
+	// partOf names the entry (rel) that stands for the same acquisition.
+	partOf string
 }
 
 // family groups the name kinds whose clients see each other's nodes. Two

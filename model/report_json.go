@@ -61,6 +61,7 @@ type participantJSON struct {
 	DataB64         *string  `json:"data_b64,omitempty"`
 	DataTruncated   bool     `json:"data_truncated,omitempty"`
 	Note            string   `json:"note,omitempty"`
+	PartOf          string   `json:"part_of,omitempty"`
 }
 
 type anomalyJSON struct {
@@ -118,7 +119,7 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
-		DataTruncated: p.DataTruncated, Note: p.Note}
+		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf}
 	if p.HasSeq {
 		seq := p.Seq
 		j.Seq = &seq
