@@ -50,8 +50,14 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		resolveServerWatches(&l, entries, w)
 	}
 	l.Participants = participants(entries, t.ReadAt)
+	byRule := watchersByRule(l.Participants)
 	for i := range l.Participants {
-		l.Participants[i].Watchers = w.Watchers(l.Participants[i].Path)
+		p := &l.Participants[i]
+		if w != nil {
+			p.Watchers = w.Watchers(p.Path)
+		} else {
+			p.Watchers = byRule[p.Path]
+		}
 	}
 	cycles := fillChains(l.Participants)
 	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
@@ -180,6 +186,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
 			Ctime: ctime, Age: age(readAt, ctime),
 			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
+			WatchesUnknown: e.watchUnknown,
 		}
 	}
 	return out

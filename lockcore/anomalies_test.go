@@ -152,9 +152,15 @@ func TestOrphanAndItsOwnerAreToldApart(t *testing.T) {
 	tree := queueTree("/l", b.node(c(0), 4), b.node(c(1), 5), b.node(c(2), 5))
 	w := NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/l/" + c(1), "/l/" + c(2)}})
 	l := Analyze(tree, w, Options{})
-	if got := layout(l); got != c(0)+":h:- "+c(1)+":w:"+c(0)+" "+c(2)+":w:"+c(1) {
+	// Nobody waits on the orphan's behalf: its session watches nothing
+	// ahead of it.
+	if got := layout(l); got != c(0)+":h:- "+c(1)+":w:- "+c(2)+":w:"+c(1) {
 		t.Fatalf("queue: %s", got)
 	}
+	if a := anomaly(t, l, AnomalyUnwatchedWaiter); a.Node != c(1) || !strings.Contains(l.Participants[1].Note, "owns 2 contenders") {
+		t.Fatalf("the orphan watches nothing: %+v, note %q", a, l.Participants[1].Note)
+	}
+	anomaly(t, l, AnomalySelfWait)
 	var selected []string
 	for _, fc := range FenceCandidates(l) {
 		if fc.Selected {

@@ -146,15 +146,24 @@ type Participant struct {
 	Position  int
 	Session   int64
 	Ephemeral bool
-	// Watches is what this waiter waits on; nil for holders, and for waiters
-	// whose session (by the server's table) watches nothing in the lock.
+	// Watches is what this waiter waits on; nil for holders, for waiters
+	// whose session (by the servers' table) watches nothing ahead of them in
+	// the lock, and when WatchesUnknown.
 	Watches *WatchTarget
+	// WatchesUnknown: the servers' table cannot tell what this waiter
+	// watches (its session's only watches here are on its other nodes,
+	// behind this one). Note says which.
+	WatchesUnknown bool
 	// Chain lists the nodes from the watched one on to a holder (or until
 	// the chain breaks or loops).
 	Chain []string
 	// ChainCut: the chain goes on past MaxChain hops.
 	ChainCut bool
-	// Watchers are sessions that watch this node (server data only).
+	// Watchers are the sessions that watch this node, from the same source
+	// as every participant's Watches (Lock.WatchesSource): the servers'
+	// table, which also lists sessions that watch it for other reasons; or,
+	// by the recipes' rules, the sessions of the waiters whose Watches names
+	// this node.
 	Watchers []int64
 	// Token is the fencing token: the node's czxid, which only grows.
 	Token int64

@@ -25,6 +25,8 @@ type entry struct {
 	note   string
 	// partOf names the entry (rel) that stands for the same acquisition.
 	partOf string
+	// watchUnknown: the servers' table cannot tell what this waiter watches.
+	watchUnknown bool
 }
 
 // family groups the name kinds whose clients see each other's nodes. Two

@@ -29,6 +29,7 @@ type errorJSON struct {
 type lockJSON struct {
 	Path          string            `json:"path"`
 	Recipe        string            `json:"recipe"`
+	WatchesSource string            `json:"watches_source"`
 	MaxLeases     *int              `json:"max_leases"`
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
@@ -51,6 +52,7 @@ type participantJSON struct {
 	Ephemeral       bool     `json:"ephemeral"`
 	Watches         *string  `json:"watches"`
 	WatchesChildren bool     `json:"watches_children,omitempty"`
+	WatchesUnknown  bool     `json:"watches_unknown,omitempty"`
 	Chain           []string `json:"chain"`
 	ChainCut        bool     `json:"chain_truncated,omitempty"`
 	Watchers        []string `json:"watchers"`
@@ -95,7 +97,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 }
 
 func lockToJSON(l lockcore.Lock) lockJSON {
-	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), MaxLeases: l.MaxLeases,
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
 		Participants: make([]participantJSON, 0, len(l.Participants)),
@@ -119,7 +121,7 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
-		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf}
+		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown}
 	if p.HasSeq {
 		seq := p.Seq
 		j.Seq = &seq

@@ -82,6 +82,8 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		switch {
 		case p.Watches != nil:
 			waits = "→ " + ShortNode(p.Watches.Node)
+		case p.WatchesUnknown:
+			waits = "(unknown)"
 		case p.Role == lockcore.RoleWaiter:
 			waits = "(watches nothing)"
 		}
