@@ -129,7 +129,7 @@ func queueRecipe(entries []*entry, families map[string]int) Recipe {
 func unparsedAnomaly(e *entry) Anomaly {
 	detail := "name matches no lock recipe, so no client counts it as a contender"
 	if e.name.Kind == KindCuratorOther {
-		detail = "a Curator protected node of another recipe (such as a LeaderLatch), not a lock contender"
+		detail = "a Curator protected node of a recipe that is neither a lock nor an election, not a contender"
 	}
 	return Anomaly{Kind: AnomalyUnparsed, Node: e.rel, Nodes: []string{e.rel},
 		Session: e.node.Stat.EphemeralOwner, Detail: detail}

@@ -19,6 +19,13 @@ const (
 	RecipeKazooRWLock      Recipe = "kazoo-rwlock"
 	RecipeKazooSemaphore   Recipe = "kazoo-semaphore"
 	RecipeZKWriteLock      Recipe = "zk-writelock"
+	// RecipeCuratorLeaderLatch and RecipeZKElection are leader elections:
+	// the holder is the leader, the waiters are next in line, each
+	// watching its predecessor. (Curator's LeaderSelector is a mutex and
+	// kazoo's Election a kazoo Lock: their trees are curator-mutex and
+	// kazoo-lock.)
+	RecipeCuratorLeaderLatch Recipe = "curator-leaderlatch"
+	RecipeZKElection         Recipe = "zk-election"
 	RecipeEphemeral        Recipe = "ephemeral"
 	RecipeHostRW           Recipe = "host-rw"
 	RecipeSessionLock      Recipe = "session-lock"

@@ -82,6 +82,10 @@ func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
 		return RecipeHostRW, ModeWrite
 	case KindSessionLock:
 		return RecipeSessionLock, ModeExclusive
+	case KindCuratorLatch:
+		return RecipeCuratorLeaderLatch, ModeExclusive
+	case KindZKElection:
+		return RecipeZKElection, ModeExclusive
 	}
 	return RecipeSequential, ModeExclusive
 }
@@ -130,10 +134,10 @@ func zkRecipeHasSeq(name string) bool {
 
 // comparesAsText reports whether the client orders sequence suffixes as
 // strings (Curator, kazoo) rather than as numbers (go-zookeeper, ZooKeeper's
-// recipe); the two disagree once a parent's counter has wrapped.
+// recipes); the two disagree once a parent's counter has wrapped.
 func comparesAsText(k NameKind) bool {
 	switch k {
-	case KindGoZKLock, KindZKWriteLock:
+	case KindGoZKLock, KindZKWriteLock, KindZKElection:
 		return false
 	}
 	return true
