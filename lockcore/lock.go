@@ -26,9 +26,9 @@ const (
 	// kazoo-lock.)
 	RecipeCuratorLeaderLatch Recipe = "curator-leaderlatch"
 	RecipeZKElection         Recipe = "zk-election"
-	RecipeEphemeral        Recipe = "ephemeral"
-	RecipeHostRW           Recipe = "host-rw"
-	RecipeSessionLock      Recipe = "session-lock"
+	RecipeEphemeral          Recipe = "ephemeral"
+	RecipeHostRW             Recipe = "host-rw"
+	RecipeSessionLock        Recipe = "session-lock"
 	// RecipeSequential is a parent of sequential children that match no
 	// known recipe: treated as an exclusive lock in sequence order.
 	RecipeSequential Recipe = "sequential"
