@@ -62,7 +62,20 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	cycles := fillChains(l.Participants)
 	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
 	l.Warnings = append(l.Warnings, counterWarnings(t)...)
+	if n := deniedData(l.Participants); n > 0 {
+		l.Warnings = append(l.Warnings, fmt.Sprintf("the data of %d of %d contenders is unreadable: their ACL denies this session (queue, sessions and tokens come from the children list and exists)", n, len(l.Participants)))
+	}
 	return l
+}
+
+func deniedData(ps []Participant) int {
+	n := 0
+	for _, p := range ps {
+		if p.DataDenied {
+			n++
+		}
+	}
+	return n
 }
 
 // newEntry starts an entry for node n found in dir.
@@ -186,7 +199,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
 			Ctime: ctime, Age: age(readAt, ctime),
 			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
-			WatchesUnknown: e.watchUnknown,
+			WatchesUnknown: e.watchUnknown, DataDenied: e.node.DataDenied,
 		}
 	}
 	return out

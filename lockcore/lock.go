@@ -181,6 +181,9 @@ type Participant struct {
 	Age           time.Duration
 	Data          []byte
 	DataTruncated bool
+	// DataDenied: the node's ACL denies this session its data; the rest
+	// (session, token, times) came from exists.
+	DataDenied bool
 	// Note explains a role or watch that needs more than the recipe's rule.
 	Note string
 	// PartOf names (as Node) the participant that stands for the same

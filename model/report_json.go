@@ -62,6 +62,7 @@ type participantJSON struct {
 	Data            *string  `json:"data,omitempty"`
 	DataB64         *string  `json:"data_b64,omitempty"`
 	DataTruncated   bool     `json:"data_truncated,omitempty"`
+	DataUnreadable  string   `json:"data_unreadable,omitempty"`
 	Note            string   `json:"note,omitempty"`
 	PartOf          string   `json:"part_of,omitempty"`
 }
@@ -132,7 +133,9 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if j.Chain == nil {
 		j.Chain = []string{}
 	}
-	if text, ok := DataText(p.Data, p.DataTruncated); ok {
+	if p.DataDenied {
+		j.DataUnreadable = "acl"
+	} else if text, ok := DataText(p.Data, p.DataTruncated); ok {
 		j.Data = &text
 	} else {
 		b64 := base64.StdEncoding.EncodeToString(p.Data)
