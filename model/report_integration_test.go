@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -129,13 +130,14 @@ func TestIntegrationElections(t *testing.T) {
 		kind    peers.Kind
 		variant string
 		recipe  lockcore.Recipe
+		names   *regexp.Regexp
 	}{
-		{peers.Curator, "leaderlatch", lockcore.RecipeCuratorLeaderLatch},
-		{peers.ZkRecipe, "election", lockcore.RecipeZKElection},
+		{peers.Curator, "leaderlatch", lockcore.RecipeCuratorLeaderLatch, regexp.MustCompile(`^_c_[-0-9a-f]{36}-latch-\d{10}$`)},
+		{peers.ZkRecipe, "election", lockcore.RecipeZKElection, regexp.MustCompile(`^n_\d{10}$`)},
 		// kazoo's Election is a kazoo Lock, and Curator's LeaderSelector
 		// an InterProcessMutex: their trees cannot be told from those locks.
-		{peers.Kazoo, "election", lockcore.RecipeKazooLock},
-		{peers.Curator, "leaderselector", lockcore.RecipeCuratorMutex},
+		{peers.Kazoo, "election", lockcore.RecipeKazooLock, regexp.MustCompile(`^[0-9a-f]{32}__lock__\d{10}$`)},
+		{peers.Curator, "leaderselector", lockcore.RecipeCuratorMutex, regexp.MustCompile(`^_c_[-0-9a-f]{36}-lock-\d{10}$`)},
 	} {
 		t.Run(string(tc.kind)+"-"+tc.variant, func(t *testing.T) {
 			p := peers.Start(t, tc.kind, server)
@@ -168,10 +170,11 @@ func TestIntegrationElections(t *testing.T) {
 					if i > 0 && (part.Watches.Node != l.Participants[i-1].Node || len(l.Participants[i-1].Watchers) != 1 || l.Participants[i-1].Watchers[0] != part.Session) {
 						t.Fatalf("round %d: %s watches %v; its predecessor's watchers %v", round, part.Node, part.Watches, l.Participants[i-1].Watchers)
 					}
-					if tc.kind != peers.Curator || tc.variant != "leaderselector" {
-						if string(part.Data) != id {
-							t.Fatalf("the candidate's id is its node's data: %q, want %q", part.Data, id)
-						}
+					if string(part.Data) != id {
+						t.Fatalf("the candidate's id is its node's data: %q, want %q", part.Data, id)
+					}
+					if !tc.names.MatchString(part.Node) {
+						t.Fatalf("%s does not match %s", part.Node, tc.names)
 					}
 				}
 			}
@@ -274,5 +277,59 @@ func TestIntegrationUnreadableContenderData(t *testing.T) {
 	}
 	if text := asText(t, r); !strings.Contains(text, "the data of 3 of 3 contenders is unreadable") {
 		t.Fatalf("text:\n%s", text)
+	}
+}
+
+// TestIntegrationWatchFieldsAgree: behind a go-zookeeper zk.Lock holder,
+// one session creates two contender nodes and watches nothing (a client
+// that lost track of them). By the servers' table both watch nothing, said
+// so, and nobody is listed as watching the holder; by the recipe's rule
+// each watches its predecessor and is listed among that node's watchers.
+func TestIntegrationWatchFieldsAgree(t *testing.T) {
+	srv := zktest.Start(t)
+	holder := srv.Connect(t)
+	if _, err := holder.Create("/agree", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zk.NewLock(holder, "/agree", zk.WorldACL(zk.PermAll)).Lock(); err != nil {
+		t.Fatal(err)
+	}
+	lost := srv.Connect(t)
+	for i := 0; i < 2; i++ {
+		if _, err := lost.CreateProtectedEphemeralSequential("/agree/lock-", nil, zk.WorldACL(zk.PermAll)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := waitLock(t, srv.Addr(), "/agree", func(l lockcore.Lock) bool { return len(l.Participants) == 3 })
+	unwatched := 0
+	for _, a := range l.Anomalies {
+		if a.Kind == lockcore.AnomalyUnwatchedWaiter {
+			unwatched++
+		}
+	}
+	ps := l.Participants
+	if ps[1].Watches != nil || ps[2].Watches != nil || unwatched != 2 || !strings.Contains(ps[2].Note, "owns 2 contenders") {
+		t.Fatalf("by the table neither of session %#x's waiters watches anything: %+v", lost.SessionID(), ps)
+	}
+	if len(ps[0].Watchers) != 0 || len(ps[1].Watchers) != 0 {
+		t.Fatalf("no session watches the holder or the first waiter: %v %v", ps[0].Watchers, ps[1].Watchers)
+	}
+	tree := lockcore.Tree{Path: "/agree", ReadAt: time.Now()}
+	for _, p := range ps {
+		data, stat, err := holder.Get(p.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree.Children = append(tree.Children, lockcore.Node{Name: p.Path[len("/agree/"):], Stat: *stat, Data: data})
+	}
+	byRule := lockcore.Analyze(tree, nil, lockcore.Options{})
+	for i, p := range byRule.Participants[1:] {
+		prev := byRule.Participants[i]
+		if p.Watches == nil || p.Watches.Node != prev.Node || fmt.Sprint(prev.Watchers) != fmt.Sprint([]int64{p.Session}) {
+			t.Fatalf("by the rule %s watches %v, and %s's watchers are %v", p.Node, p.Watches, prev.Node, prev.Watchers)
+		}
+	}
+	if js := asJSON(t, model.Report{Locks: []lockcore.Lock{byRule}}); !strings.Contains(js, `"watches_source": "recipe"`) {
+		t.Fatalf("each lock says where its watch fields come from:\n%s", js)
 	}
 }

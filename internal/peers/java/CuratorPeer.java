@@ -81,7 +81,15 @@ public final class CuratorPeer {
             }
         });
         selector.setId(id);
+        Runnable stop = () -> {
+            done.countDown();
+            try {
+                selector.close();
+            } catch (IllegalStateException alreadyClosed) {
+                // released before, or never started
+            }
+        };
         return new Protocol.Contender(session, () -> { selector.start(); leading.await(); },
-                () -> { done.countDown(); selector.close(); }, () -> { done.countDown(); selector.close(); client.close(); });
+                stop::run, () -> { stop.run(); client.close(); });
     }
 }

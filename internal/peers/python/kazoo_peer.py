@@ -32,7 +32,14 @@ class Election(object):
         self._election = client.Election(path, identifier)
         self._leading = threading.Event()
         self._done = threading.Event()
-        self._thread = threading.Thread(target=self._election.run, args=(self._lead,), daemon=True)
+        self._failure = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        try:
+            self._election.run(self._lead)
+        except Exception as e:  # reported by acquire, or moot once stopped
+            self._failure = e
 
     def _lead(self):
         self._leading.set()
@@ -42,6 +49,8 @@ class Election(object):
         self._thread.start()
         while not self._leading.wait(0.05):
             if not self._thread.is_alive():
+                if self._failure is not None:
+                    raise self._failure
                 return False
         return True
 
