@@ -71,8 +71,10 @@ func ParseName(name string) Name {
 		n.Kind, n.Prefix = KindKazooLock, strings.TrimSuffix(body, "__lock__")
 	case ok && strings.HasSuffix(body, "__rlock__"):
 		n.Kind, n.Prefix = KindKazooRead, strings.TrimSuffix(body, "__rlock__")
-	case !ok && isHex(name, 32):
-		n.Kind, n.Prefix = KindKazooLease, name
+	case isHex(name, 32):
+		// A kazoo lease is a uuid4's hex, no sequence: about one in a
+		// hundred ends in ten decimal digits, which are not one.
+		n = Name{Raw: name, Kind: KindKazooLease, Prefix: name}
 	case ok && body == "n_":
 		n.Kind = KindZKElection
 	case ok:

@@ -20,6 +20,7 @@ func TestParseName(t *testing.T) {
 		{"curator lease", "_c_81b8860f-ffff-4821-9345-940c0e93595b-lease-0000000007", KindCuratorLease, "81b8860f-ffff-4821-9345-940c0e93595b", 7, true, 0},
 		{"curator latch", "_c_81b8860f-ffff-4821-9345-940c0e93595b-latch-0000000003", KindCuratorLatch, "81b8860f-ffff-4821-9345-940c0e93595b", 3, true, 0},
 		{"curator other", "_c_81b8860f-ffff-4821-9345-940c0e93595b-queue-0000000003", KindCuratorOther, "81b8860f-ffff-4821-9345-940c0e93595b", 3, true, 0},
+		{"kazoo lease ending in ten digits", "2919430ac0ad4b83bffcfa7252412345", KindKazooLease, "2919430ac0ad4b83bffcfa7252412345", 0, false, 0},
 		{"zk election", "n_0000000012", KindZKElection, "", 12, true, 0},
 		{"zk election wrapped", "n_-2147483648", KindZKElection, "", -2147483648, true, 0},
 		{"gozk lock", "_c_9f0c1e2d3c4b5a69788796a5b4c3d2e1-lock-0000000004", KindGoZKLock, "9f0c1e2d3c4b5a69788796a5b4c3d2e1", 4, true, 0},
