@@ -21,9 +21,9 @@ type Options struct {
 // unparsed anomalies.
 func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	l := Lock{Path: t.Path, ReadAt: t.ReadAt, WatchesSource: WatchesFromRecipe}
-	if !w.covers(t) {
+	if why := w.gap(t); why != "" {
 		w = nil
-		l.Warnings = append(l.Warnings, "the servers' watch table predates this lock's last change, so watch targets follow the recipe's rule until it is read again")
+		l.Warnings = append(l.Warnings, why)
 	}
 	if w != nil {
 		l.WatchesSource = WatchesFromServer

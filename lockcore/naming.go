@@ -7,6 +7,16 @@ import (
 	"strconv"
 )
 
+// NodePrefix returns the name a contender of recipe takes with mode, up to
+// the sequence suffix ZooKeeper appends, as zklocks' own client names its
+// nodes: a fresh GUID, or session (zk-writelock, session-lock), or host
+// (host-rw; already fit for a node name). It is for tests and the demo,
+// which write contender nodes of their own; ErrRecipe when recipe has no
+// such mode.
+func NodePrefix(recipe Recipe, mode Mode, session int64, host string) (string, error) {
+	return prefixFor(recipe, mode, session, host)
+}
+
 // prefixFor returns the name our contender takes in recipe with mode, up
 // to the sequence suffix ZooKeeper appends. Names carry a fresh GUID or our
 // session id, so that after a lost create reply the client finds its own

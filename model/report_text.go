@@ -87,17 +87,10 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		case p.Role == lockcore.RoleWaiter:
 			waits = "(watches nothing)"
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, sessionText(p.Session),
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
 			Duration(p.Age), p.Token, ShortNode(p.Node), waits)
 	}
 	w.Flush() // errors reach out's own record (errWriter)
-}
-
-func sessionText(id int64) string {
-	if id == 0 {
-		return "persistent"
-	}
-	return lockcore.SessionHex(id)
 }
 
 // ShortNode shortens the long client identifiers in a contender's name (a
