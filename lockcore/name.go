@@ -56,6 +56,13 @@ const curatorPrefix = "_c_"
 // KindSequential.
 func ParseName(name string) Name {
 	n := Name{Raw: name, Kind: KindUnparsed}
+	// A kazoo lease is a bare uuid4().hex, whose last ten characters are
+	// all decimal digits in about one name in 110 (0.625^10): such a name
+	// is still a lease, never a sequence node with a 22-character prefix.
+	if isHex(name, 32) {
+		n.Kind, n.Prefix = KindKazooLease, name
+		return n
+	}
 	body, seqText, ok := splitSeq(name)
 	if ok {
 		n.SeqText = seqText
@@ -69,8 +76,6 @@ func ParseName(name string) Name {
 		n.Kind, n.Prefix = KindKazooLock, strings.TrimSuffix(body, "__lock__")
 	case ok && strings.HasSuffix(body, "__rlock__"):
 		n.Kind, n.Prefix = KindKazooRead, strings.TrimSuffix(body, "__rlock__")
-	case !ok && isHex(name, 32):
-		n.Kind, n.Prefix = KindKazooLease, name
 	case ok:
 		parseDashed(&n, body)
 	}
