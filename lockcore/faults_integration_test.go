@@ -143,29 +143,4 @@ func TestIntegrationLostRepliesLeaveNoNode(t *testing.T) {
 		}
 		next.Release(context.Background())
 	})
-	t.Run("release while disconnected", func(t *testing.T) {
-		const path = "/release-disconnected"
-		proxy := zktest.NewProxy(t, zks.Addr())
-		conn, _, err := zk.Connect([]string{proxy.Addr()}, 10*time.Second, zk.WithLogger(discard{}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(conn.Close)
-		h, err := lockcore.Acquire(context.Background(), conn, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
-		if err != nil {
-			t.Fatal(err)
-		}
-		proxy.Blackhole(true)
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		defer cancel()
-		h.Release(ctx)
-		if len(children(t, look, path)) != 1 {
-			t.Fatal("the node went while its client could not reach the server")
-		}
-		proxy.Blackhole(false)
-		eventually(t, "the node is deleted once the connection is back", func() bool { return len(children(t, look, path)) == 0 })
-		if conn.State() != zk.StateHasSession {
-			t.Fatalf("the session should have lived on: %s", conn.State())
-		}
-	})
 }
