@@ -151,7 +151,7 @@ func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := lockcore.Expect{Path: c0.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
-	if err := lockcore.ForceDelete(op, e); err != nil {
+	if err := lockcore.ForceDelete(t.Context(), op, e); err != nil {
 		t.Fatal(err)
 	}
 	p.WaitHeld(t, "c1", wait)
@@ -162,7 +162,7 @@ func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
 	if !p.Held("c0") {
 		t.Fatal("c0's client is not told; it still believes it holds")
 	}
-	if err := lockcore.ForceDelete(op, e); !errors.Is(err, lockcore.ErrNodeGone) {
+	if err := lockcore.ForceDelete(t.Context(), op, e); !errors.Is(err, lockcore.ErrNodeGone) {
 		t.Fatalf("deleting a vanished node: %v", err)
 	}
 }
@@ -181,9 +181,9 @@ func TestIntegrationVersionChangeAbortsTheDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, act := range map[string]func() error{
-		"delete": func() error { return lockcore.ForceDelete(op, shown) },
-		"revoke": func() error { return lockcore.Revoke(op, shown) },
-		"fence":  func() error { return lockcore.Fence(op, []lockcore.Expect{shown}) },
+		"delete": func() error { return lockcore.ForceDelete(t.Context(), op, shown) },
+		"revoke": func() error { return lockcore.Revoke(t.Context(), op, shown) },
+		"fence":  func() error { return lockcore.Fence(t.Context(), op, []lockcore.Expect{shown}) },
 	} {
 		if err := act(); !errors.Is(err, lockcore.ErrNodeChanged) {
 			t.Fatalf("%s after a change: %v", name, err)
@@ -225,7 +225,7 @@ func TestIntegrationFenceFreesASelfWaitingSession(t *testing.T) {
 	if len(chosen) != 1 || !strings.Contains(chosen[0].Path, "0b9f7c2e") {
 		t.Fatalf("fence candidates: %+v", cands)
 	}
-	if err := lockcore.Fence(zks.Connect(t), chosen); err != nil {
+	if err := lockcore.Fence(t.Context(), zks.Connect(t), chosen); err != nil {
 		t.Fatal(err)
 	}
 	o.holds(t).Release(context.Background())

@@ -48,9 +48,9 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log), ReadOnly: true}
 	e := lockcore.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
 	for name, act := range map[string]func() error{
-		"force-release": func() error { return a.ForceRelease(e) },
-		"revoke":        func() error { return a.Revoke(e) },
-		"fence":         func() error { return a.Fence([]lockcore.Expect{e}) },
+		"force-release": func() error { return a.ForceRelease(t.Context(), e) },
+		"revoke":        func() error { return a.Revoke(t.Context(), e) },
+		"fence":         func() error { return a.Fence(t.Context(), []lockcore.Expect{e}) },
 		"acquire": func() error {
 			_, err := a.Acquire(context.Background(), lockcore.Spec{Path: "/l", Mode: lockcore.ModeExclusive})
 			return err
@@ -76,10 +76,10 @@ func TestIntegrationActionsAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := lockcore.Expect{Path: held.Node, Czxid: held.Token, EphemeralOwner: held.Session}
-	if err := a.ForceRelease(e); err != nil {
+	if err := a.ForceRelease(t.Context(), e); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.ForceRelease(e); !errors.Is(err, lockcore.ErrNodeGone) {
+	if err := a.ForceRelease(t.Context(), e); !errors.Is(err, lockcore.ErrNodeGone) {
 		t.Fatalf("second force-release: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
