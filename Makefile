@@ -4,7 +4,7 @@ BIN     ?= zklocks
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: build deps test vet fuzz chaos bench-watch clean
+.PHONY: build deps test unit vet fuzz chaos bench-watch clean
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
@@ -22,6 +22,11 @@ deps:
 test: deps vet
 	$(GO) test -race -count=1 -timeout 15m ./...
 	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./internal/chaos
+
+# The tests that need no ZooKeeper, JVM or terminal: every test but the
+# TestIntegration… ones, in well under a minute.
+unit: vet
+	$(GO) test -race -count=1 -skip Integration ./...
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -41,6 +46,14 @@ fuzz:
 BENCHFLAGS ?=
 bench-watch: deps
 	$(GO) test ./zkwatch -run '^$$' -bench '^BenchmarkWatch$$' -benchtime 1x -timeout 20m $(BENCHFLAGS)
+
+# zklocks on a generated production-sized cluster (a million znodes, 10,000
+# locks × 6 Curator contenders, a million foreign watches), every figure
+# beside its target and a raw go-zookeeper floor (see README, Large
+# clusters); five to ten minutes. BENCHFLAGS adds e.g. -scale.members=3.
+.PHONY: bench-scale
+bench-scale: deps
+	$(GO) test ./internal/cli -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
 
 # Our lock client against go-zookeeper's zk.Lock, Curator and kazoo on one
 # throwaway ZooKeeper, in one run on this machine (see README, Lock client

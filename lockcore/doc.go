@@ -1,13 +1,35 @@
-// Package lockcore knows what a ZooKeeper lock is.
+// Package lockcore knows what a ZooKeeper lock is, and takes, gives back and
+// breaks locks as their own clients would.
 //
-// It recognises the trees that real lock clients write (Apache Curator,
-// kazoo, go-zookeeper, ZooKeeper's own lock recipe and the classic textbook
-// shapes), parses contender names, and analyses one lock parent into its
-// participants in queue order: who holds, who waits, which node each waiter
-// watches, the chain from a waiter to a holder, and what looks wrong.
+// Analysis. It recognises the trees that real lock clients write (Apache
+// Curator, kazoo, go-zookeeper, ZooKeeper's own lock recipe and the classic
+// textbook shapes), parses contender names ([ParseName]), and analyses one
+// lock parent into its participants in queue order ([Analyze]): who holds,
+// who waits, which node each waiter watches, the chain from a waiter to a
+// holder, and what looks wrong ([Anomaly]). Analysis is a pure function of
+// what was read ([Tree]) and, when the servers gave it, their watch table
+// ([WatchTable]); it performs no I/O. Everything it reports is a statement
+// about the moment the tree was read: by the time a caller acts on it,
+// contenders may have come or gone.
 //
-// Analysis is a pure function of what was read ([Tree]) and, when the servers
-// gave it, their watch table ([WatchTable]); it performs no I/O. Everything it
-// reports is a statement about the moment the tree was read: by the time a
-// caller acts on it, contenders may have come or gone.
+// The rule book (rulebook.go). What may be done with a lock of each recipe
+// and how much each anomaly matters, asked by the UI and the command line
+// alike: the modes a lock can be joined in ([JoinModes], [Modes],
+// [JoinableRecipes]), which nodes can be asked to release ([CheckRevocable])
+// and anomaly severity ([AnomalyKind.Severity], [Worst]).
+//
+// Our own lock client. [Acquire] (or a [Locker]) joins a lock as a fair
+// participant of its contenders' recipe ([DetectRecipe], [NodePrefix]),
+// watching only its predecessor, and returns a [Held] lock, which reports
+// its loss ([Held.Lost]) and revocation requests, and gives it back
+// ([Held.Release]); semaphores hand out leases the same way.
+//
+// Acting on other sessions' nodes. [ForceDelete], [Revoke] and [Fence]
+// (with [FenceCandidates]) act only on the node exactly as it was shown
+// ([Expect]: czxid, owner and version), so that a node that changed since is
+// never touched.
+//
+// The client and the actions talk to ZooKeeper through [ZK], a narrow
+// interface that *zk.Conn satisfies. Errors are the sentinels in errors.go,
+// wrapped with the path; match them with errors.Is.
 package lockcore

@@ -18,4 +18,7 @@ var (
 	// ErrRecipe: the recipe cannot be used as asked (unknown, mixed, or a
 	// mode it does not have).
 	ErrRecipe = errors.New("lockcore: recipe cannot be used")
+	// ErrNotRevocable: the node's client would not act on a revocation
+	// request (see CheckRevocable).
+	ErrNotRevocable = errors.New("lockcore: not revocable")
 )

@@ -7,6 +7,16 @@ import (
 	"strconv"
 )
 
+// NodePrefix returns the name a contender of recipe takes with mode, up to
+// the sequence suffix ZooKeeper appends, as zklocks' own client names its
+// nodes: a fresh GUID, or session (zk-writelock, session-lock), or host
+// (host-rw; already fit for a node name). It is for tests and the demo,
+// which write contender nodes of their own; ErrRecipe when recipe has no
+// such mode.
+func NodePrefix(recipe Recipe, mode Mode, session int64, host string) (string, error) {
+	return prefixFor(recipe, mode, session, host)
+}
+
 // prefixFor returns the name our contender takes in recipe with mode, up
 // to the sequence suffix ZooKeeper appends. Names carry a fresh GUID or our
 // session id, so that after a lost create reply the client finds its own
@@ -76,6 +86,8 @@ func DetectRecipe(self Node, childNames []string, mode Mode) (Recipe, error) {
 		return RecipeCuratorMutex, nil
 	case l.Recipe == RecipeMixed:
 		return "", fmt.Errorf("%w: contenders of several recipes share this parent; name one", ErrRecipe)
+	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeZKElection:
+		return "", fmt.Errorf("%w: this is a leader election (%s), not a lock; zklocks does not stand for leader", ErrRecipe, l.Recipe)
 	case l.Recipe == RecipeSequential || l.Recipe == RecipeUnknown || l.Recipe == RecipeEphemeral:
 		return "", fmt.Errorf("%w: the children here match no recipe zklocks can join; name one", ErrRecipe)
 	case l.Recipe == RecipeKazooLock && mode != ModeExclusive:

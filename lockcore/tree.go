@@ -18,10 +18,14 @@ type Node struct {
 	Stat zk.Stat
 	// Data holds at most DataLimit bytes of the node's data.
 	Data []byte
+	// DataDenied: the node's ACL denies the reader its data, so Data is
+	// empty and Stat came from exists, which no ACL guards.
+	DataDenied bool
 }
 
-// Truncated reports whether Data holds less than the node's full data.
-func (n Node) Truncated() bool { return int(n.Stat.DataLength) > len(n.Data) }
+// Truncated reports whether Data holds less than the node's full data that
+// was read; data that could not be read at all is DataDenied instead.
+func (n Node) Truncated() bool { return !n.DataDenied && int(n.Stat.DataLength) > len(n.Data) }
 
 // Ephemeral reports whether the node belongs to a session.
 func (n Node) Ephemeral() bool { return n.Stat.EphemeralOwner != 0 }
@@ -58,6 +62,21 @@ type WatchTable struct {
 	// asOf is a zxid every server had applied before it answered; zero
 	// when unknown (the table was read after the trees it is used with).
 	asOf int64
+	// scope, when not nil, names the locks whose watches the table kept;
+	// for any other lock it knows nothing.
+	scope func(lockPath string) bool
+}
+
+// Scoped returns the table marked as holding only the watches of the locks
+// scope accepts, as a table read with the rest left out is: any other lock
+// is analysed by its recipe's rules. A nil scope covers every lock.
+func (w *WatchTable) Scoped(scope func(lockPath string) bool) *WatchTable {
+	if w == nil {
+		return nil
+	}
+	c := *w
+	c.scope = scope
+	return &c
 }
 
 // AsOf returns the table stamped with a zxid that every server had applied
@@ -72,11 +91,18 @@ func (w *WatchTable) AsOf(zxid int64) *WatchTable {
 	return &c
 }
 
-// covers reports whether the table is at least as new as the tree's last
-// change (its node's children counter and its nodes' creations).
-func (w *WatchTable) covers(t Tree) bool {
-	if w == nil || w.asOf == 0 {
-		return true
+// gap says why the table cannot tell the tree's watches, or "" when it
+// can: it was read before the tree's last change (its node's children
+// counter and its nodes' creations), or without this lock's watches.
+func (w *WatchTable) gap(t Tree) string {
+	if w == nil {
+		return ""
+	}
+	if w.scope != nil && !w.scope(t.Path) {
+		return "the servers' watch table was read before this lock was found, so watch targets follow the recipe's rule until it is read again"
+	}
+	if w.asOf == 0 {
+		return ""
 	}
 	last := t.Self.Stat.Pzxid
 	for _, n := range t.Children {
@@ -87,7 +113,10 @@ func (w *WatchTable) covers(t Tree) bool {
 			last = max(last, n.Stat.Czxid)
 		}
 	}
-	return last <= w.asOf
+	if last > w.asOf {
+		return "the servers' watch table predates this lock's last change, so watch targets follow the recipe's rule until it is read again"
+	}
+	return ""
 }
 
 // NewWatchTable indexes a table of session → watched absolute paths.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -39,10 +40,17 @@ func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
 	return a.act("force-release", e, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
 }
 
-// Revoke asks a holder to release, Curator-style (see lockcore.Revoke); it
-// gives up when ctx ends.
+// Revoke asks a holder to release, Curator-style (see lockcore.Revoke). A
+// node whose client would ignore the request is refused with
+// lockcore.ErrNotRevocable (see lockcore.CheckRevocable), and nothing is
+// written. It gives up when ctx ends.
 func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
-	return a.act("revoke", e, func() error { return lockcore.Revoke(ctx, a.ZK, e) })
+	return a.act("revoke", e, func() error {
+		if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
+			return err
+		}
+		return lockcore.Revoke(ctx, a.ZK, e)
+	})
 }
 
 // Fence deletes the chosen nodes atomically (see lockcore.Fence); one

@@ -3,14 +3,11 @@ package model_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
@@ -65,36 +62,22 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	}
 }
 
-func TestIntegrationActionsAudit(t *testing.T) {
-	zks := zktest.Start(t)
-	c := zks.Connect(t)
+// TestRevokeRefusesNodesWithoutRevocation: a revocation request on a node
+// whose client would ignore it is refused before anything reaches
+// ZooKeeper, and the refusal is audited.
+func TestRevokeRefusesNodesWithoutRevocation(t *testing.T) {
 	var log bytes.Buffer
-	now := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
-	a := &model.Actions{ZK: c, Audit: model.NewAudit(&log), Server: zks.Addr(), User: "sre", Now: func() time.Time { return now }}
-	held, err := a.Acquire(context.Background(), lockcore.Spec{Path: "/audit", Mode: lockcore.ModeExclusive})
-	if err != nil {
-		t.Fatal(err)
+	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log)}
+	for _, e := range []lockcore.Expect{
+		{Path: "/l/f3c2a1b0e9d8c7b6a5f4e3d2c1b0a9f8__lock__0000000001", Czxid: 1, EphemeralOwner: 2}, // kazoo
+		{Path: "/l/lock-72057594037927937-0000000001", Czxid: 1, EphemeralOwner: 2},                  // session-lock
+		{Path: "/l/_c_0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b-lock-0000000001", Czxid: 1},               // persistent
+	} {
+		if err := a.Revoke(t.Context(), e); !errors.Is(err, lockcore.ErrNotRevocable) {
+			t.Errorf("revoke %s: %v, want ErrNotRevocable", e.Path, err)
+		}
 	}
-	e := lockcore.Expect{Path: held.Node, Czxid: held.Token, EphemeralOwner: held.Session}
-	if err := a.ForceRelease(t.Context(), e); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.ForceRelease(t.Context(), e); !errors.Is(err, lockcore.ErrNodeGone) {
-		t.Fatalf("second force-release: %v", err)
-	}
-	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("want one audit line per action, got:\n%s", log.String())
-	}
-	var first, second model.AuditEntry
-	json.Unmarshal([]byte(lines[0]), &first)
-	json.Unmarshal([]byte(lines[1]), &second)
-	if first.Action != "force-release" || first.Node != held.Node || first.Czxid != held.Token || first.User != "sre" ||
-		first.Result != "ok" || first.Owner != lockcore.SessionHex(held.Session) || first.Session != lockcore.SessionHex(c.SessionID()) ||
-		!first.Time.Equal(now) || first.Server != zks.Addr() {
-		t.Fatalf("audit line: %s", lines[0])
-	}
-	if !strings.HasPrefix(second.Result, "failed: ") {
-		t.Fatalf("a refused action is audited with its failure: %s", lines[1])
+	if n := strings.Count(log.String(), `"action":"revoke"`); n != 3 {
+		t.Errorf("want 3 audited refusals, got %d:\n%s", n, log.String())
 	}
 }

@@ -1,5 +1,19 @@
 // Package model is what the operator knows: the application's state as
 // plain Go, with pure transitions, shared by the terminal UI and the
-// command line. It renders that state for scripts (JSON) and for people
-// (tables), and escapes anything a terminal would interpret.
+// command line.
+//
+//   - [State]: locks with their analysis, sessions and their clients
+//     ([State.Client], [ClientOf]), the connection, the event history
+//     (grants, releases, joins, [HistoryEntry]) and derived counters, moved
+//     forward only by [State.Apply] as watcher events arrive.
+//   - [Report]: what `zklocks show` read once, and the JSON and text it
+//     prints; [State.WriteListJSON] and [State.WriteListText] are `zklocks
+//     ls`'s; [WriteGrantJSON] is `zklocks acquire --json`'s. The JSON shapes
+//     are a contract with scripts: names never change, fields may be added.
+//   - [Actions]: the operator's writes (acquire, force-release, revoke,
+//     fence) through lockcore, refused under read-only, each destructive one
+//     written to the [Audit] log, success or not.
+//   - Presentation shared by every view: [Printable] and [DataText] escape
+//     anything a terminal would interpret; [SessionText], [ShortNode] and
+//     [Duration] format sessions, node names and durations.
 package model

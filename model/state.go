@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
@@ -28,8 +29,16 @@ type State struct {
 	// ClientsComplete: every server answered cons, so Clients lists every
 	// connected session.
 	ClientsComplete bool
-	// WatchesNote says why the servers' watch table is not in use.
+	// WatchesNote says why the servers' watch table is not in use, and
+	// WatchesAt when the table in use was read.
 	WatchesNote string
+	WatchesAt   time.Time
+	// Discovery says how locks are found and whether every lock under the
+	// roots is known (Discovery.Complete).
+	Discovery zkwatch.Discovery
+	// Cost is what zklocks' four-letter words cost each member over the
+	// last minute.
+	Cost []zkwatch.MemberCost
 	// History is the event log, oldest first: joins, grants, releases.
 	// It starts after the first sync, so the initial picture is not
 	// reported as a flood of joins.
@@ -66,9 +75,12 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
-		s.LastSync = ev.At
+		s.LastSync, s.Discovery = ev.At, ev.Discovery
+	case zkwatch.EventDiscovery:
+		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
+		s.WatchesAt, s.Cost = ev.WatchesAt, ev.Cost
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {
@@ -125,4 +137,15 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 		}
 	}
 	return a.Path < b.Path
+}
+
+// PartialNote says what a discovery that is not complete may have missed.
+func PartialNote(d zkwatch.Discovery) string {
+	switch {
+	case d.Walking:
+		return fmt.Sprintf("still walking the tree (%d reads so far): locks whose contenders are all persistent nodes may be missing", d.WalkReads)
+	case !d.DumpAt.IsZero():
+		return fmt.Sprintf("locks found from the servers' dump of ephemeral nodes after a walk of %d reads; locks whose contenders are all persistent nodes may be missing (--walk finds them)", d.WalkReads)
+	}
+	return "the walk did not finish: locks may be missing"
 }

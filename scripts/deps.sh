@@ -10,6 +10,7 @@ need=()
 /usr/bin/python3 -c 'import kazoo' 2>/dev/null || need+=(python3-kazoo)
 [ -f /usr/share/java/curator-recipes.jar ] || need+=(libcurator-recipes-java)
 command -v tmux >/dev/null || need+=(tmux)
+[ -x /usr/bin/time ] || need+=(time) # make bench-scale: peak memory of one-shot commands
 command -v java >/dev/null || need+=(default-jre-headless)
 
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -15,7 +15,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
-	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -71,6 +70,19 @@ func ProfileFromEnv(detected termenv.Profile) termenv.Profile {
 	return detected
 }
 
+// env is what every pane reads: the state the App owns, the styles and
+// keys, and the clock. Panes never change it.
+type env struct {
+	state *model.State
+	st    *styles
+	keys  *keyMap
+	now   func() time.Time
+	loc   *time.Location
+	// own is the lock the operator took from the UI; nil when none. The
+	// App sets it, the panes show it.
+	own *ownLock
+}
+
 // focus names a pane.
 type focus int
 
@@ -97,11 +109,12 @@ type App struct {
 	tab           focus
 	drill         []focus // detail, then node, above the tab
 	showHelp      bool
+	showCost      bool
 	dialog        dialog
 	flash         flash
 	closed        bool // the watcher's events ended
-	demoStats     demo.Stats
-	ownSeq        int // acquisitions started, to drop answers about earlier ones
+	demoStats     DemoStats
+	op            operator
 
 	locks    locksPane
 	sessions sessionsPane
@@ -143,6 +156,7 @@ func New(opt Options) *App {
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e)}
+	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, locks: &a.locks, detail: &a.detail, host: a}
 	a.refresh()
 	return a
 }
@@ -186,7 +200,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rereadNodeMsg:
 		return a, a.rereadNode()
 	case acquireChosenMsg, acquireProgressMsg, acquireDoneMsg, ownLostMsg, ownRevokedMsg, ownReleasedMsg, actionDoneMsg:
-		return a, a.handleOperate(msg)
+		return a, a.op.update(msg)
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
 	}
@@ -255,15 +269,11 @@ func (a *App) say(text string, isErr bool) {
 	a.flash = flash{text: model.Printable(text), isErr: isErr, at: a.env.now()}
 }
 
-// guardWrite reports whether an action that changes ZooKeeper may go on,
-// and says why not when the App is read-only. Operations call it before
-// opening their confirmDialog.
-func (a *App) guardWrite(what string) bool {
-	if a.opt.ReadOnly {
-		a.say("read-only: "+what+" is disabled (started with --read-only or a read-only context)", true)
-		return false
+// open shows d unless a dialog is open already.
+func (a *App) open(d dialog) {
+	if a.dialog == nil {
+		a.dialog = d
 	}
-	return true
 }
 
 // handleKey routes a key: quitting first, then an open dialog or help, a
@@ -296,6 +306,14 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			a.showHelp = false
 		}
 		return nil
+	case a.showCost:
+		if key.Matches(msg, k.Quit) {
+			return tea.Quit
+		}
+		if key.Matches(msg, k.Cost, k.Back) {
+			a.showCost = false
+		}
+		return nil
 	case a.typing():
 		return a.toFocused(msg)
 	case key.Matches(msg, k.Quit):
@@ -304,6 +322,9 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return a.handleDemoKey(msg)
 	case key.Matches(msg, k.Help):
 		a.showHelp = true
+		return nil
+	case key.Matches(msg, k.Cost):
+		a.showCost = true
 		return nil
 	case key.Matches(msg, k.NextScreen):
 		a.switchTab(+1)
@@ -315,8 +336,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.setTab(focusSessions)
 	case key.Matches(msg, k.ScreenLogs):
 		a.setTab(focusEvents)
-	case a.isOperateKey(msg):
-		return a.handleOperateKey(msg)
+	case a.op.isKey(msg):
+		return a.op.handleKey(msg)
 	case key.Matches(msg, k.Back) && len(a.drill) > 0:
 		a.drill = a.drill[:len(a.drill)-1]
 		a.refresh()
@@ -327,35 +348,4 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return a.toFocused(msg)
 	}
 	return nil
-}
-
-// typing reports whether the focused pane's filter prompt takes every key.
-func (a *App) typing() bool {
-	switch a.focused() {
-	case focusLocks:
-		return a.locks.filter.typing
-	case focusSessions:
-		return a.sessions.filter.typing
-	case focusEvents:
-		return a.events.filter.typing
-	}
-	return false
-}
-
-// toFocused hands a key or mouse message to the focused pane.
-func (a *App) toFocused(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	switch a.focused() {
-	case focusLocks:
-		a.locks, cmd = a.locks.update(msg)
-	case focusSessions:
-		a.sessions, cmd = a.sessions.update(msg)
-	case focusEvents:
-		a.events, cmd = a.events.update(msg)
-	case focusDetail:
-		a.detail, cmd = a.detail.update(msg)
-	case focusNode:
-		a.node, cmd = a.node.update(msg)
-	}
-	return cmd
 }

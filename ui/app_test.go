@@ -421,7 +421,7 @@ func TestConfirmDialog(t *testing.T) {
 	a := newTestApp(t, 80, 24)
 	ran := 0
 	yes := func() tea.Msg { ran++; return nil }
-	a.ask(confirmDialog{title: "release /locks/orders #0?", lines: []string{"deletes the holder's node"}, yes: yes})
+	a.open(&confirmDialog{title: "release /locks/orders #0?", lines: []string{"deletes the holder's node"}, yes: yes})
 	if !strings.Contains(screen(a), "y confirms") {
 		t.Fatalf("dialog not shown:\n%s", screen(a))
 	}
@@ -429,20 +429,20 @@ func TestConfirmDialog(t *testing.T) {
 	if a.dialog != nil || ran != 0 {
 		t.Fatal("enter must cancel")
 	}
-	a.ask(confirmDialog{title: "release?", yes: yes})
+	a.open(&confirmDialog{title: "release?", yes: yes})
 	if press(a, "q") || a.dialog != nil || ran != 0 {
 		t.Fatal("q in a dialog cancels, it does not quit")
 	}
-	a.ask(confirmDialog{title: "release?", yes: yes})
+	a.open(&confirmDialog{title: "release?", yes: yes})
 	press(a, "y")
 	if a.dialog != nil || ran != 1 {
 		t.Fatal("y must confirm")
 	}
 	ro := newTestApp(t, 80, 24, func(o *Options) { o.ReadOnly = true })
-	if ro.guardWrite("release") || !strings.Contains(screen(ro), "read-only: release is disabled") {
+	if ro.op.guardWrite("release") || !strings.Contains(screen(ro), "read-only: release is disabled") {
 		t.Fatalf("read-only guard:\n%s", screen(ro))
 	}
-	if !a.guardWrite("release") {
+	if !a.op.guardWrite("release") {
 		t.Fatal("guard refused a writable App")
 	}
 }

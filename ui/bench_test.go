@@ -30,7 +30,7 @@ func benchApp(b *testing.B, n, w, h int) *App {
 		l := benchLock(i, 1+i%5)
 		s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l})
 	}
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0, Discovery: zkwatch.Discovery{Complete: true}})
 	a := New(Options{State: s, Now: func() time.Time { return t0 }, Location: time.UTC, Profile: termenv.ANSI256})
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return a

@@ -34,6 +34,9 @@ func (a *App) body() string {
 	if a.showHelp {
 		return a.helpView(h)
 	}
+	if a.showCost {
+		return a.costView(h)
+	}
 	var v string
 	switch a.focused() {
 	case focusLocks:
@@ -157,7 +160,7 @@ type segment struct {
 // badges that change how to read the screen: READ-ONLY and STALE.
 func (a *App) statusBar() string {
 	st, s := a.env.st, a.env.state
-	segs := append([]segment{a.connSegment()}, a.ownSegments()...)
+	segs := append([]segment{a.connSegment()}, a.op.segments()...)
 	if a.closed {
 		segs = append(segs, segment{text: "■ watch stopped", p: st.danger})
 	}
@@ -192,6 +195,9 @@ func (a *App) statusBar() string {
 		sync = "synced " + a.env.clock(s.LastSync)
 	}
 	segs = append(segs, segment{text: sync, p: st.muted, drop: 1})
+	if seg, ok := a.discoverySegment(); ok {
+		segs = append(segs, seg)
+	}
 	if a.opt.Demo != nil {
 		segs = append(segs, a.demoSegment())
 	}
@@ -276,7 +282,7 @@ func (a *App) helpView(h int) string {
 	for _, l := range strings.Split(a.help.FullHelpView(a.env.keys.full()), "\n") {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, a.operateHelp()...)
+	lines = append(lines, a.op.help()...)
 	legend := []string{"",
 		st.strong.s(" Reading the screen"),
 		" " + st.holder.s("holder") + "  has the lock (or a lease) now, by its recipe's rule",
@@ -285,6 +291,7 @@ func (a *App) helpView(h int) string {
 		" token   the node's czxid, a fencing token that only grows",
 		" client  address the servers saw for the session; ? when they did not say",
 		" " + st.badgeStale.s(" STALE ") + " not connected or not synced: the picture may be out of date",
+		" " + st.warning.s("⚠ partial") + " the walk for locks held only by persistent nodes has not ended (c: cost)",
 		" " + st.badgeRO.s(" READ-ONLY ") + " nothing that changes ZooKeeper is allowed",
 	}
 	lines = append(lines, legend...)

@@ -7,11 +7,10 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/internal/demo"
 )
 
-// DemoControls drive a running `zklocks demo` from the UI; internal/demo's
-// *Demo satisfies it. Each control returns a sentence for the status line.
+// DemoControls drive a running `zklocks demo` from the UI. Each control
+// returns a sentence for the status line.
 // Add and LoseReply start a session and block until it is established.
 type DemoControls interface {
 	// LockPath is the demo's lock, which the UI opens on.
@@ -21,14 +20,26 @@ type DemoControls interface {
 	Freeze() (string, error)
 	Unfreeze() (string, error)
 	LoseReply(ctx context.Context) (string, error)
-	Stats() demo.Stats
+	Stats() DemoStats
+}
+
+// DemoStats are the demo's counters that the UI shows.
+type DemoStats struct {
+	// WakeupsPerRelease: the watch notifications each release delivered to
+	// the other contenders' sessions, on average.
+	WakeupsPerRelease float64
+	// FIFOBreaks counts grants that overtook a contender waiting longer.
+	FIFOBreaks int
+	// Frozen is how many holders are frozen; Orphans how many nodes whose
+	// create reply was lost are still there.
+	Frozen, Orphans int
 }
 
 // demoTimeout bounds a control that starts a session.
 const demoTimeout = 15 * time.Second
 
 // demoStatsMsg carries the demo's counters, read once a second.
-type demoStatsMsg struct{ stats demo.Stats }
+type demoStatsMsg struct{ stats DemoStats }
 
 func readDemoStats(d DemoControls) tea.Cmd {
 	return func() tea.Msg { return demoStatsMsg{stats: d.Stats()} }
@@ -39,7 +50,7 @@ type demoDoneMsg struct {
 	text string
 	err  error
 	// stats are the counters right after the control.
-	stats demo.Stats
+	stats DemoStats
 }
 
 // demoAction runs a control away from the UI's goroutine.
@@ -91,7 +102,7 @@ func (a *App) demoDone(msg demoDoneMsg) {
 // whether a grant ever overtook a longer waiter.
 func (a *App) demoSegment() segment {
 	st, s := a.env.st, a.demoStats
-	text := "DEMO " + fmt.Sprintf("%.2f", s.WakeupsPerRelease()) + " wakeups/release · "
+	text := "DEMO " + fmt.Sprintf("%.2f", s.WakeupsPerRelease) + " wakeups/release · "
 	p := st.accent
 	switch {
 	case s.FIFOBreaks > 0:
@@ -103,7 +114,7 @@ func (a *App) demoSegment() segment {
 	if s.Frozen > 0 {
 		text += " · " + itoa(s.Frozen) + " frozen"
 	}
-	if n := len(s.Orphans); n > 0 {
+	if n := s.Orphans; n > 0 {
 		text += " · " + itoa(n) + " orphan"
 		p = st.danger
 	}

@@ -8,13 +8,12 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/internal/demo"
 )
 
 // fakeDemo records the controls used and reports fixed counters.
 type fakeDemo struct {
 	calls []string
-	stats demo.Stats
+	stats DemoStats
 	fail  error
 }
 
@@ -41,7 +40,7 @@ func (f *fakeDemo) LoseReply(context.Context) (string, error) {
 	f.calls = append(f.calls, "lose")
 	return "contender 8 lost a create's reply", f.fail
 }
-func (f *fakeDemo) Stats() demo.Stats { return f.stats }
+func (f *fakeDemo) Stats() DemoStats { return f.stats }
 
 func newDemoApp(t *testing.T, w, h int, d *fakeDemo) *App {
 	t.Helper()
@@ -63,7 +62,7 @@ func newDemoApp(t *testing.T, w, h int, d *fakeDemo) *App {
 }
 
 func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
-	d := &fakeDemo{stats: demo.Stats{Recipe: demo.Exclusive, Grants: 42, Releases: 41, Wakeups: 41, Contenders: 6}}
+	d := &fakeDemo{stats: DemoStats{WakeupsPerRelease: 41.0 / 41}}
 	a := newDemoApp(t, 80, 24, d)
 	if a.focused() != focusDetail || a.detail.path != "/locks/orders" {
 		t.Fatalf("focused %v on %q, want the demo lock's detail", a.focused(), a.detail.path)
@@ -76,7 +75,7 @@ func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
 	}
 	golden(t, "demo_detail_80x24", a)
 
-	d.stats = demo.Stats{Grants: 40, Releases: 40, Wakeups: 200, FIFOBreaks: 31, Orphans: []string{"/zklocks-demo/naive/lock"}}
+	d.stats = DemoStats{WakeupsPerRelease: 200.0 / 40, FIFOBreaks: 31, Orphans: 1}
 	send(a, demoStatsMsg{stats: d.stats})
 	if sc := screen(a); !strings.Contains(sc, "DEMO 5.00 wakeups/release · FIFO broken ×31 · 1 orphan") {
 		t.Errorf("naive counters not shown:\n%s", sc)

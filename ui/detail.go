@@ -85,6 +85,12 @@ func (p *detailPane) count() int {
 }
 
 // selected returns the participant under the cursor, or nil.
+// shown is the lock on screen: its path, its analysis (nil before the
+// first read) and whether it is gone.
+func (p *detailPane) shown() (path string, l *lockcore.Lock, gone bool) {
+	return p.path, p.lock, p.gone
+}
+
 func (p *detailPane) selected() *lockcore.Participant {
 	if p.lock == nil || p.cur.idx >= len(p.lock.Participants) {
 		return nil
@@ -241,8 +247,8 @@ func (p *detailPane) rowView(i int, cols []column, widths []int) string {
 		{text: string(q.Role), p: st.role(q.Role)},
 		{text: modeText(q.Mode)},
 		{text: nodeText(q.Node, p.full)},
-		{text: session(q.Session), p: sessionPaint},
-		{text: p.env.client(q.Session), p: st.muted},
+		{text: model.SessionText(q.Session), p: sessionPaint},
+		{text: p.env.state.Client(q.Session).Short(), p: st.muted},
 		{text: model.Duration(p.env.age(l, q.Age))},
 		{text: hex(q.Token), p: st.muted},
 		p.waitsOn(q),

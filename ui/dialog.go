@@ -17,7 +17,7 @@ type dialog interface {
 // confirmDialog asks before an action that changes ZooKeeper. Only an
 // explicit y confirms; Enter, Esc and every other key cancel, so that a key
 // pressed out of habit at 3 a.m. does nothing. The operations that use it
-// (force-release, revoke, fence) call App.canAct first.
+// (force-release, revoke, fence) call operator.canAct first.
 type confirmDialog struct {
 	title string
 	// lines say exactly what will happen, already escaped.
@@ -26,13 +26,6 @@ type confirmDialog struct {
 	yes tea.Cmd
 	// footer replaces the line that says which key does what.
 	footer string
-}
-
-// ask opens a dialog unless one is open already.
-func (a *App) ask(d confirmDialog) {
-	if a.dialog == nil {
-		a.dialog = &d
-	}
 }
 
 // update handles a key; done says the dialog closes, and cmd is the

@@ -15,30 +15,19 @@ import (
 // order they happened, with those that overtook an earlier waiter of an
 // exclusive lock marked: a fairness demo reads straight off it.
 type eventsPane struct {
-	env    *env
-	w, h   int
-	gen    int
-	filter filter
-	rows   []int // indexes into History
-	cur    cursor
-	tail   bool // the cursor follows the newest entry
+	list
+	rows []int // indexes into History
+	tail bool  // the cursor follows the newest entry
 }
 
-func newEventsPane(e *env) eventsPane { return eventsPane{env: e, tail: true} }
+func newEventsPane(e *env) eventsPane { return eventsPane{list: list{env: e}, tail: true} }
 
-func (p *eventsPane) setSize(w, h int) {
-	p.w, p.h = w, h
-	p.cur.fix(len(p.rows), p.listHeight())
-}
-
-func (p *eventsPane) listHeight() int { return max(p.h-1, 1) }
+func (p *eventsPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
 
 func (p *eventsPane) refresh(gen int) {
-	if p.gen == gen {
-		return
+	if p.stale(gen) {
+		p.rebuild()
 	}
-	p.gen = gen
-	p.rebuild()
 }
 
 func (p *eventsPane) rebuild() {
@@ -47,7 +36,7 @@ func (p *eventsPane) rebuild() {
 	for i := range hist {
 		h := &hist[i]
 		if p.filter.active() && !p.filter.match(string(h.Change), model.Printable(h.Lock), model.ShortNode(h.Node),
-			session(h.Session)) {
+			model.SessionText(h.Session)) {
 			continue
 		}
 		rows = append(rows, i)
@@ -65,22 +54,14 @@ func (p eventsPane) update(msg tea.Msg) (eventsPane, tea.Cmd) {
 		p.cur.wheel(msg, len(p.rows), p.listHeight())
 		p.tail = p.cur.idx >= len(p.rows)-1
 	case tea.KeyMsg:
-		k := p.env.keys
-		if p.filter.typing {
-			if p.filter.update(*k, msg) {
-				p.rebuild()
-			}
-			return p, nil
-		}
-		switch {
-		case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
-			p.tail = p.cur.idx >= len(p.rows)-1
-		case key.Matches(msg, k.Filter):
-			p.filter.start()
-		case key.Matches(msg, k.Back) && p.filter.active():
-			p.filter.clear()
+		handled, moved, refilter := p.listKey(msg, len(p.rows))
+		if refilter {
 			p.rebuild()
-		case key.Matches(msg, k.Open):
+		}
+		if moved {
+			p.tail = p.cur.idx >= len(p.rows)-1
+		}
+		if !handled && key.Matches(msg, p.env.keys.Open) {
 			return p, p.open()
 		}
 	}
@@ -154,7 +135,7 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 	t := cell{text: h.At.In(p.env.loc).Format("15:04:05.000"), p: st.muted}
 	if h.Change == model.Expired {
 		return []cell{t, {text: "expired", p: st.danger}, {},
-			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: session(h.Session)}, {}}
+			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: model.SessionText(h.Session)}, {}}
 	}
 	change := cell{text: string(h.Change)}
 	switch h.Change {
@@ -174,5 +155,5 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 		mode = modeText(lockcore.Mode(h.Mode))
 	}
 	return []cell{t, change, {text: mode}, {text: model.Printable(h.Lock)}, {text: model.ShortNode(h.Node)},
-		{text: session(h.Session), p: st.muted}, fifo}
+		{text: model.SessionText(h.Session), p: st.muted}, fifo}
 }

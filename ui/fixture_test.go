@@ -159,7 +159,7 @@ func fixtureState() *model.State {
 	}
 	s.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: t0, Clients: clients, Servers: []zkwatch.ServerInfo{
 		{Addr: "10.0.0.1:2181"}, {Addr: "10.0.0.2:2181"}, {Addr: "10.0.0.3:2181"}}})
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0.Add(-50 * time.Second)})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0.Add(-50 * time.Second), Discovery: zkwatch.Discovery{Complete: true}})
 	history(s)
 	return s
 }

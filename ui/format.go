@@ -11,43 +11,6 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// env is what every pane reads: the state the App owns, the styles and
-// keys, and the clock. Panes never change it.
-type env struct {
-	state *model.State
-	st    *styles
-	keys  *keyMap
-	now   func() time.Time
-	loc   *time.Location
-	// own is the lock the operator took from the UI; nil when none. The
-	// App sets it, the panes show it.
-	own *ownLock
-}
-
-// session formats a session id; 0 is a persistent node's owner.
-func session(id int64) string {
-	if id == 0 {
-		return "persistent"
-	}
-	return lockcore.SessionHex(id)
-}
-
-// client returns the address the servers saw for a session, escaped;
-// "not connected" when every server answered and none lists it (its nodes
-// may have outlived it); else "?": never a guess.
-func (e *env) client(id int64) string {
-	if id == 0 {
-		return "-" // a persistent node: no session, no client
-	}
-	if c, ok := e.state.Clients[id]; ok && c.Client != "" {
-		return model.Printable(c.Client)
-	}
-	if e.state.Ghost(id) {
-		return "not connected"
-	}
-	return "?"
-}
-
 // age is a participant's age now: its age when its lock was read, plus the
 // time since. Both ends are estimates across two clocks.
 func (e *env) age(l *lockcore.Lock, d time.Duration) time.Duration {
@@ -123,29 +86,4 @@ func dataText(data []byte, truncated bool) string {
 		s += "…"
 	}
 	return "0x" + s
-}
-
-// severity ranks an anomaly kind: 2 for what does not resolve on its own (a
-// waiter that never wakes, two holders at once, a node no session owns), 1
-// for what deserves a look, 0 for a stray node.
-func severity(k lockcore.AnomalyKind) int {
-	switch k {
-	case lockcore.AnomalyWaitCycle, lockcore.AnomalyUnwatchedWaiter, lockcore.AnomalySelfWait,
-		lockcore.AnomalyMixedRecipes, lockcore.AnomalyPersistent:
-		return 2
-	case lockcore.AnomalyUnparsed:
-		return 0
-	}
-	return 1
-}
-
-// worst returns the most severe of kinds, the first among equals.
-func worst(kinds []lockcore.AnomalyKind) lockcore.AnomalyKind {
-	w := kinds[0]
-	for _, k := range kinds[1:] {
-		if severity(k) > severity(w) {
-			w = k
-		}
-	}
-	return w
 }

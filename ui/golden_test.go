@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -147,4 +148,28 @@ func TestGoldenStaleReadOnly(t *testing.T) {
 	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventConn, At: t0.Add(-12 * 1e9),
 		Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Session: sid(1), Since: t0.Add(-12 * 1e9)}}}})
 	golden(t, "locks_stale_read_only_80x24", a)
+}
+
+func TestGoldenCost(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			a := newTestApp(t, sz.w, sz.h)
+			at := a.env.now().Add(-20 * time.Second)
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventDiscovery, Discovery: zkwatch.Discovery{DumpAt: at, Candidates: 10_214,
+				Walking: true, WalkReads: 41_200, WalkRate: 2000, Watching: 10_007}}}})
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: at, Note: "1000000 watches, over the budget of 100000, on 10.0.0.1:2181",
+				Cost: []zkwatch.MemberCost{{Member: "10.0.0.1:2181", Bytes: 9 << 20, Time: 310 * time.Millisecond, Words: []zkwatch.WordCost{
+					{Word: "cons", Asks: 12, Bytes: 1 << 20, Time: 60 * time.Millisecond, Every: 5 * time.Second},
+					{Word: "dump", Asks: 6, Bytes: 8 << 20, Time: 240 * time.Millisecond, Every: 12 * time.Second},
+					{Word: "srvr", Asks: 12, Bytes: 3 << 10, Time: 10 * time.Millisecond, Every: 5 * time.Second},
+					{Word: "wchs", Asks: 12, Bytes: 600, Time: 0, Every: 5 * time.Second}}}}}}})
+			golden(t, "locks_walking_"+sz.name, a)
+			press(a, "c")
+			golden(t, "cost_"+sz.name, a)
+			press(a, "esc")
+			if a.showCost {
+				t.Fatal("esc did not close the cost screen")
+			}
+		})
+	}
 }

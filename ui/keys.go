@@ -20,7 +20,7 @@ type keyMap struct {
 
 	Filter, Sort, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
 
-	Help, Quit, ForceQuit key.Binding
+	Help, Cost, Quit, ForceQuit key.Binding
 
 	// Operations on ZooKeeper (see operateKeys).
 	Acquire, ReleaseOwn, ForceRelease, Revoke, Fence key.Binding
@@ -71,6 +71,7 @@ func newKeyMap() keyMap {
 		Reread:   b([]string{"r"}, "r", "read again"),
 
 		Help:      b([]string{"?"}, "?", "help"),
+		Cost:      b([]string{"c"}, "c", "cost to servers"),
 		Quit:      b([]string{"q"}, "q", "quit"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 
@@ -122,7 +123,7 @@ func (k keyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
 		{k.Open, k.Back, k.NextScreen, k.PrevScreen, k.ScreenLocks, k.ScreenSessions, k.ScreenLogs, k.Quit},
-		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.Help},
+		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.Help, k.Cost},
 		{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply},
 	}
 }

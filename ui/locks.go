@@ -28,38 +28,34 @@ type lockRow struct {
 // locksPane lists every lock. The cursor follows its lock by path when the
 // list re-sorts or changes.
 type locksPane struct {
-	env    *env
-	w, h   int
-	gen    int
-	order  int
-	filter filter
-	rows   []*lockRow
-	total  int
+	list
+	order int
+	rows  []*lockRow
+	total int
 	// cache keeps each lock's row while its analysis stays the same (an
 	// analysis is never changed in place), so a change to a few of 10,000
 	// locks does not recount them all.
 	cache map[string]*lockRow
-	cur   cursor
 	sel   string // path of the selected lock
 }
 
-func newLocksPane(e *env) locksPane { return locksPane{env: e} }
+func newLocksPane(e *env) locksPane { return locksPane{list: list{env: e}} }
 
-func (p *locksPane) setSize(w, h int) {
-	p.w, p.h = w, h
-	p.cur.fix(len(p.rows), p.listHeight())
-}
-
-// listHeight is the rows left for locks under the column titles.
-func (p *locksPane) listHeight() int { return max(p.h-1, 1) }
+func (p *locksPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
 
 // refresh rebuilds the rows from the state when it changed since gen.
 func (p *locksPane) refresh(gen int) {
-	if p.gen == gen {
-		return
+	if p.stale(gen) {
+		p.rebuild()
 	}
-	p.gen = gen
-	p.rebuild()
+}
+
+// selected is the row under the cursor; nil when the list is empty.
+func (p *locksPane) selected() *lockRow {
+	if p.cur.idx >= len(p.rows) {
+		return nil
+	}
+	return p.rows[p.cur.idx]
 }
 
 func (p *locksPane) rebuild() {
@@ -210,20 +206,16 @@ func (p locksPane) update(msg tea.Msg) (locksPane, tea.Cmd) {
 
 func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
 	k := p.env.keys
-	if p.filter.typing {
-		if p.filter.update(*k, msg) {
+	if handled, moved, refilter := p.listKey(msg, len(p.rows)); handled {
+		if refilter {
 			p.rebuild()
+		}
+		if moved {
+			p.remember()
 		}
 		return p, nil
 	}
 	switch {
-	case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
-		p.remember()
-	case key.Matches(msg, k.Filter):
-		p.filter.start()
-	case key.Matches(msg, k.Back) && p.filter.active():
-		p.filter.clear()
-		p.rebuild()
 	case key.Matches(msg, k.Sort):
 		p.order = (p.order + 1) % len(lockOrders)
 		p.rebuild()
@@ -313,7 +305,7 @@ func (p *locksPane) rowView(r *lockRow, cols []column, widths []int, selected bo
 		}
 		var badge cell
 		if len(r.kinds) > 0 {
-			badge = cell{text: kindsText(r.kinds), p: st.anomaly(worst(r.kinds))}
+			badge = cell{text: kindsText(r.kinds), p: st.anomaly(lockcore.Worst(r.kinds))}
 		}
 		cells = []cell{{text: r.shown}, {text: string(r.lock.Recipe), p: st.muted},
 			{text: itoa(r.holders), p: holdPaint}, {text: itoa(r.waiters), p: waitPaint},

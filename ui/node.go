@@ -170,7 +170,7 @@ func (p *nodePane) lockFacts(b *infoLines) {
 	b.text("from the lock's last read:", p.env.st.muted, "")
 	b.kv("czxid", hex(q.Token), paint{})
 	b.kv("ctime", p.env.stamp(q.Ctime), paint{})
-	b.kv("owner", session(q.Session)+" (client "+p.env.client(q.Session)+")", paint{})
+	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.state.Client(q.Session).Short()+")", paint{})
 	if d := dataText(q.Data, q.DataTruncated); d != "" {
 		b.kv("data", d, paint{})
 	}
@@ -179,7 +179,7 @@ func (p *nodePane) lockFacts(b *infoLines) {
 func (p *nodePane) statLines(b *infoLines, s zk.Stat) {
 	owner := "none (persistent)"
 	if s.EphemeralOwner != 0 {
-		owner = session(s.EphemeralOwner) + " (client " + p.env.client(s.EphemeralOwner) + ")"
+		owner = model.SessionText(s.EphemeralOwner) + " (client " + p.env.state.Client(s.EphemeralOwner).Short() + ")"
 	}
 	pairs := [][2][2]string{
 		{{"czxid", hex(s.Czxid)}, {"mzxid", hex(s.Mzxid)}},

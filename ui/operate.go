@@ -22,23 +22,23 @@ import (
 
 // operateKeys enables the operations' bindings only when the App has
 // actions and may write. Disabled ones still answer, to say why (see
-// isOperateKey and canAct), but the help no longer lists them.
+// operator.isKey and canAct), but the help no longer lists them.
 func (k *keyMap) operateKeys(on bool) {
 	for _, b := range []*key.Binding{&k.Acquire, &k.ReleaseOwn, &k.ForceRelease, &k.Revoke, &k.Fence} {
 		b.SetEnabled(on)
 	}
 }
 
-// operateHelp is the help overlay's line on the operations, when enabled
+// help is the help overlay's line on the operations, when enabled
 // (one line: they do not fit as a fifth column at 80 cells).
-func (a *App) operateHelp() []string {
-	k := a.env.keys
+func (op *operator) help() []string {
+	k := op.env.keys
 	if !k.Acquire.Enabled() {
 		return nil
 	}
 	var parts []string
 	for _, b := range []key.Binding{k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Revoke, k.Fence} {
-		parts = append(parts, a.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
+		parts = append(parts, op.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
 	}
 	return []string{"", " " + strings.Join(parts, " · ")}
 }
@@ -54,13 +54,13 @@ func pressed(msg tea.KeyMsg, b key.Binding) bool {
 	return false
 }
 
-// isOperateKey reports whether msg is an operation's key on a screen that
+// isKey reports whether msg is an operation's key on a screen that
 // has operations: the locks list and a lock's detail.
-func (a *App) isOperateKey(msg tea.KeyMsg) bool {
-	if f := a.focused(); f != focusLocks && f != focusDetail {
+func (op *operator) isKey(msg tea.KeyMsg) bool {
+	if f := op.host.focused(); f != focusLocks && f != focusDetail {
 		return false
 	}
-	k := a.env.keys
+	k := op.env.keys
 	for _, b := range []key.Binding{k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Revoke, k.Fence} {
 		if pressed(msg, b) {
 			return true
@@ -69,88 +69,82 @@ func (a *App) isOperateKey(msg tea.KeyMsg) bool {
 	return false
 }
 
-func (a *App) handleOperateKey(msg tea.KeyMsg) tea.Cmd {
-	k := a.env.keys
+func (op *operator) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := op.env.keys
 	switch {
 	case pressed(msg, k.Acquire):
-		a.askAcquire()
+		op.askAcquire()
 	case pressed(msg, k.ReleaseOwn):
-		return a.releaseOwn()
+		return op.releaseOwn()
 	case pressed(msg, k.ForceRelease):
-		a.askForceRelease()
+		op.askForceRelease()
 	case pressed(msg, k.Revoke):
-		a.askRevoke()
+		op.askRevoke()
 	case pressed(msg, k.Fence):
-		a.askFence()
+		op.askFence()
 	}
 	return nil
 }
 
-// handleOperate handles the operations' messages.
-func (a *App) handleOperate(msg tea.Msg) tea.Cmd {
+// update handles the operations' messages.
+func (op *operator) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case acquireChosenMsg:
-		cmd = a.startAcquire(msg.spec)
+		cmd = op.startAcquire(msg.spec)
 	case acquireProgressMsg:
-		cmd = a.acquireProgress(msg)
+		cmd = op.acquireProgress(msg)
 	case acquireDoneMsg:
-		cmd = a.acquireDone(msg)
+		cmd = op.acquireDone(msg)
 	case ownLostMsg:
-		a.ownLost(msg)
+		op.ownLost(msg)
 	case ownRevokedMsg:
-		cmd = a.ownRevoked(msg)
+		cmd = op.ownRevoked(msg)
 	case ownReleasedMsg:
-		a.ownReleased(msg)
+		op.ownReleased(msg)
 	case actionDoneMsg:
-		a.say(msg.text())
+		op.host.say(msg.text())
 	}
 	// Our own lock's lines take room from the detail's information.
-	a.detail.buildInfo()
+	op.detail.buildInfo()
 	return cmd
 }
 
 // canAct reports whether an operation may go on, and says why not:
 // read-only, or no actions to act with.
-func (a *App) canAct(what string) bool {
-	if !a.guardWrite(what) {
+func (op *operator) canAct(what string) bool {
+	if !op.guardWrite(what) {
 		return false
 	}
-	if a.opt.Actions == nil {
-		a.say(what+" is unavailable: this view has no connection to act with", true)
+	if op.actions == nil {
+		op.host.say(what+" is unavailable: this view has no connection to act with", true)
 		return false
 	}
 	return true
 }
 
-// open shows d unless a dialog is open already.
-func (a *App) open(d dialog) {
-	if a.dialog == nil {
-		a.dialog = d
-	}
-}
-
 // shownParticipant returns the contender selected in the lock detail, as
 // shown, or says why there is none.
-func (a *App) shownParticipant(what string) (*lockcore.Lock, lockcore.Participant, bool) {
-	if a.focused() != focusDetail {
-		a.say(what+": open a lock (enter) and select a contender first", true)
+func (op *operator) shownParticipant(what string) (*lockcore.Lock, lockcore.Participant, bool) {
+	if op.host.focused() != focusDetail {
+		op.host.say(what+": open a lock (enter) and select a contender first", true)
 		return nil, lockcore.Participant{}, false
 	}
-	q := a.detail.selected()
+	_, l, _ := op.detail.shown()
+	q := op.detail.selected()
 	if q == nil {
-		a.say(what+": this lock has no contender", true)
+		op.host.say(what+": this lock has no contender", true)
 		return nil, lockcore.Participant{}, false
 	}
-	return a.detail.lock, *q, true
+	return l, *q, true
 }
 
-func (a *App) askForceRelease() {
+func (op *operator) askForceRelease() {
 	const what = "force-release"
-	if !a.canAct(what) {
+	if !op.canAct(what) {
 		return
 	}
-	_, q, ok := a.shownParticipant(what)
+	_, q, ok := op.shownParticipant(what)
 	if !ok {
 		return
 	}
@@ -160,79 +154,62 @@ func (a *App) askForceRelease() {
 	if q.Session == 0 {
 		told = "No session owns it, so no client is told or affected: the queue moves on."
 	}
-	lines := append(a.describe(q), told,
+	lines := append(op.describe(q), told,
 		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
 	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
-		yes: forceRelease(a.opt.Actions, e)}}
-	if revocable(q) {
-		d.revoke = revoke(a.opt.Actions, e)
+		yes: forceRelease(op.actions, e)}}
+	if lockcore.CheckRevocable(path.Base(q.Path), q.Session) == nil {
+		d.revoke = revoke(op.actions, e)
 		d.confirm.lines = append(d.confirm.lines, "A Curator lock: v asks its client to release instead "+
 			"(writes __REVOKE__; only a client that made its lock revocable acts on it).")
 		d.confirm.footer = "y deletes the node · v revokes instead · any other key (enter, esc) cancels"
 	}
-	a.open(d)
+	op.host.open(d)
 }
 
-func (a *App) askRevoke() {
+func (op *operator) askRevoke() {
 	const what = "revoke"
-	if !a.canAct(what) {
+	if !op.canAct(what) {
 		return
 	}
-	_, q, ok := a.shownParticipant(what)
+	_, q, ok := op.shownParticipant(what)
 	if !ok {
 		return
 	}
-	if !revocable(q) {
-		a.say("revoke: only a Curator lock (mutex, read, write) that a session owns understands a revocation request; "+
-			"this "+string(lockcore.ParseName(path.Base(q.Path)).Kind)+" node would ignore it (D force-releases)", true)
+	if err := lockcore.CheckRevocable(path.Base(q.Path), q.Session); err != nil {
+		op.host.say("revoke: "+err.Error()+" (D force-releases)", true)
 		return
 	}
-	lines := append(a.describe(q), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
+	lines := append(op.describe(q), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
 		"Only a Curator client that made its lock revocable releases; any other ignores it. Nothing is deleted. Audited.")
-	a.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
-		yes: revoke(a.opt.Actions, lockcore.ExpectParticipant(q))})
+	op.host.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
+		yes: revoke(op.actions, lockcore.ExpectParticipant(q))})
 }
 
-func (a *App) askFence() {
+func (op *operator) askFence() {
 	const what = "fence"
-	if !a.canAct(what) {
+	if !op.canAct(what) {
 		return
 	}
-	if a.focused() != focusDetail || a.detail.lock == nil {
-		a.say(what+": open a lock (enter) first", true)
+	_, l, _ := op.detail.shown()
+	if op.host.focused() != focusDetail || l == nil {
+		op.host.say(what+": open a lock (enter) first", true)
 		return
 	}
-	l := a.detail.lock
 	cands := lockcore.FenceCandidates(*l)
 	if len(cands) == 0 {
-		a.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
+		op.host.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
 		return
 	}
-	a.open(newFenceDialog(l.Path, cands, a.opt.Actions))
-}
-
-// revocable reports whether q's client may act on a revocation request:
-// Curator's mutex and read-write lock nodes that a session owns. Curator's
-// semaphore leases, and every other client, ignore it.
-func revocable(q lockcore.Participant) bool {
-	if q.Session == 0 {
-		return false // no client to ask
-	}
-	switch lockcore.ParseName(path.Base(q.Path)).Kind {
-	case lockcore.KindCuratorLock, lockcore.KindCuratorRead, lockcore.KindCuratorWrite:
-		return true
-	}
-	return false
+	op.host.open(newFenceDialog(l.Path, cands, op.actions))
 }
 
 // describe is what an operator needs to know of a contender before acting
 // on it: node, session, client, role and age, token and version.
-func (a *App) describe(q lockcore.Participant) []string {
-	owner := "none: a persistent node, no session owns it"
-	if q.Session != 0 {
-		owner = lockcore.SessionHex(q.Session)
-	}
-	age := model.Duration(a.env.age(a.detail.lock, q.Age))
+func (op *operator) describe(q lockcore.Participant) []string {
+	owner := model.SessionText(q.Session)
+	_, l, _ := op.detail.shown()
+	age := model.Duration(op.env.age(l, q.Age))
 	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", node age " + age + " (server clock)"
 	if q.Role == lockcore.RoleHolder {
 		held = "holding  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", for at most " + age +
@@ -241,29 +218,10 @@ func (a *App) describe(q lockcore.Participant) []string {
 	return []string{
 		model.Printable(q.Path),
 		"session  " + owner,
-		"client   " + a.clientText(q.Session),
+		"client   " + op.env.state.Client(q.Session).String(),
 		held,
 		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
 	}
-}
-
-// clientText is the address the servers saw for a session, or why there is
-// none: never a guess.
-func (a *App) clientText(id int64) string {
-	s := a.env.state
-	if id == 0 {
-		return "none (no session)"
-	}
-	if c, ok := s.Clients[id]; ok && c.Client != "" {
-		if c.Server != "" {
-			return model.Printable(c.Client) + " via " + model.Printable(c.Server)
-		}
-		return model.Printable(c.Client)
-	}
-	if s.Ghost(id) {
-		return "none: every server answered and none lists this session"
-	}
-	return "unknown (no server named this session)"
 }
 
 // actionDoneMsg says how a force-release, revoke or fence ended.

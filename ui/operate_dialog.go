@@ -13,29 +13,6 @@ import (
 // The operations' dialogs. Like confirmDialog, each takes every key while
 // open and closes on any key it does not know, Enter and Esc included.
 
-// acquireModes are the modes zklocks can join a lock of recipe in, or why
-// it cannot join at all.
-func acquireModes(recipe lockcore.Recipe) ([]lockcore.Mode, string) {
-	x, r, w, l := lockcore.ModeExclusive, lockcore.ModeRead, lockcore.ModeWrite, lockcore.ModeLease
-	switch recipe {
-	case lockcore.RecipeCuratorMutex, lockcore.RecipeGoZKLock, lockcore.RecipeZKWriteLock, lockcore.RecipeSessionLock:
-		return []lockcore.Mode{x}, ""
-	case lockcore.RecipeKazooLock:
-		return []lockcore.Mode{x, r}, ""
-	case lockcore.RecipeCuratorRWLock, lockcore.RecipeKazooRWLock, lockcore.RecipeHostRW:
-		return []lockcore.Mode{r, w}, ""
-	case lockcore.RecipeCuratorSemaphore, lockcore.RecipeKazooSemaphore:
-		return []lockcore.Mode{l}, ""
-	case lockcore.RecipeEmpty:
-		return []lockcore.Mode{x, r, w, l}, "" // Curator's recipes, as lockcore.DetectRecipe picks
-	case lockcore.RecipeMixed:
-		return nil, "contenders of several recipes share it, so no one way to queue is right (zklocks acquire --recipe can choose)"
-	case lockcore.RecipeEphemeral:
-		return nil, "a plain ephemeral lock node has no queue to join"
-	}
-	return nil, "its children match no recipe zklocks can join"
-}
-
 // acquireDialog asks how to join a lock: in which mode and, for a semaphore
 // whose limit the tree does not state, with how many leases.
 type acquireDialog struct {
@@ -109,7 +86,7 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 func (d *acquireDialog) view(st *styles, w int) string {
 	c := confirmDialog{title: "Acquire " + model.Printable(d.path) + "?"}
 	how := "joins as a fair participant, watching only its predecessor"
-	if d.recipe == lockcore.RecipeCuratorSemaphore || d.recipe == lockcore.RecipeKazooSemaphore {
+	if lockcore.IsSemaphore(d.recipe) {
 		how = "queues for a lease as the semaphore's own clients do"
 	}
 	c.lines = append(c.lines, "recipe "+string(d.recipe)+": zklocks' own client "+how+
@@ -235,7 +212,7 @@ func (d *fenceDialog) view(st *styles, w int) string {
 	// it fits.
 	cand := d.cands[d.cur]
 	q := cand.Participant
-	evidence := "#" + itoa(q.Position) + " " + string(q.Role) + " · session " + session(q.Session) + " · " +
+	evidence := "#" + itoa(q.Position) + " " + string(q.Role) + " · session " + model.SessionText(q.Session) + " · " +
 		string(cand.Reason) + ": " + model.Printable(cand.Evidence)
 	lines := wrap(evidence, inner, "  ")
 	if len(lines) > 5 {

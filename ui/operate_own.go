@@ -56,30 +56,31 @@ func (o *ownLock) node() string {
 }
 
 // askAcquire asks in which mode to acquire the lock on screen.
-func (a *App) askAcquire() {
+func (op *operator) askAcquire() {
 	const what = "acquire"
-	if !a.canAct(what) {
+	if !op.canAct(what) {
 		return
 	}
-	if o := a.env.own; o != nil {
-		a.say("acquire: zklocks already holds or waits on "+o.path+"; r gives it back first", true)
+	if o := op.env.own; o != nil {
+		op.host.say("acquire: zklocks already holds or waits on "+o.path+"; r gives it back first", true)
 		return
 	}
 	var l *lockcore.Lock
-	switch a.focused() {
+	switch op.host.focused() {
 	case focusDetail:
-		l = a.detail.lock
-		if a.detail.gone {
-			a.say("acquire: "+a.detail.path+" is gone; it is no longer watched", true)
+		path, shown, gone := op.detail.shown()
+		if gone {
+			op.host.say("acquire: "+path+" is gone; it is no longer watched", true)
 			return
 		}
+		l = shown
 	case focusLocks:
-		if a.locks.cur.idx >= len(a.locks.rows) {
+		r := op.locks.selected()
+		if r == nil {
 			return
 		}
-		r := a.locks.rows[a.locks.cur.idx]
 		if r.lock == nil {
-			a.say("acquire: "+r.path+": the ACL denies this session", true)
+			op.host.say("acquire: "+r.path+": the ACL denies this session", true)
 			return
 		}
 		l = r.lock
@@ -87,12 +88,12 @@ func (a *App) askAcquire() {
 	if l == nil {
 		return
 	}
-	modes, why := acquireModes(l.Recipe)
+	modes, why := lockcore.JoinModes(l.Recipe)
 	if len(modes) == 0 {
-		a.say("acquire: "+l.Path+" ("+string(l.Recipe)+"): "+why, true)
+		op.host.say("acquire: "+l.Path+" ("+string(l.Recipe)+"): "+why, true)
 		return
 	}
-	a.open(newAcquireDialog(*a.env.keys, l, modes))
+	op.host.open(newAcquireDialog(*op.env.keys, l, modes))
 }
 
 // acquireChosenMsg: the operator chose how to acquire a lock.
@@ -103,27 +104,27 @@ func chooseAcquire(spec lockcore.Spec) tea.Cmd {
 }
 
 // startAcquire starts acquiring, and shows the lock's detail.
-func (a *App) startAcquire(spec lockcore.Spec) tea.Cmd {
-	if !a.canAct("acquire") {
+func (op *operator) startAcquire(spec lockcore.Spec) tea.Cmd {
+	if !op.canAct("acquire") {
 		return nil
 	}
-	if a.env.own != nil {
+	if op.env.own != nil {
 		return nil
 	}
-	a.ownSeq++
+	op.seq++
 	ctx, cancel := context.WithCancel(context.Background())
 	reports := make(chan lockcore.Progress, 1)
 	returned := make(chan struct{})
 	granted := make(chan *lockcore.Held, 1)
-	o := &ownLock{id: a.ownSeq, path: spec.Path, mode: spec.Mode, asked: a.env.now(),
+	o := &ownLock{id: op.seq, path: spec.Path, mode: spec.Mode, asked: op.env.now(),
 		cancel: cancel, reports: reports, returned: returned, granted: granted}
-	a.env.own = o
-	if a.focused() != focusDetail || a.detail.path != spec.Path {
-		a.openLock(openLockMsg{path: spec.Path})
+	op.env.own = o
+	if shownPath, _, _ := op.detail.shown(); op.host.focused() != focusDetail || shownPath != spec.Path {
+		op.host.openLock(openLockMsg{path: spec.Path})
 	}
-	a.say("acquiring "+spec.Path+" ("+string(spec.Mode)+") with zklocks' own client; r gives up", false)
+	op.host.say("acquiring "+spec.Path+" ("+string(spec.Mode)+") with zklocks' own client; r gives up", false)
 	run := ownRun{reports: reports, returned: returned, granted: granted}
-	return tea.Batch(acquire(ctx, a.opt.Actions, spec, o.id, run), waitProgress(o.id, reports))
+	return tea.Batch(acquire(ctx, op.actions, spec, o.id, run), waitProgress(o.id, reports))
 }
 
 // acquireProgressMsg is where our waiting acquisition stands.
@@ -200,8 +201,8 @@ func waitProgress(id int, reports <-chan lockcore.Progress) tea.Cmd {
 	}
 }
 
-func (a *App) acquireProgress(msg acquireProgressMsg) tea.Cmd {
-	o := a.env.own
+func (op *operator) acquireProgress(msg acquireProgressMsg) tea.Cmd {
+	o := op.env.own
 	if o == nil || o.id != msg.id {
 		return nil
 	}
@@ -212,8 +213,8 @@ func (a *App) acquireProgress(msg acquireProgressMsg) tea.Cmd {
 	return waitProgress(o.id, o.reports)
 }
 
-func (a *App) acquireDone(msg acquireDoneMsg) tea.Cmd {
-	o := a.env.own
+func (op *operator) acquireDone(msg acquireDoneMsg) tea.Cmd {
+	o := op.env.own
 	if o == nil || o.id != msg.id {
 		if msg.held != nil { // not wanted any more: give it back
 			return releaseHeld(msg.id, msg.held, "")
@@ -224,17 +225,17 @@ func (a *App) acquireDone(msg acquireDoneMsg) tea.Cmd {
 		msg.err = errors.New("no lock and no error from the client")
 	}
 	if msg.err != nil {
-		a.env.own = nil
+		op.env.own = nil
 		o.cancel()
 		if errors.Is(msg.err, context.Canceled) {
-			a.say("gave up waiting on "+o.path+": our node is deleted (or goes with this session)", false)
+			op.host.say("gave up waiting on "+o.path+": our node is deleted (or goes with this session)", false)
 		} else {
-			a.say("acquire "+o.path+" failed: "+msg.err.Error(), true)
+			op.host.say("acquire "+o.path+" failed: "+msg.err.Error(), true)
 		}
 		return nil
 	}
 	o.held, o.stop = msg.held, make(chan struct{})
-	a.say("holding "+o.path+" · fencing token "+hex(o.held.Token)+" ("+strconv.FormatInt(o.held.Token, 10)+
+	op.host.say("holding "+o.path+" · fencing token "+hex(o.held.Token)+" ("+strconv.FormatInt(o.held.Token, 10)+
 		") · r releases", false)
 	return watchHeld(o.id, o.held, o.stop)
 }
@@ -263,8 +264,8 @@ func watchHeld(id int, h *lockcore.Held, stop <-chan struct{}) tea.Cmd {
 	}
 }
 
-func (a *App) ownLost(msg ownLostMsg) {
-	o := a.env.own
+func (op *operator) ownLost(msg ownLostMsg) {
+	o := op.env.own
 	if o == nil || o.id != msg.id {
 		return
 	}
@@ -272,14 +273,14 @@ func (a *App) ownLost(msg ownLostMsg) {
 	if o.lost == nil {
 		o.lost = lockcore.ErrLockLost
 	}
-	a.say("OUR LOCK IS LOST: "+o.lost.Error(), true)
+	op.host.say("OUR LOCK IS LOST: "+o.lost.Error(), true)
 }
 
-func (a *App) ownRevoked(msg ownRevokedMsg) tea.Cmd {
-	o := a.env.own
+func (op *operator) ownRevoked(msg ownRevokedMsg) tea.Cmd {
+	o := op.env.own
 	if o == nil || o.id != msg.id || o.ending {
 		return nil
 	}
-	a.say("someone asks zklocks to release "+o.path+" (Curator revocation): r releases it", true)
+	op.host.say("someone asks zklocks to release "+o.path+" (Curator revocation): r releases it", true)
 	return watchHeld(o.id, o.held, o.stop)
 }

@@ -90,13 +90,13 @@ func (p *detailPane) rowMarker(q *lockcore.Participant, selected bool) string {
 	return m
 }
 
-// ownSegments are the status bar's word on our own lock, on every screen.
-func (a *App) ownSegments() []segment {
-	o := a.env.own
+// segments are the status bar's word on our own lock, on every screen.
+func (op *operator) segments() []segment {
+	o := op.env.own
 	if o == nil {
 		return nil
 	}
-	st, path := a.env.st, model.Printable(o.path)
+	st, path := op.env.st, model.Printable(o.path)
 	switch {
 	case o.lost != nil:
 		return []segment{{text: "✗ OUR LOCK LOST " + path, p: st.danger}}

@@ -14,27 +14,27 @@ import (
 // ended.
 
 // releaseOwn gives up our wait, or releases our lock.
-func (a *App) releaseOwn() tea.Cmd {
-	if !a.canAct("release") {
+func (op *operator) releaseOwn() tea.Cmd {
+	if !op.canAct("release") {
 		return nil
 	}
-	o := a.env.own
+	o := op.env.own
 	switch {
 	case o == nil:
-		a.say("nothing to release: zklocks holds and waits on no lock of its own (a acquires one)", false)
+		op.host.say("nothing to release: zklocks holds and waits on no lock of its own (a acquires one)", false)
 		return nil
 	case o.ending:
-		a.say("already giving back "+o.path, false)
+		op.host.say("already giving back "+o.path, false)
 		return nil
 	}
 	o.ending = true
 	if o.held == nil {
 		o.cancel() // the acquisition returns, deleting our node
-		a.say("giving up the wait on "+o.path+"…", false)
+		op.host.say("giving up the wait on "+o.path+"…", false)
 		return nil
 	}
 	close(o.stop)
-	a.say("releasing "+o.path+"…", false)
+	op.host.say("releasing "+o.path+"…", false)
 	return releaseHeld(o.id, o.held, o.path)
 }
 
@@ -55,9 +55,9 @@ func releaseHeld(id int, h *lockcore.Held, path string) tea.Cmd {
 	}
 }
 
-func (a *App) ownReleased(msg ownReleasedMsg) {
-	if o := a.env.own; o != nil && o.id == msg.id {
-		a.env.own = nil
+func (op *operator) ownReleased(msg ownReleasedMsg) {
+	if o := op.env.own; o != nil && o.id == msg.id {
+		op.env.own = nil
 		o.cancel()
 	}
 	if msg.path == "" {
@@ -65,11 +65,11 @@ func (a *App) ownReleased(msg ownReleasedMsg) {
 	}
 	switch {
 	case msg.err == nil:
-		a.say("released "+msg.path+" (token "+hex(msg.token)+")", false)
+		op.host.say("released "+msg.path+" (token "+hex(msg.token)+")", false)
 	case errors.Is(msg.err, lockcore.ErrLockLost):
-		a.say("gave back "+msg.path+", which had been lost: "+msg.err.Error(), true)
+		op.host.say("gave back "+msg.path+", which had been lost: "+msg.err.Error(), true)
 	default:
-		a.say("release "+msg.path+" failed: "+msg.err.Error()+" (our node goes when this session ends)", true)
+		op.host.say("release "+msg.path+" failed: "+msg.err.Error()+" (our node goes when this session ends)", true)
 	}
 }
 
@@ -77,12 +77,14 @@ func (a *App) ownReleased(msg ownReleasedMsg) {
 // it gives up a wait, or releases a held lock, within ctx. Call it once the
 // program has ended, before the connection closes: quitting does not wait
 // for ZooKeeper. It says what it did, for the terminal ("" for nothing).
-func (a *App) ReleaseOwn(ctx context.Context) (string, error) {
-	o := a.env.own
+func (a *App) ReleaseOwn(ctx context.Context) (string, error) { return a.op.releaseOwnAtExit(ctx) }
+
+func (op *operator) releaseOwnAtExit(ctx context.Context) (string, error) {
+	o := op.env.own
 	if o == nil {
 		return "", nil
 	}
-	a.env.own = nil
+	op.env.own = nil
 	o.cancel()
 	if o.held == nil {
 		select {

@@ -247,7 +247,7 @@ func TestForceReleaseDialogNeverGuessesTheClient(t *testing.T) {
 	press(a, "esc")
 	send(a, openLockMsg{path: "/locks/orphans"})
 	press(a, "D")
-	if sc := screen(a); !strings.Contains(sc, "none: a persistent node") || strings.Contains(sc, "v revokes") ||
+	if sc := screen(a); !strings.Contains(sc, "session  persistent") || strings.Contains(sc, "v revokes") ||
 		!strings.Contains(sc, "no client is told") {
 		t.Fatalf("a persistent node:\n%s", sc)
 	}
@@ -337,6 +337,12 @@ func TestRevoke(t *testing.T) {
 	press(a, "v")
 	if a.dialog != nil || len(z.writes()) != 1 {
 		t.Fatalf("v in a kazoo force dialog: %v", z.writes())
+	}
+	// A persistent node has no client to ask.
+	send(a, openLockMsg{path: "/locks/orphans"})
+	press(a, "v")
+	if a.dialog != nil || !strings.Contains(statusLine(a), "no session owns the node") || len(z.writes()) != 1 {
+		t.Fatalf("v on a persistent node: %q %v", statusLine(a), z.writes())
 	}
 }
 

@@ -24,7 +24,7 @@ func (r *sessionRow) heading() bool { return r.lock == nil }
 
 // key identifies a row across rebuilds.
 func (r *sessionRow) key() string {
-	k := session(r.session)
+	k := model.SessionText(r.session)
 	if r.lock != nil {
 		k += "|" + r.lock.Path
 	}
@@ -38,31 +38,20 @@ func (r *sessionRow) key() string {
 // session that owns a contender, with its client address and everything it
 // holds and waits for across all locks.
 type sessionsPane struct {
-	env            *env
-	w, h           int
-	gen            int
-	filter         filter
+	list
 	rows           []sessionRow
 	matched, total int // sessions shown, and in all
-	cur            cursor
 	sel            string
 }
 
-func newSessionsPane(e *env) sessionsPane { return sessionsPane{env: e} }
+func newSessionsPane(e *env) sessionsPane { return sessionsPane{list: list{env: e}} }
 
-func (p *sessionsPane) setSize(w, h int) {
-	p.w, p.h = w, h
-	p.cur.fix(len(p.rows), p.listHeight())
-}
-
-func (p *sessionsPane) listHeight() int { return max(p.h-1, 1) }
+func (p *sessionsPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
 
 func (p *sessionsPane) refresh(gen int) {
-	if p.gen == gen {
-		return
+	if p.stale(gen) {
+		p.rebuild()
 	}
-	p.gen = gen
-	p.rebuild()
 }
 
 // owned is one session's contenders while the rows are built.
@@ -116,7 +105,7 @@ func (p *sessionsPane) rebuild() {
 	p.total, p.matched = len(list), 0
 	for _, o := range list {
 		items := o.items
-		if !p.filter.match(session(o.head.session), p.env.client(o.head.session)) {
+		if !p.filter.match(model.SessionText(o.head.session), p.env.state.Client(o.head.session).Short()) {
 			items = items[:0:0]
 			for _, it := range o.items {
 				if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
@@ -181,22 +170,14 @@ func (p sessionsPane) update(msg tea.Msg) (sessionsPane, tea.Cmd) {
 		p.cur.wheel(msg, len(p.rows), p.listHeight())
 		p.remember()
 	case tea.KeyMsg:
-		k := p.env.keys
-		if p.filter.typing {
-			if p.filter.update(*k, msg) {
-				p.rebuild()
-			}
-			return p, nil
-		}
-		switch {
-		case p.cur.move(*k, msg, len(p.rows), p.listHeight()):
-			p.remember()
-		case key.Matches(msg, k.Filter):
-			p.filter.start()
-		case key.Matches(msg, k.Back) && p.filter.active():
-			p.filter.clear()
+		handled, moved, refilter := p.listKey(msg, len(p.rows))
+		if refilter {
 			p.rebuild()
-		case key.Matches(msg, k.Open):
+		}
+		if moved {
+			p.remember()
+		}
+		if !handled && key.Matches(msg, p.env.keys.Open) {
 			p.remember()
 			return p, p.open()
 		}
@@ -283,11 +264,11 @@ func (p *sessionsPane) headCells(r *sessionRow) []cell {
 	if c, ok := p.env.state.Clients[r.session]; ok {
 		server = "via " + model.Printable(c.Server)
 	}
-	id := cell{text: session(r.session), p: st.strong}
+	id := cell{text: model.SessionText(r.session), p: st.strong}
 	if r.session == 0 {
 		id = cell{text: "persistent", p: st.danger}
 	}
-	return []cell{id, {text: p.env.client(r.session), p: st.accent},
+	return []cell{id, {text: p.env.state.Client(r.session).Short(), p: st.accent},
 		{text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, {text: server, p: st.muted}}
 }
 

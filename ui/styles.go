@@ -105,7 +105,7 @@ func (s *styles) role(r lockcore.Role) paint {
 
 // anomaly paints an anomaly kind by how bad it is.
 func (s *styles) anomaly(k lockcore.AnomalyKind) paint {
-	switch severity(k) {
+	switch k.Severity() {
 	case 2:
 		return s.danger
 	case 0:

@@ -50,6 +50,33 @@ type Conn struct {
 	target Target
 	events <-chan zk.Event
 	tls    *tls.Config
+	// onWatch receives every watch notification of the session, with its
+	// server path; see setWatchHandler.
+	onWatch *watchHandler
+}
+
+// watchHandler holds the function that watch notifications go to. go-zookeeper
+// also hands each notification to the channel of the call that set the
+// watch; a watcher that takes them here needs no goroutine per watch, and
+// the channels, buffered for their one event, are left to the collector.
+type watchHandler struct {
+	mu sync.RWMutex
+	fn func(zk.Event)
+}
+
+func (h *watchHandler) set(fn func(zk.Event)) {
+	h.mu.Lock()
+	h.fn = fn
+	h.mu.Unlock()
+}
+
+func (h *watchHandler) call(ev zk.Event) {
+	h.mu.RLock()
+	fn := h.fn
+	h.mu.RUnlock()
+	if fn != nil {
+		fn(ev)
+	}
 }
 
 type discardLogger struct{}
@@ -79,12 +106,15 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	// channel holds six events and drops the rest, and an expiry sends one
 	// per invalidated watch through it, which could push a state change out.
 	states := make(chan zk.Event, sessionEventBuffer)
+	watches := &watchHandler{}
 	onEvent := func(ev zk.Event) {
-		if ev.Type == zk.EventSession {
-			select {
-			case states <- ev:
-			default:
-			}
+		if ev.Type != zk.EventSession {
+			watches.call(ev)
+			return
+		}
+		select {
+		case states <- ev:
+		default:
 		}
 	}
 	c, _, err := zk.Connect(opt.Target.Servers, timeout, zk.WithEventCallback(onEvent),
@@ -100,7 +130,7 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 					c.Close()
 					return nil, fmt.Errorf("%s: %w", opt.Target, err)
 				}
-				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS}, nil
+				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()

@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -11,7 +12,7 @@ import (
 // reports each change. After a reconnect in the same session the servers
 // have restored the watches, so the locks are only read again to confirm
 // the picture; after an expiry the watches are gone and everything is
-// walked again.
+// found and read again.
 func (w *Watcher) trackConn(ctx context.Context) {
 	for {
 		var ev zk.Event
@@ -44,8 +45,14 @@ func (w *Watcher) trackConn(ctx context.Context) {
 		if changed {
 			next.Since = time.Now()
 			w.state = next
-			if next.Phase == Connected {
+			switch {
+			case next.Phase == Connected && next.Session != prev.Session:
 				w.resync = true
+			case next.Phase == Connected:
+				// The watches survived the reconnect: read every lock
+				// again to confirm the picture, without finding them
+				// afresh.
+				w.reread = true
 			}
 		}
 		w.mu.Unlock()
@@ -61,4 +68,36 @@ func (w *Watcher) connState() ConnState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.state
+}
+
+// guardOnce returns ctx, or for a one-shot watcher a context that also
+// ends, with an error event, when the connection is lost: a one-shot walk
+// reports what it could not read rather than wait for a server to return.
+// The watcher calls stop before it closes Events.
+func (w *Watcher) guardOnce(ctx context.Context) (guarded context.Context, stop func()) {
+	if !w.cfg.Once {
+		return ctx, func() {}
+	}
+	inner, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-inner.Done():
+				return
+			case ev, ok := <-w.conn.events:
+				if !ok {
+					return
+				}
+				if ev.Type == zk.EventSession && (ev.State == zk.StateDisconnected || ev.State == zk.StateExpired) {
+					w.emit(ctx, Event{Kind: EventError, At: time.Now(),
+						Err: fmt.Errorf("zkwatch: lost the connection to %s: the walk is incomplete", w.conn.target)})
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return inner, func() { cancel(); <-done }
 }

@@ -1,6 +1,7 @@
 package zkwatch
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -28,6 +29,22 @@ type Enricher struct {
 	// TLS, when set before the first Poll, asks over TLS: the members'
 	// secure client ports answer four-letter words only that way.
 	TLS *tls.Config
+	// Mode says whether the watch table is read (see WatchMode); set it
+	// before the first Poll.
+	Mode WatchMode
+	// Budget is, in WatchesAuto, the most watches the servers may hold
+	// (wchs) for their table to be read; 0 means DefaultWatchBudget.
+	Budget int
+	// Costs counts every word asked and paces cons and wchc by their
+	// cost; nil makes one of the Enricher's own. Set before the first Poll.
+	Costs *Costs
+	// Interest, if not nil, says which sessions and paths of the watch
+	// table to keep; the rest is dropped as it is read.
+	Interest func() Interest
+	// Missing names the ensemble members that cannot be asked, each with
+	// why (see Conn.Members): without them no watch table or client list
+	// is complete.
+	Missing []string
 
 	servers     []string
 	interval    time.Duration
@@ -35,6 +52,7 @@ type Enricher struct {
 	now         func() time.Time
 
 	mu      sync.Mutex
+	kept    map[string]memberAnswer    // server → its last cons and watch table, reused until due again
 	refused map[string]map[string]bool // server → words it refused
 	last    Enrichment                 // the last completed ask's picture
 	askedAt time.Time                  // when that ask started; zero before
@@ -61,6 +79,7 @@ func NewEnricher(servers []string, interval time.Duration) *Enricher {
 		wordTimeout: defaultWordTimeout,
 		now:         time.Now,
 		refused:     map[string]map[string]bool{},
+		kept:        map[string]memberAnswer{},
 	}
 }
 
@@ -112,27 +131,45 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{})}
 	e.flight = f
+	if e.Costs == nil {
+		e.Costs = NewCosts()
+		e.Costs.now = e.now
+	}
+	kept := maps.Clone(e.kept)
 	refused := make(map[string]map[string]bool, len(e.refused))
 	for server, words := range e.refused {
 		refused[server] = maps.Clone(words)
 	}
-	go e.run(f, e.now(), refused)
+	var interest Interest
+	if e.Interest != nil {
+		interest = e.Interest()
+	}
+	go e.run(f, e.now(), refused, kept, interest)
 	return f
 }
 
 // run asks every member concurrently, then publishes the picture unless the
 // ask was abandoned. Refusals are remembered either way.
-func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool) {
+func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, kept map[string]memberAnswer, interest Interest) {
 	answers := make([]memberAnswer, len(e.servers))
 	var wg sync.WaitGroup
 	for i, server := range e.servers {
-		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server]) })
+		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server], kept[server], interest) })
 	}
 	wg.Wait()
 	result := merge(answers, e.now())
+	if len(e.Missing) > 0 {
+		result = result.withMissing(e.Missing)
+	}
+	result.Cost = e.Costs.Snapshot()
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	for _, a := range answers {
+		if a.consOK || a.watches != nil {
+			e.kept[a.info.Addr] = a
+		}
+	}
 	for _, a := range answers {
 		for _, w := range a.info.Refused {
 			if w == "srvr" {
@@ -161,11 +198,22 @@ type memberAnswer struct {
 	conns   []Connection
 	consOK  bool               // cons answered (conns may still be empty)
 	watches map[int64][]string // nil unless wchc or wchp answered
+	// watchesZxid is the member's zxid (srvr) just before its watch table
+	// was read, and watchesAt when; the table may be an earlier ask's.
+	watchesZxid int64
+	watchesAt   time.Time
+	watchesWord string // wchc or wchp
+	// covers is the interest's Covers when the table was read.
+	covers func(string) bool
+	// overBudget is the watches the member holds (wchs), when more than
+	// budget allows to read its table.
+	overBudget, budget int
 }
 
 // askMember asks server for srvr, then, if it answered or refused only
-// srvr, for the other words it has not refused before.
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool) memberAnswer {
+// srvr, for the other words it has not refused before: cons and the watch
+// table when their cost allows, else the last answers are kept.
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, kept memberAnswer, interest Interest) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server}}
 	reply, ok := e.word(ctx, &a, refused, "srvr")
 	if !ok && !slices.Contains(a.info.Refused, "srvr") {
@@ -180,18 +228,80 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 		st.Addr = server
 		a.info.Status = st
 	}
-	if reply, ok := e.word(ctx, &a, refused, "cons"); ok {
+	if kept.consOK && !e.Costs.Due(server, "cons", e.interval) {
+		a.conns, a.consOK = kept.conns, true
+	} else if reply, ok := e.word(ctx, &a, refused, "cons"); ok {
 		a.conns, a.consOK = parseWord(&a, "cons", reply, ParseCons)
 	}
-	if reply, ok := e.word(ctx, &a, refused, "wchc"); ok {
-		a.watches, _ = parseWord(&a, "wchc", reply, ParseWchc)
-	} else if slices.Contains(a.info.Refused, "wchc") {
-		if reply, ok := e.word(ctx, &a, refused, "wchp"); ok {
-			byPath, _ := parseWord(&a, "wchp", reply, ParseWchp)
-			a.watches = invert(byPath)
+	e.askWatches(ctx, &a, refused, kept, interest)
+	return a
+}
+
+// askWatches reads the member's watch table into a, as Mode and Budget
+// allow: wchc, or wchp where wchc is refused, streamed and kept to what
+// interest names. A table read less than its cost allows ago is reused.
+func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interest Interest) {
+	if e.Mode == WatchesRecipe {
+		return
+	}
+	if e.Mode == WatchesAuto {
+		if reply, ok := e.word(ctx, a, refused, "wchs"); ok {
+			if total, err := ParseWchs(reply); err == nil && total > e.budget() {
+				a.overBudget, a.budget = total, e.budget()
+				return
+			}
 		}
 	}
-	return a
+	if kept.watches != nil && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
+		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers
+		return
+	}
+	zxid, at := a.info.Status.Zxid, e.now()
+	for _, w := range []string{"wchc", "wchp"} {
+		if table, ok := e.streamWatches(ctx, a, refused, w, interest); ok {
+			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers = table, zxid, at, w, interest.Covers
+			return
+		}
+		if !slices.Contains(a.info.Refused, w) {
+			return // failed rather than refused: wchp would fail alike
+		}
+	}
+}
+
+// streamWatches asks for wchc or wchp and parses it as it comes.
+func (e *Enricher) streamWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, interest Interest) (map[int64][]string, bool) {
+	if refused[w] {
+		a.info.Refused = append(a.info.Refused, w)
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.tableTimeout())
+	defer cancel()
+	var table map[int64][]string
+	_, err := FourLetterStream(ctx, a.info.Addr, w, e.TLS, e.Costs, func(r *bufio.Reader) error {
+		var err error
+		table, err = ParseWatchStream(w, r, interest)
+		return err
+	})
+	switch {
+	case err == nil:
+		return table, true
+	case errors.Is(err, ErrFourLetterRefused):
+		a.info.Refused = append(a.info.Refused, w)
+	default:
+		a.fail(w, err)
+	}
+	return nil, false
+}
+
+// tableTimeout bounds reading a whole watch table, which on a member with
+// a million watches is tens of megabytes.
+func (e *Enricher) tableTimeout() time.Duration { return max(e.wordTimeout, 30*time.Second) }
+
+func (e *Enricher) budget() int {
+	if e.Budget > 0 {
+		return e.Budget
+	}
+	return DefaultWatchBudget
 }
 
 // word asks a.info.Addr for w, with its own timeout, unless the member
@@ -204,7 +314,11 @@ func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.wordTimeout)
 	defer cancel()
+	start := time.Now()
 	reply, err := FourLetterTLS(ctx, a.info.Addr, w, e.TLS)
+	if err == nil || errors.Is(err, ErrFourLetterRefused) {
+		e.Costs.record(a.info.Addr, w, time.Since(start), int64(len(reply)))
+	}
 	switch {
 	case err == nil:
 		return reply, true

@@ -76,7 +76,7 @@ func TestIntegrationEnricherRefused(t *testing.T) {
 	for i := range 3 {
 		en := e.Poll(context.Background())
 		srv := en.Servers[0]
-		if srv.Status.Mode != "standalone" || srv.Err != nil || !reflect.DeepEqual(srv.Refused, []string{"cons", "wchc", "wchp"}) {
+		if srv.Status.Mode != "standalone" || srv.Err != nil || !reflect.DeepEqual(srv.Refused, []string{"cons", "wchs", "wchc", "wchp"}) {
 			t.Fatalf("poll %d: server %+v", i, srv)
 		}
 		if en.Watches != nil || en.ByPath != nil || !strings.Contains(en.WatchesNote, "refused by "+proxy.addr) {
@@ -86,7 +86,7 @@ func TestIntegrationEnricherRefused(t *testing.T) {
 			t.Errorf("poll %d: complete %v, note %q", i, en.Complete, en.ClientsNote)
 		}
 	}
-	want := map[string]int{"srvr": 3, "cons": 1, "wchc": 1, "wchp": 1}
+	want := map[string]int{"srvr": 3, "cons": 1, "wchs": 1, "wchc": 1, "wchp": 1}
 	if got := proxy.counts(); !reflect.DeepEqual(got, want) {
 		t.Errorf("the server was asked %v, want %v: refused words once", got, want)
 	}

@@ -3,9 +3,11 @@ package zkwatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -110,12 +112,14 @@ func TestEnricherMergesMembers(t *testing.T) {
 		"srvr": readReply(t, "srvr_leader.txt"),
 		"cons": readReply(t, "cons.txt"),
 		"wchc": readReply(t, "wchc.txt"),
+		"wchs": wchsReply(4),
 	})
 	// The follower refuses wchc; wchp tells the same.
 	follower := newFakeMember(t, map[string]string{
 		"srvr": readReply(t, "srvr_follower.txt"),
 		"cons": readReply(t, "cons_follower.txt"),
 		"wchp": "/locks/l2/lock-0000000000\n\t0x1000009615b0000\n",
+		"wchs": wchsReply(1),
 	})
 	e, _ := newTestEnricher(time.Minute, leader, follower)
 	en := e.Poll(context.Background())
@@ -165,7 +169,7 @@ func TestEnricherRemembersRefusals(t *testing.T) {
 	for i := range 3 {
 		en := e.Poll(context.Background())
 		s := en.Servers[0]
-		if s.Status.Mode != "standalone" || s.Err != nil || !reflect.DeepEqual(s.Refused, []string{"cons", "wchc", "wchp"}) {
+		if s.Status.Mode != "standalone" || s.Err != nil || !reflect.DeepEqual(s.Refused, []string{"cons", "wchs", "wchc", "wchp"}) {
 			t.Fatalf("poll %d: server %+v", i, s)
 		}
 		if en.Watches != nil || en.ByPath != nil || en.WatchesNote != "wchc and wchp refused by "+m.addr {
@@ -176,7 +180,7 @@ func TestEnricherRemembersRefusals(t *testing.T) {
 		}
 		clock.advance(time.Second)
 	}
-	if got, want := m.counts(), map[string]int{"srvr": 3, "cons": 1, "wchc": 1, "wchp": 1}; !reflect.DeepEqual(got, want) {
+	if got, want := m.counts(), map[string]int{"srvr": 3, "cons": 1, "wchs": 1, "wchc": 1, "wchp": 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("asked %v, want %v: srvr every poll, refused words once", got, want)
 	}
 }
@@ -212,7 +216,7 @@ func TestEnricherMemberDown(t *testing.T) {
 	})
 	t.Run("no answer, asked again", func(t *testing.T) {
 		down := newFakeMember(t, map[string]string{"srvr": ""}) // hangs up
-		up := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_follower.txt"), "cons": "", "wchc": "\n"})
+		up := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_follower.txt"), "cons": "", "wchc": "\n", "wchs": wchsReply(0)})
 		e, _ := newTestEnricher(0, down, up)
 		for i := range 2 {
 			en := e.Poll(context.Background())
@@ -231,7 +235,8 @@ func TestEnricherMemberDown(t *testing.T) {
 		if got := down.counts(); !reflect.DeepEqual(got, want) {
 			t.Errorf("down member asked %v, want %v", got, want)
 		}
-		want = map[string]int{"srvr": 2, "cons": 2, "wchc": 2}
+		// The watch table is paced by its cost: the first answer is kept.
+		want = map[string]int{"srvr": 2, "cons": 2, "wchs": 2, "wchc": 1}
 		if got := up.counts(); !reflect.DeepEqual(got, want) {
 			t.Errorf("up member asked %v, want %v", got, want)
 		}
@@ -345,5 +350,98 @@ func TestEnrichmentGhosts(t *testing.T) {
 				t.Errorf("Ghosts(%v) = %v, want %v", tc.owners, got, tc.want)
 			}
 		})
+	}
+}
+
+// wchsReply is a wchs answer counting total watches.
+func wchsReply(total int) string {
+	return fmt.Sprintf("2 connections watching %d paths\nTotal watches:%d\n", total, total)
+}
+
+func TestEnricherWatchBudget(t *testing.T) {
+	replies := map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(250_000)}
+	t.Run("auto, over budget", func(t *testing.T) {
+		m := newFakeMember(t, replies)
+		e, _ := newTestEnricher(0, m)
+		en := e.Poll(context.Background())
+		if en.Watches != nil || en.WatchesNote != "250000 watches, over the budget of 100000, on "+m.addr {
+			t.Errorf("watches %v, note %q", en.Watches, en.WatchesNote)
+		}
+		if got := m.counts()["wchc"]; got != 0 {
+			t.Errorf("wchc asked %d times over budget", got)
+		}
+	})
+	t.Run("auto, within a larger budget", func(t *testing.T) {
+		m := newFakeMember(t, replies)
+		e, _ := newTestEnricher(0, m)
+		e.Budget = 300_000
+		if en := e.Poll(context.Background()); en.Watches == nil || en.WatchesNote != "" {
+			t.Errorf("watches %v, note %q", en.Watches, en.WatchesNote)
+		}
+	})
+	t.Run("server", func(t *testing.T) {
+		m := newFakeMember(t, replies)
+		e, _ := newTestEnricher(0, m)
+		e.Mode = WatchesServer
+		if en := e.Poll(context.Background()); en.Watches == nil {
+			t.Errorf("no table in server mode: %q", en.WatchesNote)
+		}
+		if got := m.counts()["wchs"]; got != 0 {
+			t.Errorf("wchs asked %d times in server mode", got)
+		}
+	})
+	t.Run("recipe", func(t *testing.T) {
+		m := newFakeMember(t, replies)
+		e, _ := newTestEnricher(0, m)
+		e.Mode = WatchesRecipe
+		e.Poll(context.Background())
+		if got := m.counts(); got["wchc"]+got["wchs"]+got["wchp"] != 0 {
+			t.Errorf("asked %v in recipe mode", got)
+		}
+	})
+}
+
+func TestEnricherKeepsOnlyInterest(t *testing.T) {
+	m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(4)})
+	e, _ := newTestEnricher(0, m)
+	e.Interest = func() Interest {
+		return Interest{Within: func(p string) bool { return strings.HasPrefix(p, "/locks/l1/") },
+			Covers: func(l string) bool { return l == "/locks/l1" }}
+	}
+	en := e.Poll(context.Background())
+	if got := en.Watches.Sessions(); got != 2 {
+		t.Fatalf("sessions kept %d, want 2: %v", got, en.ByPath)
+	}
+	if en.Covers == nil || !en.Covers("/locks/l1") || en.Covers("/locks/l2") {
+		t.Errorf("the table does not say which locks it covers")
+	}
+	if _, ok := en.ByPath["/locks/l2"]; ok {
+		t.Errorf("a path outside the locks shown was kept: %v", en.ByPath)
+	}
+}
+
+func TestEnricherPacesByCost(t *testing.T) {
+	m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(4)})
+	e, clock := newTestEnricher(time.Second, m)
+	e.Costs = NewCosts()
+	e.Costs.now = clock.now
+	e.Poll(context.Background())
+	first := m.counts()
+	// The asks are recorded again as having taken a second: one in 300
+	// seconds keeps each under a third of a percent of the member's time.
+	e.Costs.record(m.addr, "wchc", time.Second, 1)
+	e.Costs.record(m.addr, "cons", time.Second, 1)
+	clock.advance(10 * time.Second)
+	en := e.Poll(context.Background())
+	if got := m.counts(); got["wchc"] != first["wchc"] || got["cons"] != first["cons"] || got["srvr"] != 2 {
+		t.Errorf("asked %v after %v: wchc and cons should wait for their cost", got, first)
+	}
+	if en.Watches == nil || !en.Complete {
+		t.Errorf("the kept answers were not reused: watches %v, complete %v", en.Watches, en.Complete)
+	}
+	if len(en.Cost) != 1 || en.Cost[0].Member != m.addr || en.Cost[0].Bytes == 0 {
+		t.Errorf("cost %+v", en.Cost)
 	}
 }

@@ -16,8 +16,12 @@ const defaultEnrichEvery = 5 * time.Second
 // analysis when it changed. Refused words are asked once (the Enricher
 // remembers), so a locked-down cluster costs one srvr per member per period.
 func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
-	e := NewEnricher(w.conn.target.Servers, every)
-	e.TLS = w.conn.TLS()
+	// Every member is asked, not only those the connect string names: a
+	// session's watches are known only to the member it is connected to.
+	ensemble := w.conn.Members(ctx)
+	e := NewEnricher(ensemble.Servers, every)
+	e.Missing = ensemble.Missing
+	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest
 	var last *lockcore.WatchTable
 	first := true
 	tick := time.NewTicker(every)
@@ -30,8 +34,8 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			return
 		}
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
-			ClientsComplete: en.Complete, Note: en.WatchesNote})
-		table := en.Watches.AsOf(appliedByAll(en.Servers))
+			ClientsComplete: en.Complete, Note: en.WatchesNote, WatchesAt: en.WatchesAt, Cost: w.costs.Snapshot()})
+		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
 		if first || !table.Equal(last) {
 			w.SetWatchTable(table)
 			last, first = table, false
@@ -44,14 +48,25 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	}
 }
 
-// appliedByAll is the lowest zxid the servers reported (srvr, asked just
-// before their watch tables): every server had applied it when it answered.
-func appliedByAll(servers []ServerInfo) int64 {
-	var low int64
-	for i, s := range servers {
-		if i == 0 || s.Status.Zxid < low {
-			low = s.Status.Zxid
-		}
+// interest is the part of the servers' watch table the analysis can use:
+// watches on paths inside the locks tracked (server paths).
+func (w *Watcher) interest() Interest {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	parts := make(map[string]bool, len(w.owner))
+	locks := make(map[string]bool, len(w.locks))
+	for p := range w.owner {
+		parts[p] = true
 	}
-	return low
+	for p := range w.locks {
+		locks[p] = true
+	}
+	conn := w.conn
+	return Interest{
+		Within: func(p string) bool {
+			rel, ok := conn.rel(p)
+			return ok && (parts[rel] || parts[parentPath(rel)])
+		},
+		Covers: func(lockPath string) bool { return locks[lockPath] },
+	}
 }

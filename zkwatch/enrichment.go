@@ -1,6 +1,7 @@
 package zkwatch
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,17 @@ type Enrichment struct {
 	// ByPath is Watches by path: the sessions watching each path, in
 	// ascending order. It is nil when Watches is.
 	ByPath map[string][]int64
+	// WatchesZxid is the lowest zxid the members had applied when their
+	// tables were read, and WatchesAt the oldest read: a table is reused
+	// until its cost allows reading it again.
+	WatchesZxid int64
+	WatchesAt   time.Time
+	// Cost is what the four-letter words cost each member over the last
+	// minute.
+	Cost []MemberCost
+	// Covers, when not nil, names the locks (chroot-relative paths) whose
+	// watches Watches kept: see Interest.
+	Covers func(lockPath string) bool
 }
 
 // merge makes the picture from every member's answers.
@@ -57,8 +69,19 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 			en.Clients[c.Session] = ClientInfo{Session: c.Session, Server: a.info.Addr, Client: c.Client,
 				LastOperation: c.LastOperation, Established: c.Established}
 		}
-		if a.watches == nil {
+		switch {
+		case a.overBudget > 0:
+			watchesWhy.add(fmt.Sprintf("%d watches, over the budget of %d, on", a.overBudget, a.budget), a.info.Addr)
+		case a.watches == nil:
 			watchesWhy.add(a.missing("wchc", "wchp"), a.info.Addr)
+		default:
+			if en.WatchesAt.IsZero() || a.watchesAt.Before(en.WatchesAt) {
+				en.WatchesAt = a.watchesAt
+			}
+			if en.WatchesZxid == 0 || a.watchesZxid < en.WatchesZxid {
+				en.WatchesZxid = a.watchesZxid
+			}
+			en.Covers = both(en.Covers, a.covers)
 		}
 		for s, paths := range a.watches {
 			table[s] = append(table[s], paths...)
@@ -69,6 +92,26 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 		en = en.withTable(table)
 	}
 	return en
+}
+
+// withMissing marks the picture incomplete for members that could not be
+// asked: no watch table (a session connected to them would look as if it
+// watched nothing), and no claim that a session missing from Clients is
+// connected nowhere.
+func (en Enrichment) withMissing(missing []string) Enrichment {
+	note := "not asked: " + strings.Join(missing, "; ")
+	en.Complete = false
+	en.ClientsNote = joinNotes(en.ClientsNote, note)
+	en.WatchesNote = joinNotes(en.WatchesNote, note)
+	en.Watches, en.ByPath, en.Covers = nil, nil, nil
+	return en
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // WithinChroot returns the picture with watched paths made relative to
@@ -190,4 +233,15 @@ func (n notes) String() string {
 		parts[i] = c + " " + strings.Join(n.servers[c], ", ")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// both accepts what a and b accept; nil accepts everything.
+func both(a, b func(string) bool) func(string) bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(p string) bool { return a(p) && b(p) }
 }

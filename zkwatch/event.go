@@ -31,6 +31,9 @@ const (
 	// EventError: something failed that the watcher works around
 	// (Event.Err); the picture may be incomplete until the next sync.
 	EventError
+	// EventDiscovery: how the watcher finds locks, and how far its walk
+	// has got, changed (Event.Discovery).
+	EventDiscovery
 )
 
 // Event is one thing the watcher learned. Events are values: a consumer may
@@ -49,7 +52,14 @@ type Event struct {
 	ClientsComplete bool
 	// Note says why the servers' watch table is not used, when it is not.
 	Note string
-	Err  error
+	// WatchesAt is when the watch table in use was read (EventServers).
+	WatchesAt time.Time
+	// Cost is what the four-letter words cost each member over the last
+	// minute (EventServers).
+	Cost []MemberCost
+	// Discovery comes with EventDiscovery and EventSynced.
+	Discovery Discovery
+	Err       error
 }
 
 // ServerInfo is one ensemble member as its four-letter words describe it.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strings"
 	"time"
@@ -85,25 +84,11 @@ func FourLetterTLS(ctx context.Context, addr, word string, cfg *tls.Config) (str
 // fourLetterExchange writes word on a new connection to addr and reads
 // until the server closes it, which it does after every four-letter reply.
 func fourLetterExchange(ctx context.Context, addr, word string, cfg *tls.Config) (string, error) {
-	var conn net.Conn
-	var err error
-	if cfg != nil {
-		c := cfg.Clone()
-		if c.ServerName == "" {
-			c.ServerName, _, _ = net.SplitHostPort(addr)
-		}
-		conn, err = (&tls.Dialer{Config: c}).DialContext(ctx, "tcp", addr)
-	} else {
-		conn, err = (&net.Dialer{}).DialContext(ctx, "tcp", addr)
-	}
+	conn, err := dialFourLetter(ctx, addr, cfg)
 	if err != nil {
 		return "", err
 	}
 	defer conn.Close()
-	deadline, _ := ctx.Deadline()
-	if err := conn.SetDeadline(deadline); err != nil {
-		return "", err
-	}
 	// Cancellation without a deadline change still has to unblock I/O.
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()

@@ -1,42 +1,137 @@
 package zkwatch
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/zklocks/zklocks/lockcore"
 )
 
-// ServerWatches asks every server of the target for its watch table (wchc)
-// and merges the answers, with paths made chroot-relative and this
-// session's own watches left out. Sessions are per server, so the table is
-// complete only when every server answers: if any does not, it returns nil
-// and an error naming each server that did not (wrapping
-// ErrFourLetterRefused when a server's whitelist refused the word).
+// WatchQuery says how [Conn.ReadWatches] reads the servers' watch table.
+type WatchQuery struct {
+	// Mode: WatchesRecipe reads nothing; WatchesAuto reads the table only
+	// when every member holds at most Budget watches (wchs); WatchesServer
+	// always reads it.
+	Mode WatchMode
+	// Budget is WatchesAuto's limit; 0 means DefaultWatchBudget.
+	Budget int
+	// Locks, when not empty, are the chroot-relative lock paths (and
+	// their recipe parts) whose watches are kept; the rest of the table is
+	// dropped as it is read, and the table covers only these locks.
+	Locks []string
+	// Costs, if not nil, counts the words asked.
+	Costs *Costs
+}
+
+// ServerWatches reads the whole watch table of every server, as
+// ReadWatches with WatchesServer does.
 func (c *Conn) ServerWatches(ctx context.Context) (*lockcore.WatchTable, error) {
+	return c.ReadWatches(ctx, WatchQuery{Mode: WatchesServer})
+}
+
+// ReadWatches asks every ensemble member (see Members) for its watch table (wchc,
+// streamed) and merges the answers, with paths made chroot-relative and
+// this session's own watches left out. Sessions are per server, so the
+// table is complete only when every server answers: if any does not, or
+// the query's mode or budget rules it out, it returns nil and an error
+// saying why (wrapping ErrFourLetterRefused when a server's whitelist
+// refused the word, or ErrOverBudget).
+func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTable, error) {
+	if q.Mode == WatchesRecipe {
+		return nil, ErrRecipeMode
+	}
+	ensemble := c.Members(ctx)
+	if len(ensemble.Missing) > 0 {
+		return nil, fmt.Errorf("%w: %s", ErrMembersMissing, strings.Join(ensemble.Missing, "; "))
+	}
+	if q.Mode == WatchesAuto {
+		if err := c.withinBudget(ctx, q, ensemble.Servers); err != nil {
+			return nil, err
+		}
+	}
+	interest := c.lockInterest(q.Locks)
 	merged := map[int64][]string{}
 	var errs []error
-	for _, server := range c.target.Servers {
-		reply, err := FourLetterTLS(ctx, server, "wchc", c.TLS())
-		if err == nil {
-			var table map[int64][]string
-			if table, err = ParseWchc(reply); err == nil {
-				for session, paths := range table {
-					for _, p := range paths {
-						if rel, ok := c.rel(p); ok {
-							merged[session] = append(merged[session], rel)
-						}
-					}
+	for _, server := range ensemble.Servers {
+		var table map[int64][]string
+		_, err := FourLetterStream(ctx, server, "wchc", c.TLS(), q.Costs, func(r *bufio.Reader) error {
+			var err error
+			table, err = ParseWatchStream("wchc", r, interest)
+			return err
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", server, err))
+			continue
+		}
+		for session, paths := range table {
+			for _, p := range paths {
+				if rel, ok := c.rel(p); ok {
+					merged[session] = append(merged[session], rel)
 				}
-				continue
 			}
 		}
-		errs = append(errs, fmt.Errorf("%s: %w", server, err))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	delete(merged, c.SessionID())
-	return lockcore.NewWatchTable(merged), nil
+	return lockcore.NewWatchTable(merged).Scoped(interest.Covers), nil
+}
+
+// Reasons ReadWatches gives for not reading the table.
+var (
+	// ErrOverBudget: a member holds more watches than the budget allows
+	// reading.
+	ErrOverBudget = errors.New("zkwatch: watch table over budget")
+	// ErrRecipeMode: the table was not asked for.
+	ErrRecipeMode = errors.New("zkwatch: watch table not read (--watches=recipe)")
+	// ErrMembersMissing: an ensemble member cannot be asked, so the table
+	// would lack its sessions' watches.
+	ErrMembersMissing = errors.New("zkwatch: not every ensemble member can be asked")
+)
+
+// withinBudget asks every member how many watches it holds. A member that
+// refuses wchs is not held against the table: wchc may still answer.
+func (c *Conn) withinBudget(ctx context.Context, q WatchQuery, servers []string) error {
+	budget := q.Budget
+	if budget <= 0 {
+		budget = DefaultWatchBudget
+	}
+	for _, server := range servers {
+		var total int
+		_, err := FourLetterStream(ctx, server, "wchs", c.TLS(), q.Costs, func(r *bufio.Reader) error {
+			var b strings.Builder
+			if _, err := r.WriteTo(&b); err != nil {
+				return err
+			}
+			var err error
+			total, err = ParseWchs(b.String())
+			return err
+		})
+		if err == nil && total > budget {
+			return fmt.Errorf("%w: %s holds %d watches, over the budget of %d (--watches=server reads it anyway)", ErrOverBudget, server, total, budget)
+		}
+	}
+	return nil
+}
+
+// lockInterest keeps the watches on the named locks' nodes.
+func (c *Conn) lockInterest(locks []string) Interest {
+	if len(locks) == 0 {
+		return Interest{}
+	}
+	set := make(map[string]bool, len(locks))
+	for _, l := range locks {
+		set[l] = true
+	}
+	return Interest{
+		Within: func(p string) bool {
+			rel, ok := c.rel(p)
+			return ok && (set[rel] || set[parentPath(rel)])
+		},
+		Covers: func(l string) bool { return set[l] },
+	}
 }

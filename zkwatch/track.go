@@ -62,7 +62,6 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 
 	w.mu.Lock()
 	w.locks[path] = next
-	delete(w.dirs, path)
 	for _, p := range parts {
 		w.owner[p] = path
 	}
@@ -102,7 +101,10 @@ func (w *Watcher) partChildren(path string) ([]string, error) {
 		return nil, nil
 	}
 	w.sem <- struct{}{}
-	exists, _, ch, err := w.conn.zk.ExistsW(w.conn.abs(path))
+	exists, err := guard(w, func() (bool, error) {
+		exists, _, _, err := w.conn.zk.ExistsW(w.conn.abs(path))
+		return exists, err
+	})
 	<-w.sem
 	if err != nil {
 		w.mu.Lock()
@@ -110,7 +112,6 @@ func (w *Watcher) partChildren(path string) ([]string, error) {
 		w.mu.Unlock()
 		return nil, err
 	}
-	go w.await(path, ch)
 	if exists {
 		// Created in between: the watch fires for its next change; read
 		// it now.
@@ -184,16 +185,14 @@ func (w *Watcher) analyzeAll(ctx context.Context) {
 	}
 }
 
-// refresh reads again what changed: locks whose parts fired, and walked
-// nodes whose children changed.
-func (w *Watcher) refresh(ctx context.Context, dirty map[string]bool) {
+// refresh reads again the locks whose watched paths fired, and tracks the
+// locks discovery found.
+func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	w.mu.Lock()
-	locks, dirs := map[string]bool{}, map[string]*walked{}
+	locks := found
 	for p := range dirty {
 		if l, ok := w.owner[p]; ok {
 			locks[l] = true
-		} else if d, ok := w.dirs[p]; ok {
-			dirs[p] = d
 		}
 	}
 	w.mu.Unlock()
@@ -205,63 +204,14 @@ func (w *Watcher) refresh(ctx context.Context, dirty map[string]bool) {
 			}
 		})
 	}
-	for p, d := range dirs {
-		work.do(func() { w.rewalk(ctx, work, p, d) })
-	}
 	work.run()
 }
 
-// rewalk reads a walked node's children again: new children are walked
-// (queued on work), removed ones forgotten, and a node that has become a
-// lock is tracked.
-func (w *Watcher) rewalk(ctx context.Context, work *pool, path string, d *walked) {
-	names, stat, err := w.children(path)
-	if errors.Is(err, zk.ErrNoNode) {
-		w.forget(ctx, path)
-		return
-	}
-	if err != nil {
-		w.report(ctx, path, err, false)
-		return
-	}
-	if isLock, probed, err := w.isLock(path, names, stat); err == nil && isLock {
-		if err := w.trackListed(ctx, path, names, stat, probed); err != nil {
-			w.report(ctx, path, err, false)
-		}
-		return
-	}
-	now := make(map[string]bool, len(names))
-	for _, n := range names {
-		now[n] = true
-	}
-	w.mu.Lock()
-	w.dirs[path] = &walked{depth: d.depth, names: now}
-	w.mu.Unlock()
-	for n := range d.names {
-		if !now[n] {
-			w.forget(ctx, joinPath(path, n))
-		}
-	}
-	if w.cfg.MaxDepth > 0 && d.depth >= w.cfg.MaxDepth {
-		return
-	}
-	for _, n := range names {
-		if !d.names[n] {
-			work.do(func() { w.visit(ctx, work, joinPath(path, n), d.depth+1, false) })
-		}
-	}
-}
-
-// forget drops everything at or below path, reporting the locks that went.
+// forget drops the locks at or below path, reporting them gone.
 func (w *Watcher) forget(ctx context.Context, path string) {
 	under := func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") || path == "/" }
 	var gone []string
 	w.mu.Lock()
-	for p := range w.dirs {
-		if under(p) {
-			delete(w.dirs, p)
-		}
-	}
 	for p := range w.locks {
 		if under(p) {
 			delete(w.locks, p)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,82 +13,6 @@ import (
 
 // systemTree is ZooKeeper's own subtree, never walked.
 const systemTree = "/zookeeper"
-
-// sync walks every root and named lock from scratch, reports locks that
-// are gone since the last sync, and ends with EventSynced.
-func (w *Watcher) sync(ctx context.Context) {
-	w.mu.Lock()
-	before := make(map[string]bool, len(w.locks))
-	for p := range w.locks {
-		before[p] = true
-	}
-	w.locks, w.owner, w.dirs = map[string]*lockcore.Tree{}, map[string]string{}, map[string]*walked{}
-	w.mu.Unlock()
-
-	work := w.newPool()
-	for _, root := range w.cfg.Roots {
-		work.do(func() { w.visit(ctx, work, root, 0, true) })
-	}
-	for _, p := range w.cfg.Locks {
-		work.do(func() {
-			if err := w.track(ctx, p); err != nil {
-				w.report(ctx, p, err, true)
-			}
-		})
-	}
-	work.run()
-
-	w.mu.Lock()
-	var gone []string
-	for p := range before {
-		if w.locks[p] == nil {
-			gone = append(gone, p)
-		}
-	}
-	w.mu.Unlock()
-	sort.Strings(gone)
-	for _, p := range gone {
-		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: p})
-	}
-	w.emit(ctx, Event{Kind: EventSynced, At: time.Now()})
-}
-
-// visit walks path: a lock is tracked, any other node is descended into,
-// its children queued on work.
-func (w *Watcher) visit(ctx context.Context, work *pool, path string, depth int, root bool) {
-	if ctx.Err() != nil || path == systemTree || strings.HasPrefix(path, systemTree+"/") {
-		return
-	}
-	names, stat, err := w.children(path)
-	if err != nil {
-		w.report(ctx, path, err, root)
-		return
-	}
-	isLock, probed, err := w.isLock(path, names, stat)
-	if err != nil {
-		w.report(ctx, path, err, false)
-		return
-	}
-	if isLock {
-		if err := w.trackListed(ctx, path, names, stat, probed); err != nil {
-			w.report(ctx, path, err, false)
-		}
-		return
-	}
-	set := make(map[string]bool, len(names))
-	for _, n := range names {
-		set[n] = true
-	}
-	w.mu.Lock()
-	w.dirs[path] = &walked{depth: depth, names: set}
-	w.mu.Unlock()
-	if w.cfg.MaxDepth > 0 && depth >= w.cfg.MaxDepth {
-		return
-	}
-	for _, n := range names {
-		work.do(func() { w.visit(ctx, work, joinPath(path, n), depth+1, false) })
-	}
-}
 
 // isLock decides whether a walked node is a lock. probed is the child it
 // read to decide, if it read one, so that tracking need not read it again.
@@ -125,9 +47,7 @@ func (w *Watcher) isSemaphore(sem string) bool {
 	if err != nil {
 		return false
 	}
-	w.sem <- struct{}{}
-	names, _, err := w.conn.zk.Children(w.conn.abs(sem))
-	<-w.sem
+	names, _, err := w.list(sem)
 	if err != nil {
 		return false
 	}

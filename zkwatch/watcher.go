@@ -38,43 +38,84 @@ type WatchConfig struct {
 	// SetWatchTable gives a newer one; nil means recipe rules.
 	Watches *lockcore.WatchTable
 	// EnrichEvery is how often every server is asked for its four-letter
-	// words (srvr, cons, wchc); 0 means 5 s, negative never.
+	// words (srvr, cons, wchc); 0 means 5 s, negative never. cons and the
+	// watch table are asked less often when their cost says so.
 	EnrichEvery time.Duration
+	// WatchMode says whether the servers' watch table is read, and
+	// WatchBudget the most watches they may hold for WatchesAuto to read
+	// it (0: DefaultWatchBudget).
+	WatchMode   WatchMode
+	WatchBudget int
 	// Once walks and reads everything once, sets no watches, and closes
 	// Events after EventSynced: for one-shot commands.
 	Once bool
+
+	// WalkBurst is how many reads the first walk makes at full speed; a
+	// tree that fits is walked whole before the first sync, a bigger one
+	// is searched by dump first. 0 means 2,000.
+	WalkBurst int
+	// WalkRate paces every walk past its burst, in reads a second; 0
+	// means 2,000.
+	WalkRate int
+	// WalkEvery is the least gap between two walks; 0 means 10 minutes
+	// while dump is answered and 10 seconds when it is not. A walk that
+	// took d is followed by the next no sooner than 10×d after it began.
+	WalkEvery time.Duration
+	// DumpEvery is the least gap between two dumps, which find new locks
+	// with ephemeral contenders; 0 means 5 s. A dump that took d is asked
+	// again no sooner than d/MaxWordShare later.
+	DumpEvery time.Duration
+	// FullWalk, with Once, finishes the walk before the sync even where a
+	// dump found the locks with ephemeral contenders, so that locks whose
+	// contenders are all persistent are listed too.
+	FullWalk bool
+	// Costs, if not nil, counts the four-letter words the watcher asks;
+	// nil makes a Costs of the watcher's own (see Watcher.Costs).
+	Costs *Costs
 }
 
 // Watcher keeps a live, watch-driven picture of every lock under its roots
-// and reports changes as Events. One children watch is kept per lock parent
-// (and per semaphore part, and per walked node, so that new locks appear);
-// a fired watch is re-armed when the path is read again. After a session
-// expiry everything is walked and read again.
+// and reports changes as Events. It watches locks only: one children watch
+// per lock parent (and per semaphore part); a fired watch is re-armed when
+// the path is read again. It finds locks without watching the rest of the
+// tree: a dump's ephemeral nodes name the candidate lock parents, and a
+// walk paced to a read rate finds the rest (see [Discovery]). After a
+// session expiry everything is found and read again.
 type Watcher struct {
 	conn   *Conn
 	cfg    WatchConfig
 	events chan Event
 	sem    chan struct{} // a slot per request in flight, Concurrency in all
+	costs  *Costs
+	// reqCtx ends the watcher's requests: when it ends, and in Once mode
+	// when the connection is lost.
+	reqCtx context.Context
 
-	mu     sync.Mutex
-	locks  map[string]*lockcore.Tree // lock path → what was last read of it
-	owner  map[string]string         // watched path of a lock → lock path
-	dirs   map[string]*walked        // walked node that is not a lock → its children
-	armed  map[string]bool           // paths with a children watch pending
-	dirty  map[string]bool
-	resync bool
+	mu      sync.Mutex
+	locks   map[string]*lockcore.Tree // lock path → what was last read of it
+	owner   map[string]string         // watched path of a lock → lock path
+	armed   map[string]bool           // paths with a watch pending
+	dirty   map[string]bool           // watched paths that fired
+	found   map[string]bool           // lock paths discovery found, to track
+	checked map[string]int            // dump candidates that are not locks → their ephemeral count then
+	before  map[string]bool           // locks of the last sync, until the next
+	resync  bool                      // a new session: find everything again
+	reread  bool                      // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
 	// redone from what was read, without reading again.
-	reanalyze bool
-	table     *lockcore.WatchTable
-	state     ConnState
-	wake      chan struct{}
-}
+	reanalyze   bool
+	table       *lockcore.WatchTable
+	state       ConnState
+	wake        chan struct{}
+	syncWaiters []chan struct{}
 
-// walked is a node the walk passed through.
-type walked struct {
-	depth int
-	names map[string]bool
+	disc          Discovery
+	dumpRefused   bool
+	walk          *walker // under way, or nil
+	lastWalkStart time.Time
+	lastWalkTook  time.Duration
+	stopDiscovery context.CancelFunc
+	discoverWG    sync.WaitGroup
 }
 
 // Watch starts watching through conn. Events closes when ctx ends (or,
@@ -87,9 +128,12 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	if cfg.Concurrency <= 0 {
 		cfg.Concurrency = 64
 	}
-	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency),
-		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, dirs: map[string]*walked{},
-		armed: map[string]bool{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
+	if cfg.Costs == nil {
+		cfg.Costs = NewCosts()
+	}
+	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
+		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
+		before: map[string]bool{}, armed: map[string]bool{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	go w.run(ctx)
 	return w
@@ -101,24 +145,25 @@ func (w *Watcher) Events() <-chan Event { return w.events }
 
 func (w *Watcher) run(ctx context.Context) {
 	defer close(w.events)
-	var trackConn sync.WaitGroup
+	ctx, stopGuard := w.guardOnce(ctx)
+	defer stopGuard()
+	w.reqCtx = ctx
+	w.conn.onWatch.set(w.onWatchEvent)
+	defer w.conn.onWatch.set(nil)
+	var background sync.WaitGroup
 	if !w.cfg.Once {
-		trackConn.Add(1)
-		go func() { defer trackConn.Done(); w.trackConn(ctx) }()
+		background.Go(func() { w.trackConn(ctx) })
 		if every := w.cfg.EnrichEvery; every >= 0 {
 			if every == 0 {
 				every = defaultEnrichEvery
 			}
-			trackConn.Add(1)
-			go func() { defer trackConn.Done(); w.enrichLoop(ctx, every) }()
+			background.Go(func() { w.enrichLoop(ctx, every) })
 		}
-		defer trackConn.Wait()
 	}
+	defer background.Wait()
+	defer w.discoverWG.Wait()
 	w.emit(ctx, Event{Kind: EventConn, At: time.Now(), Conn: w.connState()})
-	w.sync(ctx)
-	if w.cfg.Once {
-		return
-	}
+	w.beginSync(ctx)
 	var last time.Time // when the last round of reads began
 	for {
 		select {
@@ -135,20 +180,32 @@ func (w *Watcher) run(ctx context.Context) {
 		}
 		last = time.Now()
 		w.mu.Lock()
-		dirty, resync, reanalyze := w.dirty, w.resync, w.reanalyze
-		w.dirty, w.resync, w.reanalyze = map[string]bool{}, false, false
+		dirty, found, resync, reanalyze, waiters := w.dirty, w.found, w.resync, w.reanalyze, w.syncWaiters
+		w.dirty, w.found, w.resync, w.reanalyze, w.syncWaiters = map[string]bool{}, map[string]bool{}, false, false, nil
+		reread := w.reread && !resync
+		if reread {
+			for p := range w.locks {
+				found[p] = true
+			}
+		}
+		w.reread = false
 		w.mu.Unlock()
-		switch {
-		case resync:
+		if resync {
 			if !w.awaitSession(ctx) {
 				return
 			}
-			w.sync(ctx)
-		case reanalyze:
-			w.refresh(ctx, dirty)
+			w.beginSync(ctx)
+			continue
+		}
+		w.refresh(ctx, dirty, found)
+		if reanalyze {
 			w.analyzeAll(ctx)
-		default:
-			w.refresh(ctx, dirty)
+		}
+		if len(waiters) > 0 || reread {
+			w.finishSync(ctx, waiters)
+			if w.cfg.Once {
+				return
+			}
 		}
 	}
 }
@@ -183,23 +240,32 @@ func (w *Watcher) poke() {
 	}
 }
 
-// await waits for the watch on path to fire and marks path for reading.
-func (w *Watcher) await(path string, ch <-chan zk.Event) {
-	ev := <-ch
-	w.mu.Lock()
-	delete(w.armed, path)
-	switch {
-	case ev.Type == zk.EventNotWatching && errors.Is(ev.Err, zk.ErrSessionExpired):
-		w.resync = true
-	case ev.Type == zk.EventNotWatching:
-		// The connection was closed: nothing more to read.
-		w.mu.Unlock()
+// onWatchEvent takes a watch notification from the connection: a path the
+// watcher armed is marked for reading; an expiry asks for a re-sync.
+func (w *Watcher) onWatchEvent(ev zk.Event) {
+	if ev.Type == zk.EventNotWatching {
+		if errors.Is(ev.Err, zk.ErrSessionExpired) {
+			w.mu.Lock()
+			w.resync = true
+			w.mu.Unlock()
+			w.poke()
+		}
 		return
-	default:
+	}
+	path, ok := w.conn.rel(ev.Path)
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	armed := w.armed[path]
+	if armed {
+		delete(w.armed, path)
 		w.dirty[path] = true
 	}
 	w.mu.Unlock()
-	w.poke()
+	if armed {
+		w.poke()
+	}
 }
 
 // children lists path's children, arming a children watch unless one is
@@ -214,16 +280,19 @@ func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
 	}
 	w.mu.Unlock()
 	if !arm {
-		return w.conn.zk.Children(w.conn.abs(path))
+		return w.list(path)
 	}
-	names, stat, ch, err := w.conn.zk.ChildrenW(w.conn.abs(path))
+	r, err := guard(w, func() (listing, error) {
+		names, stat, _, err := w.conn.zk.ChildrenW(w.conn.abs(path))
+		return listing{names, stat}, err
+	})
+	names, stat := r.names, r.stat
 	if err != nil {
 		w.mu.Lock()
 		delete(w.armed, path)
 		w.mu.Unlock()
 		return nil, nil, err
 	}
-	go w.await(path, ch)
 	return names, stat, nil
 }
 
@@ -236,7 +305,26 @@ func (w *Watcher) get(path string) (lockcore.Node, error) {
 
 // read reads the node at path, named name, without taking a request slot:
 // the caller holds one.
-func (w *Watcher) read(path, name string) (lockcore.Node, error) { return w.conn.getNode(path, name) }
+func (w *Watcher) read(path, name string) (lockcore.Node, error) {
+	return guard(w, func() (lockcore.Node, error) { return w.conn.getNode(path, name) })
+}
+
+// listing is a children request's answer.
+type listing struct {
+	names []string
+	stat  *zk.Stat
+}
+
+// guard runs a request; a one-shot watcher gives up on it when its
+// requests must stop: go-zookeeper holds a request made while
+// disconnected until it reconnects, which a one-shot walk whose server
+// died would wait for forever. A live watcher waits for the reconnect.
+func guard[T any](w *Watcher, f func() (T, error)) (T, error) {
+	if !w.cfg.Once {
+		return f()
+	}
+	return call(w.reqCtx, f)
+}
 
 // SetWatchTable gives the watcher the servers' latest watch table (nil when
 // unknown); every lock is analysed again against it.

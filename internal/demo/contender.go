@@ -149,12 +149,16 @@ func (d *Demo) fairTurn(ctx context.Context, c *contender, orphan bool) error {
 // client without protection does, and "loses" the reply: the node stays,
 // unknown to its own session, until it is fenced or the session ends.
 func (d *Demo) createOrphan(c *contender, mode lockcore.Mode) error {
-	dir, name := d.lockPath, "_c_"+newUUID()+"-lock-"
+	dir, recipe, as := d.lockPath, lockcore.RecipeCuratorMutex, lockcore.ModeExclusive
 	switch {
 	case d.cfg.Recipe == ReadWrite:
-		name = "_c_" + newUUID() + "-__WRIT__"
+		recipe, as = lockcore.RecipeCuratorRWLock, lockcore.ModeWrite
 	case d.cfg.Recipe == Semaphore:
-		dir, name = d.lockPath+"-__lock__", newHex()+"__lock__"
+		dir, recipe, as = d.lockPath+"-__lock__", lockcore.RecipeKazooSemaphore, lockcore.ModeLease
+	}
+	name, err := lockcore.NodePrefix(recipe, as, 0, "")
+	if err != nil {
+		return err
 	}
 	created, err := c.zk.Create(dir+"/"+name, d.data(c), flagEphemeralSequential, openACL)
 	if err != nil {

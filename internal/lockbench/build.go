@@ -42,23 +42,23 @@ var curatorSource []byte
 //go:embed python/kazoo_loop.py
 var kazooSource []byte
 
-// javaBuild compiles CuratorLoop once per process.
-var javaBuild struct {
-	once      sync.Once
-	classpath string
-	err       error
-}
+// curatorLoop is CuratorLoop's build.
+var curatorLoop = zkserver.JavaBuild{Name: "lockbench", JarDir: jarDir, Jars: jars, InstallHint: installHint,
+	Sources: map[string][]byte{"CuratorLoop.java": curatorSource}}
+
+// curatorClasspath compiles CuratorLoop once per process.
+var curatorClasspath = sync.OnceValues(curatorLoop.Build)
 
 func newCuratorChild(cfg Config) (driver, error) {
-	javaBuild.once.Do(func() { javaBuild.classpath, javaBuild.err = buildJava() })
-	if javaBuild.err != nil {
-		return nil, fmt.Errorf("lockbench: build CuratorLoop: %w", javaBuild.err)
-	}
-	java, err := jdkTool("java")
+	classpath, err := curatorClasspath()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lockbench: build CuratorLoop: %w", err)
 	}
-	args := append(append([]string(nil), jvmFlags...), "-cp", javaBuild.classpath, "CuratorLoop")
+	java, err := curatorLoop.Tool("java")
+	if err != nil {
+		return nil, fmt.Errorf("lockbench: %w", err)
+	}
+	args := append(append([]string(nil), jvmFlags...), "-cp", classpath, "CuratorLoop")
 	return startChild("curator", java, append(args, loopArgs(cfg)...), cfg.Logf)
 }
 
@@ -104,73 +104,4 @@ func writeOnce(name string, content []byte) (string, error) {
 		return "", err
 	}
 	return p, os.Rename(tmp.Name(), p)
-}
-
-// buildJava compiles CuratorLoop into os.TempDir()/zklocks-lockbench-HASH,
-// keyed by the source and the jars' versions, unless an earlier run already
-// has, and returns the class path to run it with. The classes are written
-// under a temporary name and renamed into place, as package peers does.
-func buildJava() (string, error) {
-	javac, err := jdkTool("javac")
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.New()
-	var paths, missing []string
-	for _, jar := range jars {
-		p := filepath.Join(jarDir, jar)
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			missing = append(missing, p)
-		}
-		paths = append(paths, p)
-		fmt.Fprintf(sum, "%s\n", real)
-	}
-	if len(missing) > 0 {
-		return "", fmt.Errorf("jars not found: %s; install them with: %s", strings.Join(missing, ", "), installHint)
-	}
-	fmt.Fprintf(sum, "%s", curatorSource)
-	jarPath := strings.Join(paths, string(os.PathListSeparator))
-	dir := filepath.Join(os.TempDir(), "zklocks-lockbench-"+hex.EncodeToString(sum.Sum(nil))[:16])
-	classpath := dir + string(os.PathListSeparator) + jarPath
-	if _, err := os.Stat(filepath.Join(dir, "CuratorLoop.class")); err == nil {
-		return classpath, nil
-	}
-	tmp, err := os.MkdirTemp(os.TempDir(), "zklocks-lockbench-build-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	src, classes := filepath.Join(tmp, "CuratorLoop.java"), filepath.Join(tmp, "classes")
-	if err := os.WriteFile(src, curatorSource, 0o644); err != nil {
-		return "", err
-	}
-	out, err := exec.Command(javac, "-nowarn", "-implicit:none", "-sourcepath", "", "-d", classes, "-cp", jarPath, src).CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("javac: %v\n%s", err, out)
-	}
-	if err := os.Rename(classes, dir); err != nil {
-		if _, statErr := os.Stat(filepath.Join(dir, "CuratorLoop.class")); statErr == nil {
-			return classpath, nil // another run built it meanwhile
-		}
-		// A broken leftover: replace it.
-		if err := os.RemoveAll(dir); err != nil {
-			return "", err
-		}
-		if err := os.Rename(classes, dir); err != nil {
-			return "", err
-		}
-	}
-	return classpath, nil
-}
-
-// jdkTool finds java or javac, failing with the command that installs
-// what the clients need.
-func jdkTool(name string) (string, error) {
-	p, err := zkserver.JDKTool(name)
-	if err != nil {
-		return "", fmt.Errorf("lockbench: %s not found (%v); install a JDK (default-jdk-headless) and the clients with: %s",
-			name, err, installHint)
-	}
-	return p, nil
 }

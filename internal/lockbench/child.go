@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,29 +43,16 @@ func startChild(name, path string, args []string, logf func(string, ...any)) (*c
 		return nil, err
 	}
 	cmd.Stderr = &lineWriter{logf: func(f string, a ...any) { logf(name+": "+f, a...) }}
-	cmd.SysProcAttr = zkserver.ChildProcAttr()
 	c := &child{name: name, cmd: cmd, stdin: stdin, lines: make(chan string, 1024), exited: make(chan struct{})}
-	started := make(chan error, 1)
-	go func() {
-		// On Linux the child is killed when the thread that forked it ends
-		// (Pdeathsig), so fork from a locked thread that lives exactly as
-		// long as the child, as package peers does.
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
+	read := func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			c.lines <- sc.Text()
 		}
 		close(c.lines)
-		_ = cmd.Wait()
-		close(c.exited)
-	}()
-	if err := <-started; err != nil {
+	}
+	if err := zkserver.StartChild(cmd, read, func(error) { close(c.exited) }); err != nil {
 		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
 	return c, nil

@@ -1,7 +1,6 @@
 package peers
 
 import (
-	"io"
 	"strings"
 	"testing"
 )
@@ -10,7 +9,12 @@ import (
 // them, not skip: a skipped integration test reads as a passing one.
 func TestMissingClientsSayHowToInstall(t *testing.T) {
 	checks := map[string]error{
-		"jars":   func() error { _, err := findJars(t.TempDir(), io.Discard); return err }(),
+		"jars": func() error {
+			b := javaPeers
+			b.JarDir = t.TempDir()
+			_, err := b.Build()
+			return err
+		}(),
 		"kazoo":  checkKazoo("/nonexistent/python3"),
 		"python": checkKazoo("/bin/false"),
 	}
@@ -21,7 +25,7 @@ func TestMissingClientsSayHowToInstall(t *testing.T) {
 	}
 	t.Setenv("JAVA_HOME", "")
 	t.Setenv("PATH", t.TempDir())
-	if _, err := jdkTool("javac"); err == nil || !strings.Contains(err.Error(), installHint) {
+	if _, err := javaPeers.Tool("javac"); err == nil || !strings.Contains(err.Error(), installHint) {
 		t.Errorf("javac: error %v does not include %q", err, installHint)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"runtime"
 	"sync"
 	"time"
 
@@ -40,31 +39,19 @@ func startChild(path string, args []string, handle func(string), logf func(strin
 		return nil, err
 	}
 	cmd.Stderr = &lineWriter{logf: logf}
-	cmd.SysProcAttr = zkserver.ChildProcAttr()
 	c := &child{name: path, cmd: cmd, stdin: stdin, done: make(chan struct{})}
-
-	started := make(chan error, 1)
-	go func() {
-		// On Linux the child is killed when the thread that forked it ends
-		// (Pdeathsig), so fork from a locked thread that lives exactly as
-		// long as the child: when this goroutine returns, still locked, the
-		// runtime retires the thread. EOF on the child's stdin is the other
-		// guard: the peer programs exit on it.
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
+	// EOF on the child's stdin also ends it: the peer programs exit on it.
+	read := func() {
 		lines := bufio.NewScanner(stdout)
 		for lines.Scan() {
 			handle(lines.Text())
 		}
-		err := cmd.Wait()
+	}
+	exited := func(err error) {
 		end(fmt.Errorf("%s exited: %v", path, err))
 		close(c.done)
-	}()
-	if err := <-started; err != nil {
+	}
+	if err := zkserver.StartChild(cmd, read, exited); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"time"
 )
@@ -33,25 +32,9 @@ func launch(java string, args []string, dir, logPath string) (*process, error) {
 	cmd := exec.Command(java, args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = sysProcAttr()
 	p := &process{cmd: cmd, done: make(chan struct{})}
-
-	started := make(chan error, 1)
-	go func() {
-		// On Linux the child is killed when the thread that forked it ends
-		// (Pdeathsig), so fork from a locked thread that lives exactly as
-		// long as the child: when this goroutine returns, still locked, the
-		// runtime retires the thread.
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	if err := <-started; err != nil {
+	exited := func(err error) { p.err = err; close(p.done) }
+	if err := StartChild(cmd, nil, exited); err != nil {
 		return nil, fmt.Errorf("zkserver: start java: %w", err)
 	}
 	return p, nil

@@ -21,7 +21,9 @@ type Ensemble struct {
 }
 
 // StartEnsemble starts n servers (myid 1..n) as one quorum and returns once
-// every member serves as leader or follower. t's Cleanup stops them and
+// every member serves as leader or follower. Each member's line in the
+// configuration names its client address, in the dynamic-configuration
+// form ZooKeeper 3.5+ writes, so that /zookeeper/config lists them. t's Cleanup stops them and
 // removes their files. Options apply to every member. Failures are reported
 // like [Start]'s, with the log of the member that did not come up.
 func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
@@ -33,7 +35,7 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	ports := freePorts(t, 3*n)
 	peers := make([]string, n)
 	for i := range n {
-		peers[i] = fmt.Sprintf("server.%d=127.0.0.1:%d:%d", i+1, ports[3*i+1], ports[3*i+2])
+		peers[i] = fmt.Sprintf("server.%d=127.0.0.1:%d:%d:participant;127.0.0.1:%d", i+1, ports[3*i+1], ports[3*i+2], ports[3*i])
 	}
 	e := &Ensemble{t: t}
 	for i := range n {

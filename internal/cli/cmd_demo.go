@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/internal/zkserver"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// localServer is where the demo looks for a ZooKeeper when --server is not
+// given.
+const localServer = "127.0.0.1:2181"
+
+// Demo time budgets: a JVM on a busy machine can take a while to start;
+// closing waits for sessions to end and deletes a few nodes.
+const (
+	demoServerStart = 60 * time.Second
+	demoProbe       = 3 * time.Second
+	demoClose       = 15 * time.Second
+)
+
+type demoFlags struct {
+	contenders int
+	recipe     string
+	naive      bool
+	leases     int
+	plain      bool
+	throwaway  bool
+}
+
+func newDemoCommand(g *globalFlags, o *operateFlags) *cobra.Command {
+	f := &demoFlags{}
+	cmd := &cobra.Command{
+		Use:   "demo [--contenders N] [--recipe exclusive|rw|semaphore | --naive]",
+		Short: "Watch fairness and the herd effect live, on a throwaway ZooKeeper if need be",
+		Long: `demo runs contenders, each with its own ZooKeeper session, that take one lock under
+/zklocks-demo in turns with zklocks' own lock client, each holding it for 0.3–1.5 s and
+queueing again. It shows the grants as they happen and two counters: wakeups per
+release (the watch notifications a release delivers to the other contenders' sessions:
+1 for a fair lock, about N for the naive one; a holder's notice of its own release is
+not counted) and FIFO breaks (grants that overtook a contender waiting longer).
+
+--recipe picks the fair lock: exclusive (Curator's InterProcessMutex layout), rw (a mix
+of readers and writers) or semaphore (kazoo's, with --leases leases). --naive runs the
+textbook lock instead: whoever creates the ephemeral node /zklocks-demo/naive/lock holds;
+every waiter watches that one node, and all of them wake and race when it goes.
+
+Controls: + adds a contender; X kills one contender's session (its node vanishes, the
+chain heals); Z freezes the holder (a stuck lock to diagnose), or thaws it; L loses a
+create's reply (a contender creates again without protection, leaving an orphan that
+blocks its own session until it is fenced: F in the UI, or zklocks fence --server ADDR
+PATH); q quits. The UI's other keys work as usual (? lists them). In the plain view
+(--plain, or without a terminal) type the key, in either case, and Enter.
+
+With --server or --context the demo uses that cluster. Otherwise it uses the ZooKeeper
+on ` + localServer + ` if one answers there, and else (or with --throwaway) starts a
+throwaway one from the installed package (make deps installs it) on a free port in a
+temporary directory. On exit (q, Ctrl-C, SIGTERM, SIGHUP) the demo ends its contenders'
+sessions, deletes what it created under /zklocks-demo, stops the throwaway server and
+removes its files. If zklocks is killed outright, the kernel kills the server with it,
+and the next demo removes the files left behind.
+
+` + exitCodesHelp(),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDemo(cmd, g, o, f) },
+	}
+	fl := cmd.Flags()
+	fl.IntVarP(&f.contenders, "contenders", "n", demo.DefaultContenders, "how many contenders to start (1–100)")
+	fl.StringVar(&f.recipe, "recipe", string(demo.Exclusive), "the fair lock to run: exclusive, rw or semaphore")
+	fl.BoolVar(&f.naive, "naive", false, "run the naive lock, where every waiter watches one node, instead of a fair one")
+	fl.IntVar(&f.leases, "leases", demo.DefaultMaxLeases, "the semaphore's leases (with --recipe semaphore)")
+	fl.BoolVar(&f.plain, "plain", false, "print events as lines and read controls as lines instead of opening the terminal UI")
+	fl.BoolVar(&f.throwaway, "throwaway", false, "start a throwaway ZooKeeper even when one answers on "+localServer)
+	return cmd
+}
+
+// check validates the flags and returns the recipe they ask for.
+func (f *demoFlags) check(cmd *cobra.Command) (demo.Recipe, error) {
+	changed := cmd.Flags().Changed
+	r, err := demo.ParseRecipe(f.recipe)
+	switch {
+	case err != nil:
+		return "", err
+	case r == demo.Naive:
+		return "", errors.New("--naive runs the naive lock; --recipe picks a fair one")
+	case f.naive && changed("recipe"):
+		return "", errors.New("--naive and --recipe exclude each other")
+	case f.contenders < 1 || f.contenders > 100:
+		return "", fmt.Errorf("--contenders must be 1–100, got %d", f.contenders)
+	case f.leases < 1:
+		return "", fmt.Errorf("--leases must be at least 1, got %d", f.leases)
+	case f.throwaway && (changed("server") || changed("context")):
+		return "", errors.New("--throwaway starts a server of its own: it excludes --server and --context")
+	}
+	if f.naive {
+		r = demo.Naive
+	}
+	return r, nil
+}
+
+func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) error {
+	recipe, err := f.check(cmd)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	s, err := g.load()
+	if err != nil {
+		return err
+	}
+	plain := f.plain || !isatty.IsTerminal(os.Stdin.Fd()) || !isatty.IsTerminal(os.Stdout.Fd())
+	if !plain && s.logFile == "-" {
+		return &exitError{code: exitUsage, err: errNeedsFile}
+	}
+	// The first signal, also a closed terminal's SIGHUP, ends the demo
+	// cleanly; after it, the default handling is back, so a second one ends
+	// zklocks at once (the kernel still takes the throwaway server with it).
+	ctx := SignalContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+
+	stderr := cmd.ErrOrStderr()
+	opt, srv, err := demoServer(ctx, s, f.throwaway, stderr)
+	if err != nil {
+		return err
+	}
+	if srv != nil {
+		defer func() {
+			if err := srv.Stop(); err != nil {
+				fmt.Fprintln(stderr, "zklocks:", err)
+			}
+		}()
+	}
+
+	events := make(chan demo.Event, 1024)
+	cfg := demo.Config{Options: opt, Recipe: recipe, Contenders: f.contenders, MaxLeases: f.leases, DialTimeout: s.timeout,
+		OnEvent: func(ev demo.Event) {
+			select {
+			case events <- ev:
+			default: // a slow terminal loses lines, never stalls a contender
+			}
+		}}
+	d, err := demo.Start(ctx, cfg)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil // stopped by a signal while starting
+	case errors.Is(err, zkwatch.ErrUnreachable):
+		return &exitError{code: exitUnreachable, err: err}
+	case err != nil:
+		return &exitError{code: exitFailed, err: err}
+	}
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), demoClose)
+		defer cancel()
+		if err := d.Close(closeCtx); err != nil {
+			fmt.Fprintln(stderr, "zklocks: cleaning up the demo:", err)
+		}
+	}()
+	if plain {
+		where := opt.Target.String()
+		if srv != nil {
+			where += " (throwaway ZooKeeper, removed on exit)"
+		}
+		return runDemoPlain(ctx, cmd, d, events, where)
+	}
+	return runDemoTUI(ctx, cmd, s, o, d, opt)
+}
+
+// demoServer decides where the demo runs: the cluster --server or
+// --context names; else the ZooKeeper on localServer if one answers; else
+// a throwaway server, which the caller must stop.
+func demoServer(ctx context.Context, s settings, throwaway bool, stderr io.Writer) (zkwatch.Options, *zkserver.Server, error) {
+	if s.given("server") || s.given("context") {
+		opt, err := s.options()
+		if err != nil {
+			return zkwatch.Options{}, nil, &exitError{code: exitUsage, err: err}
+		}
+		return opt, nil, nil
+	}
+	opt := zkwatch.Options{SessionTimeout: s.sessionTimeout, Logger: s.logger()}
+	if !throwaway && zookeeperAt(ctx, localServer) {
+		fmt.Fprintf(stderr, "zklocks: using the ZooKeeper on %s (--throwaway starts one of its own)\n", localServer)
+		opt.Target = zkwatch.Target{Servers: []string{localServer}}
+		return opt, nil, nil
+	}
+	fmt.Fprintln(stderr, "zklocks: starting a throwaway ZooKeeper…")
+	startCtx, cancel := context.WithTimeout(ctx, demoServerStart)
+	defer cancel()
+	srv, err := zkserver.Start(startCtx, zkserver.Config{})
+	switch {
+	case errors.Is(err, zkserver.ErrNotInstalled):
+		return zkwatch.Options{}, nil, &exitError{code: exitFailed, err: fmt.Errorf("%w (make deps installs what is missing)", err)}
+	case err != nil:
+		return zkwatch.Options{}, nil, &exitError{code: exitFailed, err: err}
+	}
+	opt.Target = zkwatch.Target{Servers: []string{srv.Addr()}}
+	return opt, srv, nil
+}
+
+// zookeeperAt reports whether a ZooKeeper serves on addr: it answers srvr
+// with a mode, or (when srvr is not allowed) gives a session.
+func zookeeperAt(ctx context.Context, addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, 500*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	if zkserver.Mode(ctx, addr) != "" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, demoProbe)
+	defer cancel()
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: zkwatch.Target{Servers: []string{addr}}})
+	if err != nil {
+		return false
+	}
+	conn.Close()
+	return true
+}
+
+// demoTitle names what runs, for the views' first line.
+func demoTitle(d *demo.Demo, where string) string {
+	what := map[demo.Recipe]string{demo.Exclusive: "fair exclusive lock", demo.ReadWrite: "fair read/write lock",
+		demo.Semaphore: "fair semaphore", demo.Naive: "naive lock (every waiter watches one node)"}[d.Recipe()]
+	return fmt.Sprintf("zklocks demo: %s %s on %s", what, model.Printable(d.LockPath()), model.Printable(where))
+}

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/model"
+)
+
+// plainStatsEvery is how often the plain view prints the counters.
+const plainStatsEvery = 5 * time.Second
+
+const plainKeys = "controls: + add a contender · x kill a session · z freeze/thaw the holder · l lose a reply · s counters · q quit (then Enter)"
+
+// runDemoPlain is the demo's line-oriented view: one line per event, the
+// counters every few seconds, and controls read as lines from stdin. It
+// returns when ctx ends or q is read; end of input leaves it running.
+func runDemoPlain(ctx context.Context, cmd *cobra.Command, d *demo.Demo, events <-chan demo.Event, where string) error {
+	out := cmd.OutOrStdout()
+	fmt.Fprintln(out, demoTitle(d, where))
+	fmt.Fprintln(out, "wakeups per release: the watch notifications a release delivers to the other contenders' sessions (1 for a fair lock, about N for the naive one)")
+	fmt.Fprintln(out, plainKeys)
+	lines := make(chan string)
+	go readLines(cmd.InOrStdin(), lines)
+	tick := time.NewTicker(plainStatsEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev := <-events:
+			fmt.Fprintln(out, eventLine(ev))
+		case <-tick.C:
+			fmt.Fprintln(out, statsLine(d.Stats()))
+		case line, ok := <-lines:
+			if !ok {
+				lines = nil // end of input: keep showing
+				continue
+			}
+			if quit := plainControl(ctx, out, d, line); quit {
+				return nil
+			}
+		}
+	}
+}
+
+// readLines sends each line of r, trimmed, and closes lines at its end.
+func readLines(r io.Reader, lines chan<- string) {
+	defer close(lines)
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		lines <- strings.TrimSpace(sc.Text())
+	}
+}
+
+// plainControl acts on one typed line; it reports whether to quit.
+func plainControl(ctx context.Context, out io.Writer, d *demo.Demo, line string) bool {
+	var msg string
+	var err error
+	switch strings.ToLower(line) {
+	case "":
+		return false
+	case "q", "quit":
+		return true
+	case "+":
+		msg, err = d.Add(ctx)
+	case "x":
+		msg, err = d.Kill()
+	case "z":
+		if d.Stats().Frozen > 0 {
+			msg, err = d.Unfreeze()
+		} else {
+			msg, err = d.Freeze()
+		}
+	case "l":
+		msg, err = d.LoseReply(ctx)
+	case "s":
+		msg = statsLine(d.Stats())
+	default:
+		msg = plainKeys
+	}
+	if err != nil {
+		msg = "! " + err.Error()
+	}
+	fmt.Fprintln(out, model.Printable(msg))
+	return false
+}
+
+// eventLine is one event as the plain view prints it.
+func eventLine(ev demo.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %-11s #%-3d", ev.At.Format("15:04:05.000"), ev.Kind, ev.Contender)
+	if ev.Session != 0 {
+		fmt.Fprintf(&b, " 0x%x", uint64(ev.Session))
+	}
+	if ev.Node != "" {
+		b.WriteString("  " + model.ShortNode(path.Base(ev.Node)))
+	}
+	if ev.Kind == demo.Granted {
+		if ev.Mode != "" && ev.Mode != "exclusive" {
+			b.WriteString("  " + string(ev.Mode))
+		}
+		b.WriteString("  waited " + model.Duration(ev.Waited))
+		if ev.OutOfOrder {
+			b.WriteString("  OUT OF ORDER: overtook a contender waiting longer")
+		}
+	}
+	if ev.Err != nil {
+		b.WriteString("  " + ev.Err.Error())
+	}
+	return model.Printable(b.String())
+}
+
+// statsLine is the counters in one line.
+func statsLine(s demo.Stats) string {
+	fifo := "FIFO kept"
+	if s.FIFOBreaks > 0 {
+		fifo = fmt.Sprintf("FIFO broken %d times", s.FIFOBreaks)
+	}
+	line := fmt.Sprintf("-- %d grants, %d releases · %.2f wakeups per release · %s · %d contenders: %d holding, %d waiting",
+		s.Grants, s.Releases, s.WakeupsPerRelease(), fifo, s.Contenders, s.Holding, s.Waiting)
+	if s.Frozen > 0 {
+		line += fmt.Sprintf(", %d frozen", s.Frozen)
+	}
+	if len(s.Orphans) > 0 {
+		line += fmt.Sprintf("; orphans: %s", strings.Join(s.Orphans, " "))
+	}
+	return model.Printable(line)
+}

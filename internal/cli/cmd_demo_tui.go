@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/ui"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// runDemoTUI shows the demo in the terminal UI, opened on the demo's lock,
+// with its counters and controls, watching /zklocks-demo through a session
+// of its own. The UI's operating actions work as in the plain UI (fence
+// the orphan that L leaves, force-release a frozen holder), audited, unless
+// --read-only. It returns when the user quits or ctx ends; the caller then
+// closes the demo.
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options) error {
+	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
+	dialCtx, dialCancel := context.WithTimeout(ctx, s.timeout)
+	conn, err := zkwatch.Dial(dialCtx, opt)
+	dialCancel()
+	if err != nil {
+		return &exitError{code: exitUnreachable, err: err}
+	}
+	defer conn.Close()
+	uiOpt := uiOptions(s, conn, audit)
+	uiOpt.Demo = demoControls{d}
+	return runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d), uiOpt)
+}
+
+// demoWatchConfig watches the demo's tree, asking the servers about their
+// sessions (client addresses) and watches as the UI does. A fair lock's
+// queue turns over faster than the watch table is sampled, so it is mostly
+// analysed by its recipe's rules (a table older than a lock's last change
+// is not used for it); the naive lock's waiters show only in the table.
+func demoWatchConfig(d *demo.Demo) zkwatch.WatchConfig {
+	return zkwatch.WatchConfig{Roots: []string{demo.Root}, Locks: []string{d.LockPath()}, EnrichEvery: time.Second}
+}
+
+// demoControls are the demo's controls as the UI drives them, with the
+// counters it shows.
+type demoControls struct{ *demo.Demo }
+
+func (d demoControls) Stats() ui.DemoStats {
+	s := d.Demo.Stats()
+	return ui.DemoStats{WakeupsPerRelease: s.WakeupsPerRelease(), FIFOBreaks: s.FIFOBreaks, Frozen: s.Frozen, Orphans: len(s.Orphans)}
+}

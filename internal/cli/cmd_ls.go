@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+func newLsCommand(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	var depth int
+	var longHeld time.Duration
+	var fullWalk bool
+	cmd := &cobra.Command{
+		Use:   "ls [flags]",
+		Short: "List every lock under the roots, most contended first",
+		Long: `ls finds every lock under the roots (default /, never /zookeeper): a node whose children
+a lock recipe wrote, a semaphore, or an ephemeral node whose path mentions "lock" or "mutex".
+For each: path, recipe, holders, waiters, oldest hold and anomaly kinds. Paths whose ACL
+denies this session are listed as denied; the search goes on.
+
+A tree of up to 2,000 nodes is walked whole. In a bigger one the servers' dump (every
+session's ephemeral nodes) names the directories to look in, and the walk stops: locks
+whose contenders are all persistent nodes are then found only with --walk, which walks the
+whole tree at --walk-rate reads a second. ls says on stderr when it did not walk it all.
+
+` + exitCodesHelp(),
+		Example: `  zklocks ls --root /locks --depth 3
+  zklocks ls --json | jq '.locks[] | select(.waiters > 0)'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.load()
+			if err != nil {
+				return err
+			}
+			cfg := s.watchConfig()
+			cfg.MaxDepth, cfg.Analysis, cfg.Once, cfg.FullWalk = depth, lockcore.Options{LongHeld: longHeld}, true, fullWalk
+			state, err := listLocks(cmd.Context(), s, cfg)
+			if err != nil {
+				return err
+			}
+			if d := state.Discovery; !d.Complete && len(state.Errors) == 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.PartialNote(d))
+			}
+			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
+				return err
+			}
+			if len(state.Errors) > 0 {
+				for _, e := range state.Errors {
+					fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Error()))
+				}
+				return &exitError{code: exitFailed, err: fmt.Errorf("%d paths could not be read", len(state.Errors))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().IntVar(&depth, "depth", 0, "walk at most this many levels below each root (0: no limit)")
+	cmd.Flags().BoolVar(&fullWalk, "walk", false, "walk the whole tree, at --walk-rate, even where the servers' dump found the locks:\nonly a walk finds locks whose contenders are all persistent nodes")
+	cmd.Flags().DurationVar(&longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
+	return cmd
+}
+
+// listLocks walks once and returns what was found, with the servers' watch
+// table applied when every server gives it.
+func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model.State, error) {
+	conn, err := s.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	tableCtx, cancelTable := context.WithTimeout(ctx, s.timeout)
+	cfg.Watches, _ = conn.ReadWatches(tableCtx, s.watches)
+	cancelTable()
+	walkCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := zkwatch.Watch(walkCtx, conn, cfg)
+	state := model.NewState()
+	for ev := range w.Events() {
+		state.Apply(ev)
+	}
+	return state, nil
+}

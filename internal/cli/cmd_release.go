@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+func newReleaseCommand(g *globalFlags, o *operateFlags) *cobra.Command {
+	var force, yes bool
+	cmd := &cobra.Command{
+		Use:   "release NODE --force [--yes]",
+		Short: "Force-release a lock: delete a contender's node (usually a stuck holder's)",
+		Long: `release deletes the contender node NODE (its full path), which lets the next waiter in.
+The session that owned it is not told and may still believe it holds: use fencing tokens
+downstream, and for Curator locks made revocable try 'zklocks revoke NODE' first.
+
+The node is read first and shown (session, client address, hold time); the delete happens
+only if it is still the same node (czxid, owner, version) and is version-checked. It asks
+for an explicit y on a terminal, and refuses without one unless --yes. Every attempt is
+appended to the audit log. Refused under --read-only.
+
+` + exitCodesHelp(),
+		Args: exactlyOnePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !force {
+				return &exitError{code: exitUsage, err: fmt.Errorf("release deletes another session's node: say --force")}
+			}
+			return actOnNode(cmd, g, o, args[0], yes, "force-release",
+				"Delete %s? Its session is not told and may go on as if it held the lock.",
+				func(a *model.Actions, e lockcore.Expect) error { return a.ForceRelease(cmd.Context(), e) })
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "confirm that this deletes a node another session owns")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	return cmd
+}
+
+func newRevokeCommand(g *globalFlags, o *operateFlags) *cobra.Command {
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "revoke NODE [--yes]",
+		Short: "Ask a Curator holder to release, politely (writes __REVOKE__ into its node)",
+		Long: `revoke writes __REVOKE__ into NODE's data, as Curator's Revoker does. A Curator holder that
+made its lock revocable releases when it sees it. Nodes of other recipes, whose clients
+ignore the request, and persistent nodes are refused. Version-checked against the node as
+read, confirmed like release, audited, refused under --read-only.
+
+` + exitCodesHelp(),
+		Args: exactlyOnePath,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return actOnNode(cmd, g, o, args[0], yes, "revoke",
+				"Ask the holder of %s to release (Curator revocation)?",
+				func(a *model.Actions, e lockcore.Expect) error { return a.Revoke(cmd.Context(), e) })
+		},
+	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	return cmd
+}
+
+func exactlyOnePath(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s takes exactly one NODE path", cmd.Name())}
+	}
+	if err := zkwatch.ValidatePath(args[0]); err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	return nil
+}
+
+// actOnNode reads the node, describes it, asks, and acts on exactly what
+// was shown.
+func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string, yes bool, action, question string,
+	act func(*model.Actions, lockcore.Expect) error) error {
+	s, err := g.load()
+	if err != nil {
+		return err
+	}
+	actions, conn, done, err := operator(cmd, s, o)
+	if err != nil {
+		return err
+	}
+	defer done()
+	d, err := conn.ReadNodeDetail(cmd.Context(), node)
+	if err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), describeNode(cmd.Context(), conn, node, d.Stat))
+	revocable := lockcore.CheckRevocable(path.Base(node), d.Stat.EphemeralOwner)
+	switch {
+	case action == "revoke" && revocable != nil:
+		return &exitError{code: exitFailed, err: fmt.Errorf("revoke refused, nothing was changed: %w (release --force deletes it)", revocable)}
+	case action == "force-release" && revocable == nil:
+		fmt.Fprintln(cmd.ErrOrStderr(), "  (a Curator lock: if its holder made it revocable, 'zklocks revoke' asks it to release first)")
+	}
+	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
+		return err
+	}
+	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
+	if err := act(actions, e); err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s done: %s\n", action, model.Printable(node))
+	return nil
+}
+
+// describeNode says what an operator needs before acting: the node, its
+// session, that session's client address when a server says, and its age.
+func describeNode(ctx context.Context, conn *zkwatch.Conn, node string, st zk.Stat) string {
+	client := model.Client{}
+	if st.EphemeralOwner != 0 {
+		pollCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		e := zkwatch.NewEnricher(conn.Target().Servers, time.Second)
+		e.TLS = conn.TLS()
+		en := e.Poll(pollCtx)
+		cancel()
+		client = model.ClientOf(en.Clients, en.Complete, st.EphemeralOwner)
+	}
+	created := time.UnixMilli(st.Ctime)
+	var b strings.Builder
+	fmt.Fprintf(&b, "node     %s\n", model.Printable(node))
+	fmt.Fprintf(&b, "session  %s\n", model.SessionText(st.EphemeralOwner))
+	fmt.Fprintf(&b, "client   %s\n", client)
+	fmt.Fprintf(&b, "age      %s (created %s, server clock)\n", model.Duration(time.Since(created)), created.UTC().Format(time.RFC3339))
+	fmt.Fprintf(&b, "token    %d (czxid), version %d", st.Czxid, st.Version)
+	return b.String()
+}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+func newShowCommand(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	var longHeld time.Duration
+	cmd := &cobra.Command{
+		Use:   "show [flags] PATH...",
+		Short: "Show who holds each lock, who waits, and on whom",
+		Long: `show reads each lock path once and prints its contenders in queue order: holders,
+waiters, each waiter's mode and the node it watches, the chain to a holder, and anomalies.
+
+PATH is a lock parent (the node whose children are the contenders), a semaphore's path,
+or a plain ephemeral lock node itself. Watch targets come from the servers' watch table
+(the wchc four-letter word, asked of every server) when all servers allow it, and from
+each recipe's rule otherwise; the output says which.
+
+` + exitCodesHelp(),
+		Example: `  zklocks show /locks/orders
+  zklocks show --json --server zk1:2181,zk2:2181/app /locks/orders /locks/billing`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			return paths(args, "show needs at least one PATH (see zklocks show --help)")
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.load()
+			if err != nil {
+				return err
+			}
+			conn, err := s.dial(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			report := readReport(cmd.Context(), conn, s.timeout, s.watches, args, lockcore.Options{LongHeld: longHeld})
+			for _, e := range report.Errors {
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
+			}
+			if err := write(cmd, asJSON, report.WriteJSON, report.WriteText); err != nil {
+				return err
+			}
+			if len(report.Errors) > 0 {
+				return &exitError{code: exitFailed, err: fmt.Errorf("%d of %d paths could not be read", len(report.Errors), len(args))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().DurationVar(&longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
+	return cmd
+}
+
+// readReport reads every path once through conn, then the servers' watch
+// table, and analyses each lock against it; each read waits up to timeout.
+// Paths that could not be read are in the report's Errors.
+//
+// The table is read as q says, keeping only the watches on these locks'
+// nodes: on a cluster whose servers hold a million watches, wchs says so
+// first and, under --watches=auto, the table is not read at all.
+func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, q zkwatch.WatchQuery, paths []string, opt lockcore.Options) model.Report {
+	report := model.Report{Server: conn.Target().String(), WatchesSource: lockcore.WatchesFromRecipe}
+	var trees []lockcore.Tree
+	for _, p := range paths {
+		readCtx, cancel := context.WithTimeout(ctx, timeout)
+		t, err := conn.ReadTree(readCtx, p)
+		cancel()
+		if err != nil {
+			report.Errors = append(report.Errors, model.PathError{Path: p, Err: err})
+			continue
+		}
+		trees = append(trees, t)
+	}
+	for _, t := range trees {
+		q.Locks = append(q.Locks, t.Path)
+		for part := range t.Extra {
+			q.Locks = append(q.Locks, part)
+		}
+	}
+	watchCtx, cancel := context.WithTimeout(ctx, timeout)
+	table, err := conn.ReadWatches(watchCtx, q)
+	cancel()
+	if err != nil {
+		report.WatchesNote = err.Error()
+	} else {
+		report.WatchesSource = lockcore.WatchesFromServer
+	}
+	for _, t := range trees {
+		report.Locks = append(report.Locks, lockcore.Analyze(t, table, opt))
+	}
+	return report
+}
+
+// paths accepts one or more valid paths, saying none when there are none.
+func paths(paths []string, none string) error {
+	if len(paths) == 0 {
+		return &exitError{code: exitUsage, err: errors.New(none)}
+	}
+	for _, p := range paths {
+		if err := zkwatch.ValidatePath(p); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+	}
+	return nil
+}
+
+// write prints a command's result to stdout, as JSON or as text.
+func write(cmd *cobra.Command, asJSON bool, writeJSON, writeText func(io.Writer) error) error {
+	w := writeText
+	if asJSON {
+		w = writeJSON
+	}
+	if err := w(cmd.OutOrStdout()); err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// tuiFlags are the root command's own flags: they concern the terminal UI
+// that zklocks opens when given no command.
+type tuiFlags struct {
+	mouse    bool
+	longHeld time.Duration
+}
+
+// tuiCommand registers the UI's flags on root and returns what root runs.
+func tuiCommand(root *cobra.Command, g *globalFlags, o *operateFlags) func(*cobra.Command, []string) error {
+	f := &tuiFlags{}
+	root.Flags().BoolVar(&f.mouse, "mouse", false, "scroll lists with the mouse wheel in the UI (the terminal's own\ntext selection then needs shift)")
+	root.Flags().DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held in the UI (0 turns it off)")
+	return func(cmd *cobra.Command, _ []string) error { return runTUI(cmd, g, o, f) }
+}
+
+// runTUI connects, watches every lock under the roots, and runs the UI until
+// the user quits. Errors before the UI starts (flags, the audit log,
+// connecting) are returned with their exit code like any command's.
+//
+// The UI's actions are the operating commands' (see operator), except that
+// --read-only does not refuse to start: the UI disables them and says why,
+// and the audit log is opened only when they may write.
+func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) error {
+	if !isatty.IsTerminal(os.Stdout.Fd()) || !isatty.IsTerminal(os.Stdin.Fd()) {
+		return &exitError{code: exitUsage, err: errors.New("without a command zklocks opens its terminal UI, " +
+			"which needs a terminal; in scripts use zklocks ls or zklocks show (see zklocks --help)")}
+	}
+	s, err := g.load()
+	if err != nil {
+		return err
+	}
+	if s.logFile == "-" {
+		return &exitError{code: exitUsage, err: errNeedsFile}
+	}
+	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
+	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: connecting to %s (waiting up to %s)…\n", model.Printable(s.server), s.timeout)
+	conn, err := s.dial(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var progOpts []tea.ProgramOption
+	if f.mouse {
+		progOpts = append(progOpts, tea.WithMouseCellMotion())
+	}
+	cfg := s.watchConfig()
+	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
+	return runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, uiOptions(s, conn, audit), progOpts...)
+}

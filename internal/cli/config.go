@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/zkwatch"
+	"gopkg.in/yaml.v3"
+)
+
+// configFile is the YAML file of named clusters, by default
+// $XDG_CONFIG_HOME/zklocks/config.yaml:
+//
+//	current-context: prod
+//	contexts:
+//	  prod:
+//	    server: zk1:2181,zk2:2181/app
+//	    roots: [/locks]
+//	    auth:
+//	      - {scheme: digest, user: ops, password-env: ZK_PASS}
+//	    tls: {ca: ca.pem, cert: client.pem, key: client-key.pem}
+//	    read-only: true
+//	    session-timeout: 10s
+type configFile struct {
+	CurrentContext string                   `yaml:"current-context"`
+	Contexts       map[string]contextConfig `yaml:"contexts"`
+
+	path  string // where it was read from, or would be
+	found bool   // whether the file exists
+}
+
+// contextConfig is one named cluster. Zero values mean "not set".
+type contextConfig struct {
+	Server         string        `yaml:"server"`
+	Roots          []string      `yaml:"roots"`
+	Auth           []authConfig  `yaml:"auth"`
+	TLS            tlsConfig     `yaml:"tls"`
+	ReadOnly       *bool         `yaml:"read-only"`
+	Timeout        time.Duration `yaml:"timeout"`
+	SessionTimeout time.Duration `yaml:"session-timeout"`
+}
+
+// authConfig is one credential of a context; exactly one of the password
+// fields is set.
+type authConfig struct {
+	Scheme       string `yaml:"scheme"`
+	User         string `yaml:"user"`
+	Password     string `yaml:"password"`
+	PasswordEnv  string `yaml:"password-env"`
+	PasswordFile string `yaml:"password-file"`
+}
+
+// tlsConfig names a context's PEM files.
+type tlsConfig struct {
+	CA         string `yaml:"ca"`
+	Cert       string `yaml:"cert"`
+	Key        string `yaml:"key"`
+	ServerName string `yaml:"server-name"`
+}
+
+// defaultConfigPath is $XDG_CONFIG_HOME/zklocks/config.yaml, or
+// ~/.config/zklocks/config.yaml when XDG_CONFIG_HOME is unset or relative.
+func defaultConfigPath() (string, error) {
+	return xdgPath("XDG_CONFIG_HOME", ".config", "config.yaml")
+}
+
+// defaultLogPath is $XDG_STATE_HOME/zklocks/zklocks.log, or
+// ~/.local/state/zklocks/zklocks.log.
+func defaultLogPath() (string, error) {
+	return xdgPath("XDG_STATE_HOME", filepath.Join(".local", "state"), "zklocks.log")
+}
+
+// xdgPath follows the XDG base directory rules: env if absolute, else
+// fallback under the home directory.
+func xdgPath(env, fallback, name string) (string, error) {
+	base := os.Getenv(env)
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("neither $%s nor a home directory: %w", env, err)
+		}
+		base = filepath.Join(home, fallback)
+	}
+	return filepath.Join(base, "zklocks", name), nil
+}
+
+// readConfig reads the config file at path. A missing file is an empty
+// configuration unless mustExist (the path was given with --config). Errors
+// name the file and field, never a value.
+func readConfig(path string, mustExist bool) (*configFile, error) {
+	cf := &configFile{path: path}
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !mustExist:
+		return cf, nil
+	case err != nil:
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	cf.found = true
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(cf); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if cf.CurrentContext != "" {
+		if _, ok := cf.Contexts[cf.CurrentContext]; !ok {
+			return nil, fmt.Errorf("config %s: current-context %q is not among the contexts", path, cf.CurrentContext)
+		}
+	}
+	for _, name := range cf.names() {
+		if err := cf.Contexts[name].validate(); err != nil {
+			return nil, fmt.Errorf("config %s: context %q: %w", path, name, err)
+		}
+	}
+	return cf, nil
+}
+
+// names returns the context names in order.
+func (cf *configFile) names() []string {
+	names := make([]string, 0, len(cf.Contexts))
+	for n := range cf.Contexts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// context returns the named context with its relative file names resolved
+// against the config file's directory.
+func (cf *configFile) context(name string) (contextConfig, error) {
+	c, ok := cf.Contexts[name]
+	if !ok {
+		if len(cf.Contexts) == 0 {
+			return contextConfig{}, fmt.Errorf("no context %q: %s defines none", name, cf.path)
+		}
+		return contextConfig{}, fmt.Errorf("no context %q in %s (there are: %v)", name, cf.path, cf.names())
+	}
+	dir := filepath.Dir(cf.path)
+	rel := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	c.TLS.CA, c.TLS.Cert, c.TLS.Key = rel(c.TLS.CA), rel(c.TLS.Cert), rel(c.TLS.Key)
+	auth := make([]authConfig, len(c.Auth))
+	for i, a := range c.Auth {
+		a.PasswordFile = rel(a.PasswordFile)
+		auth[i] = a
+	}
+	c.Auth = auth
+	return c, nil
+}
+
+// validate checks what can be checked without reading secrets.
+func (c contextConfig) validate() error {
+	if c.Server == "" {
+		return errors.New("no server")
+	}
+	if c.Timeout < 0 || c.SessionTimeout < 0 {
+		return errors.New("timeouts must be positive")
+	}
+	for i, a := range c.Auth {
+		if err := a.validate(); err != nil {
+			return fmt.Errorf("auth[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (a authConfig) validate() error {
+	if a.Scheme != "" && a.Scheme != "digest" {
+		return fmt.Errorf("scheme %q: only digest is supported", a.Scheme)
+	}
+	if a.User == "" {
+		return errors.New("no user")
+	}
+	n := 0
+	for _, s := range []string{a.Password, a.PasswordEnv, a.PasswordFile} {
+		if s != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return errors.New("needs exactly one of password, password-env, password-file")
+	}
+	return nil
+}
+
+// credential turns a context's auth entry into the form flags give.
+func (a authConfig) credential(origin string) credential {
+	return credential{scheme: "digest", user: a.User, password: a.Password,
+		env: a.PasswordEnv, file: a.PasswordFile, origin: origin}
+}
+
+// credential is a digest credential whose password is given literally, or
+// read from an environment variable or a file when the session starts.
+type credential struct {
+	scheme, user string
+	password     string // literal; never printed
+	env          string // name of the variable holding the password
+	file         string // file holding the password; a final newline is dropped
+	origin       string // "--auth" or "context NAME", for messages
+}
+
+// parseAuthFlag reads an --auth value: digest:USER:PASSWORD,
+// digest:USER:@FILE or digest:USER:env:VAR. Its errors never quote the
+// value, which holds a password.
+func parseAuthFlag(v string) (credential, error) {
+	scheme, rest, ok := strings.Cut(v, ":")
+	if !ok || scheme != "digest" {
+		return credential{}, errors.New("want digest:USER:PASSWORD, digest:USER:@FILE or digest:USER:env:VAR")
+	}
+	user, pw, ok := strings.Cut(rest, ":")
+	if !ok || user == "" || pw == "" {
+		return credential{}, errors.New("want digest:USER:PASSWORD with a non-empty user and password")
+	}
+	c := credential{scheme: scheme, user: user, origin: "--auth"}
+	switch {
+	case strings.HasPrefix(pw, "@") && len(pw) > 1:
+		c.file = pw[1:]
+	case strings.HasPrefix(pw, "env:") && len(pw) > 4:
+		c.env = pw[4:]
+	default:
+		c.password = pw
+	}
+	return c, nil
+}
+
+// resolve reads the password and returns the credential for the session.
+// Errors name the variable or file, never the password.
+func (c credential) resolve() (zkwatch.Auth, error) {
+	pw := c.password
+	switch {
+	case c.env != "":
+		v, ok := os.LookupEnv(c.env)
+		if !ok || v == "" {
+			return zkwatch.Auth{}, fmt.Errorf("%s: password variable $%s is not set", c.origin, c.env)
+		}
+		pw = v
+	case c.file != "":
+		b, err := os.ReadFile(c.file)
+		if err != nil {
+			return zkwatch.Auth{}, fmt.Errorf("%s: password file: %w", c.origin, err)
+		}
+		pw = strings.TrimRight(string(b), "\r\n")
+		if pw == "" {
+			return zkwatch.Auth{}, fmt.Errorf("%s: password file %s is empty", c.origin, c.file)
+		}
+	}
+	return zkwatch.DigestAuth(c.user, pw), nil
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Exit codes. Every command's help lists the ones it can end with, from
+// exitCodes.
+const (
+	exitOK          = 0
+	exitFailed      = 1  // an error, or some paths could not be read
+	exitUnreachable = 2  // no ZooKeeper server answered in time
+	exitNotAcquired = 3  // acquire: not acquired within --timeout
+	exitLockLost    = 4  // acquire: the lock was lost while held
+	exitUsage       = 64 // bad flags or arguments
+)
+
+// exitCodes is the one table of exit codes and what they mean, in the
+// order help lists them.
+var exitCodes = []struct {
+	code    int
+	meaning string
+}{
+	{exitOK, "success"},
+	{exitFailed, "an error, or some of the paths could not be read"},
+	{exitUnreachable, "no ZooKeeper server answered within --timeout"},
+	{exitNotAcquired, "not acquired within --timeout"},
+	{exitLockLost, "the lock was lost while held"},
+	{exitUsage, "bad flags or arguments"},
+}
+
+// exitCodesHelp is the exit-code block of a command's help: the common
+// codes (0, 1, 2, 64) and the extra ones named.
+func exitCodesHelp(extra ...int) string {
+	var b strings.Builder
+	b.WriteString("Exit codes:")
+	for _, e := range exitCodes {
+		if e.code == exitNotAcquired || e.code == exitLockLost {
+			if !slices.Contains(extra, e.code) {
+				continue
+			}
+		}
+		fmt.Fprintf(&b, "\n  %-3d %s", e.code, e.meaning)
+	}
+	return b.String()
+}
+
+// exitError carries an exit code up to ExecuteContext.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitCodeOf is the code a command's error ends zklocks with: its own, or
+// exitUsage for errors cobra returns (unknown commands and flags).
+func exitCodeOf(err error) int {
+	var ee *exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	}
+	return exitUsage
+}

@@ -1,0 +1,309 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Built-in defaults, used when neither a flag, $ZKLOCKS_SERVER nor the
+// context gives a value.
+const (
+	defaultServer         = "127.0.0.1:2181"
+	defaultTimeout        = 10 * time.Second
+	defaultSessionTimeout = 10 * time.Second
+)
+
+// serverEnv names the environment variable with the default connect string.
+const serverEnv = "ZKLOCKS_SERVER"
+
+// globalFlags are the persistent flags every subcommand shares, as the
+// command line gave them. Commands act on the effective settings that load
+// merges from them, the environment and the config file (see configHelp
+// for the precedence).
+type globalFlags struct {
+	server         string
+	timeout        time.Duration
+	sessionTimeout time.Duration
+	// roots are the subtrees that commands browsing for locks (ls, the UI)
+	// start from; "/" by default.
+	roots []string
+	// readOnly asks commands that can change ZooKeeper (release, revoke,
+	// delete) to refuse to.
+	readOnly bool
+
+	auth        []string // --auth values, parsed by load
+	tls         zkwatch.TLSFiles
+	contextName string
+	configPath  string
+	logFile     string
+
+	// watches, watchBudget and walkRate say what the watcher may cost the
+	// servers (see the README's Large clusters).
+	watches     string
+	watchBudget int
+	walkRate    int
+
+	flags *pflag.FlagSet // the root's persistent flags, for Changed
+}
+
+// register adds the persistent flags to root. Defaults that depend on the environment ($XDG_*) are read
+// here; $ZKLOCKS_SERVER and the config file are read by load.
+func (g *globalFlags) register(root *cobra.Command) {
+	configPath, _ := defaultConfigPath()
+	logPath, _ := defaultLogPath()
+	pf := root.PersistentFlags()
+	g.flags = pf
+	pf.StringVarP(&g.server, "server", "s", "", "ZooKeeper connect string, host:port[,host:port...][/chroot]\n(default the context's server, $"+serverEnv+" or "+defaultServer+"; see zklocks config --help)")
+	pf.DurationVar(&g.timeout, "timeout", defaultTimeout, "how long to wait for a server to answer")
+	pf.DurationVar(&g.sessionTimeout, "session-timeout", defaultSessionTimeout, "ZooKeeper session timeout to ask for")
+	pf.StringVar(&g.contextName, "context", "", "named cluster from the config file (default its current-context; \"\" for none)")
+	pf.StringVar(&g.configPath, "config", configPath, "config file of named clusters (see zklocks config --help)")
+	pf.StringArrayVar(&g.auth, "auth", nil, "credential to add to the session: digest:USER:PASSWORD, digest:USER:@FILE\nor digest:USER:env:VAR (repeatable; replaces the context's)")
+	pf.StringVar(&g.tls.CA, "tls-ca", "", "PEM file of the CA certificates that sign the servers' certificates (default the system's);\nany --tls-* flag connects with TLS, as the servers' secureClientPort needs")
+	pf.StringVar(&g.tls.Cert, "tls-cert", "", "PEM file of the client certificate, for servers that ask for one")
+	pf.StringVar(&g.tls.Key, "tls-key", "", "PEM file of the client certificate's private key")
+	pf.StringVar(&g.tls.ServerName, "tls-server-name", "", "name the servers' certificates must bear (default each server's host or IP)")
+	pf.StringArrayVar(&g.roots, "root", []string{"/"}, "subtree that browsing commands (ls, the UI) start from (repeatable; the context's roots when not given)")
+	pf.BoolVar(&g.readOnly, "read-only", false, "refuse every change to ZooKeeper (the context's read-only when not given)")
+	pf.StringVar(&g.logFile, "log-file", logPath, "where the ZooKeeper client logs (created 0600); - for stderr, \"\" for nowhere")
+	pf.StringVar(&g.watches, "watches", "auto", "where waiters' watch targets come from: auto (the servers' watch table when\nthey hold at most --watch-budget watches, else recipe rules), server (always the\ntable, read no more often than its cost allows) or recipe (never the table)")
+	pf.IntVar(&g.watchBudget, "watch-budget", zkwatch.DefaultWatchBudget, "most watches the servers may hold (wchs) for --watches=auto to read their table")
+	pf.IntVar(&g.walkRate, "walk-rate", 2000, "reads a second the walk for locks may make past its first 2,000")
+}
+
+// dial connects as the settings say, waiting up to s.timeout; failures
+// carry the exit code to use.
+func (s settings) dial(ctx context.Context) (*zkwatch.Conn, error) {
+	opt, err := s.options()
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	dialCtx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	conn, err := zkwatch.Dial(dialCtx, opt)
+	switch {
+	case errors.Is(err, zkwatch.ErrUnreachable):
+		return nil, &exitError{code: exitUnreachable, err: fmt.Errorf("%w (waited %s)", err, s.timeout)}
+	case err != nil:
+		return nil, &exitError{code: exitFailed, err: err}
+	}
+	return conn, nil
+}
+
+// options turns the settings into zkwatch's, reading passwords and
+// certificates. Errors name files and variables, never secrets.
+func (s settings) options() (zkwatch.Options, error) {
+	target, err := zkwatch.ParseConnectString(s.server)
+	if err != nil {
+		return zkwatch.Options{}, err
+	}
+	opt := zkwatch.Options{Target: target, SessionTimeout: s.sessionTimeout, Logger: s.logger()}
+	for _, c := range s.auth {
+		a, err := c.resolve()
+		if err != nil {
+			return zkwatch.Options{}, err
+		}
+		opt.Auth = append(opt.Auth, a)
+	}
+	if s.tls.Enabled() {
+		if opt.TLS, err = s.tls.Config(); err != nil {
+			return zkwatch.Options{}, err
+		}
+	}
+	return opt, nil
+}
+
+// logger returns where go-zookeeper logs. The file is opened for each line,
+// which suits one-shot commands: nothing to log, no file; no descriptor to
+// close. A long-running UI should use zkwatch.OpenLog instead.
+func (s settings) logger() zk.Logger {
+	switch s.logFile {
+	case "":
+		return nil
+	case "-":
+		return log.New(os.Stderr, "zk: ", log.LstdFlags|log.Lmicroseconds)
+	}
+	return zkwatch.NewFileLogger(s.logFile)
+}
+
+// settings is the effective configuration: each value from its flag when
+// given on the command line, else from $ZKLOCKS_SERVER (server only), else
+// from the context, else the built-in default. Commands pass it by value.
+type settings struct {
+	file    *configFile
+	context string // the context applied, or ""
+	skipped string // why the file's current-context was not applied, or ""
+
+	server         string
+	timeout        time.Duration
+	sessionTimeout time.Duration
+	roots          []string
+	readOnly       bool
+	auth           []credential
+	tls            zkwatch.TLSFiles
+	logFile        string
+	watches        zkwatch.WatchQuery // Mode and Budget
+	walkRate       int
+
+	// source says where each value came from: "--server", "$ZKLOCKS_SERVER",
+	// "context prod" or "default", by key as config view prints it.
+	source map[string]string
+	// given reports whether a global flag was given on the command line
+	// (by its name without dashes).
+	given func(flag string) bool
+}
+
+// load merges flags, environment and config file into the effective
+// settings. Its errors are usage errors and never quote a secret.
+func (g *globalFlags) load() (settings, error) {
+	s, err := g.merge()
+	if err != nil {
+		return settings{}, &exitError{code: exitUsage, err: err}
+	}
+	return s, nil
+}
+
+func (g *globalFlags) merge() (settings, error) {
+	changed := g.flags.Changed
+	cf := &configFile{path: g.configPath}
+	if g.configPath != "" {
+		var err error
+		if cf, err = readConfig(g.configPath, changed("config")); err != nil {
+			return settings{}, err
+		}
+	}
+	s := settings{file: cf, source: map[string]string{}, given: changed}
+	env := os.Getenv(serverEnv)
+	switch {
+	case changed("context"):
+		s.context, s.source["context"] = g.contextName, "--context"
+	case cf.CurrentContext == "":
+	case changed("server"):
+		s.skipped = "--server is given"
+	case env != "":
+		s.skipped = "$" + serverEnv + " is set"
+	default:
+		s.context, s.source["context"] = cf.CurrentContext, "current-context"
+	}
+	var ctx contextConfig
+	inContext := "context " + s.context
+	if s.context != "" {
+		var err error
+		if ctx, err = cf.context(s.context); err != nil {
+			return settings{}, err
+		}
+	}
+	// from records where key's value comes from, its flag or the context
+	// (if set there) or the default, and returns that source.
+	from := func(key, flag string, setInContext bool) string {
+		switch {
+		case changed(flag):
+			s.source[key] = "--" + flag
+		case setInContext && s.context != "":
+			s.source[key] = inContext
+		default:
+			s.source[key] = "default"
+		}
+		return s.source[key]
+	}
+
+	switch {
+	case changed("server"):
+		s.server, s.source["server"] = g.server, "--server"
+	case ctx.Server != "":
+		s.server, s.source["server"] = ctx.Server, inContext
+	case env != "":
+		s.server, s.source["server"] = env, "$"+serverEnv
+	default:
+		s.server, s.source["server"] = defaultServer, "default"
+	}
+	// Flags not given hold their defaults, so only the context is left to apply.
+	s.timeout, s.sessionTimeout, s.roots, s.readOnly = g.timeout, g.sessionTimeout, g.roots, g.readOnly
+	if from("timeout", "timeout", ctx.Timeout != 0) == inContext {
+		s.timeout = ctx.Timeout
+	}
+	if from("session-timeout", "session-timeout", ctx.SessionTimeout != 0) == inContext {
+		s.sessionTimeout = ctx.SessionTimeout
+	}
+	if from("roots", "root", len(ctx.Roots) > 0) == inContext {
+		s.roots = ctx.Roots
+	}
+	if from("read-only", "read-only", ctx.ReadOnly != nil) == inContext {
+		s.readOnly = *ctx.ReadOnly
+	}
+	if from("auth", "auth", len(ctx.Auth) > 0) == "--auth" {
+		for i, v := range g.auth {
+			c, err := parseAuthFlag(v)
+			if err != nil {
+				return settings{}, fmt.Errorf("--auth #%d: %w", i+1, err)
+			}
+			s.auth = append(s.auth, c)
+		}
+	} else {
+		for _, a := range ctx.Auth {
+			s.auth = append(s.auth, a.credential(inContext))
+		}
+	}
+	s.tls = zkwatch.TLSFiles{CA: ctx.TLS.CA, Cert: ctx.TLS.Cert, Key: ctx.TLS.Key, ServerName: ctx.TLS.ServerName}
+	for _, f := range []struct {
+		key, flag, val, ctx string
+		dst                 *string
+	}{
+		{"tls.ca", "tls-ca", g.tls.CA, ctx.TLS.CA, &s.tls.CA},
+		{"tls.cert", "tls-cert", g.tls.Cert, ctx.TLS.Cert, &s.tls.Cert},
+		{"tls.key", "tls-key", g.tls.Key, ctx.TLS.Key, &s.tls.Key},
+		{"tls.server-name", "tls-server-name", g.tls.ServerName, ctx.TLS.ServerName, &s.tls.ServerName},
+	} {
+		if from(f.key, f.flag, f.ctx != "") == "--"+f.flag {
+			*f.dst = f.val
+		}
+	}
+	s.logFile = g.logFile
+	from("log-file", "log-file", false)
+	mode, err := zkwatch.ParseWatchMode(g.watches)
+	if err != nil {
+		return settings{}, err
+	}
+	s.watches, s.walkRate = zkwatch.WatchQuery{Mode: mode, Budget: g.watchBudget}, g.walkRate
+	return s, s.check()
+}
+
+// check validates the merged values that need no I/O.
+func (s settings) check() error {
+	if _, err := zkwatch.ParseConnectString(s.server); err != nil {
+		return fmt.Errorf("%s: %w", s.source["server"], err)
+	}
+	if s.timeout <= 0 {
+		return fmt.Errorf("--timeout must be positive, got %s", s.timeout)
+	}
+	if s.sessionTimeout <= 0 {
+		return fmt.Errorf("--session-timeout must be positive, got %s", s.sessionTimeout)
+	}
+	if len(s.roots) == 0 {
+		return errors.New("--root needs at least one path")
+	}
+	if s.watches.Budget <= 0 || s.walkRate <= 0 {
+		return fmt.Errorf("--watch-budget and --walk-rate must be positive, got %d and %d", s.watches.Budget, s.walkRate)
+	}
+	for _, r := range s.roots {
+		if err := zkwatch.ValidatePath(r); err != nil {
+			return fmt.Errorf("%s: root: %w", s.source["roots"], err)
+		}
+	}
+	return nil
+}
+
+// watchConfig is the watcher's configuration for the settings' roots,
+// watch mode and walk rate.
+func (s settings) watchConfig() zkwatch.WatchConfig {
+	return zkwatch.WatchConfig{Roots: s.roots, WatchMode: s.watches.Mode, WatchBudget: s.watches.Budget, WalkRate: s.walkRate}
+}

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/model"
+)
+
+func TestReadOnlyRefusesEveryDestructiveCommand(t *testing.T) {
+	audit := filepath.Join(t.TempDir(), "audit.log")
+	// No server listens here: a command that tried to connect would fail
+	// with exit 2, not with the read-only refusal.
+	for _, args := range [][]string{
+		{"acquire", "/l"},
+		{"acquire", "/l", "--", "true"},
+		{"release", "/l/n", "--force", "--yes"},
+		{"revoke", "/l/n", "--yes"},
+		{"fence", "/l", "--yes"},
+	} {
+		full := append([]string{args[0], "--read-only", "--server", "127.0.0.1:1", "--audit-log", audit}, args[1:]...)
+		_, errOut, code := run(t, full...)
+		if code != exitFailed || !strings.Contains(errOut, "read-only") {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(audit); !os.IsNotExist(err) {
+		t.Fatalf("nothing happened, so no audit log: %v", err)
+	}
+}
+
+func TestIntegrationOperateCommands(t *testing.T) {
+	zks := zktest.Start(t)
+	server := zks.Addr()
+	audit := filepath.Join(t.TempDir(), "state", "audit.log")
+	c := zks.Connect(t)
+	mk := func(p string, flags int32) string {
+		t.Helper()
+		created, err := c.Create(p, []byte("10.0.0.7"), flags, zk.WorldACL(zk.PermAll))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return created
+	}
+	mk("/op", 0)
+	holder := mk("/op/_c_5d8e0f1a-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
+
+	t.Run("release without a terminal or --yes refuses", func(t *testing.T) {
+		_, errOut, code := run(t, "release", holder, "--force", "--server", server, "--audit-log", audit)
+		if code != exitFailed || !strings.Contains(errOut, "--yes") {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if ok, _, _ := c.Exists(holder); !ok {
+			t.Fatal("the node was deleted without confirmation")
+		}
+	})
+
+	t.Run("release needs --force", func(t *testing.T) {
+		if _, _, code := run(t, "release", holder, "--yes", "--server", server, "--audit-log", audit); code != exitUsage {
+			t.Fatalf("exit %d", code)
+		}
+	})
+
+	t.Run("revoke writes the request", func(t *testing.T) {
+		if _, errOut, code := run(t, "revoke", holder, "--yes", "--server", server, "--audit-log", audit); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if data, _, _ := c.Get(holder); string(data) != "__REVOKE__" {
+			t.Fatalf("data %q", data)
+		}
+	})
+
+	t.Run("revoke refuses nodes whose clients ignore it", func(t *testing.T) {
+		kazoo := mk("/op/0a1b2c3d4e5f60718293a4b5c6d7e8f9__lock__", zk.FlagEphemeral|zk.FlagSequence)
+		persistent := mk("/op/_c_5d8e0f1a-1111-4222-8333-944455556667-lock-", zk.FlagSequence)
+		for _, node := range []string{kazoo, persistent} {
+			_, errOut, code := run(t, "revoke", node, "--yes", "--server", server, "--audit-log", audit)
+			if code != exitFailed || !strings.Contains(errOut, "not revocable") || !strings.Contains(errOut, "nothing was changed") {
+				t.Errorf("revoke %s: exit %d: %s", node, code, errOut)
+			}
+			if data, _, _ := c.Get(node); string(data) != "10.0.0.7" {
+				t.Errorf("%s: data %q after a refused revoke", node, data)
+			}
+			if err := c.Delete(node, -1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
+	t.Run("release --force --yes deletes and audits", func(t *testing.T) {
+		_, errOut, code := run(t, "release", holder, "--force", "--yes", "--server", server, "--audit-log", audit)
+		if code != exitOK || !strings.Contains(errOut, "session  0x") {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if ok, _, _ := c.Exists(holder); ok {
+			t.Fatal("the node is still there")
+		}
+		info, err := os.Stat(audit)
+		if err != nil || info.Mode().Perm() != 0o600 {
+			t.Fatalf("audit log mode: %v %v", info, err)
+		}
+		lines := strings.Split(strings.TrimSpace(readFile(t, audit)), "\n")
+		var last model.AuditEntry
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+			t.Fatal(err)
+		}
+		if len(lines) != 2 || last.Action != "force-release" || last.Node != holder || last.Result != "ok" || last.User == "" {
+			t.Fatalf("audit:\n%s", readFile(t, audit))
+		}
+	})
+
+	t.Run("acquire runs a command under the lock", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "env")
+		_, errOut, code := run(t, "acquire", "/op/job", "--server", server, "--audit-log", audit, "--",
+			"sh", "-c", "echo $ZKLOCKS_TOKEN $ZKLOCKS_NODE > "+out+"; exit 7")
+		if code != 7 {
+			t.Fatalf("exit %d, want the command's 7: %s", code, errOut)
+		}
+		if got := readFile(t, out); !strings.Contains(got, "/op/job/_c_") {
+			t.Fatalf("command environment: %q", got)
+		}
+		if names, _, _ := c.Children("/op/job"); len(names) != 0 {
+			t.Fatalf("the lock was not released: %v", names)
+		}
+	})
+
+	t.Run("acquire gives up after --timeout with exit 3", func(t *testing.T) {
+		mk("/op/busy", 0)
+		mk("/op/busy/_c_00000000-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
+		_, errOut, code := run(t, "acquire", "/op/busy", "--timeout", "3s", "--hold", "1s", "--server", server, "--audit-log", audit)
+		if code != exitNotAcquired {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if names, _, _ := c.Children("/op/busy"); len(names) != 1 {
+			t.Fatalf("our node must be gone after the timeout: %v", names)
+		}
+	})
+
+	t.Run("fence: dry run, then the orphan goes", func(t *testing.T) {
+		mk("/op/orphan", 0)
+		orphan := mk("/op/orphan/lock-", zk.FlagSequence) // persistent: no session will ever remove it
+		out, errOut, code := run(t, "fence", "/op/orphan", "--dry-run", "--server", server, "--audit-log", audit)
+		if code != exitOK || !strings.Contains(out, orphan) || !strings.Contains(out, "persistent") {
+			t.Fatalf("dry run exit %d:\n%s%s", code, out, errOut)
+		}
+		if ok, _, _ := c.Exists(orphan); !ok {
+			t.Fatal("a dry run deleted")
+		}
+		if _, errOut, code := run(t, "fence", "/op/orphan", "--yes", "--server", server, "--audit-log", audit); code != exitOK {
+			t.Fatalf("fence exit %d: %s", code, errOut)
+		}
+		if ok, _, _ := c.Exists(orphan); ok {
+			t.Fatal("the orphan survived the fence")
+		}
+		if !strings.Contains(readFile(t, audit), `"action":"fence"`) {
+			t.Fatal("fence was not audited")
+		}
+	})
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/ui"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// releaseOwnTimeout bounds giving back the operator's own lock when the UI
+// ends.
+const releaseOwnTimeout = 5 * time.Second
+
+// errNeedsFile refuses --log-file - where the UI would draw over the log.
+var errNeedsFile = errors.New(`--log-file - would write over the UI; give a file, or "" for none`)
+
+// uiOptions wires the UI to a connection, with the audited actions
+// (refused under read-only); runUI adds the watcher's events.
+func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
+	return ui.Options{
+		ReadNode:    conn.ReadNodeDetail,
+		NodeTimeout: s.timeout,
+		Server:      conn.Target().String(),
+		ReadOnly:    s.readOnly,
+		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Actions:     newActions(conn, audit, s.readOnly),
+	}
+}
+
+// runUI is one run of the terminal UI, for zklocks and zklocks demo: it
+// watches cfg through conn, runs the UI with opt until the user quits or
+// ctx ends, then gives back the lock the operator took, if any, while
+// still connected, and stops the watcher and waits for it, so that nothing
+// reads through conn once the caller closes it. What it did on the way out
+// goes to stderr.
+func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, opt ui.Options, progOpts ...tea.ProgramOption) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := zkwatch.Watch(ctx, conn, cfg)
+	opt.Events = w.Events()
+	app := ui.New(opt)
+	progOpts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, progOpts...)
+	_, err := tea.NewProgram(app, progOpts...).Run()
+	rctx, rcancel := context.WithTimeout(context.Background(), releaseOwnTimeout)
+	if did, rerr := app.ReleaseOwn(rctx); rerr != nil {
+		fmt.Fprintln(stderr, "zklocks:", model.Printable(rerr.Error()))
+	} else if did != "" {
+		fmt.Fprintln(stderr, "zklocks:", did)
+	}
+	rcancel()
+	cancel()
+	// The watcher closes its events once ctx ends.
+	for range w.Events() {
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
+		return &exitError{code: exitFailed, err: fmt.Errorf("terminal UI: %w", err)}
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package zkserver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// JavaBuild is a Java program of the tests' or benchmarks' (a Curator
+// client, say) to compile against the jars in JarDir.
+type JavaBuild struct {
+	// Name tells its build directory, os.TempDir()/zklocks-Name-HASH, from
+	// others.
+	Name string
+	// JarDir holds Jars, what it compiles and runs against.
+	JarDir string
+	Jars   []string
+	// Sources are the .java files by name.
+	Sources map[string][]byte
+	// InstallHint is the command that installs a JDK's missing parts and
+	// the jars, for errors.
+	InstallHint string
+}
+
+// Build compiles the program into os.TempDir()/zklocks-Name-HASH, keyed by
+// the sources and the jars' versions, unless an earlier process already
+// has, and returns the class path to run it with: the classes, then the
+// jars. The classes are written under a temporary name and renamed into
+// place, so that concurrent processes never see half a build.
+func (b JavaBuild) Build() (classpath string, err error) {
+	javac, err := b.Tool("javac")
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.New()
+	var paths, missing []string
+	for _, jar := range b.Jars {
+		p := filepath.Join(b.JarDir, jar)
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			missing = append(missing, p)
+		}
+		paths = append(paths, p)
+		fmt.Fprintf(sum, "%s\n", real)
+	}
+	if len(missing) > 0 {
+		return "", fmt.Errorf("jars not found: %s; install them with: %s", strings.Join(missing, ", "), b.InstallHint)
+	}
+	names := make([]string, 0, len(b.Sources))
+	for name := range b.Sources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(sum, "%s %d\n%s", name, len(b.Sources[name]), b.Sources[name])
+	}
+	jarPath := strings.Join(paths, string(os.PathListSeparator))
+	dir := filepath.Join(os.TempDir(), "zklocks-"+b.Name+"-"+hex.EncodeToString(sum.Sum(nil))[:16])
+	classpath = dir + string(os.PathListSeparator) + jarPath
+	if built(dir) {
+		return classpath, nil
+	}
+
+	tmp, err := os.MkdirTemp(os.TempDir(), "zklocks-"+b.Name+"-build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	src, classes := filepath.Join(tmp, "src"), filepath.Join(tmp, "classes")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	args := []string{"-nowarn", "-implicit:none", "-sourcepath", "", "-d", classes, "-cp", jarPath}
+	for _, name := range names {
+		p := filepath.Join(src, name)
+		if err := os.WriteFile(p, b.Sources[name], 0o644); err != nil {
+			return "", err
+		}
+		args = append(args, p)
+	}
+	if out, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("javac: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(classes, "ok"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(classes, dir); err != nil && !built(dir) {
+		// A broken leftover: replace it.
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+		if err := os.Rename(classes, dir); err != nil {
+			return "", err
+		}
+	}
+	return classpath, nil
+}
+
+// Tool finds java or javac (see JDKTool), failing with the command that
+// installs what the program needs.
+func (b JavaBuild) Tool(name string) (string, error) {
+	p, err := JDKTool(name)
+	if err != nil {
+		return "", fmt.Errorf("%s not found (%v); install a JDK (default-jdk-headless) and the clients with: %s",
+			name, err, b.InstallHint)
+	}
+	return p, nil
+}
+
+// built reports whether dir holds a complete build.
+func built(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "ok"))
+	return err == nil
+}

@@ -1,0 +1,49 @@
+package model_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+func TestIntegrationActionsAudit(t *testing.T) {
+	zks := zktest.Start(t)
+	c := zks.Connect(t)
+	var log bytes.Buffer
+	now := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
+	a := &model.Actions{ZK: c, Audit: model.NewAudit(&log), Server: zks.Addr(), User: "sre", Now: func() time.Time { return now }}
+	held, err := a.Acquire(context.Background(), lockcore.Spec{Path: "/audit", Mode: lockcore.ModeExclusive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := lockcore.Expect{Path: held.Node, Czxid: held.Token, EphemeralOwner: held.Session}
+	if err := a.ForceRelease(t.Context(), e); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.ForceRelease(t.Context(), e); !errors.Is(err, lockcore.ErrNodeGone) {
+		t.Fatalf("second force-release: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one audit line per action, got:\n%s", log.String())
+	}
+	var first, second model.AuditEntry
+	json.Unmarshal([]byte(lines[0]), &first)
+	json.Unmarshal([]byte(lines[1]), &second)
+	if first.Action != "force-release" || first.Node != held.Node || first.Czxid != held.Token || first.User != "sre" ||
+		first.Result != "ok" || first.Owner != lockcore.SessionHex(held.Session) || first.Session != lockcore.SessionHex(c.SessionID()) ||
+		!first.Time.Equal(now) || first.Server != zks.Addr() {
+		t.Fatalf("audit line: %s", lines[0])
+	}
+	if !strings.HasPrefix(second.Result, "failed: ") {
+		t.Fatalf("a refused action is audited with its failure: %s", lines[1])
+	}
+}

@@ -1,0 +1,112 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// costView is the cost overlay: what zklocks asks of the servers (its
+// watches, how it finds locks, the watch table and its age) and what its
+// four-letter words cost each member over the last minute.
+func (a *App) costView(h int) string {
+	st, s := a.env.st, a.env.state
+	d := s.Discovery
+	lines := []string{st.strong.s(" What zklocks costs the servers") + st.muted.s("  (c or esc closes)"), ""}
+	field := func(name, text string) {
+		lines = append(lines, wrap(" "+pad(name, 15)+text, a.width, strings.Repeat(" ", 16))...)
+	}
+	field("watches held", itoa(d.Watching)+" (one per lock parent and semaphore part; none elsewhere)")
+	field("finding locks", a.discoveryText(d))
+	switch {
+	case s.WatchesNote != "":
+		field("watch table", "recipe rules: "+model.Printable(s.WatchesNote))
+	case s.WatchesAt.IsZero():
+		field("watch table", "not read yet")
+	default:
+		field("watch table", "the servers', read "+a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
+	}
+	lines = append(lines, "", st.strong.s(" Four-letter words, last minute"))
+	head := fmt.Sprintf(" %-22s %-5s %6s %10s %9s %10s", "MEMBER", "WORD", "ASKS", "BYTES", "TIME", "EVERY ≥")
+	lines = append(lines, st.muted.s(head))
+	if len(s.Cost) == 0 {
+		lines = append(lines, st.muted.s(" nothing asked yet"))
+	}
+	for _, m := range s.Cost {
+		for i, w := range m.Words {
+			member := ""
+			if i == 0 {
+				member = model.Printable(m.Member)
+			}
+			lines = append(lines, fmt.Sprintf(" %-22s %-5s %6d %10s %9s %10s", fit(member, 22), w.Word, w.Asks,
+				bytesText(w.Bytes), model.Duration(w.Time.Round(time.Millisecond)), model.Duration(w.Every.Round(time.Second))))
+		}
+		share := fmt.Sprintf(" %-22s %s of its time, %s a minute", "", percent(m.Share()), bytesText(m.Bytes))
+		p := st.muted
+		if m.Share() > 0.01 {
+			p = st.warning
+		}
+		lines = append(lines, p.s(share))
+	}
+	lines = append(lines, "", st.muted.s(" A word is asked again no sooner than 300× the time it took, so that each"),
+		st.muted.s(" stays under a third of a percent of a member's time."))
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// discoveryText says how locks are found and how far the walk has got.
+func (a *App) discoveryText(d zkwatch.Discovery) string {
+	var parts []string
+	switch {
+	case d.DumpNote != "":
+		parts = append(parts, model.Printable(d.DumpNote))
+	case !d.DumpAt.IsZero():
+		parts = append(parts, "dump "+a.env.clock(d.DumpAt)+" ("+itoa(d.Candidates)+" dirs with ephemerals)")
+	}
+	switch {
+	case d.Walking:
+		parts = append(parts, "walking, "+itoa(d.WalkReads)+" reads at ≤"+itoa(d.WalkRate)+"/s")
+	case !d.WalkedAt.IsZero():
+		w := "walked " + a.env.clock(d.WalkedAt) + " (" + itoa(d.WalkReads) + " reads)"
+		if !d.NextWalk.IsZero() {
+			w += ", next " + a.env.clock(d.NextWalk)
+		}
+		parts = append(parts, w)
+	}
+	if len(parts) == 0 {
+		return "starting"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// discoverySegment is the status bar's word on a search not finished: a
+// picture without the locks only a walk finds is not the whole one.
+func (a *App) discoverySegment() (segment, bool) {
+	d := a.env.state.Discovery
+	if d.Complete || a.env.state.LastSync.IsZero() {
+		return segment{}, false
+	}
+	text := "⚠ partial: walk " + itoa(d.WalkReads) + " reads"
+	if !d.Walking {
+		text = "⚠ partial: walk pending"
+	}
+	return segment{text: text, p: a.env.st.warning}, true
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.3f %%", f*100) }
+
+// bytesText is a byte count in B, KB or MB.
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}

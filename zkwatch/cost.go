@@ -1,0 +1,149 @@
+package zkwatch
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// costWindow is how far back a Costs reports: figures are per minute.
+const costWindow = time.Minute
+
+// MaxWordShare is the most of a member's time that zklocks lets each of
+// its periodic four-letter words take: a word that took d is asked again
+// no sooner than d / MaxWordShare later. With the three words that can be
+// expensive (cons, wchc, dump) each bounded so, zklocks stays under 1 %
+// of any member's time.
+const MaxWordShare = 1.0 / 300
+
+// Costs counts what zklocks' four-letter words cost each member: how many
+// were asked, the bytes of their answers and the time from asking to the
+// last byte (an upper bound of the member's own time), over the last
+// minute. It also tells when an expensive word may be asked again. A Costs
+// is safe for concurrent use.
+type Costs struct {
+	now func() time.Time
+
+	mu   sync.Mutex
+	asks []wordAsk              // within costWindow, oldest first
+	last map[memberWord]wordAsk // each word's latest ask, kept past the window
+}
+
+type memberWord struct{ member, word string }
+
+// wordAsk is one four-letter word asked of one member.
+type wordAsk struct {
+	memberWord
+	at    time.Time
+	bytes int64
+	took  time.Duration
+}
+
+// NewCosts returns an empty Costs.
+func NewCosts() *Costs {
+	return &Costs{now: time.Now, last: map[memberWord]wordAsk{}}
+}
+
+// record adds one ask that ended now and took took.
+func (c *Costs) record(member, word string, took time.Duration, bytes int64) {
+	if c == nil {
+		return
+	}
+	a := wordAsk{memberWord: memberWord{member, word}, at: c.now().Add(-took), bytes: bytes, took: took}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.asks = append(c.asks, a)
+	c.last[a.memberWord] = a
+	c.trim()
+}
+
+// trim drops asks older than the window; c.mu is held.
+func (c *Costs) trim() {
+	cut := c.now().Add(-costWindow)
+	i := 0
+	for i < len(c.asks) && c.asks[i].at.Before(cut) {
+		i++
+	}
+	c.asks = slices.Delete(c.asks, 0, i)
+}
+
+// Next returns the earliest time word may be asked of member again: its
+// last ask's start plus the larger of every and the time it took divided
+// by MaxWordShare. It is the zero time for a word never asked.
+func (c *Costs) Next(member, word string, every time.Duration) time.Time {
+	if c == nil {
+		return time.Time{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.last[memberWord{member, word}]
+	if !ok {
+		return time.Time{}
+	}
+	gap := max(every, time.Duration(float64(a.took)/MaxWordShare))
+	return a.at.Add(gap)
+}
+
+// Due reports whether word may be asked of member now (see Next).
+func (c *Costs) Due(member, word string, every time.Duration) bool {
+	return !c.now().Before(c.Next(member, word, every))
+}
+
+// WordCost is what one word cost one member over the last minute.
+type WordCost struct {
+	Word  string
+	Asks  int
+	Bytes int64
+	Time  time.Duration
+	// Every is the least gap between two asks its last cost allows.
+	Every time.Duration
+}
+
+// MemberCost is what zklocks' four-letter words cost one member over the
+// last minute.
+type MemberCost struct {
+	Member string
+	Words  []WordCost // by word
+	Bytes  int64
+	Time   time.Duration
+}
+
+// Share is the part of the member's last minute its answers took.
+func (m MemberCost) Share() float64 { return float64(m.Time) / float64(costWindow) }
+
+// Snapshot returns every member's cost over the last minute, by member.
+func (c *Costs) Snapshot() []MemberCost {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.trim()
+	byMember := map[string]map[string]*WordCost{}
+	for k, a := range c.last {
+		if byMember[k.member] == nil {
+			byMember[k.member] = map[string]*WordCost{}
+		}
+		byMember[k.member][k.word] = &WordCost{Word: k.word, Every: time.Duration(float64(a.took) / MaxWordShare)}
+	}
+	for _, a := range c.asks {
+		w := byMember[a.member][a.word]
+		w.Asks++
+		w.Bytes += a.bytes
+		w.Time += a.took
+	}
+	var out []MemberCost
+	for member, words := range byMember {
+		m := MemberCost{Member: member}
+		for _, w := range words {
+			m.Words = append(m.Words, *w)
+			m.Bytes += w.Bytes
+			m.Time += w.Time
+		}
+		slices.SortFunc(m.Words, func(a, b WordCost) int { return strings.Compare(a.Word, b.Word) })
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b MemberCost) int { return strings.Compare(a.Member, b.Member) })
+	return out
+}

@@ -1,0 +1,209 @@
+package zkwatch
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// Discovery defaults.
+const (
+	// defaultWalkBurst is how many reads the first walk makes at full
+	// speed: a tree that small is walked whole before the first sync.
+	defaultWalkBurst = 2000
+	// defaultWalkRate paces the walk past its burst, in reads a second.
+	defaultWalkRate = 2000
+	// defaultDumpEvery is the least gap between two dumps.
+	defaultDumpEvery = 5 * time.Second
+	// defaultWalkEvery is the least gap between two walks when dump is
+	// answered, so that the walk only looks for persistent contenders.
+	defaultWalkEvery = 10 * time.Minute
+	// walkEveryWithoutDump is that gap when the walk is the only way to
+	// find new locks.
+	walkEveryWithoutDump = 10 * time.Second
+	// walkShare bounds the walk's duty cycle: after a walk that took d,
+	// the next starts no sooner than d/walkShare after it began.
+	walkShare = 0.1
+)
+
+// dumpMember picks the member to ask for dump: the one the session is
+// connected to, which is known to answer, else the first.
+func (w *Watcher) dumpMember() string {
+	cur := w.conn.zk.Server()
+	if slices.Contains(w.conn.target.Servers, cur) {
+		return cur
+	}
+	return w.conn.target.Servers[0]
+}
+
+// dump asks a member for its dump and returns the candidate lock parents
+// under the roots, chroot-relative, with how many ephemeral nodes each
+// holds.
+func (w *Watcher) dump(ctx context.Context) (map[string]EphemeralParent, error) {
+	member := w.dumpMember()
+	keep := func(p string) bool {
+		rel, ok := w.conn.rel(p)
+		return ok && w.underRoots(parentPath(rel))
+	}
+	var eph Ephemerals
+	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
+	defer cancel()
+	_, err := FourLetterStream(ctx, member, "dump", w.conn.TLS(), w.costs, func(r *bufio.Reader) error {
+		var err error
+		eph, err = ParseDump(r, keep)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]EphemeralParent, len(eph.Parents))
+	for p, ep := range eph.Parents {
+		rel, _ := w.conn.rel(p)
+		out[rel] = ep
+	}
+	return out, nil
+}
+
+// wordTimeout bounds one four-letter word the watcher asks itself.
+func (w *Watcher) wordTimeout() time.Duration { return 10 * time.Second }
+
+// underRoots reports whether p is at or below a root, within MaxDepth of
+// it, and outside ZooKeeper's own subtree.
+func (w *Watcher) underRoots(p string) bool {
+	if p == systemTree || strings.HasPrefix(p, systemTree+"/") {
+		return false
+	}
+	for _, root := range w.cfg.Roots {
+		rest, ok := strings.CutPrefix(p, root)
+		if !ok || (rest != "" && root != "/" && !strings.HasPrefix(rest, "/")) {
+			continue
+		}
+		depth := strings.Count(strings.Trim(rest, "/"), "/")
+		if strings.Trim(rest, "/") != "" {
+			depth++
+		}
+		if w.cfg.MaxDepth <= 0 || depth <= w.cfg.MaxDepth {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCandidates lists the candidate parents a dump named that are not
+// tracked and have changed since last checked, without watches, and
+// reports the locks among them to found: the parent itself, its
+// semaphore, or a plain ephemeral lock node inside it.
+func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]EphemeralParent, found func(string)) {
+	w.mu.Lock()
+	var todo []string
+	for p, ep := range candidates {
+		if _, tracked := w.owner[p]; tracked || w.checked[p] == ep.Count {
+			continue
+		}
+		if _, part := lockcore.SemaphorePart(p); !part && contenderName(ep.Sample) {
+			// Tracked at once: listing it first would cost a request
+			// for each of thousands of lock parents.
+			w.found[p] = true
+			continue
+		}
+		todo = append(todo, p)
+	}
+	for p := range w.checked {
+		if _, ok := candidates[p]; !ok {
+			delete(w.checked, p)
+		}
+	}
+	w.mu.Unlock()
+	w.poke()
+	work := w.newPool()
+	for _, p := range todo {
+		work.do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			if err := w.checkCandidate(p, found); err != nil {
+				w.report(ctx, p, err, false)
+				return
+			}
+			w.mu.Lock()
+			w.checked[p] = candidates[p].Count
+			w.mu.Unlock()
+		})
+	}
+	work.run()
+}
+
+// contenderName reports whether an ephemeral node's name alone makes its
+// parent a lock: a lock recipe's contender name, or a bare sequential name
+// (a lock parent when its oldest such child is ephemeral, as this one is).
+func contenderName(name string) bool {
+	c, _ := lockcore.Classify(lockcore.Node{}, []string{name})
+	return c != lockcore.NotALock
+}
+
+// checkCandidate decides whether a directory holding ephemeral nodes holds
+// a lock.
+func (w *Watcher) checkCandidate(p string, found func(string)) error {
+	if sem, ok := lockcore.SemaphorePart(p); ok && w.isSemaphore(sem) {
+		found(sem)
+		return nil
+	}
+	names, stat, err := w.list(p)
+	if errors.Is(err, zk.ErrNoNode) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	isLock, _, err := w.isLock(p, names, stat)
+	if err != nil {
+		return err
+	}
+	if isLock {
+		found(p)
+		return nil
+	}
+	for _, n := range names {
+		child := joinPath(p, n)
+		if !lockcore.LooksLikeLockNode(child) {
+			continue
+		}
+		node, err := w.get(child)
+		if err != nil {
+			continue // gone, or denied: a lock the walk may still report
+		}
+		if node.Ephemeral() && node.Stat.NumChildren == 0 {
+			found(child)
+		}
+	}
+	return nil
+}
+
+// list lists path's children without a watch.
+func (w *Watcher) list(path string) ([]string, *zk.Stat, error) {
+	w.sem <- struct{}{}
+	defer func() { <-w.sem }()
+	r, err := guard(w, func() (listing, error) {
+		names, stat, err := w.conn.zk.Children(w.conn.abs(path))
+		return listing{names, stat}, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.names, r.stat, nil
+}
+
+// errDumpRefused explains a discovery without dump.
+func dumpNote(err error) string {
+	if errors.Is(err, ErrFourLetterRefused) {
+		return "dump refused: new locks are found by walking the tree"
+	}
+	return fmt.Sprintf("dump failed (%v): new locks are found by walking the tree", err)
+}

@@ -1,0 +1,96 @@
+package zkwatch
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Ephemerals is what a dump reply says of the ephemeral nodes, reduced to
+// what discovery needs: where they are. Any member's dump lists every
+// session's ephemeral nodes, as every member holds the whole tree.
+type Ephemerals struct {
+	// Parents are the directories holding ephemeral nodes that keep
+	// accepted: the candidate lock parents.
+	Parents map[string]EphemeralParent
+	// Nodes is every ephemeral node the dump listed, kept or not, and
+	// Sessions the sessions owning them.
+	Nodes, Sessions int
+}
+
+// EphemeralParent is a directory holding ephemeral nodes, as a dump tells.
+type EphemeralParent struct {
+	// Count is how many ephemeral nodes it holds, and Sample the name of
+	// one of them: a contender's name tells a lock parent without listing
+	// it.
+	Count  int
+	Sample string
+}
+
+// ParseDump reads a dump reply:
+//
+//	SessionTracker dump:
+//	…
+//	ephemeral nodes dump:
+//	Sessions with Ephemerals (1):
+//	0x100006651cf0000:
+//		/locks/a/_c_1234-lock-0000000000
+//	Connections dump:
+//	…
+//
+// and counts, by parent directory, the ephemeral nodes whose path keep
+// accepts (server paths). Only the counts and a name each are kept, so a
+// dump of a million ephemeral nodes is read in memory that grows with the
+// parents kept.
+func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error) {
+	e := Ephemerals{Parents: map[string]EphemeralParent{}}
+	inEphemerals, seen := false, false
+	for n := 1; ; n++ {
+		line, err := r.ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return e, fmt.Errorf("zkwatch: dump line %d: %w", n, err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case strings.HasPrefix(line, "Sessions with Ephemerals"):
+			inEphemerals, seen = true, true
+		case strings.HasPrefix(line, "Connections dump"):
+			inEphemerals = false
+		case !inEphemerals || line == "":
+		case strings.HasPrefix(line, "\t/"):
+			p := line[1:]
+			e.Nodes++
+			if keep(p) {
+				dir := parentPath(p)
+				ep := e.Parents[dir]
+				ep.Count++
+				if ep.Sample == "" {
+					ep.Sample = strings.Clone(p[len(dir)+1:])
+				}
+				e.Parents[dir] = ep
+			}
+		case strings.HasPrefix(line, "0x") && strings.HasSuffix(line, ":"):
+			e.Sessions++
+		default:
+			return e, fmt.Errorf("zkwatch: dump line %d: unexpected %q among the ephemeral nodes", n, line)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+	}
+	if !seen {
+		return e, fmt.Errorf("zkwatch: dump: no \"Sessions with Ephemerals\" section")
+	}
+	return e, nil
+}
+
+// parentPath returns the directory holding p ("/" for a top-level node).
+func parentPath(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}

@@ -1,0 +1,312 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// Discovery says how the watcher finds locks and how far it has got. It
+// comes with EventDiscovery and EventSynced.
+type Discovery struct {
+	// DumpAt is when the last dump was read; zero when none was.
+	DumpAt time.Time
+	// DumpNote says why dump is not used, when it is not.
+	DumpNote string
+	// Candidates is how many directories the last dump named as holding
+	// ephemeral nodes under the roots.
+	Candidates int
+	// Walking is true while a walk is under way; WalkReads counts its
+	// requests so far (or the last walk's, when none is under way).
+	Walking   bool
+	WalkReads int
+	// WalkedAt is when the last complete walk ended; zero before the
+	// first. NextWalk is when the next one starts, if one is planned.
+	WalkedAt, NextWalk time.Time
+	// WalkRate is the reads a second the walk is paced at past its burst.
+	WalkRate int
+	// Watching is how many watches the watcher holds on the servers.
+	Watching int
+	// Complete: every lock under the roots is known, because a walk ended
+	// since the last (re)sync began. Until then locks whose contenders are
+	// all persistent, which no dump lists, may be missing.
+	Complete bool
+}
+
+// beginSync forgets what was read, after a session expiry or at the start,
+// and starts discovery afresh; the locks not found again are reported gone
+// at the next sync marker.
+func (w *Watcher) beginSync(ctx context.Context) {
+	w.mu.Lock()
+	if w.stopDiscovery != nil {
+		w.stopDiscovery()
+	}
+	for p := range w.locks {
+		w.before[p] = true
+	}
+	w.locks, w.owner, w.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
+	// A new session holds none of the old one's watches.
+	w.found, w.armed = map[string]bool{}, map[string]bool{}
+	w.disc = Discovery{WalkRate: w.walkRate()}
+	dctx, cancel := context.WithCancel(ctx)
+	w.stopDiscovery = cancel
+	w.mu.Unlock()
+	w.discoverWG.Go(func() { w.discover(dctx) })
+}
+
+// discover finds the locks: a first walk at full speed up to its burst,
+// then, for a bigger tree, a dump's candidates; it asks for the first sync
+// marker; then, unless Once, it keeps looking for new locks: by dump on its
+// period, and by walks, paced.
+func (w *Watcher) discover(ctx context.Context) {
+	for _, p := range w.cfg.Locks {
+		w.foundLock(p)
+	}
+	wk := w.newWalker(w.foundLock)
+	w.setWalking(true, wk)
+	done := wk.run(ctx, w.walkBurst(), nil)
+	dumpOK := false
+	if !done {
+		dumpOK = w.dumpRound(ctx)
+	}
+	if done {
+		w.walkEnded(wk)
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	if !done && !dumpOK || w.cfg.Once && !done && w.cfg.FullWalk {
+		// Without dump the walk is the only way to find locks: finish it
+		// before saying the picture is whole.
+		done = wk.run(ctx, 0, newLimiter(w.walkRate(), 1))
+		if done {
+			w.walkEnded(wk)
+		}
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	if w.cfg.Once && !done {
+		// The walk stops here: the sync says what it may have missed.
+		w.mu.Lock()
+		w.disc.Walking, w.disc.WalkReads, w.walk = false, wk.Reads(), nil
+		w.mu.Unlock()
+	}
+	w.askSync(ctx)
+	if w.cfg.Once {
+		return
+	}
+	w.emitDiscovery(ctx)
+	go w.dumpLoop(ctx)
+	if !done {
+		if wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
+			w.walkEnded(wk)
+			w.askSync(ctx)
+		}
+	}
+	w.walkLoop(ctx)
+}
+
+// foundLock queues a lock parent for tracking by the watcher's loop.
+func (w *Watcher) foundLock(p string) {
+	w.mu.Lock()
+	if _, tracked := w.owner[p]; !tracked {
+		w.found[p] = true
+	}
+	w.mu.Unlock()
+	w.poke()
+}
+
+// askSync asks the watcher's loop to report a sync once it has tracked
+// every lock found so far, and waits until it has.
+func (w *Watcher) askSync(ctx context.Context) {
+	done := make(chan struct{})
+	w.mu.Lock()
+	w.syncWaiters = append(w.syncWaiters, done)
+	w.mu.Unlock()
+	w.poke()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
+// finishSync reports the locks gone since the last sync began and the
+// sync itself, then releases those waiting for it. The loop calls it after
+// a round that tracked everything found before the sync was asked.
+func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
+	w.mu.Lock()
+	var gone []string
+	for p := range w.before {
+		if w.locks[p] == nil {
+			gone = append(gone, p)
+		}
+	}
+	w.before = map[string]bool{}
+	w.mu.Unlock()
+	disc := w.Discovery()
+	sort.Strings(gone)
+	for _, p := range gone {
+		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: p})
+	}
+	w.emit(ctx, Event{Kind: EventSynced, At: time.Now(), Discovery: disc})
+	for _, ch := range waiters {
+		close(ch)
+	}
+}
+
+// dumpRound asks for a dump and queues the locks among its candidates. It
+// returns false when dump could not be used.
+func (w *Watcher) dumpRound(ctx context.Context) bool {
+	candidates, err := w.dump(ctx)
+	w.mu.Lock()
+	if err != nil {
+		w.disc.DumpNote = dumpNote(err)
+		w.dumpRefused = errors.Is(err, ErrFourLetterRefused)
+	} else {
+		w.disc.DumpNote, w.disc.DumpAt, w.disc.Candidates = "", time.Now(), len(candidates)
+	}
+	w.mu.Unlock()
+	if err != nil {
+		return false
+	}
+	w.checkCandidates(ctx, candidates, w.foundLock)
+	return true
+}
+
+// dumpLoop asks for a dump again whenever its cost allows; a refusal stops
+// it (a whitelist changes only with a restart), and the walk then runs
+// more often.
+func (w *Watcher) dumpLoop(ctx context.Context) {
+	for {
+		w.mu.Lock()
+		refused := w.dumpRefused
+		w.mu.Unlock()
+		if refused {
+			return
+		}
+		wait := time.Until(w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()))
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(max(wait, w.dumpEvery()/10)):
+		}
+		if w.dumpRound(ctx) {
+			w.emitDiscovery(ctx)
+		}
+	}
+}
+
+// walkLoop walks the tree again on its period: rarely while dump finds
+// new locks, more often when it does not.
+func (w *Watcher) walkLoop(ctx context.Context) {
+	for {
+		next := w.nextWalk()
+		w.mu.Lock()
+		w.disc.NextWalk = next
+		w.mu.Unlock()
+		w.emitDiscovery(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Until(next)):
+		}
+		wk := w.newWalker(w.foundLock)
+		w.setWalking(true, wk)
+		w.emitDiscovery(ctx)
+		if !wk.run(ctx, 0, newLimiter(w.walkRate(), w.walkBurst())) {
+			return
+		}
+		w.walkEnded(wk)
+	}
+}
+
+// nextWalk is when the next walk may start.
+func (w *Watcher) nextWalk() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	every := w.cfg.WalkEvery
+	if every == 0 {
+		every = defaultWalkEvery
+		if w.dumpRefused || w.disc.DumpAt.IsZero() {
+			every = walkEveryWithoutDump
+		}
+	}
+	gap := max(every, time.Duration(float64(w.lastWalkTook)/walkShare))
+	return w.lastWalkStart.Add(gap)
+}
+
+// setWalking records that wk is under way.
+func (w *Watcher) setWalking(on bool, wk *walker) {
+	w.mu.Lock()
+	w.disc.Walking = on
+	w.walk = wk
+	w.mu.Unlock()
+}
+
+// walkEnded records a complete walk.
+func (w *Watcher) walkEnded(wk *walker) {
+	w.mu.Lock()
+	now := time.Now()
+	w.disc.Walking, w.disc.Complete, w.disc.WalkedAt, w.disc.WalkReads = false, true, now, wk.Reads()
+	w.lastWalkStart, w.lastWalkTook = wk.started, now.Sub(wk.started)
+	w.walk = nil
+	w.mu.Unlock()
+}
+
+// Discovery returns how the watcher finds locks, as of now.
+func (w *Watcher) Discovery() Discovery {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.disc
+	if w.walk != nil {
+		d.WalkReads = w.walk.Reads()
+	}
+	d.Watching = len(w.armed)
+	return d
+}
+
+// emitDiscovery reports the discovery's state.
+func (w *Watcher) emitDiscovery(ctx context.Context) {
+	w.emit(ctx, Event{Kind: EventDiscovery, At: time.Now(), Discovery: w.Discovery()})
+}
+
+func (w *Watcher) walkBurst() int {
+	if w.cfg.WalkBurst > 0 {
+		return w.cfg.WalkBurst
+	}
+	return defaultWalkBurst
+}
+
+func (w *Watcher) walkRate() int {
+	if w.cfg.WalkRate > 0 {
+		return w.cfg.WalkRate
+	}
+	return defaultWalkRate
+}
+
+func (w *Watcher) dumpEvery() time.Duration {
+	if w.cfg.DumpEvery > 0 {
+		return w.cfg.DumpEvery
+	}
+	return defaultDumpEvery
+}
+
+// Watched returns the paths the watcher holds a watch on, sorted: lock
+// parents, semaphore parts, plain lock nodes, and parts not created yet.
+func (w *Watcher) Watched() []string {
+	w.mu.Lock()
+	out := make([]string, 0, len(w.armed))
+	for p := range w.armed {
+		out = append(out, p)
+	}
+	w.mu.Unlock()
+	sort.Strings(out)
+	return out
+}
+
+// Costs returns the counter of the four-letter words the watcher asks.
+func (w *Watcher) Costs() *Costs { return w.costs }
