@@ -21,7 +21,7 @@ deps:
 # watch before a reconnect.
 test: deps vet
 	$(GO) test -race -count=1 -timeout 15m ./...
-	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./internal/chaos
+	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./internal/chaos
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
 # TestIntegration… ones, in well under a minute.
