@@ -81,4 +81,3 @@ func TestIntegrationReconnectWatcherSessionExpiry(t *testing.T) {
 		t.Fatalf("the expiry was not reported: %v", c.phases)
 	}
 }
-
