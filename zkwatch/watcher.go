@@ -117,6 +117,8 @@ type Watcher struct {
 	syncWaiters []chan struct{}
 
 	disc          Discovery
+	dumpRefused   bool
+	focus         string  // the lock the operator looks at
 	walk          *walker // under way, or nil
 	lastWalkStart time.Time
 	lastWalkTook  time.Duration
