@@ -80,6 +80,11 @@ func TestHoldInJSONAndText(t *testing.T) {
 func TestAgeToFlagsAHoldAsItGrows(t *testing.T) {
 	s := NewState()
 	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: "/l", Lock: queuedLong(true)})
+	if s.AgeTo(t0.Add(11 * time.Minute)) {
+		t.Fatal("a stale picture (not connected, not synced) is re-judged")
+	}
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
 	if s.AgeTo(t0.Add(9*time.Minute)) || len(s.Locks["/l"].Anomalies) != 0 {
 		t.Fatal("held 9 minutes, under the threshold")
 	}

@@ -104,8 +104,12 @@ func (s *State) Apply(ev zkwatch.Event) {
 // AgeTo redoes, for the locks not read again since, the checks that
 // depend on time alone: a holder that has now held past the long-held
 // threshold becomes an anomaly although nothing in the tree changed. It
-// reports whether any lock's findings changed.
+// reports whether any lock's findings changed. A stale picture is left as
+// it is: a holder not heard of since the connection dropped may be gone.
 func (s *State) AgeTo(now time.Time) bool {
+	if s.Stale() {
+		return false
+	}
 	changed := false
 	for p, l := range s.Locks {
 		if n := l.At(now); n != l {
