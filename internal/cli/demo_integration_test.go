@@ -216,10 +216,11 @@ func TestIntegrationDemoOnServer(t *testing.T) {
 		t.Errorf("with --server the demo started a server of its own: %v", pids)
 	}
 	r.send("x")
-	r.waitOutput(10*time.Second, `killed contender \d+'s session`)
+	r.waitOutput(10*time.Second, `killed contender \d+, `)
 	r.send("+")
 	r.waitOutput(10*time.Second, `contender 5 joined`)
 	r.send("l")
+	r.waitOutput(10*time.Second, `lost a create reply .*; fence it with zklocks fence`)
 	r.waitOutput(10*time.Second, `orphaned .*#6 `)
 	// The orphan reaches the head of the queue and blocks; fence it.
 	r.waitOutput(30*time.Second, `orphans: `+regexp.QuoteMeta(demo.LockPath(demo.Exclusive)))

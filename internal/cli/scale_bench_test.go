@@ -194,10 +194,11 @@ type scaleUIResult struct {
 	cpu              float64 // share of a core while measured
 }
 
-var syncedOnScreen = regexp.MustCompile(`synced \d\d:\d\d`)
+// The status bar says "updated" once the first sync is done.
+var syncedOnScreen = regexp.MustCompile(`updated \d\d:\d\d`)
 
 // scaleUI runs the UI in tmux on the cluster: when the first lock row and
-// "synced" appear, its peak memory, the watches it leaves on the servers,
+// "updated" (the first sync) appear, its peak memory, the watches it leaves on the servers,
 // and its CPU. With walkRate 0 (the default rate) the CPU is measured while
 // it walks; otherwise once the walk, at walkRate, has ended: nothing
 // changing.

@@ -31,10 +31,10 @@ func TestIntegrationTUI(t *testing.T) {
 	s := startTmux(t, 120, 40, command)
 
 	// The locks screen lists both locks, with holders and waiters counted.
-	s.waitFor("both locks listed, synced", func(sc string) bool {
+	s.waitFor("both locks listed, synced (updated)", func(sc string) bool {
 		return strings.Contains(sc, "/tui/orders") && strings.Contains(sc, "/tui/jobs") &&
 			strings.Contains(sc, "curator-mutex") && strings.Contains(sc, "kazoo-lock") &&
-			strings.Contains(sc, "synced") && !strings.Contains(sc, "STALE")
+			strings.Contains(sc, "updated") && !strings.Contains(sc, "STALE")
 	})
 
 	// The detail: the holder and its waiters in queue order.
@@ -100,7 +100,7 @@ func TestIntegrationTUIAcquire(t *testing.T) {
 		bin, zks.Addr(), filepath.Join(dir, "zk.log"), filepath.Join(dir, "audit.log"))
 	s := startTmux(t, 120, 40, command)
 	s.waitFor("the lock listed, synced", func(sc string) bool {
-		return strings.Contains(sc, "/tui/ops") && strings.Contains(sc, "synced") && !strings.Contains(sc, "STALE")
+		return strings.Contains(sc, "/tui/ops") && strings.Contains(sc, "updated") && !strings.Contains(sc, "STALE")
 	})
 	s.keys("Enter")
 	s.waitText("/tui/ops  curator-mutex", "1 holding", holder.Node[len(holder.Node)-10:])
