@@ -211,8 +211,10 @@ type memberAnswer struct {
 	watchesAt   time.Time
 	watchesWord string // wchc or wchp
 	watchesFor  string // the one lock the table was kept to, if one
-	// covers is the interest's Covers when the table was read.
-	covers func(string) bool
+	// covers is the interest's Covers when the table was read, coversGen
+	// its Gen.
+	covers    func(string) bool
+	coversGen uint64
 	// overBudget is the watches the member holds (wchs), when more than
 	// budget allows to read its table.
 	overBudget, budget int
@@ -267,12 +269,14 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 	}
 	if kept.watches != nil && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
 		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers, kept.watchesFor
+		a.coversGen = kept.coversGen
 		return
 	}
 	zxid, at := a.info.Status.Zxid, e.now()
 	for _, w := range []string{"wchc", "wchp"} {
 		if table, ok := e.streamWatches(ctx, a, refused, w, interest); ok {
 			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = table, zxid, at, w, interest.Covers, interest.Lock
+			a.coversGen = interest.Gen
 			return
 		}
 		if !slices.Contains(a.info.Refused, w) {

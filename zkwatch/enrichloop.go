@@ -23,6 +23,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	e.Missing = ensemble.Missing
 	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest, e.Focus = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest, w.focusInterest
 	var last *lockcore.WatchTable
+	var lastGen uint64
 	first := true
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -36,9 +37,12 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
 			ClientsComplete: en.Complete, Note: en.WatchesNote, WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
 		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
-		if first || !table.Equal(last) {
+
+		// The same watches may cover more locks than before: a table read
+		// since a lock was found holds its watches, or their absence.
+		if first || !table.Equal(last) || en.CoversGen != lastGen {
 			w.SetWatchTable(table)
-			last, first = table, false
+			last, lastGen, first = table, en.CoversGen, false
 		}
 		select {
 		case <-ctx.Done():
@@ -68,6 +72,7 @@ func (w *Watcher) interest() Interest {
 			return ok && (parts[rel] || parts[parentPath(rel)])
 		},
 		Covers: func(lockPath string) bool { return locks[lockPath] },
+		Gen:    w.lockGen,
 	}
 }
 

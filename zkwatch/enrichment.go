@@ -49,6 +49,10 @@ type Enrichment struct {
 	// Covers, when not nil, names the locks (chroot-relative paths) whose
 	// watches Watches kept: see Interest.
 	Covers func(lockPath string) bool
+	// CoversGen is the lowest Interest.Gen of the members' tables: it
+	// grows once every member's table was read after more locks were
+	// found.
+	CoversGen uint64
 	// WatchesFor, when set, is the one lock Watches was read for: the
 	// table as a whole is over the budget (see Enricher.Focus).
 	WatchesFor string
@@ -85,6 +89,9 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 				en.WatchesZxid = a.watchesZxid
 			}
 			en.Covers = both(en.Covers, a.covers)
+			if en.CoversGen == 0 || a.coversGen < en.CoversGen {
+				en.CoversGen = a.coversGen
+			}
 			if a.watchesFor != "" {
 				en.WatchesFor = a.watchesFor
 			}
