@@ -34,7 +34,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			return
 		}
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
-			ClientsComplete: en.Complete, ClientsAsked: en.ClientsAsked, Note: en.WatchesNote, WatchesAt: en.WatchesAt, Cost: w.costs.Snapshot()})
+			ClientsComplete: en.Complete, ClientsAsked: en.ClientsAsked, ClientsNote: en.ClientsNote, Note: en.WatchesNote, WatchesAt: en.WatchesAt, Cost: w.costs.Snapshot()})
 		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
 		if first || !table.Equal(last) {
 			w.SetWatchTable(table)

@@ -54,6 +54,8 @@ type Event struct {
 	// for: a session first seen owning a node after it may be missing
 	// from Clients only because it connected later.
 	ClientsAsked time.Time
+	// ClientsNote says why ClientsComplete is false.
+	ClientsNote string
 	// Note says why the servers' watch table is not used, when it is not.
 	Note string
 	// WatchesAt is when the watch table in use was read (EventServers).
