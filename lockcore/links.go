@@ -82,23 +82,25 @@ func WithLinks(l Lock, links map[int64]Link) Lock {
 		}
 		if p.Role == RoleHolder && p.Link.State == LinkDisconnected {
 			l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedHolder, *p,
-				fmt.Sprintf("holds, but session %s is connected to no ensemble member (every member's cons, %s): its client is gone or cut off, "+
-					"and the lock stays held until the session %s, unless the client reconnects first",
+				fmt.Sprintf("holds, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
+					"and the lock stays held until the session expires (%s), unless the client reconnects first",
 					SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link))))
 		}
 	}
 	return l
 }
 
-// expiresIn is "expires (within ~12s, by the timeout negotiated)".
+// expiresIn says when a disconnected session expires, counted from the
+// answer: "within ~12s of that answer, by the timeout it negotiated".
 func expiresIn(k Link) string {
+	within := fmt.Sprintf("within ~%ds of that answer", int((k.ExpiresWithin+time.Second-1)/time.Second))
 	switch k.ExpirySource {
 	case "cons":
-		return k.ExpiresText(k.ExpiresWithin) + " by the timeout it negotiated"
+		return within + ", by the timeout it negotiated"
 	case "leader":
-		return k.ExpiresText(k.ExpiresWithin) + " by the leader's schedule"
+		return within + ", by the leader's schedule"
 	}
-	return k.ExpiresText(0)
+	return "within its session timeout, which no member told"
 }
 
 // LinksChanged reports whether WithLinks(l, links) would set any

@@ -21,9 +21,9 @@ func TestWithLinks(t *testing.T) {
 		{name: "all connected", links: map[int64]Link{1: {State: LinkConnected}, 2: {State: LinkConnected}},
 			states: []LinkState{LinkConnected, LinkConnected, ""}},
 		{name: "holder disconnected, expiry from cons", links: map[int64]Link{1: gone, 2: {State: LinkConnected}},
-			states: []LinkState{LinkDisconnected, LinkConnected, ""}, anomalies: 1, detail: "expires within ~8s by the timeout it negotiated"},
+			states: []LinkState{LinkDisconnected, LinkConnected, ""}, anomalies: 1, detail: "expires (within ~8s of that answer, by the timeout it negotiated)"},
 		{name: "holder disconnected, expiry unknown", links: map[int64]Link{1: {State: LinkDisconnected, At: at}},
-			states: []LinkState{LinkDisconnected, LinkUnknown, ""}, anomalies: 1, detail: "expires within its session timeout,"},
+			states: []LinkState{LinkDisconnected, LinkUnknown, ""}, anomalies: 1, detail: "expires (within its session timeout, which no member told)"},
 		{name: "waiter disconnected is no anomaly", links: map[int64]Link{1: {State: LinkConnected}, 2: gone},
 			states: []LinkState{LinkConnected, LinkDisconnected, ""}},
 	}
