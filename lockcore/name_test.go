@@ -27,6 +27,8 @@ func TestParseName(t *testing.T) {
 		{"kazoo lock", "02418b7a962543b5a1cefd00cda3048e__lock__0000000000", KindKazooLock, "02418b7a962543b5a1cefd00cda3048e", 0, true, 0},
 		{"kazoo read", "6c5a59af219c4e7eb1ed4159d11209d3__rlock__0000000012", KindKazooRead, "6c5a59af219c4e7eb1ed4159d11209d3", 12, true, 0},
 		{"kazoo lease", "6c5a59af219c4e7eb1ed4159d11209d3", KindKazooLease, "6c5a59af219c4e7eb1ed4159d11209d3", 0, false, 0},
+		// Seen on a real kazoo Semaphore: the hex ends in ten digits.
+		{"kazoo lease ending in digits", "dc5f4ec9299641deaa35709612198573", KindKazooLease, "dc5f4ec9299641deaa35709612198573", 0, false, 0},
 		{"zk writelock", "x-72057608680570883-0000000000", KindZKWriteLock, "72057608680570883", 0, true, 72057608680570883},
 		{"host read", "host1-R-0000000001", KindHostRead, "host1", 1, true, 0},
 		{"host write with dashes", "web-01.example-W-0000000002", KindHostWrite, "web-01.example", 2, true, 0},

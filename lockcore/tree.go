@@ -99,7 +99,7 @@ func (w *WatchTable) gap(t Tree) string {
 		return ""
 	}
 	if w.scope != nil && !w.scope(t.Path) {
-		return "the servers' watch table was read before this lock was found, so watch targets follow the recipe's rule until it is read again"
+		return "the servers' watch table was read without this lock's watches (before it was found, or for another lock alone), so watch targets follow the recipe's rule"
 	}
 	if w.asOf == 0 {
 		return ""

@@ -155,7 +155,7 @@ func Start(t testing.TB, kind Kind, connect string) *Peer {
 		t.Fatalf("peers: start %s: %v", kind, err)
 	}
 	t.Cleanup(p.Close)
-	observer, events, err := zk.Connect([]string{connect}, sessionTimeout, zk.WithLogger(discard{}))
+	observer, events, err := zk.Connect(strings.Split(connect, ","), sessionTimeout, zk.WithLogger(discard{}))
 	if err != nil {
 		t.Fatalf("peers: connect to %s: %v", connect, err)
 	}
