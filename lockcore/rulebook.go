@@ -84,7 +84,9 @@ const (
 	// several contenders).
 	SeverityLook = 1
 	// SeverityStuck: does not resolve on its own (a waiter that never
-	// wakes, two holders at once, a node no session owns).
+	// wakes, two holders at once, a node no session owns), or holds
+	// everyone up until a session times out (a holder whose client is
+	// gone).
 	SeverityStuck = 2
 )
 
@@ -92,7 +94,7 @@ const (
 // SeverityStray.
 func (k AnomalyKind) Severity() int {
 	switch k {
-	case AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyMixedRecipes, AnomalyPersistent:
+	case AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyMixedRecipes, AnomalyPersistent, AnomalyDisconnectedHolder:
 		return SeverityStuck
 	case AnomalyUnparsed:
 		return SeverityStray
