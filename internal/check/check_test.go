@@ -124,12 +124,12 @@ func TestSummary(t *testing.T) {
 		locks = append(locks, held("/locks/quiet", time.Second, 0, th.LongHeld()))
 	}
 	r := Evaluate(locks, th)
-	if got, want := r.Summary(), "CRITICAL: 1 of 1,314 locks stuck: /locks/orders wait-cycle; 1 more need a look"; got != want {
+	if got, want := r.Summary(), "CRITICAL: 1 of 1,314 locks stuck: /locks/orders wait-cycle; 1 more needs a look"; got != want {
 		t.Errorf("summary\n got %q\nwant %q", got, want)
 	}
 	r = Evaluate(locks[1:], th)
 	r.Partial = []string{"locks whose contenders are all persistent nodes may be missing"}
-	if got, want := r.Summary(), "WARNING: 1 of 1,313 locks need a look: /locks/billing long-held; partial: locks whose contenders are all persistent nodes may be missing"; got != want {
+	if got, want := r.Summary(), "WARNING: 1 of 1,313 locks needs a look: /locks/billing long-held; partial: locks whose contenders are all persistent nodes may be missing"; got != want {
 		t.Errorf("summary\n got %q\nwant %q", got, want)
 	}
 	if got, want := Evaluate(locks[2:], th).Summary(), "OK: 1,312 locks, none stuck or over a threshold"; got != want {
@@ -163,7 +163,7 @@ func TestWriteText(t *testing.T) {
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `CRITICAL: 1 of 2 locks stuck: /locks/orders wait-cycle; 1 more need a look | locks=2;;;0 stuck=1;;;0 warning=1;;;0 holders=1;;;0 waiters=3;;;0 complete=1;;;0;1
+	want := `CRITICAL: 1 of 2 locks stuck: /locks/orders wait-cycle; 1 more needs a look | locks=2;;;0 stuck=1;;;0 warning=1;;;0 holders=1;;;0 waiters=3;;;0 complete=1;;;0;1
 CRITICAL /locks/orders wait-cycle nodes=_c_7595c1ba…-__READ__0000000003,_c_ebead31a…-__WRIT__0000000004,_c_4e74228d…-__WRIT__0000000005 session=0x103 client=10.0.0.7:51234 holders=0 waiters=3 oldest_hold=0ms: waits in a loop
 WARNING /locks/b'=x long-held nodes=_c_a-lock-0000000000 session=0x200 holders=1 waiters=0 oldest_hold=10m00s: held for about 10m0s
 | '/locks/orders:holders'=0;;;0 '/locks/orders:waiters'=3;4;;0 '/locks/orders:oldest_hold'=0s;300;;0 '/locks/b''_x:holders'=1;;;0 '/locks/b''_x:waiters'=0;4;;0 '/locks/b''_x:oldest_hold'=600s;300;;0

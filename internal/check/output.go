@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,7 +59,7 @@ func (f Finding) Line() string {
 		}
 		fmt.Fprintf(&b, " nodes=%s", strings.Join(short, ","))
 	}
-	if f.Session != 0 || len(f.Nodes) > 0 {
+	if f.Session != 0 || f.Kind == string(lockcore.AnomalyPersistent) {
 		fmt.Fprintf(&b, " session=%s", model.SessionText(f.Session))
 	}
 	switch {
@@ -88,8 +89,8 @@ func (r Result) lockPerf() string {
 		parts = append(parts,
 			fmt.Sprintf("%s=%d;;;0", perfLabel(f.Lock, "holders"), f.Holders),
 			fmt.Sprintf("%s=%d;%s;%s;0", perfLabel(f.Lock, "waiters"), f.Waiters, threshold(t.WarnWaiters), threshold(t.CritWaiters)),
-			fmt.Sprintf("%s=%ds;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), int64(f.OldestHold/time.Second),
-				threshold(int(t.WarnHeld/time.Second)), threshold(int(t.CritHeld/time.Second))))
+			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), seconds(f.OldestHold.Truncate(time.Millisecond)),
+				heldThreshold(t.WarnHeld), heldThreshold(t.CritHeld)))
 	}
 	return strings.Join(parts, " ")
 }
@@ -108,6 +109,17 @@ func threshold(v int) string {
 		return ""
 	}
 	return fmt.Sprint(v)
+}
+
+// seconds is d in seconds for performance data: "600", "0.5".
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+
+// heldThreshold is a hold threshold in seconds, "" when it is off.
+func heldThreshold(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return seconds(d)
 }
 
 func boolInt(b bool) int {

@@ -76,17 +76,17 @@ func (r Result) Summary() string {
 	crit, warn := r.locksAt(Critical), r.locksAt(Warning)
 	switch {
 	case len(crit) > 0:
-		fmt.Fprintf(&b, "%s of %s locks stuck: %s", count(len(crit)), count(r.Locks), r.reasons(crit, Critical))
+		fmt.Fprintf(&b, "%s of %s stuck: %s", count(len(crit)), locks(r.Locks), r.reasons(crit, Critical))
 		if len(warn) > 0 {
-			fmt.Fprintf(&b, "; %s more need a look", count(len(warn)))
+			fmt.Fprintf(&b, "; %s more %s a look", count(len(warn)), plural(len(warn), "needs", "need"))
 		}
 	case len(warn) > 0:
-		fmt.Fprintf(&b, "%s of %s locks need a look: %s", count(len(warn)), count(r.Locks), r.reasons(warn, Warning))
+		fmt.Fprintf(&b, "%s of %s %s a look: %s", count(len(warn)), locks(r.Locks), plural(len(warn), "needs", "need"), r.reasons(warn, Warning))
 	default:
-		fmt.Fprintf(&b, "%s locks, none stuck or over a threshold", count(r.Locks))
+		fmt.Fprintf(&b, "%s, none stuck or over a threshold", locks(r.Locks))
 	}
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(&b, "; %s reads failed: %s", count(len(r.Errors)), model.Printable(r.Errors[0]))
+		fmt.Fprintf(&b, "; %s %s: %s", count(len(r.Errors)), plural(len(r.Errors), "read failed", "reads failed"), model.Printable(r.Errors[0]))
 		if len(r.Errors) > 1 {
 			b.WriteString(", …")
 		}
@@ -139,6 +139,16 @@ func (r Result) reasons(locks []string, st Status) string {
 		parts = append(parts, model.Printable(l)+" "+strings.Join(kinds, "+"))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// locks is "1 lock" or "1,314 locks".
+func locks(n int) string { return count(n) + " " + plural(n, "lock", "locks") }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // count formats n with thousands separators: 1,314.
