@@ -46,6 +46,10 @@ type State struct {
 	// Grants counts grants logged; FIFOBreaks those that overtook an
 	// earlier waiter of an exclusive lock.
 	Grants, FIFOBreaks int
+	// Logged counts every entry ever added to History, including those
+	// trimmed since: the entries an Apply added are the last Logged-before
+	// of History.
+	Logged int
 }
 
 const maxErrors = 20

@@ -84,6 +84,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newDemoCommand(g, o),
 		newConfigCommand(g),
 		newCheckCommand(g),
+		newExporterCommand(g),
 	)
 	return root
 }
