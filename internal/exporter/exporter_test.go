@@ -35,7 +35,9 @@ func mutex(path string, held time.Duration, sessions ...int64) *lockcore.Lock {
 	return l
 }
 
-func node(s int64) string { return "_c_0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d-lock-000000000" + string(rune('0'+s)) }
+func node(s int64) string {
+	return "_c_0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d-lock-000000000" + string(rune('0'+s))
+}
 
 // feed is an exporter through its first sync with the locks given.
 func feed(t *testing.T, opts Options, locks ...*lockcore.Lock) (*Exporter, *time.Time) {
