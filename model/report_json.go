@@ -29,6 +29,7 @@ type errorJSON struct {
 type lockJSON struct {
 	Path          string            `json:"path"`
 	Recipe        string            `json:"recipe"`
+	WatchesSource string            `json:"watches_source"`
 	MaxLeases     *int              `json:"max_leases"`
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
@@ -51,6 +52,7 @@ type participantJSON struct {
 	Ephemeral       bool     `json:"ephemeral"`
 	Watches         *string  `json:"watches"`
 	WatchesChildren bool     `json:"watches_children,omitempty"`
+	WatchesUnknown  bool     `json:"watches_unknown,omitempty"`
 	Chain           []string `json:"chain"`
 	ChainCut        bool     `json:"chain_truncated,omitempty"`
 	Watchers        []string `json:"watchers"`
@@ -60,7 +62,9 @@ type participantJSON struct {
 	Data            *string  `json:"data,omitempty"`
 	DataB64         *string  `json:"data_b64,omitempty"`
 	DataTruncated   bool     `json:"data_truncated,omitempty"`
+	DataUnreadable  string   `json:"data_unreadable,omitempty"`
 	Note            string   `json:"note,omitempty"`
+	PartOf          string   `json:"part_of,omitempty"`
 }
 
 type anomalyJSON struct {
@@ -94,7 +98,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 }
 
 func lockToJSON(l lockcore.Lock) lockJSON {
-	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), MaxLeases: l.MaxLeases,
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
 		Participants: make([]participantJSON, 0, len(l.Participants)),
@@ -118,7 +122,7 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
-		DataTruncated: p.DataTruncated, Note: p.Note}
+		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown}
 	if p.HasSeq {
 		seq := p.Seq
 		j.Seq = &seq
@@ -129,7 +133,9 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if j.Chain == nil {
 		j.Chain = []string{}
 	}
-	if text, ok := DataText(p.Data, p.DataTruncated); ok {
+	if p.DataDenied {
+		j.DataUnreadable = "acl"
+	} else if text, ok := DataText(p.Data, p.DataTruncated); ok {
 		j.Data = &text
 	} else {
 		b64 := base64.StdEncoding.EncodeToString(p.Data)

@@ -33,6 +33,9 @@ type State struct {
 	// WatchesAt when the table in use was read.
 	WatchesNote string
 	WatchesAt   time.Time
+	// WatchesFor is the one lock the table was read for, when the
+	// servers hold too many watches to read it for every lock.
+	WatchesFor string
 	// Discovery says how locks are found and whether every lock under the
 	// roots is known (Discovery.Complete).
 	Discovery zkwatch.Discovery
@@ -84,7 +87,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
-		s.WatchesAt, s.Cost = ev.WatchesAt, ev.Cost
+		s.WatchesAt, s.WatchesFor, s.Cost = ev.WatchesAt, ev.WatchesFor, ev.Cost
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {

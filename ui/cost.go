@@ -26,6 +26,9 @@ func (a *App) costView(h int) string {
 		field("watch table", "recipe rules: "+model.Printable(s.WatchesNote))
 	case s.WatchesAt.IsZero():
 		field("watch table", "not read yet")
+	case s.WatchesFor != "":
+		field("watch table", "over the budget for every lock: read for "+model.Printable(s.WatchesFor)+" only (the lock last opened), "+
+			a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
 	default:
 		field("watch table", "the servers', read "+a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
 	}

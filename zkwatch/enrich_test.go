@@ -445,3 +445,23 @@ func TestEnricherPacesByCost(t *testing.T) {
 		t.Errorf("cost %+v", en.Cost)
 	}
 }
+
+func TestEnricherReadsOverBudgetForTheFocusedLock(t *testing.T) {
+	m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(250_000)})
+	e, _ := newTestEnricher(0, m)
+	e.Focus = func() Interest {
+		return Interest{Within: func(p string) bool { return strings.HasPrefix(p, "/locks/l1/") },
+			Covers: func(l string) bool { return l == "/locks/l1" }, Lock: "/locks/l1"}
+	}
+	en := e.Poll(context.Background())
+	if en.Watches == nil || en.WatchesNote != "" || en.WatchesFor != "/locks/l1" {
+		t.Fatalf("watches %v, note %q, for %q", en.Watches, en.WatchesNote, en.WatchesFor)
+	}
+	if _, ok := en.ByPath["/locks/l2/lock-0000000000"]; ok {
+		t.Errorf("a watch outside the focused lock was kept: %v", en.ByPath)
+	}
+	if !en.Covers("/locks/l1") || en.Covers("/locks/l2") {
+		t.Error("the table must cover the focused lock alone")
+	}
+}

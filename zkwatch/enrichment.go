@@ -49,6 +49,9 @@ type Enrichment struct {
 	// Covers, when not nil, names the locks (chroot-relative paths) whose
 	// watches Watches kept: see Interest.
 	Covers func(lockPath string) bool
+	// WatchesFor, when set, is the one lock Watches was read for: the
+	// table as a whole is over the budget (see Enricher.Focus).
+	WatchesFor string
 }
 
 // merge makes the picture from every member's answers.
@@ -82,6 +85,9 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 				en.WatchesZxid = a.watchesZxid
 			}
 			en.Covers = both(en.Covers, a.covers)
+			if a.watchesFor != "" {
+				en.WatchesFor = a.watchesFor
+			}
 		}
 		for s, paths := range a.watches {
 			table[s] = append(table[s], paths...)

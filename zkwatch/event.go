@@ -52,8 +52,10 @@ type Event struct {
 	ClientsComplete bool
 	// Note says why the servers' watch table is not used, when it is not.
 	Note string
-	// WatchesAt is when the watch table in use was read (EventServers).
-	WatchesAt time.Time
+	// WatchesAt is when the watch table in use was read (EventServers),
+	// and WatchesFor the one lock it was read for, when it was kept to one.
+	WatchesAt  time.Time
+	WatchesFor string
 	// Cost is what the four-letter words cost each member over the last
 	// minute (EventServers).
 	Cost []MemberCost

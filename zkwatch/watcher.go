@@ -111,6 +111,7 @@ type Watcher struct {
 
 	disc          Discovery
 	dumpRefused   bool
+	focus         string  // the lock the operator looks at
 	walk          *walker // under way, or nil
 	lastWalkStart time.Time
 	lastWalkTook  time.Duration

@@ -61,6 +61,8 @@ type Interest struct {
 	// analysed) was shown when the table was read: a lock found later has
 	// none of its watches in the table.
 	Covers func(lockPath string) bool
+	// Lock, when set, is the one lock this interest is kept to.
+	Lock string
 }
 
 func (in Interest) keepPath(p string) bool { return in.Within == nil || in.Within(p) }

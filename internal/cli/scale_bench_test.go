@@ -61,7 +61,7 @@ func BenchmarkScale(b *testing.B) {
 	table := scaleTableCost(b, addrs)
 	ui := scaleUI(b, bin, connect, addrs, 0)
 	idle := scaleUI(b, bin, connect, addrs, *scaleWalkRate)
-	cost := scaleCost(b, connect)
+	cost, engine := scaleCost(b, connect)
 	lock := tree.LockPaths[len(tree.LockPaths)/2]
 	show := scaleCommand(b, bin, "show", "--server", connect, lock)
 	lsRoot := scaleCommand(b, bin, "ls", "--server", connect, "--root", lock)
@@ -69,6 +69,7 @@ func BenchmarkScale(b *testing.B) {
 		"--hold", "1ms", "--timeout", "10s", "/app/locks/group-000/bench-fresh-lock")
 
 	r.row("full picture (every lock's holders and waiters)", fmtDur(ui.synced), "≤ 5s", fmtDur(floor.took), ui.synced <= 5*time.Second)
+	r.row("the same, the watcher alone (in this process)", fmtDur(engine), "", fmtDur(floor.took), true)
 	r.row("first lock row on screen", fmtDur(ui.firstRow), "≤ 1s", "", ui.firstRow <= time.Second)
 	peak := max(ui.peakRSS, idle.peakRSS)
 	r.row("UI peak RSS", fmtMB(peak), "≤ 150 MB", fmtMB(floor.heap)+" heap", peak <= 150<<20)
@@ -242,8 +243,9 @@ func scaleUI(b *testing.B, bin, connect string, addrs []string, walkRate int) sc
 }
 
 // scaleCost watches the cluster in this process, with the UI's defaults,
-// for a minute, and returns what its four-letter words cost each member.
-func scaleCost(b *testing.B, connect string) []zkwatch.MemberCost {
+// for a minute, and returns what its four-letter words cost each member,
+// and how long the watcher took to its first sync.
+func scaleCost(b *testing.B, connect string) ([]zkwatch.MemberCost, time.Duration) {
 	target, err := zkwatch.ParseConnectString(connect)
 	if err != nil {
 		b.Fatal(err)
@@ -256,18 +258,32 @@ func scaleCost(b *testing.B, connect string) []zkwatch.MemberCost {
 	}
 	defer conn.Close()
 	wctx, stop := context.WithCancel(ctx)
+	start := time.Now()
 	w := zkwatch.Watch(wctx, conn, zkwatch.WatchConfig{})
 	done := make(chan struct{})
+	synced := make(chan time.Duration, 1)
 	go func() {
 		defer close(done)
-		for range w.Events() {
+		for ev := range w.Events() {
+			if ev.Kind == zkwatch.EventSynced {
+				select {
+				case synced <- time.Since(start):
+				default:
+				}
+			}
 		}
 	}()
 	time.Sleep(time.Minute)
 	cost := w.Costs().Snapshot()
 	stop()
 	<-done
-	return cost
+	select {
+	case d := <-synced:
+		return cost, d
+	default:
+		b.Fatal("the watcher did not sync within a minute")
+		return nil, 0
+	}
 }
 
 // scaleRun is a one-shot command's figures: the median of five runs.

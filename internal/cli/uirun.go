@@ -45,7 +45,7 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := zkwatch.Watch(ctx, conn, cfg)
-	opt.Events = w.Events()
+	opt.Events, opt.Focus = w.Events(), w.Focus
 	app := ui.New(opt)
 	progOpts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, progOpts...)
 	_, err := tea.NewProgram(app, progOpts...).Run()
