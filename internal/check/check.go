@@ -184,7 +184,7 @@ func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
 		f.Detail = fmt.Sprintf("%d waiting, at or over the %s threshold of %d", f.Waiters, st, t.waitersThreshold(st))
 		oldest := time.Duration(-1)
 		for _, p := range l.Participants {
-			if p.Role != lockcore.RoleHolder {
+			if p.Role != lockcore.RoleHolder || p.PartOf != "" {
 				continue
 			}
 			f.Nodes = append(f.Nodes, p.Node)
