@@ -76,6 +76,21 @@ func CheckRevocable(name string, session int64) error {
 		"this %s node's client would ignore it", ErrNotRevocable, kind)
 }
 
+// AnomalyKinds are every anomaly kind the analysis reports, in the order
+// help lists them.
+func AnomalyKinds() []AnomalyKind {
+	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes,
+		AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
+}
+
+// ParseAnomalyKind returns the kind named s, or an error that lists them.
+func ParseAnomalyKind(s string) (AnomalyKind, error) {
+	if k := AnomalyKind(s); slices.Contains(AnomalyKinds(), k) {
+		return k, nil
+	}
+	return "", fmt.Errorf("anomaly kind must be %s, not %q", orList(AnomalyKinds()), s)
+}
+
 // Anomaly severities, from Severity.
 const (
 	// SeverityStray: a stray node, worth knowing of.

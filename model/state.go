@@ -54,6 +54,10 @@ type State struct {
 	// Grants counts grants logged; FIFOBreaks those that overtook an
 	// earlier waiter of an exclusive lock.
 	Grants, FIFOBreaks int
+	// Logged counts every entry ever added to History, including those
+	// trimmed since: the entries an Apply added are the last Logged-before
+	// of History.
+	Logged int
 
 	base   map[string]*lockcore.Lock // Locks as analysed, before links
 	tracks map[int64]*sessionTrack   // owner sessions, for Links

@@ -74,6 +74,13 @@ func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model
 		return nil, err
 	}
 	defer conn.Close()
+	return searchLocks(ctx, conn, s, cfg), nil
+}
+
+// searchLocks walks once through conn, as listLocks does, and returns what
+// was found; its state's LastSync is zero if the walk ended before its
+// sync (the connection was lost).
+func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatch.WatchConfig) *model.State {
 	tableCtx, cancelTable := context.WithTimeout(ctx, s.timeout)
 	cfg.Watches, _ = conn.ReadWatches(tableCtx, s.watches)
 	cancelTable()
@@ -84,5 +91,5 @@ func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model
 	for ev := range w.Events() {
 		state.Apply(ev)
 	}
-	return state, nil
+	return state
 }
