@@ -79,7 +79,7 @@ func CheckRevocable(name string, session int64) error {
 // AnomalyKinds are every anomaly kind the analysis reports, in the order
 // help lists them.
 func AnomalyKinds() []AnomalyKind {
-	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes,
+	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes, AnomalyDisconnectedHolder,
 		AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
 }
 

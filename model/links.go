@@ -107,3 +107,12 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 		}
 	}
 }
+
+// SetLinks shows every lock with links read once, after the locks were
+// read, as a one-shot search reads them (zkwatch.Conn.ReadLinks).
+func (s *State) SetLinks(links map[int64]lockcore.Link) {
+	s.Links = links
+	for path, l := range s.base {
+		s.Locks[path] = s.withLinks(l)
+	}
+}

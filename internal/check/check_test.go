@@ -227,7 +227,7 @@ func TestThresholdsValidate(t *testing.T) {
 	if got := (Thresholds{CritHeld: time.Hour}).LongHeld(); got != time.Hour {
 		t.Errorf("LongHeld with crit-held alone = %s", got)
 	}
-	if got := DefaultCritical(); len(got) != 5 {
-		t.Errorf("default critical kinds %v", got)
+	if got := DefaultCritical(); len(got) != 6 || got[5] != lockcore.AnomalyDisconnectedHolder {
+		t.Errorf("default critical kinds %v: the issue's five and a disconnected holder", got)
 	}
 }

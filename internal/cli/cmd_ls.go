@@ -91,5 +91,18 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	for ev := range w.Events() {
 		state.Apply(ev)
 	}
+	// Every lock was read before the members are asked, so a session they
+	// all leave out was connected nowhere when asked: a holder whose client
+	// is gone is found here too.
+	var owners []int64
+	for _, l := range state.Locks {
+		for _, p := range l.Participants {
+			owners = append(owners, p.Session)
+		}
+	}
+	linkCtx, cancelLinks := context.WithTimeout(ctx, s.timeout)
+	links := conn.ReadLinks(linkCtx, owners, s.watches.Costs)
+	cancelLinks()
+	state.SetLinks(links.Links)
 	return state
 }
