@@ -67,15 +67,9 @@ func (w *Watcher) interest() Interest {
 	for p := range w.locks {
 		locks[p] = true
 	}
-	conn := w.conn
-	return Interest{
-		Within: func(p string) bool {
-			rel, ok := conn.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
-		},
-		Covers: func(lockPath string) bool { return locks[lockPath] },
-		Gen:    w.lockGen,
-	}
+	in := w.conn.interestIn(parts, locks)
+	in.Gen = w.lockGen
+	return in
 }
 
 // Focus names the lock the operator is looking at ("" for none). Where the
@@ -103,13 +97,7 @@ func (w *Watcher) focusInterest() Interest {
 			parts[p] = true
 		}
 	}
-	conn := w.conn
-	return Interest{
-		Within: func(p string) bool {
-			rel, ok := conn.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
-		},
-		Covers: func(l string) bool { return l == lock },
-		Lock:   lock,
-	}
+	in := w.conn.interestIn(parts, map[string]bool{lock: true})
+	in.Lock = lock
+	return in
 }
