@@ -171,6 +171,19 @@ func (l *Lock) OldestHold() (Hold, bool) {
 	return oldest, found
 }
 
+// KnownHold returns, of the holders' holds as of now (see HoldAt), the
+// longest known one (each hold's lower bound, its length when exact) and
+// the longest possible one (each hold's upper bound); zeros with no holder.
+func (l *Lock) KnownHold(now time.Time) (known, atMost time.Duration) {
+	for _, p := range l.Participants {
+		if p.Role == RoleHolder {
+			h := HoldAt(p.Hold, l.ReadAt, now)
+			known, atMost = max(known, h.Min), max(atMost, h.Max)
+		}
+	}
+	return known, atMost
+}
+
 // HoldAt is h as of now, for a lock read at readAt and unchanged since:
 // both bounds grow by the time since the read.
 func HoldAt(h Hold, readAt, now time.Time) Hold {

@@ -50,19 +50,25 @@ func ClientOf(clients map[int64]zkwatch.ClientInfo, complete bool, session int64
 	return c
 }
 
-// Client is what the servers last said of session's client. A session
-// that owned no node when they were asked is New, never Gone.
+// Client is what the servers last said of session's client. Gone follows
+// the session's Link: a session first seen after the members were asked
+// is not taken for gone.
 func (s *State) Client(session int64) Client {
 	c := ClientOf(s.Clients, s.ClientsComplete, session)
-	if c.Gone && !s.ownedAtPoll[session] {
-		c.Gone, c.New = false, true
+	if c.Addr == "" {
+		link := s.Link(session).State
+		c.Gone = link == lockcore.LinkDisconnected
+		// After a complete answer, a session is still unknown only
+		// because it was first seen after the members were asked.
+		c.New = session != 0 && s.ClientsComplete && link == lockcore.LinkUnknown
 	}
 	return c
 }
 
 // Short is the client in a table cell, escaped: its address; "-" for a
-// persistent node; "not connected" for a session no server lists; "?"
-// when no server said.
+// persistent node; "disconnected" for a session no server lists (see
+// State.Link); "unknown yet" for one newer than the servers' last answer;
+// "?" when no server said.
 func (c Client) Short() string {
 	switch {
 	case c.Session == 0:
@@ -70,7 +76,7 @@ func (c Client) Short() string {
 	case c.Addr != "":
 		return Printable(c.Addr)
 	case c.Gone:
-		return "not connected"
+		return "disconnected"
 	case c.New:
 		return "unknown yet"
 	}

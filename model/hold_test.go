@@ -97,14 +97,15 @@ func TestAgeToFlagsAHoldAsItGrows(t *testing.T) {
 }
 
 // A session that joined after the servers were last asked is unknown yet,
-// not "not connected": only a session that owned a node when they were
-// asked and that none of them lists is.
+// not disconnected: only a session that owned a node when they were asked
+// and that none of them lists is.
 func TestClientUnknownYet(t *testing.T) {
 	s := NewState()
 	s.Apply(lockEvent(lockOf("/l", 0)))
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventServers, ClientsComplete: true, Clients: map[int64]zkwatch.ClientInfo{}})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(time.Second), ClientsComplete: true,
+		ClientsAsked: t0.Add(time.Second), Clients: map[int64]zkwatch.ClientInfo{}})
 	s.Apply(lockEvent(lockOf("/l", 0, 1)))
-	if got := s.Client(100).Short(); got != "not connected" || !s.Ghost(100) {
+	if got := s.Client(100).Short(); got != "disconnected" || !s.Ghost(100) {
 		t.Errorf("a session owning a node when cons was asked: %q", got)
 	}
 	if got := s.Client(101).Short(); got != "unknown yet" || s.Ghost(101) {

@@ -17,6 +17,7 @@ type reportJSON struct {
 	Server        string      `json:"server"`
 	WatchesSource string      `json:"watches_source"`
 	WatchesNote   string      `json:"watches_note,omitempty"`
+	LinksNote     string      `json:"connections_note,omitempty"`
 	Locks         []lockJSON  `json:"locks"`
 	Errors        []errorJSON `json:"errors,omitempty"`
 }
@@ -71,6 +72,8 @@ type participantJSON struct {
 	DataUnreadable  string   `json:"data_unreadable,omitempty"`
 	Note            string   `json:"note,omitempty"`
 	PartOf          string   `json:"part_of,omitempty"`
+	Connection      *string  `json:"connection"`
+	ExpiresWithinMs *int64   `json:"expires_within_ms"`
 }
 
 type anomalyJSON struct {
@@ -86,7 +89,7 @@ type anomalyJSON struct {
 // output is safe to print on a terminal.
 func (r Report) WriteJSON(w io.Writer) error {
 	out := reportJSON{Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
-		Locks: make([]lockJSON, 0, len(r.Locks))}
+		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks))}
 	for _, l := range r.Locks {
 		out.Locks = append(out.Locks, lockToJSON(l))
 	}
@@ -147,6 +150,14 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if p.HasSeq {
 		seq := p.Seq
 		j.Seq = &seq
+	}
+	if p.Link.State != "" {
+		state := string(p.Link.State)
+		j.Connection = &state
+	}
+	if p.Link.State == lockcore.LinkDisconnected && p.Link.ExpiryKnown() {
+		ms := p.Link.ExpiresWithin.Milliseconds()
+		j.ExpiresWithinMs = &ms
 	}
 	if p.Watches != nil {
 		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children

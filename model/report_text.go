@@ -27,6 +27,9 @@ func (r Report) WriteText(w io.Writer) error {
 	if r.WatchesNote != "" {
 		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
 	}
+	if r.LinksNote != "" {
+		fmt.Fprintf(ew, "\nconnections: %s\n", Printable(r.LinksNote))
+	}
 	return ew.err
 }
 
@@ -57,6 +60,7 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
+	writeDisconnected(w, l.Participants)
 	for _, a := range l.Anomalies {
 		fmt.Fprintf(w, "! %s", a.Kind)
 		if a.Node != "" {
@@ -69,6 +73,28 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 	}
 	for _, warn := range l.Warnings {
 		fmt.Fprintf(w, "! warning: %s\n", Printable(warn))
+	}
+}
+
+// writeDisconnected says, of each session connected to no member, which
+// contenders it owns and when it expires.
+func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
+	var order []int64
+	owned := map[int64][]string{}
+	link := map[int64]lockcore.Link{}
+	for _, p := range ps {
+		if p.Link.State != lockcore.LinkDisconnected {
+			continue
+		}
+		if owned[p.Session] == nil {
+			order = append(order, p.Session)
+		}
+		owned[p.Session] = append(owned[p.Session], fmt.Sprintf("#%d %s", p.Position, p.Role))
+		link[p.Session] = p.Link
+	}
+	for _, s := range order {
+		fmt.Fprintf(w, "session %s (%s): disconnected, %s\n", SessionText(s), strings.Join(owned[s], ", "),
+			link[s].ExpiresText(link[s].ExpiresWithin))
 	}
 }
 

@@ -14,9 +14,12 @@ import (
 // forward one watcher event at a time; it does no I/O.
 type State struct {
 	Conn zkwatch.ConnState
-	// Locks by path; each value is the latest analysis, never changed in
-	// place.
+	// Locks by path; each value is the latest analysis with its
+	// participants' links (lockcore.WithLinks), never changed in place.
 	Locks map[string]*lockcore.Lock
+	// Links says, of each session owning a contender, whether a member
+	// holds a connection for it (see Link).
+	Links map[int64]lockcore.Link
 	// Denied are paths whose ACL refused this session.
 	Denied map[string]error
 	// Errors are the most recent failures, newest last (at most maxErrors).
@@ -29,6 +32,8 @@ type State struct {
 	// ClientsComplete: every server answered cons, so Clients lists every
 	// connected session.
 	ClientsComplete bool
+	// ClientsNote says why ClientsComplete is false.
+	ClientsNote string
 	// WatchesNote says why the servers' watch table is not in use, and
 	// WatchesAt when the table in use was read.
 	WatchesNote string
@@ -49,19 +54,23 @@ type State struct {
 	// Grants counts grants logged; FIFOBreaks those that overtook an
 	// earlier waiter of an exclusive lock.
 	Grants, FIFOBreaks int
+	// Logged counts every entry ever added to History, including those
+	// trimmed since: the entries an Apply added are the last Logged-before
+	// of History.
+	Logged int
+
+	base   map[string]*lockcore.Lock // Locks as analysed, before links
+	tracks map[int64]*sessionTrack   // owner sessions, for Links
 	// LastChange is when the watcher last reported a lock changed or gone.
 	LastChange time.Time
-	// ownedAtPoll are the sessions that owned a contender when the servers'
-	// clients were last reported: only their absence from the servers'
-	// answer says anything.
-	ownedAtPoll map[int64]bool
 }
 
 const maxErrors = 20
 
 // NewState returns an empty state.
 func NewState() *State {
-	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{}}
+	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
+		base: map[string]*lockcore.Lock{}, tracks: map[int64]*sessionTrack{}}
 }
 
 // Apply moves the state forward by one event.
@@ -71,10 +80,12 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Conn = ev.Conn
 		s.recordConn(ev)
 	case zkwatch.EventLock:
+		s.trackOwners(ev.Lock, ev.At)
+		l := s.withLinks(ev.Lock)
 		if !s.LastSync.IsZero() {
-			s.record(ev.At, s.Locks[ev.Path], ev.Lock)
+			s.record(ev.At, s.Locks[ev.Path], l)
 		}
-		s.Locks[ev.Path] = ev.Lock
+		s.base[ev.Path], s.Locks[ev.Path] = ev.Lock, l
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventLockGone:
@@ -83,6 +94,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		}
 		delete(s.Locks, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
+		delete(s.base, ev.Path)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
@@ -91,8 +103,8 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
-		s.WatchesAt, s.WatchesFor, s.Cost = ev.WatchesAt, ev.WatchesFor, ev.Cost
-		s.ownedAtPoll = s.owners()
+		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
+		s.updateLinks(ev)
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {
@@ -119,20 +131,6 @@ func (s *State) AgeTo(now time.Time) bool {
 	return changed
 }
 
-// owners are the sessions owning a contender of any lock.
-func (s *State) owners() map[int64]bool {
-	out := map[int64]bool{}
-	for _, l := range s.Locks {
-		for _, p := range l.Participants {
-			out[p.Session] = true
-		}
-		for _, h := range l.HiddenWaiters {
-			out[h] = true
-		}
-	}
-	return out
-}
-
 func later(a, b time.Time) time.Time {
 	if b.After(a) {
 		return b
@@ -144,15 +142,11 @@ func later(a, b time.Time) time.Time {
 // connected, or no sync has completed.
 func (s *State) Stale() bool { return s.Conn.Phase != zkwatch.Connected || s.LastSync.IsZero() }
 
-// Ghost reports whether session owns nodes yet is connected to no server,
-// as far as a complete answer from every server's cons says: an ephemeral
-// that may have outlived its session. False when that cannot be known.
+// Ghost reports whether session owns nodes yet is connected to no server
+// (see Link): an ephemeral that may have outlived its session, or a client
+// that is gone while its session lives on. False when that cannot be known.
 func (s *State) Ghost(session int64) bool {
-	if !s.ClientsComplete || session == 0 {
-		return false
-	}
-	_, ok := s.Clients[session]
-	return !ok && s.ownedAtPoll[session]
+	return s.Link(session).State == lockcore.LinkDisconnected
 }
 
 // Sort orders for lock lists.

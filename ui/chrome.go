@@ -302,7 +302,7 @@ func (a *App) helpLines() []string {
 			"its node's age, as when it got the lock was not seen; for a waiter, how long it has waited"},
 		{"token", paint{}, "the node's czxid, a fencing token that only grows"},
 		{"client", paint{}, "the address the servers saw for the session (cons); ? when they did not say; " +
-			"not connected: every server answered and none lists it, so its nodes may have outlived it; " +
+			"disconnected: every server answered and none lists it, so its nodes may have outlived it; " +
 			"unknown yet: it joined after the servers were last asked"},
 		{"watches: server", paint{}, "what each waiter watches, from the servers' own watch table (wchc)"},
 		{"watches: recipe", paint{}, "what each waiter's recipe says it watches: the servers' table is refused, " +

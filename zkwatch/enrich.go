@@ -204,6 +204,7 @@ type memberAnswer struct {
 	info    ServerInfo
 	conns   []Connection
 	consOK  bool               // cons answered (conns may still be empty)
+	consAt  time.Time          // when that cons was asked for
 	watches map[int64][]string // nil unless wchc or wchp answered
 	// watchesZxid is the member's zxid (srvr) just before its watch table
 	// was read, and watchesAt when; the table may be an earlier ask's.
@@ -211,8 +212,10 @@ type memberAnswer struct {
 	watchesAt   time.Time
 	watchesWord string // wchc or wchp
 	watchesFor  string // the one lock the table was kept to, if one
-	// covers is the interest's Covers when the table was read.
-	covers func(string) bool
+	// covers is the interest's Covers when the table was read, coversGen
+	// its Gen.
+	covers    func(string) bool
+	coversGen uint64
 	// overBudget is the watches the member holds (wchs), when more than
 	// budget allows to read its table.
 	overBudget, budget int
@@ -236,13 +239,23 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 		st.Addr = server
 		a.info.Status = st
 	}
-	if kept.consOK && !e.Costs.Due(server, "cons", e.interval) {
-		a.conns, a.consOK = kept.conns, true
-	} else if reply, ok := e.word(ctx, &a, refused, "cons"); ok {
-		a.conns, a.consOK = parseWord(&a, "cons", reply, ParseCons)
-	}
+	e.askCons(ctx, &a, refused, kept)
 	e.askWatches(ctx, &a, refused, kept, interest, focus)
 	return a
+}
+
+// askCons reads the member's connections into a, or keeps the last ones
+// while cons is not yet due again.
+func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer) {
+	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", e.interval) {
+		a.conns, a.consOK, a.consAt = kept.conns, true, kept.consAt
+		return
+	}
+	at := e.now()
+	if reply, ok := e.word(ctx, a, refused, "cons"); ok {
+		a.conns, a.consOK = parseWord(a, "cons", reply, ParseCons)
+		a.consAt = at
+	}
 }
 
 // askWatches reads the member's watch table into a, as Mode and Budget
@@ -267,12 +280,14 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 	}
 	if kept.watches != nil && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
 		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers, kept.watchesFor
+		a.coversGen = kept.coversGen
 		return
 	}
 	zxid, at := a.info.Status.Zxid, e.now()
 	for _, w := range []string{"wchc", "wchp"} {
 		if table, ok := e.streamWatches(ctx, a, refused, w, interest); ok {
 			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = table, zxid, at, w, interest.Covers, interest.Lock
+			a.coversGen = interest.Gen
 			return
 		}
 		if !slices.Contains(a.info.Refused, w) {

@@ -121,8 +121,11 @@ func TestEnricherMergesMembers(t *testing.T) {
 		"wchp": "/locks/l2/lock-0000000000\n\t0x1000009615b0000\n",
 		"wchs": wchsReply(1),
 	})
-	e, _ := newTestEnricher(time.Minute, leader, follower)
+	e, clock := newTestEnricher(time.Minute, leader, follower)
 	en := e.Poll(context.Background())
+	if !en.ClientsAsked.Equal(clock.now()) {
+		t.Errorf("clients asked at %v, want %v", en.ClientsAsked, clock.now())
+	}
 
 	if len(en.Servers) != 2 || en.Servers[0].Status.Mode != "leader" || en.Servers[1].Status.Mode != "follower" {
 		t.Fatalf("servers: %+v", en.Servers)
@@ -141,7 +144,7 @@ func TestEnricherMergesMembers(t *testing.T) {
 		t.Fatalf("complete %v (%q), clients %+v", en.Complete, en.ClientsNote, en.Clients)
 	}
 	want := ClientInfo{Session: 0x1000009615b0000, Server: follower.addr, Client: "127.0.0.1:49016",
-		LastOperation: "EXIS", Established: time.UnixMilli(1795356080541)}
+		LastOperation: "EXIS", Established: time.UnixMilli(1795356080541), Timeout: 10 * time.Second}
 	if got := en.Clients[0x1000009615b0000]; got != want {
 		t.Errorf("follower's client %+v, want %+v", got, want)
 	}
@@ -235,8 +238,7 @@ func TestEnricherMemberDown(t *testing.T) {
 		if got := down.counts(); !reflect.DeepEqual(got, want) {
 			t.Errorf("down member asked %v, want %v", got, want)
 		}
-		// The watch table is paced by its cost: the first answer is kept.
-		want = map[string]int{"srvr": 2, "cons": 2, "wchs": 2, "wchc": 1}
+		want = map[string]int{"srvr": 2, "cons": 2, "wchs": 2, "wchc": 2}
 		if got := up.counts(); !reflect.DeepEqual(got, want) {
 			t.Errorf("up member asked %v, want %v", got, want)
 		}
@@ -431,8 +433,8 @@ func TestEnricherPacesByCost(t *testing.T) {
 	first := m.counts()
 	// The asks are recorded again as having taken a second: one in 300
 	// seconds keeps each under a third of a percent of the member's time.
-	e.Costs.record(m.addr, "wchc", time.Second, 1)
-	e.Costs.record(m.addr, "cons", time.Second, 1)
+	e.Costs.record(m.addr, "wchc", time.Second, 1<<20)
+	e.Costs.record(m.addr, "cons", time.Second, 1<<20)
 	clock.advance(10 * time.Second)
 	en := e.Poll(context.Background())
 	if got := m.counts(); got["wchc"] != first["wchc"] || got["cons"] != first["cons"] || got["srvr"] != 2 {

@@ -23,6 +23,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	e.Missing = ensemble.Missing
 	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest, e.Focus = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest, w.focusInterest
 	var last *lockcore.WatchTable
+	var lastGen uint64
 	first := true
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -34,11 +35,15 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			return
 		}
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
-			ClientsComplete: en.Complete, Note: en.WatchesNote, WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
+			ClientsComplete: en.Complete, ClientsAsked: en.ClientsAsked, ClientsNote: en.ClientsNote, Note: en.WatchesNote,
+			WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
 		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
-		if first || !table.Equal(last) {
+
+		// The same watches may cover more locks than before: a table read
+		// since a lock was found holds its watches, or their absence.
+		if first || !table.Equal(last) || en.CoversGen != lastGen {
 			w.SetWatchTable(table)
-			last, first = table, false
+			last, lastGen, first = table, en.CoversGen, false
 		}
 		select {
 		case <-ctx.Done():
@@ -61,14 +66,9 @@ func (w *Watcher) interest() Interest {
 	for p := range w.locks {
 		locks[p] = true
 	}
-	conn := w.conn
-	return Interest{
-		Within: func(p string) bool {
-			rel, ok := conn.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
-		},
-		Covers: func(lockPath string) bool { return locks[lockPath] },
-	}
+	in := w.conn.interestIn(parts, locks)
+	in.Gen = w.lockGen
+	return in
 }
 
 // Focus names the lock the operator is looking at ("" for none). Where the
@@ -96,13 +96,7 @@ func (w *Watcher) focusInterest() Interest {
 			parts[p] = true
 		}
 	}
-	conn := w.conn
-	return Interest{
-		Within: func(p string) bool {
-			rel, ok := conn.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
-		},
-		Covers: func(l string) bool { return l == lock },
-		Lock:   lock,
-	}
+	in := w.conn.interestIn(parts, map[string]bool{lock: true})
+	in.Lock = lock
+	return in
 }

@@ -77,6 +77,9 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		// listing armed stayed armed until this read.
 		next.Seen, next.Watched = s.sightings, s.breaks == w.breaks
 	}
+	if w.locks[path] == nil {
+		w.lockGen++
+	}
 	w.locks[path] = next
 	for _, p := range parts {
 		w.owner[p] = path

@@ -63,6 +63,9 @@ type Interest struct {
 	Covers func(lockPath string) bool
 	// Lock, when set, is the one lock this interest is kept to.
 	Lock string
+	// Gen numbers the set of locks Covers accepts: it grows whenever a
+	// lock is found.
+	Gen uint64
 }
 
 func (in Interest) keepPath(p string) bool { return in.Within == nil || in.Within(p) }

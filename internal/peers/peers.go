@@ -254,6 +254,21 @@ func (p *Peer) Release(t testing.TB, id string) {
 	}
 }
 
+// Kill SIGKILLs the peer's process, as a crash or the OOM killer would:
+// its clients close no session, so each contender's session (and its
+// nodes) lives on, connected to no server, until its timeout. It fails the
+// test for a GoZk peer, which runs in the test's own process.
+func (p *Peer) Kill(t testing.TB) {
+	t.Helper()
+	c, ok := p.backend.(*child)
+	if !ok {
+		t.Fatalf("peers: a %s peer has no process of its own to kill", p.kind)
+	}
+	if err := c.kill(); err != nil {
+		t.Fatalf("peers: kill %s: %v", p.kind, err)
+	}
+}
+
 // Close ends every contender's session and the peer's process. It is safe
 // to call more than once; t's Cleanup calls it.
 func (p *Peer) Close() {
