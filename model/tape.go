@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -129,4 +131,49 @@ func (t *Tape) Changes(i int) bool {
 		return false
 	}
 	return true
+}
+
+// ParseAt reads a moment of the tape as people type it: an RFC 3339 time;
+// a date and time ("2026-11-22 03:12:04.5") or a time of day ("03:12",
+// "03:12:04.512") in loc, on the day of the tape (or the day after, when
+// the tape runs past midnight); "+90s" after the start or "-1m" before the
+// end; "start" or "end".
+func (t *Tape) ParseAt(s string, loc *time.Location) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "start":
+		return t.Start(), nil
+	case s == "end":
+		return t.End(), nil
+	case strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-"):
+		d, err := time.ParseDuration(s[1:])
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q: an offset is +DURATION from the start or -DURATION from the end, as +90s or -2m", s)
+		}
+		if s[0] == '+' {
+			return t.Start().Add(d), nil
+		}
+		return t.End().Add(-d), nil
+	}
+	if at, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return at, nil
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04"} {
+		if at, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return at, nil
+		}
+	}
+	for _, layout := range []string{"15:04:05.999999999", "15:04"} {
+		clock, err := time.ParseInLocation(layout, s, loc)
+		if err != nil {
+			continue
+		}
+		start := t.Start().In(loc)
+		day := time.Date(start.Year(), start.Month(), start.Day(), clock.Hour(), clock.Minute(), clock.Second(), clock.Nanosecond(), loc)
+		if day.Before(start) && day.AddDate(0, 0, 1).Before(t.End().Add(time.Second)) {
+			day = day.AddDate(0, 0, 1)
+		}
+		return day, nil
+	}
+	return time.Time{}, fmt.Errorf("%q is not a time: give 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s, -1m, start or end", s)
 }

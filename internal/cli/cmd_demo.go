@@ -37,6 +37,7 @@ type demoFlags struct {
 	leases     int
 	plain      bool
 	throwaway  bool
+	record     recordFlags
 }
 
 func newDemoCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -82,6 +83,7 @@ and the next demo removes the files left behind.
 	fl.IntVar(&f.leases, "leases", demo.DefaultMaxLeases, "the semaphore's leases (with --recipe semaphore)")
 	fl.BoolVar(&f.plain, "plain", false, "print events as lines and read controls as lines instead of opening the terminal UI")
 	fl.BoolVar(&f.throwaway, "throwaway", false, "start a throwaway ZooKeeper even when one answers on "+localServer)
+	f.record.register(fl, "record", "record what the watcher sees of the demo's lock to this file, for zklocks replay")
 	return cmd
 }
 
@@ -169,9 +171,9 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		if srv != nil {
 			where += " (throwaway ZooKeeper, removed on exit)"
 		}
-		return runDemoPlain(ctx, cmd, d, events, where)
+		return runDemoPlain(ctx, cmd, s, d, opt, events, where, &f.record)
 	}
-	return runDemoTUI(ctx, cmd, s, o, d, opt)
+	return runDemoTUI(ctx, cmd, s, o, d, opt, &f.record)
 }
 
 // demoServer decides where the demo runs: the cluster --server or
