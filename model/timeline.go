@@ -14,10 +14,11 @@ type Span struct {
 	Session int64
 	Node    string
 	Hold    bool
-	// From is when it began, zero when before the log does (the contender
-	// was there when watching began); To when it ended, zero while it goes
-	// on.
+	// From is when it began, or when watching began (FirstSync) for a
+	// contender already there then (Before); To when it ended, zero while
+	// it goes on.
 	From, To time.Time
+	Before   bool
 	// Granted: a hold that began with a grant in the log; OutOfOrder: that
 	// grant overtook an earlier waiter (FIFO broken).
 	Granted, OutOfOrder bool
@@ -87,6 +88,11 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 			if _, ok := open[p.Node]; !ok {
 				spans = append(spans, Span{Session: p.Session, Node: p.Node, Hold: p.Role == lockcore.RoleHolder})
 			}
+		}
+	}
+	for i := range spans {
+		if spans[i].From.IsZero() {
+			spans[i].From, spans[i].Before = s.FirstSync, true
 		}
 	}
 	for _, sp := range spans {

@@ -156,6 +156,9 @@ func (p timelinePane) view() string {
 	}
 	legend := st.holder.s(glyphHold) + " hold  " + st.waiter.s(glyphWait) + " wait  " + st.holder.s(glyphGrant) +
 		" grant  " + st.danger.s(glyphBreak) + " FIFO broken  │ now " + p.env.clock(now)
+	if first := state.FirstSync; !first.IsZero() && first.After(from) {
+		legend += st.muted.s("  · seen since " + p.env.clock(first))
+	}
 	if hidden > 0 {
 		legend += st.muted.s("  (" + itoa(hidden) + " earlier rows not shown)")
 	}

@@ -29,9 +29,9 @@ func (p *timelinePane) stats(t model.LockTimes) []string {
 	st := p.env.st
 	line := func(name string, d []time.Duration) string {
 		if len(d) == 0 {
-			return " " + st.strong.s(fit(name, 21)) + st.muted.s("none ended in this window")
+			return " " + st.strong.s(fit(name, 24)) + st.muted.s("none ended in this window")
 		}
-		return " " + st.strong.s(fit(name, 21)) + "n " + itoa(len(d)) +
+		return " " + st.strong.s(fit(name, 24)) + "n " + itoa(len(d)) +
 			"  p50 " + model.Duration(model.Percentile(d, 0.5)) + "  p90 " + model.Duration(model.Percentile(d, 0.9)) +
 			"  p99 " + model.Duration(model.Percentile(d, 0.99)) + "  max " + model.Duration(d[len(d)-1])
 	}
@@ -44,7 +44,7 @@ func (p *timelinePane) stats(t model.LockTimes) []string {
 	for i := range wc {
 		most = max(most, wc[i], hc[i])
 	}
-	barW := max((p.w-10)/2-6, 4)
+	barW := max((p.w-13)/2-6, 4)
 	lines = append(lines, " "+st.muted.s(fit("", 8)+fit("waits", barW+6)+"  holds"))
 	for i, label := range histLabels {
 		lines = append(lines, " "+fit(label, 8)+p.histBar(wc[i], most, barW, st.waiter)+"  "+p.histBar(hc[i], most, barW, st.holder))
