@@ -155,7 +155,7 @@ func recordDemo(ctx context.Context, cmd *cobra.Command, s settings, d *demo.Dem
 	if err != nil {
 		return nil, &exitError{code: exitUnreachable, err: err}
 	}
-	rec, err := rf.start(s, conn.Target().String(), cmd.Root().Version)
+	rec, err := rf.start(demoWatchConfig(d).Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
 		conn.Close()
 		return nil, err

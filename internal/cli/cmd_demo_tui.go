@@ -32,7 +32,7 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	defer conn.Close()
 	uiOpt := uiOptions(s, conn, audit)
 	uiOpt.Demo = demoControls{d}
-	rec, err := rf.start(s, conn.Target().String(), cmd.Root().Version)
+	rec, err := rf.start(demoWatchConfig(d).Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
 		return err
 	}

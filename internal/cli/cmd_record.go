@@ -29,7 +29,7 @@ func (f *recordFlags) register(fs *pflag.FlagSet, name, usage string) {
 }
 
 // start opens the recording, or returns nil when none was asked for.
-func (f *recordFlags) start(s settings, server string, version string) (*recording.Writer, error) {
+func (f *recordFlags) start(roots []string, server string, version string) (*recording.Writer, error) {
 	if f.out == "" {
 		return nil, nil
 	}
@@ -37,7 +37,7 @@ func (f *recordFlags) start(s settings, server string, version string) (*recordi
 		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--keep must be 0 or more, got %d", f.keep)}
 	}
 	w, err := recording.Create(f.out, recording.Options{MaxSize: int64(f.maxSize), Keep: f.keep,
-		Header: recording.Header{Server: server, Roots: s.roots, By: "zklocks " + version}})
+		Header: recording.Header{Server: server, Roots: roots, By: "zklocks " + version}})
 	if err != nil {
 		return nil, &exitError{code: exitFailed, err: err}
 	}
@@ -87,7 +87,7 @@ interruption or a crash loses at most the last second and leaves a readable file
 				return err
 			}
 			defer conn.Close()
-			w, err := f.start(s, conn.Target().String(), cmd.Root().Version)
+			w, err := f.start(s.roots, conn.Target().String(), cmd.Root().Version)
 			if err != nil {
 				return err
 			}

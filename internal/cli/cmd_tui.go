@@ -66,7 +66,7 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	}
 	cfg := s.watchConfig()
 	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
-	rec, err := f.record.start(s, conn.Target().String(), cmd.Root().Version)
+	rec, err := f.record.start(cfg.Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
 		return err
 	}
