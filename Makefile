@@ -12,9 +12,16 @@ build:
 deps:
 	./scripts/deps.sh
 
-# The project's test command (CI runs it through .ci/run).
+# The project's test command (CI runs it through .ci/run). The second
+# invocation runs, without -race, the fault tests whose reconnects
+# re-register watches (built only without -race: //go:build !race):
+# go-zookeeper v1.0.4 races with itself there (Conn.recvLoop writes lastZxid
+# at conn.go:849 while Conn.sendSetWatches reads it at conn.go:614). Our own
+# code's reconnects run under -race in the first, in tests that set no
+# watch before a reconnect.
 test: deps vet
 	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./internal/chaos
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
 # TestIntegration… ones, in well under a minute.
@@ -70,10 +77,18 @@ DEMOFLAGS ?=
 demo: deps build
 	./$(BIN) demo $(DEMOFLAGS)
 
-# The long chaos run: leader kills, connection drops and forced expiries
-# under 16 contenders (a short run is part of make test).
+# The long chaos run, every mode in turn (exclusive, read/write, leases):
+# leader kills, connection drops and forced expiries under 16 of our
+# contenders with Curator and kazoo contenders in the same queues (a light
+# run is part of make test). Without -race: see test.
 chaos: deps
-	$(GO) test -race -count=1 -timeout 30m -v -run '^TestIntegrationChaos$$' ./internal/chaos -chaos.long
+	$(GO) test -count=1 -timeout 60m -v -run '^TestIntegrationChaos$$' ./internal/chaos -chaos.long
+
+# The mixed chaos (every mode at once) for DURATION, with the same figures.
+DURATION ?= 10m
+.PHONY: soak
+soak: deps
+	$(GO) test -count=1 -timeout 24h -v -run '^TestIntegrationSoak$$' ./internal/chaos -chaos.soak $(DURATION)
 
 clean:
 	rm -f $(BIN)

@@ -50,13 +50,32 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		resolveServerWatches(&l, entries, w)
 	}
 	l.Participants = participants(entries, t.ReadAt)
+	byRule := watchersByRule(l.Participants)
 	for i := range l.Participants {
-		l.Participants[i].Watchers = w.Watchers(l.Participants[i].Path)
+		p := &l.Participants[i]
+		if w != nil {
+			p.Watchers = w.Watchers(p.Path)
+		} else {
+			p.Watchers = byRule[p.Path]
+		}
 	}
 	cycles := fillChains(l.Participants)
 	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
 	l.Warnings = append(l.Warnings, counterWarnings(t)...)
+	if n := deniedData(l.Participants); n > 0 {
+		l.Warnings = append(l.Warnings, fmt.Sprintf("the data of %d of %d contenders is unreadable: their ACL denies this session (queue, sessions and tokens come from the children list and exists)", n, len(l.Participants)))
+	}
 	return l
+}
+
+func deniedData(ps []Participant) int {
+	n := 0
+	for _, p := range ps {
+		if p.DataDenied {
+			n++
+		}
+	}
+	return n
 }
 
 // newEntry starts an entry for node n found in dir.
@@ -123,7 +142,7 @@ func queueRecipe(entries []*entry, families map[string]int) Recipe {
 func unparsedAnomaly(e *entry) Anomaly {
 	detail := "name matches no lock recipe, so no client counts it as a contender"
 	if e.name.Kind == KindCuratorOther {
-		detail = "a Curator protected node of another recipe (such as a LeaderLatch), not a lock contender"
+		detail = "a Curator protected node of a recipe that is neither a lock nor an election, not a contender"
 	}
 	return Anomaly{Kind: AnomalyUnparsed, Node: e.rel, Nodes: []string{e.rel},
 		Session: e.node.Stat.EphemeralOwner, Detail: detail}
@@ -179,7 +198,8 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Session: e.node.Stat.EphemeralOwner, Ephemeral: e.node.Ephemeral(),
 			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
 			Ctime: ctime, Age: age(readAt, ctime),
-			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note,
+			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
+			WatchesUnknown: e.watchUnknown, DataDenied: e.node.DataDenied,
 		}
 	}
 	return out

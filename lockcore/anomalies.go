@@ -17,7 +17,7 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 		case !p.Ephemeral:
 			out = append(out, one(AnomalyPersistent, p,
 				fmt.Sprintf("not ephemeral (created %s): no session owns it, so it stays until someone deletes it", stamp(p.Ctime))))
-		case p.Role == RoleWaiter && p.Watches == nil && w != nil:
+		case p.Role == RoleWaiter && p.Watches == nil && !p.WatchesUnknown && w != nil:
 			out = append(out, one(AnomalyUnwatchedWaiter, p,
 				fmt.Sprintf("waits, but session %s watches nothing in this lock, so nothing will wake it", SessionHex(p.Session))))
 		}

@@ -34,7 +34,9 @@ func TestAnomalies(t *testing.T) {
 			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2)} }},
 		{name: "unparsed child", kind: AnomalyUnparsed, node: "stray", nodes: []string{"stray"},
 			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node("stray", 2)} }},
-		{name: "leader latch among locks", kind: AnomalyUnparsed, node: curatorName("latch-", 1), nodes: []string{curatorName("latch-", 1)},
+		{name: "another curator recipe among locks", kind: AnomalyUnparsed, node: curatorName("queue-", 1), nodes: []string{curatorName("queue-", 1)},
+			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(curatorName("queue-", 1), 2)} }},
+		{name: "leader latch among locks", kind: AnomalyMixedRecipes, node: "", nodes: []string{c(0), curatorName("latch-", 1)},
 			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(curatorName("latch-", 1), 2)} }},
 		{name: "unwatched waiter", kind: AnomalyUnwatchedWaiter, node: c(1), nodes: []string{c(1)},
 			kids: func(b *builder) []Node { return []Node{b.node(c(0), 1), b.node(c(1), 2)} },
@@ -152,9 +154,15 @@ func TestOrphanAndItsOwnerAreToldApart(t *testing.T) {
 	tree := queueTree("/l", b.node(c(0), 4), b.node(c(1), 5), b.node(c(2), 5))
 	w := NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/l/" + c(1), "/l/" + c(2)}})
 	l := Analyze(tree, w, Options{})
-	if got := layout(l); got != c(0)+":h:- "+c(1)+":w:"+c(0)+" "+c(2)+":w:"+c(1) {
+	// Nobody waits on the orphan's behalf: its session watches nothing
+	// ahead of it.
+	if got := layout(l); got != c(0)+":h:- "+c(1)+":w:- "+c(2)+":w:"+c(1) {
 		t.Fatalf("queue: %s", got)
 	}
+	if a := anomaly(t, l, AnomalyUnwatchedWaiter); a.Node != c(1) || !strings.Contains(l.Participants[1].Note, "owns 2 contenders") {
+		t.Fatalf("the orphan watches nothing: %+v, note %q", a, l.Participants[1].Note)
+	}
+	anomaly(t, l, AnomalySelfWait)
 	var selected []string
 	for _, fc := range FenceCandidates(l) {
 		if fc.Selected {

@@ -31,6 +31,10 @@ const (
 	AnomalyHerd AnomalyKind = "herd"
 	// AnomalyLongHeld: a holder older than the configured threshold.
 	AnomalyLongHeld AnomalyKind = "long-held"
+	// AnomalyDisconnectedHolder: a holder whose session no ensemble member
+	// holds a connection for (see LinkDisconnected): its client is gone,
+	// yet the lock stays held until the session expires. Set by WithLinks.
+	AnomalyDisconnectedHolder AnomalyKind = "disconnected-holder"
 )
 
 // Anomaly is one thing that looks wrong, with its evidence.

@@ -19,7 +19,9 @@ func TestClassify(t *testing.T) {
 		{"config tree", Node{}, []string{"db", "cache"}, NotALock, ""},
 		{"empty", Node{}, nil, NotALock, ""},
 		{"generic sequential needs a probe", Node{}, []string{"job-0000000007", "job-0000000003"}, IfEphemeral, "job-0000000003"},
-		{"latch is not a lock", Node{}, []string{curatorName("latch-", 1)}, NotALock, ""},
+		{"leader latch is an election", Node{}, []string{curatorName("latch-", 1)}, IsALock, ""},
+		{"zookeeper election", Node{}, []string{"n_0000000004"}, IsALock, ""},
+		{"another curator recipe is not a lock", Node{}, []string{curatorName("queue-", 1)}, NotALock, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -49,8 +49,10 @@ const retryPause = 100 * time.Millisecond
 // Acquire joins the lock at spec.Path as a fair participant of its recipe
 // and returns once it holds. It watches exactly the node its recipe says
 // (no herd). A create whose reply is lost is found again by its GUID or
-// session id, never repeated. When ctx ends first, our node is deleted and
-// ctx's error returned; the deadline is the acquisition timeout.
+// session id, never repeated, and a late twin of it is deleted. When ctx
+// ends first, our node is deleted (in the background if the connection is
+// down, until it is gone or our session ends) and ctx's error returned; the
+// deadline is the acquisition timeout.
 func Acquire(ctx context.Context, c ZK, spec Spec) (*Held, error) {
 	recipe := spec.Recipe
 	if recipe == "" {
@@ -75,22 +77,22 @@ func Acquire(ctx context.Context, c ZK, spec Spec) (*Held, error) {
 	if mode == ModeWrite && !hasReadWrite(recipe) {
 		mode = ModeExclusive
 	}
-	node, err := enqueue(ctx, c, spec.Path, recipe, mode, data)
+	q, err := enqueue(ctx, c, spec.Path, recipe, mode, data)
 	if err != nil {
 		return nil, err
 	}
 	// Watch our own node from the start: the first stat gives the fencing
 	// token, and the handoff costs no extra round trip once we hold.
-	own, err := watchOwn(c, node)
+	own, err := watchOwn(ctx, c, q.path)
+	if err == nil {
+		q.czxid = own.stat.Czxid
+		err = waitTurn(ctx, c, q, spec.Progress)
+	}
 	if err != nil {
-		abandon(c, node)
+		q.abandon(c)
 		return nil, err
 	}
-	if err := waitTurn(ctx, c, spec.Path, node, spec.Progress); err != nil {
-		abandon(c, node)
-		return nil, err
-	}
-	return hold(c, node, recipe, mode, own), nil
+	return hold(c, q, recipe, mode, own), nil
 }
 
 func hasReadWrite(r Recipe) bool {
@@ -133,41 +135,70 @@ func ensurePath(c ZK, p string) error {
 	return nil
 }
 
+// queued is our contender node in a queue.
+type queued struct {
+	owned
+	dir, prefix string
+	// unique: the prefix carries a fresh GUID, so every child with it is
+	// ours. twins: a create failed with the connection, so a node of ours
+	// may land late beside this one.
+	unique, twins bool
+}
+
 // enqueue creates our ephemeral sequential node in dir. After a
 // connection loss it looks for the node by its prefix before creating
 // again, so a lost reply never leaves a second node.
-func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, data []byte) (string, error) {
+func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, data []byte) (queued, error) {
 	host, _ := os.Hostname()
 	prefix, err := prefixFor(recipe, mode, c.SessionID(), sanitizeHost(host))
 	if err != nil {
-		return "", err
+		return queued{}, err
 	}
+	q := queued{dir: dir, prefix: prefix, unique: guidPrefixed(recipe)}
+	q.path, q.session, q.twins, err = createProtected(ctx, c, dir, prefix, data)
+	return q, err
+}
+
+// guidPrefixed reports whether recipe's names carry a fresh GUID.
+func guidPrefixed(r Recipe) bool {
+	switch r {
+	case RecipeZKWriteLock, RecipeHostRW, RecipeSessionLock:
+		return false
+	}
+	return true
+}
+
+// createProtected creates an ephemeral sequential node dir/prefix<seq>,
+// Curator's protected mode: after a connection loss it creates again only
+// once a look at dir says our node is not there (a failed look says
+// nothing, and a second node would be an orphan ahead of everyone, this
+// session's own next attempt included). It returns the node, the session
+// that owns it, and whether any create failed with the connection.
+func createProtected(ctx context.Context, c ZK, dir, prefix string, data []byte) (node string, session int64, lostReply bool, err error) {
 	for {
+		session = c.SessionID()
 		created, err := c.Create(dir+"/"+prefix, data, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
 		if err == nil {
-			return created, nil
+			return created, session, lostReply, nil
 		}
 		// Parents are created only when missing, as Curator and zk.Lock
 		// do: checking first would cost every acquisition a write.
 		if errors.Is(err, zk.ErrNoNode) {
 			if err := ensurePath(c, dir); err != nil {
-				return "", err
+				return "", 0, lostReply, err
 			}
 			continue
 		}
 		if !retryable(err) {
-			return "", fmt.Errorf("%s: create: %w", dir, err)
+			return "", 0, lostReply, fmt.Errorf("%s: create: %w", dir, err)
 		}
-		// The create may have succeeded with its reply lost. Create again
-		// only once a look at the parent says our node is not there: a
-		// failed look says nothing, and a second node would be an orphan
-		// ahead of everyone, this session's own next attempt included.
-		found, err := awaitOwn(ctx, c, dir, prefix)
+		lostReply = true
+		found, err := awaitOwn(ctx, c, dir, prefix, session)
 		if err != nil || found != "" {
-			return found, err
+			return found, session, lostReply, err
 		}
 		if err := pause(ctx); err != nil {
-			return "", err
+			return "", 0, lostReply, err
 		}
 	}
 }
@@ -175,9 +206,9 @@ func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, da
 // awaitOwn looks for our node until it can tell, returning its path or ""
 // when it is not there. If ctx ends first, the look goes on in the
 // background and deletes the node if it turns out to exist.
-func awaitOwn(ctx context.Context, c ZK, dir, prefix string) (string, error) {
+func awaitOwn(ctx context.Context, c ZK, dir, prefix string, session int64) (string, error) {
 	for {
-		found, err := findOwn(c, dir, prefix)
+		found, err := findOwn(c, dir, prefix, session)
 		switch {
 		case err == nil:
 			return found, nil
@@ -185,11 +216,13 @@ func awaitOwn(ctx context.Context, c ZK, dir, prefix string) (string, error) {
 			return "", fmt.Errorf("%s: looking for our node: %w", dir, err)
 		}
 		if err := pause(ctx); err != nil {
+			pendingDeletes.Add(1)
 			go func() {
-				for {
-					found, err := findOwn(c, dir, prefix)
-					if err == nil && found != "" {
-						abandon(c, found)
+				defer pendingDeletes.Done()
+				for c.SessionID() == session {
+					found, err := findOwn(c, dir, prefix, session)
+					if found != "" {
+						forget(c, owned{path: found, session: session})
 					}
 					if !retryable(err) {
 						return
@@ -202,9 +235,9 @@ func awaitOwn(ctx context.Context, c ZK, dir, prefix string) (string, error) {
 	}
 }
 
-// findOwn looks for a child created by this session with our prefix: its
-// path, or "" when there is none. An error means it could not tell.
-func findOwn(c ZK, dir, prefix string) (string, error) {
+// findOwn looks for a child created by session with our prefix: its path,
+// or "" when there is none. An error means it could not tell.
+func findOwn(c ZK, dir, prefix string, session int64) (string, error) {
 	names, _, err := c.Children(dir)
 	if errors.Is(err, zk.ErrNoNode) {
 		return "", nil
@@ -221,11 +254,47 @@ func findOwn(c ZK, dir, prefix string) (string, error) {
 		case errors.Is(err, zk.ErrNoNode):
 		case err != nil:
 			return "", err
-		case stat.EphemeralOwner == c.SessionID():
+		case stat.EphemeralOwner == session:
 			return dir + "/" + n, nil
 		}
 	}
 	return "", nil
+}
+
+// abandon deletes our node after a failed or cancelled acquisition, with
+// any late twin of it: at once, and in the background until it is gone or
+// our session ends if the connection is down.
+func (q queued) abandon(c ZK) {
+	if q.unique {
+		if err := c.Delete(q.path, -1); err == nil || errors.Is(err, zk.ErrNoNode) {
+			q.sweepTwins(c)
+			return
+		}
+	}
+	forget(c, q.owned)
+	q.sweepTwins(c)
+}
+
+// sweepTwins deletes late twins of our node, when a create of ours lost
+// its reply: the create may have been applied after we looked for it.
+func (q queued) sweepTwins(c ZK) {
+	if !q.twins || !q.unique {
+		return
+	}
+	pendingDeletes.Add(1)
+	go func() {
+		defer pendingDeletes.Done()
+		for c.SessionID() == q.session {
+			names, _, err := c.Children(q.dir)
+			if err == nil {
+				sweepOrphans(c, q.dir, q.prefix, path.Base(q.path), q.session, names)
+			}
+			if !retryable(err) {
+				return
+			}
+			time.Sleep(retryPause)
+		}
+	}()
 }
 
 func retryable(err error) bool {
@@ -249,12 +318,13 @@ func sanitizeHost(h string) string {
 }
 
 // waitTurn waits until our node holds by its recipe's rule, watching only
-// the node the rule names.
-func waitTurn(ctx context.Context, c ZK, dir, node string, progress func(Progress)) error {
+// the node the rule names. A twin of our node (a create of ours applied
+// after we looked for it) is deleted as soon as it is seen.
+func waitTurn(ctx context.Context, c ZK, q queued, progress func(Progress)) error {
 	since := time.Now()
-	name := path.Base(node)
+	name := path.Base(q.path)
 	for {
-		names, _, err := c.Children(dir)
+		names, _, err := c.Children(q.dir)
 		if err != nil {
 			if retryable(err) {
 				if err := pause(ctx); err != nil {
@@ -262,11 +332,14 @@ func waitTurn(ctx context.Context, c ZK, dir, node string, progress func(Progres
 				}
 				continue
 			}
-			return fmt.Errorf("%s: %w", dir, err)
+			return fmt.Errorf("%s: %w", q.dir, err)
 		}
-		me, ok := standingOf(dir, names, name)
+		me, ok := standingOf(q.dir, names, name)
 		if !ok {
-			return fmt.Errorf("%w: our node %s vanished while waiting (session expired or deleted)", ErrLockLost, node)
+			return fmt.Errorf("%w: our node %s vanished while waiting (session expired or deleted)", ErrLockLost, q.path)
+		}
+		if q.unique {
+			sweepOrphans(c, q.dir, q.prefix, name, q.session, names)
 		}
 		if me.holder {
 			return nil
@@ -274,6 +347,9 @@ func waitTurn(ctx context.Context, c ZK, dir, node string, progress func(Progres
 		exists, _, ch, err := c.ExistsW(me.watch)
 		if err != nil {
 			if retryable(err) {
+				if err := pause(ctx); err != nil {
+					return err
+				}
 				continue
 			}
 			return fmt.Errorf("%s: %w", me.watch, err)
@@ -282,7 +358,7 @@ func waitTurn(ctx context.Context, c ZK, dir, node string, progress func(Progres
 			continue
 		}
 		if progress != nil {
-			progress(Progress{Node: node, Position: me.position, Watching: me.watch, Since: since})
+			progress(Progress{Node: q.path, Position: me.position, Watching: me.watch, Since: since})
 		}
 		select {
 		case ev := <-ch:
@@ -294,7 +370,3 @@ func waitTurn(ctx context.Context, c ZK, dir, node string, progress func(Progres
 		}
 	}
 }
-
-// abandon deletes our node after a failed or cancelled acquisition. If
-// that fails too, the node goes when our session ends.
-func abandon(c ZK, node string) { _ = c.Delete(node, -1) }

@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -48,49 +49,84 @@ func (e Expect) check(c ZK) (*zk.Stat, error) {
 // ForceDelete deletes a contender (usually a holder) if it is still the
 // node that was shown, with a version check so that a change in between
 // aborts. Its session is not told: a holder whose node is deleted still
-// believes it holds, while the next waiter is let in.
-func ForceDelete(c ZK, e Expect) error {
-	if _, err := e.check(c); err != nil {
-		return err
-	}
-	return deleteErr(e, c.Delete(e.Path, e.Version))
+// believes it holds, while the next waiter is let in. When ctx ends first,
+// ForceDelete returns ctx's error; a request already sent may still be
+// applied (go-zookeeper requests cannot be withdrawn), and the version
+// check still guards it.
+func ForceDelete(ctx context.Context, c ZK, e Expect) error {
+	return within(ctx, func() error {
+		if _, err := e.check(c); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return deleteErr(e, c.Delete(e.Path, e.Version))
+	})
 }
 
 // Revoke asks a holder to release, Curator-style, by writing __REVOKE__
 // into its node (version-checked). Only a Curator holder that made its lock
-// revocable acts on it; it is a request, not force.
-func Revoke(c ZK, e Expect) error {
-	if _, err := e.check(c); err != nil {
-		return err
-	}
-	_, err := c.Set(e.Path, []byte(revokeRequest), e.Version)
-	return deleteErr(e, err)
+// revocable acts on it; it is a request, not force. ctx is as ForceDelete's.
+func Revoke(ctx context.Context, c ZK, e Expect) error {
+	return within(ctx, func() error {
+		if _, err := e.check(c); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		_, err := c.Set(e.Path, []byte(revokeRequest), e.Version)
+		return deleteErr(e, err)
+	})
 }
 
 // Fence deletes the given nodes in one transaction: each with its version
 // checked, all or none. A node that changed or vanished since it was shown
-// aborts the whole fence.
-func Fence(c ZK, es []Expect) error {
+// aborts the whole fence. ctx is as ForceDelete's: the transaction, once
+// sent, is still all or none.
+func Fence(ctx context.Context, c ZK, es []Expect) error {
 	if len(es) == 0 {
 		return nil
 	}
-	ops := make([]interface{}, 0, len(es))
-	for _, e := range es {
-		if _, err := e.check(c); err != nil {
+	return within(ctx, func() error {
+		ops := make([]interface{}, 0, len(es))
+		for _, e := range es {
+			if _, err := e.check(c); err != nil {
+				return err
+			}
+			ops = append(ops, &zk.DeleteRequest{Path: e.Path, Version: e.Version})
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		ops = append(ops, &zk.DeleteRequest{Path: e.Path, Version: e.Version})
-	}
-	res, err := c.Multi(ops...)
-	if err == nil {
-		return nil
-	}
-	for i, r := range res {
-		if r.Error != nil && i < len(es) {
-			return deleteErr(es[i], r.Error)
+		res, err := c.Multi(ops...)
+		if err == nil {
+			return nil
 		}
+		for i, r := range res {
+			if r.Error != nil && i < len(es) {
+				return deleteErr(es[i], r.Error)
+			}
+		}
+		return fmt.Errorf("fence: %w", err)
+	})
+}
+
+// within runs do, returning its result, or ctx's error if ctx ends first
+// (do then finishes on its own; its result is dropped).
+func within(ctx context.Context, do func() error) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	return fmt.Errorf("fence: %w", err)
+	result := make(chan error, 1)
+	go func() { result <- do() }()
+	select {
+	case err := <-result:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func deleteErr(e Expect, err error) error {

@@ -33,6 +33,7 @@ type Held struct {
 	Acquired time.Time
 
 	c        ZK
+	q        queued
 	lost     chan struct{}
 	revoke   chan struct{}
 	done     chan struct{}
@@ -51,22 +52,30 @@ type ownWatch struct {
 }
 
 // watchOwn sets the watch on our node that will tell the holder it lost
-// the lock; its stat carries the fencing token.
-func watchOwn(c ZK, node string) (ownWatch, error) {
-	exists, stat, ch, err := c.ExistsW(node)
-	if err != nil {
-		return ownWatch{}, fmt.Errorf("%s: %w", node, err)
+// the lock; its stat carries the fencing token. It retries while the
+// connection is down, until ctx ends.
+func watchOwn(ctx context.Context, c ZK, node string) (ownWatch, error) {
+	for {
+		exists, stat, ch, err := c.ExistsW(node)
+		switch {
+		case retryable(err):
+			if err := pause(ctx); err != nil {
+				return ownWatch{}, err
+			}
+			continue
+		case err != nil:
+			return ownWatch{}, fmt.Errorf("%s: %w", node, err)
+		case !exists:
+			return ownWatch{}, fmt.Errorf("%w: our node %s vanished as it was created", ErrLockLost, node)
+		}
+		return ownWatch{stat: *stat, ch: ch}, nil
 	}
-	if !exists {
-		return ownWatch{}, fmt.Errorf("%w: our node %s vanished as it was created", ErrLockLost, node)
-	}
-	return ownWatch{stat: *stat, ch: ch}, nil
 }
 
 // hold turns our granted node into a Held.
-func hold(c ZK, node string, recipe Recipe, mode Mode, own ownWatch) *Held {
-	h := &Held{Node: node, Token: own.stat.Czxid, Session: own.stat.EphemeralOwner, Recipe: recipe, Mode: mode,
-		Acquired: time.Now(), c: c, version: own.stat.Version,
+func hold(c ZK, q queued, recipe Recipe, mode Mode, own ownWatch) *Held {
+	h := &Held{Node: q.path, Token: own.stat.Czxid, Session: own.stat.EphemeralOwner, Recipe: recipe, Mode: mode,
+		Acquired: time.Now(), c: c, q: q, version: own.stat.Version,
 		lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
 	h.watcher.Add(2)
 	go h.watch(own.ch)
@@ -74,23 +83,56 @@ func hold(c ZK, node string, recipe Recipe, mode Mode, own ownWatch) *Held {
 	return h
 }
 
-// connectionPoll is how often a holder checks that it is still connected.
-// Servers expire a session no sooner than its timeout (seconds), and
-// go-zookeeper notices a silent server after two thirds of it, so a holder
-// learns of a drop well before anyone else can be granted the lock.
+// connectionPoll is how often a holder checks that it is still connected
+// when its connection cannot tell it (see SessionEvents). Servers expire a
+// session no sooner than its timeout (seconds), and go-zookeeper notices a
+// silent server after two thirds of it, so a holder learns of a drop well
+// before anyone else can be granted the lock.
 const connectionPoll = 20 * time.Millisecond
 
+// watchConnection counts the lock lost as soon as the session is not
+// connected: told by the connection's session events when it relays them
+// (SessionEvents), else by polling its state.
 func (h *Held) watchConnection() {
 	defer h.watcher.Done()
-	t := time.NewTicker(connectionPoll)
-	defer t.Stop()
+	wake := make(chan struct{}, 1)
+	if se, ok := h.c.(SessionEvents); ok {
+		stop := se.OnState(func(zk.State) {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		})
+		defer stop()
+		// A drop before we subscribed sent its event to nobody: look once.
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	} else {
+		t := time.NewTicker(connectionPoll)
+		defer t.Stop()
+		go func() {
+			for {
+				select {
+				case <-t.C:
+					select {
+					case wake <- struct{}{}:
+					default:
+					}
+				case <-h.done:
+					return
+				}
+			}
+		}()
+	}
 	for {
 		select {
 		case <-h.done:
 			return
 		case <-h.lost:
 			return
-		case <-t.C:
+		case <-wake:
 			if st := h.c.State(); st != zk.StateHasSession {
 				h.lose(fmt.Errorf("%w: the connection dropped (%s); the session may expire and the lock pass on (token %d)", ErrLockLost, st, h.Token))
 				return
@@ -187,7 +229,10 @@ func (h *Held) LostAt() time.Time {
 // belongs to our session and is the one we were granted. After a loss it
 // still removes the node if it is ours (a dropped connection may have left
 // the session, and so the node, alive), and returns the loss (ErrLockLost).
-// Releasing twice is a no-op.
+// When ctx ends before the delete is confirmed, Release returns ctx's error
+// while the delete goes on in the background until the node is gone or our
+// session ends: a node left behind would head its queue for as long as our
+// session lives. Releasing twice is a no-op.
 func (h *Held) Release(ctx context.Context) error {
 	h.mu.Lock()
 	if h.released {
@@ -197,56 +242,55 @@ func (h *Held) Release(ctx context.Context) error {
 	h.released = true
 	lostErr, version := h.err, h.version
 	h.mu.Unlock()
-	defer func() { close(h.done); h.watcher.Wait() }()
-	err := h.deleteFast(version)
-	if err != nil {
-		err = h.deleteOwn(ctx)
-	}
+	defer func() {
+		close(h.done)
+		// The watchers end at once unless a request of theirs waits for a
+		// reconnect; then they end with it.
+		stopped := make(chan struct{})
+		go func() { h.watcher.Wait(); close(stopped) }()
+		select {
+		case <-stopped:
+		case <-ctx.Done():
+		}
+	}()
+	err := h.deleteOwn(ctx, version)
+	h.q.sweepTwins(h.c)
 	if lostErr != nil {
 		return lostErr
 	}
 	return err
 }
 
-// deleteFast deletes our node at the version last watched, in one request.
-// Our names carry a fresh GUID or our session id, so a node at our path with
-// our version is ours; the host-tagged shape's names do not, so they always
-// take the checked path. Any failure falls back to deleteOwn.
-func (h *Held) deleteFast(version int32) error {
-	if h.Recipe == RecipeHostRW {
-		return ErrNotHolder
-	}
-	return h.c.Delete(h.Node, version)
-}
-
-// deleteOwn deletes our node if it is still the one we were granted.
-func (h *Held) deleteOwn(ctx context.Context) error {
-	for {
-		_, stat, err := h.c.Get(h.Node)
+// deleteOwn deletes our node: first at the version last watched, in one
+// request (our names carry a fresh GUID or our session id, so a node at our
+// path with our version is ours; the host-tagged shape's names do not, so
+// they always take the checked path), then, after any failure but
+// ErrNoNode, checked and retried until it can tell. It waits until ctx
+// ends, and the delete goes on in the background after that.
+func (h *Held) deleteOwn(ctx context.Context, version int32) error {
+	result := make(chan error, 1)
+	pendingDeletes.Add(1)
+	go func() {
+		defer pendingDeletes.Done()
+		err := ErrNotHolder
+		if h.Recipe != RecipeHostRW {
+			err = h.c.Delete(h.Node, version)
+		}
 		switch {
+		case err == nil:
 		case errors.Is(err, zk.ErrNoNode):
-			return fmt.Errorf("%w: %s was already gone (token %d)", ErrLockLost, h.Node, h.Token)
-		case retryable(err):
-			if err := pause(ctx); err != nil {
-				return err
-			}
-			continue
-		case err != nil:
-			return fmt.Errorf("%s: %w", h.Node, err)
-		case stat.Czxid != h.Token || stat.EphemeralOwner != h.Session:
-			return fmt.Errorf("%w: %s is no longer the node we were granted", ErrNotHolder, h.Node)
-		}
-		err = h.c.Delete(h.Node, stat.Version)
-		switch {
-		case err == nil, errors.Is(err, zk.ErrNoNode):
-			return nil
-		case retryable(err) || errors.Is(err, zk.ErrBadVersion):
-			// A revoke request may have changed the version; read again.
-			if err := pause(ctx); err != nil {
-				return err
-			}
+			err = fmt.Errorf("%w: %s was already gone (token %d)", ErrLockLost, h.Node, h.Token)
 		default:
-			return fmt.Errorf("%s: %w", h.Node, err)
+			// The delete may have been applied with its reply lost: a
+			// node found gone now counts as released.
+			err = deleteUntilDone(h.c, owned{path: h.Node, session: h.Session, czxid: h.Token})
 		}
+		result <- err
+	}()
+	select {
+	case err := <-result:
+		return err
+	case <-ctx.Done():
+		return fmt.Errorf("%s: release goes on in the background: %w", h.Node, ctx.Err())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,53 +40,77 @@ func acquireLease(ctx context.Context, c ZK, spec Spec, recipe Recipe, data []by
 	if recipe == RecipeKazooSemaphore {
 		queueRecipe = RecipeKazooLock
 	}
-	queued, err := enqueue(ctx, c, queueDir, queueRecipe, ModeExclusive, data)
+	q, err := enqueue(ctx, c, queueDir, queueRecipe, ModeExclusive, data)
 	if err != nil {
 		return nil, err
 	}
-	defer abandon(c, queued)
-	if err := waitTurn(ctx, c, queueDir, queued, spec.Progress); err != nil {
+	// Leaving the queue, whatever happens, lets the next acquirer in.
+	defer q.abandon(c)
+	if err := waitTurn(ctx, c, q, spec.Progress); err != nil {
 		return nil, err
 	}
-	lease, err := takeLease(ctx, c, recipe, leaseDir, spec.MaxLeases, data, queued, spec.Progress)
+	lease, err := takeLease(ctx, c, recipe, leaseDir, spec.MaxLeases, data, q.path, spec.Progress)
 	if err != nil {
 		return nil, err
 	}
-	own, err := watchOwn(c, lease)
+	own, err := watchOwn(ctx, c, lease.path)
 	if err != nil {
-		abandon(c, lease)
+		lease.abandon(c)
 		return nil, err
 	}
+	lease.czxid = own.stat.Czxid
 	return hold(c, lease, recipe, ModeLease, own), nil
 }
 
 // takeLease waits, watching the lease children, until a lease is free.
-// Curator creates its lease first and waits until the leases are at most
-// maxLeases; kazoo waits until fewer than maxLeases are held, then creates.
-func takeLease(ctx context.Context, c ZK, recipe Recipe, dir string, max int, data []byte, queued string, progress func(Progress)) (string, error) {
-	var lease string
-	if recipe == RecipeCuratorSemaphore {
-		created, err := c.Create(dir+"/_c_"+newUUID()+"-lease-", data, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", dir, err)
+// Curator creates its lease first (protected, as every Curator node) and
+// waits until the leases are at most maxLeases; kazoo waits until fewer
+// than maxLeases are held, then creates its lease under a fresh name,
+// which after a lost reply is found again by that name. On failure the
+// lease is deleted, in the background if need be.
+func takeLease(ctx context.Context, c ZK, recipe Recipe, dir string, max int, data []byte, queued string, progress func(Progress)) (lease queued, err error) {
+	lease.dir = dir
+	defer func() {
+		if err != nil && lease.path != "" {
+			lease.abandon(c)
 		}
-		lease = created
+	}()
+	if recipe == RecipeCuratorSemaphore {
+		lease.prefix, lease.unique = "_c_"+newUUID()+"-lease-", true
+		lease.path, lease.session, lease.twins, err = createProtected(ctx, c, dir, lease.prefix, data)
+		if err != nil {
+			return lease, err
+		}
 	}
+	kazooName := newHex()
 	for {
 		names, _, ch, err := c.ChildrenW(dir)
+		if retryable(err) {
+			if err := pause(ctx); err != nil {
+				return lease, err
+			}
+			continue
+		}
 		if err != nil {
-			abandonIf(c, lease)
-			return "", fmt.Errorf("%s: %w", dir, err)
+			return lease, fmt.Errorf("%s: %w", dir, err)
+		}
+		if lease.unique {
+			sweepOrphans(c, dir, lease.prefix, path.Base(lease.path), lease.session, names)
 		}
 		switch {
 		case recipe == RecipeCuratorSemaphore && len(names) <= max:
 			return lease, nil
-		case recipe == RecipeKazooSemaphore && len(names) < max:
-			created, err := c.Create(dir+"/"+newHex(), data, zk.FlagEphemeral, zk.WorldACL(zk.PermAll))
-			if err != nil {
-				return "", fmt.Errorf("%s: %w", dir, err)
+		case recipe == RecipeKazooSemaphore:
+			got, err := takeKazooLease(c, dir, kazooName, names, max, data, &lease)
+			if errors.Is(err, errLookAgain) {
+				if err := pause(ctx); err != nil {
+					return lease, err
+				}
+				continue
 			}
-			return created, nil
+			if got || err != nil {
+				return lease, err
+			}
 		}
 		if progress != nil {
 			progress(Progress{Node: queued, Watching: dir})
@@ -93,19 +118,43 @@ func takeLease(ctx context.Context, c ZK, recipe Recipe, dir string, max int, da
 		select {
 		case ev := <-ch:
 			if ev.Type == zk.EventNotWatching && errors.Is(ev.Err, zk.ErrSessionExpired) {
-				return "", fmt.Errorf("%w: session expired while waiting for a lease", ErrLockLost)
+				return lease, fmt.Errorf("%w: session expired while waiting for a lease", ErrLockLost)
 			}
 		case <-ctx.Done():
-			abandonIf(c, lease)
-			return "", ctx.Err()
+			return lease, ctx.Err()
 		}
 	}
 }
 
-func abandonIf(c ZK, node string) {
-	if node != "" {
-		abandon(c, node)
+// errLookAgain: a create failed with the connection; read the children
+// again, which show whether it was applied.
+var errLookAgain = errors.New("look again")
+
+// takeKazooLease creates our kazoo lease when fewer than max are held. A
+// create that failed with the connection may have been applied: our name
+// among the children, owned by our session, is that lease.
+func takeKazooLease(c ZK, dir, name string, names []string, max int, data []byte, lease *queued) (bool, error) {
+	session := c.SessionID()
+	lease.path, lease.session = dir+"/"+name, session
+	if slices.Contains(names, name) {
+		_, stat, err := c.Get(lease.path)
+		if err == nil && stat.EphemeralOwner == session {
+			return true, nil
+		}
 	}
+	if len(names) >= max {
+		lease.path = ""
+		return false, nil
+	}
+	_, err := c.Create(lease.path, data, zk.FlagEphemeral, zk.WorldACL(zk.PermAll))
+	switch {
+	case err == nil:
+		return true, nil
+	case retryable(err):
+		return false, errLookAgain
+	}
+	lease.path = ""
+	return false, fmt.Errorf("%s: %w", dir, err)
 }
 
 // kazooMaxLeases reads the limit kazoo keeps in the semaphore's data, or

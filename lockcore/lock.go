@@ -19,9 +19,16 @@ const (
 	RecipeKazooRWLock      Recipe = "kazoo-rwlock"
 	RecipeKazooSemaphore   Recipe = "kazoo-semaphore"
 	RecipeZKWriteLock      Recipe = "zk-writelock"
-	RecipeEphemeral        Recipe = "ephemeral"
-	RecipeHostRW           Recipe = "host-rw"
-	RecipeSessionLock      Recipe = "session-lock"
+	// RecipeCuratorLeaderLatch and RecipeZKElection are leader elections:
+	// the holder is the leader, the waiters are next in line, each
+	// watching its predecessor. (Curator's LeaderSelector is a mutex and
+	// kazoo's Election a kazoo Lock: their trees are curator-mutex and
+	// kazoo-lock.)
+	RecipeCuratorLeaderLatch Recipe = "curator-leaderlatch"
+	RecipeZKElection         Recipe = "zk-election"
+	RecipeEphemeral          Recipe = "ephemeral"
+	RecipeHostRW             Recipe = "host-rw"
+	RecipeSessionLock        Recipe = "session-lock"
 	// RecipeSequential is a parent of sequential children that match no
 	// known recipe: treated as an exclusive lock in sequence order.
 	RecipeSequential Recipe = "sequential"
@@ -89,17 +96,18 @@ type Lock struct {
 	ReadAt        time.Time
 }
 
-// Holders returns how many participants hold the lock.
+// Holders returns how many acquisitions hold the lock: clients, not nodes
+// (see Participant.PartOf).
 func (l *Lock) Holders() int { return l.count(RoleHolder) }
 
-// Waiters returns how many participants wait, counting hidden waiters of a
-// plain ephemeral lock.
+// Waiters returns how many acquisitions wait, counting hidden waiters of a
+// plain ephemeral lock. A client waiting with two nodes counts once.
 func (l *Lock) Waiters() int { return l.count(RoleWaiter) + len(l.HiddenWaiters) }
 
 func (l *Lock) count(r Role) int {
 	n := 0
 	for _, p := range l.Participants {
-		if p.Role == r {
+		if p.Role == r && p.PartOf == "" {
 			n++
 		}
 	}
@@ -145,15 +153,24 @@ type Participant struct {
 	Position  int
 	Session   int64
 	Ephemeral bool
-	// Watches is what this waiter waits on; nil for holders, and for waiters
-	// whose session (by the server's table) watches nothing in the lock.
+	// Watches is what this waiter waits on; nil for holders, for waiters
+	// whose session (by the servers' table) watches nothing ahead of them in
+	// the lock, and when WatchesUnknown.
 	Watches *WatchTarget
+	// WatchesUnknown: the servers' table cannot tell what this waiter
+	// watches (its session's only watches here are on its other nodes,
+	// behind this one). Note says which.
+	WatchesUnknown bool
 	// Chain lists the nodes from the watched one on to a holder (or until
 	// the chain breaks or loops).
 	Chain []string
 	// ChainCut: the chain goes on past MaxChain hops.
 	ChainCut bool
-	// Watchers are sessions that watch this node (server data only).
+	// Watchers are the sessions that watch this node, from the same source
+	// as every participant's Watches (Lock.WatchesSource): the servers'
+	// table, which also lists sessions that watch it for other reasons; or,
+	// by the recipes' rules, the sessions of the waiters whose Watches names
+	// this node.
 	Watchers []int64
 	// Token is the fencing token: the node's czxid, which only grows.
 	Token int64
@@ -164,8 +181,21 @@ type Participant struct {
 	Age           time.Duration
 	Data          []byte
 	DataTruncated bool
+	// DataDenied: the node's ACL denies this session its data; the rest
+	// (session, token, times) came from exists.
+	DataDenied bool
 	// Note explains a role or watch that needs more than the recipe's rule.
 	Note string
+	// Link says whether the session is connected to an ensemble member;
+	// the zero Link until WithLinks sets it (and always for a node no
+	// session owns).
+	Link Link
+	// PartOf names (as Node) the participant that stands for the same
+	// acquisition when one client's acquisition has two nodes: a Curator
+	// semaphore acquirer at the head of locks/ waits with its locks/ node
+	// and the lease node it has already created. Such a node is not counted
+	// again in Holders and Waiters. Empty for every other participant.
+	PartOf string
 }
 
 // SessionHex formats a session id the way ZooKeeper's tools print it.

@@ -14,12 +14,14 @@ const (
 	KindCuratorRead  NameKind = "curator-read"  // _c_<uuid>-__READ__<seq>
 	KindCuratorWrite NameKind = "curator-write" // _c_<uuid>-__WRIT__<seq>
 	KindCuratorLease NameKind = "curator-lease" // _c_<uuid>-lease-<seq>
-	KindCuratorOther NameKind = "curator-other" // _c_<uuid>-<name><seq>, e.g. a LeaderLatch
+	KindCuratorLatch NameKind = "curator-latch" // _c_<uuid>-latch-<seq>: a LeaderLatch
+	KindCuratorOther NameKind = "curator-other" // _c_<uuid>-<name><seq> of another recipe
 	KindGoZKLock     NameKind = "gozk-lock"     // _c_<32 hex>-lock-<seq>
 	KindKazooLock    NameKind = "kazoo-lock"    // <id>__lock__<seq>
 	KindKazooRead    NameKind = "kazoo-read"    // <id>__rlock__<seq>
 	KindKazooLease   NameKind = "kazoo-lease"   // <32 hex>, not sequential
 	KindZKWriteLock  NameKind = "zk-writelock"  // x-<session decimal>-<seq>
+	KindZKElection   NameKind = "zk-election"   // n_<seq>: ZooKeeper's LeaderElectionSupport
 	KindHostRead     NameKind = "host-read"     // <host>-R-<seq>
 	KindHostWrite    NameKind = "host-write"    // <host>-W-<seq>
 	KindSessionLock  NameKind = "session-lock"  // lock-<session>-<seq>
@@ -69,8 +71,12 @@ func ParseName(name string) Name {
 		n.Kind, n.Prefix = KindKazooLock, strings.TrimSuffix(body, "__lock__")
 	case ok && strings.HasSuffix(body, "__rlock__"):
 		n.Kind, n.Prefix = KindKazooRead, strings.TrimSuffix(body, "__rlock__")
-	case !ok && isHex(name, 32):
-		n.Kind, n.Prefix = KindKazooLease, name
+	case isHex(name, 32):
+		// A kazoo lease is a uuid4's hex, no sequence: about one in a
+		// hundred ends in ten decimal digits, which are not one.
+		n = Name{Raw: name, Kind: KindKazooLease, Prefix: name}
+	case ok && body == "n_":
+		n.Kind = KindZKElection
 	case ok:
 		parseDashed(&n, body)
 	}
@@ -97,6 +103,8 @@ func parseProtected(n *Name, body string) {
 		n.Kind = KindCuratorWrite
 	case tail == "lease-" && dashed:
 		n.Kind = KindCuratorLease
+	case tail == "latch-" && dashed:
+		n.Kind = KindCuratorLatch
 	default:
 		n.Kind = KindCuratorOther
 	}

@@ -86,6 +86,8 @@ func DetectRecipe(self Node, childNames []string, mode Mode) (Recipe, error) {
 		return RecipeCuratorMutex, nil
 	case l.Recipe == RecipeMixed:
 		return "", fmt.Errorf("%w: contenders of several recipes share this parent; name one", ErrRecipe)
+	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeZKElection:
+		return "", fmt.Errorf("%w: this is a leader election (%s), not a lock; zklocks does not stand for leader", ErrRecipe, l.Recipe)
 	case l.Recipe == RecipeSequential || l.Recipe == RecipeUnknown || l.Recipe == RecipeEphemeral:
 		return "", fmt.Errorf("%w: the children here match no recipe zklocks can join; name one", ErrRecipe)
 	case l.Recipe == RecipeKazooLock && mode != ModeExclusive:

@@ -76,6 +76,21 @@ func CheckRevocable(name string, session int64) error {
 		"this %s node's client would ignore it", ErrNotRevocable, kind)
 }
 
+// AnomalyKinds are every anomaly kind the analysis reports, in the order
+// help lists them.
+func AnomalyKinds() []AnomalyKind {
+	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes, AnomalyDisconnectedHolder,
+		AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
+}
+
+// ParseAnomalyKind returns the kind named s, or an error that lists them.
+func ParseAnomalyKind(s string) (AnomalyKind, error) {
+	if k := AnomalyKind(s); slices.Contains(AnomalyKinds(), k) {
+		return k, nil
+	}
+	return "", fmt.Errorf("anomaly kind must be %s, not %q", orList(AnomalyKinds()), s)
+}
+
 // Anomaly severities, from Severity.
 const (
 	// SeverityStray: a stray node, worth knowing of.
@@ -84,7 +99,9 @@ const (
 	// several contenders).
 	SeverityLook = 1
 	// SeverityStuck: does not resolve on its own (a waiter that never
-	// wakes, two holders at once, a node no session owns).
+	// wakes, two holders at once, a node no session owns), or holds
+	// everyone up until a session times out (a holder whose client is
+	// gone).
 	SeverityStuck = 2
 )
 
@@ -92,7 +109,7 @@ const (
 // SeverityStray.
 func (k AnomalyKind) Severity() int {
 	switch k {
-	case AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyMixedRecipes, AnomalyPersistent:
+	case AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyMixedRecipes, AnomalyPersistent, AnomalyDisconnectedHolder:
 		return SeverityStuck
 	case AnomalyUnparsed:
 		return SeverityStray

@@ -3,6 +3,7 @@ package lockcore
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,16 @@ func TestWorst(t *testing.T) {
 	}
 	if !slices.Contains(Modes(), ModeLease) {
 		t.Error("Modes lacks lease")
+	}
+}
+
+func TestParseAnomalyKind(t *testing.T) {
+	for _, k := range AnomalyKinds() {
+		if got, err := ParseAnomalyKind(string(k)); err != nil || got != k {
+			t.Errorf("ParseAnomalyKind(%q) = %q, %v", k, got, err)
+		}
+	}
+	if _, err := ParseAnomalyKind("stuck"); err == nil || !strings.Contains(err.Error(), "wait-cycle") {
+		t.Errorf("ParseAnomalyKind(stuck) = %v, want an error listing the kinds", err)
 	}
 }

@@ -23,6 +23,10 @@ type entry struct {
 	byRule *WatchTarget
 	role   Role
 	note   string
+	// partOf names the entry (rel) that stands for the same acquisition.
+	partOf string
+	// watchUnknown: the servers' table cannot tell what this waiter watches.
+	watchUnknown bool
 }
 
 // family groups the name kinds whose clients see each other's nodes. Two
@@ -78,6 +82,10 @@ func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
 		return RecipeHostRW, ModeWrite
 	case KindSessionLock:
 		return RecipeSessionLock, ModeExclusive
+	case KindCuratorLatch:
+		return RecipeCuratorLeaderLatch, ModeExclusive
+	case KindZKElection:
+		return RecipeZKElection, ModeExclusive
 	}
 	return RecipeSequential, ModeExclusive
 }
@@ -126,10 +134,10 @@ func zkRecipeHasSeq(name string) bool {
 
 // comparesAsText reports whether the client orders sequence suffixes as
 // strings (Curator, kazoo) rather than as numbers (go-zookeeper, ZooKeeper's
-// recipe); the two disagree once a parent's counter has wrapped.
+// recipes); the two disagree once a parent's counter has wrapped.
 func comparesAsText(k NameKind) bool {
 	switch k {
-	case KindGoZKLock, KindZKWriteLock:
+	case KindGoZKLock, KindZKWriteLock, KindZKElection:
 		return false
 	}
 	return true

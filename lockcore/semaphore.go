@@ -5,7 +5,9 @@ import "fmt"
 // curatorSemaphoreEntries handles an InterProcessSemaphoreV2: acquirers
 // queue in a mutex under locks/; the one at its head creates a lease node
 // under leases/ and waits, watching leases/, until the leases are at most
-// maxLeases, then releases the mutex. Every other lease node is held.
+// maxLeases, then releases the mutex. Every other lease node is held. The
+// head's lease node, when the head has one (created after its locks/ node),
+// is the same acquisition as its locks/ node: one client, counted once.
 func curatorSemaphoreEntries(l *Lock, t Tree) []*entry {
 	l.Recipe = RecipeCuratorSemaphore
 	leasesPath, locksPath := join(t.Path, curatorLeasesDir), join(t.Path, curatorLocksDir)
@@ -24,9 +26,10 @@ func curatorSemaphoreEntries(l *Lock, t Tree) []*entry {
 		leases = append(leases, e)
 	}
 	if head != nil {
-		if own := newestOf(leases, head.node.Stat.EphemeralOwner); own != nil {
+		if own := newestOf(leases, head.node.Stat.EphemeralOwner); own != nil && own.node.Stat.Czxid > head.node.Stat.Czxid {
 			own.role, own.rule = RoleWaiter, leaseWatch
 			own.note = "the lease of the acquirer at the head of locks/, which waits until the leases are at most maxLeases"
+			head.partOf = own.rel
 		}
 	}
 	return append(leases, queue...)

@@ -15,9 +15,14 @@ func TestAnalyzeCuratorSemaphore(t *testing.T) {
 	if got := ExtraPaths("/sem", self, names); len(got) != 2 || got[0] != "/sem/leases" || got[1] != "/sem/locks" {
 		t.Fatalf("ExtraPaths = %v", got)
 	}
+	// In the order Curator creates them: each acquirer's locks/ node, then,
+	// once it heads locks/, its lease node.
+	l0, l1 := lease(0, 1), lease(1, 2)
+	head, behind := lock(0, 3), lock(1, 4)
+	l2 := lease(2, 3)
 	tree := Tree{Path: "/sem", Self: self, Children: children, ReadAt: readAt, Extra: map[string][]Node{
-		"/sem/leases": {lease(0, 1), lease(1, 2), lease(2, 3)},
-		"/sem/locks":  {lock(0, 3), lock(1, 4)},
+		"/sem/leases": {l0, l1, l2},
+		"/sem/locks":  {head, behind},
 	}}
 	l := Analyze(tree, nil, Options{})
 	want := fmt.Sprintf("leases/%s:h:- leases/%s:h:- leases/%s:w:leases/* locks/%s:w:leases/* locks/%s:w:locks/%s",
@@ -37,7 +42,26 @@ func TestAnalyzeCuratorSemaphore(t *testing.T) {
 	if !l.Participants[2].Watches.Children {
 		t.Fatal("the head's lease watch should be a children watch")
 	}
+	// Four clients: two hold a lease, the head waits with two nodes, one
+	// queues behind it.
+	if l.Holders() != 2 || l.Waiters() != 2 || l.Participants[3].PartOf != l.Participants[2].Node {
+		t.Fatalf("%d holding, %d waiting; head's locks/ node part of %q", l.Holders(), l.Waiters(), l.Participants[3].PartOf)
+	}
 	noAnomaly(t, l)
+}
+
+func TestCuratorSemaphoreHeadWithoutItsLeaseYet(t *testing.T) {
+	// Session 1 holds a lease and queues for a second one: at the head of
+	// locks/, before its new lease node exists, its old lease is still held.
+	b := &builder{}
+	held := b.node(curatorName("lease-", 0), 1)
+	head := b.node(curatorName("lock-", 0), 1)
+	tree := Tree{Path: "/sem", Children: []Node{b.node("leases", 0), b.node("locks", 0)}, ReadAt: readAt,
+		Extra: map[string][]Node{"/sem/leases": {held}, "/sem/locks": {head}}}
+	l := Analyze(tree, nil, Options{})
+	if l.Participants[0].Role != RoleHolder || l.Holders() != 1 || l.Waiters() != 1 || l.Participants[1].PartOf != "" {
+		t.Fatalf("a lease older than the head's locks/ node is held: %s, %d holding, %d waiting", layout(l), l.Holders(), l.Waiters())
+	}
 }
 
 func TestAnalyzeKazooSemaphore(t *testing.T) {

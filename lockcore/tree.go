@@ -18,10 +18,14 @@ type Node struct {
 	Stat zk.Stat
 	// Data holds at most DataLimit bytes of the node's data.
 	Data []byte
+	// DataDenied: the node's ACL denies the reader its data, so Data is
+	// empty and Stat came from exists, which no ACL guards.
+	DataDenied bool
 }
 
-// Truncated reports whether Data holds less than the node's full data.
-func (n Node) Truncated() bool { return int(n.Stat.DataLength) > len(n.Data) }
+// Truncated reports whether Data holds less than the node's full data that
+// was read; data that could not be read at all is DataDenied instead.
+func (n Node) Truncated() bool { return !n.DataDenied && int(n.Stat.DataLength) > len(n.Data) }
 
 // Ephemeral reports whether the node belongs to a session.
 func (n Node) Ephemeral() bool { return n.Stat.EphemeralOwner != 0 }
@@ -95,7 +99,7 @@ func (w *WatchTable) gap(t Tree) string {
 		return ""
 	}
 	if w.scope != nil && !w.scope(t.Path) {
-		return "the servers' watch table was read before this lock was found, so watch targets follow the recipe's rule until it is read again"
+		return "the servers' watch table was read without this lock's watches (before it was found, or for another lock alone), so watch targets follow the recipe's rule"
 	}
 	if w.asOf == 0 {
 		return ""

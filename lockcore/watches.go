@@ -1,10 +1,17 @@
 package lockcore
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // resolveServerWatches replaces rule targets with what each waiter's session
 // actually watches in this lock, as the servers' table says. A children
-// watch is kept as the rule says: the table cannot show it.
+// watch is kept as the rule says: the table cannot show it. A waiter whose
+// session watches nothing ahead of it watches nothing, even when the
+// session owns other contenders here; when the session's only watches here
+// are on nodes behind the waiter, what the waiter watches is unknown.
 func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 	byPath := make(map[string]*entry, len(entries))
 	perSession := map[int64]int{}
@@ -20,7 +27,7 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 			continue
 		}
 		shared := perSession[session] > 1
-		var watched []*WatchTarget
+		var watched, behind []*WatchTarget
 		ruleWatched := false
 		for _, p := range w.Paths(session) {
 			t, ok := watchable[p]
@@ -32,6 +39,7 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 			// itself, a waiter's on its predecessor). A waiter only ever
 			// waits on a node ahead of it, so only those count.
 			if shared && e.role == RoleWaiter && !ahead(e, byPath[p]) {
+				behind = append(behind, t)
 				continue
 			}
 			watched = append(watched, t)
@@ -41,9 +49,16 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 		case e.role == RoleHolder:
 			kazooReaderOnNewestWrite(e, watched, byPath, perSession[session])
 		case ruleWatched:
+		case len(watched) == 0 && len(behind) > 0 && e.name.Kind == KindKazooRead:
+			// Only kazoo's reader (before 2.9) watches a node queued after
+			// it, and which of the session's nodes such a watch serves
+			// cannot be told: not known, and not claimed to be nothing.
+			e.rule, e.watchUnknown = nil, true
+			e.note = fmt.Sprintf("its session owns %d contenders here and watches only %s, behind this one; whether that watch is this waiter's cannot be told",
+				perSession[session], nodeList(behind))
 		case len(watched) == 0 && shared:
-			// Whether this node's own watch is among the session's cannot
-			// be told; its recipe's rule stands.
+			e.rule = nil
+			e.note = fmt.Sprintf("its session owns %d contenders here and, by the servers' table, watches none of this lock's other nodes", perSession[session])
 		case len(watched) == 0:
 			e.rule = nil
 		default:
@@ -89,6 +104,31 @@ func nearestAhead(e *entry, watched []*WatchTarget, byPath map[string]*entry) *W
 		return watched[0]
 	}
 	return best
+}
+
+func nodeList(ts []*WatchTarget) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Node
+	}
+	return strings.Join(names, ", ")
+}
+
+// watchersByRule lists, for each node some waiter watches by its recipe's
+// rule, the sessions of those waiters: what the recipe says the servers'
+// table would show. Children watches name no participant and are left out.
+func watchersByRule(ps []Participant) map[string][]int64 {
+	out := map[string][]int64{}
+	for _, p := range ps {
+		if p.Watches == nil || p.Watches.Children || p.Session == 0 || slices.Contains(out[p.Watches.Path], p.Session) {
+			continue
+		}
+		out[p.Watches.Path] = append(out[p.Watches.Path], p.Session)
+	}
+	for _, ss := range out {
+		sortInt64s(ss)
+	}
+	return out
 }
 
 // ahead reports whether o is a contender before e in e's client's order.

@@ -18,3 +18,16 @@ type ZK interface {
 	// can no longer know that it holds.
 	State() zk.State
 }
+
+// SessionEvents is a connection that tells of its session's state changes
+// as they happen, so that a holder counts its lock lost the moment the
+// connection drops. *zk.Conn does not: go-zookeeper hands session events
+// only to the callback or channel given when dialling. Relay them with a
+// Session and wrap the connection with WithSession; a connection without
+// SessionEvents is polled instead.
+type SessionEvents interface {
+	// OnState registers f to be called after every change of the session's
+	// state, until stop is called. f must not block: it runs on the
+	// connection's own goroutine.
+	OnState(f func(zk.State)) (stop func())
+}

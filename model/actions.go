@@ -34,31 +34,33 @@ type Actions struct {
 	Now func() time.Time
 }
 
-// ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete).
-func (a *Actions) ForceRelease(e lockcore.Expect) error {
-	return a.act("force-release", e, func() error { return lockcore.ForceDelete(a.ZK, e) })
+// ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
+// it gives up when ctx ends.
+func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
+	return a.act("force-release", e, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
 }
 
 // Revoke asks a holder to release, Curator-style (see lockcore.Revoke). A
 // node whose client would ignore the request is refused with
 // lockcore.ErrNotRevocable (see lockcore.CheckRevocable), and nothing is
-// written.
-func (a *Actions) Revoke(e lockcore.Expect) error {
+// written. It gives up when ctx ends.
+func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
 	return a.act("revoke", e, func() error {
 		if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
 			return err
 		}
-		return lockcore.Revoke(a.ZK, e)
+		return lockcore.Revoke(ctx, a.ZK, e)
 	})
 }
 
 // Fence deletes the chosen nodes atomically (see lockcore.Fence); one
-// audit line per node, all with the transaction's result.
-func (a *Actions) Fence(es []lockcore.Expect) error {
+// audit line per node, all with the transaction's result. It gives up when
+// ctx ends.
+func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
 	if a.ReadOnly {
 		return ErrReadOnly
 	}
-	err := lockcore.Fence(a.ZK, es)
+	err := lockcore.Fence(ctx, a.ZK, es)
 	for _, e := range es {
 		if aerr := a.record("fence", e, err); aerr != nil && err == nil {
 			err = aerr

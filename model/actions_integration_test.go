@@ -25,10 +25,10 @@ func TestIntegrationActionsAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := lockcore.Expect{Path: held.Node, Czxid: held.Token, EphemeralOwner: held.Session}
-	if err := a.ForceRelease(e); err != nil {
+	if err := a.ForceRelease(t.Context(), e); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.ForceRelease(e); !errors.Is(err, lockcore.ErrNodeGone) {
+	if err := a.ForceRelease(t.Context(), e); !errors.Is(err, lockcore.ErrNodeGone) {
 		t.Fatalf("second force-release: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")

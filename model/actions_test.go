@@ -45,9 +45,9 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log), ReadOnly: true}
 	e := lockcore.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
 	for name, act := range map[string]func() error{
-		"force-release": func() error { return a.ForceRelease(e) },
-		"revoke":        func() error { return a.Revoke(e) },
-		"fence":         func() error { return a.Fence([]lockcore.Expect{e}) },
+		"force-release": func() error { return a.ForceRelease(t.Context(), e) },
+		"revoke":        func() error { return a.Revoke(t.Context(), e) },
+		"fence":         func() error { return a.Fence(t.Context(), []lockcore.Expect{e}) },
 		"acquire": func() error {
 			_, err := a.Acquire(context.Background(), lockcore.Spec{Path: "/l", Mode: lockcore.ModeExclusive})
 			return err
@@ -73,7 +73,7 @@ func TestRevokeRefusesNodesWithoutRevocation(t *testing.T) {
 		{Path: "/l/lock-72057594037927937-0000000001", Czxid: 1, EphemeralOwner: 2},                  // session-lock
 		{Path: "/l/_c_0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b-lock-0000000001", Czxid: 1},               // persistent
 	} {
-		if err := a.Revoke(e); !errors.Is(err, lockcore.ErrNotRevocable) {
+		if err := a.Revoke(t.Context(), e); !errors.Is(err, lockcore.ErrNotRevocable) {
 			t.Errorf("revoke %s: %v, want ErrNotRevocable", e.Path, err)
 		}
 	}

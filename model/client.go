@@ -47,14 +47,20 @@ func ClientOf(clients map[int64]zkwatch.ClientInfo, complete bool, session int64
 	return c
 }
 
-// Client is what the servers last said of session's client.
+// Client is what the servers last said of session's client. Gone follows
+// the session's Link: a session first seen after the members were asked
+// is not taken for gone.
 func (s *State) Client(session int64) Client {
-	return ClientOf(s.Clients, s.ClientsComplete, session)
+	c := ClientOf(s.Clients, s.ClientsComplete, session)
+	if c.Addr == "" {
+		c.Gone = s.Link(session).State == lockcore.LinkDisconnected
+	}
+	return c
 }
 
 // Short is the client in a table cell, escaped: its address; "-" for a
-// persistent node; "not connected" for a session no server lists; "?"
-// when no server said.
+// persistent node; "disconnected" for a session no server lists (see
+// State.Link); "?" when no server said.
 func (c Client) Short() string {
 	switch {
 	case c.Session == 0:
@@ -62,7 +68,7 @@ func (c Client) Short() string {
 	case c.Addr != "":
 		return Printable(c.Addr)
 	case c.Gone:
-		return "not connected"
+		return "disconnected"
 	}
 	return "?"
 }

@@ -77,3 +77,8 @@ func trimPartialRune(b []byte) []byte {
 	}
 	return b
 }
+
+// EscapeJSONBidi escapes the bidirectional controls and byte-order marks
+// that encoding/json leaves raw in JSON text (b), so that JSON printed to a
+// terminal cannot reorder what is shown; the JSON's meaning is unchanged.
+func EscapeJSONBidi(b []byte) []byte { return escapeJSONBidi(b) }

@@ -105,6 +105,7 @@ func overtook(l *lockcore.Lock, p lockcore.Participant) bool {
 func (s *State) add(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) {
 	s.History = append(s.History, HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Session: p.Session,
 		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder})
+	s.Logged++
 	if outOfOrder {
 		s.FIFOBreaks++
 	}
@@ -122,5 +123,6 @@ func (s *State) add(at time.Time, c Change, lock string, p lockcore.Participant,
 func (s *State) recordConn(ev zkwatch.Event) {
 	if ev.Conn.Phase == zkwatch.Expired {
 		s.History = append(s.History, HistoryEntry{At: ev.At, Change: Expired, Session: ev.Conn.Session})
+		s.Logged++
 	}
 }

@@ -24,11 +24,18 @@ type lockSummaryJSON struct {
 type listJSON struct {
 	Locks  []lockSummaryJSON `json:"locks"`
 	Denied []string          `json:"denied,omitempty"`
+	// Complete is false when the search stopped short of a whole walk, and
+	// Incomplete then says what may be missing.
+	Complete   bool   `json:"complete"`
+	Incomplete string `json:"incomplete,omitempty"`
 }
 
 // WriteListJSON writes every lock's summary, most contended first.
 func (s *State) WriteListJSON(w io.Writer) error {
-	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths()}
+	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths(), Complete: s.Discovery.Complete}
+	if !out.Complete {
+		out.Incomplete = PartialNote(s.Discovery)
+	}
 	for _, l := range s.SortedLocks(ByContention) {
 		out.Locks = append(out.Locks, lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
 			Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(), Anomalies: AnomalyKinds(l)})

@@ -13,7 +13,12 @@ type Report struct {
 	WatchesSource lockcore.WatchSource
 	// WatchesNote says why the servers' table was not used, when it was not.
 	WatchesNote string
-	Locks       []lockcore.Lock
+	// LinksNote says why whether sessions are connected is not known
+	// (not every member answered cons), or why when a disconnected one
+	// expires is not.
+	LinksNote string
+	// Locks, with their participants' links (lockcore.WithLinks).
+	Locks []lockcore.Lock
 	// Errors are the paths that could not be read, in the order asked.
 	Errors []PathError
 }

@@ -17,6 +17,7 @@ type reportJSON struct {
 	Server        string      `json:"server"`
 	WatchesSource string      `json:"watches_source"`
 	WatchesNote   string      `json:"watches_note,omitempty"`
+	LinksNote     string      `json:"connections_note,omitempty"`
 	Locks         []lockJSON  `json:"locks"`
 	Errors        []errorJSON `json:"errors,omitempty"`
 }
@@ -29,6 +30,7 @@ type errorJSON struct {
 type lockJSON struct {
 	Path          string            `json:"path"`
 	Recipe        string            `json:"recipe"`
+	WatchesSource string            `json:"watches_source"`
 	MaxLeases     *int              `json:"max_leases"`
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
@@ -51,6 +53,7 @@ type participantJSON struct {
 	Ephemeral       bool     `json:"ephemeral"`
 	Watches         *string  `json:"watches"`
 	WatchesChildren bool     `json:"watches_children,omitempty"`
+	WatchesUnknown  bool     `json:"watches_unknown,omitempty"`
 	Chain           []string `json:"chain"`
 	ChainCut        bool     `json:"chain_truncated,omitempty"`
 	Watchers        []string `json:"watchers"`
@@ -60,7 +63,11 @@ type participantJSON struct {
 	Data            *string  `json:"data,omitempty"`
 	DataB64         *string  `json:"data_b64,omitempty"`
 	DataTruncated   bool     `json:"data_truncated,omitempty"`
+	DataUnreadable  string   `json:"data_unreadable,omitempty"`
 	Note            string   `json:"note,omitempty"`
+	PartOf          string   `json:"part_of,omitempty"`
+	Connection      *string  `json:"connection"`
+	ExpiresWithinMs *int64   `json:"expires_within_ms"`
 }
 
 type anomalyJSON struct {
@@ -76,7 +83,7 @@ type anomalyJSON struct {
 // output is safe to print on a terminal.
 func (r Report) WriteJSON(w io.Writer) error {
 	out := reportJSON{Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
-		Locks: make([]lockJSON, 0, len(r.Locks))}
+		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks))}
 	for _, l := range r.Locks {
 		out.Locks = append(out.Locks, lockToJSON(l))
 	}
@@ -94,7 +101,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 }
 
 func lockToJSON(l lockcore.Lock) lockJSON {
-	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), MaxLeases: l.MaxLeases,
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: l.OldestHold().Milliseconds(),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
 		Participants: make([]participantJSON, 0, len(l.Participants)),
@@ -118,10 +125,18 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
-		DataTruncated: p.DataTruncated, Note: p.Note}
+		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown}
 	if p.HasSeq {
 		seq := p.Seq
 		j.Seq = &seq
+	}
+	if p.Link.State != "" {
+		state := string(p.Link.State)
+		j.Connection = &state
+	}
+	if p.Link.State == lockcore.LinkDisconnected && p.Link.ExpiryKnown() {
+		ms := p.Link.ExpiresWithin.Milliseconds()
+		j.ExpiresWithinMs = &ms
 	}
 	if p.Watches != nil {
 		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children
@@ -129,7 +144,9 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if j.Chain == nil {
 		j.Chain = []string{}
 	}
-	if text, ok := DataText(p.Data, p.DataTruncated); ok {
+	if p.DataDenied {
+		j.DataUnreadable = "acl"
+	} else if text, ok := DataText(p.Data, p.DataTruncated); ok {
 		j.Data = &text
 	} else {
 		b64 := base64.StdEncoding.EncodeToString(p.Data)

@@ -13,18 +13,39 @@ import (
 // WriteText writes the report as compact tables for people: one block per
 // lock, its queue in order, then its anomalies and warnings. Every name and
 // datum is escaped with Printable.
+// Each lock's queue is its own table: its columns are as wide as its
+// participants need, and the lines after it (hidden waiters, anomalies,
+// warnings) are plain text that never widens them.
 func (r Report) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	ew := &errWriter{w: w}
 	for i, l := range r.Locks {
 		if i > 0 {
-			fmt.Fprintln(tw)
+			fmt.Fprintln(ew)
 		}
-		writeLockText(tw, l)
+		writeLockText(ew, l)
 	}
 	if r.WatchesNote != "" {
-		fmt.Fprintf(tw, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
+		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
 	}
-	return tw.Flush()
+	if r.LinksNote != "" {
+		fmt.Fprintf(ew, "\nconnections: %s\n", Printable(r.LinksNote))
+	}
+	return ew.err
+}
+
+// errWriter keeps the first write error and drops every write after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }
 
 func writeLockText(w io.Writer, l lockcore.Lock) {
@@ -35,29 +56,67 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 		fmt.Fprint(w, ", max leases unknown (not stored in the tree)")
 	}
 	fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
-	if len(l.Participants) > 0 {
-		fmt.Fprintln(w, "POS\tROLE\tMODE\tSESSION\tAGE\tTOKEN\tNODE\tWAITS ON")
+	writeQueueTable(w, l.Participants)
+	if len(l.HiddenWaiters) > 0 {
+		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
-	for _, p := range l.Participants {
+	writeDisconnected(w, l.Participants)
+	for _, a := range l.Anomalies {
+		fmt.Fprintf(w, "! %s", a.Kind)
+		if a.Node != "" {
+			fmt.Fprintf(w, "  %s", ShortNode(a.Node))
+		}
+		fmt.Fprintf(w, ": %s\n", Printable(a.Detail))
+	}
+	for _, warn := range l.Warnings {
+		fmt.Fprintf(w, "! warning: %s\n", Printable(warn))
+	}
+}
+
+// writeDisconnected says, of each session connected to no member, which
+// contenders it owns and when it expires.
+func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
+	var order []int64
+	owned := map[int64][]string{}
+	link := map[int64]lockcore.Link{}
+	for _, p := range ps {
+		if p.Link.State != lockcore.LinkDisconnected {
+			continue
+		}
+		if owned[p.Session] == nil {
+			order = append(order, p.Session)
+		}
+		owned[p.Session] = append(owned[p.Session], fmt.Sprintf("#%d %s", p.Position, p.Role))
+		link[p.Session] = p.Link
+	}
+	for _, s := range order {
+		fmt.Fprintf(w, "session %s (%s): disconnected, %s\n", SessionText(s), strings.Join(owned[s], ", "),
+			link[s].ExpiresText(link[s].ExpiresWithin))
+	}
+}
+
+// writeQueueTable writes the participants as a table with columns aligned
+// among themselves only.
+func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
+	if len(ps) == 0 {
+		return
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "POS\tROLE\tMODE\tSESSION\tAGE\tTOKEN\tNODE\tWAITS ON")
+	for _, p := range ps {
 		waits := ""
 		switch {
 		case p.Watches != nil:
 			waits = "→ " + ShortNode(p.Watches.Node)
+		case p.WatchesUnknown:
+			waits = "(unknown)"
 		case p.Role == lockcore.RoleWaiter:
 			waits = "(watches nothing)"
 		}
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
 			Duration(p.Age), p.Token, ShortNode(p.Node), waits)
 	}
-	if len(l.HiddenWaiters) > 0 {
-		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
-	}
-	for _, a := range l.Anomalies {
-		fmt.Fprintf(w, "! %s\t%s\t%s\n", a.Kind, ShortNode(a.Node), Printable(a.Detail))
-	}
-	for _, warn := range l.Warnings {
-		fmt.Fprintf(w, "! warning: %s\n", warn)
-	}
+	w.Flush() // errors reach out's own record (errWriter)
 }
 
 // ShortNode shortens the long client identifiers in a contender's name (a

@@ -14,9 +14,12 @@ import (
 // forward one watcher event at a time; it does no I/O.
 type State struct {
 	Conn zkwatch.ConnState
-	// Locks by path; each value is the latest analysis, never changed in
-	// place.
+	// Locks by path; each value is the latest analysis with its
+	// participants' links (lockcore.WithLinks), never changed in place.
 	Locks map[string]*lockcore.Lock
+	// Links says, of each session owning a contender, whether a member
+	// holds a connection for it (see Link).
+	Links map[int64]lockcore.Link
 	// Denied are paths whose ACL refused this session.
 	Denied map[string]error
 	// Errors are the most recent failures, newest last (at most maxErrors).
@@ -32,10 +35,15 @@ type State struct {
 	// ClientsComplete: every server answered cons, so Clients lists every
 	// connected session.
 	ClientsComplete bool
+	// ClientsNote says why ClientsComplete is false.
+	ClientsNote string
 	// WatchesNote says why the servers' watch table is not in use, and
 	// WatchesAt when the table in use was read.
 	WatchesNote string
 	WatchesAt   time.Time
+	// WatchesFor is the one lock the table was read for, when the
+	// servers hold too many watches to read it for every lock.
+	WatchesFor string
 	// Discovery says how locks are found and whether every lock under the
 	// roots is known (Discovery.Complete).
 	Discovery zkwatch.Discovery
@@ -49,13 +57,21 @@ type State struct {
 	// Grants counts grants logged; FIFOBreaks those that overtook an
 	// earlier waiter of an exclusive lock.
 	Grants, FIFOBreaks int
+	// Logged counts every entry ever added to History, including those
+	// trimmed since: the entries an Apply added are the last Logged-before
+	// of History.
+	Logged int
+
+	base   map[string]*lockcore.Lock // Locks as analysed, before links
+	tracks map[int64]*sessionTrack   // owner sessions, for Links
 }
 
 const maxErrors = 20
 
 // NewState returns an empty state.
 func NewState() *State {
-	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{}}
+	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
+		base: map[string]*lockcore.Lock{}, tracks: map[int64]*sessionTrack{}}
 }
 
 // Apply moves the state forward by one event.
@@ -65,16 +81,19 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Conn = ev.Conn
 		s.recordConn(ev)
 	case zkwatch.EventLock:
+		s.trackOwners(ev.Lock, ev.At)
+		l := s.withLinks(ev.Lock)
 		if !s.LastSync.IsZero() {
-			s.record(ev.At, s.Locks[ev.Path], ev.Lock)
+			s.record(ev.At, s.Locks[ev.Path], l)
 		}
-		s.Locks[ev.Path] = ev.Lock
+		s.base[ev.Path], s.Locks[ev.Path] = ev.Lock, l
 		delete(s.Denied, ev.Path)
 	case zkwatch.EventLockGone:
 		if !s.LastSync.IsZero() {
 			s.record(ev.At, s.Locks[ev.Path], nil)
 		}
 		delete(s.Locks, ev.Path)
+		delete(s.base, ev.Path)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
@@ -86,7 +105,8 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
-		s.WatchesAt, s.Cost = ev.WatchesAt, ev.Cost
+		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
+		s.updateLinks(ev)
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {
@@ -99,15 +119,11 @@ func (s *State) Apply(ev zkwatch.Event) {
 // connected, or no sync has completed.
 func (s *State) Stale() bool { return s.Conn.Phase != zkwatch.Connected || s.LastSync.IsZero() }
 
-// Ghost reports whether session owns nodes yet is connected to no server,
-// as far as a complete answer from every server's cons says: an ephemeral
-// that may have outlived its session. False when that cannot be known.
+// Ghost reports whether session owns nodes yet is connected to no server
+// (see Link): an ephemeral that may have outlived its session, or a client
+// that is gone while its session lives on. False when that cannot be known.
 func (s *State) Ghost(session int64) bool {
-	if !s.ClientsComplete || session == 0 {
-		return false
-	}
-	_, ok := s.Clients[session]
-	return !ok
+	return s.Link(session).State == lockcore.LinkDisconnected
 }
 
 // Sort orders for lock lists.

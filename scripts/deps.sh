@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what zklocks' tests and demo need from Debian when it is missing:
 # ZooKeeper (server and recipe jars), kazoo for /usr/bin/python3, Curator's
-# jars, and tmux for the end-to-end terminal tests. Java 17 and Go come with
-# the machine.
+# jars, tmux for the end-to-end terminal tests, and Prometheus (server and
+# promtool) for the exporter's and alerting rules' tests. Java 17 and Go come
+# with the machine.
 set -euo pipefail
 
 need=()
@@ -12,6 +13,7 @@ need=()
 command -v tmux >/dev/null || need+=(tmux)
 [ -x /usr/bin/time ] || need+=(time) # make bench-scale: peak memory of one-shot commands
 command -v java >/dev/null || need+=(default-jre-headless)
+[ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || need+=(prometheus)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 

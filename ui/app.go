@@ -36,6 +36,9 @@ type Options struct {
 	Events <-chan zkwatch.Event
 	// ReadNode reads a node for the node screen; nil disables reading.
 	ReadNode NodeReader
+	// Focus, if not nil, is told the lock whose detail is opened, so that
+	// the watcher may read the servers' watch table for it alone.
+	Focus func(lockPath string)
 	// NodeTimeout bounds each ReadNode call; zero means 10 s.
 	NodeTimeout time.Duration
 	// Server is the connect string, shown until a server is connected.

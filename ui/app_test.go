@@ -466,11 +466,12 @@ func TestClientAddressNeverGuessed(t *testing.T) {
 	if !lineHas(screen(a), "0x100008e2d9b0009", " ? ") {
 		t.Fatalf("an unknown client should be ?:\n%s", screen(a))
 	}
-	// Every server answered cons and none lists the session: not connected.
-	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: t0, ClientsComplete: true,
-		Clients: a.env.state.Clients, Servers: a.env.state.Servers}}})
-	if !lineHas(screen(a), "0x100008e2d9b0009", "not connected") {
-		t.Fatalf("a session no server lists should be not connected:\n%s", screen(a))
+	// Every server answered cons, asked after the lock was read, and none
+	// lists the session: disconnected.
+	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: t0.Add(2 * time.Second),
+		ClientsAsked: t0.Add(time.Second), ClientsComplete: true, Clients: a.env.state.Clients, Servers: a.env.state.Servers}}})
+	if !lineHas(screen(a), "0x100008e2d9b0009", "disconnected") {
+		t.Fatalf("a session no server lists should be disconnected:\n%s", screen(a))
 	}
 }
 

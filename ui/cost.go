@@ -26,11 +26,14 @@ func (a *App) costView(h int) string {
 		field("watch table", "recipe rules: "+model.Printable(s.WatchesNote))
 	case s.WatchesAt.IsZero():
 		field("watch table", "not read yet")
+	case s.WatchesFor != "":
+		field("watch table", "over the budget for every lock: read for "+model.Printable(s.WatchesFor)+" only (the lock last opened), "+
+			a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
 	default:
 		field("watch table", "the servers', read "+a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
 	}
 	lines = append(lines, "", st.strong.s(" Four-letter words, last minute"))
-	head := fmt.Sprintf(" %-22s %-5s %6s %10s %9s %10s", "MEMBER", "WORD", "ASKS", "BYTES", "TIME", "EVERY ≥")
+	head := fmt.Sprintf(" %-22s %-5s %6s %10s %9s %10s", "MEMBER", "WORD", "ASKS", "BYTES", "TIME", "COST GAP")
 	lines = append(lines, st.muted.s(head))
 	if len(s.Cost) == 0 {
 		lines = append(lines, st.muted.s(" nothing asked yet"))
@@ -42,7 +45,7 @@ func (a *App) costView(h int) string {
 				member = model.Printable(m.Member)
 			}
 			lines = append(lines, fmt.Sprintf(" %-22s %-5s %6d %10s %9s %10s", fit(member, 22), w.Word, w.Asks,
-				bytesText(w.Bytes), model.Duration(w.Time.Round(time.Millisecond)), model.Duration(w.Every.Round(time.Second))))
+				bytesText(w.Bytes), model.Duration(w.Time.Round(time.Millisecond)), gapText(w.Every)))
 		}
 		share := fmt.Sprintf(" %-22s %s of its time, %s a minute", "", percent(m.Share()), bytesText(m.Bytes))
 		p := st.muted
@@ -51,8 +54,8 @@ func (a *App) costView(h int) string {
 		}
 		lines = append(lines, p.s(share))
 	}
-	lines = append(lines, "", st.muted.s(" A word is asked again no sooner than 300× the time it took, so that each"),
-		st.muted.s(" stays under a third of a percent of a member's time."))
+	lines = append(lines, "", st.muted.s(" COST GAP: a word is asked again no sooner than 300× the time it last took, so"),
+		st.muted.s(" that each stays under a third of a percent of a member's time."))
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -109,4 +112,12 @@ func bytesText(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// gapText is a cost gap, whole seconds, or "<1s".
+func gapText(d time.Duration) string {
+	if d < time.Second {
+		return "<1s"
+	}
+	return model.Duration(d.Round(time.Second))
 }

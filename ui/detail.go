@@ -252,7 +252,7 @@ func (p *detailPane) rowView(i int, cols []column, widths []int) string {
 		{text: model.Duration(p.env.age(l, q.Age))},
 		{text: hex(q.Token), p: st.muted},
 		p.waitsOn(q),
-		{text: dataText(q.Data, q.DataTruncated), p: st.muted},
+		{text: dataCell(q), p: st.muted},
 	}
 	return p.rowMarker(q, i == p.cur.idx) + row(cols, widths, cells, i == p.cur.idx, st.selected)
 }
@@ -264,6 +264,8 @@ func (p *detailPane) waitsOn(q *lockcore.Participant) cell {
 	switch {
 	case q.Role == lockcore.RoleHolder && q.Watches == nil:
 		return cell{}
+	case q.WatchesUnknown:
+		return cell{text: "unknown", p: st.warning}
 	case q.Watches == nil:
 		return cell{text: "nothing", p: st.danger}
 	case q.Watches.Children:

@@ -66,8 +66,15 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 		facts[0] += " (not ephemeral)"
 	}
 	b.kv(string(q.Role), strings.Join(facts, " · "), paint{})
-	if d := dataText(q.Data, q.DataTruncated); d != "" {
-		b.kv("data", d, st.muted)
+	if q.Link.State == lockcore.LinkDisconnected {
+		b.kv("link", "disconnected, "+p.env.expires(q.Link)+": no member holds a connection for this session, "+
+			"so its client is gone or cut off; its nodes go when it expires, unless the client reconnects", st.danger)
+	}
+	switch {
+	case q.DataDenied:
+		b.kv("data", "unreadable: the node's ACL denies this session its data (session, token and times come from exists)", st.warning)
+	case dataText(q.Data, q.DataTruncated) != "":
+		b.kv("data", dataText(q.Data, q.DataTruncated), st.muted)
 	}
 	if q.Role == lockcore.RoleWaiter || q.Watches != nil {
 		p.waiterInfo(b, q)
@@ -85,6 +92,9 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 func (p *detailPane) waiterInfo(b *infoLines, q *lockcore.Participant) {
 	st := p.env.st
 	switch {
+	case q.WatchesUnknown:
+		b.kv("waits on", "unknown: by the servers' watch table, this session watches only its own other nodes here, "+
+			"so which of them this waiter waits through cannot be told", st.warning)
 	case q.Watches == nil:
 		b.kv("waits on", "nothing in this lock, by the servers' watch table: it will not wake on its own", st.danger)
 	case q.Watches.Children:
@@ -130,6 +140,8 @@ func (p *detailPane) chainInfo(b *infoLines, q *lockcore.Participant) {
 	last := &p.lock.Participants[j]
 	switch {
 	case last.Role == lockcore.RoleHolder:
+	case last.WatchesUnknown:
+		b.lines = append(b.lines, indent+st.warning.s("? #"+itoa(j)+" watches an unknown node: the chain cannot be followed further"))
 	case last.Watches == nil:
 		b.lines = append(b.lines, indent+st.danger.s("✗ #"+itoa(j)+" watches nothing: no holder at the end"))
 	case last.Watches.Node == q.Node || contains(q.Chain, last.Watches.Node):

@@ -209,6 +209,9 @@ func fakeReader(s *model.State) NodeReader {
 				if q.Path != path {
 					continue
 				}
+				if q.DataDenied {
+					return zkwatch.NodeDetail{}, fmt.Errorf("%s: %w", path, zk.ErrNoAuth)
+				}
 				d := zkwatch.NodeDetail{Path: path, Data: q.Data, DataLen: len(q.Data), ACL: zk.WorldACL(zk.PermAll),
 					Stat: zk.Stat{Czxid: q.Token, Mzxid: q.Token + 2, Pzxid: q.Token, Ctime: q.Ctime.UnixMilli(),
 						Mtime: q.Ctime.Add(time.Second).UnixMilli(), Version: 1, EphemeralOwner: q.Session,

@@ -73,6 +73,21 @@ func nodeText(node string, full bool) string {
 
 // dataText is data for one line: escaped text in quotes, or the first
 // bytes in hex for binary data.
+// expires says when a disconnected session expires, counting down from
+// when the members were asked: "expires within ~12s".
+func (e *env) expires(k lockcore.Link) string {
+	return k.ExpiresText(k.ExpiresWithin - e.now().Sub(k.At))
+}
+
+// dataCell is a participant's data in a table cell: its text, or why it
+// cannot be shown.
+func dataCell(q *lockcore.Participant) string {
+	if q.DataDenied {
+		return "unreadable (ACL)"
+	}
+	return dataText(q.Data, q.DataTruncated)
+}
+
 func dataText(data []byte, truncated bool) string {
 	if len(data) == 0 {
 		return ""

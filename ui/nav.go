@@ -21,6 +21,9 @@ func (a *App) setTab(f focus) {
 
 // openLock drills into a lock's detail, with node selected when given.
 func (a *App) openLock(msg openLockMsg) {
+	if a.opt.Focus != nil {
+		a.opt.Focus(msg.path)
+	}
 	a.detail.open(msg.path, msg.node)
 	a.drill = []focus{focusDetail}
 	a.detail.refresh(a.gen)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -126,6 +127,8 @@ func (p *nodePane) relayout() {
 	switch {
 	case p.reading:
 		b.text("reading the node…", st.muted, "")
+	case errors.Is(p.err, zk.ErrNoAuth):
+		b.text("✗ the node's ACL denies this session its data and ACL: "+model.Printable(p.err.Error()), st.warning, "")
 	case p.err != nil:
 		b.text("✗ could not read the node: "+model.Printable(p.err.Error()), st.danger, "")
 	case !p.canRead:
@@ -171,7 +174,9 @@ func (p *nodePane) lockFacts(b *infoLines) {
 	b.kv("czxid", hex(q.Token), paint{})
 	b.kv("ctime", p.env.stamp(q.Ctime), paint{})
 	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.state.Client(q.Session).Short()+")", paint{})
-	if d := dataText(q.Data, q.DataTruncated); d != "" {
+	if q.DataDenied {
+		b.kv("data", "unreadable: the node's ACL denies this session its data", p.env.st.warning)
+	} else if d := dataText(q.Data, q.DataTruncated); d != "" {
 		b.kv("data", d, paint{})
 	}
 }

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -229,15 +231,22 @@ type actionDoneMsg struct {
 	err    error
 }
 
+// actionTimeout bounds a confirmed force-release, revoke or fence.
+const actionTimeout = 15 * time.Second
+
 func forceRelease(act *model.Actions, e lockcore.Expect) tea.Cmd {
 	return func() tea.Msg {
-		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(e)}
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(ctx, e)}
 	}
 }
 
 func revoke(act *model.Actions, e lockcore.Expect) tea.Cmd {
 	return func() tea.Msg {
-		return actionDoneMsg{action: "revoke", nodes: []string{e.Path}, err: act.Revoke(e)}
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		return actionDoneMsg{action: "revoke", nodes: []string{e.Path}, err: act.Revoke(ctx, e)}
 	}
 }
 
@@ -248,7 +257,9 @@ func fence(act *model.Actions, es []lockcore.Expect) tea.Cmd {
 		nodes[i] = e.Path
 	}
 	return func() tea.Msg {
-		return actionDoneMsg{action: "fence", nodes: nodes, err: act.Fence(es)}
+		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+		defer cancel()
+		return actionDoneMsg{action: "fence", nodes: nodes, err: act.Fence(ctx, es)}
 	}
 }
 

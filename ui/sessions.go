@@ -216,6 +216,7 @@ func (p *sessionsPane) headColumns() []column {
 		{title: "CLIENT", width: 21},
 		{title: "HOLDS", width: 5, right: true},
 		{title: "WAITS", width: 5, right: true},
+		{title: "CONNECTION", width: 12, drop: 2},
 		{title: "SERVER", width: 12, flex: true, drop: 1},
 	}
 }
@@ -260,16 +261,28 @@ func (p sessionsPane) view() string {
 
 func (p *sessionsPane) headCells(r *sessionRow) []cell {
 	st := p.env.st
-	server := ""
+	server := cell{p: st.muted}
 	if c, ok := p.env.state.Clients[r.session]; ok {
-		server = "via " + model.Printable(c.Server)
+		server.text = "via " + model.Printable(c.Server)
 	}
 	id := cell{text: model.SessionText(r.session), p: st.strong}
 	if r.session == 0 {
 		id = cell{text: "persistent", p: st.danger}
 	}
+	link := p.env.state.Link(r.session)
+	conn := cell{text: string(link.State), p: st.muted}
+	switch link.State {
+	case "":
+		conn.text = "-"
+	case lockcore.LinkDisconnected:
+		conn.p = st.danger
+		server = cell{text: "expires: ?", p: st.danger}
+		if link.ExpiryKnown() {
+			server.text = "expires " + strings.TrimPrefix(p.env.expires(link), "expires within ")
+		}
+	}
 	return []cell{id, {text: p.env.state.Client(r.session).Short(), p: st.accent},
-		{text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, {text: server, p: st.muted}}
+		{text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, conn, server}
 }
 
 func (p *sessionsPane) itemCells(r *sessionRow) []cell {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // Errors of connecting and reading.
@@ -53,6 +54,9 @@ type Conn struct {
 	// onWatch receives every watch notification of the session, with its
 	// server path; see setWatchHandler.
 	onWatch *watchHandler
+	// session relays session events to the lock holders acquired through
+	// LockZK, so that a holder hears of a drop from the event itself.
+	session *lockcore.Session
 }
 
 // watchHandler holds the function that watch notifications go to. go-zookeeper
@@ -107,11 +111,13 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	// per invalidated watch through it, which could push a state change out.
 	states := make(chan zk.Event, sessionEventBuffer)
 	watches := &watchHandler{}
+	session := &lockcore.Session{}
 	onEvent := func(ev zk.Event) {
 		if ev.Type != zk.EventSession {
 			watches.call(ev)
 			return
 		}
+		session.Event(ev)
 		select {
 		case states <- ev:
 		default:
@@ -130,7 +136,7 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 					c.Close()
 					return nil, fmt.Errorf("%s: %w", opt.Target, err)
 				}
-				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches}, nil
+				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()

@@ -46,7 +46,7 @@ func (w *Watcher) dumpMember() string {
 // dump asks a member for its dump and returns the candidate lock parents
 // under the roots, chroot-relative, with how many ephemeral nodes each
 // holds.
-func (w *Watcher) dump(ctx context.Context) (map[string]int, error) {
+func (w *Watcher) dump(ctx context.Context) (map[string]EphemeralParent, error) {
 	member := w.dumpMember()
 	keep := func(p string) bool {
 		rel, ok := w.conn.rel(p)
@@ -63,10 +63,10 @@ func (w *Watcher) dump(ctx context.Context) (map[string]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]int, len(eph.Parents))
-	for p, n := range eph.Parents {
+	out := make(map[string]EphemeralParent, len(eph.Parents))
+	for p, ep := range eph.Parents {
 		rel, _ := w.conn.rel(p)
-		out[rel] = n
+		out[rel] = ep
 	}
 	return out, nil
 }
@@ -100,11 +100,17 @@ func (w *Watcher) underRoots(p string) bool {
 // tracked and have changed since last checked, without watches, and
 // reports the locks among them to found: the parent itself, its
 // semaphore, or a plain ephemeral lock node inside it.
-func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]int, found func(string)) {
+func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]EphemeralParent, found func(string)) {
 	w.mu.Lock()
 	var todo []string
-	for p, n := range candidates {
-		if _, tracked := w.owner[p]; tracked || w.checked[p] == n {
+	for p, ep := range candidates {
+		if _, tracked := w.owner[p]; tracked || w.checked[p] == ep.Count {
+			continue
+		}
+		if _, part := lockcore.SemaphorePart(p); !part && contenderName(ep.Sample) {
+			// Tracked at once: listing it first would cost a request
+			// for each of thousands of lock parents.
+			w.found[p] = true
 			continue
 		}
 		todo = append(todo, p)
@@ -115,6 +121,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]int
 		}
 	}
 	w.mu.Unlock()
+	w.poke()
 	work := w.newPool()
 	for _, p := range todo {
 		work.do(func() {
@@ -126,11 +133,19 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]int
 				return
 			}
 			w.mu.Lock()
-			w.checked[p] = candidates[p]
+			w.checked[p] = candidates[p].Count
 			w.mu.Unlock()
 		})
 	}
 	work.run()
+}
+
+// contenderName reports whether an ephemeral node's name alone makes its
+// parent a lock: a lock recipe's contender name, or a bare sequential name
+// (a lock parent when its oldest such child is ephemeral, as this one is).
+func contenderName(name string) bool {
+	c, _ := lockcore.Classify(lockcore.Node{}, []string{name})
+	return c != lockcore.NotALock
 }
 
 // checkCandidate decides whether a directory holding ephemeral nodes holds

@@ -41,6 +41,10 @@ type Enricher struct {
 	// Interest, if not nil, says which sessions and paths of the watch
 	// table to keep; the rest is dropped as it is read.
 	Interest func() Interest
+	// Focus, if not nil, gives the interest in the lock the operator looks
+	// at: over the budget, the table is still read for that lock alone,
+	// paced by its cost.
+	Focus func() Interest
 	// Missing names the ensemble members that cannot be asked, each with
 	// why (see Conn.Members): without them no watch table or client list
 	// is complete.
@@ -140,21 +144,24 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	for server, words := range e.refused {
 		refused[server] = maps.Clone(words)
 	}
-	var interest Interest
+	var interest, focus Interest
 	if e.Interest != nil {
 		interest = e.Interest()
 	}
-	go e.run(f, e.now(), refused, kept, interest)
+	if e.Focus != nil {
+		focus = e.Focus()
+	}
+	go e.run(f, e.now(), refused, kept, interest, focus)
 	return f
 }
 
 // run asks every member concurrently, then publishes the picture unless the
 // ask was abandoned. Refusals are remembered either way.
-func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, kept map[string]memberAnswer, interest Interest) {
+func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, kept map[string]memberAnswer, interest, focus Interest) {
 	answers := make([]memberAnswer, len(e.servers))
 	var wg sync.WaitGroup
 	for i, server := range e.servers {
-		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server], kept[server], interest) })
+		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server], kept[server], interest, focus) })
 	}
 	wg.Wait()
 	result := merge(answers, e.now())
@@ -197,14 +204,18 @@ type memberAnswer struct {
 	info    ServerInfo
 	conns   []Connection
 	consOK  bool               // cons answered (conns may still be empty)
+	consAt  time.Time          // when that cons was asked for
 	watches map[int64][]string // nil unless wchc or wchp answered
 	// watchesZxid is the member's zxid (srvr) just before its watch table
 	// was read, and watchesAt when; the table may be an earlier ask's.
 	watchesZxid int64
 	watchesAt   time.Time
 	watchesWord string // wchc or wchp
-	// covers is the interest's Covers when the table was read.
-	covers func(string) bool
+	watchesFor  string // the one lock the table was kept to, if one
+	// covers is the interest's Covers when the table was read, coversGen
+	// its Gen.
+	covers    func(string) bool
+	coversGen uint64
 	// overBudget is the watches the member holds (wchs), when more than
 	// budget allows to read its table.
 	overBudget, budget int
@@ -213,7 +224,7 @@ type memberAnswer struct {
 // askMember asks server for srvr, then, if it answered or refused only
 // srvr, for the other words it has not refused before: cons and the watch
 // table when their cost allows, else the last answers are kept.
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, kept memberAnswer, interest Interest) memberAnswer {
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, kept memberAnswer, interest, focus Interest) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server}}
 	reply, ok := e.word(ctx, &a, refused, "srvr")
 	if !ok && !slices.Contains(a.info.Refused, "srvr") {
@@ -228,38 +239,55 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 		st.Addr = server
 		a.info.Status = st
 	}
-	if kept.consOK && !e.Costs.Due(server, "cons", e.interval) {
-		a.conns, a.consOK = kept.conns, true
-	} else if reply, ok := e.word(ctx, &a, refused, "cons"); ok {
-		a.conns, a.consOK = parseWord(&a, "cons", reply, ParseCons)
-	}
-	e.askWatches(ctx, &a, refused, kept, interest)
+	e.askCons(ctx, &a, refused, kept)
+	e.askWatches(ctx, &a, refused, kept, interest, focus)
 	return a
+}
+
+// askCons reads the member's connections into a, or keeps the last ones
+// while cons is not yet due again.
+func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer) {
+	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", e.interval) {
+		a.conns, a.consOK, a.consAt = kept.conns, true, kept.consAt
+		return
+	}
+	at := e.now()
+	if reply, ok := e.word(ctx, a, refused, "cons"); ok {
+		a.conns, a.consOK = parseWord(a, "cons", reply, ParseCons)
+		a.consAt = at
+	}
 }
 
 // askWatches reads the member's watch table into a, as Mode and Budget
 // allow: wchc, or wchp where wchc is refused, streamed and kept to what
 // interest names. A table read less than its cost allows ago is reused.
-func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interest Interest) {
+func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interest, focus Interest) {
 	if e.Mode == WatchesRecipe {
 		return
 	}
 	if e.Mode == WatchesAuto {
 		if reply, ok := e.word(ctx, a, refused, "wchs"); ok {
 			if total, err := ParseWchs(reply); err == nil && total > e.budget() {
-				a.overBudget, a.budget = total, e.budget()
-				return
+				if focus.Lock == "" {
+					a.overBudget, a.budget = total, e.budget()
+					return
+				}
+				// Over the budget for every lock, but not for the one
+				// the operator looks at: paced like any table read.
+				interest = focus
 			}
 		}
 	}
 	if kept.watches != nil && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
-		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers
+		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers, kept.watchesFor
+		a.coversGen = kept.coversGen
 		return
 	}
 	zxid, at := a.info.Status.Zxid, e.now()
 	for _, w := range []string{"wchc", "wchp"} {
 		if table, ok := e.streamWatches(ctx, a, refused, w, interest); ok {
-			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers = table, zxid, at, w, interest.Covers
+			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = table, zxid, at, w, interest.Covers, interest.Lock
+			a.coversGen = interest.Gen
 			return
 		}
 		if !slices.Contains(a.info.Refused, w) {

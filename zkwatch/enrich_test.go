@@ -121,8 +121,11 @@ func TestEnricherMergesMembers(t *testing.T) {
 		"wchp": "/locks/l2/lock-0000000000\n\t0x1000009615b0000\n",
 		"wchs": wchsReply(1),
 	})
-	e, _ := newTestEnricher(time.Minute, leader, follower)
+	e, clock := newTestEnricher(time.Minute, leader, follower)
 	en := e.Poll(context.Background())
+	if !en.ClientsAsked.Equal(clock.now()) {
+		t.Errorf("clients asked at %v, want %v", en.ClientsAsked, clock.now())
+	}
 
 	if len(en.Servers) != 2 || en.Servers[0].Status.Mode != "leader" || en.Servers[1].Status.Mode != "follower" {
 		t.Fatalf("servers: %+v", en.Servers)
@@ -141,7 +144,7 @@ func TestEnricherMergesMembers(t *testing.T) {
 		t.Fatalf("complete %v (%q), clients %+v", en.Complete, en.ClientsNote, en.Clients)
 	}
 	want := ClientInfo{Session: 0x1000009615b0000, Server: follower.addr, Client: "127.0.0.1:49016",
-		LastOperation: "EXIS", Established: time.UnixMilli(1795356080541)}
+		LastOperation: "EXIS", Established: time.UnixMilli(1795356080541), Timeout: 10 * time.Second}
 	if got := en.Clients[0x1000009615b0000]; got != want {
 		t.Errorf("follower's client %+v, want %+v", got, want)
 	}
@@ -443,5 +446,25 @@ func TestEnricherPacesByCost(t *testing.T) {
 	}
 	if len(en.Cost) != 1 || en.Cost[0].Member != m.addr || en.Cost[0].Bytes == 0 {
 		t.Errorf("cost %+v", en.Cost)
+	}
+}
+
+func TestEnricherReadsOverBudgetForTheFocusedLock(t *testing.T) {
+	m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(250_000)})
+	e, _ := newTestEnricher(0, m)
+	e.Focus = func() Interest {
+		return Interest{Within: func(p string) bool { return strings.HasPrefix(p, "/locks/l1/") },
+			Covers: func(l string) bool { return l == "/locks/l1" }, Lock: "/locks/l1"}
+	}
+	en := e.Poll(context.Background())
+	if en.Watches == nil || en.WatchesNote != "" || en.WatchesFor != "/locks/l1" {
+		t.Fatalf("watches %v, note %q, for %q", en.Watches, en.WatchesNote, en.WatchesFor)
+	}
+	if _, ok := en.ByPath["/locks/l2/lock-0000000000"]; ok {
+		t.Errorf("a watch outside the focused lock was kept: %v", en.ByPath)
+	}
+	if !en.Covers("/locks/l1") || en.Covers("/locks/l2") {
+		t.Error("the table must cover the focused lock alone")
 	}
 }

@@ -21,8 +21,9 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	ensemble := w.conn.Members(ctx)
 	e := NewEnricher(ensemble.Servers, every)
 	e.Missing = ensemble.Missing
-	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest
+	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest, e.Focus = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest, w.focusInterest
 	var last *lockcore.WatchTable
+	var lastGen uint64
 	first := true
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -34,11 +35,15 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			return
 		}
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
-			ClientsComplete: en.Complete, Note: en.WatchesNote, WatchesAt: en.WatchesAt, Cost: w.costs.Snapshot()})
+			ClientsComplete: en.Complete, ClientsAsked: en.ClientsAsked, ClientsNote: en.ClientsNote, Note: en.WatchesNote,
+			WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
 		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
-		if first || !table.Equal(last) {
+
+		// The same watches may cover more locks than before: a table read
+		// since a lock was found holds its watches, or their absence.
+		if first || !table.Equal(last) || en.CoversGen != lastGen {
 			w.SetWatchTable(table)
-			last, first = table, false
+			last, lastGen, first = table, en.CoversGen, false
 		}
 		select {
 		case <-ctx.Done():
@@ -68,5 +73,42 @@ func (w *Watcher) interest() Interest {
 			return ok && (parts[rel] || parts[parentPath(rel)])
 		},
 		Covers: func(lockPath string) bool { return locks[lockPath] },
+		Gen:    w.lockGen,
+	}
+}
+
+// Focus names the lock the operator is looking at ("" for none). Where the
+// servers hold more watches than the budget allows reading on every
+// period, their table is still read, paced by its cost, for this lock
+// alone: the one whose waiters' watches the operator is judging.
+func (w *Watcher) Focus(lockPath string) {
+	w.mu.Lock()
+	w.focus = lockPath
+	w.mu.Unlock()
+}
+
+// focusInterest is the interest in the focused lock alone; the zero
+// Interest when no lock is focused or it is not tracked.
+func (w *Watcher) focusInterest() Interest {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	lock := w.focus
+	if lock == "" || w.locks[lock] == nil {
+		return Interest{}
+	}
+	parts := map[string]bool{}
+	for p, l := range w.owner {
+		if l == lock {
+			parts[p] = true
+		}
+	}
+	conn := w.conn
+	return Interest{
+		Within: func(p string) bool {
+			rel, ok := conn.rel(p)
+			return ok && (parts[rel] || parts[parentPath(rel)])
+		},
+		Covers: func(l string) bool { return l == lock },
+		Lock:   lock,
 	}
 }

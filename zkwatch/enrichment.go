@@ -24,6 +24,9 @@ type Enrichment struct {
 	// Complete is true when every member answered cons: a session missing
 	// from Clients is then connected nowhere.
 	Complete bool
+	// ClientsAsked is when the oldest of the cons answers in Clients was
+	// asked for (an answer is reused until its cost allows asking again).
+	ClientsAsked time.Time
 	// ClientsNote says why Complete is false, each cause once, such as
 	// "cons refused by 127.0.0.1:2181, 127.0.0.1:2182".
 	ClientsNote string
@@ -49,6 +52,13 @@ type Enrichment struct {
 	// Covers, when not nil, names the locks (chroot-relative paths) whose
 	// watches Watches kept: see Interest.
 	Covers func(lockPath string) bool
+	// CoversGen is the lowest Interest.Gen of the members' tables: it
+	// grows once every member's table was read after more locks were
+	// found.
+	CoversGen uint64
+	// WatchesFor, when set, is the one lock Watches was read for: the
+	// table as a whole is over the budget (see Enricher.Focus).
+	WatchesFor string
 }
 
 // merge makes the picture from every member's answers.
@@ -60,6 +70,8 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 		en.Servers = append(en.Servers, a.info)
 		if !a.consOK {
 			clientsWhy.add(a.missing("cons"), a.info.Addr)
+		} else if en.ClientsAsked.IsZero() || a.consAt.Before(en.ClientsAsked) {
+			en.ClientsAsked = a.consAt
 		}
 		for _, c := range a.conns {
 			old, dup := en.Clients[c.Session]
@@ -67,7 +79,7 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 				continue
 			}
 			en.Clients[c.Session] = ClientInfo{Session: c.Session, Server: a.info.Addr, Client: c.Client,
-				LastOperation: c.LastOperation, Established: c.Established}
+				LastOperation: c.LastOperation, Established: c.Established, Timeout: c.Timeout}
 		}
 		switch {
 		case a.overBudget > 0:
@@ -82,6 +94,12 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 				en.WatchesZxid = a.watchesZxid
 			}
 			en.Covers = both(en.Covers, a.covers)
+			if en.CoversGen == 0 || a.coversGen < en.CoversGen {
+				en.CoversGen = a.coversGen
+			}
+			if a.watchesFor != "" {
+				en.WatchesFor = a.watchesFor
+			}
 		}
 		for s, paths := range a.watches {
 			table[s] = append(table[s], paths...)

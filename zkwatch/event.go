@@ -50,10 +50,18 @@ type Event struct {
 	// ClientsComplete: every member answered cons, so a session missing
 	// from Clients is connected nowhere (a ghost suspect, if it owns nodes).
 	ClientsComplete bool
+	// ClientsAsked is when the oldest cons answer in Clients was asked
+	// for: a session first seen owning a node after it may be missing
+	// from Clients only because it connected later.
+	ClientsAsked time.Time
+	// ClientsNote says why ClientsComplete is false.
+	ClientsNote string
 	// Note says why the servers' watch table is not used, when it is not.
 	Note string
-	// WatchesAt is when the watch table in use was read (EventServers).
-	WatchesAt time.Time
+	// WatchesAt is when the watch table in use was read (EventServers),
+	// and WatchesFor the one lock it was read for, when it was kept to one.
+	WatchesAt  time.Time
+	WatchesFor string
 	// Cost is what the four-letter words cost each member over the last
 	// minute (EventServers).
 	Cost []MemberCost
@@ -88,4 +96,7 @@ type ClientInfo struct {
 	LastOperation string
 	// Established is when the connection was made (server clock).
 	Established time.Time
+	// Timeout is the session timeout the client negotiated (cons' to=);
+	// zero when the server did not say.
+	Timeout time.Duration
 }

@@ -12,12 +12,21 @@ import (
 // what discovery needs: where they are. Any member's dump lists every
 // session's ephemeral nodes, as every member holds the whole tree.
 type Ephemerals struct {
-	// Parents counts, for each directory holding ephemeral nodes that
-	// keep accepted, how many it holds: the candidate lock parents.
-	Parents map[string]int
+	// Parents are the directories holding ephemeral nodes that keep
+	// accepted: the candidate lock parents.
+	Parents map[string]EphemeralParent
 	// Nodes is every ephemeral node the dump listed, kept or not, and
 	// Sessions the sessions owning them.
 	Nodes, Sessions int
+}
+
+// EphemeralParent is a directory holding ephemeral nodes, as a dump tells.
+type EphemeralParent struct {
+	// Count is how many ephemeral nodes it holds, and Sample the name of
+	// one of them: a contender's name tells a lock parent without listing
+	// it.
+	Count  int
+	Sample string
 }
 
 // ParseDump reads a dump reply:
@@ -32,10 +41,11 @@ type Ephemerals struct {
 //	…
 //
 // and counts, by parent directory, the ephemeral nodes whose path keep
-// accepts (server paths). Only the counts are kept, so a dump of a million
-// ephemeral nodes is read in memory that grows with the parents kept.
+// accepts (server paths). Only the counts and a name each are kept, so a
+// dump of a million ephemeral nodes is read in memory that grows with the
+// parents kept.
 func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error) {
-	e := Ephemerals{Parents: map[string]int{}}
+	e := Ephemerals{Parents: map[string]EphemeralParent{}}
 	inEphemerals, seen := false, false
 	for n := 1; ; n++ {
 		line, err := r.ReadString('\n')
@@ -53,7 +63,13 @@ func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error)
 			p := line[1:]
 			e.Nodes++
 			if keep(p) {
-				e.Parents[parentPath(p)]++
+				dir := parentPath(p)
+				ep := e.Parents[dir]
+				ep.Count++
+				if ep.Sample == "" {
+					ep.Sample = strings.Clone(p[len(dir)+1:])
+				}
+				e.Parents[dir] = ep
 			}
 		case strings.HasPrefix(line, "0x") && strings.HasSuffix(line, ":"):
 			e.Sessions++

@@ -1,6 +1,7 @@
 package zkwatch
 
 import (
+	"bufio"
 	"errors"
 	"net/netip"
 	"os"
@@ -268,4 +269,37 @@ func FuzzParsers(f *testing.F) {
 		_, _ = ParseWchp(text)
 		_, _ = ParseCons(text)
 	})
+}
+
+func TestParseSessionExpiry(t *testing.T) {
+	for _, tc := range []struct {
+		name, dump string
+		want       map[int64]string
+		stopped    bool
+	}{
+		{name: "standalone", stopped: true, dump: "SessionTracker dump:\nSession Sets (2)/(2):\n0 expire at Mon Nov 23 10:16:47 UTC 2026:\n" +
+			"1 expire at Mon Nov 23 10:16:48 UTC 2026:\n\t0x100008b69500000\n1 expire at Mon Nov 23 10:16:58 UTC 2026:\n\t0x100008b69500001\n" +
+			"ephemeral nodes dump:\nSessions with Ephemerals (1):\n0x100008b69500000:\n\t/x\n",
+			want: map[int64]string{0x100008b69500000: "10:16:48", 0x100008b69500001: "10:16:58"}},
+		{name: "follower lists timeouts only", stopped: true,
+			dump: "SessionTracker dump:\nGlobal Sessions(1):\n0x100008c28570000\t6000ms\nephemeral nodes dump:\n", want: map[int64]string{}},
+		{name: "connections are not sessions",
+			dump: "SessionTracker dump:\nConnections dump:\nConnections Sets (1)/(2):\n2 expire at Mon Nov 23 10:16:54 UTC 2026:\n" +
+				"\tip: /127.0.0.1:34982 sessionId: 0x100008b69500000\n", want: map[int64]string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseSessionExpiry(bufio.NewReader(strings.NewReader(tc.dump)))
+			if (err != nil) != tc.stopped || err != nil && !errors.Is(err, errSectionRead) {
+				t.Fatalf("err %v, want stopped %v", err, tc.stopped)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+			for s, at := range tc.want {
+				if g := got[s].Format("15:04:05"); g != at {
+					t.Errorf("0x%x expires %s, want %s", s, g, at)
+				}
+			}
+		})
+	}
 }

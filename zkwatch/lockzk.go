@@ -6,8 +6,14 @@ import (
 )
 
 // LockZK returns the connection as lockcore's narrow ZooKeeper interface,
-// with paths relative to the chroot like every other path of Conn.
-func (c *Conn) LockZK() lockcore.ZK { return chrooted{c} }
+// with paths relative to the chroot like every other path of Conn, and the
+// session's events, so that a holder hears of a drop as it happens.
+func (c *Conn) LockZK() lockcore.ZK {
+	if c.session == nil {
+		return chrooted{c}
+	}
+	return lockcore.WithSession(chrooted{c}, c.session)
+}
 
 type chrooted struct{ c *Conn }
 

@@ -19,8 +19,10 @@ const readConcurrency = 64
 // ReadTree reads everything lockcore needs about one lock path: the node,
 // its children with their Stat and first bytes of data, and the extra
 // subtrees its recipe keeps elsewhere. Children that vanish while being read
-// are left out. The result is a snapshot that may be stale by the time it is
-// shown. Errors wrap ErrNoNode or ErrNoAuth and name the path.
+// are left out; nodes whose data the ACL denies are kept, with their Stat
+// and DataDenied. The result is a snapshot that may be stale by the time it
+// is shown. Errors wrap ErrNoNode or ErrNoAuth (a list of children denied)
+// and name the path.
 func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error) {
 	if err := ValidatePath(path); err != nil {
 		return lockcore.Tree{}, err
@@ -79,9 +81,14 @@ func (c *Conn) readNode(ctx context.Context, path string) (lockcore.Node, error)
 }
 
 // getNode reads the node at path, named name. Data past lockcore.DataLimit
-// is dropped, and not kept alive behind a shorter slice.
+// is dropped, and not kept alive behind a shorter slice. A node whose ACL
+// denies this session its data is still a node: its Stat comes from
+// exists, which no ACL guards, and it is marked DataDenied.
 func (c *Conn) getNode(path, name string) (lockcore.Node, error) {
 	data, stat, err := c.zk.Get(c.abs(path))
+	if errors.Is(err, zk.ErrNoAuth) {
+		return c.statNode(path, name)
+	}
 	if err != nil {
 		return lockcore.Node{}, err
 	}
@@ -89,6 +96,18 @@ func (c *Conn) getNode(path, name string) (lockcore.Node, error) {
 		data = append([]byte(nil), data[:lockcore.DataLimit]...)
 	}
 	return lockcore.Node{Name: name, Stat: *stat, Data: data}, nil
+}
+
+// statNode reads the Stat of a node whose data this session may not read.
+func (c *Conn) statNode(path, name string) (lockcore.Node, error) {
+	ok, stat, err := c.zk.Exists(c.abs(path))
+	switch {
+	case err != nil:
+		return lockcore.Node{}, err
+	case !ok:
+		return lockcore.Node{}, zk.ErrNoNode
+	}
+	return lockcore.Node{Name: name, Stat: *stat, DataDenied: true}, nil
 }
 
 // readNodes reads dir's named children concurrently, in names' order.

@@ -43,14 +43,14 @@ func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTa
 	if q.Mode == WatchesRecipe {
 		return nil, ErrRecipeMode
 	}
-	if q.Mode == WatchesAuto {
-		if err := c.withinBudget(ctx, q, c.Members(ctx).Servers); err != nil {
-			return nil, err
-		}
-	}
 	ensemble := c.Members(ctx)
 	if len(ensemble.Missing) > 0 {
 		return nil, fmt.Errorf("%w: %s", ErrMembersMissing, strings.Join(ensemble.Missing, "; "))
+	}
+	if q.Mode == WatchesAuto {
+		if err := c.withinBudget(ctx, q, ensemble.Servers); err != nil {
+			return nil, err
+		}
 	}
 	interest := c.lockInterest(q.Locks)
 	merged := map[int64][]string{}

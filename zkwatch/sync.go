@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"time"
 
@@ -164,6 +165,7 @@ func (w *Watcher) dumpRound(ctx context.Context) bool {
 	w.mu.Lock()
 	if err != nil {
 		w.disc.DumpNote = dumpNote(err)
+		w.dumpRefused = errors.Is(err, ErrFourLetterRefused)
 	} else {
 		w.disc.DumpNote, w.disc.DumpAt, w.disc.Candidates = "", time.Now(), len(candidates)
 	}
@@ -175,18 +177,18 @@ func (w *Watcher) dumpRound(ctx context.Context) bool {
 	return true
 }
 
-// dumpLoop asks for a dump again whenever its cost allows, while dump is
-// answered; a refusal stops it (the walk then runs more often).
+// dumpLoop asks for a dump again whenever its cost allows; a refusal stops
+// it (a whitelist changes only with a restart), and the walk then runs
+// more often.
 func (w *Watcher) dumpLoop(ctx context.Context) {
-	member := w.dumpMember()
 	for {
 		w.mu.Lock()
-		usable := w.disc.DumpNote == "" || !w.disc.DumpAt.IsZero()
+		refused := w.dumpRefused
 		w.mu.Unlock()
-		if !usable {
+		if refused {
 			return
 		}
-		wait := time.Until(w.costs.Next(member, "dump", w.dumpEvery()))
+		wait := time.Until(w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()))
 		select {
 		case <-ctx.Done():
 			return
@@ -229,7 +231,7 @@ func (w *Watcher) nextWalk() time.Time {
 	every := w.cfg.WalkEvery
 	if every == 0 {
 		every = defaultWalkEvery
-		if w.disc.DumpAt.IsZero() {
+		if w.dumpRefused || w.disc.DumpAt.IsZero() {
 			every = walkEveryWithoutDump
 		}
 	}

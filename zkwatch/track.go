@@ -61,6 +61,9 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	next.ReadAt = time.Now()
 
 	w.mu.Lock()
+	if w.locks[path] == nil {
+		w.lockGen++
+	}
 	w.locks[path] = next
 	for _, p := range parts {
 		w.owner[p] = path

@@ -152,21 +152,41 @@ func (wk *walker) count(n int) {
 type limiter struct {
 	every time.Duration // one token per every
 	burst int
+	now   func() time.Time
+	sleep func(context.Context, time.Duration) bool
 
 	mu     sync.Mutex
 	tokens float64
 	last   time.Time
 }
 
-// newLimiter allows perSecond requests a second after a first burst.
+// newLimiter allows perSecond requests a second after a first burst. The
+// bucket holds at least a nap's worth, so that napping loses no rate.
 func newLimiter(perSecond, burst int) *limiter {
-	return &limiter{every: time.Second / time.Duration(max(perSecond, 1)), burst: max(burst, 1), tokens: float64(max(burst, 1)), last: time.Now()}
+	perSecond = max(perSecond, 1)
+	burst = max(burst, perSecond*int(limiterNap/time.Millisecond)/1000, 1)
+	return &limiter{every: time.Second / time.Duration(perSecond), burst: burst, tokens: float64(burst), last: time.Now(),
+		now: time.Now, sleep: sleepCtx}
 }
+
+// sleepCtx sleeps for d; false if ctx ends first.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-time.After(d):
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// limiterNap is the least a paced request sleeps: requests then go out in
+// small bursts, which costs far fewer wake-ups than one at a time.
+const limiterNap = 50 * time.Millisecond
 
 // wait takes a token, sleeping until one is there; false if ctx ends first.
 func (l *limiter) wait(ctx context.Context) bool {
 	l.mu.Lock()
-	now := time.Now()
+	now := l.now()
 	l.tokens = min(float64(l.burst), l.tokens+float64(now.Sub(l.last))/float64(l.every))
 	l.last = now
 	l.tokens--
@@ -175,10 +195,5 @@ func (l *limiter) wait(ctx context.Context) bool {
 	if short <= 0 {
 		return true
 	}
-	select {
-	case <-time.After(time.Duration(short * float64(l.every))):
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return l.sleep(ctx, max(time.Duration(short*float64(l.every)), limiterNap))
 }

@@ -110,6 +110,9 @@ type Watcher struct {
 	syncWaiters []chan struct{}
 
 	disc          Discovery
+	dumpRefused   bool
+	focus         string  // the lock the operator looks at
+	lockGen       uint64  // grows whenever a lock is first tracked
 	walk          *walker // under way, or nil
 	lastWalkStart time.Time
 	lastWalkTook  time.Duration

@@ -61,6 +61,11 @@ type Interest struct {
 	// analysed) was shown when the table was read: a lock found later has
 	// none of its watches in the table.
 	Covers func(lockPath string) bool
+	// Lock, when set, is the one lock this interest is kept to.
+	Lock string
+	// Gen numbers the set of locks Covers accepts: it grows whenever a
+	// lock is found.
+	Gen uint64
 }
 
 func (in Interest) keepPath(p string) bool { return in.Within == nil || in.Within(p) }

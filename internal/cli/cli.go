@@ -1,6 +1,6 @@
 // Package cli is zklocks' command line: the root command, which opens the
 // terminal UI, and its subcommands (show, ls, acquire, release, revoke,
-// fence, demo, config), their flags, the configuration file, the exit
+// fence, demo, config, check, exporter), their flags, the configuration file, the exit
 // codes, and the wiring of connections, watchers and the UI.
 //
 // Every command is registered in newRootCommand. A command is a
@@ -36,7 +36,7 @@ func execute(ctx context.Context, version string, args []string, stdin io.Reader
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	if err != nil {
+	if err != nil && !isQuiet(err) {
 		fmt.Fprintln(stderr, "zklocks:", model.Printable(err.Error()))
 	}
 	return exitCodeOf(err)
@@ -85,6 +85,8 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newConfigCommand(g),
 		newRecordCommand(g),
 		newReplayCommand(),
+		newCheckCommand(g),
+		newExporterCommand(g),
 	)
 	return root
 }

@@ -75,7 +75,7 @@ or vanished since it was read, none. Audited; refused under --read-only.
 			if err := confirm(cmd, fmt.Sprintf("Delete these %d nodes in one transaction?", len(chosen)), yes); err != nil {
 				return err
 			}
-			if err := actions.Fence(chosen); err != nil {
+			if err := actions.Fence(cmd.Context(), chosen); err != nil {
 				return &exitError{code: exitFailed, err: fmt.Errorf("fence aborted, nothing deleted: %w", err)}
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: fenced %d nodes\n", len(chosen))

@@ -74,6 +74,13 @@ func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model
 		return nil, err
 	}
 	defer conn.Close()
+	return searchLocks(ctx, conn, s, cfg), nil
+}
+
+// searchLocks walks once through conn, as listLocks does, and returns what
+// was found; its state's LastSync is zero if the walk ended before its
+// sync (the connection was lost).
+func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatch.WatchConfig) *model.State {
 	tableCtx, cancelTable := context.WithTimeout(ctx, s.timeout)
 	cfg.Watches, _ = conn.ReadWatches(tableCtx, s.watches)
 	cancelTable()
@@ -84,5 +91,18 @@ func listLocks(ctx context.Context, s settings, cfg zkwatch.WatchConfig) (*model
 	for ev := range w.Events() {
 		state.Apply(ev)
 	}
-	return state, nil
+	// Every lock was read before the members are asked, so a session they
+	// all leave out was connected nowhere when asked: a holder whose client
+	// is gone is found here too.
+	var owners []int64
+	for _, l := range state.Locks {
+		for _, p := range l.Participants {
+			owners = append(owners, p.Session)
+		}
+	}
+	linkCtx, cancelLinks := context.WithTimeout(ctx, s.timeout)
+	links := conn.ReadLinks(linkCtx, owners, s.watches.Costs)
+	cancelLinks()
+	state.SetLinks(links.Links)
+	return state
 }

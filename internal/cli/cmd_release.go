@@ -36,7 +36,7 @@ appended to the audit log. Refused under --read-only.
 			}
 			return actOnNode(cmd, g, o, args[0], yes, "force-release",
 				"Delete %s? Its session is not told and may go on as if it held the lock.",
-				func(a *model.Actions, e lockcore.Expect) error { return a.ForceRelease(e) })
+				func(a *model.Actions, e lockcore.Expect) error { return a.ForceRelease(cmd.Context(), e) })
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "confirm that this deletes a node another session owns")
@@ -59,7 +59,7 @@ read, confirmed like release, audited, refused under --read-only.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return actOnNode(cmd, g, o, args[0], yes, "revoke",
 				"Ask the holder of %s to release (Curator revocation)?",
-				func(a *model.Actions, e lockcore.Expect) error { return a.Revoke(e) })
+				func(a *model.Actions, e lockcore.Expect) error { return a.Revoke(cmd.Context(), e) })
 		},
 	}
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")

@@ -79,6 +79,9 @@ each recipe's rule otherwise; the output says which.
 // table, and analyses each lock against it; each read waits up to timeout.
 // Paths that could not be read are in the report's Errors.
 //
+// Then every member is asked for its connections (cons, once each), which
+// tell whether each contender's session is connected to any member.
+//
 // The table is read as q says, keeping only the watches on these locks'
 // nodes: on a cluster whose servers hold a million watches, wchs says so
 // first and, under --watches=auto, the table is not read at all.
@@ -109,8 +112,22 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	} else {
 		report.WatchesSource = lockcore.WatchesFromServer
 	}
+	var owners []int64
 	for _, t := range trees {
-		report.Locks = append(report.Locks, lockcore.Analyze(t, table, opt))
+		l := lockcore.Analyze(t, table, opt)
+		for _, p := range l.Participants {
+			owners = append(owners, p.Session)
+		}
+		report.Locks = append(report.Locks, l)
+	}
+	// Every tree was read before the members are asked, so a session
+	// they all leave out was connected nowhere when asked.
+	linkCtx, cancel := context.WithTimeout(ctx, timeout)
+	links := conn.ReadLinks(linkCtx, owners, q.Costs)
+	cancel()
+	report.LinksNote = links.Note
+	for i, l := range report.Locks {
+		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}
 	return report
 }

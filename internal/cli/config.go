@@ -46,6 +46,21 @@ type contextConfig struct {
 	ReadOnly       *bool         `yaml:"read-only"`
 	Timeout        time.Duration `yaml:"timeout"`
 	SessionTimeout time.Duration `yaml:"session-timeout"`
+	// Check holds zklocks check's thresholds for this cluster.
+	Check checkConfig `yaml:"check"`
+}
+
+// checkConfig is a context's thresholds for zklocks check; zero values
+// and absent lists mean "not set" (flags, then built-in defaults, apply).
+type checkConfig struct {
+	WarnHeld    time.Duration `yaml:"warn-held"`
+	CritHeld    time.Duration `yaml:"crit-held"`
+	WarnWaiters int           `yaml:"warn-waiters"`
+	CritWaiters int           `yaml:"crit-waiters"`
+	// Critical and Warning are anomaly kinds; an empty list given as []
+	// means none.
+	Critical *[]string `yaml:"critical"`
+	Warning  *[]string `yaml:"warning"`
 }
 
 // authConfig is one credential of a context; exactly one of the password
@@ -172,6 +187,9 @@ func (c contextConfig) validate() error {
 		if err := a.validate(); err != nil {
 			return fmt.Errorf("auth[%d]: %w", i, err)
 		}
+	}
+	if err := c.Check.validate(); err != nil {
+		return fmt.Errorf("check: %w", err)
 	}
 	return nil
 }

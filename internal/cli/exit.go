@@ -52,6 +52,9 @@ func exitCodesHelp(extra ...int) string {
 type exitError struct {
 	code int
 	err  error
+	// quiet: the command has said all there is to say on stdout, so
+	// ExecuteContext prints nothing more (check's verdicts).
+	quiet bool
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -68,4 +71,33 @@ func exitCodeOf(err error) int {
 		return ee.code
 	}
 	return exitUsage
+}
+
+// isQuiet reports whether err's command has printed all it needs to.
+func isQuiet(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.quiet
+}
+
+// checkExitCodes is check's table: the monitoring-plugin convention that
+// Nagios, Icinga, Sensu and Checkmk read, which differs from every other
+// command's on purpose (there 1 is an error and 2 an unreachable server).
+var checkExitCodes = []struct {
+	code    int
+	meaning string
+}{
+	{0, "OK: no lock over a threshold"},
+	{1, "WARNING: a lock needs a look (a warning kind, --warn-held, --warn-waiters)"},
+	{2, "CRITICAL: a lock is stuck (a critical kind, --crit-held, --crit-waiters)"},
+	{3, "UNKNOWN: the check could not tell: no server answered, bad flags or config,\n      reads failed (and nothing critical was seen), or --require-complete and the\n      search was partial"},
+}
+
+// checkExitCodesHelp is the exit-code block of check's help.
+func checkExitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("Exit codes (the monitoring-plugin convention, unlike the other commands'):")
+	for _, e := range checkExitCodes {
+		fmt.Fprintf(&b, "\n  %-3d %s", e.code, e.meaning)
+	}
+	return b.String()
 }

@@ -40,6 +40,8 @@ type showJSON struct {
 			DataB64  *string  `json:"data_b64"`
 			Trunc    bool     `json:"data_truncated"`
 			Note     string   `json:"note"`
+			Conn     *string  `json:"connection"`
+			Expires  *int64   `json:"expires_within_ms"`
 		} `json:"participants"`
 		Anomalies []struct {
 			Kind    string   `json:"kind"`

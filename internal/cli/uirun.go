@@ -50,7 +50,7 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	if rec != nil {
 		events = recording.Tee(events, rec)
 	}
-	opt.Events = events
+	opt.Events, opt.Focus = events, w.Focus
 	app := ui.New(opt)
 	progOpts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, progOpts...)
 	_, err := tea.NewProgram(app, progOpts...).Run()

@@ -131,7 +131,7 @@ func (d *Demo) fairTurn(ctx context.Context, c *contender, orphan bool) error {
 	}
 	spec := lockcore.Spec{Path: d.lockPath, Mode: mode, Recipe: d.cfg.Recipe.lockRecipe(), MaxLeases: d.cfg.MaxLeases,
 		Data: d.data(c), Progress: func(p lockcore.Progress) { d.queued(c, p.Node) }}
-	held, err := lockcore.Acquire(ctx, c.zk, spec)
+	held, err := lockcore.Acquire(ctx, c.zk.locker(), spec)
 	if err != nil {
 		return err
 	}

@@ -117,3 +117,19 @@ func (c *countingZK) observe(p string, ev zk.Event, ok bool) {
 		c.wakeups.Add(1)
 	}
 }
+
+// locker is the contender's connection as lockcore takes it: with the
+// wrapped connection's session events when it has them, so that a holder
+// hears of a drop from the event rather than by polling.
+func (c *countingZK) locker() lockcore.ZK {
+	if se, ok := c.ZK.(lockcore.SessionEvents); ok {
+		return countingSession{c, se}
+	}
+	return c
+}
+
+// countingSession is a countingZK that passes on session events.
+type countingSession struct {
+	*countingZK
+	lockcore.SessionEvents
+}

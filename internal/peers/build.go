@@ -29,7 +29,7 @@ const python = "/usr/bin/python3"
 // uses NIO by default, so no netty.
 var jars = []string{
 	"curator-client.jar", "curator-framework.jar", "curator-recipes.jar",
-	"zookeeper.jar", "zookeeper-jute.jar", "zookeeper-recipes-lock.jar",
+	"zookeeper.jar", "zookeeper-jute.jar", "zookeeper-recipes-lock.jar", "zookeeper-recipes-election.jar",
 	"guava.jar", "slf4j-api.jar", "slf4j-nop.jar",
 }
 

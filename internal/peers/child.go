@@ -85,6 +85,19 @@ func (c *child) stop() error {
 	}
 }
 
+// kill SIGKILLs the process, as a crash would, and waits until it has
+// exited: its clients close no session, and the server drops their
+// connections, so each session lives on until its timeout.
+func (c *child) kill() error {
+	zkserver.KillGroup(c.cmd.Process)
+	select {
+	case <-c.done:
+		return nil
+	case <-time.After(stopTimeout):
+		return errors.New(c.name + " did not exit after SIGKILL")
+	}
+}
+
 // lineWriter calls logf once per complete line written to it.
 type lineWriter struct {
 	logf func(string, ...any)

@@ -74,7 +74,7 @@ func (g *gozk) run(id, variant, path string, release <-chan struct{}) {
 		g.fail(id, fmt.Errorf("unknown gozk variant %s", variant), release)
 		return
 	}
-	conn, events, err := zk.Connect([]string{g.connect}, sessionTimeout, zk.WithLogger(g.log))
+	conn, events, err := zk.Connect(strings.Split(g.connect, ","), sessionTimeout, zk.WithLogger(g.log))
 	if err != nil {
 		g.fail(id, err, release)
 		return

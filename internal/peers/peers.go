@@ -33,7 +33,16 @@
 //     is the kazoo identifier, so it is the node data (on a semaphore's
 //     lock nodes kazoo 2.8 writes it as Python prints bytes: b'ID').
 //   - zkrecipe: "writelock" (org.apache.zookeeper.recipes.lock.WriteLock; the
-//     peer creates PATH's ancestors, which the recipe does not).
+//     peer creates PATH's ancestors, which the recipe does not) and
+//     "election" (org.apache.zookeeper.recipes.leader.LeaderElectionSupport,
+//     nodes PATH/n_<seq>, its host name, the node data, the contender ID;
+//     the peer creates PATH).
+//
+// Elections: Curator "leaderlatch" (LeaderLatch) and "leaderselector"
+// (LeaderSelector), kazoo "election" (Election) and zkrecipe "election".
+// "acquired" means the client says it leads; release gives up leadership
+// (or the candidacy) and closes the session. The participant id is the
+// contender ID.
 //   - gozk: "lock" (zk.NewLock).
 //
 // Methods that take a testing.TB fail the test through it, so call them from
@@ -146,7 +155,7 @@ func Start(t testing.TB, kind Kind, connect string) *Peer {
 		t.Fatalf("peers: start %s: %v", kind, err)
 	}
 	t.Cleanup(p.Close)
-	observer, events, err := zk.Connect([]string{connect}, sessionTimeout, zk.WithLogger(discard{}))
+	observer, events, err := zk.Connect(strings.Split(connect, ","), sessionTimeout, zk.WithLogger(discard{}))
 	if err != nil {
 		t.Fatalf("peers: connect to %s: %v", connect, err)
 	}
@@ -242,6 +251,21 @@ func (p *Peer) Release(t testing.TB, id string) {
 	}
 	if err := p.await(stepTimeout, func() (bool, error) { return s.released, s.failure() }); err != nil {
 		t.Fatalf("peers: %s contender %s was not released: %v", p.kind, id, err)
+	}
+}
+
+// Kill SIGKILLs the peer's process, as a crash or the OOM killer would:
+// its clients close no session, so each contender's session (and its
+// nodes) lives on, connected to no server, until its timeout. It fails the
+// test for a GoZk peer, which runs in the test's own process.
+func (p *Peer) Kill(t testing.TB) {
+	t.Helper()
+	c, ok := p.backend.(*child)
+	if !ok {
+		t.Fatalf("peers: a %s peer has no process of its own to kill", p.kind)
+	}
+	if err := c.kill(); err != nil {
+		t.Fatalf("peers: kill %s: %v", p.kind, err)
 	}
 }
 

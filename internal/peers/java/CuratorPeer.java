@@ -1,6 +1,10 @@
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
@@ -10,15 +14,18 @@ import org.apache.curator.retry.RetryOneTime;
 /**
  * Apache Curator lock contenders for package peers, one CuratorFramework (one
  * session) each. Variants: mutex, read, write, write+read (the write lock,
- * then the read lock on the same thread: Curator's downgrade) and
- * semaphore:N (InterProcessSemaphoreV2 with maxLeases N).
+ * then the read lock on the same thread: Curator's downgrade),
+ * semaphore:N (InterProcessSemaphoreV2 with maxLeases N), and the leader
+ * elections leaderlatch (LeaderLatch: acquired once await() returns, that is
+ * once hasLeadership()) and leaderselector (LeaderSelector: acquired while
+ * takeLeadership runs). An election's participant id is the contender's ID.
  */
 public final class CuratorPeer {
     public static void main(String[] args) throws Exception {
         Protocol.serve(args, CuratorPeer::open);
     }
 
-    static Protocol.Contender open(String connect, String variant, String path) throws Exception {
+    static Protocol.Contender open(String connect, String id, String variant, String path) throws Exception {
         CuratorFramework client = CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryOneTime(100));
         client.start();
         try {
@@ -26,14 +33,21 @@ public final class CuratorPeer {
                 throw new IllegalStateException("not connected to " + connect);
             }
             long session = client.getZookeeperClient().getZooKeeper().getSessionId();
-            return recipe(client, session, variant, path);
+            return recipe(client, session, id, variant, path);
         } catch (Exception e) {
             client.close();
             throw e;
         }
     }
 
-    private static Protocol.Contender recipe(CuratorFramework client, long session, String variant, String path) {
+    private static Protocol.Contender recipe(CuratorFramework client, long session, String id, String variant, String path) {
+        if (variant.equals("leaderlatch")) {
+            var latch = new LeaderLatch(client, path, id);
+            return new Protocol.Contender(session, () -> { latch.start(); latch.await(); }, latch::close, client::close);
+        }
+        if (variant.equals("leaderselector")) {
+            return selector(client, session, id, path);
+        }
         if (variant.startsWith("semaphore:")) {
             var semaphore = new InterProcessSemaphoreV2(client, path, Integer.parseInt(variant.substring(10)));
             var lease = new Lease[1];
@@ -54,5 +68,28 @@ public final class CuratorPeer {
             default -> throw new IllegalArgumentException("unknown curator variant " + variant);
         };
         return new Protocol.Contender(session, mutex::acquire, mutex::release, client::close);
+    }
+
+    /** A LeaderSelector that leads from takeLeadership until released. */
+    private static Protocol.Contender selector(CuratorFramework client, long session, String id, String path) {
+        var leading = new CountDownLatch(1);
+        var done = new CountDownLatch(1);
+        var selector = new LeaderSelector(client, path, new LeaderSelectorListenerAdapter() {
+            @Override public void takeLeadership(CuratorFramework c) throws Exception {
+                leading.countDown();
+                done.await();
+            }
+        });
+        selector.setId(id);
+        Runnable stop = () -> {
+            done.countDown();
+            try {
+                selector.close();
+            } catch (IllegalStateException alreadyClosed) {
+                // released before, or never started
+            }
+        };
+        return new Protocol.Contender(session, () -> { selector.start(); leading.await(); },
+                stop::run, () -> { stop.run(); client.close(); });
     }
 }

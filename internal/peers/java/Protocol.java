@@ -28,9 +28,9 @@ final class Protocol {
     /** One contender: a lock recipe bound to its own, connected client. */
     record Contender(long session, Step acquire, Step release, Runnable close) {}
 
-    /** Opens a connected client for one contender of VARIANT on PATH. */
+    /** Opens a connected client for contender ID, of VARIANT on PATH. */
     interface Opener {
-        Contender open(String connect, String variant, String path) throws Exception;
+        Contender open(String connect, String id, String variant, String path) throws Exception;
     }
 
     private final String connect;
@@ -120,7 +120,7 @@ final class Protocol {
         private void run() {
             Contender c = null;
             try {
-                c = opener.open(connect, variant, path);
+                c = opener.open(connect, id, variant, path);
                 synchronized (this) {
                     contender = c;
                 }

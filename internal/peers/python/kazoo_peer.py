@@ -3,8 +3,9 @@
 stdin:  acquire ID VARIANT PATH | release ID | quit
 stdout: session ID HEXSESSION | acquired ID | released ID | error ID MESSAGE
 
-Variants: lock (Lock), read (ReadLock), write (WriteLock) and semaphore:N
-(Semaphore with max_leases=N). Each contender has its own KazooClient, so its
+Variants: lock (Lock), read (ReadLock), write (WriteLock), semaphore:N
+(Semaphore with max_leases=N) and election (Election: acquired while its
+leader function runs). Each contender has its own KazooClient, so its
 own session, and its own thread; its identifier (the node data) is its ID.
 EOF on stdin ends the process, so a test binary that dies leaves nothing behind.
 """
@@ -23,7 +24,47 @@ def say(*words):
         sys.stdout.flush()
 
 
+class Election(object):
+    """kazoo's Election as acquire/release/cancel: Election.run blocks for
+    the whole leadership, so it runs on a thread of its own."""
+
+    def __init__(self, client, path, identifier):
+        self._election = client.Election(path, identifier)
+        self._leading = threading.Event()
+        self._done = threading.Event()
+        self._failure = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        try:
+            self._election.run(self._lead)
+        except Exception as e:  # reported by acquire, or moot once stopped
+            self._failure = e
+
+    def _lead(self):
+        self._leading.set()
+        self._done.wait()
+
+    def acquire(self):
+        self._thread.start()
+        while not self._leading.wait(0.05):
+            if not self._thread.is_alive():
+                if self._failure is not None:
+                    raise self._failure
+                return False
+        return True
+
+    def release(self):
+        self._done.set()
+        self._thread.join()
+
+    def cancel(self):
+        self._election.cancel()
+
+
 def recipe(client, variant, path, identifier):
+    if variant == "election":
+        return Election(client, path, identifier)
     if variant.startswith("semaphore:"):
         return client.Semaphore(path, identifier, max_leases=int(variant[10:]))
     make = {"lock": client.Lock, "read": client.ReadLock, "write": client.WriteLock}

@@ -1,0 +1,148 @@
+//go:build !race
+
+package chaos
+
+import (
+	"fmt"
+	"math/rand"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/peers"
+	"github.com/zklocks/zklocks/internal/zktest"
+)
+
+// realHoldTimeout is how long a real client may wait for a lock before its
+// wait is recorded as its own fault (kazoo 2.8's read/write lock can
+// deadlock) and abandoned. Our contenders behind it time out and retry.
+const realHoldTimeout = 60 * time.Second
+
+// realClients runs Curator and kazoo contenders in the chaos locks, through
+// package peers, each stay recorded in the same ledger as ours. They reach
+// the ensemble directly, so their faults are the leader kills.
+type realClients struct {
+	mu   sync.Mutex
+	errs []string
+}
+
+func (r *realClients) fault(format string, args ...any) {
+	r.mu.Lock()
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+func (r *realClients) faults() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.errs...)
+}
+
+// startReal starts perLock real contenders on every lock, each looping
+// while more says so; wg counts them.
+func startReal(t *testing.T, ens *zktest.Ensemble, locks []lockDef, perLock int, more func(int) bool, book *ledger, wg *sync.WaitGroup) *realClients {
+	r := &realClients{}
+	if perLock == 0 {
+		return r
+	}
+	started := map[peers.Kind]*peers.Peer{}
+	for _, l := range locks {
+		if started[l.real] == nil {
+			started[l.real] = peers.Start(t, l.real, ens.ConnectString())
+		}
+	}
+	observer := ens.Connect(t)
+	for _, l := range locks {
+		for slot := range perLock {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.loop(t, started[l.real], l, slot, more, book, observer)
+			}()
+		}
+	}
+	return r
+}
+
+// loop is one real contender slot: each round a new contender (a new
+// session, as package peers makes them) acquires, stays, releases.
+func (r *realClients) loop(t *testing.T, p *peers.Peer, l lockDef, slot int, more func(int) bool, book *ledger, observer *zk.Conn) {
+	rng := rand.New(rand.NewSource(int64(1000 + slot)))
+	for round := 0; more(round); round++ {
+		id := fmt.Sprintf("%s-%s-%d-%d", l.real, l.mode, slot, round)
+		variant := l.variants[rng.Intn(len(l.variants))]
+		if msg := step(t, func(tb testing.TB) { p.Acquire(tb, id, variant, l.path) }); msg != "" {
+			// Under leader kills a new session may take long to come.
+			r.fault("%s %s on %s: no node: %s", id, variant, l.path, msg)
+			step(t, func(tb testing.TB) { p.Release(tb, id) })
+			continue
+		}
+		if msg := step(t, func(tb testing.TB) { p.WaitHeld(tb, id, realHoldTimeout) }); msg != "" {
+			var evidence string
+			for _, dir := range l.nodeDirs() {
+				evidence += describeDir(observer, dir)
+			}
+			r.fault("%s %s on %s did not get the lock in %s: %s; the lock then:\n%s", id, variant, l.path, realHoldTimeout, msg, evidence)
+			step(t, func(tb testing.TB) { p.Release(tb, id) })
+			continue
+		}
+		// The stamps lie inside the real hold: "acquired" is read after
+		// the client's acquire returned, and the exit is stamped before
+		// the release is sent.
+		e := entry{lock: l.path, who: id, kind: realKind(variant), limit: leases, enter: time.Now(), real: true}
+		time.Sleep(time.Duration(5+rng.Intn(30)) * time.Millisecond)
+		e.exit = time.Now()
+		book.add(e)
+		if msg := step(t, func(tb testing.TB) { p.Release(tb, id) }); msg != "" {
+			r.fault("%s %s on %s: release: %s", id, variant, l.path, msg)
+		}
+	}
+}
+
+func realKind(variant string) kind {
+	switch variant {
+	case "read":
+		return read
+	case "write":
+		return write
+	case "mutex", "lock":
+		return exclusive
+	}
+	return lease
+}
+
+// step runs f on its own goroutine with a TB whose Fatal ends only that
+// goroutine, and returns what it failed with, or "".
+func step(t *testing.T, f func(testing.TB)) string {
+	s := &stepTB{TB: t}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f(s)
+	}()
+	<-done
+	return s.msg
+}
+
+// stepTB turns a peer step's failure into a message instead of failing the
+// test: a real client's trouble under faults is recorded, not fatal.
+type stepTB struct {
+	testing.TB
+	msg string
+}
+
+func (s *stepTB) Helper() {}
+
+func (s *stepTB) Fatalf(format string, args ...any) {
+	s.msg = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+func (s *stepTB) Fatal(args ...any) {
+	s.msg = fmt.Sprint(args...)
+	runtime.Goexit()
+}
+
+func (s *stepTB) Errorf(format string, args ...any) { s.msg = fmt.Sprintf(format, args...) }

@@ -1,0 +1,229 @@
+// Package check judges locks against alerting thresholds, as `zklocks
+// check` reports them to monitoring systems: a Status in the monitoring-plugin
+// convention (OK, WARNING, CRITICAL, UNKNOWN), one Finding per thing that
+// crossed a threshold, and the Nagios-style text and the JSON that carry
+// them. It does no I/O besides writing its output: the caller reads the
+// locks (lockcore analyses) and says what could not be read.
+package check
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// Status is a check's verdict, numbered as monitoring plugins exit.
+type Status int
+
+// Statuses, in the monitoring-plugin convention (Nagios, Icinga, Sensu,
+// Zabbix's and Checkmk's plugin runners).
+const (
+	OK       Status = 0
+	Warning  Status = 1
+	Critical Status = 2
+	Unknown  Status = 3
+)
+
+func (s Status) String() string {
+	switch s {
+	case OK:
+		return "OK"
+	case Warning:
+		return "WARNING"
+	case Critical:
+		return "CRITICAL"
+	}
+	return "UNKNOWN"
+}
+
+// KindWaiters names the finding of a queue at or over a waiters threshold:
+// not an anomaly of the analysis, a threshold of the check's.
+const KindWaiters = "waiters"
+
+// Thresholds say what makes a lock a warning or critical. A zero duration
+// or count turns that threshold off.
+type Thresholds struct {
+	// WarnHeld is the hold past which a holder is long-held (the analysis'
+	// long-held anomaly), and CritHeld the hold past which a long-held
+	// holder is critical whatever the kind lists say.
+	WarnHeld, CritHeld time.Duration
+	// WarnWaiters and CritWaiters: a lock with at least this many waiters.
+	WarnWaiters, CritWaiters int
+	// Critical and Warning are the anomaly kinds of each severity; a kind
+	// in neither is not reported. Critical wins over Warning.
+	Critical, Warning []lockcore.AnomalyKind
+}
+
+// DefaultThresholds are the thresholds when neither flags nor the context
+// set them: every kind that does not resolve on its own is critical, the
+// kinds that deserve a look are warnings, a hold of 5 minutes is
+// long-held (a warning), and waiters and critical holds have no threshold,
+// as what is normal for them depends on the lock.
+func DefaultThresholds() Thresholds {
+	return Thresholds{
+		WarnHeld: 5 * time.Minute,
+		Critical: DefaultCritical(),
+		Warning:  []lockcore.AnomalyKind{lockcore.AnomalyHerd, lockcore.AnomalyDuplicateSession, lockcore.AnomalyLongHeld},
+	}
+}
+
+// DefaultCritical are the anomaly kinds critical by default: those whose
+// severity is lockcore.SeverityStuck, which do not resolve on their own.
+func DefaultCritical() []lockcore.AnomalyKind {
+	var out []lockcore.AnomalyKind
+	for _, k := range lockcore.AnomalyKinds() {
+		if k.Severity() == lockcore.SeverityStuck {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Validate says what is inconsistent: negative values, a critical
+// threshold below its warning one.
+func (t Thresholds) Validate() error {
+	switch {
+	case t.WarnHeld < 0 || t.CritHeld < 0:
+		return fmt.Errorf("hold thresholds must not be negative, got %s and %s", t.WarnHeld, t.CritHeld)
+	case t.WarnWaiters < 0 || t.CritWaiters < 0:
+		return fmt.Errorf("waiters thresholds must not be negative, got %d and %d", t.WarnWaiters, t.CritWaiters)
+	case t.WarnHeld > 0 && t.CritHeld > 0 && t.CritHeld < t.WarnHeld:
+		return fmt.Errorf("--crit-held %s is below --warn-held %s", t.CritHeld, t.WarnHeld)
+	case t.WarnWaiters > 0 && t.CritWaiters > 0 && t.CritWaiters < t.WarnWaiters:
+		return fmt.Errorf("--crit-waiters %d is below --warn-waiters %d", t.CritWaiters, t.WarnWaiters)
+	}
+	return nil
+}
+
+// LongHeld is the analysis option that makes holders long-held: the
+// lower of the hold thresholds that are on.
+func (t Thresholds) LongHeld() time.Duration {
+	if t.WarnHeld > 0 && (t.CritHeld == 0 || t.WarnHeld < t.CritHeld) {
+		return t.WarnHeld
+	}
+	return t.CritHeld
+}
+
+// Finding is one thing that crossed a threshold: an anomaly of a kind the
+// thresholds list, a long hold, or a long queue.
+type Finding struct {
+	Status Status
+	Lock   string
+	Recipe lockcore.Recipe
+	// Kind is the anomaly kind, or KindWaiters.
+	Kind string
+	// Nodes are the nodes involved (relative to the lock, as
+	// Participant.Node): the anomaly's, or for a long queue its holders.
+	Nodes []string
+	// Session is the session concerned (0: none, or a persistent node),
+	// and Client what the servers said of its client.
+	Session int64
+	Client  model.Client
+	// Detail is a sentence of evidence.
+	Detail string
+	// The lock's figures, for graphing.
+	Holders, Waiters int
+	OldestHold       time.Duration
+}
+
+// Evaluate judges each lock against t. Findings come critical first, then
+// by lock path, each lock's in the analysis' order; the clients are left
+// for SetClients. The locks are the whole picture only if the caller says
+// so (see Result.Notes).
+func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
+	r := Result{Locks: len(locks), Thresholds: t}
+	for _, l := range locks {
+		r.Findings = append(r.Findings, lockFindings(l, t)...)
+		r.Holders += l.Holders()
+		r.Waiters += l.Waiters()
+	}
+	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
+		if a.Status != b.Status {
+			return int(b.Status - a.Status)
+		}
+		switch {
+		case a.Lock < b.Lock:
+			return -1
+		case a.Lock > b.Lock:
+			return 1
+		}
+		return 0
+	})
+	return r
+}
+
+// lockFindings judges one lock.
+func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
+	base := Finding{Lock: l.Path, Recipe: l.Recipe, Holders: l.Holders(), Waiters: l.Waiters(), OldestHold: l.OldestHold()}
+	var out []Finding
+	for _, a := range l.Anomalies {
+		st := t.severity(l, a)
+		if st == OK {
+			continue
+		}
+		f := base
+		f.Status, f.Kind, f.Nodes, f.Session, f.Detail = st, string(a.Kind), a.Nodes, a.Session, a.Detail
+		if len(f.Nodes) == 0 && a.Node != "" {
+			f.Nodes = []string{a.Node}
+		}
+		out = append(out, f)
+	}
+	st := OK
+	switch w := l.Waiters(); {
+	case t.CritWaiters > 0 && w >= t.CritWaiters:
+		st = Critical
+	case t.WarnWaiters > 0 && w >= t.WarnWaiters:
+		st = Warning
+	}
+	if st != OK {
+		f := base
+		f.Status, f.Kind = st, KindWaiters
+		f.Detail = fmt.Sprintf("%d waiting, at or over the %s threshold of %d", f.Waiters, st, t.waitersThreshold(st))
+		oldest := time.Duration(-1)
+		for _, p := range l.Participants {
+			if p.Role != lockcore.RoleHolder || p.PartOf != "" {
+				continue
+			}
+			f.Nodes = append(f.Nodes, p.Node)
+			if p.Age > oldest {
+				oldest, f.Session = p.Age, p.Session
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func (t Thresholds) waitersThreshold(st Status) int {
+	if st == Critical {
+		return t.CritWaiters
+	}
+	return t.WarnWaiters
+}
+
+// severity is what anomaly a of lock l counts as: OK when not reported.
+func (t Thresholds) severity(l *lockcore.Lock, a lockcore.Anomaly) Status {
+	if a.Kind == lockcore.AnomalyLongHeld && t.CritHeld > 0 {
+		if p, ok := l.Participant(a.Node); ok && holdOf(p) >= t.CritHeld {
+			return Critical
+		}
+		if t.WarnHeld == 0 {
+			// The analysis reported it against --crit-held alone.
+			return OK
+		}
+	}
+	switch {
+	case slices.Contains(t.Critical, a.Kind):
+		return Critical
+	case slices.Contains(t.Warning, a.Kind):
+		return Warning
+	}
+	return OK
+}
+
+// holdOf is how long holder p has held, as the analysis measures it (the
+// quantity Lock.OldestHold takes the largest of).
+func holdOf(p lockcore.Participant) time.Duration { return p.Age }

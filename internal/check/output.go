@@ -1,0 +1,193 @@
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// WriteText writes the result as monitoring plugins print it: the summary
+// line with the totals as performance data, one line per finding, then
+// the performance data of each lock with a finding after a "|" line, as
+// Nagios' multi-line plugin output has it (the long text may hold one "|"
+// only: whatever follows it is performance data). Names and details are
+// escaped with model.Printable.
+//
+//	CRITICAL: 1 of 1,314 locks stuck: /locks/orders wait-cycle | locks=1314;;;0 stuck=1;;;0 warning=0;;;0 holders=…
+//	CRITICAL /locks/orders wait-cycle nodes=…,… session=0x… client=10.0.0.7:51234 holders=0 waiters=5 oldest_hold=0s: …
+//	| '/locks/orders:holders'=0;;;0 '/locks/orders:waiters'=5;;;0 '/locks/orders:oldest_hold'=0s;300;;0
+func (r Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(r.Summary())
+	if r.Failure == "" {
+		fmt.Fprintf(&b, " | locks=%d;;;0 stuck=%d;;;0 warning=%d;;;0 holders=%d;;;0 waiters=%d;;;0 complete=%d;;;0;1",
+			r.Locks, len(r.locksAt(Critical)), len(r.locksAt(Warning)), r.Holders, r.Waiters, boolInt(len(r.Partial) == 0))
+	}
+	b.WriteByte('\n')
+	for _, f := range r.Findings {
+		b.WriteString(f.Line())
+		b.WriteByte('\n')
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(&b, "UNKNOWN read failed: %s\n", model.Printable(e))
+	}
+	if perf := r.lockPerf(); perf != "" {
+		b.WriteString("| ")
+		b.WriteString(perf)
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Line is the finding as one line of text: status, lock, kind, nodes,
+// session, client when a server named it, the lock's figures, and the
+// evidence.
+func (f Finding) Line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s %s", f.Status, model.Printable(f.Lock), f.Kind)
+	if len(f.Nodes) > 0 {
+		short := make([]string, len(f.Nodes))
+		for i, n := range f.Nodes {
+			short[i] = model.ShortNode(n)
+		}
+		fmt.Fprintf(&b, " nodes=%s", strings.Join(short, ","))
+	}
+	if f.Session != 0 || f.Kind == string(lockcore.AnomalyPersistent) {
+		fmt.Fprintf(&b, " session=%s", model.SessionText(f.Session))
+	}
+	switch {
+	case f.Client.Addr != "":
+		fmt.Fprintf(&b, " client=%s", model.Printable(f.Client.Addr))
+	case f.Client.Gone:
+		b.WriteString(" client=none")
+	}
+	fmt.Fprintf(&b, " holders=%d waiters=%d oldest_hold=%s", f.Holders, f.Waiters, model.Duration(f.OldestHold))
+	if f.Detail != "" {
+		fmt.Fprintf(&b, ": %s", model.Printable(f.Detail))
+	}
+	return b.String()
+}
+
+// lockPerf is the performance data of each lock with a finding, in the
+// findings' order, with the thresholds that apply.
+func (r Result) lockPerf() string {
+	seen := map[string]bool{}
+	var parts []string
+	t := r.Thresholds
+	for _, f := range r.Findings {
+		if seen[f.Lock] {
+			continue
+		}
+		seen[f.Lock] = true
+		parts = append(parts,
+			fmt.Sprintf("%s=%d;;;0", perfLabel(f.Lock, "holders"), f.Holders),
+			fmt.Sprintf("%s=%d;%s;%s;0", perfLabel(f.Lock, "waiters"), f.Waiters, threshold(t.WarnWaiters), threshold(t.CritWaiters)),
+			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), seconds(f.OldestHold.Truncate(time.Millisecond)),
+				heldThreshold(t.WarnHeld), heldThreshold(t.CritHeld)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// perfLabel quotes a performance-data label as the plugin guidelines say:
+// in single quotes, a quote doubled; "=" cannot appear in one at all.
+func perfLabel(lock, figure string) string {
+	l := model.Printable(lock) + ":" + figure
+	l = strings.ReplaceAll(l, "'", "''")
+	l = strings.ReplaceAll(l, "=", "_")
+	return "'" + l + "'"
+}
+
+func threshold(v int) string {
+	if v <= 0 {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// seconds is d in seconds for performance data: "600", "0.5".
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+
+// heldThreshold is a hold threshold in seconds, "" when it is off.
+func heldThreshold(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return seconds(d)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// resultJSON is `zklocks check --json`: a contract with scripts.
+type resultJSON struct {
+	Status   string        `json:"status"`
+	Code     int           `json:"code"`
+	Summary  string        `json:"summary"`
+	Locks    int           `json:"locks"`
+	Complete bool          `json:"complete"`
+	Partial  []string      `json:"partial"`
+	Errors   []string      `json:"errors"`
+	Findings []findingJSON `json:"findings"`
+}
+
+type findingJSON struct {
+	Status       string   `json:"status"`
+	Lock         string   `json:"lock"`
+	Recipe       string   `json:"recipe"`
+	Kind         string   `json:"kind"`
+	Nodes        []string `json:"nodes"`
+	Session      *string  `json:"session"`
+	Client       *string  `json:"client"`
+	Detail       string   `json:"detail"`
+	Holders      int      `json:"holders"`
+	Waiters      int      `json:"waiters"`
+	OldestHoldMs int64    `json:"oldest_hold_ms"`
+}
+
+// WriteJSON writes the result for scripts: the status, the summary line,
+// whether the search was complete, and the findings as an array (empty,
+// never null, when there are none).
+func (r Result) WriteJSON(w io.Writer) error {
+	st := r.Status()
+	out := resultJSON{Status: st.String(), Code: int(st), Summary: r.Summary(), Locks: r.Locks, Complete: len(r.Partial) == 0,
+		Partial: nonNil(r.Partial), Errors: nonNil(r.Errors), Findings: []findingJSON{}}
+	if r.Failure != "" {
+		out.Errors = append(out.Errors, r.Failure)
+	}
+	for _, f := range r.Findings {
+		fj := findingJSON{Status: f.Status.String(), Lock: f.Lock, Recipe: string(f.Recipe), Kind: f.Kind, Nodes: nonNil(f.Nodes),
+			Detail: f.Detail, Holders: f.Holders, Waiters: f.Waiters, OldestHoldMs: f.OldestHold.Milliseconds()}
+		if f.Session != 0 {
+			s := lockcore.SessionHex(f.Session)
+			fj.Session = &s
+		}
+		if f.Client.Addr != "" {
+			fj.Client = &f.Client.Addr
+		}
+		out.Findings = append(out.Findings, fj)
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(model.EscapeJSONBidi(append(b, '\n')))
+	return err
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,164 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zklocks/zklocks/model"
+)
+
+// Result is a check's answer: the findings, what they add up to, and what
+// the check could not see.
+type Result struct {
+	// Locks is how many locks were judged; Holders and Waiters their totals.
+	Locks, Holders, Waiters int
+	Findings                []Finding
+	Thresholds              Thresholds
+	// Partial, when not empty, says why the locks judged may not be every
+	// lock asked about (a search that stopped short, paths denied); with
+	// RequireComplete it makes the status UNKNOWN.
+	Partial         []string
+	RequireComplete bool
+	// Errors are reads that failed: with no critical finding they make
+	// the status UNKNOWN, as what was not read could be anything.
+	Errors []string
+	// Failure, when set, is why nothing could be judged (no server
+	// answered, bad flags): the status is UNKNOWN.
+	Failure string
+}
+
+// Status is the result's verdict: UNKNOWN when nothing could be judged;
+// CRITICAL for any critical finding; UNKNOWN when reads failed, or the
+// search was partial and RequireComplete is set; else WARNING for any
+// warning finding, else OK. A partial search without RequireComplete is a
+// note, not a verdict: a dump-guided search misses only locks whose
+// contenders are all persistent nodes, and saying UNKNOWN on every run of
+// a large cluster would teach people to ignore the check.
+func (r Result) Status() Status {
+	if r.Failure != "" {
+		return Unknown
+	}
+	worst := OK
+	for _, f := range r.Findings {
+		worst = max(worst, f.Status)
+	}
+	switch {
+	case worst == Critical:
+		return Critical
+	case len(r.Errors) > 0, r.RequireComplete && len(r.Partial) > 0:
+		return Unknown
+	}
+	return worst
+}
+
+// SetClients fills in each finding's client from client (what the servers'
+// cons said of a session).
+func (r *Result) SetClients(client func(session int64) model.Client) {
+	for i := range r.Findings {
+		r.Findings[i].Client = client(r.Findings[i].Session)
+	}
+}
+
+// Summary is the first line monitoring systems show: the status, how many
+// of how many locks are stuck or need a look and why, what could not be
+// seen.
+func (r Result) Summary() string {
+	st := r.Status()
+	var b strings.Builder
+	b.WriteString(st.String())
+	b.WriteString(": ")
+	if r.Failure != "" {
+		b.WriteString(model.Printable(r.Failure))
+		return b.String()
+	}
+	crit, warn := r.locksAt(Critical), r.locksAt(Warning)
+	switch {
+	case len(crit) > 0:
+		fmt.Fprintf(&b, "%s of %s stuck: %s", count(len(crit)), locks(r.Locks), r.reasons(crit, Critical))
+		if len(warn) > 0 {
+			fmt.Fprintf(&b, "; %s more %s a look", count(len(warn)), plural(len(warn), "needs", "need"))
+		}
+	case len(warn) > 0:
+		fmt.Fprintf(&b, "%s of %s %s a look: %s", count(len(warn)), locks(r.Locks), plural(len(warn), "needs", "need"), r.reasons(warn, Warning))
+	default:
+		fmt.Fprintf(&b, "%s, none stuck or over a threshold", locks(r.Locks))
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(&b, "; %s %s: %s", count(len(r.Errors)), plural(len(r.Errors), "read failed", "reads failed"), model.Printable(r.Errors[0]))
+		if len(r.Errors) > 1 {
+			b.WriteString(", …")
+		}
+	}
+	for _, p := range r.Partial {
+		b.WriteString("; partial: ")
+		b.WriteString(model.Printable(p))
+	}
+	return b.String()
+}
+
+// maxSummaryLocks is how many locks the summary names before "and N more".
+const maxSummaryLocks = 5
+
+// locksAt lists the locks whose worst finding has status st, in the
+// findings' order.
+func (r Result) locksAt(st Status) []string {
+	worst := map[string]Status{}
+	var order []string
+	for _, f := range r.Findings {
+		if _, seen := worst[f.Lock]; !seen {
+			order = append(order, f.Lock)
+		}
+		worst[f.Lock] = max(worst[f.Lock], f.Status)
+	}
+	var out []string
+	for _, l := range order {
+		if worst[l] == st {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// reasons names each lock with its kinds of status st: "/locks/orders
+// wait-cycle, /locks/billing unwatched-waiter+long-held".
+func (r Result) reasons(locks []string, st Status) string {
+	parts := make([]string, 0, maxSummaryLocks+1)
+	for i, l := range locks {
+		if i == maxSummaryLocks {
+			parts = append(parts, fmt.Sprintf("and %s more", count(len(locks)-i)))
+			break
+		}
+		var kinds []string
+		for _, f := range r.Findings {
+			if f.Lock == l && f.Status == st && !slices.Contains(kinds, f.Kind) {
+				kinds = append(kinds, f.Kind)
+			}
+		}
+		parts = append(parts, model.Printable(l)+" "+strings.Join(kinds, "+"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// locks is "1 lock" or "1,314 locks".
+func locks(n int) string { return count(n) + " " + plural(n, "lock", "locks") }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// count formats n with thousands separators: 1,314.
+func count(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + count(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// checkFlags are check's own flags as given.
+type checkFlags struct {
+	asJSON, walk, requireComplete bool
+	warnHeld, critHeld            time.Duration
+	warnWaiters, critWaiters      int
+	critical, warning             []string
+}
+
+func newCheckCommand(g *globalFlags) *cobra.Command {
+	f := &checkFlags{}
+	def := check.DefaultThresholds()
+	cmd := &cobra.Command{
+		Use:   "check [flags] [PATH...]",
+		Short: "Judge every lock against thresholds, for Nagios, Icinga, Sensu or cron",
+		Long: `check reads every lock under the roots once (found as ls finds them), or the PATHs given
+(read as show reads them), and judges each against thresholds: anomaly kinds that are critical
+or warnings, how long a holder has held (--warn-held, --crit-held) and how many wait
+(--warn-waiters, --crit-waiters). It prints a summary line first, then one line per finding
+(lock, kind, nodes, session, the client's address when the servers' cons names it, the lock's
+holders, waiters and oldest hold, and the evidence), then Nagios performance data after a "|"
+line; --json prints the same findings as an array in an object with the status.
+
+A holder past --warn-held is long-held (a warning kind by default); past --crit-held it is
+critical whatever the kind lists say. 0 turns a threshold off. Thresholds not given as flags
+come from the context's check section of the config file (see zklocks config --help), then
+from the defaults; no config file is needed (cron, a Kubernetes CronJob).
+
+In a large tree the search uses the servers' dump of ephemeral nodes and stops there, as ls
+does: locks whose contenders are all persistent nodes may then be missing. The summary says
+so ("partial: ..."); it does not change the status unless --require-complete; --walk walks
+the whole tree at --walk-rate instead. check never writes, and sets no watch.
+
+` + checkExitCodesHelp(),
+		Example: `  zklocks check --context prod
+  zklocks check --crit-held 1h --warn-waiters 10 --crit-waiters 50
+  zklocks check --json /locks/orders | jq '.findings[] | select(.status == "CRITICAL")'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			for _, p := range args {
+				if err := zkwatch.ValidatePath(p); err != nil {
+					return checkUnknown(cmd, err)
+				}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(cmd, g, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.asJSON, "json", false, "print JSON for scripts")
+	fl.BoolVar(&f.walk, "walk", false, "walk the whole tree at --walk-rate even where the servers' dump found the locks")
+	fl.BoolVar(&f.requireComplete, "require-complete", false, "UNKNOWN when the search was partial (stopped at the dump, or paths denied)")
+	fl.DurationVar(&f.warnHeld, "warn-held", def.WarnHeld, "a holder older than this is long-held (0: off)")
+	fl.DurationVar(&f.critHeld, "crit-held", def.CritHeld, "a holder older than this is critical (0: off)")
+	fl.IntVar(&f.warnWaiters, "warn-waiters", def.WarnWaiters, "WARNING when a lock has at least this many waiters (0: off)")
+	fl.IntVar(&f.critWaiters, "crit-waiters", def.CritWaiters, "CRITICAL when a lock has at least this many waiters (0: off)")
+	fl.StringSliceVar(&f.critical, "critical", kindStrings(def.Critical), "anomaly kinds that are CRITICAL (comma-separated; \"\" for none)")
+	fl.StringSliceVar(&f.warning, "warning", kindStrings(def.Warning), "anomaly kinds that are WARNING (comma-separated; \"\" for none)")
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return checkUnknown(c, fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
+	})
+	return cmd
+}
+
+// runCheck reads, judges and prints; its error carries the status as the
+// exit code.
+func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []string) error {
+	s, err := g.load()
+	if err != nil {
+		return checkUnknown(cmd, err)
+	}
+	th, err := f.thresholds(cmd, s)
+	if err != nil {
+		return checkUnknown(cmd, err)
+	}
+	ctx := cmd.Context()
+	conn, err := s.dial(ctx)
+	if err != nil {
+		return checkUnknown(cmd, err)
+	}
+	defer conn.Close()
+	var r check.Result
+	if len(args) > 0 {
+		r = checkPaths(ctx, conn, s, th, args)
+	} else {
+		cfg := s.watchConfig()
+		cfg.Analysis, cfg.Once, cfg.FullWalk = lockcore.Options{LongHeld: th.LongHeld()}, true, f.walk
+		r = checkState(searchLocks(ctx, conn, s, cfg), th)
+	}
+	r.RequireComplete = f.requireComplete
+	if needsClients(r) {
+		r.SetClients(askClients(ctx, conn, s.timeout))
+	}
+	if err := write(cmd, f.asJSON, r.WriteJSON, r.WriteText); err != nil {
+		return &exitError{code: int(check.Unknown), err: err}
+	}
+	if st := r.Status(); st != check.OK {
+		return &exitError{code: int(st), err: errors.New(r.Summary()), quiet: true}
+	}
+	return nil
+}
+
+// checkPaths judges the locks at paths, read once as show reads them.
+func checkPaths(ctx context.Context, conn *zkwatch.Conn, s settings, th check.Thresholds, paths []string) check.Result {
+	report := readReport(ctx, conn, s.timeout, s.watches, paths, lockcore.Options{LongHeld: th.LongHeld()})
+	locks := make([]*lockcore.Lock, len(report.Locks))
+	for i := range report.Locks {
+		locks[i] = &report.Locks[i]
+	}
+	r := check.Evaluate(locks, th)
+	for _, e := range report.Errors {
+		r.Errors = append(r.Errors, e.Err.Error())
+	}
+	return r
+}
+
+// checkState judges every lock a one-shot search found, saying what the
+// search could not see.
+func checkState(state *model.State, th check.Thresholds) check.Result {
+	r := check.Evaluate(state.SortedLocks(model.ByPath), th)
+	for _, e := range state.Errors {
+		r.Errors = append(r.Errors, e.Error())
+	}
+	if state.LastSync.IsZero() {
+		r.Errors = append(r.Errors, "the search for locks did not finish (the connection was lost)")
+	} else if !state.Discovery.Complete {
+		r.Partial = append(r.Partial, model.PartialNote(state.Discovery))
+	}
+	if n := len(state.Denied); n > 0 {
+		r.Partial = append(r.Partial, fmt.Sprintf("%d paths denied to this session, not searched", n))
+	}
+	return r
+}
+
+// needsClients reports whether a finding names a session, whose client
+// the servers' cons can name.
+func needsClients(r check.Result) bool {
+	for _, f := range r.Findings {
+		if f.Session != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// askClients asks every member for cons once, waiting up to timeout (at
+// most 5 s), and returns what it said of each session's client. It is
+// asked only when there is something to report: one cons per member per
+// run.
+func askClients(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration) func(int64) model.Client {
+	pollCtx, cancel := context.WithTimeout(ctx, min(timeout, 5*time.Second))
+	defer cancel()
+	ensemble := conn.Members(pollCtx)
+	e := zkwatch.NewEnricher(ensemble.Servers, 0)
+	e.TLS, e.Mode, e.Missing = conn.TLS(), zkwatch.WatchesRecipe, ensemble.Missing
+	en := e.Poll(pollCtx)
+	return func(session int64) model.Client { return model.ClientOf(en.Clients, en.Complete, session) }
+}
+
+// checkUnknown prints an UNKNOWN line on stdout, where monitoring systems
+// look, and returns err with check's UNKNOWN exit code.
+func checkUnknown(cmd *cobra.Command, err error) error {
+	fmt.Fprintln(cmd.OutOrStdout(), check.Result{Failure: firstLine(err.Error())}.Summary())
+	return &exitError{code: int(check.Unknown), err: err}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// thresholds merges check's flags with the context's check section: a flag
+// given wins, then the context, then the flag's default.
+func (f *checkFlags) thresholds(cmd *cobra.Command, s settings) (check.Thresholds, error) {
+	var cc checkConfig
+	if s.context != "" {
+		if c, err := s.file.context(s.context); err == nil {
+			cc = c.Check
+		}
+	}
+	given := cmd.Flags().Changed
+	t := check.Thresholds{WarnHeld: f.warnHeld, CritHeld: f.critHeld, WarnWaiters: f.warnWaiters, CritWaiters: f.critWaiters}
+	if !given("warn-held") && cc.WarnHeld != 0 {
+		t.WarnHeld = cc.WarnHeld
+	}
+	if !given("crit-held") && cc.CritHeld != 0 {
+		t.CritHeld = cc.CritHeld
+	}
+	if !given("warn-waiters") && cc.WarnWaiters != 0 {
+		t.WarnWaiters = cc.WarnWaiters
+	}
+	if !given("crit-waiters") && cc.CritWaiters != 0 {
+		t.CritWaiters = cc.CritWaiters
+	}
+	critical, warning := f.critical, f.warning
+	if !given("critical") && cc.Critical != nil {
+		critical = *cc.Critical
+	}
+	if !given("warning") && cc.Warning != nil {
+		warning = *cc.Warning
+	}
+	var err error
+	if t.Critical, err = parseKinds(critical); err != nil {
+		return t, fmt.Errorf("critical kinds: %w", err)
+	}
+	if t.Warning, err = parseKinds(warning); err != nil {
+		return t, fmt.Errorf("warning kinds: %w", err)
+	}
+	return t, t.Validate()
+}
+
+// validate checks a context's check section.
+func (c checkConfig) validate() error {
+	for _, kinds := range []*[]string{c.Critical, c.Warning} {
+		if kinds == nil {
+			continue
+		}
+		if _, err := parseKinds(*kinds); err != nil {
+			return err
+		}
+	}
+	return check.Thresholds{WarnHeld: c.WarnHeld, CritHeld: c.CritHeld, WarnWaiters: c.WarnWaiters, CritWaiters: c.CritWaiters}.Validate()
+}
+
+// parseKinds parses anomaly kinds, skipping empty names ("" means none).
+func parseKinds(names []string) ([]lockcore.AnomalyKind, error) {
+	var out []lockcore.AnomalyKind
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		k, err := lockcore.ParseAnomalyKind(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+func kindStrings(kinds []lockcore.AnomalyKind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}

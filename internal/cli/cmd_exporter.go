@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/exporter"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// defaultExporterListen is the exporter's address: port 12181 ("1" and
+// ZooKeeper's 2181) is outside Prometheus' standard exporter range
+// 9100–9999, which its default port allocations list shows full, and
+// free among the allocations listed above it.
+const defaultExporterListen = ":12181"
+
+func newExporterCommand(g *globalFlags) *cobra.Command {
+	var listen string
+	var maxLocks int
+	var pathRes []string
+	var longHeld time.Duration
+	cmd := &cobra.Command{
+		Use:   "exporter [flags]",
+		Short: "Serve Prometheus metrics of every lock under the roots, live",
+		Long: `exporter watches every lock under the roots with the same watcher, bounds and watch
+mode as the UI, and serves Prometheus metrics at /metrics and a liveness answer at
+/healthz (200 while it runs; its body says the session's state). It reconnects and
+re-syncs by itself, and never writes to ZooKeeper (--read-only is implied).
+
+Per lock (labels path, recipe): zklocks_lock_holders, _waiters, _oldest_hold_seconds,
+_anomalies{kind}, _grants_total, _releases_total, _fifo_breaks_total. Histograms
+zklocks_wait_seconds (join to grant) and zklocks_hold_seconds (grant to release), by
+recipe. The exporter's own: zklocks_up, zklocks_last_sync_age_seconds, zklocks_watches,
+zklocks_discovery_complete, zklocks_fourletter_{bytes,seconds}_last_minute{member}.
+
+At most --max-locks locks whose path matches a --path regex get series of their own,
+first come first served, kept while the lock exists; the others are folded into the
+zklocks_folded_* totals, and zklocks_folded_locks says how many. Alerting rules to load
+into Prometheus are in contrib/prometheus/zklocks-rules.yml.
+
+The default port, 12181, lies outside Prometheus' standard exporter range (9100-9999,
+which is full) and is free among the other allocations its wiki lists.
+
+` + exitCodesHelp(),
+		Example: `  zklocks exporter --context prod
+  zklocks exporter --listen 127.0.0.1:12181 --root /locks --max-locks 200 --path '^/locks/(orders|billing)/'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.load()
+			if err != nil {
+				return err
+			}
+			s.readOnly = true
+			opts := exporter.Options{MaxLocks: maxLocks}
+			if maxLocks == 0 {
+				opts.MaxLocks = -1
+			}
+			for _, p := range pathRes {
+				re, err := regexp.Compile(p)
+				if err != nil {
+					return &exitError{code: exitUsage, err: fmt.Errorf("--path %q: %w", p, err)}
+				}
+				opts.Paths = append(opts.Paths, re)
+			}
+			if _, err := s.options(); err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			ln, err := net.Listen("tcp", listen)
+			if err != nil {
+				return &exitError{code: exitFailed, err: fmt.Errorf("--listen: %w", err)}
+			}
+			cfg := s.watchConfig()
+			cfg.Analysis = lockcore.Options{LongHeld: longHeld}
+			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: exporter serving http://%s/metrics for %s\n", ln.Addr(), s.server)
+			return serveExporter(cmd.Context(), s, cfg, exporter.New(opts), ln, func(err error) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %v; trying again\n", err)
+			})
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&listen, "listen", defaultExporterListen, "address to serve /metrics and /healthz on")
+	fl.IntVar(&maxLocks, "max-locks", exporter.DefaultMaxLocks, "most locks with series of their own; the rest are folded into totals (0: none)")
+	fl.StringArrayVar(&pathRes, "path", nil, "regular expression (RE2) a lock's path must match for series of its own (repeatable; default every path)")
+	fl.DurationVar(&longHeld, "long-held", 5*time.Minute, "holders older than this count as long-held anomalies (0 turns it off)")
+	return cmd
+}
+
+// serveExporter serves exp's metrics on ln and feeds it from a watcher
+// until ctx ends (SIGINT, SIGTERM), then shuts the server down gracefully.
+// A ZooKeeper that cannot be reached at first is dialled again every few
+// seconds meanwhile, with zklocks_up 0; once connected, the watcher
+// reconnects and re-syncs by itself.
+func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, ln net.Listener, warn func(error)) error {
+	srv := &http.Server{Handler: exp.Handler(exp.Registry()), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchForExporter(ctx, s, cfg, exp, warn)
+	}()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil && err == nil {
+		err = serr
+	}
+	<-watched
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return &exitError{code: exitFailed, err: err}
+	}
+	return nil
+}
+
+// watchForExporter dials until it gets a session, then feeds the
+// watcher's events to exp until ctx ends.
+func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, warn func(error)) {
+	var conn *zkwatch.Conn
+	for conn == nil {
+		var err error
+		if conn, err = s.dial(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			warn(err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(3 * time.Second):
+			}
+		}
+	}
+	defer conn.Close()
+	for ev := range zkwatch.Watch(ctx, conn, cfg).Events() {
+		exp.Apply(ev)
+	}
+}

@@ -1,0 +1,149 @@
+package exporter
+
+import (
+	"sort"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+var (
+	lockLabels = []string{"path", "recipe"}
+
+	descHolders = prometheus.NewDesc("zklocks_lock_holders",
+		"Participants holding the lock (leases, for a semaphore), as of the watcher's last reading.", lockLabels, nil)
+	descWaiters = prometheus.NewDesc("zklocks_lock_waiters",
+		"Participants waiting for the lock, counting the hidden waiters of a plain lock node.", lockLabels, nil)
+	descOldest = prometheus.NewDesc("zklocks_lock_oldest_hold_seconds",
+		"Age of the lock's oldest holder, by the servers' clock; 0 with no holder.", lockLabels, nil)
+	descAnomalies = prometheus.NewDesc("zklocks_lock_anomalies",
+		"Anomalies the analysis found in the lock, by kind (wait-cycle, unwatched-waiter, ...).", append(lockLabels, "kind"), nil)
+	descGrants = prometheus.NewDesc("zklocks_lock_grants_total",
+		"Grants seen since the lock got series of its own.", lockLabels, nil)
+	descReleases = prometheus.NewDesc("zklocks_lock_releases_total",
+		"Releases (a holder's node gone) seen since the lock got series of its own.", lockLabels, nil)
+	descFIFO = prometheus.NewDesc("zklocks_lock_fifo_breaks_total",
+		"Grants of an exclusive lock that overtook an earlier waiter.", lockLabels, nil)
+
+	descFolded = prometheus.NewDesc("zklocks_folded_locks",
+		"Locks without series of their own (past --max-locks or not matching --path), counted in the zklocks_folded_* totals.", nil, nil)
+	descFoldedHolders  = prometheus.NewDesc("zklocks_folded_holders", "Holders of the folded locks, in all.", nil, nil)
+	descFoldedWaiters  = prometheus.NewDesc("zklocks_folded_waiters", "Waiters of the folded locks, in all.", nil, nil)
+	descFoldedAnomaly  = prometheus.NewDesc("zklocks_folded_anomalies", "Anomalies of the folded locks, by kind.", []string{"kind"}, nil)
+	descFoldedGrants   = prometheus.NewDesc("zklocks_folded_grants_total", "Grants of locks while they were folded.", nil, nil)
+	descFoldedReleases = prometheus.NewDesc("zklocks_folded_releases_total", "Releases of locks while they were folded.", nil, nil)
+	descFoldedFIFO     = prometheus.NewDesc("zklocks_folded_fifo_breaks_total", "FIFO breaks of locks while they were folded.", nil, nil)
+
+	descLocks = prometheus.NewDesc("zklocks_locks", "Locks known under the roots, folded or not.", nil, nil)
+	descUp    = prometheus.NewDesc("zklocks_up",
+		"1 while the exporter's ZooKeeper session is connected and its picture confirmed by a sync; 0 while it connects, reconnects or re-syncs.", nil, nil)
+	descSyncAge = prometheus.NewDesc("zklocks_last_sync_age_seconds",
+		"Seconds since every lock was last confirmed read (since the exporter started, before the first sync).", nil, nil)
+	descWatches  = prometheus.NewDesc("zklocks_watches", "Watches the exporter holds on the servers.", nil, nil)
+	descComplete = prometheus.NewDesc("zklocks_discovery_complete",
+		"1 when a walk of the whole tree has ended since the last (re)sync, so every lock is known; 0 while locks whose contenders are all persistent may be missing.", nil, nil)
+	descWordBytes = prometheus.NewDesc("zklocks_fourletter_bytes_last_minute",
+		"Bytes of the four-letter words' answers from each ensemble member over the last minute.", []string{"member"}, nil)
+	descWordSeconds = prometheus.NewDesc("zklocks_fourletter_seconds_last_minute",
+		"Seconds the four-letter words took each ensemble member over the last minute (an upper bound of its own time).", []string{"member"}, nil)
+)
+
+// Describe sends every family's description.
+func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descHolders, descWaiters, descOldest, descAnomalies, descGrants, descReleases, descFIFO,
+		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
+		descLocks, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
+		ch <- d
+	}
+	e.wait.Describe(ch)
+	e.hold.Describe(ch)
+}
+
+// Collect sends the metrics of the picture as of now.
+func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+	}
+	s := e.state
+	paths := make([]string, 0, len(s.Locks))
+	for p := range s.Locks {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	folded, foldedHolders, foldedWaiters := 0, 0, 0
+	foldedKinds := map[lockcore.AnomalyKind]int{}
+	for _, p := range paths {
+		l := s.Locks[p]
+		if !e.admitted[p] {
+			folded++
+			foldedHolders += l.Holders()
+			foldedWaiters += l.Waiters()
+			for _, a := range l.Anomalies {
+				foldedKinds[a.Kind]++
+			}
+			continue
+		}
+		labels := []string{p, string(e.recipeOf(p))}
+		gauge(descHolders, float64(l.Holders()), labels...)
+		gauge(descWaiters, float64(l.Waiters()), labels...)
+		gauge(descOldest, l.OldestHold().Seconds(), labels...)
+		kinds := map[lockcore.AnomalyKind]int{}
+		for _, a := range l.Anomalies {
+			kinds[a.Kind]++
+		}
+		for _, k := range lockcore.AnomalyKinds() {
+			if n := kinds[k]; n > 0 {
+				gauge(descAnomalies, float64(n), append(labels, string(k))...)
+			}
+		}
+		c := e.counts[p]
+		counter(descGrants, c.grants, labels...)
+		counter(descReleases, c.releases, labels...)
+		counter(descFIFO, c.fifoBreaks, labels...)
+	}
+	gauge(descFolded, float64(folded))
+	gauge(descFoldedHolders, float64(foldedHolders))
+	gauge(descFoldedWaiters, float64(foldedWaiters))
+	for _, k := range lockcore.AnomalyKinds() {
+		gauge(descFoldedAnomaly, float64(foldedKinds[k]), string(k))
+	}
+	counter(descFoldedGrants, e.folded.grants)
+	counter(descFoldedReleases, e.folded.releases)
+	counter(descFoldedFIFO, e.folded.fifoBreaks)
+
+	gauge(descLocks, float64(len(s.Locks)))
+	gauge(descUp, boolFloat(s.Conn.Phase == zkwatch.Connected && !s.LastSync.IsZero() && !e.resyncing()))
+	since := e.started
+	if !s.LastSync.IsZero() {
+		since = s.LastSync
+	}
+	gauge(descSyncAge, max(e.now().Sub(since).Seconds(), 0))
+	gauge(descWatches, float64(s.Discovery.Watching))
+	gauge(descComplete, boolFloat(s.Discovery.Complete))
+	for _, m := range s.Cost {
+		gauge(descWordBytes, float64(m.Bytes), m.Member)
+		gauge(descWordSeconds, m.Time.Seconds(), m.Member)
+	}
+	e.wait.Collect(ch)
+	e.hold.Collect(ch)
+}
+
+// resyncing reports whether the picture is being rebuilt: the connection
+// came back after the last sync, so the locks may be out of date until
+// the next one.
+func (e *Exporter) resyncing() bool {
+	return e.state.Conn.Since.After(e.state.LastSync)
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,56 @@
+package exporter
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/zklocks/zklocks/model"
+)
+
+// Registry returns a registry of e and the Go runtime's and the process's
+// standard collectors.
+func (e *Exporter) Registry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(e, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// Handler serves /metrics from reg and /healthz. /healthz answers 200
+// while the exporter runs, whatever ZooKeeper's state (a liveness probe
+// that failed when ZooKeeper is away would only restart an exporter that
+// reconnects by itself); its body says the session's state, and
+// zklocks_up says it to Prometheus.
+func (e *Exporter) Handler(reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, e.health())
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintln(w, `<html><head><title>zklocks exporter</title></head><body><h1>zklocks exporter</h1><p><a href="/metrics">metrics</a> · <a href="/healthz">health</a></p></body></html>`)
+	})
+	return mux
+}
+
+// health is /healthz's sentence.
+func (e *Exporter) health() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.state
+	switch {
+	case s.LastSync.IsZero():
+		return fmt.Sprintf("ok: %s, no sync yet", s.Conn.Phase)
+	case e.resyncing():
+		return fmt.Sprintf("ok: %s, re-syncing; last sync %s ago", s.Conn.Phase, model.Duration(e.now().Sub(s.LastSync)))
+	}
+	return fmt.Sprintf("ok: %s, %d locks, last sync %s ago", s.Conn.Phase, len(s.Locks), model.Duration(e.now().Sub(s.LastSync)))
+}

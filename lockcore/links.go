@@ -1,0 +1,122 @@
+package lockcore
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// LinkState says whether a session is connected to an ensemble member, as
+// the members' connection lists (the cons four-letter word) tell. The
+// strings are stable: scripts read them from JSON output.
+type LinkState string
+
+// Link states.
+const (
+	// LinkUnknown: the lists cannot tell. Not every member answered, or
+	// the session was first seen after the members were asked (it may
+	// have connected since), or nobody asked.
+	LinkUnknown LinkState = "unknown"
+	// LinkConnected: a member holds a connection for the session.
+	LinkConnected LinkState = "connected"
+	// LinkDisconnected: every member answered, and none holds a
+	// connection for a session that existed when they were asked. Its
+	// client is gone (killed, partitioned) or between two members; unless
+	// it reconnects, the session expires at its timeout, and its
+	// ephemeral nodes go with it.
+	LinkDisconnected LinkState = "disconnected"
+)
+
+// Link is what the members' connection lists say of one session.
+type Link struct {
+	State LinkState
+	// At, for a disconnected session, is when the members answered; zero
+	// otherwise, so that a connected session's Link stays the same from
+	// one answer to the next.
+	At time.Time
+	// ExpiresWithin, for a disconnected session, is about the longest it
+	// may live on after At; zero when unknown. It comes from the
+	// session's negotiated timeout seen while it was connected, counted
+	// from the first answer that missed it, or from the leader's own
+	// schedule of session expiries (see ExpirySource); never a guess. A
+	// leader election restarts every session's timeout, so the session
+	// may then live longer.
+	ExpiresWithin time.Duration
+	// ExpirySource says where ExpiresWithin came from: "cons" (the
+	// timeout negotiated, seen while connected) or "leader" (the leader's
+	// dump); empty when unknown.
+	ExpirySource string
+}
+
+// ExpiryKnown reports whether ExpiresWithin means anything.
+func (k Link) ExpiryKnown() bool { return k.ExpirySource != "" }
+
+// ExpiresText says when a disconnected session expires, for people:
+// "expires within ~12s" or, unknown, "expires within its session timeout".
+// left is ExpiresWithin less the time since At (the caller's clock).
+func (k Link) ExpiresText(left time.Duration) string {
+	if !k.ExpiryKnown() {
+		return "expires within its session timeout"
+	}
+	return fmt.Sprintf("expires within ~%ds", int((max(left, 0)+time.Second-1)/time.Second))
+}
+
+// WithLinks returns l with each participant's Link set from links (by
+// session; a session links does not name is LinkUnknown, a node no session
+// owns has the zero Link) and a disconnected-holder anomaly for each
+// holder whose session is disconnected. Anomalies of that kind already in
+// l are replaced, so WithLinks can be applied again as links change. l is
+// not modified: the result has its own Participants and Anomalies.
+func WithLinks(l Lock, links map[int64]Link) Lock {
+	l.Participants = slices.Clone(l.Participants)
+	l.Anomalies = slices.DeleteFunc(slices.Clone(l.Anomalies), func(a Anomaly) bool { return a.Kind == AnomalyDisconnectedHolder })
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		p.Link = Link{}
+		if p.Session == 0 {
+			continue
+		}
+		p.Link = Link{State: LinkUnknown}
+		if k, ok := links[p.Session]; ok && k.State != "" {
+			p.Link = k
+		}
+		if p.Role == RoleHolder && p.Link.State == LinkDisconnected {
+			l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedHolder, *p,
+				fmt.Sprintf("holds, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
+					"and the lock stays held until the session expires (%s), unless the client reconnects first",
+					SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link))))
+		}
+	}
+	return l
+}
+
+// expiresIn says when a disconnected session expires, counted from the
+// answer: "within ~12s of that answer, by the timeout it negotiated".
+func expiresIn(k Link) string {
+	within := fmt.Sprintf("within ~%ds of that answer", int((k.ExpiresWithin+time.Second-1)/time.Second))
+	switch k.ExpirySource {
+	case "cons":
+		return within + ", by the timeout it negotiated"
+	case "leader":
+		return within + ", by the leader's schedule"
+	}
+	return "within its session timeout, which no member told"
+}
+
+// LinksChanged reports whether WithLinks(l, links) would set any
+// participant's Link differently from what l has.
+func LinksChanged(l *Lock, links map[int64]Link) bool {
+	for _, p := range l.Participants {
+		want := Link{}
+		if p.Session != 0 {
+			want = Link{State: LinkUnknown}
+			if k, ok := links[p.Session]; ok && k.State != "" {
+				want = k
+			}
+		}
+		if p.Link != want {
+			return true
+		}
+	}
+	return false
+}

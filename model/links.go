@@ -1,0 +1,118 @@
+package model
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// sessionTrack is what the state remembers of a session that owns
+// contenders, across the members' answers.
+type sessionTrack struct {
+	// seen is when a read first showed the session owning a node (this
+	// machine's clock): it existed then.
+	seen time.Time
+	// timeout is the session timeout it negotiated, from the last cons
+	// that listed it; zero when no member has listed it.
+	timeout time.Duration
+	// missing is when a complete answer first listed it nowhere, since it
+	// was last listed; zero while connected or unknown.
+	missing time.Time
+}
+
+// Link is what the members' connection lists say of session: connected,
+// disconnected (with when it expires, when known) or unknown. A node no
+// session owns (0) has the zero Link.
+func (s *State) Link(session int64) lockcore.Link {
+	if session == 0 {
+		return lockcore.Link{}
+	}
+	if k, ok := s.Links[session]; ok {
+		return k
+	}
+	return lockcore.Link{State: lockcore.LinkUnknown}
+}
+
+// trackOwners starts tracking the sessions owning l's contenders that are
+// not tracked yet, as seen when l was read.
+func (s *State) trackOwners(l *lockcore.Lock, at time.Time) {
+	if !l.ReadAt.IsZero() {
+		at = l.ReadAt
+	}
+	for _, p := range l.Participants {
+		if _, ok := s.tracks[p.Session]; !ok && p.Session != 0 {
+			s.tracks[p.Session] = &sessionTrack{seen: at}
+		}
+	}
+}
+
+// withLinks is l as the state shows it: with its participants' links, and
+// a disconnected-holder anomaly where a holder's session is disconnected.
+func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock {
+	if !lockcore.LinksChanged(l, s.Links) {
+		return l
+	}
+	linked := lockcore.WithLinks(*l, s.Links)
+	return &linked
+}
+
+// updateLinks works out every owner session's link from what the members
+// said in ev (EventServers), then the locks whose links changed. Rules of
+// truth: only a complete answer (every member answered cons) can say a
+// session is connected nowhere, and only of a session seen before the
+// members were asked (one first seen later may have connected since); a
+// disconnected session expires at most its timeout (negotiated, seen in
+// an earlier cons while it was connected) after the first answer that
+// missed it, and without that timeout its expiry is unknown.
+func (s *State) updateLinks(ev zkwatch.Event) {
+	owners := map[int64]bool{}
+	for _, l := range s.base {
+		for _, p := range l.Participants {
+			owners[p.Session] = true
+		}
+	}
+	links := make(map[int64]lockcore.Link, len(s.tracks))
+	for session, t := range s.tracks {
+		if !owners[session] {
+			delete(s.tracks, session)
+			continue
+		}
+		ci, listed := ev.Clients[session]
+		switch {
+		case listed:
+			if ci.Timeout > 0 {
+				t.timeout = ci.Timeout
+			}
+			t.missing = time.Time{}
+			links[session] = lockcore.Link{State: lockcore.LinkConnected}
+		case !ev.ClientsComplete || ev.ClientsAsked.IsZero() || !t.seen.Before(ev.ClientsAsked):
+			t.missing = time.Time{}
+			links[session] = lockcore.Link{State: lockcore.LinkUnknown}
+		default:
+			if t.missing.IsZero() {
+				t.missing = ev.At
+			}
+			k := lockcore.Link{State: lockcore.LinkDisconnected, At: ev.At}
+			if t.timeout > 0 {
+				k.ExpiresWithin, k.ExpirySource = max(t.missing.Add(t.timeout).Sub(ev.At), 0), "cons"
+			}
+			links[session] = k
+		}
+	}
+	s.Links = links
+	for path, l := range s.base {
+		if cur := s.Locks[path]; cur == nil || lockcore.LinksChanged(cur, links) {
+			s.Locks[path] = s.withLinks(l)
+		}
+	}
+}
+
+// SetLinks shows every lock with links read once, after the locks were
+// read, as a one-shot search reads them (zkwatch.Conn.ReadLinks).
+func (s *State) SetLinks(links map[int64]lockcore.Link) {
+	s.Links = links
+	for path, l := range s.base {
+		s.Locks[path] = s.withLinks(l)
+	}
+}

@@ -1,0 +1,84 @@
+package model
+
+import (
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// servers is an EventServers answer at t0+at, asked asked before, listing
+// sessions with a 10-second timeout.
+func servers(at, asked time.Duration, complete bool, sessions ...int64) zkwatch.Event {
+	clients := map[int64]zkwatch.ClientInfo{}
+	for _, s := range sessions {
+		clients[s] = zkwatch.ClientInfo{Session: s, Server: "127.0.0.1:2181", Client: "127.0.0.1:5000", Timeout: 10 * time.Second}
+	}
+	return zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(at), ClientsAsked: t0.Add(at - asked),
+		Clients: clients, ClientsComplete: complete}
+}
+
+func TestStateLinks(t *testing.T) {
+	holder, waiter := int64(100), int64(101)
+	disconnected := func(s *State) []lockcore.Anomaly {
+		var out []lockcore.Anomaly
+		for _, a := range s.Locks["/l"].Anomalies {
+			if a.Kind == lockcore.AnomalyDisconnectedHolder {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	s := NewState()
+	s.Apply(lockEvent(lockOf("/l", 0, 1))) // read at t0
+	if k := s.Link(holder); k.State != lockcore.LinkUnknown {
+		t.Fatalf("before any answer: %+v", k)
+	}
+	// Asked before the lock was read: the holder may have connected since.
+	s.Apply(servers(time.Second, 2*time.Second, true, waiter))
+	if k := s.Link(holder); k.State != lockcore.LinkUnknown || len(disconnected(s)) != 0 {
+		t.Fatalf("asked before the read: %+v, %v", k, disconnected(s))
+	}
+	s.Apply(servers(5*time.Second, time.Second, true, holder, waiter))
+	if k := s.Link(holder); k.State != lockcore.LinkConnected || s.Locks["/l"].Participants[0].Link != k {
+		t.Fatalf("listed: %+v, participant %+v", k, s.Locks["/l"].Participants[0].Link)
+	}
+	// An incomplete answer says nothing of a session it lacks.
+	s.Apply(servers(10*time.Second, time.Second, false, waiter))
+	if k := s.Link(holder); k.State != lockcore.LinkUnknown {
+		t.Fatalf("incomplete: %+v", k)
+	}
+	// Gone: the timeout seen at 5s counts from the first answer missing it.
+	s.Apply(servers(15*time.Second, time.Second, true, waiter))
+	if k := s.Link(holder); k.State != lockcore.LinkDisconnected || k.ExpiresWithin != 10*time.Second || k.ExpirySource != "cons" {
+		t.Fatalf("disconnected: %+v", k)
+	}
+	s.Apply(servers(20*time.Second, time.Second, true, waiter))
+	if k := s.Link(holder); k.ExpiresWithin != 5*time.Second || !k.At.Equal(t0.Add(20*time.Second)) {
+		t.Fatalf("5s later: %+v", k)
+	}
+	if a := disconnected(s); len(a) != 1 || a[0].Session != holder || !s.Ghost(holder) || s.Ghost(waiter) {
+		t.Fatalf("anomalies %v, ghost %v %v", a, s.Ghost(holder), s.Ghost(waiter))
+	}
+	// The session expired: the holder's node went, the waiter holds.
+	l := lockOf("/l", 1)
+	l.ReadAt = t0.Add(26 * time.Second)
+	s.Apply(lockEvent(l))
+	s.Apply(servers(30*time.Second, time.Second, true, waiter))
+	if a := disconnected(s); len(a) != 0 || len(s.Links) != 1 {
+		t.Fatalf("after expiry: anomalies %v, links %v", a, s.Links)
+	}
+}
+
+func TestStateLinksUnknownTimeout(t *testing.T) {
+	s := NewState()
+	s.Apply(lockEvent(lockOf("/l", 0)))
+	s.Apply(servers(5*time.Second, time.Second, true))
+	if k := s.Link(100); k.State != lockcore.LinkDisconnected || k.ExpiryKnown() {
+		t.Fatalf("never seen connected: %+v", k)
+	}
+	if got := s.Link(100).ExpiresText(0); got != "expires within its session timeout" {
+		t.Errorf("text %q", got)
+	}
+}

@@ -1,0 +1,68 @@
+package zkwatch_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/peers"
+	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// TestIntegrationOneMemberSeesTheEnsemble connects to one member of three,
+// as an SRE who knows one host does, while the lock's holder and waiter are
+// kazoo clients connected to the other two: the waiter's watch is known
+// only to its own member, and must still be found there rather than the
+// waiter reported as watching nothing.
+func TestIntegrationOneMemberSeesTheEnsemble(t *testing.T) {
+	e := zktest.StartEnsemble(t, 3)
+	m := e.Members()
+	holder := peers.Start(t, peers.Kazoo, m[1].Addr())
+	waiter := peers.Start(t, peers.Kazoo, m[2].Addr())
+	a := holder.Acquire(t, "a", "lock", "/m")
+	holder.WaitHeld(t, "a", 30*time.Second)
+	b := waiter.Acquire(t, "b", "lock", "/m")
+
+	conn := dial(t, m[0].Addr(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if got := conn.Members(ctx); len(got.Servers) != 3 || len(got.Missing) != 0 {
+		t.Fatalf("members from one: %+v", got)
+	}
+	table, err := conn.ReadWatches(ctx, zkwatch.WatchQuery{Mode: zkwatch.WatchesServer, Locks: []string{"/m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := table.Paths(b.Session); len(got) != 1 || got[0] != a.Node {
+		t.Fatalf("the waiter's session watches %v in the table read through one member, want %s", got, a.Node)
+	}
+
+	c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/m"}, EnrichEvery: 200 * time.Millisecond})
+	// The table is read again no sooner than 300 times what it took, which
+	// on a loaded machine under the race detector can be tens of seconds.
+	c.waitWithin(t, 2*time.Minute, "the lock analysed against every member's table", func(s *model.State) bool {
+		l := s.Locks["/m"]
+		return l != nil && len(l.Participants) == 2 && l.WatchesSource == lockcore.WatchesFromServer
+	})
+	c.mu.Lock()
+	l := c.state.Locks["/m"]
+	if w := l.Participants[1].Watches; w == nil || w.Path != a.Node {
+		t.Errorf("the waiter on another member watches %+v, want %s", w, a.Node)
+	}
+	for _, an := range l.Anomalies {
+		t.Errorf("a healthy lock seen through one member has an anomaly: %+v", an)
+	}
+	c.mu.Unlock()
+
+	// A member that cannot be asked leaves the table unknown, said so,
+	// rather than a table without its sessions.
+	m[2].Stop()
+	c.waitWithin(t, 2*time.Minute, "the recipe's rule once a member is gone", func(s *model.State) bool {
+		l := s.Locks["/m"]
+		return l != nil && l.WatchesSource == lockcore.WatchesFromRecipe && strings.Contains(s.WatchesNote, m[2].Addr())
+	})
+}
