@@ -347,6 +347,7 @@ func (d *decoder) session(raw json.RawMessage) (int64, error) {
 
 func fillServers(ev *zkwatch.Event, s *serversJSON) {
 	ev.ClientsComplete, ev.Note, ev.WatchesAt, ev.Cost = s.Complete, s.Note, s.WatchesAt, s.Cost
+	ev.ClientsAsked, ev.ClientsNote, ev.WatchesFor = s.Asked, s.CNote, s.For
 	for _, j := range s.Servers {
 		sv := zkwatch.ServerInfo{Addr: j.Addr, Status: j.Status, Refused: j.Refused}
 		if j.Err != "" {

@@ -48,8 +48,10 @@
 //     milliseconds before the read, sequences as the difference from the
 //     lock's largest.
 //
-// Servers, discovery and connection events are stored whole (servers only
-// when something but their time changed). Errors keep their text only.
+// Servers, discovery and connection events are stored whole: even a
+// servers' reading that says nothing new moves on what the model derives
+// from its time (how long a disconnected session has left). Errors keep
+// their text only.
 // Times are kept to the microsecond; ctimes, which ZooKeeper keeps to the
 // millisecond, exactly.
 //

@@ -349,7 +349,8 @@ func (e *encoder) session(id int64) json.RawMessage {
 }
 
 func serversOf(ev zkwatch.Event) *serversJSON {
-	s := &serversJSON{Complete: ev.ClientsComplete, Note: ev.Note, WatchesAt: ev.WatchesAt, Cost: ev.Cost}
+	s := &serversJSON{Complete: ev.ClientsComplete, Note: ev.Note, WatchesAt: ev.WatchesAt, Cost: ev.Cost,
+		Asked: ev.ClientsAsked, CNote: ev.ClientsNote, For: ev.WatchesFor}
 	for _, sv := range ev.Servers {
 		j := serverJSON{Addr: sv.Addr, Status: sv.Status, Refused: sv.Refused}
 		if sv.Err != nil {

@@ -136,6 +136,9 @@ type serversJSON struct {
 	Servers   []serverJSON         `json:"servers"`
 	Clients   []zkwatch.ClientInfo `json:"clients,omitempty"`
 	Complete  bool                 `json:"complete,omitempty"`
+	Asked     time.Time            `json:"clients_asked"`
+	CNote     string               `json:"clients_note,omitempty"`
+	For       string               `json:"watches_for,omitempty"`
 	Note      string               `json:"note,omitempty"`
 	WatchesAt time.Time            `json:"watches_at"`
 	Cost      []zkwatch.MemberCost `json:"cost,omitempty"`

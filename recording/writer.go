@@ -37,20 +37,18 @@ type Options struct {
 // Writer records events to a file. It is safe for concurrent use; Close
 // ends the gzip stream.
 type Writer struct {
-	mu   sync.Mutex
-	path string
-	opt  Options
-	f    *os.File
-	cnt  *countWriter
-	gz   *gzip.Writer
-	enc  *encoder
-	part int
-	snap snapshot
-	// lastServers is the last servers line stored, without its time.
-	lastServers []byte
-	events      int64
-	err         error
-	stop, done  chan struct{}
+	mu         sync.Mutex
+	path       string
+	opt        Options
+	f          *os.File
+	cnt        *countWriter
+	gz         *gzip.Writer
+	enc        *encoder
+	part       int
+	snap       snapshot
+	events     int64
+	err        error
+	stop, done chan struct{}
 }
 
 // Create starts a recording at path (truncating what is there) and
@@ -95,15 +93,6 @@ func (w *Writer) Write(ev zkwatch.Event) error {
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
-	}
-	if ev.Kind == zkwatch.EventServers {
-		// Servers are asked every few seconds; store them when they say
-		// something new.
-		s, _ := json.Marshal(serversOf(ev))
-		if string(s) == string(w.lastServers) {
-			return nil
-		}
-		w.lastServers = s
 	}
 	w.snap.apply(ev)
 	if err := w.write(ev, false); err != nil {

@@ -64,7 +64,7 @@ func newRecordCommand(g *globalFlags) *cobra.Command {
 		Short: "Record what the watcher sees of every lock, for replay and postmortems",
 		Long: `record watches every lock under the roots, as the UI does, and writes what it sees to FILE
 until interrupted: a snapshot of every lock, then every change with its time, and the servers'
-sessions, client addresses and watch tables whenever they change. zklocks replay FILE shows it
+sessions, client addresses and watch tables at each reading. zklocks replay FILE shows it
 again; zklocks show --recording FILE --at TIME prints a lock as it was.
 
 The file is gzip-compressed JSON lines (see the README, Recording), flushed every second: an
