@@ -181,8 +181,9 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 			l.Participants = append(l.Participants, p)
 		}
 	}
+	watchers := map[int][]int64{}
 	for _, pd := range parts {
-		if err := d.part(l, ev.At, pd.at, pd.pt); err != nil {
+		if err := d.part(l, ev.At, pd.at, pd.pt, watchers); err != nil {
 			return nil, err
 		}
 	}
@@ -198,13 +199,19 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 		if pt.ChSet {
 			p.Chain, p.ChainCut = pt.Chain, pt.Cut != nil && *pt.Cut
 		}
+		switch ws, ok := watchers[pd.at]; {
+		case pt.WT0:
+			p.Watchers = nil
+		case ok:
+			p.Watchers = ws
+		}
 	}
 	d.t.remember(l)
 	return l, nil
 }
 
 // part applies pt to participant i, whose base (and node) is in place.
-func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part) error {
+func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers map[int][]int64) error {
 	p := &l.Participants[i]
 	isNew := pt.I == nil
 	if pt.Path != nil {
@@ -264,18 +271,16 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part) error {
 		w.Children = pt.WC != nil && *pt.WC
 		p.Watches = w
 	}
-	if pt.WT0 {
-		p.Watchers = nil
-	}
 	if len(pt.WT) > 0 {
-		p.Watchers = make([]int64, len(pt.WT))
+		ws := make([]int64, len(pt.WT))
 		for k, raw := range pt.WT {
 			s, err := d.session(raw)
 			if err != nil {
 				return err
 			}
-			p.Watchers[k] = s
+			ws[k] = s
 		}
+		watchers[i] = ws
 	}
 	if pt.Token != nil {
 		p.Token += *pt.Token
@@ -304,6 +309,18 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part) error {
 	}
 	if pt.Note != nil {
 		p.Note = *pt.Note
+	}
+	if pt.WU != nil {
+		p.WatchesUnknown = *pt.WU
+	}
+	if pt.DD != nil {
+		p.DataDenied = *pt.DD
+	}
+	if pt.PF != nil {
+		p.PartOf = *pt.PF
+	}
+	if pt.Link != nil {
+		p.Link = *pt.Link
 	}
 	return nil
 }

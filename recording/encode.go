@@ -161,22 +161,24 @@ func keyOf(p lockcore.Participant) contender { return contender{p.Node, p.Token}
 
 // sameStored reports whether a and b agree on every field a line stores.
 func sameStored(a, b lockcore.Participant) bool {
-	a.Position, a.Age, a.Chain, a.ChainCut = 0, 0, nil, false
-	b.Position, b.Age, b.Chain, b.ChainCut = 0, 0, nil, false
+	a.Position, a.Age, a.Chain, a.ChainCut, a.Watchers = 0, 0, nil, false, nil
+	b.Position, b.Age, b.Chain, b.ChainCut, b.Watchers = 0, 0, nil, false, nil
 	if !bytes.Equal(a.Data, b.Data) || !a.Ctime.Equal(b.Ctime) {
 		return false
 	}
 	a.Data, b.Data, a.Ctime, b.Ctime = nil, nil, time.Time{}, time.Time{}
-	if len(a.Watchers) == 0 && len(b.Watchers) == 0 {
-		a.Watchers, b.Watchers = nil, nil
+	if !a.Link.At.Equal(b.Link.At) {
+		return false
 	}
+	a.Link.At, b.Link.At = time.Time{}, time.Time{}
 	return reflect.DeepEqual(a, b)
 }
 
 // sameDerived reports whether p's derived fields are what the reader
 // derives.
 func sameDerived(p, d lockcore.Participant) bool {
-	return p.Position == d.Position && p.Age == d.Age && p.ChainCut == d.ChainCut && slices.Equal(p.Chain, d.Chain)
+	return p.Position == d.Position && p.Age == d.Age && p.ChainCut == d.ChainCut && slices.Equal(p.Chain, d.Chain) &&
+		slices.Equal(p.Watchers, d.Watchers)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -246,7 +248,7 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	if p.ChainCut != d.ChainCut || !slices.Equal(p.Chain, d.Chain) {
 		pt.ChSet, pt.Chain, pt.Cut = true, p.Chain, ptr(p.ChainCut)
 	}
-	if !slices.Equal(p.Watchers, base.Watchers) {
+	if !slices.Equal(p.Watchers, d.Watchers) {
 		if len(p.Watchers) == 0 {
 			pt.WT0 = true
 		}
@@ -290,6 +292,19 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	}
 	if p.Note != base.Note {
 		pt.Note = ptr(p.Note)
+	}
+	if p.WatchesUnknown != base.WatchesUnknown {
+		pt.WU = ptr(p.WatchesUnknown)
+	}
+	if p.DataDenied != base.DataDenied {
+		pt.DD = ptr(p.DataDenied)
+	}
+	if p.PartOf != base.PartOf {
+		pt.PF = ptr(p.PartOf)
+	}
+	if p.Link.State != base.Link.State || !p.Link.At.Equal(base.Link.At) || p.Link.ExpiresWithin != base.Link.ExpiresWithin ||
+		p.Link.ExpirySource != base.Link.ExpirySource {
+		pt.Link = ptr(p.Link)
 	}
 	return pt
 }

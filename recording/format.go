@@ -106,21 +106,26 @@ type part struct {
 	Chain []string `json:"ch,omitempty"`
 	ChSet bool     `json:"chs,omitempty"` // Chain given, even empty
 	Cut   *bool    `json:"cc,omitempty"`
-	// Watchers as session references; WT0 clears them.
+	// Watchers as session references, when not those WatchersByRule
+	// gives; WT0: none.
 	WT    []json.RawMessage `json:"wt,omitempty"`
 	WT0   bool              `json:"wt0,omitempty"`
 	Token *int64            `json:"z,omitempty"`
 	Ver   *int32            `json:"v,omitempty"`
 	// Ctime as milliseconds before the read (C0: zero).
-	C     *int64  `json:"c,omitempty"`
-	C0    bool    `json:"c0,omitempty"`
-	CN    *int64  `json:"cn,omitempty"` // a ctime that is not whole milliseconds, in Unix nanoseconds
-	Age   *int64  `json:"ag,omitempty"`
-	Data  *string `json:"d,omitempty"`
-	DataB []byte  `json:"db,omitempty"`
-	D0    bool    `json:"d0,omitempty"`
-	Trunc *bool   `json:"dt,omitempty"`
-	Note  *string `json:"no,omitempty"`
+	C     *int64         `json:"c,omitempty"`
+	C0    bool           `json:"c0,omitempty"`
+	CN    *int64         `json:"cn,omitempty"` // a ctime that is not whole milliseconds, in Unix nanoseconds
+	Age   *int64         `json:"ag,omitempty"`
+	Data  *string        `json:"d,omitempty"`
+	DataB []byte         `json:"db,omitempty"`
+	D0    bool           `json:"d0,omitempty"`
+	Trunc *bool          `json:"dt,omitempty"`
+	Note  *string        `json:"no,omitempty"`
+	WU    *bool          `json:"wu,omitempty"` // WatchesUnknown
+	DD    *bool          `json:"dd,omitempty"` // DataDenied
+	PF    *string        `json:"pf,omitempty"` // PartOf
+	Link  *lockcore.Link `json:"lk,omitempty"`
 }
 
 // connJSON is a connection state.

@@ -42,7 +42,9 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 	odd := c.event(c.locks[5])
 	odd.Lock.Participants = append(odd.Lock.Participants, lockcore.Participant{Node: "lock-", Path: "/elsewhere/lock-",
 		Recipe: lockcore.RecipeSequential, Mode: lockcore.ModeExclusive, Role: lockcore.RoleWaiter, Position: 99,
-		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd"})
+		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd",
+		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0",
+		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons"}})
 	evs = append(evs, odd, zkwatch.Event{Kind: zkwatch.EventLock, Path: "/no/time", Lock: &lockcore.Lock{Path: "/no/time", Recipe: lockcore.RecipeEmpty}})
 	return evs
 }
@@ -150,6 +152,7 @@ func plain(ps []lockcore.Participant) []lockcore.Participant {
 		if len(p.Chain) == 0 {
 			p.Chain = nil
 		}
+		p.Link.At = p.Link.At.UTC()
 		out[i] = p
 	}
 	return out

@@ -46,7 +46,8 @@ func (t *tables) remember(l *lockcore.Lock) {
 	}
 }
 
-// derive fills what a line leaves out: positions, ages and chains.
+// derive fills what a line leaves out: positions, ages, chains and
+// watchers.
 func derive(l *lockcore.Lock) {
 	for i := range l.Participants {
 		p := &l.Participants[i]
@@ -55,6 +56,10 @@ func derive(l *lockcore.Lock) {
 		p.Chain, p.ChainCut = nil, false
 	}
 	lockcore.FillChains(l.Participants)
+	byRule := lockcore.WatchersByRule(l.Participants)
+	for i := range l.Participants {
+		l.Participants[i].Watchers = byRule[l.Participants[i].Path]
+	}
 }
 
 // age is lockcore's: the read time minus the ctime, zero when either is
