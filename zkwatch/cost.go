@@ -68,9 +68,16 @@ func (c *Costs) trim() {
 	c.asks = slices.Delete(c.asks, 0, i)
 }
 
+// smallAnswer is the size under which an answer is taken to have cost its
+// member nothing worth pacing: building a few kilobytes is quick, and the
+// time such an ask took is this machine's and the network's, which on a
+// loaded client would otherwise space small asks minutes apart.
+const smallAnswer = 64 << 10
+
 // Next returns the earliest time word may be asked of member again: its
 // last ask's start plus the larger of every and the time it took divided
-// by MaxWordShare. It is the zero time for a word never asked.
+// by MaxWordShare (every alone after an answer under 64 KiB). It is the
+// zero time for a word never asked.
 func (c *Costs) Next(member, word string, every time.Duration) time.Time {
 	if c == nil {
 		return time.Time{}
@@ -81,8 +88,15 @@ func (c *Costs) Next(member, word string, every time.Duration) time.Time {
 	if !ok {
 		return time.Time{}
 	}
-	gap := max(every, time.Duration(float64(a.took)/MaxWordShare))
-	return a.at.Add(gap)
+	return a.at.Add(max(every, a.gap()))
+}
+
+// gap is the least time after this ask that its cost allows the next.
+func (a wordAsk) gap() time.Duration {
+	if a.bytes < smallAnswer {
+		return 0
+	}
+	return time.Duration(float64(a.took) / MaxWordShare)
 }
 
 // Due reports whether word may be asked of member now (see Next).
@@ -125,7 +139,7 @@ func (c *Costs) Snapshot() []MemberCost {
 		if byMember[k.member] == nil {
 			byMember[k.member] = map[string]*WordCost{}
 		}
-		byMember[k.member][k.word] = &WordCost{Word: k.word, Every: time.Duration(float64(a.took) / MaxWordShare)}
+		byMember[k.member][k.word] = &WordCost{Word: k.word, Every: a.gap()}
 	}
 	for _, a := range c.asks {
 		w := byMember[a.member][a.word]

@@ -238,8 +238,7 @@ func TestEnricherMemberDown(t *testing.T) {
 		if got := down.counts(); !reflect.DeepEqual(got, want) {
 			t.Errorf("down member asked %v, want %v", got, want)
 		}
-		// The watch table is paced by its cost: the first answer is kept.
-		want = map[string]int{"srvr": 2, "cons": 2, "wchs": 2, "wchc": 1}
+		want = map[string]int{"srvr": 2, "cons": 2, "wchs": 2, "wchc": 2}
 		if got := up.counts(); !reflect.DeepEqual(got, want) {
 			t.Errorf("up member asked %v, want %v", got, want)
 		}
@@ -434,8 +433,8 @@ func TestEnricherPacesByCost(t *testing.T) {
 	first := m.counts()
 	// The asks are recorded again as having taken a second: one in 300
 	// seconds keeps each under a third of a percent of the member's time.
-	e.Costs.record(m.addr, "wchc", time.Second, 1)
-	e.Costs.record(m.addr, "cons", time.Second, 1)
+	e.Costs.record(m.addr, "wchc", time.Second, 1<<20)
+	e.Costs.record(m.addr, "cons", time.Second, 1<<20)
 	clock.advance(10 * time.Second)
 	en := e.Poll(context.Background())
 	if got := m.counts(); got["wchc"] != first["wchc"] || got["cons"] != first["cons"] || got["srvr"] != 2 {

@@ -39,6 +39,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
 		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
 
+
 		// The same watches may cover more locks than before: a table read
 		// since a lock was found holds its watches, or their absence.
 		if first || !table.Equal(last) || en.CoversGen != lastGen {
@@ -66,15 +67,9 @@ func (w *Watcher) interest() Interest {
 	for p := range w.locks {
 		locks[p] = true
 	}
-	conn := w.conn
-	return Interest{
-		Within: func(p string) bool {
-			rel, ok := conn.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
-		},
-		Covers: func(lockPath string) bool { return locks[lockPath] },
-		Gen:    w.lockGen,
-	}
+	in := w.conn.interestIn(parts, locks)
+	in.Gen = w.lockGen
+	return in
 }
 
 // Focus names the lock the operator is looking at ("" for none). Where the
@@ -102,13 +97,7 @@ func (w *Watcher) focusInterest() Interest {
 			parts[p] = true
 		}
 	}
-	conn := w.conn
-	return Interest{
-		Within: func(p string) bool {
-			rel, ok := conn.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
-		},
-		Covers: func(l string) bool { return l == lock },
-		Lock:   lock,
-	}
+	in := w.conn.interestIn(parts, map[string]bool{lock: true})
+	in.Lock = lock
+	return in
 }

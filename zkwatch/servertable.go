@@ -127,11 +127,17 @@ func (c *Conn) lockInterest(locks []string) Interest {
 	for _, l := range locks {
 		set[l] = true
 	}
+	return c.interestIn(set, set)
+}
+
+// interestIn keeps the watches on parts (lock paths and their recipe
+// parts, chroot-relative) and their children, and covers locks.
+func (c *Conn) interestIn(parts, locks map[string]bool) Interest {
 	return Interest{
 		Within: func(p string) bool {
 			rel, ok := c.rel(p)
-			return ok && (set[rel] || set[parentPath(rel)])
+			return ok && (parts[rel] || parts[parentPath(rel)])
 		},
-		Covers: func(l string) bool { return set[l] },
+		Covers: func(l string) bool { return locks[l] },
 	}
 }
