@@ -39,7 +39,6 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
 		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
 
-
 		// The same watches may cover more locks than before: a table read
 		// since a lock was found holds its watches, or their absence.
 		if first || !table.Equal(last) || en.CoversGen != lastGen {
