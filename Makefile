@@ -62,6 +62,13 @@ bench-scale: deps
 bench-lock: deps
 	$(GO) test ./internal/lockbench -run '^$$' -bench '^BenchmarkLock$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
 
+# What recording costs at 1,000 lock changes a second: CPU and bytes per
+# minute against the targets (see README, Recording); a few seconds, no
+# ZooKeeper needed.
+.PHONY: bench-record
+bench-record:
+	$(GO) test ./recording -run '^$$' -bench '^BenchmarkRecord$$' -benchtime 1x -count 1 $(BENCHFLAGS)
+
 # The README's first command: installs ZooKeeper when it is missing, builds,
 # and runs the live demo on a throwaway server (zklocks demo --help);
 # DEMOFLAGS adds e.g. --naive or --contenders 10.

@@ -50,6 +50,12 @@ func fillChains(ps []Participant) (cycles [][]int) {
 	return cycles
 }
 
+// FillChains sets each waiter's Chain and ChainCut from the participants'
+// watch targets and roles, as Analyze does; it leaves holders' chains and
+// those of waiters that watch nothing as they are. A recording stores a
+// chain only where it differs from what FillChains gives.
+func FillChains(ps []Participant) { fillChains(ps) }
+
 // cycleFrom returns the loop that closes at j on the walked path.
 func cycleFrom(path []int, j int) []int {
 	for k, v := range path {

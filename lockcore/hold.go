@@ -91,6 +91,7 @@ func fillHolds(l *Lock, t Tree, entries []*entry) {
 			continue
 		}
 		p.Hold = holdOf(l, t, entries[i], *p)
+		p.Hold.After, p.Hold.By = plain(p.Hold.After), plain(p.Hold.By)
 		p.Hold.Min, p.Hold.Max = since(l.ReadAt, p.Hold.By), since(l.ReadAt, p.Hold.After)
 		p.Hold.Max = max(p.Hold.Max, p.Hold.Min)
 	}
@@ -138,6 +139,15 @@ func holdOf(l *Lock, t Tree, e *entry, p Participant) Hold {
 		}
 	}
 	return Hold{After: p.Ctime, By: l.ReadAt, How: HoldBounded}
+}
+
+// plain is t as an instant in the local zone, without a monotonic reading,
+// so that holds compare equal however their times were made.
+func plain(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.Unix(0, t.UnixNano())
 }
 
 func later(a, b time.Time) time.Time {

@@ -114,6 +114,11 @@ func nodeList(ts []*WatchTarget) string {
 	return strings.Join(names, ", ")
 }
 
+// WatchersByRule is what Analyze takes as each node's watchers when it
+// has no watch table: the sessions of the waiters whose Watches names it,
+// by node path. A recording stores watchers only where they differ.
+func WatchersByRule(ps []Participant) map[string][]int64 { return watchersByRule(ps) }
+
 // watchersByRule lists, for each node some waiter watches by its recipe's
 // rule, the sessions of those waiters: what the recipe says the servers'
 // table would show. Children watches name no participant and are left out.

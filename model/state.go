@@ -27,8 +27,11 @@ type State struct {
 	// LastSync is when every lock was last confirmed read; zero until the
 	// first sync. A picture is stale while the connection is not Connected.
 	LastSync time.Time
-	Servers  []zkwatch.ServerInfo
-	Clients  map[int64]zkwatch.ClientInfo
+	// FirstSync is when the first sync completed: the event log, and all
+	// that is known of waits and holds, starts there.
+	FirstSync time.Time
+	Servers   []zkwatch.ServerInfo
+	Clients   map[int64]zkwatch.ClientInfo
 	// ClientsComplete: every server answered cons, so Clients lists every
 	// connected session.
 	ClientsComplete bool
@@ -99,6 +102,9 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
 		s.LastSync, s.Discovery = ev.At, ev.Discovery
+		if s.FirstSync.IsZero() {
+			s.FirstSync = ev.At
+		}
 	case zkwatch.EventDiscovery:
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:

@@ -62,6 +62,10 @@ type Options struct {
 	// fence); nil makes them unavailable. Under ReadOnly they are disabled
 	// and say why.
 	Actions *model.Actions
+	// Tape, when set, replays a recording instead of watching: Events,
+	// ReadNode, Actions, State and Now are ignored, and nothing can
+	// change ZooKeeper (see replay.go).
+	Tape *model.Tape
 }
 
 // ProfileFromEnv returns termenv.Ascii when NO_COLOR is set (to anything),
@@ -95,10 +99,11 @@ const (
 	focusEvents
 	focusDetail
 	focusNode
+	focusTimeline
 )
 
 // tabs are the top-level screens, in order.
-var tabs = []focus{focusLocks, focusSessions, focusEvents}
+var tabs = []focus{focusLocks, focusSessions, focusEvents, focusTimeline}
 
 // App is the root Bubble Tea model. Use it through a pointer.
 type App struct {
@@ -119,12 +124,14 @@ type App struct {
 	closed        bool // the watcher's events ended
 	demoStats     DemoStats
 	op            operator
+	replay        *replayer // nil unless replaying
 
 	locks    locksPane
 	sessions sessionsPane
 	events   eventsPane
 	detail   detailPane
 	node     nodePane
+	timeline timelinePane
 }
 
 // flash is a message shown in place of the key help for a while.
@@ -138,6 +145,14 @@ const flashFor = 10 * time.Second
 
 // New returns an App; the program should run it with the alternate screen.
 func New(opt Options) *App {
+	var replay *replayer
+	if opt.Tape != nil {
+		// Read-only by construction: nothing to write with, nothing to read.
+		replay = newReplayer(opt.Tape)
+		opt.Events, opt.ReadNode, opt.Actions, opt.ReadOnly = nil, nil, nil, true
+		opt.State = opt.Tape.StateAt(replay.n)
+		opt.Now = func() time.Time { return replay.at }
+	}
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -154,12 +169,14 @@ func New(opt Options) *App {
 	keys := newKeyMap()
 	keys.demoKeys(opt.Demo != nil)
 	keys.operateKeys(opt.Actions != nil && !opt.ReadOnly)
+	keys.replayKeys(replay != nil)
+	keys.timelineKeys()
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
-		detail: newDetailPane(e), node: newNodePane(e)}
+		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), replay: replay}
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, locks: &a.locks, detail: &a.detail, host: a}
 	a.refresh()
 	return a
@@ -211,6 +228,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.op.update(msg)
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
+	case replayTickMsg:
+		return a, a.replayFrameTick(msg)
+	case replaySeekMsg:
+		a.seekTime(msg.at)
 	}
 	return a, nil
 }
@@ -232,6 +253,7 @@ func (a *App) handleResize(w, h int) {
 	a.events.setSize(bw, bh)
 	a.detail.setSize(bw, bh)
 	a.node.setSize(bw, bh)
+	a.timeline.setSize(bw, bh)
 }
 
 // handleEvents applies a batch of watcher events, then asks for more.
@@ -268,6 +290,8 @@ func (a *App) refresh() {
 		a.detail.refresh(a.gen)
 	case focusNode:
 		a.node.refresh(a.gen)
+	case focusTimeline:
+		a.timeline.refresh(a.gen, a.selectedLockPath())
 	}
 }
 
@@ -343,6 +367,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return a.toFocused(msg)
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
+	case a.focused() == focusTimeline && key.Matches(msg, k.ZoomIn, k.ZoomOut, k.Busiest):
+		return a.toFocused(msg)
 	case a.opt.Demo != nil && key.Matches(msg, k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply):
 		return a.handleDemoKey(msg)
 	case key.Matches(msg, k.Help):
@@ -361,6 +387,10 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		a.setTab(focusSessions)
 	case key.Matches(msg, k.ScreenLogs):
 		a.setTab(focusEvents)
+	case key.Matches(msg, k.ScreenTimeline):
+		a.setTab(focusTimeline)
+	case a.isReplayKey(msg):
+		return a.handleReplayKey(msg)
 	case a.op.isKey(msg):
 		return a.op.handleKey(msg)
 	case key.Matches(msg, k.Back) && len(a.drill) > 0:

@@ -213,14 +213,14 @@ func TestDetailFollowsItsParticipant(t *testing.T) {
 
 func TestTabsAndHelp(t *testing.T) {
 	a := newTestApp(t, 80, 24)
-	for _, want := range []focus{focusSessions, focusEvents, focusLocks} {
+	for _, want := range []focus{focusSessions, focusEvents, focusTimeline, focusLocks} {
 		press(a, "tab")
 		if a.focused() != want {
 			t.Fatalf("tab: %d, want %d", a.focused(), want)
 		}
 	}
 	press(a, "shift+tab")
-	if a.focused() != focusEvents {
+	if a.focused() != focusTimeline {
 		t.Fatalf("shift+tab: %d", a.focused())
 	}
 	press(a, "1", "enter", "2")

@@ -49,6 +49,8 @@ func (a *App) body() string {
 		v = a.detail.view()
 	case focusNode:
 		v = a.node.view()
+	case focusTimeline:
+		v = a.timeline.view()
 	}
 	if a.dialog != nil {
 		v = overlay(v, a.dialog.view(a.env.st, a.width), a.width, h)
@@ -107,12 +109,12 @@ func overlay(body, box string, w, h int) string {
 // focused pane says of itself.
 func (a *App) titleBar() string {
 	st := a.env.st
-	names := map[focus]string{focusLocks: "Locks", focusSessions: "Sessions", focusEvents: "Events"}
+	names := map[focus]string{focusLocks: "Locks", focusSessions: "Sessions", focusEvents: "Events", focusTimeline: "Timeline"}
 	var b strings.Builder
 	b.WriteString(st.title.s(" zklocks "))
 	for i, t := range tabs {
 		label := names[t]
-		if a.width >= 64 {
+		if a.width >= 100 {
 			label = itoa(i+1) + " " + label
 		}
 		if t == a.tab {
@@ -145,6 +147,8 @@ func (a *App) summary() string {
 		return a.detail.summary()
 	case focusNode:
 		return a.node.summary()
+	case focusTimeline:
+		return a.timeline.summary()
 	}
 	return ""
 }
@@ -162,6 +166,9 @@ type segment struct {
 func (a *App) statusBar() string {
 	st, s := a.env.st, a.env.state
 	segs := append([]segment{a.connSegment()}, a.op.segments()...)
+	if a.replay != nil {
+		segs = append([]segment{a.replaySegment()}, segs...)
+	}
 	if a.closed {
 		segs = append(segs, segment{text: "■ watch stopped", p: st.danger})
 	}

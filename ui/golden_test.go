@@ -20,6 +20,12 @@ func golden(t *testing.T, name string, a *App) {
 	t.Helper()
 	got := screen(a)
 	checkSize(t, got, a.width, a.height)
+	goldenText(t, name, got)
+}
+
+// goldenText compares got with testdata/name.golden.
+func goldenText(t *testing.T, name, got string) {
+	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {

@@ -31,6 +31,11 @@ type keyMap struct {
 	// The demo's controls, enabled in demo mode only (see demoKeys).
 	DemoAdd, DemoKill, DemoFreeze, DemoLoseReply key.Binding
 
+	// A replay's time cursor, enabled only when replaying (replay.go).
+	PlayPause, PrevChange, NextChange, PrevGrant, NextGrant, JumpTime, Slower, Faster key.Binding
+	// The timeline screen (timeline.go).
+	ScreenTimeline, ZoomIn, ZoomOut, Busiest key.Binding
+
 	// In the filter prompt.
 	Accept, Cancel, Erase, EraseAll key.Binding
 	// In a confirmation dialog: only Yes confirms.
@@ -51,7 +56,7 @@ func newKeyMap() keyMap {
 		Top:      b([]string{"home", "g"}, "g/home", "top"),
 		Move:     b([]string{"up", "down", "k", "j"}, "↑↓/jk", "move"),
 		Scroll:   b([]string{"up", "down", "k", "j"}, "↑↓/jk", "scroll"),
-		Screens:  b([]string{"tab", "1", "2", "3"}, "tab/1-3", "screens"),
+		Screens:  b([]string{"tab", "1", "2", "3", "4"}, "tab/1-4", "screens"),
 		Bottom:   b([]string{"end", "G"}, "G/end", "bottom"),
 
 		Open:           b([]string{"enter"}, "enter", "open"),
@@ -104,6 +109,12 @@ func newKeyMap() keyMap {
 // short returns the one-line help for a pane; in demo mode, the demo's
 // controls (the help overlay lists the rest).
 func (k keyMap) short(f focus) []key.Binding {
+	if k.PlayPause.Enabled() {
+		return k.replayShort(f)
+	}
+	if f == focusTimeline {
+		return k.timelineShort()
+	}
 	if k.DemoAdd.Enabled() {
 		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, k.Help, k.Quit}
 	}
@@ -122,8 +133,9 @@ func (k keyMap) short(f focus) []key.Binding {
 func (k keyMap) full() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
-		{k.Open, k.Back, k.NextScreen, k.PrevScreen, k.ScreenLocks, k.ScreenSessions, k.ScreenLogs, k.Quit},
-		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.Help, k.Cost},
+		{k.Open, k.Back, k.NextScreen, k.PrevScreen, k.ScreenLocks, k.ScreenSessions, k.ScreenLogs, k.ScreenTimeline, k.Quit},
+		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.ZoomIn, k.ZoomOut, k.Busiest, k.Help, k.Cost},
 		{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply},
+		{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Slower, k.Faster},
 	}
 }

@@ -88,6 +88,8 @@ func (a *App) toFocused(msg tea.Msg) tea.Cmd {
 		a.detail, cmd = a.detail.update(msg)
 	case focusNode:
 		a.node, cmd = a.node.update(msg)
+	case focusTimeline:
+		a.timeline, cmd = a.timeline.update(msg)
 	}
 	return cmd
 }

@@ -83,6 +83,8 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newFenceCommand(g, o),
 		newDemoCommand(g, o),
 		newConfigCommand(g),
+		newRecordCommand(g),
+		newReplayCommand(),
 		newCheckCommand(g),
 		newExporterCommand(g),
 	)

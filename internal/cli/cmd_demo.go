@@ -39,6 +39,7 @@ type demoFlags struct {
 	plain      bool
 	throwaway  bool
 	longHeld   time.Duration
+	record     recordFlags
 }
 
 func newDemoCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -87,6 +88,7 @@ and the next demo removes the files left behind.
 	fl.BoolVar(&f.throwaway, "throwaway", false, "start a throwaway ZooKeeper even when one answers on "+localServer)
 	fl.DurationVar(&f.longHeld, "long-held", demo.DefaultLongHeld,
 		"report holders that have held longer than this as long-held in the UI (0 turns it off); holds last 0.3–1.5 s, so Z's frozen holder passes it")
+	f.record.register(fl, "record", "record what the watcher sees of the demo's lock to this file, for zklocks replay")
 	return cmd
 }
 
@@ -190,9 +192,9 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		if srv != nil {
 			where += " (throwaway ZooKeeper, removed on exit)"
 		}
-		return runDemoPlain(ctx, cmd, d, events, where)
+		return runDemoPlain(ctx, cmd, s, d, opt, events, where, &f.record, f.longHeld)
 	}
-	return runDemoTUI(ctx, cmd, s, o, d, opt, f.longHeld)
+	return runDemoTUI(ctx, cmd, s, o, d, opt, &f.record, f.longHeld)
 }
 
 // demoServer decides where the demo runs: the cluster --server or

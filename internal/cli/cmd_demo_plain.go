@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // plainStatsEvery is how often the plain view prints the counters.
@@ -22,7 +23,17 @@ const plainKeys = "controls: + add a contender · x kill a session · z freeze/t
 // runDemoPlain is the demo's line-oriented view: one line per event, the
 // counters every few seconds, and controls read as lines from stdin. It
 // returns when ctx ends or q is read; end of input leaves it running.
-func runDemoPlain(ctx context.Context, cmd *cobra.Command, d *demo.Demo, events <-chan demo.Event, where string) error {
+//
+// With rf's file, a watcher of its own session records the demo's lock
+// meanwhile, as the UI's would.
+func runDemoPlain(ctx context.Context, cmd *cobra.Command, s settings, d *demo.Demo, opt zkwatch.Options, events <-chan demo.Event, where string, rf *recordFlags, longHeld time.Duration) error {
+	if rf.out != "" {
+		stop, err := recordDemo(ctx, cmd, s, d, opt, rf, longHeld)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	out := cmd.OutOrStdout()
 	fmt.Fprintln(out, demoTitle(d, where))
 	fmt.Fprintln(out, "wakeups per release: the watch notifications a release delivers to the other contenders' sessions (1 for a fair lock, about N for the naive one)")
@@ -135,4 +146,34 @@ func statsLine(s demo.Stats) string {
 		line += fmt.Sprintf("; orphans: %s", strings.Join(s.Orphans, " "))
 	}
 	return model.Printable(line)
+}
+
+// recordDemo records the demo's lock through a session of its own until
+// stop is called, which reports what was recorded.
+func recordDemo(ctx context.Context, cmd *cobra.Command, s settings, d *demo.Demo, opt zkwatch.Options, rf *recordFlags, longHeld time.Duration) (stop func(), err error) {
+	dialCtx, cancel := context.WithTimeout(ctx, s.timeout)
+	conn, err := zkwatch.Dial(dialCtx, opt)
+	cancel()
+	if err != nil {
+		return nil, &exitError{code: exitUnreachable, err: err}
+	}
+	rec, err := rf.start(demoWatchConfig(d, longHeld).Roots, conn.Target().String(), cmd.Root().Version)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	rctx, rcancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		recordUntilDone(rctx, conn, demoWatchConfig(d, longHeld), rec)
+	}()
+	return func() {
+		rcancel()
+		<-done
+		conn.Close()
+		if err := finishRecording(rec, rf.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", err)
+		}
+	}, nil
 }

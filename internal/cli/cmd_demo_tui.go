@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ import (
 // the orphan that L leaves, force-release a frozen holder), audited, unless
 // --read-only. It returns when the user quits or ctx ends; the caller then
 // closes the demo.
-func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, longHeld time.Duration) error {
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, rf *recordFlags, longHeld time.Duration) error {
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
 		return err
@@ -32,7 +33,15 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	defer conn.Close()
 	uiOpt := uiOptions(s, conn, audit)
 	uiOpt.Demo = demoControls{d}
-	return runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d, longHeld), uiOpt)
+	rec, err := rf.start(demoWatchConfig(d, longHeld).Roots, conn.Target().String(), cmd.Root().Version)
+	if err != nil {
+		return err
+	}
+	err = runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d, longHeld), uiOpt, rec)
+	if rerr := finishRecording(rec, rf.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // demoWatchConfig watches the demo's tree, asking the servers about their

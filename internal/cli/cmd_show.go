@@ -16,6 +16,7 @@ import (
 func newShowCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var longHeld time.Duration
+	var past pastFlags
 	cmd := &cobra.Command{
 		Use:   "show [flags] PATH...",
 		Short: "Show who holds each lock, who waits, and on whom",
@@ -23,17 +24,29 @@ func newShowCommand(g *globalFlags) *cobra.Command {
 waiters, each waiter's mode and the node it watches, the chain to a holder, and anomalies.
 
 PATH is a lock parent (the node whose children are the contenders), a semaphore's path,
-or a plain ephemeral lock node itself. Watch targets come from the servers' watch table
+or a plain ephemeral lock node itself.
+
+With --recording FILE --at TIME, show prints the locks as a recording (zklocks record)
+saw them at that moment, without connecting: every lock when no PATH is given. TIME is
+03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s (from the start), -1m (from the
+end), start or end. Watch targets come from the servers' watch table
 (the wchc four-letter word, asked of every server) when all servers allow it, and from
 each recipe's rule otherwise; the output says which.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks show /locks/orders
-  zklocks show --json --server zk1:2181,zk2:2181/app /locks/orders /locks/billing`,
+  zklocks show --json --server zk1:2181,zk2:2181/app /locks/orders /locks/billing
+  zklocks show --recording incident.zklocks --at 03:12:04 /locks/orders`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			if past.file != "" && len(args) == 0 {
+				return nil // every lock of the recording
+			}
 			return paths(args, "show needs at least one PATH (see zklocks show --help)")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if past.file != "" || past.at != "" {
+				return past.show(cmd, asJSON, args)
+			}
 			s, err := g.load()
 			if err != nil {
 				return err
@@ -58,6 +71,7 @@ each recipe's rule otherwise; the output says which.
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
 	cmd.Flags().DurationVar(&longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
+	past.register(cmd)
 	return cmd
 }
 

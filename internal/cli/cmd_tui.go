@@ -18,6 +18,7 @@ import (
 type tuiFlags struct {
 	mouse    bool
 	longHeld time.Duration
+	record   recordFlags
 }
 
 // tuiCommand registers the UI's flags on root and returns what root runs.
@@ -25,6 +26,7 @@ func tuiCommand(root *cobra.Command, g *globalFlags, o *operateFlags) func(*cobr
 	f := &tuiFlags{}
 	root.Flags().BoolVar(&f.mouse, "mouse", false, "scroll lists with the mouse wheel in the UI (the terminal's own\ntext selection then needs shift)")
 	root.Flags().DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held in the UI (0 turns it off)")
+	f.record.register(root.Flags(), "record", "record what the UI is shown to this file, for zklocks replay (see zklocks record)")
 	return func(cmd *cobra.Command, _ []string) error { return runTUI(cmd, g, o, f) }
 }
 
@@ -64,5 +66,13 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	}
 	cfg := s.watchConfig()
 	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
-	return runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, uiOptions(s, conn, audit), progOpts...)
+	rec, err := f.record.start(cfg.Roots, conn.Target().String(), cmd.Root().Version)
+	if err != nil {
+		return err
+	}
+	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, uiOptions(s, conn, audit), rec, progOpts...)
+	if rerr := finishRecording(rec, f.record.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
+		err = rerr
+	}
+	return err
 }

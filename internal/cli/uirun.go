@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/ui"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -40,12 +41,16 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 // ctx ends, then gives back the lock the operator took, if any, while
 // still connected, and stops the watcher and waits for it, so that nothing
 // reads through conn once the caller closes it. What it did on the way out
-// goes to stderr.
-func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, opt ui.Options, progOpts ...tea.ProgramOption) error {
+// goes to stderr. With rec, every event the UI gets is recorded first.
+func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, opt ui.Options, rec *recording.Writer, progOpts ...tea.ProgramOption) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := zkwatch.Watch(ctx, conn, cfg)
-	opt.Events, opt.Focus = w.Events(), w.Focus
+	events := w.Events()
+	if rec != nil {
+		events = recording.Tee(events, rec)
+	}
+	opt.Events, opt.Focus = events, w.Focus
 	app := ui.New(opt)
 	progOpts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, progOpts...)
 	_, err := tea.NewProgram(app, progOpts...).Run()
@@ -58,8 +63,14 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	rcancel()
 	cancel()
 	// The watcher closes its events once ctx ends.
-	for range w.Events() {
+	for range events {
 	}
+	return programError(err)
+}
+
+// programError is how a UI run's end is reported: a user's quit or
+// interrupt is no error.
+func programError(err error) error {
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrInterrupted) {
 		return &exitError{code: exitFailed, err: fmt.Errorf("terminal UI: %w", err)}
 	}

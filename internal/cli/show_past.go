@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// pastFlags are show's --recording and --at: a lock as a recording saw it.
+type pastFlags struct {
+	file string
+	at   string
+}
+
+func (f *pastFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.file, "recording", "", "read the locks from this recording (zklocks record) instead of ZooKeeper")
+	cmd.Flags().StringVar(&f.at, "at", "", "with --recording, the moment to show (03:12:04, +90s, -1m, end, …)")
+}
+
+// show prints paths (every lock, when none) as they were at f.at.
+func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error {
+	if f.file == "" || f.at == "" {
+		return &exitError{code: exitUsage, err: errors.New("--recording and --at go together")}
+	}
+	rec, err := loadRecording(cmd.ErrOrStderr(), []string{f.file})
+	if err != nil {
+		return err
+	}
+	tape := model.NewTape(rec.Events)
+	at, err := tape.ParseAt(f.at, time.Local)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	n := tape.Count(at)
+	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s as at %s (after %d of its %d events, %s – %s)\n", model.Printable(f.file),
+		at.Format("2006-01-02 15:04:05.000 MST"), n, tape.Len(), tape.Start().Format(time.TimeOnly), tape.End().Format(time.TimeOnly))
+	report := pastReport(tape.StateAt(n), rec.Headers[0].Server, paths)
+	if err := write(cmd, asJSON, report.WriteJSON, report.WriteText); err != nil {
+		return err
+	}
+	if len(report.Errors) > 0 {
+		for _, e := range report.Errors {
+			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
+		}
+		return &exitError{code: exitFailed, err: fmt.Errorf("%d of %d paths were not locks at that moment", len(report.Errors), len(paths))}
+	}
+	return nil
+}
+
+// errNotThen says a path was not a known lock at the moment asked.
+var errNotThen = errors.New("not a lock the recording knew at that moment")
+
+// pastReport is show's report of s: paths, or every lock by path.
+func pastReport(s *model.State, server string, paths []string) model.Report {
+	r := model.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe, WatchesNote: s.WatchesNote}
+	if len(paths) == 0 {
+		for p := range s.Locks {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+	}
+	for _, p := range paths {
+		l, ok := s.Locks[p]
+		if !ok {
+			r.Errors = append(r.Errors, model.PathError{Path: p, Err: fmt.Errorf("%s: %w", p, errNotThen)})
+			continue
+		}
+		r.Locks = append(r.Locks, *l)
+		if l.WatchesSource == lockcore.WatchesFromServer {
+			r.WatchesSource = lockcore.WatchesFromServer
+		}
+	}
+	return r
+}

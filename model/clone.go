@@ -1,0 +1,25 @@
+package model
+
+import (
+	"maps"
+	"slices"
+)
+
+// Clone returns a copy of s that Apply can move on without changing s.
+// Locks, servers and clients are shared: Apply replaces them, never
+// changes them in place.
+func (s *State) Clone() *State {
+	c := *s
+	c.Locks = maps.Clone(s.Locks)
+	c.Denied = maps.Clone(s.Denied)
+	c.Errors = slices.Clone(s.Errors)
+	c.History = slices.Clone(s.History)
+	c.Links = maps.Clone(s.Links)
+	c.base = maps.Clone(s.base)
+	c.tracks = make(map[int64]*sessionTrack, len(s.tracks))
+	for id, t := range s.tracks {
+		tc := *t
+		c.tracks[id] = &tc
+	}
+	return &c
+}

@@ -1,0 +1,143 @@
+package model
+
+import (
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// Span is a stretch of one contender's time in a lock, as the event log
+// and the lock's present analysis tell it: waiting, or holding.
+type Span struct {
+	Session int64
+	Node    string
+	Hold    bool
+	// From is when it began, or when watching began (FirstSync) for a
+	// contender already there then (Before); To when it ended, zero while
+	// it goes on.
+	From, To time.Time
+	Before   bool
+	// Granted: a hold that began with a grant in the log; OutOfOrder: that
+	// grant overtook an earlier waiter (FIFO broken).
+	Granted, OutOfOrder bool
+}
+
+// LockTimes is what a lock's contenders did over a window.
+type LockTimes struct {
+	// Spans overlap the window, in the order they began.
+	Spans []Span
+	// Waits are join-to-grant times, Holds grant-to-release times, of the
+	// waits and holds that ended in the window and whose start the log
+	// saw; each sorted.
+	Waits, Holds []time.Duration
+}
+
+// Timeline works out the waits and holds of lock over [from, now] from
+// the event log and the lock's present analysis.
+func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
+	var spans []Span
+	open := map[string]int{}         // node → its open span
+	joined := map[string]time.Time{} // node → when the log saw it join
+	var out LockTimes
+	closeSpan := func(node string, hold bool, at time.Time) (Span, bool) {
+		i, ok := open[node]
+		if !ok || spans[i].Hold != hold {
+			return Span{}, false
+		}
+		delete(open, node)
+		spans[i].To = at
+		return spans[i], true
+	}
+	inWindow := func(at time.Time) bool { return !at.Before(from) && !at.After(now) }
+	for _, h := range s.History {
+		if h.Lock != lock {
+			continue
+		}
+		switch h.Change {
+		case Joined:
+			open[h.Node] = len(spans)
+			joined[h.Node] = h.At
+			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At})
+		case Granted:
+			if _, ok := closeSpan(h.Node, false, h.At); !ok {
+				if _, holding := open[h.Node]; !holding {
+					spans = append(spans, Span{Session: h.Session, Node: h.Node, To: h.At})
+				}
+			}
+			if j, ok := joined[h.Node]; ok && inWindow(h.At) {
+				out.Waits = append(out.Waits, h.At.Sub(j))
+			}
+			open[h.Node] = len(spans)
+			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: true, OutOfOrder: h.OutOfOrder})
+		case Released, Left:
+			hold := h.Change == Released
+			sp, ok := closeSpan(h.Node, hold, h.At)
+			switch {
+			case !ok:
+				spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: hold, To: h.At})
+			case hold && sp.Granted && inWindow(h.At):
+				out.Holds = append(out.Holds, h.At.Sub(sp.From))
+			}
+			delete(joined, h.Node)
+		}
+	}
+	if l := s.Locks[lock]; l != nil {
+		for _, p := range l.Participants {
+			if _, ok := open[p.Node]; !ok {
+				spans = append(spans, Span{Session: p.Session, Node: p.Node, Hold: p.Role == lockcore.RoleHolder})
+			}
+		}
+	}
+	for i := range spans {
+		if spans[i].From.IsZero() {
+			spans[i].From, spans[i].Before = s.FirstSync, true
+		}
+	}
+	for _, sp := range spans {
+		if (sp.To.IsZero() || !sp.To.Before(from)) && (sp.From.IsZero() || !sp.From.After(now)) && (sp.From.IsZero() || sp.To.IsZero() || sp.To.After(sp.From)) {
+			out.Spans = append(out.Spans, sp)
+		}
+	}
+	slices.Sort(out.Waits)
+	slices.Sort(out.Holds)
+	return out
+}
+
+// Percentile is the q-quantile (0 < q ≤ 1) of sorted durations by the
+// nearest-rank rule; zero for none.
+func Percentile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(q*float64(len(sorted)) + 0.999999999)
+	return sorted[max(0, min(rank, len(sorted))-1)]
+}
+
+// Busiest returns up to n lock paths with the most joins and grants logged
+// since from, the most contended first (then by path).
+func (s *State) Busiest(n int, from time.Time) []string {
+	count := map[string]int{}
+	for _, h := range s.History {
+		if h.Lock != "" && !h.At.Before(from) && (h.Change == Joined || h.Change == Granted) {
+			count[h.Lock]++
+		}
+	}
+	for path, l := range s.Locks {
+		if _, ok := count[path]; !ok && l.Waiters() > 0 {
+			count[path] = 0
+		}
+	}
+	paths := make([]string, 0, len(count))
+	for p := range count {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		if count[paths[i]] != count[paths[j]] {
+			return count[paths[i]] > count[paths[j]]
+		}
+		return paths[i] < paths[j]
+	})
+	return paths[:min(n, len(paths))]
+}

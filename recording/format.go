@@ -1,0 +1,173 @@
+package recording
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// Header is a part's first line.
+type Header struct {
+	// Format is the format version (Version for what this package writes).
+	Format int `json:"zklocks_recording"`
+	// Started is the time the first event's offset counts from.
+	Started time.Time `json:"started"`
+	// Part counts the recording's parts from 1: each rotation starts the
+	// next.
+	Part int `json:"part"`
+	// Server is the connect string the watcher watched; Roots its roots.
+	Server string   `json:"server,omitempty"`
+	Roots  []string `json:"roots,omitempty"`
+	// By names the program that wrote the recording.
+	By string `json:"by,omitempty"`
+}
+
+// Event kinds as lines name them.
+var kindNames = map[zkwatch.EventKind]string{
+	zkwatch.EventConn: "conn", zkwatch.EventLock: "lock", zkwatch.EventLockGone: "gone",
+	zkwatch.EventDenied: "denied", zkwatch.EventSynced: "synced", zkwatch.EventServers: "servers",
+	zkwatch.EventError: "error", zkwatch.EventDiscovery: "disc",
+}
+
+var kindOf = func() map[string]zkwatch.EventKind {
+	m := map[string]zkwatch.EventKind{}
+	for k, v := range kindNames {
+		m[v] = k
+	}
+	return m
+}()
+
+// line is one event line.
+type line struct {
+	T    int64  `json:"t"`
+	AZ   bool   `json:"az,omitempty"` // the event has no time
+	K    string `json:"k,omitempty"`  // "lock" when absent
+	Snap bool   `json:"s,omitempty"`
+	// The path: by name the first time, by number after.
+	P string `json:"p,omitempty"`
+	L int    `json:"l,omitempty"`
+	// A lock's own fields, when they changed; its read time, when it is
+	// not the event's (RZ: zero); its participants.
+	H  *lockHead         `json:"h,omitempty"`
+	RA *int64            `json:"ra,omitempty"`
+	RZ bool              `json:"rz,omitempty"`
+	PS []json.RawMessage `json:"ps,omitempty"`
+	// Other kinds.
+	E    string             `json:"e,omitempty"`
+	Conn *connJSON          `json:"c,omitempty"`
+	Disc *zkwatch.Discovery `json:"d,omitempty"`
+	Srv  *serversJSON       `json:"sv,omitempty"`
+}
+
+// lockHead is a lock's fields other than its participants and read time.
+type lockHead struct {
+	Recipe        lockcore.Recipe      `json:"r"`
+	MaxLeases     *int                 `json:"ml,omitempty"`
+	HiddenWaiters []int64              `json:"hw,omitempty"`
+	Anomalies     []lockcore.Anomaly   `json:"an,omitempty"`
+	Warnings      []string             `json:"wa,omitempty"`
+	WatchesSource lockcore.WatchSource `json:"ws,omitempty"`
+	// LongHeld is the long-held threshold the analysis used
+	// (Lock.LongHeldAfter), MaybeLongHeld its holders that only may be past it.
+	LongHeld      time.Duration      `json:"lh,omitempty"`
+	MaybeLongHeld []lockcore.Anomaly `json:"ml2,omitempty"`
+}
+
+// holdJSON is a holder's hold (lockcore.Hold): its grant's bounds in Unix
+// nanoseconds, how it is known, and its bounds in nanoseconds at the read.
+type holdJSON struct {
+	After int64            `json:"a,omitempty"`
+	By    int64            `json:"b,omitempty"`
+	How   lockcore.HoldHow `json:"h,omitempty"`
+	Min   int64            `json:"mn,omitempty"`
+	Max   int64            `json:"mx,omitempty"`
+}
+
+// part is a participant as stored: every field is a difference from a
+// base (a new participant's defaults, or the previous line's participant
+// I), present only when it differs.
+type part struct {
+	I    *int    `json:"i,omitempty"`
+	Node *string `json:"n,omitempty"`
+	// NodeQ is a new participant\'s name without its sequence suffix.
+	NodeQ *string `json:"nq,omitempty"`
+	// A new participant's name's hex runs, packed (see packName): "n" or
+	// "nq" is then the template.
+	NodeL  []int           `json:"nl,omitempty"`
+	NodeB  []byte          `json:"nb,omitempty"`
+	Path   *string         `json:"pa,omitempty"`
+	Rcp    *string         `json:"rc,omitempty"`
+	Seq    *int64          `json:"q,omitempty"`
+	HasSeq *bool           `json:"hs,omitempty"`
+	Mode   *string         `json:"m,omitempty"`
+	Role   *string         `json:"r,omitempty"`
+	Pos    *int            `json:"po,omitempty"`
+	Sess   json.RawMessage `json:"s,omitempty"`
+	Eph    *bool           `json:"e,omitempty"`
+	// Watches: the node watched ("w"), its path when not the lock path
+	// and the node ("wp"), a children watch ("wc"), none ("w0"); "wi"
+	// names the watched node by its number in the lock.
+	W     *string  `json:"w,omitempty"`
+	WI    *int     `json:"wi,omitempty"` // the watched node by its number in the lock
+	WP    *string  `json:"wp,omitempty"`
+	WC    *bool    `json:"wc,omitempty"`
+	W0    bool     `json:"w0,omitempty"`
+	Chain []string `json:"ch,omitempty"`
+	ChSet bool     `json:"chs,omitempty"` // Chain given, even empty
+	Cut   *bool    `json:"cc,omitempty"`
+	// Watchers as session references, when not those WatchersByRule
+	// gives; WT0: none.
+	WT    []json.RawMessage `json:"wt,omitempty"`
+	WT0   bool              `json:"wt0,omitempty"`
+	Token *int64            `json:"z,omitempty"`
+	Ver   *int32            `json:"v,omitempty"`
+	// Ctime as milliseconds before the read (C0: zero).
+	C     *int64         `json:"c,omitempty"`
+	C0    bool           `json:"c0,omitempty"`
+	CN    *int64         `json:"cn,omitempty"` // a ctime that is not whole milliseconds, in Unix nanoseconds
+	Age   *int64         `json:"ag,omitempty"`
+	Data  *string        `json:"d,omitempty"`
+	DataB []byte         `json:"db,omitempty"`
+	D0    bool           `json:"d0,omitempty"`
+	Trunc *bool          `json:"dt,omitempty"`
+	Note  *string        `json:"no,omitempty"`
+	WU    *bool          `json:"wu,omitempty"` // WatchesUnknown
+	DD    *bool          `json:"dd,omitempty"` // DataDenied
+	PF    *string        `json:"pf,omitempty"` // PartOf
+	Link  *lockcore.Link `json:"lk,omitempty"`
+	Hold  *holdJSON      `json:"hd,omitempty"` // when it differs from the base's
+}
+
+// connJSON is a connection state.
+type connJSON struct {
+	Phase   zkwatch.ConnPhase `json:"ph"`
+	Server  string            `json:"sv,omitempty"`
+	Session int64             `json:"se,omitempty"`
+	Since   time.Time         `json:"si"`
+}
+
+// serversJSON is what an EventServers says; errors keep their text.
+type serversJSON struct {
+	Servers   []serverJSON         `json:"servers"`
+	Clients   []zkwatch.ClientInfo `json:"clients,omitempty"`
+	Complete  bool                 `json:"complete,omitempty"`
+	Asked     time.Time            `json:"clients_asked"`
+	CNote     string               `json:"clients_note,omitempty"`
+	For       string               `json:"watches_for,omitempty"`
+	Note      string               `json:"note,omitempty"`
+	WatchesAt time.Time            `json:"watches_at"`
+	Cost      []zkwatch.MemberCost `json:"cost,omitempty"`
+}
+
+type serverJSON struct {
+	Addr    string               `json:"addr"`
+	Status  zkwatch.ServerStatus `json:"status"`
+	Refused []string             `json:"refused,omitempty"`
+	Err     string               `json:"err,omitempty"`
+	Failed  map[string]string    `json:"failed,omitempty"`
+}

@@ -1,0 +1,200 @@
+package recording
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// mixed is a run of every kind of event around a churn.
+func mixed(t *testing.T, n int) []zkwatch.Event {
+	t.Helper()
+	c := newChurn(1, 20, 4, 7, 3*time.Millisecond)
+	at := c.now
+	evs := []zkwatch.Event{
+		{Kind: zkwatch.EventConn, At: at, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Server: "127.0.0.1:2181", Session: 0x1000abc, Since: at}},
+		{Kind: zkwatch.EventDenied, At: at, Path: "/secret", Err: errors.New("zk: not authenticated")},
+		{Kind: zkwatch.EventServers, At: at, Servers: []zkwatch.ServerInfo{{Addr: "127.0.0.1:2181",
+			Status: zkwatch.ServerStatus{Mode: "standalone", Version: "3.8.0"}, Failed: map[string]error{"wchc": errors.New("timeout")}}},
+			Clients:         map[int64]zkwatch.ClientInfo{c.sessions[0]: {Session: c.sessions[0], Server: "127.0.0.1:2181", Client: "10.0.0.7:4711"}},
+			ClientsComplete: true, WatchesAt: at},
+	}
+	for _, l := range c.locks {
+		evs = append(evs, c.event(l))
+	}
+	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkReads: 40}})
+	for i := range n {
+		evs = append(evs, c.next())
+		if i == n/2 {
+			evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLockGone, At: c.now, Path: c.locks[3].path},
+				zkwatch.Event{Kind: zkwatch.EventError, At: c.now, Err: errors.New("reading /locks/x: zk: connection closed")},
+				zkwatch.Event{Kind: zkwatch.EventConn, At: c.now, Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Session: 0x1000abc, Since: c.now}})
+		}
+	}
+	// Odd values: a persistent node, binary data, a chain stored as is.
+	odd := c.event(c.locks[5])
+	odd.Lock.Participants = append(odd.Lock.Participants, lockcore.Participant{Node: "lock-", Path: "/elsewhere/lock-",
+		Recipe: lockcore.RecipeSequential, Mode: lockcore.ModeExclusive, Role: lockcore.RoleWaiter, Position: 99,
+		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd",
+		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0",
+		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons"}})
+	evs = append(evs, odd, zkwatch.Event{Kind: zkwatch.EventLock, Path: "/no/time", Lock: &lockcore.Lock{Path: "/no/time", Recipe: lockcore.RecipeEmpty}})
+	return evs
+}
+
+func record(t *testing.T, evs []zkwatch.Event, opt Options) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "rec.zklocks")
+	if opt.Now == nil {
+		opt.Now = func() time.Time { return time.Date(2026, 11, 22, 2, 59, 0, 0, time.UTC) }
+	}
+	w, err := Create(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRoundTrip(t *testing.T) {
+	evs := mixed(t, 3000)
+	rec, err := Load(record(t, evs, Options{Header: Header{Server: "127.0.0.1:2181", Roots: []string{"/"}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Headers[0].Server != "127.0.0.1:2181" || rec.Headers[0].Format != Version {
+		t.Errorf("header = %+v", rec.Headers[0])
+	}
+	if len(rec.Events) != len(evs) {
+		t.Fatalf("read %d events, wrote %d", len(rec.Events), len(evs))
+	}
+	for i := range evs {
+		if d := diffEvent(evs[i], rec.Events[i]); d != "" {
+			t.Fatalf("event %d (%v %s): %s", i, evs[i].Kind, evs[i].Path, d)
+		}
+	}
+}
+
+// diffEvent says how two events differ, comparing times as instants and
+// errors by text.
+func diffEvent(a, b zkwatch.Event) string {
+	if a.At.UnixMicro() != b.At.UnixMicro() {
+		return "at " + a.At.String() + " ≠ " + b.At.String()
+	}
+	if (a.Err == nil) != (b.Err == nil) || (a.Err != nil && a.Err.Error() != b.Err.Error()) {
+		return "err differs"
+	}
+	if (a.Lock == nil) != (b.Lock == nil) {
+		return "lock presence differs"
+	}
+	if a.Lock != nil {
+		la, lb := *a.Lock, *b.Lock
+		if la.ReadAt.UnixMicro() != lb.ReadAt.UnixMicro() {
+			return "readAt differs"
+		}
+		la.ReadAt, lb.ReadAt = time.Time{}, time.Time{}
+		la.Participants, lb.Participants = plain(la.Participants), plain(lb.Participants)
+		if !reflect.DeepEqual(la, lb) {
+			return "lock differs:\n" + sprint(la) + "\n" + sprint(lb)
+		}
+	}
+	a.Lock, b.Lock, a.Err, b.Err, a.At, b.At = nil, nil, nil, nil, time.Time{}, time.Time{}
+	if !sameTime(a.Conn.Since, b.Conn.Since) {
+		return "conn since differs"
+	}
+	a.Conn.Since, b.Conn.Since = time.Time{}, time.Time{}
+	sa, sb := serversOf(a), serversOf(b)
+	if !sameTime(sa.WatchesAt, sb.WatchesAt) {
+		return "watchesAt differs"
+	}
+	sa.WatchesAt, sb.WatchesAt = time.Time{}, time.Time{}
+	if !reflect.DeepEqual(sa, sb) {
+		return "servers differ"
+	}
+	a.Servers, b.Servers, a.Clients, b.Clients, a.WatchesAt, b.WatchesAt, a.Cost, b.Cost = nil, nil, nil, nil, time.Time{}, time.Time{}, nil, nil
+	if !reflect.DeepEqual(a, b) {
+		return "event differs:\n" + sprint(a) + "\n" + sprint(b)
+	}
+	return ""
+}
+
+func sameTime(a, b time.Time) bool { return a.Equal(b) }
+
+func plain(ps []lockcore.Participant) []lockcore.Participant {
+	out := make([]lockcore.Participant, len(ps))
+	for i, p := range ps {
+		// Times are kept to the microsecond.
+		p.Age = p.Age.Truncate(time.Microsecond)
+		p.Ctime = time.Unix(0, p.Ctime.UnixNano()).UTC()
+		if p.Ctime.Equal(time.Unix(0, 0)) || p.Ctime.Year() < 2 {
+			p.Ctime = time.Time{}
+		}
+		if len(p.Data) == 0 {
+			p.Data = nil
+		}
+		if len(p.Watchers) == 0 {
+			p.Watchers = nil
+		}
+		if len(p.Chain) == 0 {
+			p.Chain = nil
+		}
+		p.Link.At = p.Link.At.UTC()
+		out[i] = p
+	}
+	return out
+}
+
+func sprint(v any) string { return fmt.Sprintf("%+v", v) }
+
+func TestRotation(t *testing.T) {
+	evs := mixed(t, 6000)
+	path := record(t, evs, Options{MaxSize: 6 << 10, Keep: 3})
+	var files []string
+	for _, f := range []string{path + ".3", path + ".2", path + ".1", path} {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("%s: %v", filepath.Base(f), err)
+		}
+		files = append(files, f)
+	}
+	if _, err := os.Stat(path + ".4"); err == nil {
+		t.Errorf("kept a fifth part with Keep 3")
+	}
+	// The current part replays on its own, from its snapshot, to the same
+	// last lock as the whole run.
+	last, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := Load(files...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, m := len(all.Events), len(last.Events); n <= m {
+		t.Fatalf("all parts: %d events; last part: %d", n, m)
+	}
+	if d := diffEvent(evs[len(evs)-3], all.Events[len(all.Events)-3]); d != "" {
+		t.Errorf("the parts in a row end differently: %s", d)
+	}
+	if d := diffEvent(evs[len(evs)-3], last.Events[len(last.Events)-3]); d != "" {
+		t.Errorf("the last part ends differently: %s", d)
+	}
+	for i, h := range all.Headers[1:] {
+		if h.Part <= all.Headers[i].Part {
+			t.Errorf("parts out of order: %d after %d", h.Part, all.Headers[i].Part)
+		}
+	}
+}

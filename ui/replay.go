@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// A replay shows a recording (Options.Tape) through the same screens as a
+// live run. It is read-only by construction: the App has no actions, no
+// node reader and no watcher, only the tape. A time cursor stands for
+// "now": the state is the tape's after every event up to it, and ages and
+// "ago"s count from it.
+
+// replaySpeeds are the speeds a replay plays at, tape time per real time.
+var replaySpeeds = []int{1, 2, 5, 10, 20, 50, 100}
+
+// replayFrame is how often a playing replay moves its cursor.
+const replayFrame = 100 * time.Millisecond
+
+// replayer is the time cursor over a tape.
+type replayer struct {
+	tape    *model.Tape
+	n       int       // events applied
+	at      time.Time // the cursor's time: TimeOf(n) ≤ at < the next event's
+	playing bool
+	speed   int // index in replaySpeeds
+	frame   int // bumped on every play, so a stale frame's tick is dropped
+}
+
+func newReplayer(t *model.Tape) *replayer {
+	r := &replayer{tape: t}
+	// Open where the picture is first whole: after the first sync.
+	for i := 0; i < t.Len(); i++ {
+		if t.Event(i).Kind == zkwatch.EventSynced {
+			r.n = i + 1
+			break
+		}
+	}
+	r.at = t.TimeOf(r.n)
+	return r
+}
+
+// replayKeys makes the replay's bindings, enabled only when replaying;
+// space then plays rather than pages.
+func (k *keyMap) replayKeys(on bool) {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc), key.WithDisabled())
+	}
+	k.PlayPause = b([]string{" "}, "space", "play/pause")
+	k.PrevChange = b([]string{"["}, "[", "previous change")
+	k.NextChange = b([]string{"]"}, "]", "next change")
+	k.PrevGrant = b([]string{"{"}, "{", "previous grant (lock)")
+	k.NextGrant = b([]string{"}"}, "}", "next grant (lock)")
+	k.JumpTime = b([]string{"t"}, "t", "go to a time")
+	k.Slower = b([]string{"<"}, "<", "slower")
+	k.Faster = b([]string{">"}, ">", "faster")
+	if on {
+		for _, bb := range []*key.Binding{&k.PlayPause, &k.PrevChange, &k.NextChange, &k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster} {
+			bb.SetEnabled(true)
+		}
+		k.PageDown.SetKeys("pgdown", "ctrl+f")
+	}
+}
+
+// replayTickMsg moves a playing replay on by one frame.
+type replayTickMsg struct{ frame int }
+
+func replayTick(frame int) tea.Cmd {
+	return tea.Tick(replayFrame, func(time.Time) tea.Msg { return replayTickMsg{frame: frame} })
+}
+
+// replaySeekMsg asks to move the cursor to a time (from the t prompt).
+type replaySeekMsg struct{ at time.Time }
+
+// isReplayKey reports whether msg is one of the replay's keys.
+func (a *App) isReplayKey(msg tea.KeyMsg) bool {
+	k := a.env.keys
+	return a.replay != nil && key.Matches(msg, k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Slower, k.Faster)
+}
+
+// handleReplayKey moves the cursor as a key asks.
+func (a *App) handleReplayKey(msg tea.KeyMsg) tea.Cmd {
+	r, k := a.replay, a.env.keys
+	switch {
+	case key.Matches(msg, k.PlayPause):
+		if r.playing {
+			r.playing = false
+			return nil
+		}
+		if r.n >= r.tape.Len() {
+			a.seek(0, r.tape.Start())
+		}
+		r.playing = true
+		r.frame++
+		return replayTick(r.frame)
+	case key.Matches(msg, k.Slower):
+		r.speed = max(r.speed-1, 0)
+	case key.Matches(msg, k.Faster):
+		r.speed = min(r.speed+1, len(replaySpeeds)-1)
+	case key.Matches(msg, k.NextChange):
+		for i := r.n; i < r.tape.Len(); i++ {
+			if r.tape.Changes(i) {
+				a.seekEvent(i)
+				return nil
+			}
+		}
+		a.say("no later change: this is the end of the recording", false)
+	case key.Matches(msg, k.PrevChange):
+		// The change that made the current picture is event n-1; the
+		// previous picture is the one before it.
+		for i := r.n - 2; i >= 0; i-- {
+			if r.tape.Changes(i) {
+				a.seekEvent(i)
+				return nil
+			}
+		}
+		a.seek(0, r.tape.Start())
+	case key.Matches(msg, k.NextGrant), key.Matches(msg, k.PrevGrant):
+		a.seekGrant(key.Matches(msg, k.NextGrant))
+	case key.Matches(msg, k.JumpTime):
+		a.open(&timeDialog{tape: r.tape, loc: a.env.loc})
+	}
+	return nil
+}
+
+// seekGrant moves to the selected lock's next (or previous) grant.
+func (a *App) seekGrant(next bool) {
+	path := a.selectedLockPath()
+	if path == "" {
+		a.say("select a lock first: grants are per lock", true)
+		return
+	}
+	r := a.replay
+	grants := r.tape.Grants(path)
+	if next {
+		for _, i := range grants {
+			if i >= r.n {
+				a.seekEvent(i)
+				return
+			}
+		}
+		a.say("no later grant of "+path, false)
+		return
+	}
+	for k := len(grants) - 1; k >= 0; k-- {
+		if grants[k] < r.n-1 {
+			a.seekEvent(grants[k])
+			return
+		}
+	}
+	a.say("no earlier grant of "+path, false)
+}
+
+// selectedLockPath is the lock the operator is looking at: the detail's,
+// else the one under the locks list's cursor.
+func (a *App) selectedLockPath() string {
+	for _, f := range a.drill {
+		if f == focusDetail {
+			return a.detail.path
+		}
+	}
+	if row := a.locks.selected(); row != nil && row.lock != nil {
+		return row.path
+	}
+	return a.locks.sel
+}
+
+// seekEvent moves the cursor to just after event i.
+func (a *App) seekEvent(i int) {
+	a.seek(i+1, a.replay.tape.TimeOf(i+1))
+}
+
+// seekTime moves the cursor to time at.
+func (a *App) seekTime(at time.Time) {
+	a.seek(a.replay.tape.Count(at), at)
+}
+
+// seek shows the state after the first n events, with the clock at at.
+func (a *App) seek(n int, at time.Time) {
+	r := a.replay
+	switch {
+	case n == r.n:
+	case n > r.n && n-r.n < 5000:
+		// Forward: the App's state is its own copy; move it on.
+		for i := r.n; i < n; i++ {
+			a.env.state.Apply(r.tape.Event(i))
+		}
+	default:
+		a.env.state = r.tape.StateAt(n)
+	}
+	changed := n != r.n
+	r.n, r.at = n, at
+	if changed {
+		a.gen++
+	}
+	a.refresh()
+}
+
+// replayFrameTick plays one frame: the cursor moves on by the frame's
+// length times the speed, and stops at the end.
+func (a *App) replayFrameTick(msg replayTickMsg) tea.Cmd {
+	r := a.replay
+	if !r.playing || msg.frame != r.frame {
+		return nil
+	}
+	at := r.at.Add(replayFrame * time.Duration(replaySpeeds[r.speed]))
+	if end := r.tape.End(); !at.Before(end) {
+		a.seek(r.tape.Len(), end)
+		r.playing = false
+		a.say("end of the recording", false)
+		return nil
+	}
+	a.seekTime(at)
+	return replayTick(r.frame)
+}
+
+// replaySegment is the status bar's time cursor.
+func (a *App) replaySegment() segment {
+	r, st := a.replay, a.env.st
+	state := "❚❚ paused"
+	if r.playing {
+		state = "▶ ×" + itoa(replaySpeeds[r.speed])
+	} else if r.speed > 0 {
+		state += " ×" + itoa(replaySpeeds[r.speed])
+	}
+	text := "REPLAY " + state + " " + r.at.In(a.env.loc).Format("2006-01-02 15:04:05.000") + " · " + itoa(r.n) + "/" + itoa(r.tape.Len())
+	return segment{text: text, p: st.accent}
+}
+
+// timeDialog asks for a time to go to.
+type timeDialog struct {
+	tape  *model.Tape
+	loc   *time.Location
+	input string
+	err   string
+}
+
+func (d *timeDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
+	switch {
+	case msg.Type == tea.KeyEsc:
+		return true, nil
+	case msg.Type == tea.KeyEnter:
+		at, err := d.tape.ParseAt(d.input, d.loc)
+		if err != nil {
+			d.err = err.Error()
+			return false, nil
+		}
+		return true, func() tea.Msg { return replaySeekMsg{at: at} }
+	case key.Matches(msg, k.Erase):
+		if r := []rune(d.input); len(r) > 0 {
+			d.input = string(r[:len(r)-1])
+		}
+	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
+		d.input += string(msg.Runes)
+		if msg.Type == tea.KeySpace {
+			d.input += " "
+		}
+	}
+	d.err = ""
+	return false, nil
+}
+
+func (d *timeDialog) view(st *styles, w int) string {
+	inner := dialogWidth(w)
+	lines := []string{st.strong.s("Go to a time"),
+		fit("recording "+d.tape.Start().In(d.loc).Format("2006-01-02 15:04:05")+" – "+d.tape.End().In(d.loc).Format("15:04:05"), inner),
+		"", "> " + model.Printable(d.input) + "█", ""}
+	if d.err != "" {
+		for _, l := range wrap(d.err, inner, "") {
+			lines = append(lines, st.danger.s(fit(l, inner)))
+		}
+	} else {
+		lines = append(lines, st.muted.s(fit("03:12:04 · 2026-11-22 03:12 · +90s · -1m · start · end", inner)))
+	}
+	lines = append(lines, st.muted.s(fit("enter goes · esc cancels", inner)))
+	for i, l := range lines {
+		lines[i] = l + strings.Repeat(" ", max(inner-width(l), 0))
+	}
+	return st.dialog.Render(strings.Join(lines, "\n"))
+}
