@@ -15,7 +15,6 @@ func (s *State) Clone() *State {
 	c.Errors = slices.Clone(s.Errors)
 	c.History = slices.Clone(s.History)
 	c.Links = maps.Clone(s.Links)
-	c.base = maps.Clone(s.base)
 	c.tracks = make(map[int64]*sessionTrack, len(s.tracks))
 	for id, t := range s.tracks {
 		tc := *t

@@ -67,7 +67,7 @@ func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock {
 // missed it, and without that timeout its expiry is unknown.
 func (s *State) updateLinks(ev zkwatch.Event) {
 	owners := map[int64]bool{}
-	for _, l := range s.base {
+	for _, l := range s.Locks {
 		for _, p := range l.Participants {
 			owners[p.Session] = true
 		}
@@ -101,8 +101,10 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 		}
 	}
 	s.Links = links
-	for path, l := range s.base {
-		if cur := s.Locks[path]; cur == nil || lockcore.LinksChanged(cur, links) {
+	// WithLinks replaces what an earlier Links gave a lock, so each lock
+	// is kept once, as shown.
+	for path, l := range s.Locks {
+		if lockcore.LinksChanged(l, links) {
 			s.Locks[path] = s.withLinks(l)
 		}
 	}
@@ -112,7 +114,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 // read, as a one-shot search reads them (zkwatch.Conn.ReadLinks).
 func (s *State) SetLinks(links map[int64]lockcore.Link) {
 	s.Links = links
-	for path, l := range s.base {
+	for path, l := range s.Locks {
 		s.Locks[path] = s.withLinks(l)
 	}
 }

@@ -62,7 +62,6 @@ type State struct {
 	// of History.
 	Logged int
 
-	base   map[string]*lockcore.Lock // Locks as analysed, before links
 	tracks map[int64]*sessionTrack   // owner sessions, for Links
 	// LastChange is when the watcher last reported a lock changed or gone.
 	LastChange time.Time
@@ -73,7 +72,7 @@ const maxErrors = 20
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
-		base: map[string]*lockcore.Lock{}, tracks: map[int64]*sessionTrack{}}
+		tracks: map[int64]*sessionTrack{}}
 }
 
 // Apply moves the state forward by one event.
@@ -88,7 +87,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		if !s.LastSync.IsZero() {
 			s.record(ev.At, s.Locks[ev.Path], l)
 		}
-		s.base[ev.Path], s.Locks[ev.Path] = ev.Lock, l
+		s.Locks[ev.Path] = l
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventLockGone:
@@ -97,7 +96,6 @@ func (s *State) Apply(ev zkwatch.Event) {
 		}
 		delete(s.Locks, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
-		delete(s.base, ev.Path)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
