@@ -216,19 +216,73 @@ func longHeld(l *Lock, threshold time.Duration, now time.Time) (known, maybe []A
 			continue
 		}
 		h := HoldAt(p.Hold, l.ReadAt, now)
-		switch {
-		case h.Min > threshold && h.Exact():
-			known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s (%s), longer than %s",
-				stamp(h.By), holdEvidence(h.How), threshold)))
-		case h.Min > threshold:
-			known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s at the latest (queued from %s), longer than %s",
-				stamp(h.By), stamp(p.Ctime), threshold)))
-		case h.Max > threshold:
+		switch holdClassOf(h, threshold) {
+		case holdKnownLong:
+			if h.Exact() {
+				known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s (%s), longer than %s",
+					stamp(h.By), holdEvidence(h.How), threshold)))
+			} else {
+				known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s at the latest (queued from %s), longer than %s",
+					stamp(h.By), stamp(p.Ctime), threshold)))
+			}
+		case holdMaybeLong:
 			maybe = append(maybe, one(AnomalyLongHeld, p, fmt.Sprintf("may have held longer than %s: queued from %s and got the lock by %s, when is not known",
 				threshold, stamp(h.After), stamp(h.By))))
 		}
 	}
 	return known, maybe
+}
+
+// holdClass is what a hold is against the long-held threshold.
+type holdClass int
+
+const (
+	holdNotLong holdClass = iota
+	holdKnownLong
+	holdMaybeLong
+)
+
+func holdClassOf(h Hold, threshold time.Duration) holdClass {
+	switch {
+	case h.Min > threshold:
+		return holdKnownLong
+	case h.Max > threshold:
+		return holdMaybeLong
+	}
+	return holdNotLong
+}
+
+// sameLongHeld reports, without building their evidence, whether the
+// long-held findings at now name the same holders, in the same order, as
+// those l has: the UI asks every second of every lock.
+func sameLongHeld(l *Lock, now time.Time) bool {
+	ki, mi := 0, 0
+	for _, p := range l.Participants {
+		if p.Role != RoleHolder {
+			continue
+		}
+		switch holdClassOf(HoldAt(p.Hold, l.ReadAt, now), l.LongHeldAfter) {
+		case holdKnownLong:
+			for ki < len(l.Anomalies) && l.Anomalies[ki].Kind != AnomalyLongHeld {
+				ki++
+			}
+			if ki == len(l.Anomalies) || l.Anomalies[ki].Node != p.Node {
+				return false
+			}
+			ki++
+		case holdMaybeLong:
+			if mi == len(l.MaybeLongHeld) || l.MaybeLongHeld[mi].Node != p.Node {
+				return false
+			}
+			mi++
+		}
+	}
+	for ; ki < len(l.Anomalies); ki++ {
+		if l.Anomalies[ki].Kind == AnomalyLongHeld {
+			return false
+		}
+	}
+	return mi == len(l.MaybeLongHeld)
 }
 
 func holdEvidence(how HoldHow) string {
@@ -243,7 +297,7 @@ func holdEvidence(how HoldHow) string {
 // ReadAt are left as read. It returns l itself when the findings are the
 // same, so that a caller can tell whether anything changed.
 func (l *Lock) At(now time.Time) *Lock {
-	if l.LongHeldAfter <= 0 {
+	if l.LongHeldAfter <= 0 || sameLongHeld(l, now) {
 		return l
 	}
 	known, maybe := longHeld(l, l.LongHeldAfter, now)

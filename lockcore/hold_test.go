@@ -181,6 +181,9 @@ func TestLongHeldCountsTheHoldNotTheQueue(t *testing.T) {
 	if len(l.Anomalies) != 0 {
 		t.Fatal("At changed the lock in place")
 	}
+	if again := later.At(readAt.Add(12 * time.Minute)); again != later {
+		t.Fatal("At remade a lock whose long-held findings stayed the same")
+	}
 
 	// Without the watcher's sighting, the same holder is only possibly
 	// long-held: it may have got the lock just now.
