@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,6 +37,12 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	}
 }
 
+// uiGCPercent is the UI's GOGC: its heap is the locks it shows, and Go's
+// default lets a heap grow to twice what is live before collecting; a UI
+// on a shared host over SSH keeps closer to its live size, for a little
+// more collecting. $GOGC, when set, wins.
+const uiGCPercent = 50
+
 // runUI is one run of the terminal UI, for zklocks and zklocks demo: it
 // watches cfg through conn, runs the UI with opt until the user quits or
 // ctx ends, then gives back the lock the operator took, if any, while
@@ -43,6 +50,9 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 // reads through conn once the caller closes it. What it did on the way out
 // goes to stderr. With rec, every event the UI gets is recorded first.
 func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, opt ui.Options, rec *recording.Writer, progOpts ...tea.ProgramOption) error {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(uiGCPercent)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := zkwatch.Watch(ctx, conn, cfg)
