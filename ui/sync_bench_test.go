@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"runtime"
 	"testing"
 	"time"
 
@@ -35,28 +34,3 @@ func BenchmarkFirstSync(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/sync")
 }
 
-func TestHeapOfTenThousandLocks(t *testing.T) {
-	if testing.Short() {
-		t.Skip()
-	}
-	runtime.GC()
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
-	evs := make([]zkwatch.Event, 0, 10001)
-	for i := 0; i < 10000; i++ {
-		l := benchLock(i, 6)
-		evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l})
-	}
-	s := model.NewState()
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Session: sid(1)}})
-	a := New(Options{State: s, Now: func() time.Time { return t0 }, Location: time.UTC, Profile: termenv.ANSI256})
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	for i := 0; i < len(evs); i += maxBatch {
-		a.Update(watchEventsMsg{events: evs[i:min(i+maxBatch, len(evs))]})
-	}
-	evs = nil
-	runtime.GC()
-	runtime.ReadMemStats(&m1)
-	t.Logf("heap %d MB for the UI's state of 10,000 locks", (m1.HeapAlloc-m0.HeapAlloc)>>20)
-	runtime.KeepAlive(a)
-}
