@@ -33,4 +33,3 @@ func BenchmarkFirstSync(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/sync")
 }
-
