@@ -62,7 +62,7 @@ type State struct {
 	// of History.
 	Logged int
 
-	tracks map[int64]*sessionTrack   // owner sessions, for Links
+	tracks map[int64]*sessionTrack // owner sessions, for Links
 	// LastChange is when the watcher last reported a lock changed or gone.
 	LastChange time.Time
 }
