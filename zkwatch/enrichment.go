@@ -155,7 +155,9 @@ func (en Enrichment) WithinChroot(chroot string) Enrichment {
 // does not take its own watches for a client's. Clients keeps the session:
 // its connection is real.
 func (en Enrichment) Without(session int64) Enrichment {
-	if en.ByPath == nil {
+	if en.ByPath == nil || len(en.Watches.Paths(session)) == 0 {
+		// Nothing of session's to drop: the table is not rebuilt, which
+		// on every poll would cost as much as reading it.
 		return en
 	}
 	return en.rebuild(func(p string, s int64) (string, bool) { return p, s != session })
