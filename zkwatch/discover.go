@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -50,7 +51,7 @@ func (w *Watcher) dump(ctx context.Context) (map[string]EphemeralParent, error) 
 	member := w.dumpMember()
 	keep := func(p string) bool {
 		rel, ok := w.conn.rel(p)
-		return ok && w.underRoots(parentPath(rel))
+		return ok && w.underRoots(path.Dir(rel))
 	}
 	var eph Ephemerals
 	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())

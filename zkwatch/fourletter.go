@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 )
@@ -63,14 +62,7 @@ func FourLetterTLS(ctx context.Context, addr, word string, cfg *tls.Config) (str
 	}
 	reply, err := fourLetterExchange(ctx, addr, word, cfg)
 	if err != nil {
-		// The socket deadline is ctx's, and can fire just before ctx's own
-		// timer does: report either as the context's error.
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = ctxErr
-		} else if errors.Is(err, os.ErrDeadlineExceeded) {
-			err = context.DeadlineExceeded
-		}
-		return "", fmt.Errorf("zkwatch: %s to %s: %w", word, addr, err)
+		return "", streamError(ctx, addr, word, err)
 	}
 	if err := replyError(reply); err != nil {
 		return "", fmt.Errorf("%w (%s)", err, addr)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 )
 
@@ -63,7 +64,7 @@ func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error)
 			p := line[1:]
 			e.Nodes++
 			if keep(p) {
-				dir := parentPath(p)
+				dir := path.Dir(p)
 				ep := e.Parents[dir]
 				ep.Count++
 				if ep.Sample == "" {
@@ -84,13 +85,4 @@ func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error)
 		return e, fmt.Errorf("zkwatch: dump: no \"Sessions with Ephemerals\" section")
 	}
 	return e, nil
-}
-
-// parentPath returns the directory holding p ("/" for a top-level node).
-func parentPath(p string) string {
-	i := strings.LastIndexByte(p, '/')
-	if i <= 0 {
-		return "/"
-	}
-	return p[:i]
 }

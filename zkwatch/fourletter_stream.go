@@ -66,8 +66,9 @@ func FourLetterStream(ctx context.Context, addr, word string, cfg *tls.Config, c
 	return counted.n, nil
 }
 
-// streamError reports a failed exchange as the context's error when the
-// context ended it, as FourLetterTLS does.
+// streamError reports a failed four-letter exchange. The socket deadline
+// is ctx's, and can fire just before ctx's own timer does: either is
+// reported as the context's error.
 func streamError(ctx context.Context, addr, word string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		err = ctxErr

@@ -2,9 +2,6 @@ package zkwatch_test
 
 import (
 	"context"
-	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +29,7 @@ func TestIntegrationLargeTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	before := watchCount(t, zks.Addr())
+	before := zktest.WatchCount(t, zks.Addr())
 
 	conn := dial(t, zks.Addr(), 10*time.Second)
 	wctx, stop := context.WithCancel(context.Background())
@@ -97,7 +94,7 @@ func TestIntegrationLargeTree(t *testing.T) {
 			t.Errorf("a watch on %s, which is not a lock", p)
 		}
 	}
-	ours := watchCount(t, zks.Addr()) - before
+	ours := zktest.WatchCount(t, zks.Addr()) - before
 	contenders := (spec.Locks+1)*spec.Contenders + spec.Stale
 	if bound := locks + contenders + 1000; ours > bound || ours < locks {
 		t.Errorf("the watcher holds %d watches on the server; want between %d (one per lock) and %d", ours, locks, bound)
@@ -113,23 +110,4 @@ func isStalePart(p string, tree *bigtree.Tree) bool {
 		}
 	}
 	return false
-}
-
-var mntrWatches = regexp.MustCompile(`(?m)^zk_watch_count\s+(\d+)`)
-
-// watchCount is the server's count of watches of every kind (mntr).
-func watchCount(t *testing.T, addr string) int {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	reply, err := zkwatch.FourLetter(ctx, addr, "mntr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := mntrWatches.FindStringSubmatch(reply)
-	if m == nil {
-		t.Fatalf("no zk_watch_count in mntr: %s", fmt.Sprint(reply[:min(len(reply), 200)]))
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }

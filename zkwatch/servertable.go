@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -136,7 +137,7 @@ func (c *Conn) interestIn(parts, locks map[string]bool) Interest {
 	return Interest{
 		Within: func(p string) bool {
 			rel, ok := c.rel(p)
-			return ok && (parts[rel] || parts[parentPath(rel)])
+			return ok && (parts[rel] || parts[path.Dir(rel)])
 		},
 		Covers: func(l string) bool { return locks[l] },
 	}

@@ -321,24 +321,11 @@ func scaleCommand(b *testing.B, bin string, args ...string) scaleRun {
 	return runs[len(runs)/2]
 }
 
-var mntrWatchCount = regexp.MustCompile(`(?m)^zk_watch_count\s+(\d+)`)
-
-// serverWatches sums every member's watch count, of every kind (mntr).
+// serverWatches sums every member's watch count, of every kind.
 func serverWatches(b *testing.B, addrs []string) int {
 	total := 0
 	for _, a := range addrs {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		reply, err := zkwatch.FourLetter(ctx, a, "mntr")
-		cancel()
-		if err != nil {
-			b.Fatal(err)
-		}
-		m := mntrWatchCount.FindStringSubmatch(reply)
-		if m == nil {
-			b.Fatalf("no zk_watch_count in %s's mntr", a)
-		}
-		n, _ := strconv.Atoi(m[1])
-		total += n
+		total += zktest.WatchCount(b, a)
 	}
 	return total
 }
