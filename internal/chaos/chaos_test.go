@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -155,19 +154,28 @@ func run(t *testing.T, ens *zktest.Ensemble, p plan, modes []string) {
 	}
 	reals := startReal(t, ens, locks, p.realPerLock, more, &book, &wg)
 
-	kills, drops, expiries := inject(p, ens, cs)
-	faultsDone.Store(true)
+	// No contender finishes before the faults are done (more says so), so
+	// the queues are watched for a stall from the start.
+	var kills, drops, expiries int
+	injected := make(chan struct{})
+	go func() {
+		defer close(injected)
+		kills, drops, expiries = inject(p, ens, cs)
+		faultsDone.Store(true)
+	}()
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
-	stalled := false
-	select {
-	case <-finished:
-	case <-time.After(3 * time.Minute):
-		stalled = true
-		t.Errorf("not every contender finished its rounds; the locks now:\n%s", describe(ens.Connect(t), locks, cs))
-		stopRun()
-		<-finished
+	observer := ens.Connect(t)
+	stalledLocks := awaitQueues(finished, observer, locks, &book)
+	for _, l := range stalledLocks {
+		t.Errorf("%s: its queue has not moved for %s; its nodes now:\n%s", l.path, stallAfter, describeStall(observer, l, cs))
 	}
+	stalled := len(stalledLocks) > 0
+	if stalled {
+		stopRun()
+	}
+	<-injected
+	<-finished
 
 	// With every session still open, every contender node must go: a node
 	// left behind by a live session would head its queue for ever.
@@ -342,35 +350,6 @@ func countNodes(t *testing.T, c *zk.Conn, l lockDef) int {
 		n += len(names)
 	}
 	return n
-}
-
-// describe lists each lock's nodes with their owners and the contenders'
-// sessions and connection states, to show what a stalled run waits on.
-func describe(c *zk.Conn, locks []lockDef, cs []*contender) string {
-	var b strings.Builder
-	for _, l := range locks {
-		for _, dir := range l.nodeDirs() {
-			b.WriteString(describeDir(c, dir))
-		}
-	}
-	for _, k := range cs {
-		fmt.Fprintf(&b, "%s session 0x%x state %s holding %v\n", k.name, k.conn.SessionID(), k.conn.State(), k.holding.Load())
-	}
-	return b.String()
-}
-
-func describeDir(c *zk.Conn, dir string) string {
-	var b strings.Builder
-	names, _, err := c.Children(dir)
-	sort.Strings(names)
-	fmt.Fprintf(&b, "%s (%v):\n", dir, err)
-	for _, n := range names {
-		data, st, err := c.Get(dir + "/" + n)
-		if err == nil {
-			fmt.Fprintf(&b, "  %s owner 0x%x czxid 0x%x data %q\n", n, st.EphemeralOwner, st.Czxid, data)
-		}
-	}
-	return b.String()
 }
 
 // pick chooses a contender to fault, a holder when one is holding.

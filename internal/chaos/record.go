@@ -167,8 +167,16 @@ func (l *ledger) tally(locks map[string]string) map[string]*tally {
 	return out
 }
 
-func (l *ledger) count() int {
+// lastExit is when the newest stay on lock recorded so far ended, or the
+// zero time before the first.
+func (l *ledger) lastExit(lock string) time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.entries)
+	var last time.Time
+	for _, e := range l.entries {
+		if e.lock == lock && e.exit.After(last) {
+			last = e.exit
+		}
+	}
+	return last
 }

@@ -211,16 +211,32 @@ func (p *Peer) Acquire(t testing.TB, id, variant, path string) Contender {
 // lock, and fails the test if that does not happen within timeout.
 func (p *Peer) WaitHeld(t testing.TB, id string, timeout time.Duration) {
 	t.Helper()
+	held, err := p.HeldWithin(t, id, timeout)
+	if err == nil && !held {
+		err = fmt.Errorf("%w after %v", errTimeout, timeout)
+	}
+	if err != nil {
+		t.Fatalf("peers: %s contender %s does not hold the lock: %v", p.kind, id, err)
+	}
+}
+
+// HeldWithin waits up to d for contender id's client to report that it
+// holds the lock. It returns false and no error when d passed first, and an
+// error when the contender failed or was released, so a caller can look at
+// the tree between waits instead of giving one long wait.
+func (p *Peer) HeldWithin(t testing.TB, id string, d time.Duration) (bool, error) {
+	t.Helper()
 	s := p.status(t, id)
-	err := p.await(timeout, func() (bool, error) {
+	err := p.await(d, func() (bool, error) {
 		if s.released {
 			return false, errors.New("released")
 		}
 		return s.held, s.failure()
 	})
-	if err != nil {
-		t.Fatalf("peers: %s contender %s does not hold the lock: %v", p.kind, id, err)
+	if errors.Is(err, errTimeout) {
+		return false, nil
 	}
+	return err == nil, err
 }
 
 // Held reports whether contender id's client last said it holds the lock.

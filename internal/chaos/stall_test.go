@@ -1,0 +1,114 @@
+//go:build !race
+
+package chaos
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// stallAfter is how long a lock's queue may hold nodes while nobody, ours
+// or a real client, leaves its critical section, before the run calls the
+// queue stalled. It is longer than every wait the run ends by itself: a
+// real client's realHoldTimeout, its release step and the force-release
+// after it, then our contenders' 30-second retry.
+const stallAfter = 3 * time.Minute
+
+// awaitQueues waits until finished is closed, and returns early with the
+// locks whose queue stopped moving: contender nodes in it, and no stay on
+// it ended for stallAfter. A queue that is empty is moving by definition:
+// its contenders are between rounds.
+func awaitQueues(finished <-chan struct{}, c *zk.Conn, locks []lockDef, book *ledger) []lockDef {
+	moved := map[string]time.Time{}
+	start := time.Now()
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-finished:
+			return nil
+		case <-tick.C:
+		}
+		var stalled []lockDef
+		for _, l := range locks {
+			last := moved[l.path]
+			if last.IsZero() {
+				last = start
+			}
+			if exit := book.lastExit(l.path); exit.After(last) {
+				last = exit
+			}
+			if queued(c, l) == 0 {
+				last = time.Now()
+			}
+			moved[l.path] = last
+			if time.Since(last) >= stallAfter {
+				stalled = append(stalled, l)
+			}
+		}
+		if len(stalled) > 0 {
+			return stalled
+		}
+	}
+}
+
+// queued counts the contender nodes under a lock; a parent it cannot read
+// counts as holding none, so only a queue seen to hold nodes can stall.
+func queued(c *zk.Conn, l lockDef) int {
+	n := 0
+	for _, dir := range l.nodeDirs() {
+		names, _, err := c.Children(dir)
+		if err == nil {
+			n += len(names)
+		}
+	}
+	return n
+}
+
+// describeStall lists a stalled lock's nodes, each with whose it is: one of
+// our contenders (named) or a session that is not ours, a real client's.
+// A queue headed by a real client's node is that client's to explain; one
+// headed by ours is our fault.
+func describeStall(c *zk.Conn, l lockDef, cs []*contender) string {
+	ours := map[int64]string{}
+	for _, k := range cs {
+		ours[k.conn.SessionID()] = fmt.Sprintf("ours: %s, state %s, holding %v", k.name, k.conn.State(), k.holding.Load())
+	}
+	whose := func(session int64) string {
+		if w, ok := ours[session]; ok {
+			return w
+		}
+		return "not ours: a real client's"
+	}
+	var b strings.Builder
+	for _, dir := range l.nodeDirs() {
+		b.WriteString(describeDir(c, dir, whose))
+	}
+	return b.String()
+}
+
+// describeDir lists dir's nodes in sequence order, with their owners
+// (named by whose, when given), creation zxids and data.
+func describeDir(c *zk.Conn, dir string, whose func(int64) string) string {
+	var b strings.Builder
+	names, _, err := c.Children(dir)
+	slices.SortFunc(names, func(a, b string) int { return strings.Compare(sequence(a), sequence(b)) })
+	fmt.Fprintf(&b, "%s (%v), in sequence order:\n", dir, err)
+	for _, n := range names {
+		data, st, err := c.Get(path.Join(dir, n))
+		if err != nil {
+			continue
+		}
+		owner := fmt.Sprintf("0x%x", st.EphemeralOwner)
+		if whose != nil {
+			owner += " (" + whose(st.EphemeralOwner) + ")"
+		}
+		fmt.Fprintf(&b, "  %s owner %s czxid 0x%x data %q\n", n, owner, st.Czxid, data)
+	}
+	return b.String()
+}
