@@ -20,39 +20,29 @@ import (
 const stallAfter = 3 * time.Minute
 
 // awaitQueues waits until finished is closed, and returns early with the
-// locks whose queue stopped moving: contender nodes in it, and no stay on
-// it ended for stallAfter. A queue that is empty is moving by definition:
-// its contenders are between rounds.
+// locks whose queue stopped moving (see queueWatch).
 func awaitQueues(finished <-chan struct{}, c *zk.Conn, locks []lockDef, book *ledger) []lockDef {
-	moved := map[string]time.Time{}
-	start := time.Now()
+	byPath := map[string]lockDef{}
+	var paths []string
+	for _, l := range locks {
+		byPath[l.path] = l
+		paths = append(paths, l.path)
+	}
+	w := newQueueWatch(stallAfter, time.Now(), paths, func(p string) int { return queued(c, byPath[p]) }, book.lastExit)
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-finished:
 			return nil
-		case <-tick.C:
-		}
-		var stalled []lockDef
-		for _, l := range locks {
-			last := moved[l.path]
-			if last.IsZero() {
-				last = start
+		case now := <-tick.C:
+			if stalled := w.check(now); len(stalled) > 0 {
+				var out []lockDef
+				for _, p := range stalled {
+					out = append(out, byPath[p])
+				}
+				return out
 			}
-			if exit := book.lastExit(l.path); exit.After(last) {
-				last = exit
-			}
-			if queued(c, l) == 0 {
-				last = time.Now()
-			}
-			moved[l.path] = last
-			if time.Since(last) >= stallAfter {
-				stalled = append(stalled, l)
-			}
-		}
-		if len(stalled) > 0 {
-			return stalled
 		}
 	}
 }
