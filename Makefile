@@ -80,9 +80,11 @@ demo: deps build
 # The long chaos run, every mode in turn (exclusive, read/write, leases):
 # leader kills, connection drops and forced expiries under 16 of our
 # contenders with Curator and kazoo contenders in the same queues (a light
-# run is part of make test). Without -race: see test.
+# run is part of make test). Without -race: see test. RUNS=N runs it N
+# times in a row, each on a new ensemble, and stops at the first failure.
+RUNS ?= 1
 chaos: deps
-	$(GO) test -count=1 -timeout 60m -v -run '^TestIntegrationChaos$$' ./internal/chaos -chaos.long
+	$(GO) test -count=$(RUNS) -failfast -timeout $$(( $(RUNS) * 20 ))m -v -run '^TestIntegrationChaos$$' ./internal/chaos -chaos.long
 
 # The mixed chaos (every mode at once) for DURATION, with the same figures.
 DURATION ?= 10m
