@@ -83,8 +83,8 @@ func (r *realClients) loop(t *testing.T, p *peers.Peer, l lockDef, slot int, mor
 		if msg := waitHeld(t, p, l, variant, c, observer, members); msg != "" {
 			r.fault("%s %s on %s did not get the lock: %s", id, variant, l.path, msg)
 			if msg := step(t, func(tb testing.TB) { p.Release(tb, id) }); msg != "" {
-				// The client cannot give its node up (kazoo 2.8's reader,
-				// deadlocked in its acquire, holds on to it): an operator
+				// The client could not give its node up (Curator's release
+				// ends in ConnectionLoss under a leader kill): an operator
 				// force-releases it, so the queue behind it moves on.
 				r.fault("%s %s on %s: release: %s; its nodes force-released: %s", id, variant, l.path, msg,
 					forceRelease(observer, l.nodeDirs(), c.Session))
