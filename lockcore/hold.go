@@ -257,7 +257,8 @@ func holdClassOf(h Hold, threshold time.Duration) holdClass {
 // those l has: the UI asks every second of every lock.
 func sameLongHeld(l *Lock, now time.Time) bool {
 	ki, mi := 0, 0
-	for _, p := range l.Participants {
+	for i := range l.Participants {
+		p := &l.Participants[i] // a Participant is too big to copy 10,000 times a second
 		if p.Role != RoleHolder {
 			continue
 		}
@@ -317,6 +318,34 @@ func (l *Lock) At(now time.Time) *Lock {
 	c.Anomalies = append(rest, known...)
 	c.MaybeLongHeld = maybe
 	return &c
+}
+
+// LongHeldSteadyUntil returns the last moment, from now on, at which At
+// gives the findings it gives at now, and false when that holds for ever.
+// Both bounds of a hold grow only with the time since the lock was read, so
+// the findings change only when one of them passes the threshold. The UI
+// asks At of every lock every second; with this it asks again only when an
+// answer can change.
+func (l *Lock) LongHeldSteadyUntil(now time.Time) (time.Time, bool) {
+	var until time.Time
+	found := false
+	if l.LongHeldAfter <= 0 || l.ReadAt.IsZero() {
+		return until, false
+	}
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		if p.Role != RoleHolder {
+			continue
+		}
+		for _, bound := range [2]time.Duration{p.Hold.Min, p.Hold.Max} {
+			// bound + (t − ReadAt) exceeds the threshold just after c.
+			c := l.ReadAt.Add(l.LongHeldAfter - bound)
+			if !c.Before(now) && (!found || c.Before(until)) {
+				until, found = c, true
+			}
+		}
+	}
+	return until, found
 }
 
 func sameNodes(a, b []Anomaly) bool {

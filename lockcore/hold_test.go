@@ -197,3 +197,59 @@ func TestLongHeldCountsTheHoldNotTheQueue(t *testing.T) {
 		t.Fatalf("oldest hold %+v", oldest)
 	}
 }
+
+// LongHeldSteadyUntil names the last moment whose findings are those of
+// now: one moment later, a bound passes the threshold and they change.
+func TestLongHeldSteadyUntil(t *testing.T) {
+	b := &builder{}
+	c := func(i int) string { return curatorName("lock-", i) }
+	opt := Options{LongHeld: 10 * time.Minute}
+	n0, n1 := b.node(c(0), 1), b.node(c(1), 2)
+	first := Analyze(settled(queueTree("/l", n0, n1)), nil, opt)
+	tree := Tree{Path: "/l", ReadAt: readAt.Add(time.Second), Children: []Node{n1}, Seen: first.Sightings(), Watched: true}
+	tree.Self.Stat.Pzxid = n1.Stat.Czxid + 1
+	seen := Analyze(tree, nil, opt)
+	tree.Seen, tree.Watched = nil, false
+	unknown := Analyze(tree, nil, opt)
+
+	findings := func(l *Lock) string {
+		var s []string
+		for _, a := range l.Anomalies {
+			s = append(s, string(a.Kind)+" "+a.Node)
+		}
+		for _, a := range l.MaybeLongHeld {
+			s = append(s, "maybe "+a.Node)
+		}
+		return strings.Join(s, ", ")
+	}
+	for _, tt := range []struct {
+		name string
+		l    Lock
+		now  time.Time
+		want time.Time // zero: steady for ever
+	}{
+		{"a hold seen granted, under the threshold", seen, readAt.Add(time.Minute), tree.ReadAt.Add(10 * time.Minute)},
+		{"a hold of unknown grant, possibly long", unknown, readAt.Add(time.Minute), tree.ReadAt.Add(10*time.Minute - unknown.Participants[0].Hold.Min)},
+		{"the first holder, known long", first, readAt.Add(time.Minute), time.Time{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			until, ok := tt.l.LongHeldSteadyUntil(tt.now)
+			if ok != !tt.want.IsZero() || !until.Equal(tt.want) {
+				t.Fatalf("steady until %v (%v), want %v", until, ok, tt.want)
+			}
+			now := findings(tt.l.At(tt.now))
+			if !ok {
+				if later := findings(tt.l.At(tt.now.Add(100 * time.Hour))); later != now {
+					t.Fatalf("steady for ever, yet %q became %q", now, later)
+				}
+				return
+			}
+			if at := findings(tt.l.At(until)); at != now {
+				t.Errorf("findings %q at now, %q at the span's end", now, at)
+			}
+			if after := findings(tt.l.At(until.Add(time.Millisecond))); after == now {
+				t.Errorf("findings %q did not change just after the span", now)
+			}
+		})
+	}
+}

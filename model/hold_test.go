@@ -112,3 +112,29 @@ func TestClientUnknownYet(t *testing.T) {
 		t.Errorf("a session that joined since: %q", got)
 	}
 }
+
+// AgeTo looks again within a steady span when a lock arrives or when the
+// clock goes back (a replay seeking to an earlier moment).
+func TestAgeToLooksAgainAfterAChange(t *testing.T) {
+	s := NewState()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: "/l", Lock: queuedLong(true)})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	if s.AgeTo(t0.Add(time.Minute)) {
+		t.Fatal("held a minute, under the threshold")
+	}
+	// A second lock, read eleven minutes after its grant, arrives inside
+	// the first lock's steady span.
+	late := queuedLong(true)
+	late.Path, late.ReadAt = "/m", late.ReadAt.Add(-11*time.Minute)
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(2 * time.Minute), Path: "/m", Lock: late})
+	if !s.AgeTo(t0.Add(3*time.Minute)) || len(AnomalyKinds(s.Locks["/m"])) == 0 {
+		t.Fatalf("a lock that arrived long-held is not judged: %v", AnomalyKinds(s.Locks["/m"]))
+	}
+	if !s.AgeTo(t0.Add(11*time.Minute)) || len(AnomalyKinds(s.Locks["/l"])) == 0 {
+		t.Fatalf("held 11 minutes: %v", AnomalyKinds(s.Locks["/l"]))
+	}
+	if !s.AgeTo(t0.Add(5*time.Minute)) || len(AnomalyKinds(s.Locks["/l"])) != 0 {
+		t.Fatalf("back at 5 minutes, still flagged: %v", AnomalyKinds(s.Locks["/l"]))
+	}
+}

@@ -106,6 +106,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 	for path, l := range s.Locks {
 		if lockcore.LinksChanged(l, links) {
 			s.Locks[path] = s.withLinks(l)
+			s.steady = steadySpan{}
 		}
 	}
 }
@@ -117,4 +118,5 @@ func (s *State) SetLinks(links map[int64]lockcore.Link) {
 	for path, l := range s.Locks {
 		s.Locks[path] = s.withLinks(l)
 	}
+	s.steady = steadySpan{}
 }

@@ -63,6 +63,8 @@ type State struct {
 	Logged int
 
 	tracks map[int64]*sessionTrack // owner sessions, for Links
+	// steady is the span of time over which AgeTo would change no lock.
+	steady steadySpan
 	// LastChange is when the watcher last reported a lock changed or gone.
 	LastChange time.Time
 }
@@ -88,6 +90,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.record(ev.At, s.Locks[ev.Path], l)
 		}
 		s.Locks[ev.Path] = l
+		s.steady = steadySpan{}
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventLockGone:
@@ -126,10 +129,18 @@ func (s *State) AgeTo(now time.Time) bool {
 	if s.Stale() {
 		return false
 	}
+	if s.steady.covers(now) {
+		return false
+	}
 	changed := false
+	s.steady = steadySpan{from: now, forever: true}
 	for p, l := range s.Locks {
-		if n := l.At(now); n != l {
+		n := l.At(now)
+		if n != l {
 			s.Locks[p], changed = n, true
+		}
+		if until, ok := n.LongHeldSteadyUntil(now); ok {
+			s.steady.until(until)
 		}
 	}
 	return changed

@@ -154,3 +154,44 @@ func BenchmarkKeyToFrame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIdleSecond: what one idle second costs the UI on the locks
+// screen with 10,000 locks: the one-second tick (its long-held check) and
+// the frame after it, the clock moving on a second per round so that holds
+// age. "idle": nothing changes in ZooKeeper. "one-lock-changes", the
+// baseline: one lock event a second, after which every lock is judged
+// again, as every tick did before AgeTo kept its steady span. A ms/second
+// of 10 is 1 % of a core.
+func BenchmarkIdleSecond(b *testing.B) {
+	for _, changing := range []bool{false, true} {
+		name := "idle"
+		if changing {
+			name = "one-lock-changes"
+		}
+		b.Run(name, func(b *testing.B) {
+			now := t0
+			s := model.NewState()
+			s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Session: sid(1)}})
+			var locks []*lockcore.Lock
+			for i := 0; i < 10000; i++ {
+				l := benchLock(i, 1+i%5)
+				locks = append(locks, l)
+				s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l})
+			}
+			s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0, Discovery: zkwatch.Discovery{Complete: true}})
+			a := New(Options{State: s, Now: func() time.Time { return now }, Location: time.UTC, Profile: termenv.ANSI256})
+			a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				now = now.Add(time.Second)
+				if changing {
+					l := locks[i%len(locks)]
+					a.Update(watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventLock, At: now, Path: l.Path, Lock: l}}})
+				}
+				a.Update(tickMsg(now))
+				_ = a.View()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/second")
+		})
+	}
+}
