@@ -16,10 +16,18 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 	byPath := make(map[string]*entry, len(entries))
 	perSession := map[int64]int{}
 	watchable := map[string]*WatchTarget{}
+	// Each session's watches on this lock's nodes, in queue order, found
+	// from the nodes' side: one client's session may watch in thousands of
+	// locks, and going through all its watches for each of its nodes made a
+	// table read cost the square of that.
+	watchesHere := map[int64][]string{}
 	for _, e := range entries {
 		byPath[e.path] = e
 		perSession[e.node.Stat.EphemeralOwner]++
 		watchable[e.path] = &WatchTarget{Node: e.rel, Path: e.path}
+		for _, s := range w.Watchers(e.path) {
+			watchesHere[s] = append(watchesHere[s], e.path)
+		}
 	}
 	for _, e := range entries {
 		session := e.node.Stat.EphemeralOwner
@@ -29,9 +37,9 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 		shared := perSession[session] > 1
 		var watched, behind []*WatchTarget
 		ruleWatched := false
-		for _, p := range w.Paths(session) {
-			t, ok := watchable[p]
-			if !ok || p == e.path {
+		for _, p := range watchesHere[session] {
+			t := watchable[p]
+			if p == e.path {
 				continue
 			}
 			// The table is per session: with several nodes in this lock,

@@ -34,6 +34,8 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 type seenLock struct {
 	sightings *lockcore.Sightings
 	breaks    int
+	// table is the watch table the lock was last analysed against.
+	table *lockcore.WatchTable
 }
 
 // trackListed is track once path's children have been listed (and its
@@ -89,7 +91,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	seen := w.emitLock(ctx, *next, table)
 	w.mu.Lock()
 	if w.locks[path] == next {
-		w.seen[path] = seenLock{sightings: seen, breaks: breaks}
+		w.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
 	}
 	w.mu.Unlock()
 	return nil
@@ -196,18 +198,33 @@ func (w *Watcher) emitLock(ctx context.Context, t lockcore.Tree, table *lockcore
 	return l.Sightings()
 }
 
-// analyzeAll reports every lock again, analysed against the current watch
-// table, from what was last read.
+// analyzeAll reports again, analysed against the current watch table from
+// what was last read, every lock whose analysis the new table can change:
+// on a busy ensemble the table's zxid moves on with every read of it, and
+// most locks' watches stay the same.
 func (w *Watcher) analyzeAll(ctx context.Context) {
-	w.mu.Lock()
-	trees := make([]lockcore.Tree, 0, len(w.locks))
-	for _, t := range w.locks {
-		trees = append(trees, *t)
+	type job struct {
+		tree lockcore.Tree
+		next *lockcore.Tree
 	}
+	w.mu.Lock()
 	table := w.table
+	var jobs []job
+	for p, t := range w.locks {
+		if s, ok := w.seen[p]; ok && table.SameFor(s.table, *t) {
+			continue
+		}
+		jobs = append(jobs, job{*t, t})
+	}
 	w.mu.Unlock()
-	for _, t := range trees {
-		w.emitLock(ctx, t, table)
+	for _, j := range jobs {
+		w.emitLock(ctx, j.tree, table)
+		w.mu.Lock()
+		if s, ok := w.seen[j.tree.Path]; ok && w.locks[j.tree.Path] == j.next {
+			s.table = table
+			w.seen[j.tree.Path] = s
+		}
+		w.mu.Unlock()
 	}
 }
 

@@ -1,0 +1,41 @@
+package lockcore
+
+import "slices"
+
+// SameFor reports whether Analyze reads the same of tree t in w as in o:
+// both tables absent, or both unusable for t for the same reason, or both
+// usable with the same sessions watching the lock's path and each of its
+// nodes. A watcher given a new table analyses again only the locks for
+// which it is not the same.
+func (w *WatchTable) SameFor(o *WatchTable, t Tree) bool {
+	if (w == nil) != (o == nil) {
+		return false
+	}
+	if w == nil {
+		return true
+	}
+	gap := w.gap(t)
+	if gap != o.gap(t) {
+		return false
+	}
+	if gap != "" {
+		return true
+	}
+	same := func(p string) bool { return slices.Equal(w.byPath[p], o.byPath[p]) }
+	if !same(t.Path) {
+		return false
+	}
+	for _, n := range t.Children {
+		if !same(join(t.Path, n.Name)) {
+			return false
+		}
+	}
+	for dir, nodes := range t.Extra {
+		for _, n := range nodes {
+			if !same(join(dir, n.Name)) {
+				return false
+			}
+		}
+	}
+	return true
+}
