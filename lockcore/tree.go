@@ -74,6 +74,9 @@ type WatchTable struct {
 	// scope, when not nil, names the locks whose watches the table kept;
 	// for any other lock it knows nothing.
 	scope func(lockPath string) bool
+	// origin is the table NewWatchTable made, shared by its copies (AsOf,
+	// Scoped): copies of one origin hold the same watches.
+	origin *WatchTable
 }
 
 // Scoped returns the table marked as holding only the watches of the locks
@@ -146,6 +149,7 @@ func NewWatchTable(bySession map[int64][]string) *WatchTable {
 	for _, ss := range w.byPath {
 		sortInt64s(ss)
 	}
+	w.origin = w
 	return w
 }
 
@@ -195,6 +199,11 @@ func (w *WatchTable) Equal(o *WatchTable) bool {
 	}
 	if w.asOf != o.asOf || len(w.byPath) != len(o.byPath) {
 		return false
+	}
+	if w.origin != nil && w.origin == o.origin {
+		// The same table read once, stamped or scoped again: compared
+		// entry by entry on every poll it costs as much as its reading.
+		return true
 	}
 	for p, ss := range w.byPath {
 		os := o.byPath[p]

@@ -44,3 +44,28 @@ func TestWatchTableSameFor(t *testing.T) {
 		})
 	}
 }
+
+// Copies of one table are equal while stamped alike; tables read apart
+// are compared watch by watch.
+func TestWatchTableEqual(t *testing.T) {
+	a := NewWatchTable(map[int64][]string{1: {"/l/x"}, 2: {"/l/y"}})
+	same := NewWatchTable(map[int64][]string{2: {"/l/y"}, 1: {"/l/x"}})
+	other := NewWatchTable(map[int64][]string{1: {"/l/y"}, 2: {"/l/x"}})
+	scoped := a.Scoped(func(string) bool { return true })
+	for _, tt := range []struct {
+		name string
+		x, y *WatchTable
+		want bool
+	}{
+		{"a copy", a, scoped, true},
+		{"a copy stamped later", a.AsOf(5), scoped.AsOf(6), false},
+		{"copies stamped alike", a.AsOf(5), scoped.AsOf(5), true},
+		{"the same watches read twice", a, same, true},
+		{"other watches", a, other, false},
+		{"none", a, nil, false},
+	} {
+		if got := tt.x.Equal(tt.y); got != tt.want {
+			t.Errorf("%s: Equal = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -59,6 +59,9 @@ type Enricher struct {
 	kept    map[string]memberAnswer    // server → its last cons and watch table, reused until due again
 	refused map[string]map[string]bool // server → words it refused
 	last    Enrichment                 // the last completed ask's picture
+	// lastTables names the members' watch tables the last picture's was
+	// merged from: while every member's is kept, the merge is kept too.
+	lastTables string
 	askedAt time.Time                  // when that ask started; zero before
 	flight  *ask                       // the ask under way, if any
 }
@@ -164,7 +167,17 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server], kept[server], interest, focus) })
 	}
 	wg.Wait()
-	result := merge(answers, e.now())
+	tables := tableSources(answers)
+	e.mu.Lock()
+	reuse := e.last.Watches != nil && tables == e.lastTables
+	previous := e.last
+	e.mu.Unlock()
+	var result Enrichment
+	if reuse {
+		result = mergeKeepingTable(answers, e.now(), previous)
+	} else {
+		result = merge(answers, e.now())
+	}
 	if len(e.Missing) > 0 {
 		result = result.withMissing(e.Missing)
 	}
@@ -189,7 +202,7 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 		}
 	}
 	if f.ctx.Err() == nil {
-		e.last, e.askedAt = result, started
+		e.last, e.askedAt, e.lastTables = result, started, tables
 	}
 	if e.flight == f {
 		e.flight = nil

@@ -429,7 +429,7 @@ func TestEnricherPacesByCost(t *testing.T) {
 	e, clock := newTestEnricher(time.Second, m)
 	e.Costs = NewCosts()
 	e.Costs.now = clock.now
-	e.Poll(context.Background())
+	before := e.Poll(context.Background())
 	first := m.counts()
 	// The asks are recorded again as having taken a second: one in 300
 	// seconds keeps each under a third of a percent of the member's time.
@@ -442,6 +442,9 @@ func TestEnricherPacesByCost(t *testing.T) {
 	}
 	if en.Watches == nil || !en.Complete {
 		t.Errorf("the kept answers were not reused: watches %v, complete %v", en.Watches, en.Complete)
+	}
+	if en.Watches != before.Watches {
+		t.Errorf("the table read once was merged again")
 	}
 	if len(en.Cost) != 1 || en.Cost[0].Member != m.addr || en.Cost[0].Bytes == 0 {
 		t.Errorf("cost %+v", en.Cost)

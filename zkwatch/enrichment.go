@@ -63,6 +63,38 @@ type Enrichment struct {
 
 // merge makes the picture from every member's answers.
 func merge(answers []memberAnswer, at time.Time) Enrichment {
+	return mergeTable(answers, at, true)
+}
+
+// mergeKeepingTable is merge for answers whose watch tables are the same
+// reads as those previous was merged from (see tableSources): the merged
+// table is previous's, not made again. Merging tens of thousands of
+// watches every few seconds, when the tables are read far less often,
+// would cost as much as reading them.
+func mergeKeepingTable(answers []memberAnswer, at time.Time, previous Enrichment) Enrichment {
+	en := mergeTable(answers, at, false)
+	if en.WatchesNote == "" {
+		en.Watches, en.ByPath = previous.Watches, previous.ByPath
+	}
+	return en
+}
+
+// tableSources names the watch-table reads in answers: each member's
+// address with when its table was read, or "-" for none.
+func tableSources(answers []memberAnswer) string {
+	var b strings.Builder
+	for _, a := range answers {
+		b.WriteString(a.info.Addr)
+		if a.watches == nil {
+			b.WriteString(" -\n")
+			continue
+		}
+		fmt.Fprintf(&b, " %d %s\n", a.watchesAt.UnixNano(), a.watchesWord)
+	}
+	return b.String()
+}
+
+func mergeTable(answers []memberAnswer, at time.Time, withTable bool) Enrichment {
 	en := Enrichment{At: at, Clients: map[int64]ClientInfo{}}
 	table := map[int64][]string{}
 	var clientsWhy, watchesWhy notes
@@ -101,12 +133,14 @@ func merge(answers []memberAnswer, at time.Time) Enrichment {
 				en.WatchesFor = a.watchesFor
 			}
 		}
-		for s, paths := range a.watches {
-			table[s] = append(table[s], paths...)
+		if withTable {
+			for s, paths := range a.watches {
+				table[s] = append(table[s], paths...)
+			}
 		}
 	}
 	en.Complete, en.ClientsNote = len(clientsWhy.causes) == 0, clientsWhy.String()
-	if en.WatchesNote = watchesWhy.String(); en.WatchesNote == "" {
+	if en.WatchesNote = watchesWhy.String(); en.WatchesNote == "" && withTable {
 		en = en.withTable(table)
 	}
 	return en
