@@ -62,8 +62,8 @@ type Enricher struct {
 	// lastTables names the members' watch tables the last picture's was
 	// merged from: while every member's is kept, the merge is kept too.
 	lastTables string
-	askedAt time.Time                  // when that ask started; zero before
-	flight  *ask                       // the ask under way, if any
+	askedAt    time.Time // when that ask started; zero before
+	flight     *ask      // the ask under way, if any
 }
 
 // ask is one round of questions to every member, shared by the Polls that
