@@ -166,7 +166,7 @@ func run(t *testing.T, ens *zktest.Ensemble, p plan, modes []string) {
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	observer := ens.Connect(t)
-	stalledLocks := awaitQueues(finished, observer, locks, &book)
+	stalledLocks := awaitQueues(finished, observer, locks, &book, func() { reals.sweep(observer, locks) })
 	for _, l := range stalledLocks {
 		t.Errorf("%s: its queue has not moved for %s; its nodes now:\n%s", l.path, stallAfter, describeStall(observer, l, cs))
 	}

@@ -26,6 +26,54 @@ const realHoldTimeout = 60 * time.Second
 type realClients struct {
 	mu   sync.Mutex
 	errs []string
+	// sessions are every real contender's session, true while its round
+	// is under way: a node of one whose round has ended was left behind.
+	sessions map[int64]bool
+}
+
+func (r *realClients) track(session int64, active bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sessions == nil {
+		r.sessions = map[int64]bool{}
+	}
+	r.sessions[session] = active
+}
+
+// sweep force-releases, as an operator would, the nodes that real
+// contenders whose rounds have ended left behind while their sessions live
+// on (a Curator client that gave up under the faults without closing its
+// session), and records each as that client's fault with the queue as
+// evidence. Our nodes are never touched: only sessions a real contender
+// reported are.
+func (r *realClients) sweep(observer *zk.Conn, locks []lockDef) {
+	r.mu.Lock()
+	ended := map[int64]bool{}
+	for s, active := range r.sessions {
+		if !active {
+			ended[s] = true
+		}
+	}
+	r.mu.Unlock()
+	for _, l := range locks {
+		for _, dir := range l.nodeDirs() {
+			names, _, err := observer.Children(dir)
+			if err != nil {
+				continue
+			}
+			for _, n := range names {
+				_, st, err := observer.Get(dir + "/" + n)
+				if err != nil || !ended[st.EphemeralOwner] {
+					continue
+				}
+				evidence := describeDir(observer, dir, nil)
+				if observer.Delete(dir+"/"+n, st.Version) == nil {
+					r.fault("%s/%s of session 0x%x outlived its real contender's round, its session still open: force-released; the queue then:\n%s",
+						dir, n, st.EphemeralOwner, evidence)
+				}
+			}
+		}
+	}
 }
 
 func (r *realClients) fault(format string, args ...any) {
@@ -71,36 +119,46 @@ func startReal(t *testing.T, ens *zktest.Ensemble, locks []lockDef, perLock int,
 func (r *realClients) loop(t *testing.T, p *peers.Peer, l lockDef, slot int, more func(int) bool, book *ledger, observer *zk.Conn, members []*zktest.Server) {
 	rng := rand.New(rand.NewSource(int64(1000 + slot)))
 	for round := 0; more(round); round++ {
-		id := fmt.Sprintf("%s-%s-%d-%d", l.real, l.mode, slot, round)
-		variant := l.variants[rng.Intn(len(l.variants))]
-		var c peers.Contender
-		if msg := step(t, func(tb testing.TB) { c = p.Acquire(tb, id, variant, l.path) }); msg != "" {
-			// Under leader kills a new session may take long to come.
-			r.fault("%s %s on %s: no node: %s", id, variant, l.path, msg)
-			step(t, func(tb testing.TB) { p.Release(tb, id) })
-			continue
-		}
-		if msg := waitHeld(t, p, l, variant, c, observer, members); msg != "" {
-			r.fault("%s %s on %s did not get the lock: %s", id, variant, l.path, msg)
-			if msg := step(t, func(tb testing.TB) { p.Release(tb, id) }); msg != "" {
-				// The client could not give its node up (Curator's release
-				// ends in ConnectionLoss under a leader kill): an operator
-				// force-releases it, so the queue behind it moves on.
-				r.fault("%s %s on %s: release: %s; its nodes force-released: %s", id, variant, l.path, msg,
-					forceRelease(observer, l.nodeDirs(), c.Session))
-			}
-			continue
-		}
-		// The stamps lie inside the real hold: "acquired" is read after
-		// the client's acquire returned, and the exit is stamped before
-		// the release is sent.
-		e := entry{lock: l.path, who: id, kind: realKind(variant), limit: leases, enter: time.Now(), real: true}
-		time.Sleep(time.Duration(5+rng.Intn(30)) * time.Millisecond)
-		e.exit = time.Now()
-		book.add(e)
+		r.round(t, p, l, fmt.Sprintf("%s-%s-%d-%d", l.real, l.mode, slot, round), rng, book, observer, members)
+	}
+}
+
+// round is one real contender's acquire, stay and release. Its session
+// counts as active until the round ends (see sweep).
+func (r *realClients) round(t *testing.T, p *peers.Peer, l lockDef, id string, rng *rand.Rand, book *ledger, observer *zk.Conn, members []*zktest.Server) {
+	variant := l.variants[rng.Intn(len(l.variants))]
+	var c peers.Contender
+	msg := step(t, func(tb testing.TB) { c = p.Acquire(tb, id, variant, l.path) })
+	if c.Session != 0 {
+		r.track(c.Session, true)
+		defer r.track(c.Session, false)
+	}
+	if msg != "" {
+		// Under leader kills a new session may take long to come.
+		r.fault("%s %s on %s: no node: %s", id, variant, l.path, msg)
+		step(t, func(tb testing.TB) { p.Release(tb, id) })
+		return
+	}
+	if msg := waitHeld(t, p, l, variant, c, observer, members); msg != "" {
+		r.fault("%s %s on %s did not get the lock: %s", id, variant, l.path, msg)
 		if msg := step(t, func(tb testing.TB) { p.Release(tb, id) }); msg != "" {
-			r.fault("%s %s on %s: release: %s", id, variant, l.path, msg)
+			// The client could not give its node up (Curator's release
+			// ends in ConnectionLoss under a leader kill): an operator
+			// force-releases it, so the queue behind it moves on.
+			r.fault("%s %s on %s: release: %s; its nodes force-released: %s", id, variant, l.path, msg,
+				forceRelease(observer, l.nodeDirs(), c.Session))
 		}
+		return
+	}
+	// The stamps lie inside the real hold: "acquired" is read after the
+	// client's acquire returned, and the exit is stamped before the
+	// release is sent.
+	e := entry{lock: l.path, who: id, kind: realKind(variant), limit: leases, enter: time.Now(), real: true}
+	time.Sleep(time.Duration(5+rng.Intn(30)) * time.Millisecond)
+	e.exit = time.Now()
+	book.add(e)
+	if msg := step(t, func(tb testing.TB) { p.Release(tb, id) }); msg != "" {
+		r.fault("%s %s on %s: release: %s", id, variant, l.path, msg)
 	}
 }
 

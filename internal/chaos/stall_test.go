@@ -20,8 +20,9 @@ import (
 const stallAfter = 3 * time.Minute
 
 // awaitQueues waits until finished is closed, and returns early with the
-// locks whose queue stopped moving (see queueWatch).
-func awaitQueues(finished <-chan struct{}, c *zk.Conn, locks []lockDef, book *ledger) []lockDef {
+// locks whose queue stopped moving (see queueWatch). Every few seconds it
+// first calls sweep, which clears what real clients left behind.
+func awaitQueues(finished <-chan struct{}, c *zk.Conn, locks []lockDef, book *ledger, sweep func()) []lockDef {
 	byPath := map[string]lockDef{}
 	var paths []string
 	for _, l := range locks {
@@ -35,8 +36,9 @@ func awaitQueues(finished <-chan struct{}, c *zk.Conn, locks []lockDef, book *le
 		select {
 		case <-finished:
 			return nil
-		case now := <-tick.C:
-			if stalled := w.check(now); len(stalled) > 0 {
+		case <-tick.C:
+			sweep()
+			if stalled := w.check(time.Now()); len(stalled) > 0 {
 				var out []lockDef
 				for _, p := range stalled {
 					out = append(out, byPath[p])
