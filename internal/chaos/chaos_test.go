@@ -166,7 +166,15 @@ func run(t *testing.T, ens *zktest.Ensemble, p plan, modes []string) {
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	observer := ens.Connect(t)
-	stalledLocks := awaitQueues(finished, observer, locks, &book, func() { reals.sweep(observer, locks) })
+	isOurs := func(session int64) bool {
+		for _, c := range cs {
+			if c.conn.SessionID() == session {
+				return true
+			}
+		}
+		return false
+	}
+	stalledLocks := awaitQueues(finished, observer, locks, &book, func() { reals.sweep(observer, locks, isOurs) })
 	for _, l := range stalledLocks {
 		t.Errorf("%s: its queue has not moved for %s; its nodes now:\n%s", l.path, stallAfter, describeStall(observer, l, cs))
 	}

@@ -4,6 +4,7 @@ package chaos
 
 import (
 	"fmt"
+	"strings"
 	"math/rand"
 	"runtime"
 	"sync"
@@ -14,6 +15,13 @@ import (
 	"github.com/zklocks/zklocks/internal/peers"
 	"github.com/zklocks/zklocks/internal/zktest"
 )
+
+// longestRound bounds a real contender's round: its acquire step, its wait
+// for the lock and its release step.
+const longestRound = stepBudget + realHoldTimeout + stepBudget + 30*time.Second
+
+// stepBudget is package peers' budget for one step.
+const stepBudget = 30 * time.Second
 
 // realHoldTimeout is how long a real client may wait for a lock before its
 // wait is recorded as its own fault and abandoned. Our contenders behind it
@@ -46,13 +54,15 @@ func (r *realClients) track(session int64, active bool) {
 // session), and records each as that client's fault with the queue as
 // evidence. Our nodes are never touched: only sessions a real contender
 // reported are.
-func (r *realClients) sweep(observer *zk.Conn, locks []lockDef) {
+//
+// A Curator client whose session expired under the faults goes on in a new
+// session no round reported, so a node that is not ours, not an active
+// round's, and older than any round can last is left behind too.
+func (r *realClients) sweep(observer *zk.Conn, locks []lockDef, ours func(int64) bool) {
 	r.mu.Lock()
-	ended := map[int64]bool{}
-	for s, active := range r.sessions {
-		if !active {
-			ended[s] = true
-		}
+	ended, active := map[int64]bool{}, map[int64]bool{}
+	for s, on := range r.sessions {
+		ended[s], active[s] = !on, on
 	}
 	r.mu.Unlock()
 	for _, l := range locks {
@@ -62,14 +72,19 @@ func (r *realClients) sweep(observer *zk.Conn, locks []lockDef) {
 				continue
 			}
 			for _, n := range names {
-				_, st, err := observer.Get(dir + "/" + n)
-				if err != nil || !ended[st.EphemeralOwner] {
+				data, st, err := observer.Get(dir + "/" + n)
+				if err != nil || strings.HasPrefix(string(data), "zklocks ") {
+					continue // our client's data: never swept
+				}
+				age := time.Since(time.UnixMilli(st.Ctime))
+				stray := age > longestRound && !ours(st.EphemeralOwner) && !active[st.EphemeralOwner]
+				if !ended[st.EphemeralOwner] && !stray {
 					continue
 				}
 				evidence := describeDir(observer, dir, nil)
 				if observer.Delete(dir+"/"+n, st.Version) == nil {
-					r.fault("%s/%s of session 0x%x outlived its real contender's round, its session still open: force-released; the queue then:\n%s",
-						dir, n, st.EphemeralOwner, evidence)
+					r.fault("%s/%s of session 0x%x, %s old, outlived its real contender's round, its session still open: force-released; the queue then:\n%s",
+						dir, n, st.EphemeralOwner, age.Round(time.Second), evidence)
 				}
 			}
 		}
