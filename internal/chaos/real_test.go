@@ -4,9 +4,9 @@ package chaos
 
 import (
 	"fmt"
-	"strings"
 	"math/rand"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
