@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -58,11 +59,6 @@ func kazooReaderCycle(observer *zk.Conn, members []*zktest.Server, dir string, s
 	return ""
 }
 
-// sequence is a sequential node name's ten-digit suffix, which orders the
-// nodes of one parent.
-func sequence(name string) string {
-	if len(name) < 10 {
-		return name
-	}
-	return name[len(name)-10:]
-}
+// sequence is a sequential node name's suffix as written (ten digits, so
+// it orders as text), by lockcore's own parsing; "" for any other name.
+func sequence(name string) string { return lockcore.ParseName(name).SeqText }
