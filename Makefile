@@ -21,7 +21,7 @@ deps:
 # watch before a reconnect.
 test: deps vet
 	$(GO) test -race -count=1 -timeout 15m ./...
-	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./internal/chaos
+	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
 # TestIntegration… ones, in well under a minute.
@@ -60,7 +60,7 @@ bench-scale: deps
 # performance); a few minutes. BENCHFLAGS adds e.g. -cpuprofile cpu.out.
 .PHONY: bench-lock
 bench-lock: deps
-	$(GO) test ./internal/lockbench -run '^$$' -bench '^BenchmarkLock$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
+	$(GO) test ./tests/lockbench -run '^$$' -bench '^BenchmarkLock$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
 
 # What recording costs at 1,000 lock changes a second: CPU and bytes per
 # minute against the targets (see README, Recording); a few seconds, no
@@ -84,13 +84,13 @@ demo: deps build
 # times in a row, each on a new ensemble, and stops at the first failure.
 RUNS ?= 1
 chaos: deps
-	$(GO) test -count=$(RUNS) -failfast -timeout $$(( $(RUNS) * 20 ))m -v -run '^TestIntegrationChaos$$' ./internal/chaos -chaos.long
+	$(GO) test -count=$(RUNS) -failfast -timeout $$(( $(RUNS) * 20 ))m -v -run '^TestIntegrationChaos$$' ./tests/chaos -chaos.long
 
 # The mixed chaos (every mode at once) for DURATION, with the same figures.
 DURATION ?= 10m
 .PHONY: soak
 soak: deps
-	$(GO) test -count=1 -timeout 24h -v -run '^TestIntegrationSoak$$' ./internal/chaos -chaos.soak $(DURATION)
+	$(GO) test -count=1 -timeout 24h -v -run '^TestIntegrationSoak$$' ./tests/chaos -chaos.soak $(DURATION)
 
 clean:
 	rm -f $(BIN)

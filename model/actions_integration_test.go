@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )

@@ -12,7 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/go-zookeeper/zk"
 	"github.com/muesli/termenv"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 func TestIntegrationSrvrStandalone(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/internal/peers"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // checkJSON mirrors the JSON contract of `zklocks check --json`.

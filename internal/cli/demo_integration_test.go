@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/demo"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // demoRun is a `zklocks demo --plain` process whose output is kept and

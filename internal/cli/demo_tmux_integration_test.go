@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/demo"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // TestIntegrationDemoTmux runs `zklocks demo` as the README's first

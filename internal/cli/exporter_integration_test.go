@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/peers"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // promInstallHint is the command that provides Prometheus and promtool.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 func TestIntegrationShowBadInput(t *testing.T) {

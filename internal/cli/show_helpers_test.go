@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/peers"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // showJSON mirrors the JSON contract of `zklocks show --json`.

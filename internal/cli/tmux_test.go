@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // tmuxScreen drives a command in a tmux session of its own, on a private

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/peers"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 func TestIntegrationTUI(t *testing.T) {

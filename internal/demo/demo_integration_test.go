@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 

@@ -1,7 +1,7 @@
 // Package zkserver starts and stops a real Apache ZooKeeper server from the
 // Debian packages (java and the jars in /usr/share/java), on loopback: for
 // `zklocks demo`, which needs a throwaway server on a machine that has none
-// running, and for the tests' helpers in internal/zktest.
+// running, and for the tests' helpers in internal/testkit/zktest.
 //
 // A [Server] is one JVM in its own process group. [Server.Stop] kills the
 // group and removes the server's directory when this package made it. On

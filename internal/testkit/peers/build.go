@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/zklocks/zklocks/internal/zkserver"
+	"github.com/zklocks/zklocks/internal/testkit/javabuild"
 )
 
 // installHint is the command that provides the peers' clients.
@@ -46,7 +46,7 @@ var javaSources embed.FS
 var kazooSource []byte
 
 // javaPeers are the Java peers' build.
-var javaPeers = zkserver.JavaBuild{Name: "peers", JarDir: jarDir, Jars: jars, InstallHint: installHint}
+var javaPeers = javabuild.JavaBuild{Name: "peers", JarDir: jarDir, Jars: jars, InstallHint: installHint}
 
 // javaClasspath compiles the Java peers once per test binary.
 var javaClasspath = sync.OnceValues(func() (string, error) {

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/peers"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // longestRound bounds a real contender's round: its acquire step, its wait

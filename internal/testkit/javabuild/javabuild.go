@@ -1,4 +1,6 @@
-package zkserver
+// Package javabuild compiles the tests' small Java programs (Curator
+// clients, benchmark contenders) against the jars Debian installs.
+package javabuild
 
 import (
 	"crypto/sha256"
@@ -9,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
 // JavaBuild is a Java program of the tests' or benchmarks' (a Curator
@@ -101,10 +105,10 @@ func (b JavaBuild) Build() (classpath string, err error) {
 	return classpath, nil
 }
 
-// Tool finds java or javac (see JDKTool), failing with the command that
+// Tool finds java or javac (see zkserver.JDKTool), failing with the command that
 // installs what the program needs.
 func (b JavaBuild) Tool(name string) (string, error) {
-	p, err := JDKTool(name)
+	p, err := zkserver.JDKTool(name)
 	if err != nil {
 		return "", fmt.Errorf("%s not found (%v); install a JDK (default-jdk-headless) and the clients with: %s",
 			name, err, b.InstallHint)

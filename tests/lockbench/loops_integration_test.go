@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/lockbench"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/tests/lockbench"
 )
 
 // TestIntegrationLoops runs every client's loop briefly with two

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/zklocks/zklocks/internal/zkserver"
+	"github.com/zklocks/zklocks/internal/testkit/javabuild"
 )
 
 // installHint is the command that provides the baseline clients.
@@ -43,7 +43,7 @@ var curatorSource []byte
 var kazooSource []byte
 
 // curatorLoop is CuratorLoop's build.
-var curatorLoop = zkserver.JavaBuild{Name: "lockbench", JarDir: jarDir, Jars: jars, InstallHint: installHint,
+var curatorLoop = javabuild.JavaBuild{Name: "lockbench", JarDir: jarDir, Jars: jars, InstallHint: installHint,
 	Sources: map[string][]byte{"CuratorLoop.java": curatorSource}}
 
 // curatorClasspath compiles CuratorLoop once per process.

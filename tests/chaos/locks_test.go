@@ -5,7 +5,7 @@ package chaos
 import (
 	"fmt"
 
-	"github.com/zklocks/zklocks/internal/peers"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/lockcore"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/lockbench"
-	"github.com/zklocks/zklocks/internal/zktest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/tests/lockbench"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
