@@ -12,7 +12,7 @@
 // about the moment the tree was read: by the time a caller acts on it,
 // contenders may have come or gone.
 //
-// The rule book (rulebook.go). What may be done with a lock of each recipe
+// The rule book (joinrules.go). What may be done with a lock of each recipe
 // and how much each anomaly matters, asked by the UI and the command line
 // alike: the modes a lock can be joined in ([JoinModes], [Modes],
 // [JoinableRecipes]), which nodes can be asked to release ([CheckRevocable])

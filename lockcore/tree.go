@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"slices"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -147,7 +148,7 @@ func NewWatchTable(bySession map[int64][]string) *WatchTable {
 		}
 	}
 	for _, ss := range w.byPath {
-		sortInt64s(ss)
+		slices.Sort(ss)
 	}
 	w.origin = w
 	return w

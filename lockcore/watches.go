@@ -139,7 +139,7 @@ func watchersByRule(ps []Participant) map[string][]int64 {
 		out[p.Watches.Path] = append(out[p.Watches.Path], p.Session)
 	}
 	for _, ss := range out {
-		sortInt64s(ss)
+		slices.Sort(ss)
 	}
 	return out
 }
