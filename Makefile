@@ -41,7 +41,7 @@ fuzz:
 	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
 
 # The watcher's performance against ZooKeeper itself, in one run on this
-# machine (see README, Performance); two to three minutes. BENCHFLAGS adds
+# machine (see docs/performance.md); two to three minutes. BENCHFLAGS adds
 # e.g. -cpuprofile cpu.out.
 BENCHFLAGS ?=
 bench-watch: deps
@@ -49,21 +49,21 @@ bench-watch: deps
 
 # zklocks on a generated production-sized cluster (a million znodes, 10,000
 # locks × 6 Curator contenders, a million foreign watches), every figure
-# beside its target and a raw go-zookeeper floor (see README, Large
+# beside its target and a raw go-zookeeper floor (see docs/performance.md, Large
 # clusters); five to ten minutes. BENCHFLAGS adds e.g. -scale.members=3.
 .PHONY: bench-scale
 bench-scale: deps
 	$(GO) test ./internal/cli -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
 
 # Our lock client against go-zookeeper's zk.Lock, Curator and kazoo on one
-# throwaway ZooKeeper, in one run on this machine (see README, Lock client
+# throwaway ZooKeeper, in one run on this machine (see docs/performance.md, Lock client
 # performance); a few minutes. BENCHFLAGS adds e.g. -cpuprofile cpu.out.
 .PHONY: bench-lock
 bench-lock: deps
 	$(GO) test ./tests/lockbench -run '^$$' -bench '^BenchmarkLock$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
 
 # What recording costs at 1,000 lock changes a second: CPU and bytes per
-# minute against the targets (see README, Recording); a few seconds, no
+# minute against the targets (see docs/recording.md); a few seconds, no
 # ZooKeeper needed.
 .PHONY: bench-record
 bench-record:

@@ -67,7 +67,7 @@ until interrupted: a snapshot of every lock, then every change with its time, an
 sessions, client addresses and watch tables at each reading. zklocks replay FILE shows it
 again; zklocks show --recording FILE --at TIME prints a lock as it was.
 
-The file is gzip-compressed JSON lines (see the README, Recording), flushed every second: an
+The file is gzip-compressed JSON lines (see docs/recording.md), flushed every second: an
 interruption or a crash loses at most the last second and leaves a readable file.
 
 ` + exitCodesHelp(),
