@@ -86,7 +86,7 @@ func Acquire(ctx context.Context, c ZK, spec Spec) (*Held, error) {
 	own, err := watchOwn(ctx, c, q.path)
 	if err == nil {
 		q.czxid = own.stat.Czxid
-		err = waitTurn(ctx, c, q, spec.Progress)
+		err = waitTurn(ctx, c, q, &own, spec.Progress)
 	}
 	if err != nil {
 		q.abandon(c)
@@ -320,26 +320,29 @@ func sanitizeHost(h string) string {
 // waitTurn waits until our node holds by its recipe's rule, watching only
 // the node the rule names. A twin of our node (a create of ours applied
 // after we looked for it) is deleted as soon as it is seen.
-func waitTurn(ctx context.Context, c ZK, q queued, progress func(Progress)) error {
+//
+// With own, the watch on our node, a wake costs no request: nodes are only
+// ever added behind ours (sequence numbers grow), so the first listing
+// holds every node that can stand ahead of us, and a node seen deleted is
+// struck from it; our own node's deletion is heard on own before any later
+// event. Without own, or when a create of ours lost its reply (a twin may
+// land ahead of us), every wake lists the queue again.
+func waitTurn(ctx context.Context, c ZK, q queued, own *ownWatch, progress func(Progress)) error {
 	since := time.Now()
 	name := path.Base(q.path)
+	shortcut := own != nil && !q.twins
+	var names []string // the queue as last listed, less the nodes seen gone
 	for {
-		names, _, err := c.Children(q.dir)
-		if err != nil {
-			if retryable(err) {
-				if err := pause(ctx); err != nil {
-					return err
-				}
-				continue
+		if names == nil {
+			listed, err := listQueue(ctx, c, q)
+			if err != nil {
+				return err
 			}
-			return fmt.Errorf("%s: %w", q.dir, err)
+			names = listed
 		}
 		me, ok := standingOf(q.dir, names, name)
 		if !ok {
 			return fmt.Errorf("%w: our node %s vanished while waiting (session expired or deleted)", ErrLockLost, q.path)
-		}
-		if q.unique {
-			sweepOrphans(c, q.dir, q.prefix, name, q.session, names)
 		}
 		if me.holder {
 			return nil
@@ -350,23 +353,84 @@ func waitTurn(ctx context.Context, c ZK, q queued, progress func(Progress)) erro
 				if err := pause(ctx); err != nil {
 					return err
 				}
+				names = nil
 				continue
 			}
 			return fmt.Errorf("%s: %w", me.watch, err)
 		}
 		if !exists {
+			names = struck(names, me.watch, shortcut)
 			continue
 		}
 		if progress != nil {
 			progress(Progress{Node: q.path, Position: me.position, Watching: me.watch, Since: since})
+		}
+		var ownCh <-chan zk.Event
+		if own != nil {
+			ownCh = own.ch
 		}
 		select {
 		case ev := <-ch:
 			if ev.Type == zk.EventNotWatching && errors.Is(ev.Err, zk.ErrSessionExpired) {
 				return fmt.Errorf("%w: session expired while waiting", ErrLockLost)
 			}
+			if ev.Type != zk.EventNodeDeleted {
+				names = nil
+				continue
+			}
+			// Our own node's deletion, had it come first, waits on own.
+			if own != nil {
+				select {
+				case ev := <-own.ch:
+					if err := own.rearm(ctx, c, q.path, ev); err != nil {
+						return err
+					}
+				default:
+				}
+			}
+			names = struck(names, me.watch, shortcut)
+		case ev := <-ownCh:
+			if err := own.rearm(ctx, c, q.path, ev); err != nil {
+				return err
+			}
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
+}
+
+// listQueue lists our queue, retrying while the connection is down, and
+// deletes any late twin of our node it shows.
+func listQueue(ctx context.Context, c ZK, q queued) ([]string, error) {
+	for {
+		names, _, err := c.Children(q.dir)
+		switch {
+		case err == nil:
+			if q.unique {
+				sweepOrphans(c, q.dir, q.prefix, path.Base(q.path), q.session, names)
+			}
+			return names, nil
+		case !retryable(err):
+			return nil, fmt.Errorf("%s: %w", q.dir, err)
+		}
+		if err := pause(ctx); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// struck returns the queue without the node at gone when the listing may
+// be kept, or nil to have it listed again.
+func struck(names []string, gone string, keep bool) []string {
+	if !keep {
+		return nil
+	}
+	base := path.Base(gone)
+	kept := make([]string, 0, len(names))
+	for _, n := range names {
+		if n != base {
+			kept = append(kept, n)
+		}
+	}
+	return kept
 }

@@ -72,6 +72,24 @@ func watchOwn(ctx context.Context, c ZK, node string) (ownWatch, error) {
 	}
 }
 
+// rearm handles an event on our node while we wait: its deletion or our
+// session's end loses the acquisition; anything else (a data change) sets
+// the watch again.
+func (o *ownWatch) rearm(ctx context.Context, c ZK, node string, ev zk.Event) error {
+	switch {
+	case ev.Type == zk.EventNodeDeleted:
+		return fmt.Errorf("%w: our node %s was deleted while waiting", ErrLockLost, node)
+	case ev.Type == zk.EventNotWatching && errors.Is(ev.Err, zk.ErrSessionExpired):
+		return fmt.Errorf("%w: session expired while waiting", ErrLockLost)
+	}
+	fresh, err := watchOwn(ctx, c, node)
+	if err != nil {
+		return err
+	}
+	*o = fresh
+	return nil
+}
+
 // hold turns our granted node into a Held.
 func hold(c ZK, q queued, recipe Recipe, mode Mode, own ownWatch) *Held {
 	h := &Held{Node: q.path, Token: own.stat.Czxid, Session: own.stat.EphemeralOwner, Recipe: recipe, Mode: mode,

@@ -46,7 +46,7 @@ func acquireLease(ctx context.Context, c ZK, spec Spec, recipe Recipe, data []by
 	}
 	// Leaving the queue, whatever happens, lets the next acquirer in.
 	defer q.abandon(c)
-	if err := waitTurn(ctx, c, q, spec.Progress); err != nil {
+	if err := waitTurn(ctx, c, q, nil, spec.Progress); err != nil {
 		return nil, err
 	}
 	lease, err := takeLease(ctx, c, recipe, leaseDir, spec.MaxLeases, data, q.path, spec.Progress)
