@@ -321,12 +321,13 @@ func sanitizeHost(h string) string {
 // the node the rule names. A twin of our node (a create of ours applied
 // after we looked for it) is deleted as soon as it is seen.
 //
-// With own, the watch on our node, a wake costs no request: nodes are only
-// ever added behind ours (sequence numbers grow), so the first listing
-// holds every node that can stand ahead of us, and a node seen deleted is
-// struck from it; our own node's deletion is heard on own before any later
-// event. Without own, or when a create of ours lost its reply (a twin may
-// land ahead of us), every wake lists the queue again.
+// With own, the watch on our node, the wake after the head of the queue
+// leaves costs no request: nodes are only ever added behind ours (sequence
+// numbers grow), so a listing holds every node that can stand ahead of us,
+// and with the head struck from it the rule can be judged again; our own
+// node's deletion is heard on own before any later event. Any other wake,
+// a wait without own, or a create of ours that lost its reply (a twin may
+// land ahead of us) lists the queue again.
 func waitTurn(ctx context.Context, c ZK, q queued, own *ownWatch, progress func(Progress)) error {
 	since := time.Now()
 	name := path.Base(q.path)
@@ -359,7 +360,7 @@ func waitTurn(ctx context.Context, c ZK, q queued, own *ownWatch, progress func(
 			return fmt.Errorf("%s: %w", me.watch, err)
 		}
 		if !exists {
-			names = struck(names, me.watch, shortcut)
+			names = nil
 			continue
 		}
 		if progress != nil {
@@ -388,7 +389,7 @@ func waitTurn(ctx context.Context, c ZK, q queued, own *ownWatch, progress func(
 				default:
 				}
 			}
-			names = struck(names, me.watch, shortcut)
+			names = struck(names, me.watch, shortcut && me.watchHeads)
 		case ev := <-ownCh:
 			if err := own.rearm(ctx, c, q.path, ev); err != nil {
 				return err

@@ -1,6 +1,9 @@
 package lockcore
 
-import "sort"
+import (
+	"path"
+	"sort"
+)
 
 // standing is where one contender stands in its queue by its recipe's
 // rule: what the lock client needs on each wake, without the whole
@@ -9,6 +12,9 @@ type standing struct {
 	holder   bool
 	watch    string // absolute path of the node to wait on
 	position int
+	// watchHeads: the node waited on is first in queue order, so that,
+	// once it is gone, no node it waited on can still stand ahead of us.
+	watchHeads bool
 }
 
 // standingOf evaluates our node (its name) among dir's children names.
@@ -36,6 +42,7 @@ func standingOf(dir string, names []string, ours string) (standing, bool) {
 	s := standing{holder: me.role == RoleHolder, position: pos}
 	if me.rule != nil {
 		s.watch = me.rule.Path
+		s.watchHeads = entries[0].node.Name == path.Base(s.watch)
 	}
 	return s, true
 }
