@@ -53,7 +53,15 @@ const retryPause = 100 * time.Millisecond
 // ends first, our node is deleted (in the background if the connection is
 // down, until it is gone or our session ends) and ctx's error returned; the
 // deadline is the acquisition timeout.
+//
+// Acquire is NewClient(c).Acquire on a Client nobody closes: the work it
+// leaves in the background (see Client) ends only by itself. Code that
+// closes its connection should use a Client and close it first.
 func Acquire(ctx context.Context, c ZK, spec Spec) (*Held, error) {
+	return NewClient(c).Acquire(ctx, spec)
+}
+
+func acquire(ctx context.Context, c clientConn, spec Spec) (*Held, error) {
 	recipe := spec.Recipe
 	if recipe == "" {
 		self, names, err := readLock(c, spec.Path)
@@ -148,7 +156,7 @@ type queued struct {
 // enqueue creates our ephemeral sequential node in dir. After a
 // connection loss it looks for the node by its prefix before creating
 // again, so a lost reply never leaves a second node.
-func enqueue(ctx context.Context, c ZK, dir string, recipe Recipe, mode Mode, data []byte) (queued, error) {
+func enqueue(ctx context.Context, c clientConn, dir string, recipe Recipe, mode Mode, data []byte) (queued, error) {
 	host, _ := os.Hostname()
 	prefix, err := prefixFor(recipe, mode, c.SessionID(), sanitizeHost(host))
 	if err != nil {
@@ -174,7 +182,7 @@ func guidPrefixed(r Recipe) bool {
 // nothing, and a second node would be an orphan ahead of everyone, this
 // session's own next attempt included). It returns the node, the session
 // that owns it, and whether any create failed with the connection.
-func createProtected(ctx context.Context, c ZK, dir, prefix string, data []byte) (node string, session int64, lostReply bool, err error) {
+func createProtected(ctx context.Context, c clientConn, dir, prefix string, data []byte) (node string, session int64, lostReply bool, err error) {
 	for {
 		session = c.SessionID()
 		created, err := c.Create(dir+"/"+prefix, data, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
@@ -206,7 +214,7 @@ func createProtected(ctx context.Context, c ZK, dir, prefix string, data []byte)
 // awaitOwn looks for our node until it can tell, returning its path or ""
 // when it is not there. If ctx ends first, the look goes on in the
 // background and deletes the node if it turns out to exist.
-func awaitOwn(ctx context.Context, c ZK, dir, prefix string, session int64) (string, error) {
+func awaitOwn(ctx context.Context, c clientConn, dir, prefix string, session int64) (string, error) {
 	for {
 		found, err := findOwn(c, dir, prefix, session)
 		switch {
@@ -216,20 +224,17 @@ func awaitOwn(ctx context.Context, c ZK, dir, prefix string, session int64) (str
 			return "", fmt.Errorf("%s: looking for our node: %w", dir, err)
 		}
 		if err := pause(ctx); err != nil {
-			pendingDeletes.Add(1)
-			go func() {
-				defer pendingDeletes.Done()
+			c.owner.goBackground(func() {
 				for c.SessionID() == session {
 					found, err := findOwn(c, dir, prefix, session)
 					if found != "" {
 						forget(c, owned{path: found, session: session})
 					}
-					if !retryable(err) {
+					if !retryable(err) || !c.owner.sleep(retryPause) {
 						return
 					}
-					time.Sleep(retryPause)
 				}
-			}()
+			})
 			return "", err
 		}
 	}
@@ -264,7 +269,7 @@ func findOwn(c ZK, dir, prefix string, session int64) (string, error) {
 // abandon deletes our node after a failed or cancelled acquisition, with
 // any late twin of it: at once, and in the background until it is gone or
 // our session ends if the connection is down.
-func (q queued) abandon(c ZK) {
+func (q queued) abandon(c clientConn) {
 	if q.unique {
 		if err := c.Delete(q.path, -1); err == nil || errors.Is(err, zk.ErrNoNode) {
 			q.sweepTwins(c)
@@ -277,24 +282,21 @@ func (q queued) abandon(c ZK) {
 
 // sweepTwins deletes late twins of our node, when a create of ours lost
 // its reply: the create may have been applied after we looked for it.
-func (q queued) sweepTwins(c ZK) {
+func (q queued) sweepTwins(c clientConn) {
 	if !q.twins || !q.unique {
 		return
 	}
-	pendingDeletes.Add(1)
-	go func() {
-		defer pendingDeletes.Done()
+	c.owner.goBackground(func() {
 		for c.SessionID() == q.session {
 			names, _, err := c.Children(q.dir)
 			if err == nil {
 				sweepOrphans(c, q.dir, q.prefix, path.Base(q.path), q.session, names)
 			}
-			if !retryable(err) {
+			if !retryable(err) || !c.owner.sleep(retryPause) {
 				return
 			}
-			time.Sleep(retryPause)
 		}
-	}()
+	})
 }
 
 func retryable(err error) bool {
@@ -328,7 +330,7 @@ func sanitizeHost(h string) string {
 // node's deletion is heard on own before any later event. Any other wake,
 // a wait without own, or a create of ours that lost its reply (a twin may
 // land ahead of us) lists the queue again.
-func waitTurn(ctx context.Context, c ZK, q queued, own *ownWatch, progress func(Progress)) error {
+func waitTurn(ctx context.Context, c clientConn, q queued, own *ownWatch, progress func(Progress)) error {
 	since := time.Now()
 	name := path.Base(q.path)
 	shortcut := own != nil && !q.twins
@@ -402,7 +404,7 @@ func waitTurn(ctx context.Context, c ZK, q queued, own *ownWatch, progress func(
 
 // listQueue lists our queue, retrying while the connection is down, and
 // deletes any late twin of our node it shows.
-func listQueue(ctx context.Context, c ZK, q queued) ([]string, error) {
+func listQueue(ctx context.Context, c clientConn, q queued) ([]string, error) {
 	for {
 		names, _, err := c.Children(q.dir)
 		switch {

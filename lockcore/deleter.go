@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -35,25 +34,18 @@ const giveUpDisconnected = 2 * time.Minute
 // maxRetryPause caps the background deleter's pause between attempts.
 const maxRetryPause = time.Second
 
-// pendingDeletes counts background deletes still running (for tests).
-var pendingDeletes sync.WaitGroup
-
-// forget deletes n in the background: for cleanup on a path that has
-// already failed, where the caller does not wait.
-func forget(c ZK, n owned) {
+// forget deletes n in the background, as work of c's Client: for cleanup
+// on a path that has already failed, where the caller does not wait.
+func forget(c clientConn, n owned) {
 	if n.path == "" {
 		return
 	}
-	pendingDeletes.Add(1)
-	go func() {
-		defer pendingDeletes.Done()
-		deleteUntilDone(c, n)
-	}()
+	c.owner.goBackground(func() { _ = deleteUntilDone(c, n) })
 }
 
 // deleteUntilDone tries to delete n until an attempt can tell, backing
-// off while the connection is down.
-func deleteUntilDone(c ZK, n owned) error {
+// off while the connection is down. It stops when c's Client is closed.
+func deleteUntilDone(c clientConn, n owned) error {
 	wait := retryPause
 	var disconnectedSince time.Time
 	for {
@@ -69,7 +61,9 @@ func deleteUntilDone(c ZK, n owned) error {
 		case time.Since(disconnectedSince) > giveUpDisconnected:
 			return fmt.Errorf("%s: gave up deleting after %s without a session: %w", n.path, giveUpDisconnected, err)
 		}
-		time.Sleep(wait)
+		if !c.owner.sleep(wait) {
+			return fmt.Errorf("%s: gave up deleting: %w", n.path, ErrClosed)
+		}
 		if wait *= 2; wait > maxRetryPause {
 			wait = maxRetryPause
 		}
@@ -112,7 +106,7 @@ func deleteOnce(c ZK, n owned) (done bool, err error) {
 // creates whose replies were lost and that landed after we looked for them.
 // Only names with a fresh GUID are swept: a session-tagged or host-tagged
 // prefix may be shared with another acquisition of ours.
-func sweepOrphans(c ZK, dir, prefix, keep string, session int64, names []string) {
+func sweepOrphans(c clientConn, dir, prefix, keep string, session int64, names []string) {
 	for _, name := range names {
 		if name == keep || !strings.HasPrefix(name, prefix) {
 			continue

@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -32,7 +33,8 @@ func TestIntegrationGuaranteedDeleteAcrossReconnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(conn.Close)
-	c := WithSession(conn, &session)
+	client := NewClient(WithSession(conn, &session))
+	c := clientConn{ZK: client.zk, owner: client}
 	q, err := enqueue(t.Context(), c, "/guaranteed", RecipeCuratorMutex, ModeExclusive, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +47,9 @@ func TestIntegrationGuaranteedDeleteAcrossReconnect(t *testing.T) {
 		t.Fatal("the node went while its client could not reach the server")
 	}
 	proxy.Blackhole(false)
-	pendingDeletes.Wait()
+	if err := client.Wait(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	if ok, _, _ := look.Exists(q.path); ok {
 		t.Fatal("the node outlived its guaranteed delete")
 	}
@@ -60,5 +64,52 @@ func TestIntegrationGuaranteedDeleteAcrossReconnect(t *testing.T) {
 	}
 	if !dropped {
 		t.Fatal("the session's events did not tell of the drop")
+	}
+}
+
+// Closing a Client stops its guaranteed deletes while they cannot reach a
+// server, and closing the connection then takes the node with the session.
+func TestIntegrationCloseStopsGuaranteedDeletes(t *testing.T) {
+	zks := zktest.Start(t)
+	proxy := zktest.NewProxy(t, zks.Addr())
+	conn, _, err := zk.Connect([]string{proxy.Addr()}, 10*time.Second, zk.WithLogger(discardLog{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	client := NewClient(conn)
+	c := clientConn{ZK: conn, owner: client}
+	q, err := enqueue(t.Context(), c, "/closed", RecipeCuratorMutex, ModeExclusive, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.Blackhole(true)
+	forget(c, q.owned)
+	closed := make(chan struct{})
+	go func() { client.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(time.Minute):
+		t.Fatal("Close did not stop a delete that cannot reach a server")
+	}
+	if _, err := client.Acquire(t.Context(), Spec{Path: "/closed"}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Acquire after Close: %v, want ErrClosed", err)
+	}
+	look := zks.Connect(t)
+	if ok, _, _ := look.Exists(q.path); !ok {
+		t.Fatal("the node went while its client could not reach the server")
+	}
+	proxy.Blackhole(false)
+	conn.Close()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ok, _, err := look.Exists(q.path)
+		if err == nil && !ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the node outlived its closed session")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

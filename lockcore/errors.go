@@ -21,4 +21,6 @@ var (
 	// ErrNotRevocable: the node's client would not act on a revocation
 	// request (see CheckRevocable).
 	ErrNotRevocable = errors.New("lockcore: not revocable")
+	// ErrClosed: the Client was closed.
+	ErrClosed = errors.New("lockcore: client closed")
 )

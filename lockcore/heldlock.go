@@ -32,7 +32,7 @@ type Held struct {
 	// Acquired is when the lock was granted (this machine's clock).
 	Acquired time.Time
 
-	c        ZK
+	c        clientConn
 	q        queued
 	lost     chan struct{}
 	revoke   chan struct{}
@@ -91,7 +91,7 @@ func (o *ownWatch) rearm(ctx context.Context, c ZK, node string, ev zk.Event) er
 }
 
 // hold turns our granted node into a Held.
-func hold(c ZK, q queued, recipe Recipe, mode Mode, own ownWatch) *Held {
+func hold(c clientConn, q queued, recipe Recipe, mode Mode, own ownWatch) *Held {
 	h := &Held{Node: q.path, Token: own.stat.Czxid, Session: own.stat.EphemeralOwner, Recipe: recipe, Mode: mode,
 		Acquired: time.Now(), c: c, q: q, version: own.stat.Version,
 		lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
@@ -114,7 +114,7 @@ const connectionPoll = 20 * time.Millisecond
 func (h *Held) watchConnection() {
 	defer h.watcher.Done()
 	wake := make(chan struct{}, 1)
-	if se, ok := h.c.(SessionEvents); ok {
+	if se, ok := h.c.ZK.(SessionEvents); ok {
 		stop := se.OnState(func(zk.State) {
 			select {
 			case wake <- struct{}{}:
@@ -287,9 +287,7 @@ func (h *Held) Release(ctx context.Context) error {
 // ends, and the delete goes on in the background after that.
 func (h *Held) deleteOwn(ctx context.Context, version int32) error {
 	result := make(chan error, 1)
-	pendingDeletes.Add(1)
-	go func() {
-		defer pendingDeletes.Done()
+	del := func() {
 		err := ErrNotHolder
 		if h.Recipe != RecipeHostRW {
 			err = h.c.Delete(h.Node, version)
@@ -304,7 +302,11 @@ func (h *Held) deleteOwn(ctx context.Context, version int32) error {
 			err = deleteUntilDone(h.c, owned{path: h.Node, session: h.Session, czxid: h.Token})
 		}
 		result <- err
-	}()
+	}
+	if !h.c.owner.goBackground(del) {
+		// The Client is closed, and its connection about to be: one try.
+		del()
+	}
 	select {
 	case err := <-result:
 		return err

@@ -15,7 +15,7 @@ import (
 // acquireLease takes a semaphore lease the way the semaphore's own clients
 // do, so they count us: queue in its mutex, then, at the head, wait for a
 // free lease, take it, and leave the queue.
-func acquireLease(ctx context.Context, c ZK, spec Spec, recipe Recipe, data []byte) (*Held, error) {
+func acquireLease(ctx context.Context, c clientConn, spec Spec, recipe Recipe, data []byte) (*Held, error) {
 	var queueDir, leaseDir string
 	switch recipe {
 	case RecipeCuratorSemaphore:
@@ -68,7 +68,7 @@ func acquireLease(ctx context.Context, c ZK, spec Spec, recipe Recipe, data []by
 // than maxLeases are held, then creates its lease under a fresh name,
 // which after a lost reply is found again by that name. On failure the
 // lease is deleted, in the background if need be.
-func takeLease(ctx context.Context, c ZK, recipe Recipe, dir string, max int, data []byte, queued string, progress func(Progress)) (lease queued, err error) {
+func takeLease(ctx context.Context, c clientConn, recipe Recipe, dir string, max int, data []byte, queued string, progress func(Progress)) (lease queued, err error) {
 	lease.dir = dir
 	defer func() {
 		if err != nil && lease.path != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"sync"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -25,6 +26,7 @@ var (
 // node is still what was shown, and writes one audit line, success or not.
 // Confirmation is the caller's job.
 type Actions struct {
+	// ZK is the connection acted on; Close the Actions as it closes.
 	ZK       lockcore.ZK
 	Audit    *Audit
 	ReadOnly bool
@@ -32,6 +34,9 @@ type Actions struct {
 	Server, User string
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
+
+	once  sync.Once
+	locks *lockcore.Client // our lock client on ZK, made at the first Acquire
 }
 
 // ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
@@ -76,7 +81,24 @@ func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.He
 	if a.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	return lockcore.Acquire(ctx, a.ZK, spec)
+	return a.client().Acquire(ctx, spec)
+}
+
+func (a *Actions) client() *lockcore.Client {
+	a.once.Do(func() { a.locks = lockcore.NewClient(a.ZK) })
+	return a.locks
+}
+
+// Close stops what the Actions' lock client still does in the background
+// (the guaranteed delete of a node of ours, see lockcore.Client) and
+// waits for it to stop. Call it as the connection closes (see
+// lockcore.Client), whose session's end deletes our nodes too. Nil
+// Actions close as a no-op.
+func (a *Actions) Close() error {
+	if a == nil {
+		return nil
+	}
+	return a.client().Close()
 }
 
 func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/model"
@@ -90,21 +89,6 @@ type env struct {
 	own *ownLock
 }
 
-// focus names a pane.
-type focus int
-
-const (
-	focusLocks focus = iota
-	focusSessions
-	focusEvents
-	focusDetail
-	focusNode
-	focusTimeline
-)
-
-// tabs are the top-level screens, in order.
-var tabs = []focus{focusLocks, focusSessions, focusEvents, focusTimeline}
-
 // App is the root Bubble Tea model. Use it through a pointer.
 type App struct {
 	opt   Options
@@ -166,18 +150,15 @@ func New(opt Options) *App {
 		opt.NodeTimeout = 10 * time.Second
 	}
 	st := newStyles(opt.Profile)
-	keys := newKeyMap()
-	keys.demoKeys(opt.Demo != nil)
-	keys.operateKeys(opt.Actions != nil && !opt.ReadOnly)
-	keys.replayKeys(replay != nil)
-	keys.timelineKeys()
+	keys := newKeyMap(keyMode{demo: opt.Demo != nil, replay: replay != nil,
+		operate: opt.Actions != nil && !opt.ReadOnly})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), replay: replay}
-	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, locks: &a.locks, detail: &a.detail, host: a}
+	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
 	a.refresh()
 	return a
 }
@@ -225,7 +206,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case rereadNodeMsg:
 		return a, a.rereadNode()
 	case acquireChosenMsg, acquireProgressMsg, acquireDoneMsg, ownLostMsg, ownRevokedMsg, ownReleasedMsg, actionDoneMsg:
-		return a, a.op.update(msg)
+		return a, a.operated(msg)
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
 	case replayTickMsg:
@@ -234,26 +215,6 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.seekTime(msg.at)
 	}
 	return a, nil
-}
-
-// focused returns the pane that gets keys.
-func (a *App) focused() focus {
-	if n := len(a.drill); n > 0 {
-		return a.drill[n-1]
-	}
-	return a.tab
-}
-
-func (a *App) handleResize(w, h int) {
-	a.width, a.height = w, h
-	a.help.Width = w
-	bw, bh := w, max(h-3, 1)
-	a.locks.setSize(bw, bh)
-	a.sessions.setSize(bw, bh)
-	a.events.setSize(bw, bh)
-	a.detail.setSize(bw, bh)
-	a.node.setSize(bw, bh)
-	a.timeline.setSize(bw, bh)
 }
 
 // handleEvents applies a batch of watcher events, then asks for more.
@@ -276,25 +237,6 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 	return waitForEvents(a.opt.Events)
 }
 
-// refresh brings the focused pane up to date with the state; the others
-// catch up when they get focus.
-func (a *App) refresh() {
-	switch a.focused() {
-	case focusLocks:
-		a.locks.refresh(a.gen)
-	case focusSessions:
-		a.sessions.refresh(a.gen)
-	case focusEvents:
-		a.events.refresh(a.gen)
-	case focusDetail:
-		a.detail.refresh(a.gen)
-	case focusNode:
-		a.node.refresh(a.gen)
-	case focusTimeline:
-		a.timeline.refresh(a.gen, a.selectedLockPath())
-	}
-}
-
 // say shows a message in the status line; errors are escaped like
 // everything else that may quote ZooKeeper.
 func (a *App) say(text string, isErr bool) {
@@ -308,8 +250,9 @@ func (a *App) open(d dialog) {
 	}
 }
 
-// handleKey routes a key: quitting first, then an open dialog or help, a
-// pane's filter prompt, the App's own keys, and last the focused pane.
+// handleKey routes a key: quitting first, then an open dialog, the help
+// or cost overlay, a pane's filter prompt, and last the focused screen's
+// key map (keys.go), which says which binding a key is and what it does.
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	// Keys typed faster than they are read (over a slow SSH link, or sent
 	// by tmux) come as one message: take them one at a time.
@@ -322,7 +265,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := a.env.keys
 	switch {
-	case key.Matches(msg, k.ForceQuit):
+	case pressed(msg, k.ForceQuit):
 		return tea.Quit
 	case a.dialog != nil:
 		done, cmd := a.dialog.update(*k, msg)
@@ -335,72 +278,56 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	case a.showHelp:
-		if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		switch {
-		case key.Matches(msg, k.Help, k.Back):
-			a.showHelp = false
-		case key.Matches(msg, k.Up):
-			a.scrollHelp(-1)
-		case key.Matches(msg, k.Down):
-			a.scrollHelp(1)
-		case key.Matches(msg, k.PageUp, k.HalfUp):
-			a.scrollHelp(-a.helpRoom())
-		case key.Matches(msg, k.PageDown, k.HalfDown):
-			a.scrollHelp(a.helpRoom())
-		case key.Matches(msg, k.Top):
-			a.helpTop = 0
-		case key.Matches(msg, k.Bottom):
-			a.scrollHelp(len(a.helpLines()))
-		}
-		return nil
+		return a.dispatch(k.helpKeys(), msg)
 	case a.showCost:
-		if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		if key.Matches(msg, k.Cost, k.Back) {
-			a.showCost = false
-		}
-		return nil
+		return a.dispatch(k.costKeys(), msg)
 	case a.typing():
 		return a.toFocused(msg)
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case a.focused() == focusTimeline && key.Matches(msg, k.ZoomIn, k.ZoomOut, k.Busiest):
-		return a.toFocused(msg)
-	case a.opt.Demo != nil && key.Matches(msg, k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply):
-		return a.handleDemoKey(msg)
-	case key.Matches(msg, k.Help):
-		a.showHelp, a.helpTop = true, 0
+	}
+	return a.dispatch(a.keys(), msg)
+}
+
+// keys is the focused screen's key map.
+func (a *App) keys() keySet { return a.env.keys.screenKeys(a.focused()) }
+
+// dispatch runs what msg's binding in s does; a key s does not bind does
+// nothing.
+func (a *App) dispatch(s keySet, msg tea.KeyMsg) tea.Cmd {
+	b, ok := s.find(msg)
+	switch {
+	case !ok:
 		return nil
-	case key.Matches(msg, k.Cost):
-		a.showCost = true
-		return nil
-	case key.Matches(msg, k.NextScreen):
-		a.switchTab(+1)
-	case key.Matches(msg, k.PrevScreen):
-		a.switchTab(-1)
-	case key.Matches(msg, k.ScreenLocks):
-		a.setTab(focusLocks)
-	case key.Matches(msg, k.ScreenSessions):
-		a.setTab(focusSessions)
-	case key.Matches(msg, k.ScreenLogs):
-		a.setTab(focusEvents)
-	case key.Matches(msg, k.ScreenTimeline):
-		a.setTab(focusTimeline)
-	case a.isReplayKey(msg):
-		return a.handleReplayKey(msg)
-	case a.op.isKey(msg):
-		return a.op.handleKey(msg)
-	case key.Matches(msg, k.Back) && len(a.drill) > 0:
-		a.drill = a.drill[:len(a.drill)-1]
-		a.refresh()
-	default:
-		if key.Matches(msg, k.Back) && a.flash.text != "" {
-			a.flash = flash{}
-		}
+	case b.do == nil:
 		return a.toFocused(msg)
 	}
+	return b.do(a, msg)
+}
+
+func (a *App) openHelp(tea.KeyMsg) tea.Cmd {
+	a.showHelp, a.helpTop = true, 0
 	return nil
+}
+
+func (a *App) openCost(tea.KeyMsg) tea.Cmd {
+	a.showCost = true
+	return nil
+}
+
+// back leaves a drilled-in screen (a lock's detail, a node) for the one
+// below it.
+func (a *App) back(tea.KeyMsg) tea.Cmd {
+	if len(a.drill) > 0 {
+		a.drill = a.drill[:len(a.drill)-1]
+		a.refresh()
+	}
+	return nil
+}
+
+// backOnTab clears the message in the status line, and the screen's
+// filter if it has one.
+func (a *App) backOnTab(msg tea.KeyMsg) tea.Cmd {
+	if a.flash.text != "" {
+		a.flash = flash{}
+	}
+	return a.toFocused(msg)
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -37,21 +39,7 @@ func (a *App) body() string {
 	if a.showCost {
 		return a.costView(h)
 	}
-	var v string
-	switch a.focused() {
-	case focusLocks:
-		v = a.locks.view()
-	case focusSessions:
-		v = a.sessions.view()
-	case focusEvents:
-		v = a.events.view()
-	case focusDetail:
-		v = a.detail.view()
-	case focusNode:
-		v = a.node.view()
-	case focusTimeline:
-		v = a.timeline.view()
-	}
+	v := a.pane(a.focused()).view()
 	if a.dialog != nil {
 		v = overlay(v, a.dialog.view(a.env.st, a.width), a.width, h)
 	}
@@ -109,11 +97,10 @@ func overlay(body, box string, w, h int) string {
 // focused pane says of itself.
 func (a *App) titleBar() string {
 	st := a.env.st
-	names := map[focus]string{focusLocks: "Locks", focusSessions: "Sessions", focusEvents: "Events", focusTimeline: "Timeline"}
 	var b strings.Builder
 	b.WriteString(st.title.s(" zklocks "))
 	for i, t := range tabs {
-		label := names[t]
+		label := tabNames[t]
 		if a.width >= 100 {
 			label = itoa(i+1) + " " + label
 		}
@@ -134,24 +121,8 @@ func (a *App) titleBar() string {
 	return left + strings.Repeat(" ", a.width-width(left)-width(right)-1) + st.muted.s(right) + " "
 }
 
-// summary is the focused pane's one-line description of itself.
-func (a *App) summary() string {
-	switch a.focused() {
-	case focusLocks:
-		return a.locks.summary()
-	case focusSessions:
-		return a.sessions.summary()
-	case focusEvents:
-		return a.events.summary()
-	case focusDetail:
-		return a.detail.summary()
-	case focusNode:
-		return a.node.summary()
-	case focusTimeline:
-		return a.timeline.summary()
-	}
-	return ""
-}
+// summary is the focused screen's one-line description of itself.
+func (a *App) summary() string { return a.pane(a.focused()).summary() }
 
 // segment is a piece of the status bar; when the bar is too wide, the
 // highest drop goes first.
@@ -264,19 +235,8 @@ func joinSegments(segs []segment, w int, sep string) string {
 // the focused pane's keys.
 func (a *App) bottomLine() string {
 	st := a.env.st
-	switch a.focused() {
-	case focusLocks:
-		if a.locks.filter.typing {
-			return a.locks.filter.prompt(st, a.width, len(a.locks.rows), a.locks.total)
-		}
-	case focusSessions:
-		if a.sessions.filter.typing {
-			return a.sessions.filter.prompt(st, a.width, a.sessions.matched, a.sessions.total)
-		}
-	case focusEvents:
-		if a.events.filter.typing {
-			return a.events.filter.prompt(st, a.width, len(a.events.rows), len(a.env.state.History))
-		}
+	if prompt, open := a.pane(a.focused()).prompt(a.width); open {
+		return prompt
 	}
 	if f := a.flash; f.text != "" && a.env.now().Sub(f.at) < flashFor {
 		if f.isErr {
@@ -284,7 +244,7 @@ func (a *App) bottomLine() string {
 		}
 		return st.info.s(" ● ") + fit(f.text, a.width-3)
 	}
-	return " " + a.help.ShortHelpView(a.env.keys.short(a.focused()))
+	return " " + a.help.ShortHelpView(a.keys().short)
 }
 
 // helpLines are the help overlay's lines: every key, and how to read the
@@ -292,10 +252,11 @@ func (a *App) bottomLine() string {
 func (a *App) helpLines() []string {
 	st := a.env.st
 	lines := []string{st.strong.s(" Keys") + st.muted.s("  (? or esc closes; ↑↓ pgup pgdn scroll)"), ""}
-	for _, l := range strings.Split(a.help.FullHelpView(a.env.keys.full()), "\n") {
+	keys := a.keys()
+	for _, l := range strings.Split(a.help.FullHelpView(keys.columns()), "\n") {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, a.op.help()...)
+	lines = append(lines, a.operationsHelp(keys.in(colOperate))...)
 	lines = append(lines, "", st.strong.s(" Reading the screen"))
 	for _, e := range []struct {
 		term string
@@ -360,6 +321,21 @@ func legendLines(term string, p paint, text string, w int) []string {
 		}
 	}
 	return strings.Split(strings.Join(out, "\n"), "\n")
+}
+
+// operationsHelp is the help overlay's line on the operations bs, the
+// enabled ones (one line: they do not fit as a further column at 80 cells).
+func (a *App) operationsHelp(bs []key.Binding) []string {
+	var parts []string
+	for _, b := range bs {
+		if b.Enabled() {
+			parts = append(parts, a.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []string{"", " " + strings.Join(parts, " · ")}
 }
 
 // helpRoom is how many help lines fit above the help's footer.

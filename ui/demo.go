@@ -157,11 +157,3 @@ func (a *App) demoLegend() []string {
 	}
 	return lines
 }
-
-// demoKeys switches the demo's bindings on in demo mode only, so that
-// they show in the help only then.
-func (k *keyMap) demoKeys(on bool) {
-	for _, b := range []*key.Binding{&k.DemoAdd, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply} {
-		b.SetEnabled(on)
-	}
-}

@@ -1,14 +1,20 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // keyMap holds every key binding, with the help text bubbles/help shows.
-// Code matches keys with key.Matches against these, never raw strings.
+// Code matches keys against these, never raw strings. Which bindings a
+// key press can reach is decided by the maps below (screenKeys and the
+// overlays'), one per screen and mode, so that two bindings never compete
+// for a key: TestKeyMapsHaveNoCollisions checks every screen in every mode.
 //
 // Operations that change ZooKeeper (acquire, release, force-release,
 // revoke, fence) are disabled in read-only mode and say why when pressed
-// (see operateKeys and App.guardWrite); the destructive ones act only
-// through a dialog that an explicit y confirms.
+// (see App.guardWrite); the destructive ones act only through a dialog
+// that an explicit y confirms.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
 	// Move, Scroll and Screens stand for several keys in the one-line help.
@@ -22,16 +28,16 @@ type keyMap struct {
 
 	Help, Cost, Quit, ForceQuit key.Binding
 
-	// Operations on ZooKeeper (see operateKeys).
+	// Operations on ZooKeeper (operate*.go).
 	Acquire, ReleaseOwn, ForceRelease, Revoke, Fence key.Binding
 	// In the operations' dialogs: a mode to acquire in, a fencing
 	// candidate to toggle, a number.
 	ModeExclusive, ModeRead, ModeWrite, ModeLease, Toggle, Digit key.Binding
 
-	// The demo's controls, enabled in demo mode only (see demoKeys).
+	// The demo's controls (demo.go).
 	DemoAdd, DemoKill, DemoFreeze, DemoLoseReply key.Binding
 
-	// A replay's time cursor, enabled only when replaying (replay.go).
+	// A replay's time cursor (replay.go).
 	PlayPause, PrevChange, NextChange, PrevGrant, NextGrant, JumpTime, Slower, Faster key.Binding
 	// The timeline screen (timeline.go).
 	ScreenTimeline, ZoomIn, ZoomOut, Busiest key.Binding
@@ -40,17 +46,35 @@ type keyMap struct {
 	Accept, Cancel, Erase, EraseAll key.Binding
 	// In a confirmation dialog: only Yes confirms.
 	Yes key.Binding
+
+	mode keyMode
 }
 
-func newKeyMap() keyMap {
+// keyMode is what, beside the screen, decides which bindings exist.
+type keyMode struct {
+	// demo binds the demo's controls.
+	demo bool
+	// replay binds the time cursor; space then plays rather than pages.
+	replay bool
+	// operate enables the operations in the help; when false (read-only,
+	// or no actions) their keys still answer, to say why they are disabled.
+	operate bool
+}
+
+func newKeyMap(m keyMode) keyMap {
 	b := func(keys []string, help, desc string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
-	return keyMap{
+	pageDown := []string{"pgdown", "ctrl+f", " "}
+	if m.replay {
+		pageDown = pageDown[:2]
+	}
+	k := keyMap{
+		mode:     m,
 		Up:       b([]string{"up", "k"}, "↑/k", "up"),
 		Down:     b([]string{"down", "j"}, "↓/j", "down"),
 		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup/ctrl+b", "page up"),
-		PageDown: b([]string{"pgdown", "ctrl+f", " "}, "pgdn/ctrl+f", "page down"),
+		PageDown: b(pageDown, "pgdn/ctrl+f", "page down"),
 		HalfUp:   b([]string{"ctrl+u"}, "ctrl+u", "half page up"),
 		HalfDown: b([]string{"ctrl+d"}, "ctrl+d", "half page down"),
 		Top:      b([]string{"home", "g"}, "g/home", "top"),
@@ -66,6 +90,7 @@ func newKeyMap() keyMap {
 		ScreenLocks:    b([]string{"1"}, "1", "locks"),
 		ScreenSessions: b([]string{"2"}, "2", "sessions"),
 		ScreenLogs:     b([]string{"3"}, "3", "events"),
+		ScreenTimeline: b([]string{"4"}, "4", "timeline"),
 
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "sort"),
@@ -74,6 +99,9 @@ func newKeyMap() keyMap {
 		InfoDown: b([]string{"J"}, "J", "info down"),
 		Hex:      b([]string{"x"}, "x", "hex/text"),
 		Reread:   b([]string{"r"}, "r", "read node again"),
+		ZoomIn:   b([]string{"+", "="}, "+", "zoom in"),
+		ZoomOut:  b([]string{"-", "_"}, "-", "zoom out"),
+		Busiest:  b([]string{"b"}, "b", "busiest/selected"),
 
 		Help:      b([]string{"?"}, "?", "help"),
 		Cost:      b([]string{"c"}, "c", "cost to servers"),
@@ -103,39 +131,247 @@ func newKeyMap() keyMap {
 		DemoKill:      b([]string{"X"}, "X", "kill session"),
 		DemoFreeze:    b([]string{"Z"}, "Z", "freeze"),
 		DemoLoseReply: b([]string{"L"}, "L", "lose reply"),
+
+		PlayPause:  b([]string{" "}, "space", "play/pause"),
+		PrevChange: b([]string{"["}, "[", "previous change"),
+		NextChange: b([]string{"]"}, "]", "next change"),
+		PrevGrant:  b([]string{"{"}, "{", "previous grant (lock)"),
+		NextGrant:  b([]string{"}"}, "}", "next grant (lock)"),
+		JumpTime:   b([]string{"t"}, "t", "go to a time"),
+		Slower:     b([]string{"<"}, "<", "slower"),
+		Faster:     b([]string{">"}, ">", "faster"),
+	}
+	for _, op := range k.operations() {
+		op.SetEnabled(m.operate)
+	}
+	return k
+}
+
+// operations are the bindings that change ZooKeeper.
+func (k *keyMap) operations() []*key.Binding {
+	return []*key.Binding{&k.Acquire, &k.ReleaseOwn, &k.ForceRelease, &k.Revoke, &k.Fence}
+}
+
+// keyDo is what a binding does when pressed; nil hands the key to the
+// focused pane, whose update knows the binding.
+type keyDo func(a *App, msg tea.KeyMsg) tea.Cmd
+
+// helpColumn is the help overlay's column a binding is listed in.
+type helpColumn int
+
+const (
+	colMove    helpColumn = iota // moving in the screen
+	colScreens                   // opening, going back, changing screens
+	colScreen                    // what the screen itself does
+	colDemo                      // the demo's controls
+	colReplay                    // the replay's time cursor
+	colOperate                   // the operations, listed on a line of their own
+	helpColumns
+)
+
+// binding is one entry of a key map: a binding, what it does and where
+// the help lists it.
+type binding struct {
+	key *key.Binding
+	do  keyDo
+	col helpColumn
+}
+
+// keySet is the key map of one screen (or overlay) in one mode: every key
+// it answers, and the one-line help.
+type keySet struct {
+	bindings []binding
+	short    []key.Binding
+}
+
+// add appends bs, all doing do and listed in col.
+func (s *keySet) add(col helpColumn, do keyDo, bs ...*key.Binding) {
+	for _, b := range bs {
+		s.bindings = append(s.bindings, binding{key: b, do: do, col: col})
 	}
 }
 
-// short returns the one-line help for a pane; in demo mode, the demo's
-// controls (the help overlay lists the rest).
-func (k keyMap) short(f focus) []key.Binding {
-	if k.PlayPause.Enabled() {
-		return k.replayShort(f)
+// find returns the binding msg presses, whether enabled or not (a
+// disabled operation still answers, to say why), and whether there is one.
+func (s keySet) find(msg tea.KeyMsg) (binding, bool) {
+	for _, b := range s.bindings {
+		if pressed(msg, *b.key) {
+			return b, true
+		}
 	}
-	if f == focusTimeline {
-		return k.timelineShort()
+	return binding{}, false
+}
+
+// columns are the help overlay's columns, the operations' left out.
+func (s keySet) columns() [][]key.Binding {
+	cols := make([][]key.Binding, colOperate)
+	for _, b := range s.bindings {
+		if b.col < colOperate {
+			cols[b.col] = append(cols[b.col], *b.key)
+		}
 	}
-	if k.DemoAdd.Enabled() {
-		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, k.Help, k.Quit}
+	return cols
+}
+
+// in returns the bindings listed in col.
+func (s keySet) in(col helpColumn) []key.Binding {
+	var out []key.Binding
+	for _, b := range s.bindings {
+		if b.col == col {
+			out = append(out, *b.key)
+		}
 	}
+	return out
+}
+
+// pressed reports whether msg is one of b's keys, whether b is enabled or
+// not.
+func pressed(msg tea.KeyMsg, b key.Binding) bool {
+	for _, k := range b.Keys() {
+		if msg.String() == k {
+			return true
+		}
+	}
+	return false
+}
+
+// screenKeys is the key map of screen f: its pane's own keys, going
+// between screens, the help, and the demo's, the replay's and the
+// operations' keys where the mode and the screen have them.
+func (k *keyMap) screenKeys(f focus) keySet {
+	var s keySet
+	moves := []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom}
+	if f != focusTimeline {
+		s.add(colMove, nil, moves...)
+	}
+	if f != focusTimeline && f != focusNode {
+		s.add(colScreens, nil, &k.Open)
+	}
+	if f == focusDetail || f == focusNode {
+		s.add(colScreens, (*App).back, &k.Back)
+	} else {
+		s.add(colScreens, (*App).backOnTab, &k.Back)
+	}
+	s.add(colScreens, switchTab(+1), &k.NextScreen)
+	s.add(colScreens, switchTab(-1), &k.PrevScreen)
+	s.add(colScreens, setTab(focusLocks), &k.ScreenLocks)
+	s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
+	s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
+	s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
+	s.add(colScreens, quit, &k.Quit)
 	switch f {
-	case focusDetail:
-		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit, k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Fence}
-	case focusNode:
-		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
+	case focusLocks:
+		s.add(colScreen, nil, &k.Filter, &k.Sort)
 	case focusSessions, focusEvents:
+		s.add(colScreen, nil, &k.Filter)
+	case focusDetail:
+		s.add(colScreen, nil, &k.FullNode, &k.InfoDown, &k.InfoUp)
+	case focusNode:
+		s.add(colScreen, nil, &k.Hex, &k.Reread)
+	case focusTimeline:
+		s.add(colScreen, nil, &k.ZoomIn, &k.ZoomOut, &k.Busiest)
+	}
+	s.add(colScreen, (*App).openHelp, &k.Help)
+	s.add(colScreen, (*App).openCost, &k.Cost)
+	if k.mode.demo {
+		// On the timeline, + zooms in.
+		if f != focusTimeline {
+			s.add(colDemo, (*App).handleDemoKey, &k.DemoAdd)
+		}
+		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply)
+	}
+	if k.mode.replay {
+		s.add(colReplay, (*App).handleReplayKey, &k.PlayPause, &k.PrevChange, &k.NextChange,
+			&k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster)
+	}
+	if f == focusLocks || f == focusDetail {
+		s.add(colOperate, (*App).operate, k.operations()...)
+	}
+	s.short = k.short(f)
+	return s
+}
+
+// short is the one-line help of screen f: the keys most often needed
+// there, or in a demo its controls, or in a replay its time cursor (the
+// help overlay lists the rest). TestShortHelpKeysWork checks that each
+// of its keys does something on f.
+func (k *keyMap) short(f focus) []key.Binding {
+	switch {
+	case k.mode.replay && f == focusTimeline:
+		return []key.Binding{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Faster,
+			k.ZoomIn, k.ZoomOut, k.Help, k.Quit}
+	case k.mode.replay:
+		return []key.Binding{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Faster,
+			k.Help, k.Quit}
+	case f == focusTimeline:
+		return []key.Binding{k.ZoomIn, k.ZoomOut, k.Busiest, k.Screens, k.Help, k.Quit}
+	case k.mode.demo:
+		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, k.Help, k.Quit}
+	case f == focusDetail:
+		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit, k.Acquire, k.ReleaseOwn,
+			k.ForceRelease, k.Fence}
+	case f == focusNode:
+		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
+	case f == focusSessions, f == focusEvents:
 		return []key.Binding{k.Move, k.Open, k.Filter, k.Screens, k.Help, k.Quit}
 	}
 	return []key.Binding{k.Move, k.Open, k.Filter, k.Sort, k.Screens, k.Help, k.Quit, k.Acquire, k.ReleaseOwn}
 }
 
-// full returns the help overlay's columns.
-func (k keyMap) full() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom},
-		{k.Open, k.Back, k.NextScreen, k.PrevScreen, k.ScreenLocks, k.ScreenSessions, k.ScreenLogs, k.ScreenTimeline, k.Quit},
-		{k.Filter, k.Sort, k.FullNode, k.InfoDown, k.InfoUp, k.Hex, k.Reread, k.ZoomIn, k.ZoomOut, k.Busiest, k.Help, k.Cost},
-		{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply},
-		{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Slower, k.Faster},
+// helpKeys is the key map while the help overlay is open: it scrolls,
+// closes or quits; every other key does nothing.
+func (k *keyMap) helpKeys() keySet {
+	var s keySet
+	scroll := func(by func(a *App) int) keyDo {
+		return func(a *App, _ tea.KeyMsg) tea.Cmd { a.scrollHelp(by(a)); return nil }
 	}
+	s.add(colMove, scroll(func(*App) int { return -1 }), &k.Up)
+	s.add(colMove, scroll(func(*App) int { return 1 }), &k.Down)
+	s.add(colMove, scroll(func(a *App) int { return -a.helpRoom() }), &k.PageUp, &k.HalfUp)
+	s.add(colMove, scroll(func(a *App) int { return a.helpRoom() }), &k.PageDown, &k.HalfDown)
+	s.add(colMove, func(a *App, _ tea.KeyMsg) tea.Cmd { a.helpTop = 0; return nil }, &k.Top)
+	s.add(colMove, scroll(func(a *App) int { return len(a.helpLines()) }), &k.Bottom)
+	s.add(colScreens, func(a *App, _ tea.KeyMsg) tea.Cmd { a.showHelp = false; return nil }, &k.Help, &k.Back)
+	s.add(colScreens, quit, &k.Quit)
+	return s
+}
+
+// costKeys is the key map while the cost overlay is open.
+func (k *keyMap) costKeys() keySet {
+	var s keySet
+	s.add(colScreens, func(a *App, _ tea.KeyMsg) tea.Cmd { a.showCost = false; return nil }, &k.Cost, &k.Back)
+	s.add(colScreens, quit, &k.Quit)
+	return s
+}
+
+// The maps below are those of the prompts and dialogs, which take every
+// key while open (filter.update, the dialogs' update): they are listed
+// here so that their keys are checked for collisions too; a key none of
+// them binds is typed (in a prompt) or cancels (in a dialog).
+
+// filterKeys are the filter prompt's keys.
+func (k *keyMap) filterKeys() []key.Binding {
+	return []key.Binding{k.Accept, k.Cancel, k.EraseAll, k.Erase, k.ForceQuit}
+}
+
+// dialogKeys are each dialog's keys, by dialog.
+func (k *keyMap) dialogKeys() map[string][]key.Binding {
+	return map[string][]key.Binding{
+		"confirm":        {k.Yes, k.ForceQuit},
+		"force-release":  {k.Yes, k.Revoke, k.ForceQuit},
+		"acquire":        {k.ModeExclusive, k.ModeRead, k.ModeWrite, k.ModeLease, k.ForceQuit},
+		"acquire leases": {k.Digit, k.Erase, k.Yes, k.ForceQuit},
+		"fence":          {k.Up, k.Down, k.Toggle, k.Digit, k.Yes, k.ForceQuit},
+		"time":           {k.Accept, k.Cancel, k.Erase, k.ForceQuit},
+	}
+}
+
+func quit(*App, tea.KeyMsg) tea.Cmd { return tea.Quit }
+
+func switchTab(step int) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd { a.switchTab(step); return nil }
+}
+
+func setTab(f focus) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd { a.setTab(f); return nil }
 }

@@ -60,36 +60,3 @@ func (a *App) nodeRead(msg nodeReadMsg) {
 		a.say(msg.err.Error(), true)
 	}
 }
-
-// typing reports whether the focused pane's filter prompt takes every key.
-func (a *App) typing() bool {
-	switch a.focused() {
-	case focusLocks:
-		return a.locks.filter.typing
-	case focusSessions:
-		return a.sessions.filter.typing
-	case focusEvents:
-		return a.events.filter.typing
-	}
-	return false
-}
-
-// toFocused hands a key or mouse message to the focused pane.
-func (a *App) toFocused(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	switch a.focused() {
-	case focusLocks:
-		a.locks, cmd = a.locks.update(msg)
-	case focusSessions:
-		a.sessions, cmd = a.sessions.update(msg)
-	case focusEvents:
-		a.events, cmd = a.events.update(msg)
-	case focusDetail:
-		a.detail, cmd = a.detail.update(msg)
-	case focusNode:
-		a.node, cmd = a.node.update(msg)
-	case focusTimeline:
-		a.timeline, cmd = a.timeline.update(msg)
-	}
-	return cmd
-}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"path"
-	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -20,78 +18,32 @@ import (
 // and only on the node exactly as the dialog showed it (lockcore.Expect):
 // a node that changed meanwhile is never touched.
 
-// operateKeys enables the operations' bindings only when the App has
-// actions and may write. Disabled ones still answer, to say why (see
-// operator.isKey and canAct), but the help no longer lists them.
-func (k *keyMap) operateKeys(on bool) {
-	for _, b := range []*key.Binding{&k.Acquire, &k.ReleaseOwn, &k.ForceRelease, &k.Revoke, &k.Fence} {
-		b.SetEnabled(on)
-	}
-}
-
-// help is the help overlay's line on the operations, when enabled
-// (one line: they do not fit as a fifth column at 80 cells).
-func (op *operator) help() []string {
-	k := op.env.keys
-	if !k.Acquire.Enabled() {
-		return nil
-	}
-	var parts []string
-	for _, b := range []key.Binding{k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Revoke, k.Fence} {
-		parts = append(parts, op.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
-	}
-	return []string{"", " " + strings.Join(parts, " · ")}
-}
-
-// pressed reports whether msg is one of b's keys, whether b is enabled or
-// not: a disabled operation still answers, to say why it is disabled.
-func pressed(msg tea.KeyMsg, b key.Binding) bool {
-	for _, k := range b.Keys() {
-		if msg.String() == k {
-			return true
-		}
-	}
-	return false
-}
-
-// isKey reports whether msg is an operation's key on a screen that
-// has operations: the locks list and a lock's detail.
-func (op *operator) isKey(msg tea.KeyMsg) bool {
-	if f := op.host.focused(); f != focusLocks && f != focusDetail {
-		return false
-	}
-	k := op.env.keys
-	for _, b := range []key.Binding{k.Acquire, k.ReleaseOwn, k.ForceRelease, k.Revoke, k.Fence} {
-		if pressed(msg, b) {
-			return true
-		}
-	}
-	return false
-}
-
-func (op *operator) handleKey(msg tea.KeyMsg) tea.Cmd {
+// handleKey runs the operation bound to msg on what sel shows (see
+// keyMap.screenKeys: the locks list and a lock's detail have operations).
+func (op *operator) handleKey(msg tea.KeyMsg, sel selection) tea.Cmd {
 	k := op.env.keys
 	switch {
 	case pressed(msg, k.Acquire):
-		op.askAcquire()
+		op.askAcquire(sel)
 	case pressed(msg, k.ReleaseOwn):
 		return op.releaseOwn()
 	case pressed(msg, k.ForceRelease):
-		op.askForceRelease()
+		op.askForceRelease(sel)
 	case pressed(msg, k.Revoke):
-		op.askRevoke()
+		op.askRevoke(sel)
 	case pressed(msg, k.Fence):
-		op.askFence()
+		op.askFence(sel)
 	}
 	return nil
 }
 
-// update handles the operations' messages.
-func (op *operator) update(msg tea.Msg) tea.Cmd {
+// update handles the operations' messages; sel is what the screen shows
+// as they arrive.
+func (op *operator) update(msg tea.Msg, sel selection) tea.Cmd {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case acquireChosenMsg:
-		cmd = op.startAcquire(msg.spec)
+		cmd = op.startAcquire(msg.spec, sel)
 	case acquireProgressMsg:
 		cmd = op.acquireProgress(msg)
 	case acquireDoneMsg:
@@ -105,8 +57,6 @@ func (op *operator) update(msg tea.Msg) tea.Cmd {
 	case actionDoneMsg:
 		op.host.say(msg.text())
 	}
-	// Our own lock's lines take room from the detail's information.
-	op.detail.buildInfo()
 	return cmd
 }
 
@@ -125,26 +75,24 @@ func (op *operator) canAct(what string) bool {
 
 // shownParticipant returns the contender selected in the lock detail, as
 // shown, or says why there is none.
-func (op *operator) shownParticipant(what string) (*lockcore.Lock, lockcore.Participant, bool) {
-	if op.host.focused() != focusDetail {
+func (op *operator) shownParticipant(what string, sel selection) (lockcore.Participant, bool) {
+	if sel.screen != focusDetail {
 		op.host.say(what+": open a lock (enter) and select a contender first", true)
-		return nil, lockcore.Participant{}, false
+		return lockcore.Participant{}, false
 	}
-	_, l, _ := op.detail.shown()
-	q := op.detail.selected()
-	if q == nil {
+	if sel.participant == nil {
 		op.host.say(what+": this lock has no contender", true)
-		return nil, lockcore.Participant{}, false
+		return lockcore.Participant{}, false
 	}
-	return l, *q, true
+	return *sel.participant, true
 }
 
-func (op *operator) askForceRelease() {
+func (op *operator) askForceRelease(sel selection) {
 	const what = "force-release"
 	if !op.canAct(what) {
 		return
 	}
-	_, q, ok := op.shownParticipant(what)
+	q, ok := op.shownParticipant(what, sel)
 	if !ok {
 		return
 	}
@@ -154,7 +102,7 @@ func (op *operator) askForceRelease() {
 	if q.Session == 0 {
 		told = "No session owns it, so no client is told or affected: the queue moves on."
 	}
-	lines := append(op.describe(q), told,
+	lines := append(op.describe(q, sel.lock), told,
 		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
 	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
 		yes: forceRelease(op.actions, e)}}
@@ -167,12 +115,12 @@ func (op *operator) askForceRelease() {
 	op.host.open(d)
 }
 
-func (op *operator) askRevoke() {
+func (op *operator) askRevoke(sel selection) {
 	const what = "revoke"
 	if !op.canAct(what) {
 		return
 	}
-	_, q, ok := op.shownParticipant(what)
+	q, ok := op.shownParticipant(what, sel)
 	if !ok {
 		return
 	}
@@ -180,19 +128,19 @@ func (op *operator) askRevoke() {
 		op.host.say("revoke: "+err.Error()+" (D force-releases)", true)
 		return
 	}
-	lines := append(op.describe(q), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
+	lines := append(op.describe(q, sel.lock), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
 		"Only a Curator client that made its lock revocable releases; any other ignores it. Nothing is deleted. Audited.")
 	op.host.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
 		yes: revoke(op.actions, lockcore.ExpectParticipant(q))})
 }
 
-func (op *operator) askFence() {
+func (op *operator) askFence(sel selection) {
 	const what = "fence"
 	if !op.canAct(what) {
 		return
 	}
-	_, l, _ := op.detail.shown()
-	if op.host.focused() != focusDetail || l == nil {
+	l := sel.lock
+	if sel.screen != focusDetail || l == nil {
 		op.host.say(what+": open a lock (enter) first", true)
 		return
 	}
@@ -205,10 +153,10 @@ func (op *operator) askFence() {
 }
 
 // describe is what an operator needs to know of a contender before acting
-// on it: node, session, client, role and age, token and version.
-func (op *operator) describe(q lockcore.Participant) []string {
+// on it: node, session, client, role and age, token and version; l is
+// the lock q is in.
+func (op *operator) describe(q lockcore.Participant, l *lockcore.Lock) []string {
 	owner := model.SessionText(q.Session)
-	_, l, _ := op.detail.shown()
 	age := model.Duration(op.env.age(l, q.Age))
 	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + " for " + age + " (server clock)"
 	if q.Role == lockcore.RoleHolder {

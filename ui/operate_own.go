@@ -56,7 +56,7 @@ func (o *ownLock) node() string {
 }
 
 // askAcquire asks in which mode to acquire the lock on screen.
-func (op *operator) askAcquire() {
+func (op *operator) askAcquire(sel selection) {
 	const what = "acquire"
 	if !op.canAct(what) {
 		return
@@ -65,27 +65,15 @@ func (op *operator) askAcquire() {
 		op.host.say("acquire: r gives back "+o.path+" first: zklocks already holds or waits on it", true)
 		return
 	}
-	var l *lockcore.Lock
-	switch op.host.focused() {
-	case focusDetail:
-		path, shown, gone := op.detail.shown()
-		if gone {
-			op.host.say("acquire: "+path+" is gone; it is no longer watched", true)
-			return
-		}
-		l = shown
-	case focusLocks:
-		r := op.locks.selected()
-		if r == nil {
-			return
-		}
-		if r.lock == nil {
-			op.host.say("acquire: "+r.path+": the ACL denies this session", true)
-			return
-		}
-		l = r.lock
-	}
-	if l == nil {
+	l := sel.lock
+	switch {
+	case sel.screen == focusDetail && sel.gone:
+		op.host.say("acquire: "+sel.lockPath+" is gone; it is no longer watched", true)
+		return
+	case sel.screen == focusLocks && sel.lockPath != "" && l == nil:
+		op.host.say("acquire: "+sel.lockPath+": the ACL denies this session", true)
+		return
+	case l == nil:
 		return
 	}
 	modes, why := lockcore.JoinModes(l.Recipe)
@@ -104,7 +92,7 @@ func chooseAcquire(spec lockcore.Spec) tea.Cmd {
 }
 
 // startAcquire starts acquiring, and shows the lock's detail.
-func (op *operator) startAcquire(spec lockcore.Spec) tea.Cmd {
+func (op *operator) startAcquire(spec lockcore.Spec, sel selection) tea.Cmd {
 	if !op.canAct("acquire") {
 		return nil
 	}
@@ -119,7 +107,7 @@ func (op *operator) startAcquire(spec lockcore.Spec) tea.Cmd {
 	o := &ownLock{id: op.seq, path: spec.Path, mode: spec.Mode, asked: op.env.now(),
 		cancel: cancel, reports: reports, returned: returned, granted: granted}
 	op.env.own = o
-	if shownPath, _, _ := op.detail.shown(); op.host.focused() != focusDetail || shownPath != spec.Path {
+	if sel.screen != focusDetail || sel.lockPath != spec.Path {
 		op.host.openLock(openLockMsg{path: spec.Path})
 	}
 	op.host.say("acquiring "+spec.Path+" ("+string(spec.Mode)+"); r gives up · zklocks' own client", false)

@@ -1,33 +1,47 @@
 package ui
 
 import (
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
 // operator carries out the operations for the App (operate*.go): acquiring
 // and giving back our own lock, force-release, revoke and fence. It holds
 // what they need — the actions, read-only, our own lock (in env, where the
-// panes show it) and the sequence of acquisitions — and reads what the
-// operator chose only through the panes' selected() accessors. It reaches
-// the App only through host.
+// panes show it) and the sequence of acquisitions. It never reads or
+// changes a pane: the App hands it the selection it acts on, and the panes
+// show its results (our own lock, in env) when they render. It reaches the
+// App only through host.
 type operator struct {
 	env      *env
 	actions  *model.Actions
 	readOnly bool
 	// seq counts acquisitions started, to drop answers about earlier ones.
-	seq    int
-	locks  *locksPane
-	detail *detailPane
-	host   host
+	seq  int
+	host host
 }
 
-// host is what the operations ask of the App: which pane has focus, a
-// word in the status line, a dialog, and a lock's detail.
+// host is what the operations ask of the App: a word in the status line,
+// a dialog, and a lock's detail.
 type host interface {
-	focused() focus
 	say(text string, isErr bool)
 	open(d dialog)
 	openLock(msg openLockMsg)
+}
+
+// selection is what an operation acts on: the screen it is asked from and
+// what that screen shows selected, as the operator saw it.
+type selection struct {
+	screen focus
+	// lockPath and lock are, on a lock's detail, the lock shown (gone once
+	// it is no longer watched); on the locks list, the lock under the
+	// cursor (lock nil when the ACL denies reading it).
+	lockPath string
+	lock     *lockcore.Lock
+	gone     bool
+	// participant is the contender selected in a lock's detail; nil
+	// elsewhere, or when the lock has none.
+	participant *lockcore.Participant
 }
 
 // guardWrite reports whether an action that changes ZooKeeper may go on,

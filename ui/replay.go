@@ -45,28 +45,6 @@ func newReplayer(t *model.Tape) *replayer {
 	return r
 }
 
-// replayKeys makes the replay's bindings, enabled only when replaying;
-// space then plays rather than pages.
-func (k *keyMap) replayKeys(on bool) {
-	b := func(keys []string, help, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc), key.WithDisabled())
-	}
-	k.PlayPause = b([]string{" "}, "space", "play/pause")
-	k.PrevChange = b([]string{"["}, "[", "previous change")
-	k.NextChange = b([]string{"]"}, "]", "next change")
-	k.PrevGrant = b([]string{"{"}, "{", "previous grant (lock)")
-	k.NextGrant = b([]string{"}"}, "}", "next grant (lock)")
-	k.JumpTime = b([]string{"t"}, "t", "go to a time")
-	k.Slower = b([]string{"<"}, "<", "slower")
-	k.Faster = b([]string{">"}, ">", "faster")
-	if on {
-		for _, bb := range []*key.Binding{&k.PlayPause, &k.PrevChange, &k.NextChange, &k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster} {
-			bb.SetEnabled(true)
-		}
-		k.PageDown.SetKeys("pgdown", "ctrl+f")
-	}
-}
-
 // replayTickMsg moves a playing replay on by one frame.
 type replayTickMsg struct{ frame int }
 
@@ -76,12 +54,6 @@ func replayTick(frame int) tea.Cmd {
 
 // replaySeekMsg asks to move the cursor to a time (from the t prompt).
 type replaySeekMsg struct{ at time.Time }
-
-// isReplayKey reports whether msg is one of the replay's keys.
-func (a *App) isReplayKey(msg tea.KeyMsg) bool {
-	k := a.env.keys
-	return a.replay != nil && key.Matches(msg, k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Slower, k.Faster)
-}
 
 // handleReplayKey moves the cursor as a key asks.
 func (a *App) handleReplayKey(msg tea.KeyMsg) tea.Cmd {
@@ -242,9 +214,9 @@ type timeDialog struct {
 
 func (d *timeDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 	switch {
-	case msg.Type == tea.KeyEsc:
+	case key.Matches(msg, k.Cancel):
 		return true, nil
-	case msg.Type == tea.KeyEnter:
+	case key.Matches(msg, k.Accept):
 		at, err := d.tape.ParseAt(d.input, d.loc)
 		if err != nil {
 			d.err = err.Error()

@@ -44,31 +44,6 @@ type timelinePane struct {
 
 func newTimelinePane(e *env) timelinePane { return timelinePane{env: e, zoom: 2} }
 
-// timelineKeys makes the timeline's bindings.
-func (k *keyMap) timelineKeys() {
-	b := func(keys []string, help, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
-	k.ScreenTimeline = b([]string{"4"}, "4", "timeline")
-	k.ZoomIn = b([]string{"+", "="}, "+", "zoom in")
-	k.ZoomOut = b([]string{"-", "_"}, "-", "zoom out")
-	k.Busiest = b([]string{"b"}, "b", "busiest/selected")
-}
-
-// timelineShort is the timeline's one-line help.
-func (k keyMap) timelineShort() []key.Binding {
-	return []key.Binding{k.ZoomIn, k.ZoomOut, k.Busiest, k.Screens, k.Help, k.Quit}
-}
-
-// replayShort is the one-line help while replaying.
-func (k keyMap) replayShort(f focus) []key.Binding {
-	keys := []key.Binding{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Faster}
-	if f == focusTimeline {
-		keys = append(keys, k.ZoomIn, k.ZoomOut)
-	}
-	return append(keys, k.Help, k.Quit)
-}
-
 func (p *timelinePane) setSize(w, h int) { p.w, p.h = w, h }
 
 // refresh follows the lock selected elsewhere.

@@ -22,6 +22,10 @@ var (
 	ErrNoNode = zk.ErrNoNode
 	// ErrNoAuth: the server's ACL denies this session the path.
 	ErrNoAuth = zk.ErrNoAuth
+	// ErrWatched: Watch was called on a Conn whose Watcher still runs. A
+	// Conn has one Watcher at a time, as its session's watch
+	// notifications and state changes go to one place (see Watch).
+	ErrWatched = errors.New("zkwatch: the connection already has a watcher")
 )
 
 // Options configure a connection.
@@ -66,6 +70,27 @@ type Conn struct {
 type watchHandler struct {
 	mu sync.RWMutex
 	fn func(zk.Event)
+	// taken says a Watcher runs on the connection (see Watch).
+	taken bool
+}
+
+// claim makes the caller the connection's one Watcher, or reports false
+// when another one runs.
+func (h *watchHandler) claim() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.taken {
+		return false
+	}
+	h.taken = true
+	return true
+}
+
+// release lets a later Watcher have the connection.
+func (h *watchHandler) release() {
+	h.mu.Lock()
+	h.fn, h.taken = nil, false
+	h.mu.Unlock()
 }
 
 func (h *watchHandler) set(fn func(zk.Event)) {

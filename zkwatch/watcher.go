@@ -130,6 +130,12 @@ type Watcher struct {
 // Watch starts watching through conn. Events closes when ctx ends (or,
 // with Once, after the first sync). The caller keeps ownership of conn and
 // closes it after ctx ends.
+//
+// A Conn has one Watcher at a time: the session's watch notifications and
+// state changes go to it alone. Watch on a Conn whose Watcher still runs
+// (its Events not yet closed) returns a Watcher whose Events carry one
+// EventError with ErrWatched, then close; the running one is untouched.
+// Once a Watcher's Events have closed, the Conn may be watched again.
 func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	if len(cfg.Roots) == 0 {
 		cfg.Roots = []string{"/"}
@@ -144,6 +150,11 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
 		before: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
+	if !conn.onWatch.claim() {
+		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
+		close(w.events)
+		return w
+	}
 	go w.run(ctx)
 	return w
 }
@@ -158,7 +169,7 @@ func (w *Watcher) run(ctx context.Context) {
 	defer stopGuard()
 	w.reqCtx = ctx
 	w.conn.onWatch.set(w.onWatchEvent)
-	defer w.conn.onWatch.set(nil)
+	defer w.conn.onWatch.release()
 	var background sync.WaitGroup
 	if !w.cfg.Once {
 		background.Go(func() { w.trackConn(ctx) })

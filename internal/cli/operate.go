@@ -54,7 +54,8 @@ func operator(cmd *cobra.Command, s settings, o *operateFlags) (actions *model.A
 		closer.Close()
 		return nil, nil, nil, err
 	}
-	return newActions(conn, audit, false), conn, func() { conn.Close(); closer.Close() }, nil
+	actions = newActions(conn, audit, false)
+	return actions, conn, func() { conn.Close(); actions.Close(); closer.Close() }, nil
 }
 
 // newActions are the audited actions on conn, as the commands and the UI

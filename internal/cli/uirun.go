@@ -71,6 +71,9 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 		fmt.Fprintln(stderr, "zklocks:", did)
 	}
 	rcancel()
+	// Whatever our lock client still deletes in the background stops
+	// here: the caller closes conn next, and our nodes go with its session.
+	opt.Actions.Close()
 	cancel()
 	// The watcher closes its events once ctx ends.
 	for range events {

@@ -26,6 +26,7 @@ type contender struct {
 	id        int
 	conn      *zkwatch.Conn
 	zk        *countingZK
+	locks     *lockcore.Client // owns what our lock client leaves in the background
 	session   int64
 	cancel    context.CancelFunc
 	lostReply bool // LoseReply's contender: its first create's reply is "lost"
@@ -43,6 +44,7 @@ type contender struct {
 // its loop.
 func (c *contender) stop() {
 	c.conn.Close()
+	c.locks.Close()
 	c.cancel()
 }
 
@@ -63,6 +65,7 @@ func (d *Demo) add(ctx context.Context, lostReply bool) (*contender, error) {
 	cctx, cancel := context.WithCancel(d.ctx)
 	c := &contender{conn: conn, session: conn.SessionID(), cancel: cancel, lostReply: lostReply, ticket: -1}
 	c.zk = newCountingZK(conn.LockZK(), &d.wakeups)
+	c.locks = lockcore.NewClient(c.zk.locker())
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -131,7 +134,7 @@ func (d *Demo) fairTurn(ctx context.Context, c *contender, orphan bool) error {
 	}
 	spec := lockcore.Spec{Path: d.lockPath, Mode: mode, Recipe: d.cfg.Recipe.lockRecipe(), MaxLeases: d.cfg.MaxLeases,
 		Data: d.data(c), Progress: func(p lockcore.Progress) { d.queued(c, p.Node) }}
-	held, err := lockcore.Acquire(ctx, c.zk.locker(), spec)
+	held, err := c.locks.Acquire(ctx, spec)
 	if err != nil {
 		return err
 	}

@@ -55,6 +55,7 @@ type contender struct {
 	proxies []*zktest.Proxy
 	conn    *zk.Conn
 	zk      lockcore.ZK
+	locks   *lockcore.Client
 	// holding is set while the contender is in a critical section, so
 	// that faults can be aimed at holders. targeted is set by the fault
 	// injector on a holder whose session it is about to expire: that
@@ -204,6 +205,7 @@ func run(t *testing.T, ens *zktest.Ensemble, p plan, modes []string) {
 	})
 	for _, c := range cs {
 		c.conn.Close()
+		c.locks.Close()
 	}
 
 	violations := book.violations()
@@ -260,6 +262,7 @@ func connectContenders(t *testing.T, ens *zktest.Ensemble, n int) []*contender {
 			t.Fatal(err)
 		}
 		c.conn, c.zk = conn, lockcore.WithSession(conn, session)
+		c.locks = lockcore.NewClient(c.zk)
 		cs[i] = c
 	}
 	return cs
@@ -281,7 +284,7 @@ func ours(c *contender, locks []lockDef, seed int, more func(int) bool, book *le
 			spec.Mode, spec.MaxLeases = lockcore.ModeLease, leases
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		held, err := lockcore.Acquire(ctx, c.zk, spec)
+		held, err := c.locks.Acquire(ctx, spec)
 		cancel()
 		if err != nil {
 			failures.Add(1)

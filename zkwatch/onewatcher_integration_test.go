@@ -1,0 +1,55 @@
+package zkwatch_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// A second Watcher on a Conn whose first still runs is refused with
+// ErrWatched, and the first keeps its notifications: a lock made after the
+// refusal still reaches it. Once the first has ended, the Conn can be
+// watched again.
+func TestIntegrationOneWatcherPerConn(t *testing.T) {
+	zks := zktest.Start(t)
+	zc := zks.Connect(t)
+	mkdirs(t, zc, "/one")
+	conn := dial(t, zks.Addr(), 10*time.Second)
+	cfg := zkwatch.WatchConfig{Roots: []string{"/one"}, EnrichEvery: -1}
+	synced := func(s *model.State) bool { return !s.LastSync.IsZero() }
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := collect(zkwatch.Watch(ctx, conn, cfg))
+	first.waitFor(t, "the first sync", synced)
+
+	// Bounded, so that a second watcher that runs ends and is reported.
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel2()
+	var evs []zkwatch.Event
+	for ev := range zkwatch.Watch(ctx2, conn, cfg).Events() {
+		evs = append(evs, ev)
+	}
+	if len(evs) != 1 || evs[0].Kind != zkwatch.EventError || !errors.Is(evs[0].Err, zkwatch.ErrWatched) {
+		t.Fatalf("a second watcher on the conn got %+v, want one EventError with ErrWatched", evs)
+	}
+
+	mkdirs(t, zc, "/one/lock")
+	contender(t, zc, "/one/lock")
+	first.waitFor(t, "the lock made after the refusal", participants("/one/lock", 1))
+
+	cancel()
+	<-first.done
+	again := watch(t, conn, cfg)
+	again.waitFor(t, "a sync of a watcher after the first ended", synced)
+	again.mu.Lock()
+	defer again.mu.Unlock()
+	if len(again.errs) > 0 {
+		t.Fatalf("watching again after the first watcher ended: %v", again.errs)
+	}
+}
