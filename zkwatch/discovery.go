@@ -30,6 +30,20 @@ type Discovery struct {
 	WalkRate int
 	// Watching is how many watches the watcher holds on the servers.
 	Watching int
+	// WatchedDirs is how many directories holding locks (every directory,
+	// when WholeTree) have a children watch, so that a new lock in them is
+	// seen at once. PolledCount counts those with too many children to
+	// watch, listed on a period instead; PolledDirs names the first few.
+	WatchedDirs, PolledCount int
+	PolledDirs               []string
+	// WholeTree: the tree was small enough to watch every directory of it;
+	// TreeFull: it has grown past that since, and the directories added
+	// are not all watched.
+	WholeTree, TreeFull bool
+	// ElsewhereWithin is how soon a new lock outside the watched
+	// directories is found: the gap between dumps while dump is answered,
+	// else the walk's period and length. Zero while nothing bounds it yet.
+	ElsewhereWithin time.Duration
 	// Complete: every lock under the roots is known, because a walk ended
 	// since the last (re)sync began. Until then locks whose contenders are
 	// all persistent, which no dump lists, may be missing.
@@ -50,6 +64,8 @@ func (w *Watcher) beginSync(ctx context.Context) {
 	w.locks, w.owner, w.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
 	// A new session holds none of the old one's watches.
 	w.found, w.armed = map[string]bool{}, map[string]bool{}
+	w.dirs, w.dirLocks, w.tracking = map[string]*lockDir{}, map[string]int{}, map[string]bool{}
+	w.treeDirs, w.newDirs, w.wholeTree, w.treeFull = 0, 0, false, false
 	w.disc = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.stopDiscovery = cancel
@@ -78,9 +94,10 @@ func (w *Watcher) discover(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	if !done && !dumpOK || w.cfg.Once && !done && w.cfg.FullWalk {
-		// Without dump the walk is the only way to find locks: finish it
-		// before saying the picture is whole.
+	if w.cfg.Once && !done && (!dumpOK || w.cfg.FullWalk) {
+		// Without dump the walk is the only way to find locks: a one-shot
+		// command finishes it before saying the picture is whole. A live
+		// watcher shows locks as the walk finds them instead.
 		done = wk.run(ctx, 0, newLimiter(w.walkRate(), 1))
 		if done {
 			w.walkEnded(wk)
@@ -95,12 +112,17 @@ func (w *Watcher) discover(ctx context.Context) {
 		w.disc.Walking, w.disc.WalkReads, w.walk = false, wk.Reads(), nil
 		w.mu.Unlock()
 	}
+	if done && !w.cfg.Once {
+		w.watchWhole(ctx)
+	}
 	w.askSync(ctx)
 	if w.cfg.Once {
 		return
 	}
 	w.emitDiscovery(ctx)
 	go w.dumpLoop(ctx)
+	go w.pollDirs(ctx)
+	go w.walkProgress(ctx)
 	if !done {
 		if wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
 			w.walkEnded(wk)
@@ -108,6 +130,26 @@ func (w *Watcher) discover(ctx context.Context) {
 		}
 	}
 	w.walkLoop(ctx)
+}
+
+// walkProgressEvery is how often a walk under way reports its progress.
+const walkProgressEvery = time.Second
+
+// walkProgress reports the discovery every second while a walk is under
+// way, so that the status bar can say how far it has got.
+func (w *Watcher) walkProgress(ctx context.Context) {
+	tick := time.NewTicker(walkProgressEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if w.Discovery().Walking {
+			w.emitDiscovery(ctx)
+		}
+	}
 }
 
 // foundLock queues a lock parent for tracking by the watcher's loop.
@@ -229,6 +271,12 @@ func (w *Watcher) walkLoop(ctx context.Context) {
 func (w *Watcher) nextWalk() time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.lastWalkStart.Add(w.walkGap())
+}
+
+// walkGap is the least time between the starts of two walks. The caller
+// holds w.mu.
+func (w *Watcher) walkGap() time.Duration {
 	every := w.cfg.WalkEvery
 	if every == 0 {
 		every = defaultWalkEvery
@@ -236,8 +284,21 @@ func (w *Watcher) nextWalk() time.Time {
 			every = walkEveryWithoutDump
 		}
 	}
-	gap := max(every, time.Duration(float64(w.lastWalkTook)/walkShare))
-	return w.lastWalkStart.Add(gap)
+	return max(every, time.Duration(float64(w.lastWalkTook)/walkShare))
+}
+
+// elsewhereWithin is Discovery.ElsewhereWithin. The caller holds w.mu.
+func (w *Watcher) elsewhereWithin() time.Duration {
+	switch {
+	case w.wholeTree && !w.treeFull:
+		return 0
+	case !w.dumpRefused && !w.disc.DumpAt.IsZero():
+		return max(w.dumpEvery(), w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()).Sub(w.disc.DumpAt))
+	case w.lastWalkTook > 0:
+		// A lock made just behind the walk is found at the end of the next.
+		return w.walkGap() + w.lastWalkTook
+	}
+	return 0
 }
 
 // setWalking records that wk is under way.
@@ -267,6 +328,8 @@ func (w *Watcher) Discovery() Discovery {
 		d.WalkReads = w.walk.Reads()
 	}
 	d.Watching = len(w.armed)
+	w.dirsSeen(&d)
+	d.ElsewhereWithin = w.elsewhereWithin()
 	return d
 }
 
