@@ -266,7 +266,8 @@ func (w *Watcher) dumpEvery() time.Duration {
 }
 
 // Watched returns the paths the watcher holds a watch on, sorted: lock
-// parents, semaphore parts, plain lock nodes, and parts not created yet.
+// parents, semaphore parts, plain lock nodes, parts not created yet, and
+// the directories watched for new locks.
 func (w *Watcher) Watched() []string {
 	w.mu.Lock()
 	out := make([]string, 0, len(w.armed))
