@@ -174,6 +174,12 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	names, stat, err := w.listDir(d, kind, polled, first)
 	if errors.Is(err, zk.ErrNoNode) {
 		w.dropDir(d)
+		w.mu.Lock()
+		if parent := w.dirs[path.Dir(d)]; parent != nil {
+			// Made again, it is new.
+			delete(parent.known, baseName(d))
+		}
+		w.mu.Unlock()
 		return nil
 	}
 	if err != nil {
@@ -205,15 +211,24 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	if ld.polled {
 		ld.nextPoll = time.Now().Add(max(dirPollEvery, time.Duration(len(names))*time.Second/dirPollRate))
 	}
+	if kind == dirNew {
+		ld.known = map[string]bool{}
+		return nil
+	}
+	// known keeps the children looked at and not locks; a lock is left out,
+	// so that one deleted and made again under the same name between two
+	// listings is looked at again.
 	var fresh []string
 	known := make(map[string]bool, len(names))
 	for _, n := range names {
-		known[n] = true
 		c := joinPath(d, n)
-		_, tracked := w.owner[c]
-		if kind != dirNew && !ld.known[n] && !tracked && !w.found[c] && !w.tracking[c] && w.dirs[c] == nil {
+		if _, tracked := w.owner[c]; tracked || w.found[c] || w.tracking[c] {
+			continue
+		}
+		if !ld.known[n] && w.dirs[c] == nil {
 			fresh = append(fresh, c)
 		}
+		known[n] = true
 	}
 	ld.known = known
 	return fresh
