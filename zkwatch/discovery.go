@@ -71,12 +71,14 @@ func (w *Watcher) discover(ctx context.Context) {
 		w.disc.Walking, w.disc.WalkReads, w.walk = false, wk.Reads(), nil
 		w.mu.Unlock()
 	}
-	if done && !w.cfg.Once {
-		w.watchWhole(ctx)
-	}
 	w.askSync(ctx)
 	if w.cfg.Once {
 		return
+	}
+	if done {
+		// Small enough to watch whole: a lock made since the walk passed
+		// is found by this pass, and any later one at once.
+		w.watchWhole(ctx)
 	}
 	w.emitDiscovery(ctx)
 	go w.dumpLoop(ctx)

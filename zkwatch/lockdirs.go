@@ -217,7 +217,9 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	}
 	// known keeps the children looked at and not locks; a lock is left out,
 	// so that one deleted and made again under the same name between two
-	// listings is looked at again.
+	// listings is looked at again. The children a directory of locks has
+	// when it is first listed are left to the dump and the walk that found
+	// its lock: looking at each would cost a read per sibling, unpaced.
 	var fresh []string
 	known := make(map[string]bool, len(names))
 	for _, n := range names {
@@ -225,7 +227,7 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 		if _, tracked := w.owner[c]; tracked || w.found[c] || w.tracking[c] {
 			continue
 		}
-		if !ld.known[n] && w.dirs[c] == nil {
+		if !ld.known[n] && w.dirs[c] == nil && !(first && kind == dirOfLocks) {
 			fresh = append(fresh, c)
 		}
 		known[n] = true
