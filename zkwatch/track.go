@@ -276,7 +276,9 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 		if under(p) {
 			delete(w.locks, p)
 			delete(w.seen, p)
-			w.dirLocks[dirOf(p)]--
+			if w.dirLocks[dirOf(p)]--; w.dirLocks[dirOf(p)] <= 0 {
+				delete(w.dirLocks, dirOf(p))
+			}
 			gone = append(gone, p)
 		}
 	}
