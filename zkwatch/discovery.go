@@ -34,8 +34,12 @@ func (w *Watcher) beginSync(ctx context.Context) {
 
 // discover finds the locks: a first walk at full speed up to its burst,
 // then, for a bigger tree, a dump's candidates; it asks for the first sync
-// marker; then, unless Once, it keeps looking for new locks: by dump on its
-// period, and by walks, paced.
+// marker (without dump, a live watcher does not wait for the walk, which
+// goes on, paced, finding locks as it goes). Then, unless Once, it keeps
+// looking for new locks: a tree the first walk covered is watched whole;
+// in a bigger one, the directories holding locks are watched (see
+// addLockDir), and new locks elsewhere are found by dump on its period
+// and by walks, paced.
 func (w *Watcher) discover(ctx context.Context) {
 	for _, p := range w.cfg.Locks {
 		w.foundLock(p)

@@ -42,7 +42,8 @@ type Discovery struct {
 	ElsewhereWithin time.Duration
 	// Complete: every lock under the roots is known, because a walk ended
 	// since the last (re)sync began. Until then locks whose contenders are
-	// all persistent, which no dump lists, may be missing.
+	// all persistent, which no dump lists, may be missing, and any lock
+	// where dump is not answered.
 	Complete bool
 }
 

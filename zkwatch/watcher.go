@@ -51,8 +51,9 @@ type WatchConfig struct {
 	Once bool
 
 	// WalkBurst is how many reads the first walk makes at full speed; a
-	// tree that fits is walked whole before the first sync, a bigger one
-	// is searched by dump first. 0 means 2,000.
+	// tree that fits is walked whole before the first sync, and then
+	// watched whole (every node of it, up to 2,000), a bigger one is
+	// searched by dump first. 0 means 2,000.
 	WalkBurst int
 	// WalkRate paces every walk past its burst, in reads a second; 0
 	// means 2,000.
