@@ -33,6 +33,10 @@ type HistoryEntry struct {
 	// OutOfOrder marks a grant that overtook an earlier waiter of an
 	// exclusive lock: FIFO broken.
 	OutOfOrder bool
+	// Reconstructed marks a join (or a grant known exactly) that happened
+	// before its lock was found: At is the node's creation time (ctime,
+	// by the server's clock), not when it was seen.
+	Reconstructed bool
 }
 
 // maxHistory is how many entries the event log keeps at least; it may
@@ -66,17 +70,51 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			s.add(at, change, prev.Path, p, false)
 		}
 	}
-	if next != nil {
-		for _, p := range next.Participants {
-			before, seen := old[keyOf(p)]
-			if !seen {
-				s.add(at, Joined, next.Path, p, false)
-			}
-			if p.Role == lockcore.RoleHolder && (!seen || before.Role != lockcore.RoleHolder) {
+	if next == nil {
+		return
+	}
+	for _, p := range next.Participants {
+		before, seen := old[keyOf(p)]
+		if seen {
+			if p.Role == lockcore.RoleHolder && before.Role != lockcore.RoleHolder {
 				s.add(at, Granted, next.Path, p, overtook(next, p))
 			}
+			continue
+		}
+		if prev == nil {
+			s.recordFound(at, next, p)
+			continue
+		}
+		s.add(at, Joined, next.Path, p, false)
+		if p.Role == lockcore.RoleHolder {
+			s.add(at, Granted, next.Path, p, overtook(next, p))
 		}
 	}
+}
+
+// recordFound logs a contender of a lock found after the first sync. Its
+// node's ctime says when it joined, so the join is logged then, marked
+// reconstructed, and so is its grant when the analysis knows it exactly; a
+// contender that was there before the first sync is part of the picture
+// the log starts from, like the locks found by then, and is not logged.
+func (s *State) recordFound(at time.Time, l *lockcore.Lock, p lockcore.Participant) {
+	known := p.Ctime.UnixMilli() > 0
+	if known && p.Ctime.Before(s.FirstSync) {
+		return
+	}
+	joined := at
+	if known && p.Ctime.Before(at) {
+		joined = p.Ctime
+	}
+	s.addEntry(HistoryEntry{At: joined, Change: Joined, Reconstructed: joined != at}, l.Path, p)
+	if p.Role != lockcore.RoleHolder {
+		return
+	}
+	granted := at
+	if h := p.Hold; h.Exact() && !h.After.Before(joined) && h.After.Before(at) {
+		granted = h.After
+	}
+	s.addEntry(HistoryEntry{At: granted, Change: Granted, OutOfOrder: overtook(l, p), Reconstructed: granted != at}, l.Path, p)
 }
 
 // contenderKey tells contenders apart across readings: a plain ephemeral
@@ -103,13 +141,18 @@ func overtook(l *lockcore.Lock, p lockcore.Participant) bool {
 }
 
 func (s *State) add(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) {
-	s.History = append(s.History, HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Session: p.Session,
-		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder})
+	s.addEntry(HistoryEntry{At: at, Change: c, OutOfOrder: outOfOrder}, lock, p)
+}
+
+// addEntry logs e (its time, change and marks) for contender p of lock.
+func (s *State) addEntry(e HistoryEntry, lock string, p lockcore.Participant) {
+	e.Lock, e.Node, e.Session, e.Mode, e.Seq = lock, p.Node, p.Session, p.Mode, p.Seq
+	s.History = append(s.History, e)
 	s.Logged++
-	if outOfOrder {
+	if e.OutOfOrder {
 		s.FIFOBreaks++
 	}
-	if c == Granted {
+	if e.Change == Granted {
 		s.Grants++
 	}
 	// Trim in batches: copying the log on every entry once it is full

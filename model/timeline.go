@@ -22,6 +22,9 @@ type Span struct {
 	// Granted: a hold that began with a grant in the log; OutOfOrder: that
 	// grant overtook an earlier waiter (FIFO broken).
 	Granted, OutOfOrder bool
+	// Reconstructed: From is the node's ctime, as the lock was found after
+	// the span began (HistoryEntry.Reconstructed).
+	Reconstructed bool
 }
 
 // LockTimes is what a lock's contenders did over a window.
@@ -59,7 +62,7 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 		case Joined:
 			open[h.Node] = len(spans)
 			joined[h.Node] = h.At
-			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At})
+			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At, Reconstructed: h.Reconstructed})
 		case Granted:
 			if _, ok := closeSpan(h.Node, false, h.At); !ok {
 				if _, holding := open[h.Node]; !holding {
@@ -70,7 +73,8 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 				out.Waits = append(out.Waits, h.At.Sub(j))
 			}
 			open[h.Node] = len(spans)
-			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: true, OutOfOrder: h.OutOfOrder})
+			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: true, OutOfOrder: h.OutOfOrder,
+				Reconstructed: h.Reconstructed})
 		case Released, Left:
 			hold := h.Change == Released
 			sp, ok := closeSpan(h.Node, hold, h.At)

@@ -28,6 +28,8 @@ type live struct {
 	after []string // picture(state) after each event
 	evs   []zkwatch.Event
 	done  chan struct{}
+	// seen is when each lock's first event came, when not nil.
+	seen map[string]time.Time
 }
 
 func (l *live) run(events <-chan zkwatch.Event) {
@@ -37,6 +39,9 @@ func (l *live) run(events <-chan zkwatch.Event) {
 		l.state.Apply(ev)
 		l.after = append(l.after, picture(l.state))
 		l.evs = append(l.evs, ev)
+		if _, ok := l.seen[ev.Path]; l.seen != nil && !ok && ev.Kind == zkwatch.EventLock {
+			l.seen[ev.Path] = time.Now()
+		}
 		l.mu.Unlock()
 	}
 }

@@ -277,8 +277,10 @@ func (a *App) helpLines() []string {
 			"too costly (--watch-budget) or older than the lock's last change"},
 		{"updated", paint{}, "when the watches last reported a change; every lock is read in full at each " +
 			"(re)connect, and the watches keep it current after"},
-		{"⚠ partial", st.warning, "locks held only by persistent nodes may be missing: the walk that finds them " +
-			"has not ended (c shows its cost)"},
+		{"joined*", paint{}, "in the event log: a join (or grant) that came before its lock was found, " +
+			"at its node's creation time (ctime)"},
+		{"⚠ partial", st.warning, "locks may be missing (held only by persistent nodes, or any lock when dump " +
+			"is not answered): the walk that finds them has not ended (c shows its cost)"},
 		{" STALE ", st.badgeStale, "not connected or not synced: the picture may be out of date"},
 		{" READ-ONLY ", st.badgeRO, "nothing that changes ZooKeeper is allowed"},
 	} {

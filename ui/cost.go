@@ -19,7 +19,8 @@ func (a *App) costView(h int) string {
 	field := func(name, text string) {
 		lines = append(lines, wrap(" "+pad(name, 15)+text, a.width, strings.Repeat(" ", 16))...)
 	}
-	field("watches held", itoa(d.Watching)+" (one per lock parent and semaphore part; none elsewhere)")
+	field("watches held", itoa(d.Watching)+" (per lock parent, semaphore part, lock directory; none elsewhere)")
+	field("new locks", a.newLocksText(d))
 	field("finding locks", a.discoveryText(d))
 	switch {
 	case s.WatchesNote != "":
@@ -85,6 +86,38 @@ func (a *App) discoveryText(d zkwatch.Discovery) string {
 		return "starting"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// newLocksText says how soon a new lock is found: at once in a watched
+// directory, on the poll's period in a polled one, and elsewhere within
+// the period of the dump or the walk.
+func (a *App) newLocksText(d zkwatch.Discovery) string {
+	if d.WholeTree && !d.TreeFull {
+		return "at once: the tree is small enough to watch every directory (" + itoa(d.WatchedDirs) + ")"
+	}
+	text := "at once beside a lock (" + itoa(d.WatchedDirs) + " dirs watched)"
+	if d.PolledCount > 0 {
+		var names []string
+		for _, p := range d.PolledDirs {
+			names = append(names, model.Printable(p))
+		}
+		if d.PolledCount > len(names) {
+			names = append(names, "…")
+		}
+		text += "; every ≥5s in " + strings.Join(names, ", ") + " (too many children to watch)"
+	}
+	switch {
+	case d.ElsewhereWithin > 0 && d.DumpNote == "":
+		text += "; elsewhere ≤" + gapText(d.ElsewhereWithin) + " (dump)"
+	case d.ElsewhereWithin > 0:
+		text += "; elsewhere ≤" + gapText(d.ElsewhereWithin) + " (walk)"
+	default:
+		text += "; elsewhere when the walk reaches them"
+	}
+	if d.TreeFull {
+		text += "; the tree outgrew watching every directory"
+	}
+	return text
 }
 
 // discoverySegment is the status bar's word on a search not finished: a

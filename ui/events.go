@@ -138,6 +138,9 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: model.SessionText(h.Session)}, {}}
 	}
 	change := cell{text: string(h.Change)}
+	if h.Reconstructed {
+		change.text += "*"
+	}
 	switch h.Change {
 	case model.Granted:
 		change.p = st.holder

@@ -190,11 +190,14 @@ func fixtureState() *model.State {
 // the head releases, the next is granted; then a grant that overtakes.
 func history(s *model.State) {
 	at := t0.Add(-45 * time.Second)
+	// Each contender is created at the step that first shows it.
+	createdAt := map[int]int{0: 1, 1: 2, 2: 3, 3: 5}
 	fifo := func(seqs ...int) *lockcore.Lock {
 		b := newTree("/locks/fifo")
 		for _, q := range seqs {
+			ctime := t0.Add(-45*time.Second + time.Duration(createdAt[q])*1234*time.Millisecond)
 			b.t.Children = append(b.t.Children, lockcore.Node{Name: curator("lock-", 80+q, q),
-				Stat: zk.Stat{Czxid: int64(0x200000000 + q), EphemeralOwner: sid(80 + q), Ctime: t0.Add(-time.Minute).UnixMilli()}})
+				Stat: zk.Stat{Czxid: int64(0x200000000 + q), EphemeralOwner: sid(80 + q), Ctime: ctime.UnixMilli()}})
 		}
 		return b.analyze(nil, lockcore.Options{})
 	}

@@ -166,7 +166,8 @@ func TestGoldenCost(t *testing.T) {
 			a := newTestApp(t, sz.w, sz.h)
 			at := a.env.now().Add(-20 * time.Second)
 			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventDiscovery, Discovery: zkwatch.Discovery{DumpAt: at, Candidates: 10_214,
-				Walking: true, WalkReads: 41_200, WalkRate: 2000, Watching: 10_007}}}})
+				Walking: true, WalkReads: 41_200, WalkRate: 2000, Watching: 10_107, WatchedDirs: 99, PolledCount: 1,
+				PolledDirs: []string{"/locks"}, ElsewhereWithin: 30 * time.Second}}}})
 			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: at, Note: "1000000 watches, over the budget of 100000, on 10.0.0.1:2181",
 				Cost: []zkwatch.MemberCost{{Member: "10.0.0.1:2181", Bytes: 9 << 20, Time: 310 * time.Millisecond, Words: []zkwatch.WordCost{
 					{Word: "cons", Asks: 12, Bytes: 1 << 20, Time: 60 * time.Millisecond, Every: 5 * time.Second},

@@ -9,33 +9,6 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 )
 
-// Discovery says how the watcher finds locks and how far it has got. It
-// comes with EventDiscovery and EventSynced.
-type Discovery struct {
-	// DumpAt is when the last dump was read; zero when none was.
-	DumpAt time.Time
-	// DumpNote says why dump is not used, when it is not.
-	DumpNote string
-	// Candidates is how many directories the last dump named as holding
-	// ephemeral nodes under the roots.
-	Candidates int
-	// Walking is true while a walk is under way; WalkReads counts its
-	// requests so far (or the last walk's, when none is under way).
-	Walking   bool
-	WalkReads int
-	// WalkedAt is when the last complete walk ended; zero before the
-	// first. NextWalk is when the next one starts, if one is planned.
-	WalkedAt, NextWalk time.Time
-	// WalkRate is the reads a second the walk is paced at past its burst.
-	WalkRate int
-	// Watching is how many watches the watcher holds on the servers.
-	Watching int
-	// Complete: every lock under the roots is known, because a walk ended
-	// since the last (re)sync began. Until then locks whose contenders are
-	// all persistent, which no dump lists, may be missing.
-	Complete bool
-}
-
 // beginSync forgets what was read, after a session expiry or at the start,
 // and starts discovery afresh; the locks not found again are reported gone
 // at the next sync marker.
@@ -50,6 +23,8 @@ func (w *Watcher) beginSync(ctx context.Context) {
 	w.locks, w.owner, w.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
 	// A new session holds none of the old one's watches.
 	w.found, w.armed = map[string]bool{}, map[string]bool{}
+	w.dirs, w.dirLocks, w.tracking = map[string]*lockDir{}, map[string]int{}, map[string]bool{}
+	w.treeDirs, w.newDirs, w.wholeTree, w.treeFull = 0, 0, false, false
 	w.disc = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.stopDiscovery = cancel
@@ -59,8 +34,12 @@ func (w *Watcher) beginSync(ctx context.Context) {
 
 // discover finds the locks: a first walk at full speed up to its burst,
 // then, for a bigger tree, a dump's candidates; it asks for the first sync
-// marker; then, unless Once, it keeps looking for new locks: by dump on its
-// period, and by walks, paced.
+// marker (without dump, a live watcher does not wait for the walk, which
+// goes on, paced, finding locks as it goes). Then, unless Once, it keeps
+// looking for new locks: a tree the first walk covered is watched whole;
+// in a bigger one, the directories holding locks are watched (see
+// addLockDir), and new locks elsewhere are found by dump on its period
+// and by walks, paced.
 func (w *Watcher) discover(ctx context.Context) {
 	for _, p := range w.cfg.Locks {
 		w.foundLock(p)
@@ -78,9 +57,10 @@ func (w *Watcher) discover(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	if !done && !dumpOK || w.cfg.Once && !done && w.cfg.FullWalk {
-		// Without dump the walk is the only way to find locks: finish it
-		// before saying the picture is whole.
+	if w.cfg.Once && !done && (!dumpOK || w.cfg.FullWalk) {
+		// Without dump the walk is the only way to find locks: a one-shot
+		// command finishes it before saying the picture is whole. A live
+		// watcher shows locks as the walk finds them instead.
 		done = wk.run(ctx, 0, newLimiter(w.walkRate(), 1))
 		if done {
 			w.walkEnded(wk)
@@ -99,8 +79,15 @@ func (w *Watcher) discover(ctx context.Context) {
 	if w.cfg.Once {
 		return
 	}
+	if done {
+		// Small enough to watch whole: a lock made since the walk passed
+		// is found by this pass, and any later one at once.
+		w.watchWhole(ctx)
+	}
 	w.emitDiscovery(ctx)
 	go w.dumpLoop(ctx)
+	go w.pollDirs(ctx)
+	go w.walkProgress(ctx)
 	if !done {
 		if wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
 			w.walkEnded(wk)
@@ -229,6 +216,12 @@ func (w *Watcher) walkLoop(ctx context.Context) {
 func (w *Watcher) nextWalk() time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.lastWalkStart.Add(w.walkGap())
+}
+
+// walkGap is the least time between the starts of two walks. The caller
+// holds w.mu.
+func (w *Watcher) walkGap() time.Duration {
 	every := w.cfg.WalkEvery
 	if every == 0 {
 		every = defaultWalkEvery
@@ -236,8 +229,7 @@ func (w *Watcher) nextWalk() time.Time {
 			every = walkEveryWithoutDump
 		}
 	}
-	gap := max(every, time.Duration(float64(w.lastWalkTook)/walkShare))
-	return w.lastWalkStart.Add(gap)
+	return max(every, time.Duration(float64(w.lastWalkTook)/walkShare))
 }
 
 // setWalking records that wk is under way.
@@ -256,23 +248,6 @@ func (w *Watcher) walkEnded(wk *walker) {
 	w.lastWalkStart, w.lastWalkTook = wk.started, now.Sub(wk.started)
 	w.walk = nil
 	w.mu.Unlock()
-}
-
-// Discovery returns how the watcher finds locks, as of now.
-func (w *Watcher) Discovery() Discovery {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	d := w.disc
-	if w.walk != nil {
-		d.WalkReads = w.walk.Reads()
-	}
-	d.Watching = len(w.armed)
-	return d
-}
-
-// emitDiscovery reports the discovery's state.
-func (w *Watcher) emitDiscovery(ctx context.Context) {
-	w.emit(ctx, Event{Kind: EventDiscovery, At: time.Now(), Discovery: w.Discovery()})
 }
 
 func (w *Watcher) walkBurst() int {
@@ -297,7 +272,8 @@ func (w *Watcher) dumpEvery() time.Duration {
 }
 
 // Watched returns the paths the watcher holds a watch on, sorted: lock
-// parents, semaphore parts, plain lock nodes, and parts not created yet.
+// parents, semaphore parts, plain lock nodes, parts not created yet, and
+// the directories watched for new locks.
 func (w *Watcher) Watched() []string {
 	w.mu.Lock()
 	out := make([]string, 0, len(w.armed))

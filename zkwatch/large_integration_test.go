@@ -2,12 +2,14 @@ package zkwatch_test
 
 import (
 	"context"
+	"path"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/bigtree"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -15,10 +17,14 @@ import (
 
 // TestIntegrationLargeTree checks, on a tree a twentieth of a production
 // cluster's size, what does not depend on the machine's speed: the
-// watcher's own watches stay within locks and contenders, none is on a
-// directory without a lock, a watch table over its budget is not read, and
-// a lock appearing under a lock-free directory, or held only by a
-// persistent node, is still found.
+// watcher's own watches stay within locks, their directories and
+// contenders, none is on a directory without a lock, a watch table over
+// its budget is not read, and a lock appearing under a lock-free
+// directory, or held only by a persistent node, is still found. A second
+// watcher, whose dumps and walks are an hour apart, then finds Curator and
+// kazoo locks made beside existing ones through its directory watches
+// alone, and through its polls where a directory has more children than
+// it watches.
 func TestIntegrationLargeTree(t *testing.T) {
 	zks := zktest.Start(t, zktest.WithJVMFlags("-Xms512m", "-Xmx1g"), zktest.WithConfig("forceSync=no"))
 	spec := bigtree.Spec{Plain: 50_000, Locks: 200, Contenders: 6, Services: 100, Stale: 5, ForeignWatches: 50_000}
@@ -85,21 +91,87 @@ func TestIntegrationLargeTree(t *testing.T) {
 		}
 	}
 
+	c.mu.Lock()
+	lockDirs := lockDirsOf(c.state)
+	c.mu.Unlock()
 	watched := w.Watched()
 	for _, p := range watched {
 		c.mu.Lock()
 		l := c.state.Locks[p]
 		c.mu.Unlock()
-		if l == nil && !isStalePart(p, tree) {
-			t.Errorf("a watch on %s, which is not a lock", p)
+		if l == nil && !isStalePart(p, tree) && !lockDirs[p] {
+			t.Errorf("a watch on %s, which is neither a lock nor a directory holding one", p)
 		}
 	}
 	ours := zktest.WatchCount(t, zks.Addr()) - before
 	contenders := (spec.Locks+1)*spec.Contenders + spec.Stale
-	if bound := locks + contenders + 1000; ours > bound || ours < locks {
-		t.Errorf("the watcher holds %d watches on the server; want between %d (one per lock) and %d", ours, locks, bound)
+	if bound := locks + len(lockDirs) + contenders + 1000; ours > bound || ours < locks+len(lockDirs) {
+		t.Errorf("the watcher holds %d watches on the server; want between %d (one per lock and lock directory) and %d",
+			ours, locks+len(lockDirs), bound)
 	}
-	t.Logf("%d locks, %d watches of the watcher's own (%d listed), %d before it", locks, ours, len(watched), before)
+	t.Logf("%d locks in %d directories, %d watches of the watcher's own (%d listed), %d before it", locks, len(lockDirs), ours, len(watched), before)
+
+	newLocksBesideOthers(t, zks, tree, c)
+}
+
+// newLocksBesideOthers starts a second watcher that dumps and walks only
+// once, an hour apart, and watches directories of up to 99 children (so
+// that the tree's groups of 100 locks are polled), then makes a kazoo
+// lock in the directory of the stale locks, which is watched, and a
+// Curator lock in a group, which is polled: each watcher finds both.
+func newLocksBesideOthers(t *testing.T, zks *zktest.Server, tree *bigtree.Tree, c *collector) {
+	conn := dial(t, zks.Addr(), 10*time.Second)
+	q := watch(t, conn, zkwatch.WatchConfig{EnrichEvery: -1, DumpEvery: time.Hour, WalkEvery: time.Hour, WalkRate: 50_000, DirWatchMax: 99})
+	q.waitFor(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && !s.LastSync.IsZero() })
+	q.mu.Lock()
+	d := q.state.Discovery
+	q.mu.Unlock()
+	if d.PolledCount != 2 || d.WatchedDirs < 2 {
+		t.Errorf("the groups of 100 locks are not polled, or the other lock directories not watched: %+v", d)
+	}
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
+	for _, n := range []struct {
+		peer    *peers.Peer
+		variant string
+		lock    string
+		how     string
+	}{
+		{kazoo, "lock", "/app/stale/lock-kazoo-new", "watched directory"},
+		{curator, "mutex", tree.LockPaths[150] + "-curator-new", "polled directory"},
+	} {
+		first := n.peer.Acquire(t, "a-"+n.variant, n.variant, n.lock)
+		n.peer.WaitHeld(t, "a-"+n.variant, 30*time.Second)
+		n.peer.Acquire(t, "b-"+n.variant, n.variant, n.lock)
+		for who, col := range map[string]*collector{"the second watcher": q, "the first watcher": c} {
+			col.waitFor(t, n.lock+" seen by "+who, participants(n.lock, 2))
+			logLatency(t, tree.Session(), col, n.lock+" ("+n.how+", "+who+")", first.Node)
+		}
+	}
+}
+
+// lockDirsOf is the set of directories that hold the locks of s.
+func lockDirsOf(s *model.State) map[string]bool {
+	dirs := map[string]bool{}
+	for p := range s.Locks {
+		dirs[path.Dir(p)] = true
+	}
+	return dirs
+}
+
+// logLatency logs the time from the creation of a lock's first contender
+// node (its ctime, by the server's clock on this machine) to c's first
+// event of the lock.
+func logLatency(t *testing.T, admin *zk.Conn, c *collector, what, node string) {
+	t.Helper()
+	_, stat, err := admin.Get(node)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	c.mu.Lock()
+	seen := c.seen[path.Dir(node)]
+	c.mu.Unlock()
+	t.Logf("%s: first contender created → first event %v", what, seen.Sub(time.UnixMilli(stat.Ctime)).Round(time.Millisecond))
 }
 
 // isStalePart reports whether p is a stale lock's path.

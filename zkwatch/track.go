@@ -79,8 +79,10 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		// listing armed stayed armed until this read.
 		next.Seen, next.Watched = s.sightings, s.breaks == w.breaks
 	}
-	if w.locks[path] == nil {
+	first := w.locks[path] == nil
+	if first {
 		w.lockGen++
+		w.dirLocks[dirOf(path)]++
 	}
 	w.locks[path] = next
 	for _, p := range parts {
@@ -94,6 +96,9 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		w.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
 	}
 	w.mu.Unlock()
+	if first {
+		w.addLockDir(ctx, path)
+	}
 	return nil
 }
 
@@ -233,10 +238,16 @@ func (w *Watcher) analyzeAll(ctx context.Context) {
 func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	w.mu.Lock()
 	locks := found
+	var dirs []string
 	for p := range dirty {
 		if l, ok := w.owner[p]; ok {
 			locks[l] = true
+		} else if w.dirs[p] != nil {
+			dirs = append(dirs, p)
 		}
+	}
+	for p := range found {
+		w.tracking[p] = true
 	}
 	w.mu.Unlock()
 	work := w.newPool()
@@ -247,7 +258,13 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 			}
 		})
 	}
+	for _, d := range dirs {
+		work.do(func() { w.dirChanged(ctx, d) })
+	}
 	work.run()
+	w.mu.Lock()
+	w.tracking = map[string]bool{}
+	w.mu.Unlock()
 }
 
 // forget drops the locks at or below path, reporting them gone.
@@ -259,6 +276,9 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 		if under(p) {
 			delete(w.locks, p)
 			delete(w.seen, p)
+			if w.dirLocks[dirOf(p)]--; w.dirLocks[dirOf(p)] <= 0 {
+				delete(w.dirLocks, dirOf(p))
+			}
 			gone = append(gone, p)
 		}
 	}

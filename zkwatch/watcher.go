@@ -51,8 +51,9 @@ type WatchConfig struct {
 	Once bool
 
 	// WalkBurst is how many reads the first walk makes at full speed; a
-	// tree that fits is walked whole before the first sync, a bigger one
-	// is searched by dump first. 0 means 2,000.
+	// tree that fits is walked whole before the first sync, and then
+	// watched whole (every node of it, up to 2,000), a bigger one is
+	// searched by dump first. 0 means 2,000.
 	WalkBurst int
 	// WalkRate paces every walk past its burst, in reads a second; 0
 	// means 2,000.
@@ -69,6 +70,10 @@ type WatchConfig struct {
 	// dump found the locks with ephemeral contenders, so that locks whose
 	// contenders are all persistent are listed too.
 	FullWalk bool
+	// DirWatchMax is the most children a directory of locks may have for
+	// it to be watched, so that a new lock in it is seen at once; a bigger
+	// one is listed on a period instead. 0 means 1,000.
+	DirWatchMax int
 	// Costs, if not nil, counts the four-letter words the watcher asks;
 	// nil makes a Costs of the watcher's own (see Watcher.Costs).
 	Costs *Costs
@@ -78,7 +83,9 @@ type WatchConfig struct {
 // and reports changes as Events. It watches locks only: one children watch
 // per lock parent (and per semaphore part); a fired watch is re-armed when
 // the path is read again. It finds locks without watching the rest of the
-// tree: a dump's ephemeral nodes name the candidate lock parents, and a
+// tree: a children watch on each directory that holds locks sees a new
+// lock beside them at once (on every directory, for a small tree), a
+// dump's ephemeral nodes name the candidate lock parents elsewhere, and a
 // walk paced to a read rate finds the rest (see [Discovery]). After a
 // session expiry everything is found and read again.
 type Watcher struct {
@@ -99,8 +106,17 @@ type Watcher struct {
 	found   map[string]bool           // lock paths discovery found, to track
 	checked map[string]int            // dump candidates that are not locks → their ephemeral count then
 	before  map[string]bool           // locks of the last sync, until the next
-	resync  bool                      // a new session: find everything again
-	reread  bool                      // a reconnect: read every lock again
+	// dirs are the directories watched (or polled) for new locks;
+	// dirLocks counts the locks tracked in each directory, and tracking
+	// are the locks the current round tracks for the first time.
+	dirs              map[string]*lockDir
+	dirLocks          map[string]int
+	tracking          map[string]bool
+	treeDirs, newDirs int  // dirs of kind dirOfTree and dirNew
+	wholeTree         bool // the tree was small enough to watch whole
+	treeFull          bool // it has grown past wholeTreeMax since
+	resync            bool // a new session: find everything again
+	reread            bool // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
 	// redone from what was read, without reading again.
 	reanalyze bool
@@ -148,7 +164,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
-		before: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
+		before: map[string]bool{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}

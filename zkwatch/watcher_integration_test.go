@@ -25,15 +25,20 @@ type collector struct {
 	phases []zkwatch.ConnPhase
 	errs   []error
 	done   chan struct{}
+	// seen is when each lock's first event came.
+	seen map[string]time.Time
 }
 
 func collect(w *zkwatch.Watcher) *collector {
-	c := &collector{state: model.NewState(), done: make(chan struct{})}
+	c := &collector{state: model.NewState(), done: make(chan struct{}), seen: map[string]time.Time{}}
 	go func() {
 		defer close(c.done)
 		for ev := range w.Events() {
 			c.mu.Lock()
 			c.state.Apply(ev)
+			if _, ok := c.seen[ev.Path]; !ok && ev.Kind == zkwatch.EventLock {
+				c.seen[ev.Path] = time.Now()
+			}
 			switch ev.Kind {
 			case zkwatch.EventSynced:
 				c.syncs++
