@@ -50,6 +50,10 @@ func (w *Watcher) beginSync(ctx context.Context) {
 	w.locks, w.owner, w.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
 	// A new session holds none of the old one's watches.
 	w.found, w.armed = map[string]bool{}, map[string]bool{}
+	for p := range w.plain {
+		// Tracked again even if their node is gone just now.
+		w.found[p] = true
+	}
 	w.disc = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.stopDiscovery = cancel

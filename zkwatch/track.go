@@ -20,6 +20,12 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 	w.mu.Unlock()
 	names, stat, err := w.children(path)
 	if errors.Is(err, zk.ErrNoNode) {
+		w.mu.Lock()
+		plain := w.plain[path]
+		w.mu.Unlock()
+		if plain && !w.cfg.Once {
+			return w.trackAbsent(ctx, path, breaks)
+		}
 		w.forget(ctx, path)
 		return nil
 	}
@@ -27,6 +33,49 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 		return err
 	}
 	return w.trackListed(ctx, path, names, stat, nil, breaks)
+}
+
+// trackAbsent keeps tracking a plain ephemeral lock whose node is gone: the
+// textbook lock's node comes and goes with each holder, so the lock stays,
+// free, with an exists watch on its path that fires when the next holder
+// creates it. A node created meanwhile is read at once.
+func (w *Watcher) trackAbsent(ctx context.Context, path string, breaks int) error {
+	exists, armed, err := w.existsW(path)
+	if err != nil {
+		return err
+	}
+	if exists && armed {
+		// Created in between: the watch just armed fires when it goes.
+		return w.track(ctx, path)
+	}
+	next := &lockcore.Tree{Path: path, Absent: true, ReadAt: time.Now()}
+	w.store(ctx, next, []string{path}, breaks)
+	return nil
+}
+
+// existsW arms an exists watch on path unless a watch is pending there,
+// and reports whether the node exists and whether the watch was armed now.
+func (w *Watcher) existsW(path string) (exists, armed bool, err error) {
+	w.mu.Lock()
+	arm := !w.armed[path]
+	w.armed[path] = true
+	w.mu.Unlock()
+	if !arm {
+		return false, false, nil
+	}
+	w.sem <- struct{}{}
+	exists, err = guard(w, func() (bool, error) {
+		exists, _, _, err := w.conn.zk.ExistsW(w.conn.abs(path))
+		return exists, err
+	})
+	<-w.sem
+	if err != nil {
+		w.mu.Lock()
+		delete(w.armed, path)
+		w.mu.Unlock()
+		return false, false, err
+	}
+	return exists, true, nil
 }
 
 // seenLock is what the last read of a lock saw, and how many connection
@@ -72,7 +121,20 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		next.Extra[extra] = w.readNew(extra, kids, byName(prev.Extra[extra], nil))
 	}
 	next.ReadAt = time.Now()
+	if self.Ephemeral() && len(names) == 0 {
+		w.mu.Lock()
+		w.plain[path] = true
+		w.mu.Unlock()
+	}
+	w.store(ctx, next, parts, breaks)
+	return nil
+}
 
+// store records what was read of a lock (next, whose watched paths are
+// parts) and reports its analysis; breaks is w.breaks as it was before
+// the read's listing.
+func (w *Watcher) store(ctx context.Context, next *lockcore.Tree, parts []string, breaks int) {
+	path := next.Path
 	w.mu.Lock()
 	if s, ok := w.seen[path]; ok && !w.cfg.Once {
 		// No break since before the last read's listing: the watch that
@@ -94,7 +156,6 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		w.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
 	}
 	w.mu.Unlock()
-	return nil
 }
 
 // byName indexes nodes of one directory read before by their names.
@@ -119,23 +180,8 @@ func (w *Watcher) partChildren(path string) ([]string, error) {
 	if w.cfg.Once {
 		return nil, nil
 	}
-	w.mu.Lock()
-	arm := !w.armed[path]
-	w.armed[path] = true
-	w.mu.Unlock()
-	if !arm {
-		return nil, nil
-	}
-	w.sem <- struct{}{}
-	exists, err := guard(w, func() (bool, error) {
-		exists, _, _, err := w.conn.zk.ExistsW(w.conn.abs(path))
-		return exists, err
-	})
-	<-w.sem
-	if err != nil {
-		w.mu.Lock()
-		delete(w.armed, path)
-		w.mu.Unlock()
+	exists, armed, err := w.existsW(path)
+	if err != nil || !armed {
 		return nil, err
 	}
 	if exists {
@@ -255,6 +301,11 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 	under := func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") || path == "/" }
 	var gone []string
 	w.mu.Lock()
+	for p := range w.plain {
+		if under(p) {
+			delete(w.plain, p)
+		}
+	}
 	for p := range w.locks {
 		if under(p) {
 			delete(w.locks, p)

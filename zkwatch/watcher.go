@@ -99,8 +99,11 @@ type Watcher struct {
 	found   map[string]bool           // lock paths discovery found, to track
 	checked map[string]int            // dump candidates that are not locks → their ephemeral count then
 	before  map[string]bool           // locks of the last sync, until the next
-	resync  bool                      // a new session: find everything again
-	reread  bool                      // a reconnect: read every lock again
+	// plain are the paths known to be plain ephemeral lock nodes: while
+	// their node is gone they stay tracked, free, until it comes back.
+	plain  map[string]bool
+	resync bool // a new session: find everything again
+	reread bool // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
 	// redone from what was read, without reading again.
 	reanalyze bool
@@ -142,7 +145,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
-		before: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
+		before: map[string]bool{}, plain: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	go w.run(ctx)
 	return w
