@@ -39,9 +39,13 @@ func (s Status) String() string {
 	return "UNKNOWN"
 }
 
-// KindWaiters names the finding of a queue at or over a waiters threshold:
-// not an anomaly of the analysis, a threshold of the check's.
-const KindWaiters = "waiters"
+// Kinds of findings that are thresholds of the check's, not anomalies of
+// the analysis: KindWaiters, a queue at or over a waiters threshold;
+// KindWait, a waiter that has waited at or over a wait threshold.
+const (
+	KindWaiters = "waiters"
+	KindWait    = "wait"
+)
 
 // Thresholds say what makes a lock a warning or critical. A zero duration
 // or count turns that threshold off.
@@ -52,6 +56,12 @@ type Thresholds struct {
 	WarnHeld, CritHeld time.Duration
 	// WarnWaiters and CritWaiters: a lock with at least this many waiters.
 	WarnWaiters, CritWaiters int
+	// WarnWait and CritWait: a lock whose oldest waiter has waited at
+	// least this long, by its node's ctime: the one exact figure of a
+	// stuck queue, whose holder's grant often cannot be dated. Leader
+	// elections are left out: their candidates wait as long as the
+	// leader leads.
+	WarnWait, CritWait time.Duration
 	// Critical and Warning are the anomaly kinds of each severity; a kind
 	// in neither is not reported. Critical wins over Warning.
 	Critical, Warning []lockcore.AnomalyKind
@@ -90,6 +100,10 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("hold thresholds must not be negative, got %s and %s", t.WarnHeld, t.CritHeld)
 	case t.WarnWaiters < 0 || t.CritWaiters < 0:
 		return fmt.Errorf("waiters thresholds must not be negative, got %d and %d", t.WarnWaiters, t.CritWaiters)
+	case t.WarnWait < 0 || t.CritWait < 0:
+		return fmt.Errorf("wait thresholds must not be negative, got %s and %s", t.WarnWait, t.CritWait)
+	case t.WarnWait > 0 && t.CritWait > 0 && t.CritWait < t.WarnWait:
+		return fmt.Errorf("--crit-wait %s is below --warn-wait %s", t.CritWait, t.WarnWait)
 	case t.WarnHeld > 0 && t.CritHeld > 0 && t.CritHeld < t.WarnHeld:
 		return fmt.Errorf("--crit-held %s is below --warn-held %s", t.CritHeld, t.WarnHeld)
 	case t.WarnWaiters > 0 && t.CritWaiters > 0 && t.CritWaiters < t.WarnWaiters:
@@ -125,9 +139,32 @@ type Finding struct {
 	// Detail is a sentence of evidence.
 	Detail string
 	// The lock's figures, for graphing. OldestHold is the longest hold
-	// known (see lockcore.Lock.KnownHold), never a node's age.
+	// known (see lockcore.Lock.KnownHold), never a node's age, and
+	// OldestHoldAtMost the longest the holders may have held (the node's
+	// age where a grant cannot be dated). OldestWait is how long the
+	// oldest waiter has waited, by its node's ctime; HasWaiter says
+	// whether a node waits at all.
 	Holders, Waiters int
 	OldestHold       time.Duration
+	OldestHoldAtMost time.Duration
+	OldestWait       time.Duration
+	HasWaiter        bool
+}
+
+// Undated is a holder whose hold may have passed a hold threshold but
+// cannot be dated from one read: it got the lock at some moment between
+// its node's creation and the read (typically when its predecessor left,
+// which ZooKeeper keeps no time for), so the hold thresholds, which judge
+// only what is proven, cannot count it. The wait thresholds judge the
+// queue behind it exactly.
+type Undated struct {
+	Lock    string
+	Node    string
+	Session int64
+	// AtMost is the hold's upper bound: the time since the node was
+	// created.
+	AtMost time.Duration
+	Detail string
 }
 
 // Evaluate judges each lock against t. Findings come critical first, then
@@ -140,6 +177,21 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 		r.Findings = append(r.Findings, lockFindings(l, t)...)
 		r.Holders += l.Holders()
 		r.Waiters += l.Waiters()
+		if _, wait, ok := l.OldestWaiter(l.ReadAt); ok && !lockcore.IsElection(l.Recipe) {
+			r.OldestWait = max(r.OldestWait, wait)
+		}
+		for _, a := range l.MaybeLongHeld {
+			u := Undated{Lock: l.Path, Node: a.Node, Session: a.Session, Detail: a.Detail}
+			if p, ok := l.Participant(a.Node); ok {
+				u.AtMost = p.Hold.Max
+			}
+			r.Undated = append(r.Undated, u)
+		}
+		for _, p := range l.Participants {
+			if p.Role == lockcore.RoleHolder && p.Link.State == lockcore.LinkUnknown {
+				r.UnknownLinks++
+			}
+		}
 	}
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		if a.Status != b.Status {
@@ -158,8 +210,10 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 
 // lockFindings judges one lock.
 func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
-	known, _ := l.KnownHold(l.ReadAt)
-	base := Finding{Lock: l.Path, Recipe: l.Recipe, Holders: l.Holders(), Waiters: l.Waiters(), OldestHold: known}
+	known, atMost := l.KnownHold(l.ReadAt)
+	base := Finding{Lock: l.Path, Recipe: l.Recipe, Holders: l.Holders(), Waiters: l.Waiters(), OldestHold: known, OldestHoldAtMost: atMost}
+	oldest, wait, waiting := l.OldestWaiter(l.ReadAt)
+	base.OldestWait, base.HasWaiter = wait, waiting
 	var out []Finding
 	for _, a := range l.Anomalies {
 		st := t.severity(l, a)
@@ -196,7 +250,40 @@ func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
 		}
 		out = append(out, f)
 	}
+	if f, ok := t.waitFinding(l, base, oldest); ok {
+		out = append(out, f)
+	}
 	return out
+}
+
+// waitFinding is the finding of a lock whose oldest waiter (oldest, with
+// base's figures) has waited past a wait threshold.
+func (t Thresholds) waitFinding(l *lockcore.Lock, base Finding, oldest lockcore.Participant) (Finding, bool) {
+	if !base.HasWaiter || lockcore.IsElection(l.Recipe) {
+		return Finding{}, false
+	}
+	f := base
+	switch w := base.OldestWait; {
+	case t.CritWait > 0 && w >= t.CritWait:
+		f.Status = Critical
+	case t.WarnWait > 0 && w >= t.WarnWait:
+		f.Status = Warning
+	default:
+		return Finding{}, false
+	}
+	threshold := t.WarnWait
+	if f.Status == Critical {
+		threshold = t.CritWait
+	}
+	f.Kind, f.Nodes, f.Session = KindWait, []string{oldest.Node}, oldest.Session
+	f.Detail = fmt.Sprintf("the oldest waiter has waited %s (its node was created at %s), at or over the %s threshold of %s",
+		model.Duration(f.OldestWait.Truncate(time.Second)), oldest.Ctime.UTC().Format("15:04:05 MST"), f.Status, model.Duration(threshold))
+	if n := base.Holders; n > 0 {
+		f.Detail += fmt.Sprintf("; %d holding", n)
+	} else {
+		f.Detail += "; nobody holds"
+	}
+	return f, true
 }
 
 func (t Thresholds) waitersThreshold(st Status) int {
