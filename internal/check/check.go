@@ -277,7 +277,7 @@ func (t Thresholds) waitFinding(l *lockcore.Lock, base Finding, oldest lockcore.
 	}
 	f.Kind, f.Nodes, f.Session = KindWait, []string{oldest.Node}, oldest.Session
 	f.Detail = fmt.Sprintf("the oldest waiter has waited %s (its node was created at %s), at or over the %s threshold of %s",
-		model.Duration(f.OldestWait.Truncate(time.Second)), oldest.Ctime.UTC().Format("15:04:05 MST"), f.Status, model.Duration(threshold))
+		model.Duration(f.OldestWait.Truncate(time.Second)), oldest.Ctime.UTC().Format(time.RFC3339), f.Status, model.Duration(threshold))
 	if n := base.Holders; n > 0 {
 		f.Detail += fmt.Sprintf("; %d holding", n)
 	} else {
