@@ -161,9 +161,9 @@ type Undated struct {
 	Lock    string
 	Node    string
 	Session int64
-	// AtMost is the hold's upper bound: the time since the node was
-	// created.
-	AtMost time.Duration
+	// AtLeast and AtMost bound the hold: what the read proves (often
+	// 0), and the time since the node was created.
+	AtLeast, AtMost time.Duration
 	Detail string
 }
 
@@ -183,7 +183,7 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 		for _, a := range l.MaybeLongHeld {
 			u := Undated{Lock: l.Path, Node: a.Node, Session: a.Session, Detail: a.Detail}
 			if p, ok := l.Participant(a.Node); ok {
-				u.AtMost = p.Hold.Max
+				u.AtLeast, u.AtMost = p.Hold.Min, p.Hold.Max
 			}
 			r.Undated = append(r.Undated, u)
 		}

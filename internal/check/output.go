@@ -212,7 +212,7 @@ func (r Result) WriteJSON(w io.Writer) error {
 		Partial: nonNil(r.Partial), NotJudged: nonNil(r.Unjudged()), Errors: nonNil(r.Errors), OldestWaitMs: r.OldestWait.Milliseconds(),
 		Findings: []findingJSON{}, Undated: []undatedJSON{}}
 	for _, u := range r.Undated {
-		uj := undatedJSON{Lock: u.Lock, Node: u.Node, HeldAtMostMs: u.AtMost.Milliseconds(), Detail: u.Detail}
+		uj := undatedJSON{Lock: u.Lock, Node: u.Node, HeldAtMostMs: u.AtMost.Milliseconds(), HeldAtLeastMs: u.AtLeast.Milliseconds(), Detail: u.Detail}
 		if u.Session != 0 {
 			s := lockcore.SessionHex(u.Session)
 			uj.Session = &s
