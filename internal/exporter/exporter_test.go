@@ -323,3 +323,25 @@ func TestOldestWaitMetric(t *testing.T) {
 		t.Errorf("stale picture: oldest wait %v s, want 360 as last read", got)
 	}
 }
+
+// /healthz says how long the session has been away first, not only the
+// age of the last sync, which reads as a healthy exporter.
+func TestHealthSaysHowLongDisconnected(t *testing.T) {
+	e, now := feed(t, Options{}, mutex("/locks/a", time.Second, 1))
+	*now = t0.Add(5*time.Minute + 40*time.Second)
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Since: *now}})
+	*now = now.Add(2 * time.Second)
+	want := "ok: disconnected for 2s (since 14:05:40); the metrics are as of the last sync, 5m42s ago"
+	if got := e.health(); got != want {
+		t.Errorf("health %q, want %q", got, want)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Expired, Since: *now}})
+	*now = now.Add(time.Minute)
+	if got := e.health(); !strings.HasPrefix(got, "ok: expired for 1m00s (since 14:05:42)") {
+		t.Errorf("health %q", got)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: *now}})
+	if got := e.health(); !strings.HasPrefix(got, "ok: connected, re-syncing; last sync 6m42s ago") {
+		t.Errorf("health %q", got)
+	}
+}
