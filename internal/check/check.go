@@ -164,7 +164,7 @@ type Undated struct {
 	// AtLeast and AtMost bound the hold: what the read proves (often
 	// 0), and the time since the node was created.
 	AtLeast, AtMost time.Duration
-	Detail string
+	Detail          string
 }
 
 // Evaluate judges each lock against t. Findings come critical first, then

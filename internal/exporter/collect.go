@@ -36,10 +36,10 @@ var (
 
 	descFolded = prometheus.NewDesc("zklocks_folded_locks",
 		"Locks without series of their own (past --max-locks or not matching --path), counted in the zklocks_folded_* totals.", nil, nil)
-	descFoldedHolders  = prometheus.NewDesc("zklocks_folded_holders", "Holders of the folded locks, in all.", nil, nil)
-	descFoldedWaiters  = prometheus.NewDesc("zklocks_folded_waiters", "Waiters of the folded locks, in all.", nil, nil)
-	descFoldedAnomaly  = prometheus.NewDesc("zklocks_folded_anomalies", "Anomalies of the folded locks, by kind.", []string{"kind"}, nil)
-	descFoldedWait     = prometheus.NewDesc("zklocks_folded_oldest_wait_seconds",
+	descFoldedHolders = prometheus.NewDesc("zklocks_folded_holders", "Holders of the folded locks, in all.", nil, nil)
+	descFoldedWaiters = prometheus.NewDesc("zklocks_folded_waiters", "Waiters of the folded locks, in all.", nil, nil)
+	descFoldedAnomaly = prometheus.NewDesc("zklocks_folded_anomalies", "Anomalies of the folded locks, by kind.", []string{"kind"}, nil)
+	descFoldedWait    = prometheus.NewDesc("zklocks_folded_oldest_wait_seconds",
 		"The longest any waiter of a folded lock has waited, leader elections aside.", nil, nil)
 	descFoldedGrants   = prometheus.NewDesc("zklocks_folded_grants_total", "Grants of locks while they were folded.", nil, nil)
 	descFoldedReleases = prometheus.NewDesc("zklocks_folded_releases_total", "Releases of locks while they were folded.", nil, nil)
