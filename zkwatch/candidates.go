@@ -112,7 +112,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]Eph
 			// between two holders and miss it for as long as the count
 			// of ephemeral nodes stays the same.
 			if _, tracked := w.owner[node]; !tracked {
-				w.plain[node], w.found[node] = true, true
+				w.plain[node], w.found[node] = time.Time{}, true
 			}
 		}
 		if _, tracked := w.owner[p]; tracked || w.checked[p] == ep.Count {

@@ -40,7 +40,8 @@ func TestIntegrationPlainLockNodeComesAndGoes(t *testing.T) {
 		}
 	}
 	first := take()
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/p"}})
+	const grace = 3 * time.Second
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/p"}, PlainGrace: grace})
 	c.waitFor(t, "the first holder", holds(first))
 	for i := range 5 {
 		if err := admin.Delete(lock, -1); err != nil {
@@ -49,6 +50,17 @@ func TestIntegrationPlainLockNodeComesAndGoes(t *testing.T) {
 		c.waitFor(t, fmt.Sprintf("the lock free after release %d", i+1), holds(0))
 		next := take()
 		c.waitFor(t, fmt.Sprintf("holder %d", i+2), holds(next))
+	}
+	// Gone for good: free for the grace, then gone, so that locks named
+	// per job do not pile up.
+	if err := admin.Delete(lock, -1); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "the lock free after the last release", holds(0))
+	freed := time.Now()
+	c.waitFor(t, "the lock gone after its grace", func(s *model.State) bool { return s.Locks[lock] == nil })
+	if d := time.Since(freed); d < grace/2 {
+		t.Errorf("gone %s after its release, before its grace of %s", d, grace)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

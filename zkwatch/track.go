@@ -21,7 +21,7 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 	names, stat, err := w.children(path)
 	if errors.Is(err, zk.ErrNoNode) {
 		w.mu.Lock()
-		plain := w.plain[path]
+		_, plain := w.plain[path]
 		w.mu.Unlock()
 		if plain && !w.cfg.Once {
 			return w.trackAbsent(ctx, path, breaks)
@@ -80,7 +80,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	next.ReadAt = time.Now()
 	if self.Ephemeral() && len(names) == 0 {
 		w.mu.Lock()
-		w.plain[path] = true
+		w.plain[path] = time.Time{}
 		w.mu.Unlock()
 	}
 	w.store(ctx, next, parts, breaks)

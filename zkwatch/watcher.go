@@ -46,6 +46,11 @@ type WatchConfig struct {
 	// it (0: DefaultWatchBudget).
 	WatchMode   WatchMode
 	WatchBudget int
+	// PlainGrace is how long a plain ephemeral lock node that is gone
+	// stays listed, free, with a watch for its next holder; 0 means
+	// 5 minutes. Past it the lock is reported gone, so that locks named
+	// per job or per entity do not pile up.
+	PlainGrace time.Duration
 	// Once walks and reads everything once, sets no watches, and closes
 	// Events after EventSynced: for one-shot commands.
 	Once bool
@@ -99,9 +104,10 @@ type Watcher struct {
 	found   map[string]bool           // lock paths discovery found, to track
 	checked map[string]int            // dump candidates that are not locks → their ephemeral count then
 	before  map[string]bool           // locks of the last sync, until the next
-	// plain are the paths known to be plain ephemeral lock nodes: while
-	// their node is gone they stay tracked, free, until it comes back.
-	plain  map[string]bool
+	// plain are the paths known to be plain ephemeral lock nodes, with
+	// when their node was found gone (zero while it is there): while it
+	// is gone they stay tracked, free, for PlainGrace.
+	plain map[string]time.Time
 	resync bool // a new session: find everything again
 	reread bool // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
@@ -145,7 +151,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
-		before: map[string]bool{}, plain: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
+		before: map[string]bool{}, plain: map[string]time.Time{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	go w.run(ctx)
 	return w
