@@ -107,7 +107,7 @@ type Watcher struct {
 	// plain are the paths known to be plain ephemeral lock nodes, with
 	// when their node was found gone (zero while it is there): while it
 	// is gone they stay tracked, free, for PlainGrace.
-	plain map[string]time.Time
+	plain  map[string]time.Time
 	resync bool // a new session: find everything again
 	reread bool // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
