@@ -204,12 +204,33 @@ func (t Thresholds) waitFinding(l *lockcore.Lock, base Finding, oldest lockcore.
 	f.Kind, f.Nodes, f.Session = KindWait, []string{oldest.Node}, oldest.Session
 	f.Detail = fmt.Sprintf("the oldest waiter has waited %s (its node was created at %s), at or over the %s threshold of %s",
 		model.Duration(f.OldestWait.Truncate(time.Second)), oldest.Ctime.UTC().Format(time.RFC3339), f.Status, model.Duration(threshold))
-	if n := base.Holders; n > 0 {
-		f.Detail += fmt.Sprintf("; %d holding", n)
-	} else {
-		f.Detail += "; nobody holds"
-	}
+	f.Detail += "; " + holdersText(l)
 	return f, true
+}
+
+// holdersText says who holds l and for how long, as far as one read
+// proves: "held by _c_a…-lock-07 (session 0x300) for between 0ms and
+// 11m00s".
+func holdersText(l *lockcore.Lock) string {
+	var holders []lockcore.Participant
+	for _, p := range l.Participants {
+		if p.Role == lockcore.RoleHolder && p.PartOf == "" {
+			holders = append(holders, p)
+		}
+	}
+	switch len(holders) {
+	case 0:
+		return "nobody holds"
+	case 1:
+	default:
+		return fmt.Sprintf("%d holding", len(holders))
+	}
+	p := holders[0]
+	held := "for " + model.Duration(p.Hold.Min)
+	if !p.Hold.Exact() {
+		held = fmt.Sprintf("for between %s and %s, as its grant cannot be dated", model.Duration(p.Hold.Min), model.Duration(p.Hold.Max))
+	}
+	return fmt.Sprintf("held by %s (session %s) %s", model.ShortNode(p.Node), model.SessionText(p.Session), held)
 }
 
 func (t Thresholds) waitersThreshold(st Status) int {

@@ -98,6 +98,10 @@ func TestUndatedHoldIsSaidAndWaitCatchesTheQueue(t *testing.T) {
 	if r.Status() != Warning || !strings.Contains(r.Summary(), "/locks/orders wait") {
 		t.Errorf("with --warn-wait 5m: %s", r.Summary())
 	}
+	if d := r.Findings[0].Detail; !strings.Contains(d, "waited 6m00s") ||
+		!strings.Contains(d, "held by _c_a-lock-0000000007 (session 0x300) for between 0ms and 11m00s, as its grant cannot be dated") {
+		t.Errorf("wait detail: %s", d)
+	}
 	b.Reset()
 	if err := r.WriteJSON(&b); err != nil {
 		t.Fatal(err)
