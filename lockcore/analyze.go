@@ -2,6 +2,7 @@ package lockcore
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,12 +36,15 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		names[i] = c.Name
 	}
 	var entries []*entry
-	switch detectShape(t.Self, names) {
-	case shapeEphemeral:
+	switch shape := detectShape(t.Self, names); {
+	case t.Absent:
+		l.Recipe = RecipeEphemeral
+		l.HiddenWaiters = slices.Clone(w.Watchers(t.Path))
+	case shape == shapeEphemeral:
 		entries = ephemeralEntries(&l, t, w)
-	case shapeCuratorSemaphore:
+	case shape == shapeCuratorSemaphore:
 		entries = curatorSemaphoreEntries(&l, t)
-	case shapeKazooSemaphore:
+	case shape == shapeKazooSemaphore:
 		entries = kazooSemaphoreEntries(&l, t)
 	default:
 		entries = queueEntries(&l, t.Path, t.Children)

@@ -41,6 +41,12 @@ type Tree struct {
 	Self Node
 	// Children are the lock path's children, in any order.
 	Children []Node
+	// Absent says the lock path has no node: a plain ephemeral lock node
+	// that went (released, or its session ended) and that the reader
+	// watches for the next holder to create. Self and Children are then
+	// empty, and the lock is free: nobody holds it, and the sessions
+	// watching the path wait for it.
+	Absent bool
 	// Extra maps the absolute paths named by ExtraPaths to their children.
 	// A path missing from the map was not read; an empty slice means the
 	// path exists with no children or does not exist.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -513,5 +514,36 @@ func TestOneLockIsSingular(t *testing.T) {
 	a := newTestApp(t, 80, 24, func(o *Options) { o.State = s })
 	if sc := screen(a); !strings.Contains(sc, " 1 lock · by contention") {
 		t.Errorf("one lock:\n%s", sc)
+	}
+}
+
+// A lock that goes keeps its last picture, marked GONE where 80 columns
+// cannot cut it off, and its holder's hold stops growing: nothing holds
+// there any more.
+func TestDetailGoneLockAt80Columns(t *testing.T) {
+	now := t0
+	a := newTestApp(t, 80, 24, func(o *Options) { o.Now = func() time.Time { return now } })
+	path := "/services/payments/settlement/batch-reconciliation/locks/nightly"
+	send(a, lockEvents(mutex(path, 2, 700)))
+	send(a, openLockMsg{path: path})
+	held := func() string {
+		for _, l := range strings.Split(screen(a), "\n") {
+			if strings.Contains(l, "holder") {
+				return l
+			}
+		}
+		t.Fatalf("no holder row:\n%s", screen(a))
+		return ""
+	}
+	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventLockGone, At: t0, Path: path}}})
+	first := strings.Split(screen(a), "\n")
+	if !a.detail.gone || !slices.ContainsFunc(first, func(l string) bool { return strings.Contains(l, "GONE") && strings.Contains(l, "/services") }) {
+		t.Fatalf("gone lock at 80 columns:\n%s", screen(a))
+	}
+	before := held()
+	now = now.Add(time.Minute)
+	send(a, tickMsg(now))
+	if after := held(); after != before {
+		t.Errorf("the hold of a gone lock kept counting:\n%s\n%s", before, after)
 	}
 }

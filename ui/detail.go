@@ -211,6 +211,10 @@ func (p detailPane) view() string {
 func (p *detailPane) header() string {
 	st, l := p.env.st, p.lock
 	var b strings.Builder
+	if p.gone {
+		// First, where no width can cut it off.
+		b.WriteString(" " + st.badgeStale.s(" GONE "))
+	}
 	b.WriteString(" " + st.strong.s(model.Printable(l.Path)) + "  " + st.accent.s(string(l.Recipe)))
 	b.WriteString(st.muted.s(" · ") + st.holder.s(itoa(l.Holders())+" holding") + st.muted.s(" · ") +
 		st.waiter.s(itoa(l.Waiters())+" waiting"))
@@ -220,9 +224,6 @@ func (p *detailPane) header() string {
 		b.WriteString(st.muted.s(" · max leases unknown"))
 	}
 	b.WriteString(st.muted.s(" · watches: " + string(l.WatchesSource)))
-	if p.gone {
-		b.WriteString("  " + st.badgeStale.s(" GONE "))
-	}
 	return b.String()
 }
 
@@ -249,12 +250,25 @@ func (p *detailPane) rowView(i int, cols []column, widths []int) string {
 		{text: nodeText(q.Node, p.full)},
 		{text: model.SessionText(q.Session), p: sessionPaint},
 		{text: p.env.state.Client(q.Session).Short(), p: st.muted},
-		{text: p.env.timeText(l, q)},
+		{text: p.timeText(q)},
 		{text: hex(q.Token), p: st.muted},
 		p.waitsOn(q),
 		{text: dataCell(q), p: st.muted},
 	}
 	return p.rowMarker(q, i == p.cur.idx) + row(cols, widths, cells, i == p.cur.idx, st.selected)
+}
+
+// timeText is the FOR cell: growing with the clock while the lock is
+// live; as last read once it is gone, as nothing holds or waits there any
+// more.
+func (p *detailPane) timeText(q *lockcore.Participant) string {
+	if !p.gone {
+		return p.env.timeText(p.lock, q)
+	}
+	if q.Role == lockcore.RoleHolder {
+		return model.HoldShort(q.Hold)
+	}
+	return model.Duration(q.Age)
 }
 
 // waitsOn is the queue's watch-target cell: the position watched, a

@@ -105,6 +105,16 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]Eph
 	w.mu.Lock()
 	var todo []string
 	for p, ep := range candidates {
+		if node := joinPath(p, ep.Sample); ep.Sample != "" && !contenderName(ep.Sample) && lockcore.LooksLikeLockNode(node) {
+			// An ephemeral node is always a leaf: one named like a lock
+			// is a plain lock node, tracked at once and kept while it
+			// comes and goes. Listing the parent later could fall
+			// between two holders and miss it for as long as the count
+			// of ephemeral nodes stays the same.
+			if _, tracked := w.owner[node]; !tracked {
+				w.plain[node], w.found[node] = time.Time{}, true
+			}
+		}
 		if _, tracked := w.owner[p]; tracked || w.checked[p] == ep.Count {
 			continue
 		}

@@ -113,7 +113,9 @@ type discardLogger struct{}
 func (discardLogger) Printf(string, ...interface{}) {}
 
 // Dial connects and returns once the session is established, or fails with
-// ErrUnreachable when ctx ends first. The caller must Close the Conn.
+// ErrUnreachable when ctx ends first, or sooner, also matching ErrRefused,
+// when every server refused the connection twice in a row. The caller must
+// Close the Conn.
 func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	if len(opt.Target.Servers) == 0 {
 		return nil, fmt.Errorf("no zookeeper server given")
@@ -131,6 +133,8 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	if opt.TLS != nil {
 		dial = tlsDialer(opt.TLS)
 	}
+	refused := newRefusals()
+	dial = refused.dialer(dial)
 	// Session events come through a callback: go-zookeeper's own event
 	// channel holds six events and drops the rest, and an expiry sends one
 	// per invalidated watch through it, which could push a state change out.
@@ -167,15 +171,13 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 				c.Close()
 				return nil, fmt.Errorf("%w: %s: authentication failed", ErrUnreachable, opt.Target)
 			}
+		case <-refused.all:
+			c.Close()
+			return nil, fmt.Errorf("%w: %w by %s at every attempt: nothing listens there (is the server up? is the port right?)",
+				ErrUnreachable, ErrRefused, strings.Join(refused.addrs(), ", "))
 		case <-ctx.Done():
 			c.Close()
-			why := recorder.last()
-			switch {
-			case why == "":
-				why = "no server answered"
-			case opt.TLS == nil && why == "authentication failed: EOF":
-				why += "; the server hung up before giving a session, as a TLS-only port does"
-			}
+			why := dialFailure(recorder.last(), opt.TLS != nil)
 			return nil, fmt.Errorf("%w: no session from %s: %s", ErrUnreachable, strings.Join(opt.Target.Servers, ", "), why)
 		}
 	}

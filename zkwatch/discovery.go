@@ -25,6 +25,10 @@ func (w *Watcher) beginSync(ctx context.Context) {
 	w.found, w.armed = map[string]bool{}, map[string]bool{}
 	w.dirs, w.dirLocks, w.tracking = map[string]*lockDir{}, map[string]int{}, map[string]bool{}
 	w.treeDirs, w.newDirs, w.wholeTree, w.treeFull = 0, 0, false, false
+	for p := range w.plain {
+		// Tracked again even if their node is gone just now.
+		w.found[p] = true
+	}
 	w.disc = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.stopDiscovery = cancel

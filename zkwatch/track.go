@@ -20,6 +20,12 @@ func (w *Watcher) track(ctx context.Context, path string) error {
 	w.mu.Unlock()
 	names, stat, err := w.children(path)
 	if errors.Is(err, zk.ErrNoNode) {
+		w.mu.Lock()
+		_, plain := w.plain[path]
+		w.mu.Unlock()
+		if plain && !w.cfg.Once {
+			return w.trackAbsent(ctx, path, breaks)
+		}
 		w.forget(ctx, path)
 		return nil
 	}
@@ -72,7 +78,20 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		next.Extra[extra] = w.readNew(extra, kids, byName(prev.Extra[extra], nil))
 	}
 	next.ReadAt = time.Now()
+	if self.Ephemeral() && len(names) == 0 {
+		w.mu.Lock()
+		w.plain[path] = time.Time{}
+		w.mu.Unlock()
+	}
+	w.store(ctx, next, parts, breaks)
+	return nil
+}
 
+// store records what was read of a lock (next, whose watched paths are
+// parts) and reports its analysis; breaks is w.breaks as it was before
+// the read's listing.
+func (w *Watcher) store(ctx context.Context, next *lockcore.Tree, parts []string, breaks int) {
+	path := next.Path
 	w.mu.Lock()
 	if s, ok := w.seen[path]; ok && !w.cfg.Once {
 		// No break since before the last read's listing: the watch that
@@ -99,7 +118,6 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	if first {
 		w.addLockDir(ctx, path)
 	}
-	return nil
 }
 
 // byName indexes nodes of one directory read before by their names.
@@ -124,23 +142,8 @@ func (w *Watcher) partChildren(path string) ([]string, error) {
 	if w.cfg.Once {
 		return nil, nil
 	}
-	w.mu.Lock()
-	arm := !w.armed[path]
-	w.armed[path] = true
-	w.mu.Unlock()
-	if !arm {
-		return nil, nil
-	}
-	w.sem <- struct{}{}
-	exists, err := guard(w, func() (bool, error) {
-		exists, _, _, err := w.conn.zk.ExistsW(w.conn.abs(path))
-		return exists, err
-	})
-	<-w.sem
-	if err != nil {
-		w.mu.Lock()
-		delete(w.armed, path)
-		w.mu.Unlock()
+	exists, armed, err := w.existsW(path)
+	if err != nil || !armed {
 		return nil, err
 	}
 	if exists {
@@ -272,6 +275,11 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 	under := func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") || path == "/" }
 	var gone []string
 	w.mu.Lock()
+	for p := range w.plain {
+		if under(p) {
+			delete(w.plain, p)
+		}
+	}
 	for p := range w.locks {
 		if under(p) {
 			delete(w.locks, p)

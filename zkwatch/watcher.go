@@ -46,6 +46,11 @@ type WatchConfig struct {
 	// it (0: DefaultWatchBudget).
 	WatchMode   WatchMode
 	WatchBudget int
+	// PlainGrace is how long a plain ephemeral lock node that is gone
+	// stays listed, free, with a watch for its next holder; 0 means
+	// 5 minutes. Past it the lock is reported gone, so that locks named
+	// per job or per entity do not pile up.
+	PlainGrace time.Duration
 	// Once walks and reads everything once, sets no watches, and closes
 	// Events after EventSynced: for one-shot commands.
 	Once bool
@@ -115,8 +120,12 @@ type Watcher struct {
 	treeDirs, newDirs int  // dirs of kind dirOfTree and dirNew
 	wholeTree         bool // the tree was small enough to watch whole
 	treeFull          bool // it has grown past wholeTreeMax since
-	resync            bool // a new session: find everything again
-	reread            bool // a reconnect: read every lock again
+	// plain are the paths known to be plain ephemeral lock nodes, with
+	// when their node was found gone (zero while it is there): while it
+	// is gone they stay tracked, free, for PlainGrace.
+	plain  map[string]time.Time
+	resync bool // a new session: find everything again
+	reread bool // a reconnect: read every lock again
 	// reanalyze: the watch table changed, so every lock's analysis is
 	// redone from what was read, without reading again.
 	reanalyze bool
@@ -164,7 +173,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
-		before: map[string]bool{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
+		before: map[string]bool{}, plain: map[string]time.Time{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}

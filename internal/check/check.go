@@ -39,73 +39,13 @@ func (s Status) String() string {
 	return "UNKNOWN"
 }
 
-// KindWaiters names the finding of a queue at or over a waiters threshold:
-// not an anomaly of the analysis, a threshold of the check's.
-const KindWaiters = "waiters"
-
-// Thresholds say what makes a lock a warning or critical. A zero duration
-// or count turns that threshold off.
-type Thresholds struct {
-	// WarnHeld is the hold past which a holder is long-held (the analysis'
-	// long-held anomaly), and CritHeld the hold past which a long-held
-	// holder is critical whatever the kind lists say.
-	WarnHeld, CritHeld time.Duration
-	// WarnWaiters and CritWaiters: a lock with at least this many waiters.
-	WarnWaiters, CritWaiters int
-	// Critical and Warning are the anomaly kinds of each severity; a kind
-	// in neither is not reported. Critical wins over Warning.
-	Critical, Warning []lockcore.AnomalyKind
-}
-
-// DefaultThresholds are the thresholds when neither flags nor the context
-// set them: every kind that does not resolve on its own is critical, the
-// kinds that deserve a look are warnings, a hold of 5 minutes is
-// long-held (a warning), and waiters and critical holds have no threshold,
-// as what is normal for them depends on the lock.
-func DefaultThresholds() Thresholds {
-	return Thresholds{
-		WarnHeld: 5 * time.Minute,
-		Critical: DefaultCritical(),
-		Warning:  []lockcore.AnomalyKind{lockcore.AnomalyHerd, lockcore.AnomalyDuplicateSession, lockcore.AnomalyLongHeld},
-	}
-}
-
-// DefaultCritical are the anomaly kinds critical by default: those whose
-// severity is lockcore.SeverityStuck, which do not resolve on their own.
-func DefaultCritical() []lockcore.AnomalyKind {
-	var out []lockcore.AnomalyKind
-	for _, k := range lockcore.AnomalyKinds() {
-		if k.Severity() == lockcore.SeverityStuck {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// Validate says what is inconsistent: negative values, a critical
-// threshold below its warning one.
-func (t Thresholds) Validate() error {
-	switch {
-	case t.WarnHeld < 0 || t.CritHeld < 0:
-		return fmt.Errorf("hold thresholds must not be negative, got %s and %s", t.WarnHeld, t.CritHeld)
-	case t.WarnWaiters < 0 || t.CritWaiters < 0:
-		return fmt.Errorf("waiters thresholds must not be negative, got %d and %d", t.WarnWaiters, t.CritWaiters)
-	case t.WarnHeld > 0 && t.CritHeld > 0 && t.CritHeld < t.WarnHeld:
-		return fmt.Errorf("--crit-held %s is below --warn-held %s", t.CritHeld, t.WarnHeld)
-	case t.WarnWaiters > 0 && t.CritWaiters > 0 && t.CritWaiters < t.WarnWaiters:
-		return fmt.Errorf("--crit-waiters %d is below --warn-waiters %d", t.CritWaiters, t.WarnWaiters)
-	}
-	return nil
-}
-
-// LongHeld is the analysis option that makes holders long-held: the
-// lower of the hold thresholds that are on.
-func (t Thresholds) LongHeld() time.Duration {
-	if t.WarnHeld > 0 && (t.CritHeld == 0 || t.WarnHeld < t.CritHeld) {
-		return t.WarnHeld
-	}
-	return t.CritHeld
-}
+// Kinds of findings that are thresholds of the check's, not anomalies of
+// the analysis: KindWaiters, a queue at or over a waiters threshold;
+// KindWait, a waiter that has waited at or over a wait threshold.
+const (
+	KindWaiters = "waiters"
+	KindWait    = "wait"
+)
 
 // Finding is one thing that crossed a threshold: an anomaly of a kind the
 // thresholds list, a long hold, or a long queue.
@@ -125,9 +65,32 @@ type Finding struct {
 	// Detail is a sentence of evidence.
 	Detail string
 	// The lock's figures, for graphing. OldestHold is the longest hold
-	// known (see lockcore.Lock.KnownHold), never a node's age.
+	// known (see lockcore.Lock.KnownHold), never a node's age, and
+	// OldestHoldAtMost the longest the holders may have held (the node's
+	// age where a grant cannot be dated). OldestWait is how long the
+	// oldest waiter has waited, by its node's ctime; HasWaiter says
+	// whether a node waits at all.
 	Holders, Waiters int
 	OldestHold       time.Duration
+	OldestHoldAtMost time.Duration
+	OldestWait       time.Duration
+	HasWaiter        bool
+}
+
+// Undated is a holder whose hold may have passed a hold threshold but
+// cannot be dated from one read: it got the lock at some moment between
+// its node's creation and the read (typically when its predecessor left,
+// which ZooKeeper keeps no time for), so the hold thresholds, which judge
+// only what is proven, cannot count it. The wait thresholds judge the
+// queue behind it exactly.
+type Undated struct {
+	Lock    string
+	Node    string
+	Session int64
+	// AtLeast and AtMost bound the hold: what the read proves (often
+	// 0), and the time since the node was created.
+	AtLeast, AtMost time.Duration
+	Detail          string
 }
 
 // Evaluate judges each lock against t. Findings come critical first, then
@@ -140,6 +103,21 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 		r.Findings = append(r.Findings, lockFindings(l, t)...)
 		r.Holders += l.Holders()
 		r.Waiters += l.Waiters()
+		if _, wait, ok := l.OldestWaiter(l.ReadAt); ok && !lockcore.IsElection(l.Recipe) {
+			r.OldestWait = max(r.OldestWait, wait)
+		}
+		for _, a := range l.MaybeLongHeld {
+			u := Undated{Lock: l.Path, Node: a.Node, Session: a.Session, Detail: a.Detail}
+			if p, ok := l.Participant(a.Node); ok {
+				u.AtLeast, u.AtMost = p.Hold.Min, p.Hold.Max
+			}
+			r.Undated = append(r.Undated, u)
+		}
+		for _, p := range l.Participants {
+			if p.Role == lockcore.RoleHolder && p.Link.State == lockcore.LinkUnknown {
+				r.UnknownLinks++
+			}
+		}
 	}
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		if a.Status != b.Status {
@@ -158,8 +136,10 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 
 // lockFindings judges one lock.
 func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
-	known, _ := l.KnownHold(l.ReadAt)
-	base := Finding{Lock: l.Path, Recipe: l.Recipe, Holders: l.Holders(), Waiters: l.Waiters(), OldestHold: known}
+	known, atMost := l.KnownHold(l.ReadAt)
+	base := Finding{Lock: l.Path, Recipe: l.Recipe, Holders: l.Holders(), Waiters: l.Waiters(), OldestHold: known, OldestHoldAtMost: atMost}
+	oldest, wait, waiting := l.OldestWaiter(l.ReadAt)
+	base.OldestWait, base.HasWaiter = wait, waiting
 	var out []Finding
 	for _, a := range l.Anomalies {
 		st := t.severity(l, a)
@@ -196,7 +176,61 @@ func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
 		}
 		out = append(out, f)
 	}
+	if f, ok := t.waitFinding(l, base, oldest); ok {
+		out = append(out, f)
+	}
 	return out
+}
+
+// waitFinding is the finding of a lock whose oldest waiter (oldest, with
+// base's figures) has waited past a wait threshold.
+func (t Thresholds) waitFinding(l *lockcore.Lock, base Finding, oldest lockcore.Participant) (Finding, bool) {
+	if !base.HasWaiter || lockcore.IsElection(l.Recipe) {
+		return Finding{}, false
+	}
+	f := base
+	switch w := base.OldestWait; {
+	case t.CritWait > 0 && w >= t.CritWait:
+		f.Status = Critical
+	case t.WarnWait > 0 && w >= t.WarnWait:
+		f.Status = Warning
+	default:
+		return Finding{}, false
+	}
+	threshold := t.WarnWait
+	if f.Status == Critical {
+		threshold = t.CritWait
+	}
+	f.Kind, f.Nodes, f.Session = KindWait, []string{oldest.Node}, oldest.Session
+	f.Detail = fmt.Sprintf("the oldest waiter has waited %s (its node was created at %s), at or over the %s threshold of %s",
+		model.Duration(f.OldestWait.Truncate(time.Second)), oldest.Ctime.UTC().Format(time.RFC3339), f.Status, model.Duration(threshold))
+	f.Detail += "; " + holdersText(l)
+	return f, true
+}
+
+// holdersText says who holds l and for how long, as far as one read
+// proves: "held by _c_a…-lock-07 (session 0x300) for between 0ms and
+// 11m00s".
+func holdersText(l *lockcore.Lock) string {
+	var holders []lockcore.Participant
+	for _, p := range l.Participants {
+		if p.Role == lockcore.RoleHolder && p.PartOf == "" {
+			holders = append(holders, p)
+		}
+	}
+	switch len(holders) {
+	case 0:
+		return "nobody holds"
+	case 1:
+	default:
+		return fmt.Sprintf("%d holding", len(holders))
+	}
+	p := holders[0]
+	held := "for " + model.Duration(p.Hold.Min)
+	if !p.Hold.Exact() {
+		held = fmt.Sprintf("for between %s and %s, as its grant cannot be dated", model.Duration(p.Hold.Min), model.Duration(p.Hold.Max))
+	}
+	return fmt.Sprintf("held by %s (session %s) %s", model.ShortNode(p.Node), model.SessionText(p.Session), held)
 }
 
 func (t Thresholds) waitersThreshold(st Status) int {

@@ -26,13 +26,22 @@ func (r Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(r.Summary())
 	if r.Failure == "" {
-		fmt.Fprintf(&b, " | locks=%d;;;0 stuck=%d;;;0 warning=%d;;;0 holders=%d;;;0 waiters=%d;;;0 complete=%d;;;0;1",
-			r.Locks, len(r.locksAt(Critical)), len(r.locksAt(Warning)), r.Holders, r.Waiters, boolInt(len(r.Partial) == 0))
+		fmt.Fprintf(&b, " | locks=%d;;;0 stuck=%d;;;0 warning=%d;;;0 holders=%d;;;0 waiters=%d;;;0 oldest_wait=%ss;%s;%s;0 complete=%d;;;0;1",
+			r.Locks, len(r.locksAt(Critical)), len(r.locksAt(Warning)), r.Holders, r.Waiters,
+			seconds(r.OldestWait.Truncate(time.Millisecond)), heldThreshold(r.Thresholds.WarnWait), heldThreshold(r.Thresholds.CritWait),
+			boolInt(r.Complete()))
 	}
 	b.WriteByte('\n')
 	for _, f := range r.Findings {
 		b.WriteString(f.Line())
 		b.WriteByte('\n')
+	}
+	for _, u := range r.Undated {
+		b.WriteString(u.Line())
+		b.WriteByte('\n')
+	}
+	for _, u := range r.Unjudged() {
+		fmt.Fprintf(&b, "NOTE %s\n", model.Printable(u))
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "UNKNOWN read failed: %s\n", model.Printable(e))
@@ -69,8 +78,29 @@ func (f Finding) Line() string {
 		b.WriteString(" client=none")
 	}
 	fmt.Fprintf(&b, " holders=%d waiters=%d oldest_hold=%s", f.Holders, f.Waiters, model.Duration(f.OldestHold))
+	if f.OldestHoldAtMost > f.OldestHold {
+		fmt.Fprintf(&b, " oldest_hold_at_most=%s", model.Duration(f.OldestHoldAtMost))
+	}
+	if f.HasWaiter {
+		fmt.Fprintf(&b, " oldest_wait=%s", model.Duration(f.OldestWait))
+	}
 	if f.Detail != "" {
 		fmt.Fprintf(&b, ": %s", model.Printable(f.Detail))
+	}
+	return b.String()
+}
+
+// Line is the undated hold as one line of text, after the findings:
+// "NOTE /locks/orders undated-hold nodes=… session=… held_at_most=11m: …".
+func (u Undated) Line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "NOTE %s undated-hold nodes=%s", model.Printable(u.Lock), model.ShortNode(u.Node))
+	if u.Session != 0 {
+		fmt.Fprintf(&b, " session=%s", model.SessionText(u.Session))
+	}
+	fmt.Fprintf(&b, " held_at_most=%s", model.Duration(u.AtMost))
+	if u.Detail != "" {
+		fmt.Fprintf(&b, ": %s", model.Printable(u.Detail))
 	}
 	return b.String()
 }
@@ -90,7 +120,9 @@ func (r Result) lockPerf() string {
 			fmt.Sprintf("%s=%d;;;0", perfLabel(f.Lock, "holders"), f.Holders),
 			fmt.Sprintf("%s=%d;%s;%s;0", perfLabel(f.Lock, "waiters"), f.Waiters, threshold(t.WarnWaiters), threshold(t.CritWaiters)),
 			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), seconds(f.OldestHold.Truncate(time.Millisecond)),
-				heldThreshold(t.WarnHeld), heldThreshold(t.CritHeld)))
+				heldThreshold(t.WarnHeld), heldThreshold(t.CritHeld)),
+			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_wait"), seconds(f.OldestWait.Truncate(time.Millisecond)),
+				heldThreshold(t.WarnWait), heldThreshold(t.CritWait)))
 	}
 	return strings.Join(parts, " ")
 }
@@ -131,14 +163,26 @@ func boolInt(b bool) int {
 
 // resultJSON is `zklocks check --json`: a contract with scripts.
 type resultJSON struct {
-	Status   string        `json:"status"`
-	Code     int           `json:"code"`
-	Summary  string        `json:"summary"`
-	Locks    int           `json:"locks"`
-	Complete bool          `json:"complete"`
-	Partial  []string      `json:"partial"`
-	Errors   []string      `json:"errors"`
-	Findings []findingJSON `json:"findings"`
+	Status       string        `json:"status"`
+	Code         int           `json:"code"`
+	Summary      string        `json:"summary"`
+	Locks        int           `json:"locks"`
+	Complete     bool          `json:"complete"`
+	Partial      []string      `json:"partial"`
+	NotJudged    []string      `json:"not_judged"`
+	Errors       []string      `json:"errors"`
+	OldestWaitMs int64         `json:"oldest_wait_ms"`
+	Findings     []findingJSON `json:"findings"`
+	Undated      []undatedJSON `json:"undated_holds"`
+}
+
+type undatedJSON struct {
+	Lock          string  `json:"lock"`
+	Node          string  `json:"node"`
+	Session       *string `json:"session"`
+	HeldAtMostMs  int64   `json:"held_at_most_ms"`
+	HeldAtLeastMs int64   `json:"held_at_least_ms"`
+	Detail        string  `json:"detail"`
 }
 
 type findingJSON struct {
@@ -153,6 +197,10 @@ type findingJSON struct {
 	Holders      int      `json:"holders"`
 	Waiters      int      `json:"waiters"`
 	OldestHoldMs int64    `json:"oldest_hold_ms"`
+	// OldestHoldAtMostMs is the hold's upper bound; OldestWaitMs is null
+	// when no node waits.
+	OldestHoldAtMostMs int64  `json:"oldest_hold_at_most_ms"`
+	OldestWaitMs       *int64 `json:"oldest_wait_ms"`
 }
 
 // WriteJSON writes the result for scripts: the status, the summary line,
@@ -160,14 +208,28 @@ type findingJSON struct {
 // never null, when there are none).
 func (r Result) WriteJSON(w io.Writer) error {
 	st := r.Status()
-	out := resultJSON{Status: st.String(), Code: int(st), Summary: r.Summary(), Locks: r.Locks, Complete: len(r.Partial) == 0,
-		Partial: nonNil(r.Partial), Errors: nonNil(r.Errors), Findings: []findingJSON{}}
+	out := resultJSON{Status: st.String(), Code: int(st), Summary: r.Summary(), Locks: r.Locks, Complete: r.Complete(),
+		Partial: nonNil(r.Partial), NotJudged: nonNil(r.Unjudged()), Errors: nonNil(r.Errors), OldestWaitMs: r.OldestWait.Milliseconds(),
+		Findings: []findingJSON{}, Undated: []undatedJSON{}}
+	for _, u := range r.Undated {
+		uj := undatedJSON{Lock: u.Lock, Node: u.Node, HeldAtMostMs: u.AtMost.Milliseconds(), HeldAtLeastMs: u.AtLeast.Milliseconds(), Detail: u.Detail}
+		if u.Session != 0 {
+			s := lockcore.SessionHex(u.Session)
+			uj.Session = &s
+		}
+		out.Undated = append(out.Undated, uj)
+	}
 	if r.Failure != "" {
 		out.Errors = append(out.Errors, r.Failure)
 	}
 	for _, f := range r.Findings {
 		fj := findingJSON{Status: f.Status.String(), Lock: f.Lock, Recipe: string(f.Recipe), Kind: f.Kind, Nodes: nonNil(f.Nodes),
-			Detail: f.Detail, Holders: f.Holders, Waiters: f.Waiters, OldestHoldMs: f.OldestHold.Milliseconds()}
+			Detail: f.Detail, Holders: f.Holders, Waiters: f.Waiters, OldestHoldMs: f.OldestHold.Milliseconds(),
+			OldestHoldAtMostMs: f.OldestHoldAtMost.Milliseconds()}
+		if f.HasWaiter {
+			ms := f.OldestWait.Milliseconds()
+			fj.OldestWaitMs = &ms
+		}
 		if f.Session != 0 {
 			s := lockcore.SessionHex(f.Session)
 			fj.Session = &s

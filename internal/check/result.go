@@ -5,17 +5,32 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
 // Result is a check's answer: the findings, what they add up to, and what
 // the check could not see.
 type Result struct {
-	// Locks is how many locks were judged; Holders and Waiters their totals.
+	// Locks is how many locks were judged; Holders and Waiters their
+	// totals; OldestWait the longest any waiter has waited (elections
+	// aside).
 	Locks, Holders, Waiters int
+	OldestWait              time.Duration
 	Findings                []Finding
 	Thresholds              Thresholds
+	// Undated are the holders that may have held past a hold threshold
+	// but whose grant one read cannot date: not findings, as nothing is
+	// proven, but said rather than counted as holds of 0.
+	Undated []Undated
+	// UnknownLinks counts the holders whose session's connection the
+	// servers' cons could not tell (not every member answered), and
+	// LinksNote says why: the disconnected-holder kind cannot be judged
+	// for them.
+	UnknownLinks int
+	LinksNote    string
 	// Partial, when not empty, says why the locks judged may not be every
 	// lock asked about (a search that stopped short, paths denied); with
 	// RequireComplete it makes the status UNKNOWN.
@@ -47,10 +62,30 @@ func (r Result) Status() Status {
 	switch {
 	case worst == Critical:
 		return Critical
-	case len(r.Errors) > 0, r.RequireComplete && len(r.Partial) > 0:
+	case len(r.Errors) > 0, r.RequireComplete && !r.Complete():
 		return Unknown
 	}
 	return worst
+}
+
+// Complete reports whether every lock asked about was judged on every
+// kind the thresholds list: the search was not partial, and no listed
+// kind was left unjudged.
+func (r Result) Complete() bool { return len(r.Partial) == 0 && len(r.Unjudged()) == 0 }
+
+// Unjudged says, for each listed anomaly kind that could not be judged,
+// why: today disconnected-holder, which needs every member's cons.
+func (r Result) Unjudged() []string {
+	k := lockcore.AnomalyDisconnectedHolder
+	listed := slices.Contains(r.Thresholds.Critical, k) || slices.Contains(r.Thresholds.Warning, k)
+	if !listed || r.UnknownLinks == 0 {
+		return nil
+	}
+	why := r.LinksNote
+	if why == "" {
+		why = "not every member answered cons"
+	}
+	return []string{fmt.Sprintf("%s not judged for %d %s (%s)", k, r.UnknownLinks, plural(r.UnknownLinks, "holder", "holders"), why)}
 }
 
 // SetClients fills in each finding's client from client (what the servers'
@@ -94,6 +129,14 @@ func (r Result) Summary() string {
 	for _, p := range r.Partial {
 		b.WriteString("; partial: ")
 		b.WriteString(model.Printable(p))
+	}
+	for _, u := range r.Unjudged() {
+		b.WriteString("; ")
+		b.WriteString(model.Printable(u))
+	}
+	if n := len(r.Undated); n > 0 {
+		fmt.Fprintf(&b, "; %s %s may be past the hold threshold but cannot be dated from one read (see --warn-wait)",
+			count(n), plural(n, "hold", "holds"))
 	}
 	return b.String()
 }

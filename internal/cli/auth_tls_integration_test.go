@@ -204,6 +204,10 @@ func TestIntegrationTLS(t *testing.T) {
 			if took > timeout+2*time.Second {
 				t.Errorf("took %s, --timeout is %s", took, timeout)
 			}
+			if tc.flags == nil && (strings.Contains(errOut, "authentication") || !strings.Contains(errOut, "closed the connection") ||
+				!strings.Contains(errOut, "TLS-only port spoken to in plain text")) {
+				t.Errorf("plain text to a TLS port must say the server hung up, not send people after credentials: %s", errOut)
+			}
 			t.Logf("%s: %s", tc.name, errOut)
 		})
 	}

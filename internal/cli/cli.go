@@ -31,6 +31,7 @@ func ExecuteContext(ctx context.Context, version string) int {
 
 func execute(ctx context.Context, version string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCommand(version)
+	ctx = context.WithValue(ctx, rawArgsKey{}, args)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -40,6 +41,20 @@ func execute(ctx context.Context, version string, args []string, stdin io.Reader
 		fmt.Fprintln(stderr, "zklocks:", model.Printable(err.Error()))
 	}
 	return exitCodeOf(err)
+}
+
+// rawArgsKey keys the command line's arguments as given in a command's
+// context, for a command that must answer in the format asked for even
+// when its flags fail to parse.
+type rawArgsKey struct{}
+
+// rawArgs returns the arguments execute was given, if ctx carries them.
+func rawArgs(ctx context.Context) []string {
+	if ctx == nil {
+		return nil
+	}
+	args, _ := ctx.Value(rawArgsKey{}).([]string)
+	return args
 }
 
 // SignalContext returns a context that ends at the first of sigs. After it

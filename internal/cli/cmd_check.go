@@ -19,6 +19,7 @@ type checkFlags struct {
 	asJSON, walk, requireComplete bool
 	warnHeld, critHeld            time.Duration
 	warnWaiters, critWaiters      int
+	warnWait, critWait            time.Duration
 	critical, warning             []string
 }
 
@@ -30,16 +31,26 @@ func newCheckCommand(g *globalFlags) *cobra.Command {
 		Short: "Judge every lock against thresholds, for Nagios, Icinga, Sensu or cron",
 		Long: `check reads every lock under the roots once (found as ls finds them), or the PATHs given
 (read as show reads them), and judges each against thresholds: anomaly kinds that are critical
-or warnings, how long a holder has held (--warn-held, --crit-held) and how many wait
-(--warn-waiters, --crit-waiters). It prints a summary line first, then one line per finding
-(lock, kind, nodes, session, the client's address when the servers' cons names it, the lock's
-holders, waiters and oldest hold, and the evidence), then Nagios performance data after a "|"
-line; --json prints the same findings as an array in an object with the status.
+or warnings, how long a holder has held (--warn-held, --crit-held), how long the oldest
+waiter has waited (--warn-wait, --crit-wait) and how many wait (--warn-waiters,
+--crit-waiters). It prints a summary line first, then one line per finding (lock, kind, nodes,
+session, the client's address when the servers' cons names it, the lock's holders, waiters,
+oldest hold and oldest wait, and the evidence), NOTE lines for what it could not judge, then
+Nagios performance data after a "|" line; --json prints the same as an object with the status.
 
-A holder past --warn-held is long-held (a warning kind by default); past --crit-held it is
-critical whatever the kind lists say. 0 turns a threshold off. Thresholds not given as flags
-come from the context's check section of the config file (see zklocks config --help), then
-from the defaults; no config file is needed (cron, a Kubernetes CronJob).
+A holder known to have held past --warn-held is long-held (a warning kind by default); past
+--crit-held it is critical whatever the kind lists say; --crit-held alone lowers the default
+--warn-held to it. Holds are judged by what one read proves: a holder that got the lock when
+its predecessor left has no datable grant, so its hold is only known to lie between 0 and its
+node's age; check says so (NOTE ... undated-hold) rather than count it as 0. The oldest
+waiter's wait is exact (from its node's creation): --warn-wait and --crit-wait catch a stuck
+queue whatever its holder's hold (leader elections aside, whose candidates wait by design).
+0 turns a threshold off. Thresholds not given as flags come from the context's check section
+of the config file (see zklocks config --help), then from the defaults; no config file is
+needed (cron, a Kubernetes CronJob).
+
+disconnected-holder needs every member's cons: where a member refuses it (4lw.commands.whitelist)
+the kind is not judged, and check says so ("not judged", complete=0, "complete": false in JSON).
 
 In a large tree the search uses the servers' dump of ephemeral nodes and stops there, as ls
 does: locks whose contenders are all persistent nodes may then be missing. The summary says
@@ -49,6 +60,7 @@ the whole tree at --walk-rate instead. check never writes, and sets no watch.
 ` + checkExitCodesHelp(),
 		Example: `  zklocks check --context prod
   zklocks check --crit-held 1h --warn-waiters 10 --crit-waiters 50
+  zklocks check --warn-wait 5m --crit-wait 15m
   zklocks check --json /locks/orders | jq '.findings[] | select(.status == "CRITICAL")'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
@@ -68,6 +80,8 @@ the whole tree at --walk-rate instead. check never writes, and sets no watch.
 	fl.BoolVar(&f.requireComplete, "require-complete", false, "UNKNOWN when the search was partial (stopped at the dump, or paths denied)")
 	fl.DurationVar(&f.warnHeld, "warn-held", def.WarnHeld, "a holder older than this is long-held (0: off)")
 	fl.DurationVar(&f.critHeld, "crit-held", def.CritHeld, "a holder older than this is critical (0: off)")
+	fl.DurationVar(&f.warnWait, "warn-wait", def.WarnWait, "WARNING when a lock's oldest waiter has waited this long (0: off)")
+	fl.DurationVar(&f.critWait, "crit-wait", def.CritWait, "CRITICAL when a lock's oldest waiter has waited this long (0: off)")
 	fl.IntVar(&f.warnWaiters, "warn-waiters", def.WarnWaiters, "WARNING when a lock has at least this many waiters (0: off)")
 	fl.IntVar(&f.critWaiters, "crit-waiters", def.CritWaiters, "CRITICAL when a lock has at least this many waiters (0: off)")
 	fl.StringSliceVar(&f.critical, "critical", kindStrings(def.Critical), "anomaly kinds that are CRITICAL (comma-separated; \"\" for none)")
@@ -124,6 +138,7 @@ func checkPaths(ctx context.Context, conn *zkwatch.Conn, s settings, th check.Th
 		locks[i] = &report.Locks[i]
 	}
 	r := check.Evaluate(locks, th)
+	r.LinksNote = report.LinksNote
 	for _, e := range report.Errors {
 		r.Errors = append(r.Errors, e.Err.Error())
 	}
@@ -134,6 +149,7 @@ func checkPaths(ctx context.Context, conn *zkwatch.Conn, s settings, th check.Th
 // search could not see.
 func checkState(state *model.State, th check.Thresholds) check.Result {
 	r := check.Evaluate(state.SortedLocks(model.ByPath), th)
+	r.LinksNote = state.ClientsNote
 	for _, e := range state.Errors {
 		r.Errors = append(r.Errors, e.Error())
 	}
@@ -174,90 +190,38 @@ func askClients(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration) 
 }
 
 // checkUnknown prints an UNKNOWN line on stdout, where monitoring systems
-// look, and returns err with check's UNKNOWN exit code.
+// look (the JSON object under --json), and returns err with check's
+// UNKNOWN exit code.
 func checkUnknown(cmd *cobra.Command, err error) error {
-	fmt.Fprintln(cmd.OutOrStdout(), check.Result{Failure: firstLine(err.Error())}.Summary())
+	r := check.Result{Failure: firstLine(err.Error())}
+	if wantsJSON(cmd) {
+		if werr := r.WriteJSON(cmd.OutOrStdout()); werr != nil {
+			return &exitError{code: int(check.Unknown), err: errors.Join(err, werr)}
+		}
+		return &exitError{code: int(check.Unknown), err: err}
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), r.Summary())
 	return &exitError{code: int(check.Unknown), err: err}
+}
+
+// wantsJSON reports whether --json was asked for: parsed, or, when the
+// flags failed to parse before reaching it, among the raw arguments.
+func wantsJSON(cmd *cobra.Command) bool {
+	if on, err := cmd.Flags().GetBool("json"); err == nil && on {
+		return true
+	}
+	for _, a := range rawArgs(cmd.Context()) {
+		switch a {
+		case "--":
+			return false
+		case "--json", "--json=true", "--json=1":
+			return true
+		}
+	}
+	return false
 }
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
-}
-
-// thresholds merges check's flags with the context's check section: a flag
-// given wins, then the context, then the flag's default.
-func (f *checkFlags) thresholds(cmd *cobra.Command, s settings) (check.Thresholds, error) {
-	var cc checkConfig
-	if s.context != "" {
-		if c, err := s.file.context(s.context); err == nil {
-			cc = c.Check
-		}
-	}
-	given := cmd.Flags().Changed
-	t := check.Thresholds{WarnHeld: f.warnHeld, CritHeld: f.critHeld, WarnWaiters: f.warnWaiters, CritWaiters: f.critWaiters}
-	if !given("warn-held") && cc.WarnHeld != 0 {
-		t.WarnHeld = cc.WarnHeld
-	}
-	if !given("crit-held") && cc.CritHeld != 0 {
-		t.CritHeld = cc.CritHeld
-	}
-	if !given("warn-waiters") && cc.WarnWaiters != 0 {
-		t.WarnWaiters = cc.WarnWaiters
-	}
-	if !given("crit-waiters") && cc.CritWaiters != 0 {
-		t.CritWaiters = cc.CritWaiters
-	}
-	critical, warning := f.critical, f.warning
-	if !given("critical") && cc.Critical != nil {
-		critical = *cc.Critical
-	}
-	if !given("warning") && cc.Warning != nil {
-		warning = *cc.Warning
-	}
-	var err error
-	if t.Critical, err = parseKinds(critical); err != nil {
-		return t, fmt.Errorf("critical kinds: %w", err)
-	}
-	if t.Warning, err = parseKinds(warning); err != nil {
-		return t, fmt.Errorf("warning kinds: %w", err)
-	}
-	return t, t.Validate()
-}
-
-// validate checks a context's check section.
-func (c checkConfig) validate() error {
-	for _, kinds := range []*[]string{c.Critical, c.Warning} {
-		if kinds == nil {
-			continue
-		}
-		if _, err := parseKinds(*kinds); err != nil {
-			return err
-		}
-	}
-	return check.Thresholds{WarnHeld: c.WarnHeld, CritHeld: c.CritHeld, WarnWaiters: c.WarnWaiters, CritWaiters: c.CritWaiters}.Validate()
-}
-
-// parseKinds parses anomaly kinds, skipping empty names ("" means none).
-func parseKinds(names []string) ([]lockcore.AnomalyKind, error) {
-	var out []lockcore.AnomalyKind
-	for _, n := range names {
-		if n = strings.TrimSpace(n); n == "" {
-			continue
-		}
-		k, err := lockcore.ParseAnomalyKind(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, nil
-}
-
-func kindStrings(kinds []lockcore.AnomalyKind) []string {
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		out[i] = string(k)
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,6 +22,7 @@ func TestCheckUnknownExitCodes(t *testing.T) {
 		{"unknown flag", []string{"check", "--bogus"}, "UNKNOWN: unknown flag: --bogus"},
 		{"bad kind", []string{"check", "--critical", "stuck", "--server", "127.0.0.1:1"}, `UNKNOWN: critical kinds: anomaly kind must be`},
 		{"crit under warn", []string{"check", "--warn-held", "1h", "--crit-held", "1m", "--server", "127.0.0.1:1"}, "UNKNOWN: --crit-held 1m0s is below --warn-held 1h0m0s"},
+		{"crit wait under warn", []string{"check", "--warn-wait", "1h", "--crit-wait", "1m", "--server", "127.0.0.1:1"}, "UNKNOWN: --crit-wait 1m0s is below --warn-wait 1h0m0s"},
 		{"bad path", []string{"check", "locks"}, "UNKNOWN: "},
 		{"bad global flag", []string{"check", "--timeout", "-1s"}, "UNKNOWN: --timeout must be positive"},
 		{"unreachable", []string{"check", "--server", "127.0.0.1:1", "--timeout", "300ms"}, "UNKNOWN: zkwatch: zookeeper unreachable"},
@@ -104,6 +106,8 @@ func cmdFlags(cmd *cobra.Command) *checkFlags {
 	f.critHeld, _ = fl.GetDuration("crit-held")
 	f.warnWaiters, _ = fl.GetInt("warn-waiters")
 	f.critWaiters, _ = fl.GetInt("crit-waiters")
+	f.warnWait, _ = fl.GetDuration("warn-wait")
+	f.critWait, _ = fl.GetDuration("crit-wait")
 	f.critical, _ = fl.GetStringSlice("critical")
 	f.warning, _ = fl.GetStringSlice("warning")
 	return f
@@ -147,5 +151,56 @@ func TestCheckThresholdPrecedence(t *testing.T) {
 	bad := strings.Replace(checkConfigYAML, "persistent]", "stuck]", 1)
 	if _, err := checkThresholds(t, bad); err == nil || !strings.Contains(err.Error(), "check") {
 		t.Errorf("a bad kind in the config must be refused naming the section: %v", err)
+	}
+}
+
+// Under --json every UNKNOWN is JSON, even one from flags that did not
+// parse, wherever --json stands.
+func TestCheckUnknownIsJSONUnderJSON(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--json", "--bogus"},
+		{"check", "--bogus", "--json"},
+		{"check", "--json", "--warn-held", "1h", "--crit-held", "1m", "--server", "127.0.0.1:1"},
+		{"check", "--json", "--server", "127.0.0.1:1", "--timeout", "300ms"},
+		{"check", "--json", "locks"},
+	} {
+		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
+			out, _, code := run(t, args...)
+			var got struct {
+				Status string   `json:"status"`
+				Code   int      `json:"code"`
+				Errors []string `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("stdout is not JSON (%v): %q", err, out)
+			}
+			if code != int(check.Unknown) || got.Status != "UNKNOWN" || got.Code != 3 || len(got.Errors) != 1 {
+				t.Errorf("exit %d, %+v", code, got)
+			}
+		})
+	}
+}
+
+// --crit-held alone works: the default --warn-held gives way below it,
+// and one set in the config or as a flag is kept (and checked).
+func TestCheckCritHeldAlone(t *testing.T) {
+	th, err := checkThresholds(t, "", "--crit-held", "2m")
+	if err != nil || th.CritHeld != 2*time.Minute || th.WarnHeld != 2*time.Minute {
+		t.Errorf("--crit-held 2m alone: %+v %v", th, err)
+	}
+	th, err = checkThresholds(t, "", "--crit-held", "1h")
+	if err != nil || th.WarnHeld != check.DefaultThresholds().WarnHeld {
+		t.Errorf("--crit-held 1h keeps the default --warn-held: %+v %v", th, err)
+	}
+	if _, err := checkThresholds(t, "", "--warn-held", "5m", "--crit-held", "2m"); err == nil {
+		t.Errorf("an explicit --warn-held above --crit-held must still be refused")
+	}
+	th, err = checkThresholds(t, checkConfigYAML, "--warn-wait", "5m", "--crit-wait", "15m")
+	if err != nil || th.WarnWait != 5*time.Minute || th.CritWait != 15*time.Minute {
+		t.Errorf("wait flags: %+v %v", th, err)
+	}
+	th, err = checkThresholds(t, strings.Replace(checkConfigYAML, "crit-waiters: 50", "crit-waiters: 50\n      warn-wait: 3m", 1))
+	if err != nil || th.WarnWait != 3*time.Minute {
+		t.Errorf("warn-wait from the context: %+v %v", th, err)
 	}
 }

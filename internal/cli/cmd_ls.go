@@ -104,5 +104,8 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	links := conn.ReadLinks(linkCtx, owners, s.watches.Costs)
 	cancelLinks()
 	state.SetLinks(links.Links)
+	if !links.Complete {
+		state.ClientsNote = links.Note
+	}
 	return state
 }

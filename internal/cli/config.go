@@ -57,6 +57,8 @@ type checkConfig struct {
 	CritHeld    time.Duration `yaml:"crit-held"`
 	WarnWaiters int           `yaml:"warn-waiters"`
 	CritWaiters int           `yaml:"crit-waiters"`
+	WarnWait    time.Duration `yaml:"warn-wait"`
+	CritWait    time.Duration `yaml:"crit-wait"`
 	// Critical and Warning are anomaly kinds; an empty list given as []
 	// means none.
 	Critical *[]string `yaml:"critical"`

@@ -87,9 +87,9 @@ var checkExitCodes = []struct {
 	meaning string
 }{
 	{0, "OK: no lock over a threshold"},
-	{1, "WARNING: a lock needs a look (a warning kind, --warn-held, --warn-waiters)"},
-	{2, "CRITICAL: a lock is stuck (a critical kind, --crit-held, --crit-waiters)"},
-	{3, "UNKNOWN: the check could not tell: no server answered, bad flags or config,\n      reads failed (and nothing critical was seen), or --require-complete and the\n      search was partial"},
+	{1, "WARNING: a lock needs a look (a warning kind, --warn-held, --warn-wait, --warn-waiters)"},
+	{2, "CRITICAL: a lock is stuck (a critical kind, --crit-held, --crit-wait, --crit-waiters)"},
+	{3, "UNKNOWN: the check could not tell: no server answered, bad flags or config,\n      reads failed (and nothing critical was seen), or --require-complete and the\n      search was partial or a listed kind could not be judged"},
 }
 
 // checkExitCodesHelp is the exit-code block of check's help.

@@ -213,6 +213,9 @@ func TestIntegrationExporterPrometheus(t *testing.T) {
 	// to release.
 	promAgrees(t, prom, "", map[string]float64{
 		`sum(zklocks_wait_seconds_count)`: 4, `sum(zklocks_hold_seconds_count)`: 2, "zklocks_folded_locks": 0})
+	// c2 still waits, from its node's creation; nobody waits on kazoo.
+	promAgrees(t, prom, "/e2e/curator", map[string]float64{`zklocks_lock_oldest_wait_seconds > bool 0`: 1})
+	promAgrees(t, prom, "/e2e/kazoo", map[string]float64{`zklocks_lock_oldest_wait_seconds`: 0})
 
 	// The shipped rules are loaded, and no lock alert fires on healthy locks.
 	resp, err := http.Get(prom + "/api/v1/rules")
@@ -221,7 +224,7 @@ func TestIntegrationExporterPrometheus(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, name := range []string{"ZklocksExporterDown", "ZklocksWaitCycle", "ZklocksWaitersNoProgress"} {
+	for _, name := range []string{"ZklocksExporterDown", "ZklocksWaitCycle", "ZklocksWaitersNoProgress", "ZklocksWaiterStuck"} {
 		if !bytes.Contains(body, []byte(`"name":"`+name+`"`)) {
 			t.Errorf("Prometheus has not loaded rule %s: %s", name, body)
 		}

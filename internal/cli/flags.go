@@ -91,6 +91,8 @@ func (s settings) dial(ctx context.Context) (*zkwatch.Conn, error) {
 	defer cancel()
 	conn, err := zkwatch.Dial(dialCtx, opt)
 	switch {
+	case errors.Is(err, zkwatch.ErrRefused):
+		return nil, &exitError{code: exitUnreachable, err: err}
 	case errors.Is(err, zkwatch.ErrUnreachable):
 		return nil, &exitError{code: exitUnreachable, err: fmt.Errorf("%w (waited %s)", err, s.timeout)}
 	case err != nil:

@@ -103,7 +103,7 @@ func TestLogFile(t *testing.T) {
 	if code != exitUnreachable {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if strings.Count(errOut, "failed to connect") != 1 {
+	if strings.Count(errOut, "zklocks:") != 1 || strings.Count(errOut, "connection refused") != 1 || strings.Contains(errOut, "failed to connect") {
 		t.Errorf("stderr has more than the final error: %q", errOut)
 	}
 	b, err := os.ReadFile(path)

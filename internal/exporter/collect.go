@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"sort"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/zklocks/zklocks/lockcore"
@@ -21,6 +22,9 @@ var (
 	descOldestAtMost = prometheus.NewDesc("zklocks_lock_oldest_hold_at_most_seconds",
 		"The longest the lock's holders may have held: each hold's upper bound, the node's age where the grant "+
 			"is not known; 0 with no holder.", lockLabels, nil)
+	descOldestWait = prometheus.NewDesc("zklocks_lock_oldest_wait_seconds",
+		"How long the lock's oldest waiter has waited, from its node's creation (exact, where a hold often cannot be dated); "+
+			"0 with no waiter. A leader election's candidates wait by design: filter on recipe.", lockLabels, nil)
 	descAnomalies = prometheus.NewDesc("zklocks_lock_anomalies",
 		"Anomalies the analysis found in the lock, by kind (wait-cycle, unwatched-waiter, ...).", append(lockLabels, "kind"), nil)
 	descGrants = prometheus.NewDesc("zklocks_lock_grants_total",
@@ -32,9 +36,11 @@ var (
 
 	descFolded = prometheus.NewDesc("zklocks_folded_locks",
 		"Locks without series of their own (past --max-locks or not matching --path), counted in the zklocks_folded_* totals.", nil, nil)
-	descFoldedHolders  = prometheus.NewDesc("zklocks_folded_holders", "Holders of the folded locks, in all.", nil, nil)
-	descFoldedWaiters  = prometheus.NewDesc("zklocks_folded_waiters", "Waiters of the folded locks, in all.", nil, nil)
-	descFoldedAnomaly  = prometheus.NewDesc("zklocks_folded_anomalies", "Anomalies of the folded locks, by kind.", []string{"kind"}, nil)
+	descFoldedHolders = prometheus.NewDesc("zklocks_folded_holders", "Holders of the folded locks, in all.", nil, nil)
+	descFoldedWaiters = prometheus.NewDesc("zklocks_folded_waiters", "Waiters of the folded locks, in all.", nil, nil)
+	descFoldedAnomaly = prometheus.NewDesc("zklocks_folded_anomalies", "Anomalies of the folded locks, by kind.", []string{"kind"}, nil)
+	descFoldedWait    = prometheus.NewDesc("zklocks_folded_oldest_wait_seconds",
+		"The longest any waiter of a folded lock has waited, leader elections aside.", nil, nil)
 	descFoldedGrants   = prometheus.NewDesc("zklocks_folded_grants_total", "Grants of locks while they were folded.", nil, nil)
 	descFoldedReleases = prometheus.NewDesc("zklocks_folded_releases_total", "Releases of locks while they were folded.", nil, nil)
 	descFoldedFIFO     = prometheus.NewDesc("zklocks_folded_fifo_breaks_total", "FIFO breaks of locks while they were folded.", nil, nil)
@@ -55,8 +61,8 @@ var (
 
 // Describe sends every family's description.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descHolders, descWaiters, descOldest, descOldestAtMost, descAnomalies, descGrants, descReleases, descFIFO,
-		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
+	for _, d := range []*prometheus.Desc{descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
+		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedWait, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
 		descLocks, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
 		ch <- d
 	}
@@ -81,9 +87,17 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	}
 	sort.Strings(paths)
 	folded, foldedHolders, foldedWaiters := 0, 0, 0
+	var foldedWait time.Duration
 	foldedKinds := map[lockcore.AnomalyKind]int{}
 	for _, p := range paths {
 		l := s.Locks[p]
+		// Holds and waits grow while nothing is read, as long as the
+		// picture is current; a stale one is given as it was last read.
+		asOf := l.ReadAt
+		if !s.Stale() {
+			asOf = e.now()
+		}
+		_, wait, _ := l.OldestWaiter(asOf)
 		if !e.admitted[p] {
 			folded++
 			foldedHolders += l.Holders()
@@ -91,20 +105,18 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			for _, a := range l.Anomalies {
 				foldedKinds[a.Kind]++
 			}
+			if !lockcore.IsElection(l.Recipe) {
+				foldedWait = max(foldedWait, wait)
+			}
 			continue
 		}
 		labels := []string{p, string(e.recipeOf(p))}
 		gauge(descHolders, float64(l.Holders()), labels...)
 		gauge(descWaiters, float64(l.Waiters()), labels...)
-		// Holds grow while nothing is read, as long as the picture is
-		// current; a stale one is given as it was last read.
-		asOf := l.ReadAt
-		if !s.Stale() {
-			asOf = e.now()
-		}
 		known, atMost := l.KnownHold(asOf)
 		gauge(descOldest, known.Seconds(), labels...)
 		gauge(descOldestAtMost, atMost.Seconds(), labels...)
+		gauge(descOldestWait, wait.Seconds(), labels...)
 		kinds := map[lockcore.AnomalyKind]int{}
 		for _, a := range l.Anomalies {
 			kinds[a.Kind]++
@@ -125,6 +137,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	for _, k := range lockcore.AnomalyKinds() {
 		gauge(descFoldedAnomaly, float64(foldedKinds[k]), string(k))
 	}
+	gauge(descFoldedWait, foldedWait.Seconds())
 	counter(descFoldedGrants, e.folded.grants)
 	counter(descFoldedReleases, e.folded.releases)
 	counter(descFoldedFIFO, e.folded.fifoBreaks)

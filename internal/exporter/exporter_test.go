@@ -291,3 +291,57 @@ func value(t *testing.T, e *Exporter, name string, labels []string) float64 {
 	t.Fatalf("no %s%v", name, labels)
 	return 0
 }
+
+// The oldest waiter's wait is exact (from its node's creation) and grows
+// with the clock while the picture is current; folded locks give their
+// longest, leader elections aside.
+func TestOldestWaitMetric(t *testing.T) {
+	queue := mutex("/locks/orders", 0, 1, 2, 3)
+	queue.ReadAt = t0
+	queue.Participants[1].Age, queue.Participants[2].Age = 6*time.Minute, 2*time.Minute
+	latch := mutex("/election/leader", 0, 4, 5)
+	latch.Recipe, latch.ReadAt = lockcore.RecipeCuratorLeaderLatch, t0
+	latch.Participants[1].Age = time.Hour
+	folded := mutex("/other/queue", 0, 6, 7)
+	folded.ReadAt = t0
+	folded.Participants[1].Age = 3 * time.Minute
+	e, now := feed(t, Options{Paths: []*regexp.Regexp{regexp.MustCompile("^/(locks|election)/")}}, queue, latch, folded)
+	*now = t0.Add(30 * time.Second)
+	labels := []string{"/locks/orders", "curator-mutex"}
+	if got := value(t, e, "zklocks_lock_oldest_wait_seconds", labels); got != 390 {
+		t.Errorf("oldest wait %v s, want 390 (6m at the read, 30 s since)", got)
+	}
+	if got := value(t, e, "zklocks_lock_oldest_wait_seconds", []string{"/election/leader", "curator-leaderlatch"}); got != 3630 {
+		t.Errorf("an election's candidate wait %v s, want it given as is (3630)", got)
+	}
+	if got := value(t, e, "zklocks_folded_oldest_wait_seconds", nil); got != 210 {
+		t.Errorf("folded oldest wait %v s, want 210", got)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Since: *now}})
+	*now = t0.Add(5 * time.Minute)
+	if got := value(t, e, "zklocks_lock_oldest_wait_seconds", labels); got != 360 {
+		t.Errorf("stale picture: oldest wait %v s, want 360 as last read", got)
+	}
+}
+
+// /healthz says how long the session has been away first, not only the
+// age of the last sync, which reads as a healthy exporter.
+func TestHealthSaysHowLongDisconnected(t *testing.T) {
+	e, now := feed(t, Options{}, mutex("/locks/a", time.Second, 1))
+	*now = t0.Add(5*time.Minute + 40*time.Second)
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Since: *now}})
+	*now = now.Add(2 * time.Second)
+	want := "ok: disconnected for 2s (since 14:05:40); the metrics are as of the last sync, 5m42s ago"
+	if got := e.health(); got != want {
+		t.Errorf("health %q, want %q", got, want)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Expired, Since: *now}})
+	*now = now.Add(time.Minute)
+	if got := e.health(); !strings.HasPrefix(got, "ok: expired for 1m00s (since 14:05:42)") {
+		t.Errorf("health %q", got)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventConn, At: *now, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: *now}})
+	if got := e.health(); !strings.HasPrefix(got, "ok: connected, re-syncing; last sync 6m42s ago") {
+		t.Errorf("health %q", got)
+	}
+}

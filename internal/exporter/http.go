@@ -3,11 +3,13 @@ package exporter
 import (
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // Registry returns a registry of e and the Go runtime's and the process's
@@ -41,16 +43,28 @@ func (e *Exporter) Handler(reg *prometheus.Registry) http.Handler {
 	return mux
 }
 
-// health is /healthz's sentence.
+// health is /healthz's sentence. A session that is not connected says
+// for how long first: the last sync's age alone reads as a healthy
+// exporter that synced a while ago.
 func (e *Exporter) health() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s := e.state
+	now := e.now()
+	phase := s.Conn.Phase.String()
+	if s.Conn.Phase != zkwatch.Connected && !s.Conn.Since.IsZero() {
+		phase += fmt.Sprintf(" for %s (since %s)", ago(now, s.Conn.Since), s.Conn.Since.Format(time.TimeOnly))
+	}
 	switch {
 	case s.LastSync.IsZero():
-		return fmt.Sprintf("ok: %s, no sync yet", s.Conn.Phase)
+		return fmt.Sprintf("ok: %s, no sync yet", phase)
+	case s.Conn.Phase != zkwatch.Connected:
+		return fmt.Sprintf("ok: %s; the metrics are as of the last sync, %s ago", phase, ago(now, s.LastSync))
 	case e.resyncing():
-		return fmt.Sprintf("ok: %s, re-syncing; last sync %s ago", s.Conn.Phase, model.Duration(e.now().Sub(s.LastSync)))
+		return fmt.Sprintf("ok: %s, re-syncing; last sync %s ago", phase, ago(now, s.LastSync))
 	}
-	return fmt.Sprintf("ok: %s, %d locks, last sync %s ago", s.Conn.Phase, len(s.Locks), model.Duration(e.now().Sub(s.LastSync)))
+	return fmt.Sprintf("ok: %s, %d locks, last sync %s ago", phase, len(s.Locks), ago(now, s.LastSync))
 }
+
+// ago is the time from t to now, to the second.
+func ago(now, t time.Time) string { return model.Duration(max(now.Sub(t), 0).Truncate(time.Second)) }

@@ -1,0 +1,31 @@
+package lockcore
+
+import "time"
+
+// OldestWaiter returns the waiter that has waited longest (the oldest
+// node among the waiters, parts of a participant aside) and how long it
+// has waited as of now: its node's age, grown by the time since the lock
+// was read, as a waiter has waited since it created its node. Like Age,
+// it compares the server's clock (ctime) with the reader's. ok is false
+// when no node waits; a plain lock's hidden waiters have no node to date.
+func (l *Lock) OldestWaiter(now time.Time) (p Participant, wait time.Duration, ok bool) {
+	for _, q := range l.Participants {
+		if q.Role != RoleWaiter || q.PartOf != "" {
+			continue
+		}
+		if !ok || q.Age > p.Age {
+			p, ok = q, true
+		}
+	}
+	if !ok {
+		return Participant{}, 0, false
+	}
+	return p, p.Age + since(now, l.ReadAt), true
+}
+
+// IsElection reports whether recipe is a leader election, whose waiters
+// are candidates next in line, waiting for as long as the leader leads:
+// a long wait there is the normal state, not a stuck queue.
+func IsElection(recipe Recipe) bool {
+	return recipe == RecipeCuratorLeaderLatch || recipe == RecipeZKElection
+}
