@@ -3,6 +3,7 @@ package zktest
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,10 +37,24 @@ type Server struct {
 // reply has a "Mode:" line). t's Cleanup stops the server and removes its
 // files. A missing java or ZooKeeper installation fails the test with the
 // command that installs them; a server that does not come up within 30
-// seconds fails it with the end of the server's log.
+// seconds fails it with the end of the server's log. Only a test named
+// TestIntegration… (or a benchmark) may start one.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	requireIntegration(t)
 	return start(t, zkserver.DefaultJarDir, opts)
+}
+
+// requireIntegration fails a test that would start a JVM without being
+// named TestIntegration… (or being a benchmark): make unit, which promises
+// no JVM, skips the tests by that name and no other.
+func requireIntegration(t testing.TB) {
+	t.Helper()
+	top, _, _ := strings.Cut(t.Name(), "/")
+	if strings.HasPrefix(top, "TestIntegration") || strings.HasPrefix(top, "Benchmark") {
+		return
+	}
+	t.Fatalf("zktest: %s starts a ZooKeeper JVM: name it TestIntegration… (make unit runs no JVM)", top)
 }
 
 // start is Start with the jar directory as a parameter, for tests.
