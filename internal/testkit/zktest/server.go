@@ -30,6 +30,8 @@ type Server struct {
 	t       testing.TB
 	srv     *zkserver.Server
 	timeout time.Duration
+	// shared: the server is a Shared one, which the test may not stop.
+	shared bool
 }
 
 // Start starts a standalone ZooKeeper on a free loopback port with a
@@ -100,6 +102,9 @@ func (s *Server) Port() int { return s.srv.Port() }
 // clients do not reconnect within their timeout expire on restart as usual.
 // Stopping a stopped server does nothing.
 func (s *Server) Stop() {
+	if s.shared {
+		s.t.Fatalf("zktest: a shared server cannot be stopped by a test: start one with Start")
+	}
 	if err := s.srv.Kill(); err != nil {
 		s.t.Errorf("zktest: stop %s: %v", s.Addr(), err)
 	}
@@ -111,6 +116,9 @@ func (s *Server) Stop() {
 // does not come back fails the test.
 func (s *Server) Restart() {
 	s.t.Helper()
+	if s.shared {
+		s.t.Fatalf("zktest: a shared server cannot be restarted by a test: start one with Start")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	if err := s.srv.Restart(ctx); err != nil {
