@@ -166,7 +166,6 @@ const (
 	colDemo                      // the demo's controls
 	colReplay                    // the replay's time cursor
 	colOperate                   // the operations, listed on a line of their own
-	helpColumns
 )
 
 // binding is one entry of a key map: a binding, what it does and where
