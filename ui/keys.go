@@ -284,7 +284,11 @@ func (k *keyMap) screenKeys(f focus) keySet {
 			&k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster)
 	}
 	if f == focusLocks || f == focusDetail {
-		s.add(colOperate, (*App).operate, k.operations()...)
+		s.add(colOperate, operate((*operator).askAcquire), &k.Acquire)
+		s.add(colOperate, func(a *App, _ tea.KeyMsg) tea.Cmd { return a.op.releaseOwn() }, &k.ReleaseOwn)
+		s.add(colOperate, operate((*operator).askForceRelease), &k.ForceRelease)
+		s.add(colOperate, operate((*operator).askRevoke), &k.Revoke)
+		s.add(colOperate, operate((*operator).askFence), &k.Fence)
 	}
 	s.short = k.short(f)
 	return s
@@ -366,6 +370,15 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 }
 
 func quit(*App, tea.KeyMsg) tea.Cmd { return tea.Quit }
+
+// operate is an operation that asks (through a dialog) before it acts on
+// the focused screen's selection.
+func operate(ask func(op *operator, sel selection)) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd {
+		ask(&a.op, a.selection())
+		return nil
+	}
+}
 
 func switchTab(step int) keyDo {
 	return func(a *App, _ tea.KeyMsg) tea.Cmd { a.switchTab(step); return nil }
