@@ -3,6 +3,7 @@ package lockcore_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,16 @@ import (
 )
 
 const wait = 30 * time.Second
+
+// shared is the package's ZooKeeper for the tests that never stop,
+// restart or proxy theirs; each works under a root of its own.
+var shared zktest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	shared.Stop()
+	os.Exit(code)
+}
 
 // ours is one acquisition by our client, running in the background.
 type ours struct {
@@ -72,7 +83,7 @@ func (o *ours) waiting() bool {
 }
 
 func TestIntegrationFIFOWithRealClients(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	for _, tc := range []struct {
 		kind            peers.Kind
 		variant, recipe string
@@ -81,7 +92,7 @@ func TestIntegrationFIFOWithRealClients(t *testing.T) {
 		{peers.Kazoo, "lock", "kazoo-lock"},
 	} {
 		t.Run(string(tc.kind), func(t *testing.T) {
-			path := "/fifo/" + string(tc.kind)
+			path := root + "/fifo/" + string(tc.kind)
 			p := peers.Start(t, tc.kind, zks.Addr())
 			p.Acquire(t, "c0", tc.variant, path)
 			p.WaitHeld(t, "c0", wait)
@@ -112,8 +123,8 @@ func TestIntegrationFIFOWithRealClients(t *testing.T) {
 }
 
 func TestIntegrationReadWriteWithCurator(t *testing.T) {
-	zks := zktest.Start(t)
-	const path = "/rw"
+	zks, root := shared.Start(t), shared.Root(t)
+	path := root + "/rw"
 	p := peers.Start(t, peers.Curator, zks.Addr())
 	p.Acquire(t, "r0", "read", path)
 	p.WaitHeld(t, "r0", wait)
@@ -138,8 +149,8 @@ func TestIntegrationReadWriteWithCurator(t *testing.T) {
 }
 
 func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
-	zks := zktest.Start(t)
-	const path = "/force"
+	zks, root := shared.Start(t), shared.Root(t)
+	path := root + "/force"
 	p := peers.Start(t, peers.Curator, zks.Addr())
 	c0 := p.Acquire(t, "c0", "mutex", path)
 	p.WaitHeld(t, "c0", wait)
@@ -168,9 +179,9 @@ func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
 }
 
 func TestIntegrationVersionChangeAbortsTheDelete(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	c := zks.Connect(t)
-	held, err := lockcore.Acquire(context.Background(), c, lockcore.Spec{Path: "/v", Mode: lockcore.ModeExclusive})
+	held, err := lockcore.Acquire(context.Background(), c, lockcore.Spec{Path: root + "/v", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,21 +211,21 @@ func TestIntegrationVersionChangeAbortsTheDelete(t *testing.T) {
 }
 
 func TestIntegrationFenceFreesASelfWaitingSession(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	c := zks.Connect(t)
-	if _, err := c.Create("/orphan", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := c.Create(root+"/orphan", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
 	// A create whose reply was lost: the node exists, the client never knew.
-	if _, err := c.Create("/orphan/_c_0b9f7c2e-1111-4222-8333-944455556666-lock-", []byte("10.0.0.9"),
+	if _, err := c.Create(root+"/orphan/_c_0b9f7c2e-1111-4222-8333-944455556666-lock-", []byte("10.0.0.9"),
 		zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	o := start(t, c, lockcore.Spec{Path: "/orphan", Mode: lockcore.ModeExclusive})
+	o := start(t, c, lockcore.Spec{Path: root + "/orphan", Mode: lockcore.ModeExclusive})
 	if !o.waiting() {
 		t.Fatal("the session should wait behind its own orphan")
 	}
-	l := analyse(t, zks.Connect(t), "/orphan")
+	l := analyse(t, zks.Connect(t), root+"/orphan")
 	cands := lockcore.FenceCandidates(l)
 	var chosen []lockcore.Expect
 	for _, fc := range cands {
@@ -250,9 +261,9 @@ func analyse(t *testing.T, c *zk.Conn, path string) lockcore.Lock {
 }
 
 func TestIntegrationLockLost(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	t.Run("deleted by another session", func(t *testing.T) {
-		held, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: "/lost1", Mode: lockcore.ModeExclusive})
+		held, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: root + "/lost1", Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,17 +289,17 @@ type discard struct{}
 func (discard) Printf(string, ...interface{}) {}
 
 func TestIntegrationAcquireTimeoutRemovesOurNode(t *testing.T) {
-	zks := zktest.Start(t)
-	first, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: "/t", Mode: lockcore.ModeExclusive})
+	zks, root := shared.Start(t), shared.Root(t)
+	first, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: root + "/t", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	if _, err := lockcore.Acquire(ctx, zks.Connect(t), lockcore.Spec{Path: "/t", Mode: lockcore.ModeExclusive}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := lockcore.Acquire(ctx, zks.Connect(t), lockcore.Spec{Path: root + "/t", Mode: lockcore.ModeExclusive}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("timed out acquire: %v", err)
 	}
-	names, _, _ := zks.Connect(t).Children("/t")
+	names, _, _ := zks.Connect(t).Children(root + "/t")
 	if len(names) != 1 || !strings.HasSuffix(first.Node, names[0]) {
 		t.Fatalf("only the holder's node may remain: %v", names)
 	}
@@ -301,10 +312,10 @@ func TestIntegrationAcquireTimeoutRemovesOurNode(t *testing.T) {
 }
 
 func TestIntegrationSemaphoreLeasesWithRealClients(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	for _, kind := range []peers.Kind{peers.Curator, peers.Kazoo} {
 		t.Run(string(kind), func(t *testing.T) {
-			path := "/sem/" + string(kind)
+			path := root + "/sem/" + string(kind)
 			p := peers.Start(t, kind, zks.Addr())
 			p.Acquire(t, "c0", "semaphore:2", path)
 			p.Acquire(t, "c1", "semaphore:2", path)

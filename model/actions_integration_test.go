@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,13 +15,23 @@ import (
 	"github.com/zklocks/zklocks/model"
 )
 
+// shared is the package's ZooKeeper; each test works under a root of its
+// own.
+var shared zktest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	shared.Stop()
+	os.Exit(code)
+}
+
 func TestIntegrationActionsAudit(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	c := zks.Connect(t)
 	var log bytes.Buffer
 	now := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
 	a := &model.Actions{ZK: c, Audit: model.NewAudit(&log), Server: zks.Addr(), User: "sre", Now: func() time.Time { return now }}
-	held, err := a.Acquire(context.Background(), lockcore.Spec{Path: "/audit", Mode: lockcore.ModeExclusive})
+	held, err := a.Acquire(context.Background(), lockcore.Spec{Path: root + "/audit", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -124,7 +123,7 @@ func asText(t *testing.T, r model.Report) string {
 // watching its predecessor (the servers' table), with no anomaly. Then the
 // leader steps down and the next one leads.
 func TestIntegrationElections(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	server := srv.Addr()
 	for _, tc := range []struct {
 		kind    peers.Kind
@@ -141,7 +140,7 @@ func TestIntegrationElections(t *testing.T) {
 	} {
 		t.Run(string(tc.kind)+"-"+tc.variant, func(t *testing.T) {
 			p := peers.Start(t, tc.kind, server)
-			path := "/elections/" + string(tc.kind) + "-" + tc.variant
+			path := root + "/elections/" + string(tc.kind) + "-" + tc.variant
 			var cs []peers.Contender
 			for i := 0; i < 3; i++ {
 				cs = append(cs, p.Acquire(t, fmt.Sprintf("candidate%d", i), tc.variant, path))
@@ -187,13 +186,13 @@ func TestIntegrationElections(t *testing.T) {
 // locks/ with its lease node already made, a third queues behind it. Three
 // clients, four waiting-or-holding nodes: "1 holding, 2 waiting".
 func TestIntegrationCuratorSemaphoreCountsClients(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	p := peers.Start(t, peers.Curator, srv.Addr())
-	p.Acquire(t, "s0", "semaphore:1", "/sem")
+	p.Acquire(t, "s0", "semaphore:1", root+"/sem")
 	p.WaitHeld(t, "s0", holdTimeout)
-	p.Acquire(t, "s1", "semaphore:1", "/sem")
-	p.Acquire(t, "s2", "semaphore:1", "/sem")
-	l := waitLock(t, srv.Addr(), "/sem", func(l lockcore.Lock) bool { return len(l.Participants) == 4 })
+	p.Acquire(t, "s1", "semaphore:1", root+"/sem")
+	p.Acquire(t, "s2", "semaphore:1", root+"/sem")
+	l := waitLock(t, srv.Addr(), root+"/sem", func(l lockcore.Lock) bool { return len(l.Participants) == 4 })
 	if p.Held("s1") || p.Held("s2") || !p.Held("s0") {
 		t.Fatal("only s0's client may say it holds a lease")
 	}
@@ -229,11 +228,11 @@ func TestIntegrationCuratorSemaphoreCountsClients(t *testing.T) {
 // may list. The queue is shown from the children list and exists, with the
 // data marked unreadable; a parent that cannot be listed is an error.
 func TestIntegrationUnreadableContenderData(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	admin := srv.Connect(t)
-	for _, p := range []string{"/acl", "/acl/open", "/acl/closed"} {
+	for _, p := range []string{root + "/acl", root + "/acl/open", root + "/acl/closed"} {
 		acl := zk.WorldACL(zk.PermAll)
-		if p == "/acl/closed" {
+		if p == root+"/acl/closed" {
 			acl = zk.DigestACL(zk.PermAll, "owner", "secret")
 		}
 		if _, err := admin.Create(p, nil, 0, acl); err != nil {
@@ -248,7 +247,7 @@ func TestIntegrationUnreadableContenderData(t *testing.T) {
 			t.Fatal(err)
 		}
 		sessions = append(sessions, c.SessionID())
-		l := zk.NewLock(c, "/acl/open", private)
+		l := zk.NewLock(c, root+"/acl/open", private)
 		acquired := make(chan error, 1)
 		go func() { acquired <- l.Lock() }()
 		if i == 0 {
@@ -256,9 +255,9 @@ func TestIntegrationUnreadableContenderData(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		waitLock(t, srv.Addr(), "/acl/open", func(l lockcore.Lock) bool { return len(l.Participants) == i+1 })
+		waitLock(t, srv.Addr(), root+"/acl/open", func(l lockcore.Lock) bool { return len(l.Participants) == i+1 })
 	}
-	l := waitLock(t, srv.Addr(), "/acl/open", func(l lockcore.Lock) bool { return len(l.Participants) == 3 && settled(l) })
+	l := waitLock(t, srv.Addr(), root+"/acl/open", func(l lockcore.Lock) bool { return len(l.Participants) == 3 && settled(l) })
 	if l.Recipe != lockcore.RecipeGoZKLock || l.Holders() != 1 || l.Waiters() != 2 || len(l.Anomalies) != 0 {
 		t.Fatalf("recipe %s, %d holding, %d waiting, anomalies %v", l.Recipe, l.Holders(), l.Waiters(), anomalyKinds(l))
 	}
@@ -267,8 +266,8 @@ func TestIntegrationUnreadableContenderData(t *testing.T) {
 			t.Fatalf("participant %d: session %#x (want %#x), data denied %v, token %#x", i, p.Session, sessions[i], p.DataDenied, p.Token)
 		}
 	}
-	r := readReport(t, srv.Addr(), "/acl/open", "/acl/closed")
-	if len(r.Locks) != 1 || len(r.Errors) != 1 || r.Errors[0].Path != "/acl/closed" {
+	r := readReport(t, srv.Addr(), root+"/acl/open", root+"/acl/closed")
+	if len(r.Locks) != 1 || len(r.Errors) != 1 || r.Errors[0].Path != root+"/acl/closed" {
 		t.Fatalf("locks %d, errors %v: only the parent that cannot be listed fails", len(r.Locks), r.Errors)
 	}
 	js := asJSON(t, r)
@@ -286,21 +285,21 @@ func TestIntegrationUnreadableContenderData(t *testing.T) {
 // so, and nobody is listed as watching the holder; by the recipe's rule
 // each watches its predecessor and is listed among that node's watchers.
 func TestIntegrationWatchFieldsAgree(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	holder := srv.Connect(t)
-	if _, err := holder.Create("/agree", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := holder.Create(root+"/agree", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	if err := zk.NewLock(holder, "/agree", zk.WorldACL(zk.PermAll)).Lock(); err != nil {
+	if err := zk.NewLock(holder, root+"/agree", zk.WorldACL(zk.PermAll)).Lock(); err != nil {
 		t.Fatal(err)
 	}
 	lost := srv.Connect(t)
 	for i := 0; i < 2; i++ {
-		if _, err := lost.CreateProtectedEphemeralSequential("/agree/lock-", nil, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := lost.CreateProtectedEphemeralSequential(root+"/agree/lock-", nil, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	l := waitLock(t, srv.Addr(), "/agree", func(l lockcore.Lock) bool { return len(l.Participants) == 3 })
+	l := waitLock(t, srv.Addr(), root+"/agree", func(l lockcore.Lock) bool { return len(l.Participants) == 3 })
 	unwatched := 0
 	for _, a := range l.Anomalies {
 		if a.Kind == lockcore.AnomalyUnwatchedWaiter {
@@ -314,13 +313,13 @@ func TestIntegrationWatchFieldsAgree(t *testing.T) {
 	if len(ps[0].Watchers) != 0 || len(ps[1].Watchers) != 0 {
 		t.Fatalf("no session watches the holder or the first waiter: %v %v", ps[0].Watchers, ps[1].Watchers)
 	}
-	tree := lockcore.Tree{Path: "/agree", ReadAt: time.Now()}
+	tree := lockcore.Tree{Path: root + "/agree", ReadAt: time.Now()}
 	for _, p := range ps {
 		data, stat, err := holder.Get(p.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tree.Children = append(tree.Children, lockcore.Node{Name: p.Path[len("/agree/"):], Stat: *stat, Data: data})
+		tree.Children = append(tree.Children, lockcore.Node{Name: p.Path[len(root+"/agree/"):], Stat: *stat, Data: data})
 	}
 	byRule := lockcore.Analyze(tree, nil, lockcore.Options{})
 	for i, p := range byRule.Participants[1:] {

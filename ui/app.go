@@ -103,6 +103,7 @@ type App struct {
 	showHelp      bool
 	helpTop       int // the help overlay's first line shown
 	showCost      bool
+	keymaps       [focusCount]keySet // each screen's key map, made once
 	dialog        dialog
 	flash         flash
 	closed        bool // the watcher's events ended
@@ -159,6 +160,9 @@ func New(opt Options) *App {
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), replay: replay}
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
+	for f := range focusCount {
+		a.keymaps[f] = keys.screenKeys(f)
+	}
 	a.refresh()
 	return a
 }
@@ -288,7 +292,7 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // keys is the focused screen's key map.
-func (a *App) keys() keySet { return a.env.keys.screenKeys(a.focused()) }
+func (a *App) keys() keySet { return a.keymaps[a.focused()] }
 
 // dispatch runs what msg's binding in s does; a key s does not bind does
 // nothing.

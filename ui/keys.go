@@ -152,89 +152,6 @@ func (k *keyMap) operations() []*key.Binding {
 	return []*key.Binding{&k.Acquire, &k.ReleaseOwn, &k.ForceRelease, &k.Revoke, &k.Fence}
 }
 
-// keyDo is what a binding does when pressed; nil hands the key to the
-// focused pane, whose update knows the binding.
-type keyDo func(a *App, msg tea.KeyMsg) tea.Cmd
-
-// helpColumn is the help overlay's column a binding is listed in.
-type helpColumn int
-
-const (
-	colMove    helpColumn = iota // moving in the screen
-	colScreens                   // opening, going back, changing screens
-	colScreen                    // what the screen itself does
-	colDemo                      // the demo's controls
-	colReplay                    // the replay's time cursor
-	colOperate                   // the operations, listed on a line of their own
-	helpColumns
-)
-
-// binding is one entry of a key map: a binding, what it does and where
-// the help lists it.
-type binding struct {
-	key *key.Binding
-	do  keyDo
-	col helpColumn
-}
-
-// keySet is the key map of one screen (or overlay) in one mode: every key
-// it answers, and the one-line help.
-type keySet struct {
-	bindings []binding
-	short    []key.Binding
-}
-
-// add appends bs, all doing do and listed in col.
-func (s *keySet) add(col helpColumn, do keyDo, bs ...*key.Binding) {
-	for _, b := range bs {
-		s.bindings = append(s.bindings, binding{key: b, do: do, col: col})
-	}
-}
-
-// find returns the binding msg presses, whether enabled or not (a
-// disabled operation still answers, to say why), and whether there is one.
-func (s keySet) find(msg tea.KeyMsg) (binding, bool) {
-	for _, b := range s.bindings {
-		if pressed(msg, *b.key) {
-			return b, true
-		}
-	}
-	return binding{}, false
-}
-
-// columns are the help overlay's columns, the operations' left out.
-func (s keySet) columns() [][]key.Binding {
-	cols := make([][]key.Binding, colOperate)
-	for _, b := range s.bindings {
-		if b.col < colOperate {
-			cols[b.col] = append(cols[b.col], *b.key)
-		}
-	}
-	return cols
-}
-
-// in returns the bindings listed in col.
-func (s keySet) in(col helpColumn) []key.Binding {
-	var out []key.Binding
-	for _, b := range s.bindings {
-		if b.col == col {
-			out = append(out, *b.key)
-		}
-	}
-	return out
-}
-
-// pressed reports whether msg is one of b's keys, whether b is enabled or
-// not.
-func pressed(msg tea.KeyMsg, b key.Binding) bool {
-	for _, k := range b.Keys() {
-		if msg.String() == k {
-			return true
-		}
-	}
-	return false
-}
-
 // screenKeys is the key map of screen f: its pane's own keys, going
 // between screens, the help, and the demo's, the replay's and the
 // operations' keys where the mode and the screen have them.
@@ -285,7 +202,11 @@ func (k *keyMap) screenKeys(f focus) keySet {
 			&k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster)
 	}
 	if f == focusLocks || f == focusDetail {
-		s.add(colOperate, (*App).operate, k.operations()...)
+		s.add(colOperate, operate((*operator).askAcquire), &k.Acquire)
+		s.add(colOperate, func(a *App, _ tea.KeyMsg) tea.Cmd { return a.op.releaseOwn() }, &k.ReleaseOwn)
+		s.add(colOperate, operate((*operator).askForceRelease), &k.ForceRelease)
+		s.add(colOperate, operate((*operator).askRevoke), &k.Revoke)
+		s.add(colOperate, operate((*operator).askFence), &k.Fence)
 	}
 	s.short = k.short(f)
 	return s
@@ -367,6 +288,15 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 }
 
 func quit(*App, tea.KeyMsg) tea.Cmd { return tea.Quit }
+
+// operate is an operation that asks (through a dialog) before it acts on
+// the focused screen's selection.
+func operate(ask func(op *operator, sel selection)) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd {
+		ask(&a.op, a.selection())
+		return nil
+	}
+}
 
 func switchTab(step int) keyDo {
 	return func(a *App, _ tea.KeyMsg) tea.Cmd { a.switchTab(step); return nil }

@@ -18,25 +18,6 @@ import (
 // and only on the node exactly as the dialog showed it (lockcore.Expect):
 // a node that changed meanwhile is never touched.
 
-// handleKey runs the operation bound to msg on what sel shows (see
-// keyMap.screenKeys: the locks list and a lock's detail have operations).
-func (op *operator) handleKey(msg tea.KeyMsg, sel selection) tea.Cmd {
-	k := op.env.keys
-	switch {
-	case pressed(msg, k.Acquire):
-		op.askAcquire(sel)
-	case pressed(msg, k.ReleaseOwn):
-		return op.releaseOwn()
-	case pressed(msg, k.ForceRelease):
-		op.askForceRelease(sel)
-	case pressed(msg, k.Revoke):
-		op.askRevoke(sel)
-	case pressed(msg, k.Fence):
-		op.askFence(sel)
-	}
-	return nil
-}
-
 // update handles the operations' messages; sel is what the screen shows
 // as they arrive.
 func (op *operator) update(msg tea.Msg, sel selection) tea.Cmd {

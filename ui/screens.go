@@ -106,10 +106,6 @@ func (a *App) selection() selection {
 	return s
 }
 
-// operate runs the operation bound to msg on the focused screen's
-// selection.
-func (a *App) operate(msg tea.KeyMsg) tea.Cmd { return a.op.handleKey(msg, a.selection()) }
-
 // operated hands an operation's message to the operator; the detail then
 // lays out again, as our own lock's lines take room from its information.
 func (a *App) operated(msg tea.Msg) tea.Cmd {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -20,14 +19,14 @@ import (
 // it held at most its age, and says it only may be long-held.
 func TestIntegrationHoldIsFromTheGrant(t *testing.T) {
 	const threshold = time.Second
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
-	const lock = "/hold/orders"
+	lock := root + "/hold/orders"
 	curator.Acquire(t, "first", "mutex", lock)
 	curator.WaitHeld(t, "first", 30*time.Second)
 	waiter := curator.Acquire(t, "second", "mutex", lock)
 
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/hold"},
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/hold"},
 		Analysis: lockcore.Options{LongHeld: threshold}})
 	c.waitFor(t, "the waiter queued", func(s *model.State) bool {
 		l := s.Locks[lock]

@@ -8,30 +8,29 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
 func TestIntegrationReadNodeDetail(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
 	big := bytes.Repeat([]byte{0xde, 0xad, 0xbe, 0xef}, 250_000) // 1,000,000 bytes
-	mkdirs(t, admin, "/n")
-	if _, err := admin.Create("/n/big", big, 0, zk.WorldACL(zk.PermAll)); err != nil {
+	mkdirs(t, admin, root+"/n")
+	if _, err := admin.Create(root+"/n/big", big, 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Create("/n/secret", []byte("x"), 0, zk.DigestACL(zk.PermAll, "ops", "s3cret")); err != nil {
+	if _, err := admin.Create(root+"/n/secret", []byte("x"), 0, zk.DigestACL(zk.PermAll, "ops", "s3cret")); err != nil {
 		t.Fatal(err)
 	}
 	conn := dial(t, zks.Addr(), 10*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	d, err := conn.ReadNodeDetail(ctx, "/n/big")
+	d, err := conn.ReadNodeDetail(ctx, root+"/n/big")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Path != "/n/big" || d.DataLen != len(big) || len(d.Data) != zkwatch.NodeDataLimit || !d.Truncated() ||
+	if d.Path != root+"/n/big" || d.DataLen != len(big) || len(d.Data) != zkwatch.NodeDataLimit || !d.Truncated() ||
 		!bytes.Equal(d.Data, big[:zkwatch.NodeDataLimit]) || d.Stat.DataLength != int32(len(big)) {
 		t.Fatalf("big node: path %s, %d of %d bytes, stat %+v", d.Path, len(d.Data), d.DataLen, d.Stat)
 	}
@@ -39,10 +38,10 @@ func TestIntegrationReadNodeDetail(t *testing.T) {
 		t.Fatalf("ACL = %+v", d.ACL)
 	}
 
-	if _, err := conn.ReadNodeDetail(ctx, "/n/missing"); !errors.Is(err, zkwatch.ErrNoNode) {
+	if _, err := conn.ReadNodeDetail(ctx, root+"/n/missing"); !errors.Is(err, zkwatch.ErrNoNode) {
 		t.Fatalf("missing node: %v, want ErrNoNode", err)
 	}
-	if _, err := conn.ReadNodeDetail(ctx, "/n/secret"); !errors.Is(err, zkwatch.ErrNoAuth) {
+	if _, err := conn.ReadNodeDetail(ctx, root+"/n/secret"); !errors.Is(err, zkwatch.ErrNoAuth) {
 		t.Fatalf("ACL-denied node: %v, want ErrNoAuth", err)
 	}
 	if _, err := conn.ReadNodeDetail(ctx, "relative"); err == nil {
@@ -50,7 +49,7 @@ func TestIntegrationReadNodeDetail(t *testing.T) {
 	}
 	done, stop := context.WithCancel(ctx)
 	stop()
-	if _, err := conn.ReadNodeDetail(done, "/n/big"); !errors.Is(err, context.Canceled) {
+	if _, err := conn.ReadNodeDetail(done, root+"/n/big"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled read: %v", err)
 	}
 }

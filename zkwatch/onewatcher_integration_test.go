@@ -3,6 +3,7 @@ package zkwatch_test
 import (
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -11,16 +12,27 @@ import (
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
+// shared is the package's ZooKeeper for the tests that never stop,
+// restart or proxy theirs, nor ask four-letter words about the whole
+// server; each works under a root of its own.
+var shared zktest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	shared.Stop()
+	os.Exit(code)
+}
+
 // A second Watcher on a Conn whose first still runs is refused with
 // ErrWatched, and the first keeps its notifications: a lock made after the
 // refusal still reaches it. Once the first has ended, the Conn can be
 // watched again.
 func TestIntegrationOneWatcherPerConn(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	zc := zks.Connect(t)
-	mkdirs(t, zc, "/one")
+	mkdirs(t, zc, root+"/one")
 	conn := dial(t, zks.Addr(), 10*time.Second)
-	cfg := zkwatch.WatchConfig{Roots: []string{"/one"}, EnrichEvery: -1}
+	cfg := zkwatch.WatchConfig{Roots: []string{root + "/one"}, EnrichEvery: -1}
 	synced := func(s *model.State) bool { return !s.LastSync.IsZero() }
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -39,9 +51,9 @@ func TestIntegrationOneWatcherPerConn(t *testing.T) {
 		t.Fatalf("a second watcher on the conn got %+v, want one EventError with ErrWatched", evs)
 	}
 
-	mkdirs(t, zc, "/one/lock")
-	contender(t, zc, "/one/lock")
-	first.waitFor(t, "the lock made after the refusal", participants("/one/lock", 1))
+	mkdirs(t, zc, root+"/one/lock")
+	contender(t, zc, root+"/one/lock")
+	first.waitFor(t, "the lock made after the refusal", participants(root+"/one/lock", 1))
 
 	cancel()
 	<-first.done

@@ -192,8 +192,8 @@ func TestIntegrationWatcherFollowsTheTree(t *testing.T) {
 }
 
 func TestIntegrationWatcherMissingRoot(t *testing.T) {
-	zks := zktest.Start(t)
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/nope"}, Once: true})
+	zks, root := shared.Start(t), shared.Root(t)
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/nope"}, Once: true})
 	<-c.done
 	if len(c.errs) != 1 || !errors.Is(c.errs[0], zk.ErrNoNode) {
 		t.Fatalf("errors = %v, want one naming the missing root", c.errs)
@@ -201,16 +201,16 @@ func TestIntegrationWatcherMissingRoot(t *testing.T) {
 }
 
 func TestIntegrationWatcherLeavesNoGoroutines(t *testing.T) {
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
-	mkdirs(t, admin, "/g")
-	contender(t, admin, "/g")
+	mkdirs(t, admin, root+"/g")
+	contender(t, admin, root+"/g")
 	time.Sleep(100 * time.Millisecond)
 	before := runtime.NumGoroutine()
 	conn := dial(t, zks.Addr(), 10*time.Second)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := collect(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/g"}}))
-	c.waitFor(t, "the lock", participants("/g", 1))
+	c := collect(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/g"}}))
+	c.waitFor(t, "the lock", participants(root+"/g", 1))
 	cancel()
 	<-c.done
 	conn.Close()

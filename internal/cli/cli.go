@@ -1,6 +1,6 @@
 // Package cli is zklocks' command line: the root command, which opens the
 // terminal UI, and its subcommands (show, ls, acquire, release, revoke,
-// fence, demo, config, check, exporter), their flags, the configuration file, the exit
+// fence, demo, config, check, exporter, man), their flags, the configuration file, the exit
 // codes, and the wiring of connections, watchers and the UI.
 //
 // Every command is registered in newRootCommand. A command is a
@@ -102,6 +102,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newReplayCommand(),
 		newCheckCommand(g),
 		newExporterCommand(g),
+		newManCommand(),
 	)
 	return root
 }

@@ -65,7 +65,7 @@ func gone(pid int) bool {
 	return false
 }
 
-func TestStartStopRemovesEverything(t *testing.T) {
+func TestIntegrationStartStopRemovesEverything(t *testing.T) {
 	t.Parallel()
 	s := start(t, Config{})
 	pid, dir := s.PID(), s.Dir()
@@ -104,7 +104,7 @@ func TestStartStopRemovesEverything(t *testing.T) {
 	}
 }
 
-func TestKillRestartKeepsData(t *testing.T) {
+func TestIntegrationKillRestartKeepsData(t *testing.T) {
 	t.Parallel()
 	s := start(t, Config{Dir: t.TempDir(), FourLetterWords: "conf", Lines: []string{"maxSessionTimeout=4000"}})
 	conf, err := FourLetter(context.Background(), s.Addr(), "conf")
@@ -174,10 +174,10 @@ func TestSweepStale(t *testing.T) {
 	}
 }
 
-// TestOwnerKilledTakesJVM kills a process that started a server with
+// TestIntegrationOwnerKilledTakesJVM kills a process that started a server with
 // SIGKILL, as a crash would, and checks that the JVM dies with it and that
 // the next Start sweeps its directory.
-func TestOwnerKilledTakesJVM(t *testing.T) {
+func TestIntegrationOwnerKilledTakesJVM(t *testing.T) {
 	t.Parallel()
 	owner := exec.Command(os.Args[0], "-test.run=^$")
 	owner.Env = append(os.Environ(), helperEnv+"=1")

@@ -3,6 +3,7 @@ package peers_test
 import (
 	"io"
 	"net"
+	"os"
 	"path"
 	"regexp"
 	"strconv"
@@ -16,6 +17,16 @@ import (
 )
 
 const holdTimeout = 30 * time.Second
+
+// shared is the package's ZooKeeper; each test works under a root of its
+// own.
+var shared zktest.Shared
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	shared.Stop()
+	os.Exit(code)
+}
 
 // exclusive is each kind's exclusive lock, and the name its contenders'
 // nodes get (recipes.md).
@@ -34,12 +45,12 @@ var exclusive = []struct {
 // checks that they get it in queue order, one at a time; then that a waiter
 // can give up, and that Close ends every session.
 func TestIntegrationFIFO(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	conn := srv.Connect(t)
 	for _, tc := range exclusive {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			p := peers.Start(t, tc.kind, srv.Addr())
-			lock := "/fifo/" + string(tc.kind)
+			lock := root + "/fifo/" + string(tc.kind)
 			ids := []string{"c1", "c2", "c3"}
 			var queue []peers.Contender
 			for i, id := range ids {

@@ -10,24 +10,23 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // TestIntegrationCuratorShared drives InterProcessReadWriteLock (readers
 // share, a writer waits for them, a later reader waits for the writer), the
 // write+read downgrade and InterProcessSemaphoreV2.
 func TestIntegrationCuratorShared(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	conn := srv.Connect(t)
 	p := peers.Start(t, peers.Curator, srv.Addr())
 
 	t.Run("read-write", func(t *testing.T) {
-		r1 := p.Acquire(t, "r1", "read", "/rw")
-		r2 := p.Acquire(t, "r2", "read", "/rw")
+		r1 := p.Acquire(t, "r1", "read", root+"/rw")
+		r2 := p.Acquire(t, "r2", "read", root+"/rw")
 		p.WaitHeld(t, "r1", holdTimeout)
 		p.WaitHeld(t, "r2", holdTimeout)
-		w3 := p.Acquire(t, "w3", "write", "/rw")
-		r4 := p.Acquire(t, "r4", "read", "/rw")
+		w3 := p.Acquire(t, "w3", "write", root+"/rw")
+		r4 := p.Acquire(t, "r4", "read", root+"/rw")
 		assertNames(t, regexp.MustCompile(`^_c_[-0-9a-f]{36}-__READ__\d{10}$`), r1, r2, r4)
 		assertNames(t, regexp.MustCompile(`^_c_[-0-9a-f]{36}-__WRIT__\d{10}$`), w3)
 		assertNoneHolds(t, p, []string{"w3", "r4"}, 300*time.Millisecond)
@@ -41,14 +40,14 @@ func TestIntegrationCuratorShared(t *testing.T) {
 	})
 
 	t.Run("downgrade", func(t *testing.T) {
-		d := p.Acquire(t, "d", "write+read", "/downgrade")
+		d := p.Acquire(t, "d", "write+read", root+"/downgrade")
 		p.WaitHeld(t, "d", holdTimeout)
 		// One session, two nodes: its write node, then a sequential read node.
 		want := []*regexp.Regexp{
 			regexp.MustCompile(`-__WRIT__0000000000$`),
 			regexp.MustCompile(`-__READ__0000000001$`),
 		}
-		nodes := owned(t, conn, "/downgrade", d.Session)
+		nodes := owned(t, conn, root+"/downgrade", d.Session)
 		if len(nodes) != 2 || !want[0].MatchString(nodes[0]) || !want[1].MatchString(nodes[1]) {
 			t.Errorf("downgraded session owns %q, want a __WRIT__ and a __READ__ node", nodes)
 		}
@@ -56,12 +55,12 @@ func TestIntegrationCuratorShared(t *testing.T) {
 	})
 
 	t.Run("semaphore", func(t *testing.T) {
-		p.Acquire(t, "s1", "semaphore:2", "/sem")
-		p.Acquire(t, "s2", "semaphore:2", "/sem")
+		p.Acquire(t, "s1", "semaphore:2", root+"/sem")
+		p.Acquire(t, "s2", "semaphore:2", root+"/sem")
 		p.WaitHeld(t, "s1", holdTimeout)
 		p.WaitHeld(t, "s2", holdTimeout)
-		s3 := p.Acquire(t, "s3", "semaphore:2", "/sem")
-		if dir := path.Dir(s3.Node); dir != "/sem/locks" {
+		s3 := p.Acquire(t, "s3", "semaphore:2", root+"/sem")
+		if dir := path.Dir(s3.Node); dir != root+"/sem/locks" {
 			t.Errorf("waiting s3's first node %s is not under /sem/locks", s3.Node)
 		}
 		assertNoneHolds(t, p, []string{"s3"}, 300*time.Millisecond)
@@ -75,15 +74,15 @@ func TestIntegrationCuratorShared(t *testing.T) {
 // TestIntegrationKazooShared drives kazoo's ReadLock and WriteLock (readers
 // share, a writer waits for them) and its Semaphore.
 func TestIntegrationKazooShared(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	p := peers.Start(t, peers.Kazoo, srv.Addr())
 
 	t.Run("read-write", func(t *testing.T) {
-		r1 := p.Acquire(t, "r1", "read", "/rw")
-		r2 := p.Acquire(t, "r2", "read", "/rw")
+		r1 := p.Acquire(t, "r1", "read", root+"/rw")
+		r2 := p.Acquire(t, "r2", "read", root+"/rw")
 		p.WaitHeld(t, "r1", holdTimeout)
 		p.WaitHeld(t, "r2", holdTimeout)
-		w3 := p.Acquire(t, "w3", "write", "/rw")
+		w3 := p.Acquire(t, "w3", "write", root+"/rw")
 		assertNames(t, regexp.MustCompile(`^[0-9a-f]{32}__rlock__\d{10}$`), r1, r2)
 		assertNames(t, regexp.MustCompile(`^[0-9a-f]{32}__lock__\d{10}$`), w3)
 		assertNoneHolds(t, p, []string{"w3"}, 300*time.Millisecond)
@@ -94,12 +93,12 @@ func TestIntegrationKazooShared(t *testing.T) {
 	})
 
 	t.Run("semaphore", func(t *testing.T) {
-		p.Acquire(t, "s1", "semaphore:2", "/sem")
-		p.Acquire(t, "s2", "semaphore:2", "/sem")
+		p.Acquire(t, "s1", "semaphore:2", root+"/sem")
+		p.Acquire(t, "s2", "semaphore:2", root+"/sem")
 		p.WaitHeld(t, "s1", holdTimeout)
 		p.WaitHeld(t, "s2", holdTimeout)
-		s3 := p.Acquire(t, "s3", "semaphore:2", "/sem")
-		if dir := path.Dir(s3.Node); dir != "/sem-__lock__" {
+		s3 := p.Acquire(t, "s3", "semaphore:2", root+"/sem")
+		if dir := path.Dir(s3.Node); dir != root+"/sem-__lock__" {
 			t.Errorf("waiting s3's first node %s is not under /sem-__lock__", s3.Node)
 		}
 		assertNoneHolds(t, p, []string{"s3"}, 300*time.Millisecond)
@@ -117,12 +116,12 @@ func TestIntegrationKazooShared(t *testing.T) {
 // With W1 (holding), R2 (read) and W3 (write) queued, releasing W1 leaves R2
 // watching W3 and W3 watching R2: nobody ever gets the lock.
 func TestIntegrationKazooReadLockCycle(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	p := peers.Start(t, peers.Kazoo, srv.Addr())
-	p.Acquire(t, "w1", "write", "/cycle")
+	p.Acquire(t, "w1", "write", root+"/cycle")
 	p.WaitHeld(t, "w1", holdTimeout)
-	r2 := p.Acquire(t, "r2", "read", "/cycle")
-	w3 := p.Acquire(t, "w3", "write", "/cycle")
+	r2 := p.Acquire(t, "r2", "read", root+"/cycle")
+	w3 := p.Acquire(t, "w3", "write", root+"/cycle")
 	p.Release(t, "w1")
 
 	// Wait for R2 to re-arm its watch after W1 went, then look.

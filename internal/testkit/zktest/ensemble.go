@@ -28,6 +28,7 @@ type Ensemble struct {
 // like [Start]'s, with the log of the member that did not come up.
 func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	t.Helper()
+	requireIntegration(t)
 	if n < 1 {
 		t.Fatalf("zktest: an ensemble needs at least one member, not %d", n)
 	}

@@ -3,6 +3,7 @@ package zktest
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,6 +30,8 @@ type Server struct {
 	t       testing.TB
 	srv     *zkserver.Server
 	timeout time.Duration
+	// shared: the server is a Shared one, which the test may not stop.
+	shared bool
 }
 
 // Start starts a standalone ZooKeeper on a free loopback port with a
@@ -36,10 +39,24 @@ type Server struct {
 // reply has a "Mode:" line). t's Cleanup stops the server and removes its
 // files. A missing java or ZooKeeper installation fails the test with the
 // command that installs them; a server that does not come up within 30
-// seconds fails it with the end of the server's log.
+// seconds fails it with the end of the server's log. Only a test named
+// TestIntegration… (or a benchmark) may start one.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	requireIntegration(t)
 	return start(t, zkserver.DefaultJarDir, opts)
+}
+
+// requireIntegration fails a test that would start a JVM without being
+// named TestIntegration… (or being a benchmark): make unit, which promises
+// no JVM, skips the tests by that name and no other.
+func requireIntegration(t testing.TB) {
+	t.Helper()
+	top, _, _ := strings.Cut(t.Name(), "/")
+	if strings.HasPrefix(top, "TestIntegration") || strings.HasPrefix(top, "Benchmark") {
+		return
+	}
+	t.Fatalf("zktest: %s starts a ZooKeeper JVM: name it TestIntegration… (make unit runs no JVM)", top)
 }
 
 // start is Start with the jar directory as a parameter, for tests.
@@ -85,6 +102,9 @@ func (s *Server) Port() int { return s.srv.Port() }
 // clients do not reconnect within their timeout expire on restart as usual.
 // Stopping a stopped server does nothing.
 func (s *Server) Stop() {
+	if s.shared {
+		s.t.Fatalf("zktest: a shared server cannot be stopped by a test: start one with Start")
+	}
 	if err := s.srv.Kill(); err != nil {
 		s.t.Errorf("zktest: stop %s: %v", s.Addr(), err)
 	}
@@ -96,6 +116,9 @@ func (s *Server) Stop() {
 // does not come back fails the test.
 func (s *Server) Restart() {
 	s.t.Helper()
+	if s.shared {
+		s.t.Fatalf("zktest: a shared server cannot be restarted by a test: start one with Start")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
 	if err := s.srv.Restart(ctx); err != nil {

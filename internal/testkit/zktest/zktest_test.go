@@ -12,7 +12,7 @@ import (
 	"github.com/go-zookeeper/zk"
 )
 
-func TestStartCreateRestart(t *testing.T) {
+func TestIntegrationStartCreateRestart(t *testing.T) {
 	t.Parallel()
 	s := Start(t)
 	if want := fmt.Sprintf("127.0.0.1:%d", s.Port()); s.Addr() != want {
@@ -40,7 +40,7 @@ func TestStartCreateRestart(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
+func TestIntegrationOptions(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
 	s := Start(t,
@@ -110,7 +110,7 @@ func TestStartWithoutJarsFails(t *testing.T) {
 	}
 }
 
-func TestEnsembleFailover(t *testing.T) {
+func TestIntegrationEnsembleFailover(t *testing.T) {
 	t.Parallel()
 	e := StartEnsemble(t, 3)
 	members := e.Members()
@@ -162,5 +162,39 @@ func retry(d time.Duration, f func() error) error {
 			return err
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// namedTB is a testing.TB with a given name that records a Fatalf.
+type namedTB struct {
+	testing.TB
+	name   string
+	failed string
+}
+
+func (n *namedTB) Name() string { return n.name }
+func (n *namedTB) Helper()      {}
+func (n *namedTB) Fatalf(format string, args ...any) {
+	n.failed = fmt.Sprintf(format, args...)
+}
+
+// Only integration tests and benchmarks may start a JVM: make unit skips
+// them by name.
+func TestRequireIntegration(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"TestIntegrationWatch", true},
+		{"TestIntegrationWatch/sub_test", true},
+		{"BenchmarkWatch", true},
+		{"TestWatch", false},
+		{"TestWatch/TestIntegration", false},
+	} {
+		tb := &namedTB{TB: t, name: tc.name}
+		requireIntegration(tb)
+		if ok := tb.failed == ""; ok != tc.ok {
+			t.Errorf("%s: allowed %v, want %v (%s)", tc.name, ok, tc.ok, tb.failed)
+		}
 	}
 }
