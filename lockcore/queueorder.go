@@ -86,6 +86,12 @@ func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
 		return RecipeCuratorLeaderLatch, ModeExclusive
 	case KindZKElection:
 		return RecipeZKElection, ModeExclusive
+	case KindSolrElection:
+		return RecipeSolrElection, ModeExclusive
+	case KindAccumuloLock:
+		return RecipeAccumuloLock, ModeExclusive
+	case KindAccumuloFate:
+		return RecipeAccumuloFate, ModeExclusive
 	}
 	return RecipeSequential, ModeExclusive
 }
@@ -137,7 +143,7 @@ func zkRecipeHasSeq(name string) bool {
 // recipes); the two disagree once a parent's counter has wrapped.
 func comparesAsText(k NameKind) bool {
 	switch k {
-	case KindGoZKLock, KindZKWriteLock, KindZKElection:
+	case KindGoZKLock, KindZKWriteLock, KindZKElection, KindSolrElection, KindAccumuloFate:
 		return false
 	}
 	return true
@@ -152,6 +158,11 @@ func before(viewer NameKind, a, b *entry) bool {
 	if a.name.Seq != b.name.Seq {
 		return a.name.Seq < b.name.Seq
 	}
+	if viewer == KindSolrElection && a.name.Raw != b.name.Raw {
+		// Solr's sortSeqs: a node that joined at the head shares the
+		// sequence of the one it overtakes, and the names decide.
+		return a.name.Raw < b.name.Raw
+	}
 	return a.node.Stat.Czxid < b.node.Stat.Czxid
 }
 
@@ -159,11 +170,23 @@ func before(viewer NameKind, a, b *entry) bool {
 // it in that client's order.
 type queueView struct {
 	first, last, firstWrite, lastWrite *entry
+	// firstByPrefix is the first node of each client prefix, for
+	// Accumulo's ServiceLock, whose waiter watches the lowest node of its
+	// predecessor's process.
+	firstByPrefix map[string]*entry
 }
 
 func (v *queueView) add(o *entry) {
 	if v.first == nil {
 		v.first = o
+	}
+	if o.name.Kind == KindAccumuloLock && o.name.Prefix != "" {
+		if v.firstByPrefix == nil {
+			v.firstByPrefix = map[string]*entry{}
+		}
+		if v.firstByPrefix[o.name.Prefix] == nil {
+			v.firstByPrefix[o.name.Prefix] = o
+		}
 	}
 	v.last = o
 	if o.mode == ModeWrite {
@@ -202,8 +225,13 @@ func applyQueueRules(entries []*entry, kazooReads bool) {
 // decide applies e's recipe's rule to what its client sees ahead of it.
 func decide(e *entry, ahead *queueView) {
 	target := ahead.last
-	if e.mode == ModeRead {
+	switch {
+	case e.mode == ModeRead:
 		target = readTarget(e, ahead)
+	case e.name.Kind == KindAccumuloLock && target != nil && ahead.firstByPrefix[target.name.Prefix] != nil:
+		// ServiceLock's findLowestPrevPrefix: the lowest node sharing
+		// the predecessor's zlock#<uuid># prefix.
+		target = ahead.firstByPrefix[target.name.Prefix]
 	}
 	if target == nil {
 		e.role = RoleHolder
