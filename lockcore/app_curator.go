@@ -21,7 +21,8 @@ func analyzeCuratorIDs(l *Lock) {
 		}
 		switch {
 		case net.ParseIP(text) != nil:
-			p.Identity = "client at " + text
+			// Curator's default data, the client's address: the data
+			// column says it already.
 		case p.Recipe == RecipeCuratorLeaderLatch:
 			p.Identity = "participant " + text
 		default:
