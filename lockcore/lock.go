@@ -33,9 +33,9 @@ const (
 	RecipeSolrElection    Recipe = "solr-election"
 	RecipeAccumuloLock    Recipe = "accumulo-lock"
 	RecipeAccumuloFate    Recipe = "accumulo-fate"
-	RecipeEphemeral          Recipe = "ephemeral"
-	RecipeHostRW             Recipe = "host-rw"
-	RecipeSessionLock        Recipe = "session-lock"
+	RecipeEphemeral       Recipe = "ephemeral"
+	RecipeHostRW          Recipe = "host-rw"
+	RecipeSessionLock     Recipe = "session-lock"
 	// RecipeSequential is a parent of sequential children that match no
 	// known recipe: treated as an exclusive lock in sequence order.
 	RecipeSequential Recipe = "sequential"
