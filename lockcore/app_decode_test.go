@@ -167,6 +167,7 @@ func TestParseAppNames(t *testing.T) {
 		{"zlock-0000000007", KindAccumuloLock, "", 7, 0},
 		{"flock#0000000011", KindAccumuloFate, "", 11, 0},
 		{"flock#WRITE:FATE:USER:0b5e2f5a-7d21-4c9a-8a2a-c9aa44755fbe#0000000003", KindAccumuloFate, "WRITE:FATE:USER:0b5e2f5a-7d21-4c9a-8a2a-c9aa44755fbe", 3, 0},
+		{"hmaster2.example.com,16000,1700000000123", KindHBaseServer, "", 0, 0},
 		// Not Solr's: no session before the id.
 		{"host-n_0000000001", KindSequential, "host-n_", 1, 0},
 	} {

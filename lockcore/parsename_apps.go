@@ -17,6 +17,10 @@ const (
 	// flock#<seq> (2.1, the entry in its data) or flock#<TYPE>:<fate
 	// id>#<seq> (the entry in its name).
 	KindAccumuloFate NameKind = "accumulo-fate"
+	// KindHBaseServer is an HBase ServerName, "host,port,startcode": a
+	// backup master or region server registration, not a contender,
+	// though its 13-digit start code ends in ten digits.
+	KindHBaseServer NameKind = "hbase-server"
 )
 
 const (
@@ -30,6 +34,12 @@ const (
 // before its sequence suffix; it reports whether it did.
 func parseAppName(n *Name, body string) bool {
 	switch {
+	case strings.Contains(body, hbaseServerNameSeps):
+		if _, ok := ParseHBaseServerName(n.Raw); ok {
+			*n = Name{Raw: n.Raw, Kind: KindHBaseServer}
+			return true
+		}
+		return false
 	case strings.HasPrefix(body, accumuloFate) && strings.HasSuffix(body, "#") && !strings.HasPrefix(n.SeqText, "-"):
 		n.Kind, n.Prefix = KindAccumuloFate, strings.TrimSuffix(strings.TrimPrefix(body, accumuloFate), "#")
 		return true

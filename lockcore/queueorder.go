@@ -48,7 +48,7 @@ func family(k NameKind) string {
 // isContender reports whether a name kind takes part in a sequential queue.
 func isContender(k NameKind) bool {
 	switch k {
-	case KindUnparsed, KindCuratorOther, KindCuratorLease, KindKazooLease:
+	case KindUnparsed, KindCuratorOther, KindCuratorLease, KindKazooLease, KindHBaseServer:
 		return false
 	}
 	return true
