@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -102,15 +101,6 @@ func watchExists(t *testing.T, c *zk.Conn, path string) {
 	}
 }
 
-func fromHex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func kafkaBrokerJSON(id int) []byte {
 	return fmt.Appendf(nil, `{"features":{},"listener_security_protocol_map":{"PLAINTEXT":"PLAINTEXT"},"endpoints":["PLAINTEXT://kafka%d:9092"],"jmx_port":-1,"port":9092,"host":"kafka%d","version":5,"timestamp":"1700000000000"}`, id, id)
 }
@@ -174,7 +164,7 @@ func hadoopTree(t *testing.T, zks *zktest.Server, parent, ns, activeNN, crumbNN 
 }
 
 // hbaseMasterData is ZKMetadata + PBUF + Master{host,16000,start; 16010}.
-func hbaseMasterData(t *testing.T, host string, start uint64) []byte {
+func hbaseMasterData(host string, start uint64) []byte {
 	id := "master:16000"
 	meta := append([]byte{0xff, 0, 0, 0, byte(len(id) + 8)}, id...)
 	meta = append(meta, 1, 2, 3, 4, 5, 6, 7, 8)
@@ -202,9 +192,9 @@ func hbaseTree(t *testing.T, zks *zktest.Server, parent string, keepBackup bool)
 	mkdirs(t, admin, parent+"/backup-masters", parent+"/rs")
 	active, backup = zks.Connect(t), zks.Connect(t)
 	m1, m2 := "hmaster1.example.com", "hmaster2.example.com"
-	create(t, active, parent+"/backup-masters/"+m1+",16000,1700000000000", hbaseMasterData(t, m1, 1700000000000), zk.FlagEphemeral)
-	create(t, backup, parent+"/backup-masters/"+m2+",16000,1700000000123", hbaseMasterData(t, m2, 1700000000123), zk.FlagEphemeral)
-	create(t, active, parent+"/master", hbaseMasterData(t, m1, 1700000000000), zk.FlagEphemeral)
+	create(t, active, parent+"/backup-masters/"+m1+",16000,1700000000000", hbaseMasterData(m1, 1700000000000), zk.FlagEphemeral)
+	create(t, backup, parent+"/backup-masters/"+m2+",16000,1700000000123", hbaseMasterData(m2, 1700000000123), zk.FlagEphemeral)
+	create(t, active, parent+"/master", hbaseMasterData(m1, 1700000000000), zk.FlagEphemeral)
 	if !keepBackup {
 		if err := active.Delete(parent+"/backup-masters/"+m1+",16000,1700000000000", -1); err != nil {
 			t.Fatal(err)
