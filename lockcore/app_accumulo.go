@@ -158,7 +158,7 @@ func analyzeFate(l *Lock, t Tree) {
 			entry = string(p.Data)
 		}
 		if m, tx, ok := DecodeAccumuloFateEntry(entry); ok {
-			p.Identity = strings.ToLower(string(m)) + " by FATE transaction " + tx
+			p.Identity = "FATE transaction " + tx + " (" + string(m) + ")"
 		}
 		if p.Role == RoleHolder && a.Holder == "" {
 			a.Holder = p.Identity

@@ -121,7 +121,7 @@ func analyzeSolr(l *Lock, t Tree) {
 	}
 	solrLeaderNode(l, t, leader, leaderPath)
 	if parent, ok := t.Related[parentPath]; ok && parent.Stat.Czxid != 0 {
-		a.Token = &AppToken{Name: "leader registration version", Path: parentPath, Value: strconv.Itoa(int(parent.Stat.Version)), Version: parent.Stat.Version}
+		a.Token = &AppToken{Name: "version of " + solrLeaders + "/" + baseName(parentPath), Path: parentPath, Value: strconv.Itoa(int(parent.Stat.Version)), Version: parent.Stat.Version}
 	}
 }
 

@@ -36,7 +36,7 @@ func TestAnalyzeAccumuloFate(t *testing.T) {
 		t.Fatalf("layout %s", got)
 	}
 	noAnomaly(t, l)
-	if l.App.Holder != "read by FATE transaction 000000000000abcd" {
+	if l.App.Holder != "FATE transaction 000000000000abcd (read)" {
 		t.Fatalf("holder %q", l.App.Holder)
 	}
 }

@@ -79,7 +79,7 @@ func writeAppText(w io.Writer, a *lockcore.App) {
 // TokenText describes an application's fencing token in one line.
 func TokenText(t *lockcore.AppToken) string {
 	s := fmt.Sprintf("%s %s (%s", t.Name, t.Value, t.Path)
-	if t.Version >= 0 {
+	if t.Version >= 0 && t.Value != fmt.Sprint(t.Version) {
 		s += fmt.Sprintf(", zkVersion %d", t.Version)
 	}
 	return s + ")"

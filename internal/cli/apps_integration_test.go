@@ -167,7 +167,7 @@ func TestIntegrationApplications(t *testing.T) {
 			t.Fatalf("waiter %+v", p[1])
 		}
 		f := showApp(t, server, "/accumulo/8a1f0d43-6f3c-4c49-9a4b-1d2c3e4f5a6b/table_locks/2a").Locks[0]
-		if f.Recipe != "accumulo-fate" || f.Participants[0].Identity != "write by FATE transaction 000000000000abcd" ||
+		if f.Recipe != "accumulo-fate" || f.Participants[0].Identity != "FATE transaction 000000000000abcd (write)" ||
 			f.Participants[1].Role != "waiter" || len(f.Anomalies) != 0 {
 			t.Fatalf("fate %+v", f)
 		}
