@@ -13,12 +13,19 @@ func withData(n Node, data string) Node {
 
 func TestAnalyzeAccumuloWatchesLowestOfPredecessorsProcess(t *testing.T) {
 	var b builder
-	u1, u2 := "0b5e2f5a-7d21-4c9a-8a2a-c9aa44755fbe", "7d214c9a-0b5e-4f5a-8a2a-44755fbec9aa"
+	u1, u2, u3 := "0b5e2f5a-7d21-4c9a-8a2a-c9aa44755fbe", "7d214c9a-0b5e-4f5a-8a2a-44755fbec9aa", "c9aa4475-5fbe-4b5e-8d21-0b5e2f5a7d21"
 	l := Analyze(settled(queueTree("/accumulo/i/managers/lock",
 		withData(b.node("zlock#"+u1+"#0000000000", 1), "mgr1:9999"),
 		withData(b.node("zlock#"+u1+"#0000000001", 1), "mgr1:9999"),
-		withData(b.node("zlock#"+u2+"#0000000002", 2), "mgr2:9999"))), nil, Options{})
-	if l.Recipe != RecipeAccumuloLock || l.Participants[2].Watches.Node != "zlock#"+u1+"#0000000000" {
+		withData(b.node("zlock#"+u2+"#0000000002", 2), "mgr2:9999"),
+		withData(b.node("zlock#"+u3+"#0000000003", 3), "mgr3:9999"),
+		withData(b.node("zlock#"+u1+"#0000000004", 1), "mgr1:9999"),
+		withData(b.node("zlock#"+u2+"#0000000005", 2), "mgr2:9999"))), nil, Options{})
+	// findLowestPrevPrefix walks back from the predecessor while the
+	// prefix stays the same: ...02 waits on ...00, not ...01; ...05 on ...04
+	// (not ...00, the run is broken by ...02 and ...03).
+	watches := func(i int) string { w := l.Participants[i].Watches.Node; return w[len(w)-10:] }
+	if l.Recipe != RecipeAccumuloLock || watches(2) != "0000000000" || watches(3) != "0000000002" || watches(5) != "0000000004" {
 		t.Fatalf("%s: %s", l.Recipe, layout(l))
 	}
 	if l.App.Token.Value != "/managers/lock/zlock#"+u1+"#0000000000$1" || l.Participants[2].Identity != "mgr2:9999" {

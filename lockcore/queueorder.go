@@ -170,23 +170,18 @@ func before(viewer NameKind, a, b *entry) bool {
 // it in that client's order.
 type queueView struct {
 	first, last, firstWrite, lastWrite *entry
-	// firstByPrefix is the first node of each client prefix, for
-	// Accumulo's ServiceLock, whose waiter watches the lowest node of its
-	// predecessor's process.
-	firstByPrefix map[string]*entry
+	// runStart is the first of the nodes just before the next one that
+	// share the last node's client prefix, for Accumulo's ServiceLock,
+	// whose waiter watches the lowest of that run.
+	runStart *entry
 }
 
 func (v *queueView) add(o *entry) {
 	if v.first == nil {
 		v.first = o
 	}
-	if o.name.Kind == KindAccumuloLock && o.name.Prefix != "" {
-		if v.firstByPrefix == nil {
-			v.firstByPrefix = map[string]*entry{}
-		}
-		if v.firstByPrefix[o.name.Prefix] == nil {
-			v.firstByPrefix[o.name.Prefix] = o
-		}
+	if v.last == nil || o.name.Prefix == "" || o.name.Kind != v.last.name.Kind || o.name.Prefix != v.last.name.Prefix {
+		v.runStart = o
 	}
 	v.last = o
 	if o.mode == ModeWrite {
@@ -228,10 +223,10 @@ func decide(e *entry, ahead *queueView) {
 	switch {
 	case e.mode == ModeRead:
 		target = readTarget(e, ahead)
-	case e.name.Kind == KindAccumuloLock && target != nil && ahead.firstByPrefix[target.name.Prefix] != nil:
-		// ServiceLock's findLowestPrevPrefix: the lowest node sharing
-		// the predecessor's zlock#<uuid># prefix.
-		target = ahead.firstByPrefix[target.name.Prefix]
+	case e.name.Kind == KindAccumuloLock && target != nil:
+		// ServiceLock's findLowestPrevPrefix: from the predecessor back,
+		// the lowest of the nodes in a row that share its zlock#<uuid>#.
+		target = ahead.runStart
 	}
 	if target == nil {
 		e.role = RoleHolder
