@@ -60,3 +60,40 @@ func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
 		return l != nil && l.App != nil && len(l.App.Notes) == 1 && l.App.Notes[0][:3] == "no "
 	})
 }
+
+// TestIntegrationWatcherRereadsRegistrations watches a Kafka controller
+// while broker 2 registers again in a new session under the same name:
+// the member is read again, not kept from the last read by its name.
+func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/k", "/k/brokers", "/k/brokers/ids")
+	broker := func(c *zk.Conn, id string) {
+		if _, err := c.Create("/k/brokers/ids/"+id, []byte(`{"version":5,"host":"kafka`+id+`","port":9092}`), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b1, b2 := zks.Connect(t), zks.Connect(t)
+	broker(b1, "1")
+	broker(b2, "2")
+	if _, err := b1.Create("/k/controller", []byte(`{"version":2,"brokerid":1,"timestamp":"1700000000000","kraftControllerEpoch":-1}`),
+		zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/k"}})
+	member := func(session int64) func(s *model.State) bool {
+		return func(s *model.State) bool {
+			l := s.Locks["/k/controller"]
+			return l != nil && l.App != nil && len(l.App.Members) == 1 && l.App.Members[0].Session == session
+		}
+	}
+	c.waitFor(t, "broker 2 as a member", member(b2.SessionID()))
+	// Broker 2 again, in a new session: its old registration gives way in
+	// the same multi, so the name never leaves the listing.
+	again := zks.Connect(t)
+	if _, err := again.Multi(&zk.DeleteRequest{Path: "/k/brokers/ids/2", Version: -1},
+		&zk.CreateRequest{Path: "/k/brokers/ids/2", Data: []byte(`{"version":5,"host":"kafka2b","port":9092}`), Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "broker 2's new session", member(again.SessionID()))
+}

@@ -69,7 +69,14 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		if next.Extra == nil {
 			next.Extra = map[string][]lockcore.Node{}
 		}
-		next.Extra[extra] = w.readNew(extra, kids, byName(prev.Extra[extra], nil))
+		known := byName(prev.Extra[extra], nil)
+		if _, part := lockcore.SemaphorePart(extra); !part {
+			// An application's registrations reuse their names (a
+			// broker that restarts registers its id again, in a new
+			// session): read them again every time.
+			known = nil
+		}
+		next.Extra[extra] = w.readNew(extra, kids, known)
 	}
 	for _, rel := range lockcore.RelatedPaths(path, self, names) {
 		parts = append(parts, rel)
