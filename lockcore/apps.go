@@ -180,6 +180,9 @@ func analyzeApp(l *Lock, t Tree) {
 	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeCuratorMutex:
 		analyzeCuratorIDs(l)
 	}
+	if l.App != nil && t.Self.Ephemeral() && len(t.Children) == 0 && l.WatchesSource != WatchesFromServer {
+		l.App.Notes = append(l.App.Notes, "the candidates waiting for this node hold no node of their own: only the servers' watch table shows them, and it was not read")
+	}
 }
 
 // holderOf returns the first holder among l's participants.

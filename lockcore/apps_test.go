@@ -112,7 +112,7 @@ func TestAnalyzeHadoopUndecodedDataIsShownNotGuessed(t *testing.T) {
 	if l.Recipe != RecipeHadoopHA || l.App.Holder != `the active does not decode: data "nn1.example.com:8020\x1b[2J"` {
 		t.Fatalf("%s holder %q", l.Recipe, l.App.Holder)
 	}
-	if len(l.App.Notes) != 1 || !strings.Contains(l.App.Notes[0], "no ActiveBreadCrumb") {
+	if len(l.App.Notes) != 2 || !strings.Contains(l.App.Notes[0], "no ActiveBreadCrumb") || !strings.Contains(l.App.Notes[1], "watch table") {
 		t.Fatalf("notes %q", l.App.Notes)
 	}
 }
