@@ -86,52 +86,128 @@ func CrossLocks(locks []*Lock) ([]CrossLock, []CrossCycle) {
 	return out, crossCycles(out, holders)
 }
 
-// crossCycles follows each session's waits to the sessions holding those
-// locks, among the sessions that hold while waiting, and reports each loop
-// once, starting from its smallest session.
+// crossCycles finds the loops among the sessions that hold while
+// waiting: one loop, the shortest through its smallest session, for each
+// group of sessions that wait on each other (a strongly connected
+// component of the waits-for graph), in time linear in the waits.
 func crossCycles(cross []CrossLock, holders map[string][]int64) []CrossCycle {
-	waitsIn := map[int64][]string{}
-	for _, c := range cross {
-		waitsIn[c.Session] = c.WaitsIn
-	}
+	g := waitsFor(cross, holders)
 	var out []CrossCycle
-	seen := map[string]bool{}
-	var walk func(path []int64, locks []string)
-	walk = func(path []int64, locks []string) {
-		cur := path[len(path)-1]
-		for _, lock := range waitsIn[cur] {
-			for _, h := range holders[lock] {
-				if h == cur {
-					continue
-				}
-				if h == path[0] {
-					c := CrossCycle{Sessions: slices.Clone(path), Locks: append(slices.Clone(locks), lock)}
-					if key := fmt.Sprint(c.Sessions, c.Locks); !seen[key] && isSmallest(c.Sessions) {
-						seen[key] = true
-						out = append(out, c)
-					}
-					continue
-				}
-				if slices.Contains(path, h) || waitsIn[h] == nil || len(path) > 16 {
-					continue
-				}
-				walk(append(path, h), append(locks, lock))
-			}
+	for _, comp := range g.components(cross) {
+		if c, ok := g.shortestLoop(comp); ok {
+			out = append(out, c)
 		}
 	}
-	for _, c := range cross {
-		walk([]int64{c.Session}, nil)
-	}
+	slices.SortFunc(out, func(a, b CrossCycle) int { return int(sign(a.Sessions[0] - b.Sessions[0])) })
 	return out
 }
 
-func isSmallest(ss []int64) bool {
-	for _, s := range ss[1:] {
-		if s < ss[0] {
-			return false
+// waitEdge says a session waits in lock, which session to holds.
+type waitEdge struct {
+	to   int64
+	lock string
+}
+
+// waitGraph is which session waits for which, among those holding while
+// waiting.
+type waitGraph map[int64][]waitEdge
+
+func waitsFor(cross []CrossLock, holders map[string][]int64) waitGraph {
+	inCross := map[int64]bool{}
+	for _, c := range cross {
+		inCross[c.Session] = true
+	}
+	g := waitGraph{}
+	for _, c := range cross {
+		for _, lock := range c.WaitsIn {
+			for _, h := range holders[lock] {
+				if h != c.Session && inCross[h] {
+					g[c.Session] = append(g[c.Session], waitEdge{h, lock})
+				}
+			}
 		}
 	}
-	return true
+	return g
+}
+
+// components returns the strongly connected components of more than one
+// session (Tarjan's algorithm).
+func (g waitGraph) components(cross []CrossLock) [][]int64 {
+	index, low := map[int64]int{}, map[int64]int{}
+	onStack := map[int64]bool{}
+	var stack []int64
+	var comps [][]int64
+	var connect func(v int64)
+	connect = func(v int64) {
+		index[v], low[v] = len(index), len(index)
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, e := range g[v] {
+			if _, seen := index[e.to]; !seen {
+				connect(e.to)
+				low[v] = min(low[v], low[e.to])
+			} else if onStack[e.to] {
+				low[v] = min(low[v], index[e.to])
+			}
+		}
+		if low[v] != index[v] {
+			return
+		}
+		var comp []int64
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[w] = false
+			comp = append(comp, w)
+			if w == v {
+				break
+			}
+		}
+		if len(comp) > 1 {
+			comps = append(comps, comp)
+		}
+	}
+	for _, c := range cross {
+		if _, seen := index[c.Session]; !seen {
+			connect(c.Session)
+		}
+	}
+	return comps
+}
+
+// shortestLoop finds, breadth first within comp, the shortest loop from
+// its smallest session back to it.
+func (g waitGraph) shortestLoop(comp []int64) (CrossCycle, bool) {
+	member := map[int64]bool{}
+	for _, s := range comp {
+		member[s] = true
+	}
+	start := slices.Min(comp)
+	type step struct {
+		from int64
+		lock string
+	}
+	prev := map[int64]step{}
+	queue := []int64{start}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, e := range g[v] {
+			if e.to == start {
+				c := CrossCycle{Sessions: []int64{v}, Locks: []string{e.lock}}
+				for w := v; w != start; w = prev[w].from {
+					c.Sessions = append([]int64{prev[w].from}, c.Sessions...)
+					c.Locks = append([]string{prev[w].lock}, c.Locks...)
+				}
+				return c, true
+			}
+			if _, seen := prev[e.to]; member[e.to] && !seen {
+				prev[e.to] = step{v, e.lock}
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	return CrossCycle{}, false
 }
 
 func sign(d int64) int64 {

@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -36,5 +37,36 @@ func TestCrossLocks(t *testing.T) {
 				t.Fatalf("cross %+v, cycles %v; want %d, %v", cross, got, tc.cross, tc.cycles)
 			}
 		})
+	}
+}
+
+// denseCross is n sessions, each holding its own lock and waiting in
+// every other one: one group, every session waiting for every other.
+func denseCross(n int) []*Lock {
+	var locks []*Lock
+	for i := 1; i <= n; i++ {
+		l := held(fmt.Sprintf("/l/%03d", i), Participant{Session: int64(i), Role: RoleHolder})
+		for j := 1; j <= n; j++ {
+			if j != i {
+				l.Participants = append(l.Participants, Participant{Session: int64(j), Role: RoleWaiter})
+			}
+		}
+		locks = append(locks, l)
+	}
+	return locks
+}
+
+func TestCrossLocksDense(t *testing.T) {
+	// Enumerating every loop here would never end; one per group does.
+	cross, cycles := CrossLocks(denseCross(60))
+	if len(cross) != 60 || len(cycles) != 1 || len(cycles[0].Sessions) != 2 || cycles[0].Sessions[0] != 1 {
+		t.Fatalf("%d cross, cycles %+v", len(cross), cycles)
+	}
+}
+
+func BenchmarkCrossLocksDense(b *testing.B) {
+	locks := denseCross(200)
+	for b.Loop() {
+		CrossLocks(locks)
 	}
 }
