@@ -114,6 +114,8 @@ func kafkaTree(t *testing.T, zks *zktest.Server, base string, controllerID int, 
 	admin := zks.Connect(t)
 	mkdirs(t, admin, base+"/brokers/ids", base+"/config/changes", base+"/admin")
 	create(t, admin, base+"/controller_epoch", []byte("5"), 0)
+	// Notifications that end in sequence numbers and are no locks.
+	create(t, admin, base+"/config/changes/config_change_", []byte(`{"version":2,"entity_path":"topics/t1"}`), zk.FlagSequence)
 	sessions := map[int]*zk.Conn{}
 	for _, id := range registered {
 		c := zks.Connect(t)
@@ -220,8 +222,11 @@ func solrJoin(t *testing.T, c *zk.Conn, dir, id string) string {
 func solrOverseerTree(t *testing.T, zks *zktest.Server, base string) (first, second *zk.Conn, firstNode string) {
 	t.Helper()
 	admin := zks.Connect(t)
-	mkdirs(t, admin, base+"/overseer_elect/election")
+	mkdirs(t, admin, base+"/overseer_elect/election", base+"/live_nodes", base+"/overseer/queue")
 	first, second = zks.Connect(t), zks.Connect(t)
+	create(t, first, base+"/live_nodes/10.0.0.1:8983_solr", nil, zk.FlagEphemeral)
+	create(t, second, base+"/live_nodes/10.0.0.2:8983_solr", nil, zk.FlagEphemeral)
+	create(t, admin, base+"/overseer/queue/qn-", []byte(`{"operation":"state"}`), zk.FlagSequence)
 	firstNode = solrJoin(t, first, base+"/overseer_elect/election", "10.0.0.1:8983_solr")
 	solrJoin(t, second, base+"/overseer_elect/election", "10.0.0.2:8983_solr")
 	create(t, first, base+"/overseer_elect/leader", fmt.Appendf(nil, "{\n  \"id\":\"%s\"}", firstNode), zk.FlagEphemeral)
