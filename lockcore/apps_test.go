@@ -43,6 +43,9 @@ func TestAnalyzeAccumuloFate(t *testing.T) {
 		t.Fatalf("layout %s", got)
 	}
 	noAnomaly(t, l)
+	if c := FenceCandidates(l); len(c) != 0 {
+		t.Fatalf("a FATE table lock offered for fencing: %+v", c)
+	}
 	if l.App.Holder != "FATE transaction 000000000000abcd (read)" {
 		t.Fatalf("holder %q", l.App.Holder)
 	}
