@@ -68,6 +68,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	}
 	cycles := fillChains(l.Participants)
 	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
+	analyzeApp(&l, t)
 	l.Warnings = append(l.Warnings, counterWarnings(t)...)
 	if n := deniedData(l.Participants); n > 0 {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("the data of %d of %d contenders is unreadable: their ACL denies this session (queue, sessions and tokens come from the children list and exists)", n, len(l.Participants)))
@@ -122,6 +123,9 @@ func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) 
 	}
 	for _, e := range entries {
 		e.recipe, e.mode = recipeOf(e.name.Kind, kazooReads)
+		if e.name.Kind == KindAccumuloFate {
+			e.mode, e.note = fateMode(e)
+		}
 	}
 	applyQueueRules(entries, kazooReads)
 	return entries, families
@@ -220,6 +224,9 @@ func queueLess(a, b *entry) bool {
 	}
 	if a.name.HasSeq && b.name.HasSeq && a.name.Seq != b.name.Seq {
 		return a.name.Seq < b.name.Seq
+	}
+	if a.name.Kind == KindSolrElection && b.name.Kind == KindSolrElection && a.name.Raw != b.name.Raw {
+		return a.name.Raw < b.name.Raw
 	}
 	return a.node.Stat.Czxid < b.node.Stat.Czxid
 }

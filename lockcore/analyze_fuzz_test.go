@@ -23,6 +23,10 @@ func fuzzTree(data []byte, watches bool) (Tree, *WatchTable) {
 		func(i int) string { return fmt.Sprintf("odd\x1b%d", i) },
 		func(i int) string { return fmt.Sprintf("%032x", i) },
 		func(i int) string { return "leases" },
+		func(i int) string { return fmt.Sprintf("%d-n%d-n_%010d", i-3, i, i/2) },
+		func(i int) string { return fmt.Sprintf("zlock#%08x-0000-4000-8000-000000000000#%010d", i%3, i) },
+		func(i int) string { return fmt.Sprintf("flock#%010d", i) },
+		func(i int) string { return fmt.Sprintf("h%d.example.com,16000,%d", i, 1700000000000+i) },
 	}
 	t := Tree{Path: "/f", ReadAt: readAt, Extra: map[string][]Node{}}
 	table := map[int64][]string{}

@@ -14,6 +14,9 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 	var out []Anomaly
 	for _, p := range ps {
 		switch {
+		case !p.Ephemeral && p.Recipe == RecipeAccumuloFate:
+			// FATE table locks are persistent by design: they belong to
+			// transactions, which outlive sessions and restarts.
 		case !p.Ephemeral:
 			out = append(out, one(AnomalyPersistent, p,
 				fmt.Sprintf("not ephemeral (created %s): no session owns it, so it stays until someone deletes it", stamp(p.Ctime))))

@@ -49,6 +49,8 @@ func JoinModes(recipe Recipe) ([]Mode, string) {
 		return nil, "contenders of several recipes share it, so no one way to queue is right (zklocks acquire --recipe can choose)"
 	case RecipeEphemeral:
 		return nil, "a plain ephemeral lock node has no queue to join"
+	case RecipeKafkaController, RecipeHadoopHA, RecipeHBaseMaster, RecipeSolrElection, RecipeAccumuloLock, RecipeAccumuloFate:
+		return nil, "it is an application's own election or lock: only that application's processes take part in it"
 	}
 	return nil, "its children match no recipe zklocks can join"
 }
@@ -80,6 +82,7 @@ func CheckRevocable(name string, session int64) error {
 // help lists them.
 func AnomalyKinds() []AnomalyKind {
 	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes, AnomalyDisconnectedHolder,
+		AnomalyUnfenced, AnomalyHolderUnregistered, AnomalyLeaderWithoutCandidate, AnomalyBackupIsActive, AnomalyDuplicateSeq,
 		AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
 }
 

@@ -26,9 +26,16 @@ const (
 	// kazoo-lock.)
 	RecipeCuratorLeaderLatch Recipe = "curator-leaderlatch"
 	RecipeZKElection         Recipe = "zk-election"
-	RecipeEphemeral          Recipe = "ephemeral"
-	RecipeHostRW             Recipe = "host-rw"
-	RecipeSessionLock        Recipe = "session-lock"
+	// Applications' own locks and elections (see App).
+	RecipeKafkaController Recipe = "kafka-controller"
+	RecipeHadoopHA        Recipe = "hadoop-ha"
+	RecipeHBaseMaster     Recipe = "hbase-master"
+	RecipeSolrElection    Recipe = "solr-election"
+	RecipeAccumuloLock    Recipe = "accumulo-lock"
+	RecipeAccumuloFate    Recipe = "accumulo-fate"
+	RecipeEphemeral       Recipe = "ephemeral"
+	RecipeHostRW          Recipe = "host-rw"
+	RecipeSessionLock     Recipe = "session-lock"
 	// RecipeSequential is a parent of sequential children that match no
 	// known recipe: treated as an exclusive lock in sequence order.
 	RecipeSequential Recipe = "sequential"
@@ -89,6 +96,10 @@ type Lock struct {
 	// waiters, invisible in the tree. Known only from the server's table.
 	HiddenWaiters []int64
 	Anomalies     []Anomaly
+	// App is what the application whose tree this is says about it (its
+	// holder, waiters and fencing token in its own terms); nil for a lock
+	// no application's shape matches.
+	App *App
 	// Warnings are facts worth knowing that are not anomalies of a single
 	// contender, such as a sequence counter near its wrap.
 	Warnings      []string
@@ -108,8 +119,12 @@ type Lock struct {
 func (l *Lock) Holders() int { return l.count(RoleHolder) }
 
 // Waiters returns how many acquisitions wait, counting hidden waiters of a
-// plain ephemeral lock. A client waiting with two nodes counts once.
-func (l *Lock) Waiters() int { return l.count(RoleWaiter) + len(l.HiddenWaiters) }
+// plain ephemeral lock and the waiters an application registers without a
+// node in the queue (HBase's backup masters). A client waiting with two
+// nodes counts once.
+func (l *Lock) Waiters() int {
+	return l.count(RoleWaiter) + len(l.HiddenWaiters) + l.App.registeredWaiters(l.HiddenWaiters)
+}
 
 func (l *Lock) count(r Role) int {
 	n := 0
@@ -180,6 +195,10 @@ type Participant struct {
 	Hold          Hold
 	Data          []byte
 	DataTruncated bool
+	// Identity names the contender in its application's terms, decoded
+	// from its name or data (a Solr node, an Accumulo server, a Curator
+	// LeaderLatch id); empty when there is nothing to decode.
+	Identity string
 	// DataDenied: the node's ACL denies this session its data; the rest
 	// (session, token, times) came from exists.
 	DataDenied bool

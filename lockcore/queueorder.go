@@ -48,7 +48,7 @@ func family(k NameKind) string {
 // isContender reports whether a name kind takes part in a sequential queue.
 func isContender(k NameKind) bool {
 	switch k {
-	case KindUnparsed, KindCuratorOther, KindCuratorLease, KindKazooLease:
+	case KindUnparsed, KindCuratorOther, KindCuratorLease, KindKazooLease, KindHBaseServer:
 		return false
 	}
 	return true
@@ -86,6 +86,12 @@ func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
 		return RecipeCuratorLeaderLatch, ModeExclusive
 	case KindZKElection:
 		return RecipeZKElection, ModeExclusive
+	case KindSolrElection:
+		return RecipeSolrElection, ModeExclusive
+	case KindAccumuloLock:
+		return RecipeAccumuloLock, ModeExclusive
+	case KindAccumuloFate:
+		return RecipeAccumuloFate, ModeExclusive
 	}
 	return RecipeSequential, ModeExclusive
 }
@@ -137,7 +143,7 @@ func zkRecipeHasSeq(name string) bool {
 // recipes); the two disagree once a parent's counter has wrapped.
 func comparesAsText(k NameKind) bool {
 	switch k {
-	case KindGoZKLock, KindZKWriteLock, KindZKElection:
+	case KindGoZKLock, KindZKWriteLock, KindZKElection, KindSolrElection, KindAccumuloFate:
 		return false
 	}
 	return true
@@ -152,6 +158,11 @@ func before(viewer NameKind, a, b *entry) bool {
 	if a.name.Seq != b.name.Seq {
 		return a.name.Seq < b.name.Seq
 	}
+	if viewer == KindSolrElection && a.name.Raw != b.name.Raw {
+		// Solr's sortSeqs: a node that joined at the head shares the
+		// sequence of the one it overtakes, and the names decide.
+		return a.name.Raw < b.name.Raw
+	}
 	return a.node.Stat.Czxid < b.node.Stat.Czxid
 }
 
@@ -159,11 +170,18 @@ func before(viewer NameKind, a, b *entry) bool {
 // it in that client's order.
 type queueView struct {
 	first, last, firstWrite, lastWrite *entry
+	// runStart is the first of the nodes just before the next one that
+	// share the last node's client prefix, for Accumulo's ServiceLock,
+	// whose waiter watches the lowest of that run.
+	runStart *entry
 }
 
 func (v *queueView) add(o *entry) {
 	if v.first == nil {
 		v.first = o
+	}
+	if v.last == nil || o.name.Prefix == "" || o.name.Kind != v.last.name.Kind || o.name.Prefix != v.last.name.Prefix {
+		v.runStart = o
 	}
 	v.last = o
 	if o.mode == ModeWrite {
@@ -202,8 +220,13 @@ func applyQueueRules(entries []*entry, kazooReads bool) {
 // decide applies e's recipe's rule to what its client sees ahead of it.
 func decide(e *entry, ahead *queueView) {
 	target := ahead.last
-	if e.mode == ModeRead {
+	switch {
+	case e.mode == ModeRead:
 		target = readTarget(e, ahead)
+	case e.name.Kind == KindAccumuloLock && target != nil:
+		// ServiceLock's findLowestPrevPrefix: from the predecessor back,
+		// the lowest of the nodes in a row that share its zlock#<uuid>#.
+		target = ahead.runStart
 	}
 	if target == nil {
 		e.role = RoleHolder

@@ -28,7 +28,8 @@ const (
 // ExtraPaths names the paths whose children a reader must also fetch to
 // analyse the lock at lockPath, given its own node and its children's names:
 // a Curator semaphore's leases/ and locks/, a kazoo semaphore's sibling
-// queue. It returns nil for every other shape.
+// queue, Kafka's broker registrations, HBase's backup masters. It returns
+// nil for every other shape.
 func ExtraPaths(lockPath string, self Node, childNames []string) []string {
 	switch detectShape(self, childNames) {
 	case shapeCuratorSemaphore:
@@ -36,7 +37,7 @@ func ExtraPaths(lockPath string, self Node, childNames []string) []string {
 	case shapeKazooSemaphore:
 		return []string{kazooQueuePath(lockPath)}
 	}
-	return nil
+	return appExtraPaths(lockPath, self, childNames)
 }
 
 func kazooQueuePath(lockPath string) string { return lockPath + kazooSemaphoreQueue }

@@ -51,6 +51,11 @@ type Tree struct {
 	// A path missing from the map was not read; an empty slice means the
 	// path exists with no children or does not exist.
 	Extra map[string][]Node
+	// Related maps the absolute paths named by RelatedPaths to those nodes
+	// themselves (an application's fencing artefacts and leader nodes). A
+	// path missing from the map was not read; one that was read and does
+	// not exist maps to the zero Node.
+	Related map[string]Node
 	// ReadAt is when the tree was read, for ages. Ages compare the server
 	// leader's clock (ctime) with this machine's: they are estimates.
 	ReadAt time.Time

@@ -29,6 +29,10 @@ type listJSON struct {
 	// Incomplete then says what may be missing.
 	Complete   bool   `json:"complete"`
 	Incomplete string `json:"incomplete,omitempty"`
+	// CrossLocks are sessions holding some locks while waiting in others;
+	// CrossCycles the loops among them.
+	CrossLocks  []crossLockJSON  `json:"cross_locks,omitempty"`
+	CrossCycles []crossCycleJSON `json:"cross_lock_cycles,omitempty"`
 }
 
 // WriteListJSON writes every lock's summary, most contended first.
@@ -42,6 +46,7 @@ func (s *State) WriteListJSON(w io.Writer) error {
 		out.Locks = append(out.Locks, lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
 			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, Anomalies: AnomalyKinds(l)})
 	}
+	out.CrossLocks, out.CrossCycles = crossToJSON(s.crossLocks())
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
@@ -66,7 +71,13 @@ func (s *State) WriteListText(w io.Writer) error {
 	for _, p := range s.deniedPaths() {
 		fmt.Fprintf(tw, "%s\t(access denied)\t\t\t\t\n", Printable(p))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	ew := &errWriter{w: w}
+	cross, cycles := s.crossLocks()
+	writeCrossText(ew, cross, cycles)
+	return ew.err
 }
 
 // AnomalyKinds lists a lock's distinct anomaly kinds, in first-seen order.

@@ -41,6 +41,7 @@ type lockJSON struct {
 	Anomalies     []anomalyJSON     `json:"anomalies"`
 	Warnings      []string          `json:"warnings,omitempty"`
 	MaybeLongHeld []anomalyJSON     `json:"maybe_long_held,omitempty"`
+	App           *appJSON          `json:"app,omitempty"`
 }
 
 type participantJSON struct {
@@ -71,6 +72,7 @@ type participantJSON struct {
 	DataTruncated   bool     `json:"data_truncated,omitempty"`
 	DataUnreadable  string   `json:"data_unreadable,omitempty"`
 	Note            string   `json:"note,omitempty"`
+	Identity        string   `json:"identity,omitempty"`
 	PartOf          string   `json:"part_of,omitempty"`
 	Connection      *string  `json:"connection"`
 	ExpiresWithinMs *int64   `json:"expires_within_ms"`
@@ -110,7 +112,7 @@ func lockToJSON(l lockcore.Lock) lockJSON {
 	oldest, exact := oldestHoldMs(&l)
 	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact,
-		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
+		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings, App: appToJSON(l.App),
 		Participants: make([]participantJSON, 0, len(l.Participants)),
 		Anomalies:    make([]anomalyJSON, 0, len(l.Anomalies))}
 	for _, p := range l.Participants {
@@ -138,7 +140,7 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
 		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
-		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown}
+		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown, Identity: p.Identity}
 	if p.Role == lockcore.RoleHolder {
 		held, exact := p.Hold.Max.Milliseconds(), p.Hold.Exact()
 		j.HeldMs, j.HeldExact, j.HeldHow = &held, &exact, string(p.Hold.How)

@@ -56,6 +56,7 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 		fmt.Fprint(w, ", max leases unknown (not stored in the tree)")
 	}
 	fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
+	writeAppText(w, l.App)
 	writeQueueTable(w, l.Participants)
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
@@ -105,7 +106,15 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		return
 	}
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "POS\tROLE\tMODE\tSESSION\tAGE\tHELD\tTOKEN\tNODE\tWAITS ON")
+	who := false
+	for _, p := range ps {
+		who = who || p.Identity != ""
+	}
+	header := "POS\tROLE\tMODE\tSESSION\tAGE\tHELD\tTOKEN\tNODE\tWAITS ON"
+	if who {
+		header += "\tWHO"
+	}
+	fmt.Fprintln(w, header)
 	for _, p := range ps {
 		waits := ""
 		switch {
@@ -120,8 +129,12 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		if p.Role == lockcore.RoleHolder {
 			held = HoldShort(p.Hold)
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
 			Duration(p.Age), held, p.Token, ShortNode(p.Node), waits)
+		if who {
+			fmt.Fprintf(w, "\t%s", Printable(p.Identity))
+		}
+		fmt.Fprintln(w)
 	}
 	w.Flush() // errors reach out's own record (errWriter)
 	for _, p := range ps {

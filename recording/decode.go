@@ -86,11 +86,11 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 		h := ln.H
 		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
 			h.Recipe, h.MaxLeases, h.HiddenWaiters, h.Anomalies, h.Warnings, h.WatchesSource
-		l.LongHeldAfter, l.MaybeLongHeld = h.LongHeld, h.MaybeLongHeld
+		l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
 	case prev != nil:
 		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
 			prev.Recipe, prev.MaxLeases, prev.HiddenWaiters, prev.Anomalies, prev.Warnings, prev.WatchesSource
-		l.LongHeldAfter, l.MaybeLongHeld = prev.LongHeldAfter, prev.MaybeLongHeld
+		l.LongHeldAfter, l.MaybeLongHeld, l.App = prev.LongHeldAfter, prev.MaybeLongHeld, prev.App
 	default:
 		return nil, errors.New("first line of a lock without its fields")
 	}
@@ -311,6 +311,9 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	}
 	if pt.Note != nil {
 		p.Note = *pt.Note
+	}
+	if pt.ID != nil {
+		p.Identity = *pt.ID
 	}
 	if pt.WU != nil {
 		p.WatchesUnknown = *pt.WU

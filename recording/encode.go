@@ -77,7 +77,7 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 func headOf(l *lockcore.Lock) lockHead {
 	return lockHead{Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters,
 		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource,
-		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld}
+		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld, App: l.App}
 }
 
 // lock stores ev.Lock as a difference from the path's last lock.
@@ -293,6 +293,9 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	}
 	if p.Note != base.Note {
 		pt.Note = ptr(p.Note)
+	}
+	if p.Identity != base.Identity {
+		pt.ID = ptr(p.Identity)
 	}
 	if p.WatchesUnknown != base.WatchesUnknown {
 		pt.WU = ptr(p.WatchesUnknown)

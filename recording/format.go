@@ -76,6 +76,8 @@ type lockHead struct {
 	// (Lock.LongHeldAfter), MaybeLongHeld its holders that only may be past it.
 	LongHeld      time.Duration      `json:"lh,omitempty"`
 	MaybeLongHeld []lockcore.Anomaly `json:"ml2,omitempty"`
+	// App is what the lock's application says of it (Lock.App).
+	App *lockcore.App `json:"ap,omitempty"`
 }
 
 // holdJSON is a holder's hold (lockcore.Hold): its grant's bounds in Unix
@@ -139,6 +141,7 @@ type part struct {
 	WU    *bool          `json:"wu,omitempty"` // WatchesUnknown
 	DD    *bool          `json:"dd,omitempty"` // DataDenied
 	PF    *string        `json:"pf,omitempty"` // PartOf
+	ID    *string        `json:"id,omitempty"` // Identity
 	Link  *lockcore.Link `json:"lk,omitempty"`
 	Hold  *holdJSON      `json:"hd,omitempty"` // when it differs from the base's
 }

@@ -43,8 +43,13 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 	odd.Lock.Participants = append(odd.Lock.Participants, lockcore.Participant{Node: "lock-", Path: "/elsewhere/lock-",
 		Recipe: lockcore.RecipeSequential, Mode: lockcore.ModeExclusive, Role: lockcore.RoleWaiter, Position: 99,
 		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd",
-		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0",
+		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0", Identity: "broker 2 at kafka2:9092",
 		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons"}})
+	// What an application says of its lock.
+	odd.Lock.App = &lockcore.App{Name: "kafka", What: "controller election", Holder: "broker 1 at kafka1:9092", HolderSession: 7,
+		Token:   &lockcore.AppToken{Name: "controller epoch", Path: "/controller_epoch", Value: "17", Version: 16},
+		Members: []lockcore.AppMember{{Session: 8, Identity: "broker 2", Path: "/brokers/ids/2", Role: lockcore.RoleWaiter, Evidence: "watches"}},
+		Notes:   []string{"a note"}}
 	evs = append(evs, odd, zkwatch.Event{Kind: zkwatch.EventLock, Path: "/no/time", Lock: &lockcore.Lock{Path: "/no/time", Recipe: lockcore.RecipeEmpty}})
 	return evs
 }

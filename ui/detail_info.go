@@ -201,6 +201,7 @@ func (p *detailPane) lockInfo(b *infoLines) {
 	if l.WatchesSource != lockcore.WatchesFromServer && p.env.state.WatchesNote != "" {
 		b.kv("watches", "by each recipe's rule, because "+model.Printable(p.env.state.WatchesNote), st.muted)
 	}
+	p.appInfo(b)
 	if l.Recipe == lockcore.RecipeEphemeral {
 		switch {
 		case l.WatchesSource != lockcore.WatchesFromServer:
@@ -231,5 +232,31 @@ func (p *detailPane) lockInfo(b *infoLines) {
 	}
 	for _, w := range l.Warnings {
 		b.text("! warning: "+model.Printable(w), st.warning, "")
+	}
+}
+
+// appInfo says what the lock's application says of it: what it is, its
+// holder in the application's terms, its fencing token and its members.
+func (p *detailPane) appInfo(b *infoLines) {
+	st, a := p.env.st, p.lock.App
+	if a == nil {
+		return
+	}
+	b.kv(a.Name, model.Printable(a.What), paint{})
+	if a.Holder != "" {
+		b.kv("leader", model.Printable(a.Holder), st.holder)
+	}
+	if a.Token != nil {
+		b.kv("fencing", model.Printable(model.TokenText(a.Token)), paint{})
+	}
+	for _, m := range a.Members {
+		paint := st.muted
+		if m.Role == lockcore.RoleWaiter {
+			paint = st.waiter
+		}
+		b.text(model.Printable(model.MemberText(m)), paint, "")
+	}
+	for _, n := range a.Notes {
+		b.text(model.Printable(n), st.muted, "")
 	}
 }

@@ -183,14 +183,15 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 	}
 	for _, n := range names {
 		child := joinPath(p, n)
-		if !lockcore.LooksLikeLockNode(child) {
+		byName := lockcore.LooksLikeLockNode(child)
+		if !byName && !lockcore.MaybeAppLockNode(child) {
 			continue
 		}
 		node, err := w.get(child)
 		if err != nil {
 			continue // gone, or denied: a lock the walk may still report
 		}
-		if node.Ephemeral() && node.Stat.NumChildren == 0 {
+		if node.Ephemeral() && node.Stat.NumChildren == 0 && (byName || lockcore.IsAppLockNode(child, node)) {
 			found(child)
 		}
 	}

@@ -18,7 +18,7 @@ const systemTree = "/zookeeper"
 // read to decide, if it read one, so that tracking need not read it again.
 func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock bool, probed []lockcore.Node, err error) {
 	if stat.EphemeralOwner != 0 && len(names) == 0 {
-		return lockcore.LooksLikeLockNode(path), nil, nil
+		return w.isLockNode(path)
 	}
 	if sem, ok := lockcore.SemaphorePart(path); ok && w.isSemaphore(sem) {
 		return false, nil, nil
@@ -38,6 +38,26 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 		return n.Ephemeral(), []lockcore.Node{n}, nil
 	}
 	return false, nil, nil
+}
+
+// isLockNode decides whether an ephemeral leaf is a lock: by its path, or,
+// where an application keeps a single-node election under a plain name
+// (Kafka's controller, HBase's master), by its data.
+func (w *Watcher) isLockNode(path string) (bool, []lockcore.Node, error) {
+	if lockcore.LooksLikeLockNode(path) {
+		return true, nil, nil
+	}
+	if !lockcore.MaybeAppLockNode(path) {
+		return false, nil, nil
+	}
+	n, err := w.get(path)
+	switch {
+	case errors.Is(err, zk.ErrNoNode):
+		return false, nil, nil
+	case err != nil:
+		return false, nil, err
+	}
+	return lockcore.IsAppLockNode(path, n), nil, nil
 }
 
 // isSemaphore reports whether sem is a semaphore whose part the walk has

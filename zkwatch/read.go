@@ -17,8 +17,9 @@ import (
 const readConcurrency = 64
 
 // ReadTree reads everything lockcore needs about one lock path: the node,
-// its children with their Stat and first bytes of data, and the extra
-// subtrees its recipe keeps elsewhere. Children that vanish while being read
+// its children with their Stat and first bytes of data, the extra
+// subtrees its recipe keeps elsewhere, and the nodes an application keeps
+// beside it (lockcore.RelatedPaths). Children that vanish while being read
 // are left out; nodes whose data the ACL denies are kept, with their Stat
 // and DataDenied. The result is a snapshot that may be stale by the time it
 // is shown. Errors wrap ErrNoNode or ErrNoAuth (a list of children denied)
@@ -59,6 +60,19 @@ func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error)
 			t.Extra = map[string][]lockcore.Node{}
 		}
 		t.Extra[extra] = nodes
+	}
+	for _, rel := range lockcore.RelatedPaths(path, self, names) {
+		n, err := c.readNode(ctx, rel)
+		if errors.Is(err, zk.ErrNoNode) {
+			n, err = lockcore.Node{}, nil
+		}
+		if err != nil {
+			return lockcore.Tree{}, err
+		}
+		if t.Related == nil {
+			t.Related = map[string]lockcore.Node{}
+		}
+		t.Related[rel] = n
 	}
 	t.ReadAt = time.Now()
 	return t, nil

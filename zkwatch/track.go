@@ -75,7 +75,25 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		if next.Extra == nil {
 			next.Extra = map[string][]lockcore.Node{}
 		}
-		next.Extra[extra] = w.readNew(extra, kids, byName(prev.Extra[extra], nil))
+		known := byName(prev.Extra[extra], nil)
+		if _, part := lockcore.SemaphorePart(extra); !part {
+			// An application's registrations reuse their names (a
+			// broker that restarts registers its id again, in a new
+			// session): read them again every time.
+			known = nil
+		}
+		next.Extra[extra] = w.readNew(extra, kids, known)
+	}
+	for _, rel := range lockcore.RelatedPaths(path, self, names) {
+		parts = append(parts, rel)
+		n, err := w.related(rel)
+		if err != nil {
+			return err
+		}
+		if next.Related == nil {
+			next.Related = map[string]lockcore.Node{}
+		}
+		next.Related[rel] = n
 	}
 	next.ReadAt = time.Now()
 	if self.Ephemeral() && len(names) == 0 {

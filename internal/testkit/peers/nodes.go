@@ -13,7 +13,7 @@ import (
 
 // variants lists each kind's variants; "semaphore:" takes a lease count.
 var variants = map[Kind][]string{
-	Curator:  {"mutex", "read", "write", "write+read", "semaphore:", "leaderlatch", "leaderselector"},
+	Curator:  {"mutex", "read", "write", "write+read", "semaphore:", "semaphoremutex", "multilock", "leaderlatch", "leaderselector"},
 	Kazoo:    {"lock", "read", "write", "semaphore:", "election"},
 	ZkRecipe: {"writelock", "election"},
 	GoZk:     {"lock"},
@@ -28,6 +28,14 @@ func contenderDirs(kind Kind, variant, lockPath string) ([]string, error) {
 	known, ok := variants[kind]
 	if !ok {
 		return nil, fmt.Errorf("unknown kind %q", kind)
+	}
+	if variant == "multilock" && kind == Curator {
+		// The locks an InterProcessMultiLock takes, comma-separated.
+		return strings.Split(lockPath, ","), nil
+	}
+	if variant == "semaphoremutex" && kind == Curator {
+		// InterProcessSemaphoreMutex is InterProcessSemaphoreV2 with one lease.
+		return []string{path.Join(lockPath, "locks"), path.Join(lockPath, "leases")}, nil
 	}
 	if n, ok := strings.CutPrefix(variant, "semaphore:"); ok {
 		if leases, err := strconv.Atoi(n); err != nil || leases < 1 || kind != Curator && kind != Kazoo {

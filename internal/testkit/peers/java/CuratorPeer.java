@@ -5,8 +5,10 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
 import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
+import org.apache.curator.framework.recipes.locks.InterProcessMultiLock;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.retry.RetryOneTime;
@@ -53,6 +55,15 @@ public final class CuratorPeer {
             var lease = new Lease[1];
             return new Protocol.Contender(session, () -> lease[0] = semaphore.acquire(),
                     () -> semaphore.returnLease(lease[0]), client::close);
+        }
+        if (variant.equals("multilock")) {
+            // path lists the locks, comma-separated, in the order taken.
+            var multi = new InterProcessMultiLock(client, java.util.Arrays.asList(path.split(",")));
+            return new Protocol.Contender(session, multi::acquire, multi::release, client::close);
+        }
+        if (variant.equals("semaphoremutex")) {
+            var mutex = new InterProcessSemaphoreMutex(client, path);
+            return new Protocol.Contender(session, mutex::acquire, mutex::release, client::close);
         }
         if (variant.equals("write+read")) {
             var rw = new InterProcessReadWriteLock(client, path);

@@ -1,0 +1,167 @@
+package lockcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Accumulo's ServiceLock (ZooLock before 2.1) queues ephemeral-sequential
+// zlock#<uuid>#<seq> nodes (zlock-<seq> before 2.1) in a lock directory
+// under the instance root /accumulo/<instance id>; the lowest holds. The
+// holder's LockID, "<path from the root>/<node>$<session in hex>", is
+// stored in the metadata and checked later: the fencing token. FATE
+// transactions lock tables with persistent-sequential flock# entries in
+// <root>/table_locks/<table id>, which outlive sessions (ServiceLock,
+// ServiceLockData, ServerServices, FateLock, DistributedReadWriteLock).
+
+// accumuloServices maps the directories under the instance root that hold
+// service locks to the service's name.
+var accumuloServices = map[string]string{
+	"managers": "manager", "masters": "manager", "gc": "garbage collector", "monitor": "monitor",
+	"coordinators": "compaction coordinator", "tservers": "tablet server", "sservers": "scan server",
+	"compactors": "compactor",
+}
+
+// DecodeAccumuloLockData names the server in a ServiceLock node's data:
+// 3.0's JSON descriptors, 2.1's "SERVICE=addr;…" services, or the plain
+// address a 2.1 manager writes. False when it is none of these.
+func DecodeAccumuloLockData(data []byte) (string, bool) {
+	text := string(data)
+	var js struct {
+		Descriptors []struct {
+			Service string `json:"service"`
+			Address string `json:"address"`
+			Group   string `json:"group"`
+		} `json:"descriptors"`
+	}
+	if strings.HasPrefix(text, "{") {
+		if json.Unmarshal(data, &js) != nil || len(js.Descriptors) == 0 {
+			return "", false
+		}
+		var parts []string
+		for _, d := range js.Descriptors {
+			s := d.Service + " " + d.Address
+			if d.Group != "" {
+				s += " (group " + d.Group + ")"
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, ", "), true
+	}
+	if strings.Contains(text, "=") {
+		var parts []string
+		for _, svc := range strings.Split(text, ";") {
+			name, addr, ok := strings.Cut(svc, "=")
+			if !ok || name == "" || addr == "" {
+				return "", false
+			}
+			parts = append(parts, name+" "+addr)
+		}
+		return strings.Join(parts, ", "), true
+	}
+	if host, port, ok := strings.Cut(text, ":"); ok && host != "" && isDecimal(port) {
+		return text, true
+	}
+	return "", false
+}
+
+// DecodeAccumuloFateEntry reads a FATE lock entry, "READ:<fate id>" or
+// "WRITE:<fate id>", from the node's name (Accumulo 4) or data (2.1).
+func DecodeAccumuloFateEntry(entry string) (mode Mode, txid string, ok bool) {
+	kind, id, found := strings.Cut(entry, ":")
+	switch {
+	case !found || id == "":
+		return "", "", false
+	case kind == "READ":
+		return ModeRead, id, true
+	case kind == "WRITE":
+		return ModeWrite, id, true
+	}
+	return "", "", false
+}
+
+// fateMode reads a FATE entry's mode; an entry that states none is taken
+// as a write, which waits for every entry before it, and says so.
+func fateMode(e *entry) (Mode, string) {
+	entry := e.name.Prefix
+	if entry == "" {
+		entry = string(e.node.Data)
+	}
+	if m, _, ok := DecodeAccumuloFateEntry(entry); ok {
+		return m, ""
+	}
+	return ModeWrite, "its lock type is not stated (" + quoteData([]byte(entry)) + "): ordered as a write"
+}
+
+// accumuloRoot splits a lock path into the instance root, the service and
+// the path below the root.
+func accumuloRoot(lockPath string) (root, service, rel string, ok bool) {
+	parts := strings.Split(strings.TrimPrefix(lockPath, "/"), "/")
+	for i := len(parts) - 1; i >= 0; i-- {
+		name, known := accumuloServices[parts[i]]
+		if known || parts[i] == "table_locks" {
+			root = "/" + strings.Join(parts[:i], "/")
+			if root == "/" {
+				root = ""
+			}
+			if !known {
+				name = "table lock"
+			}
+			return root, name, lockPath[len(root):], true
+		}
+	}
+	return "", "", "", false
+}
+
+func analyzeAccumulo(l *Lock, t Tree) {
+	_, service, rel, ok := accumuloRoot(t.Path)
+	if l.Recipe == RecipeAccumuloFate {
+		analyzeFate(l, t)
+		return
+	}
+	a := &App{Name: "accumulo", What: "service lock"}
+	if ok {
+		a.What = service + " lock"
+	}
+	l.App = a
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		if p.DataDenied {
+			continue
+		}
+		if id, decoded := DecodeAccumuloLockData(p.Data); decoded {
+			p.Identity = id
+		} else if len(p.Data) > 0 {
+			p.Identity = undecoded("the server", p.Data, p.DataTruncated, false)
+		}
+	}
+	h, held := holderOf(l)
+	if !held {
+		return
+	}
+	a.Holder, a.HolderSession = h.Identity, h.Session
+	if ok {
+		a.Token = &AppToken{Name: "LockID", Path: h.Path, Value: fmt.Sprintf("%s/%s$%x", rel, baseName(h.Path), uint64(h.Session)), Version: -1}
+	}
+}
+
+// analyzeFate names FATE table lock entries by their transactions.
+func analyzeFate(l *Lock, t Tree) {
+	a := &App{Name: "accumulo", What: "FATE table lock of table " + baseName(t.Path),
+		Notes: []string{"FATE table locks are persistent: they belong to transactions, not sessions, and FATE polls for them rather than watching"}}
+	l.App = a
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		entry := ParseName(baseName(p.Path)).Prefix
+		if entry == "" {
+			entry = string(p.Data)
+		}
+		if m, tx, ok := DecodeAccumuloFateEntry(entry); ok {
+			p.Identity = "FATE transaction " + tx + " (" + string(m) + ")"
+		}
+		if p.Role == RoleHolder && a.Holder == "" {
+			a.Holder = p.Identity
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package lockcore
+
+import (
+	"net"
+	"unicode/utf8"
+)
+
+// Curator's LeaderLatch writes its id (empty by default) into each of its
+// nodes, and LeaderSelector, a mutex underneath, its id when one is set;
+// every other Curator node holds the client's local address by default.
+// The participant's identity is that text, when it is text.
+func analyzeCuratorIDs(l *Lock) {
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		if p.DataDenied || len(p.Data) == 0 || p.DataTruncated || !utf8.Valid(p.Data) || string(p.Data) == revokeRequest {
+			continue
+		}
+		text := string(p.Data)
+		if !printableText(text) {
+			continue
+		}
+		switch {
+		case net.ParseIP(text) != nil:
+			// Curator's default data, the client's address: the data
+			// column says it already.
+		case p.Recipe == RecipeCuratorLeaderLatch:
+			p.Identity = "participant " + text
+		default:
+			p.Identity = "participant " + text + " (a LeaderSelector id, or data its client set)"
+		}
+	}
+}
+
+func printableText(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			return false
+		}
+	}
+	return s != ""
+}

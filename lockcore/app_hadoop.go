@@ -1,0 +1,167 @@
+package lockcore
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Hadoop's ActiveStandbyElector (HDFS ZKFC, YARN ResourceManager) elects
+// with one ephemeral node, <parent>/ActiveStandbyElectorLock, whose data
+// is the active's protobuf; standbys only watch it (exists). The active
+// fences the previous one before writing its own data into the persistent
+// <parent>/ActiveBreadCrumb, so a breadcrumb naming another node than the
+// holder is an active that was not fenced (ActiveStandbyElector.java,
+// HAZKInfo.proto).
+const (
+	hadoopLockName       = "ActiveStandbyElectorLock"
+	hadoopBreadcrumbName = "ActiveBreadCrumb"
+)
+
+// HadoopActive is an active's identity as ActiveStandbyElector stores it:
+// HDFS's ActiveNodeInfo or YARN's ActiveRMInfoProto.
+type HadoopActive struct {
+	// NameNode is true for HDFS's ActiveNodeInfo (nameservice, NameNode
+	// id, host, port, ZKFC port), false for YARN's (cluster id, RM id).
+	NameNode bool
+	// Cluster is the nameservice id (HDFS) or cluster id (YARN).
+	Cluster string
+	// ID is the NameNode id or ResourceManager id.
+	ID       string
+	Hostname string
+	Port     int32
+	ZKFCPort int32
+}
+
+// String names the active in Hadoop's terms.
+func (h HadoopActive) String() string {
+	if h.NameNode {
+		return fmt.Sprintf("NameNode %s at %s:%d (nameservice %s, ZKFC port %d)", h.ID, h.Hostname, h.Port, h.Cluster, h.ZKFCPort)
+	}
+	return fmt.Sprintf("ResourceManager %s (cluster %s)", h.ID, h.Cluster)
+}
+
+// DecodeHadoopActive decodes the protobuf of ActiveStandbyElectorLock or
+// ActiveBreadCrumb: ActiveNodeInfo {1 nameserviceId, 2 namenodeId, 3
+// hostname, 4 port, 5 zkfcPort} or ActiveRMInfoProto {1 clusterId, 2
+// rmId}. It is false unless every byte is a well-formed field and the id is
+// there; fields a newer release added are skipped.
+func DecodeHadoopActive(data []byte) (HadoopActive, bool) {
+	var h HadoopActive
+	var hasHost, hasPort bool
+	for len(data) > 0 {
+		num, typ, n := protowire.ConsumeTag(data)
+		if n < 0 {
+			return HadoopActive{}, false
+		}
+		data = data[n:]
+		switch {
+		case typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(data)
+			if n < 0 || !utf8.Valid(v) {
+				return HadoopActive{}, false
+			}
+			data = data[n:]
+			switch num {
+			case 1:
+				h.Cluster = string(v)
+			case 2:
+				h.ID = string(v)
+			case 3:
+				h.Hostname, hasHost = string(v), true
+			}
+		case typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(data)
+			if n < 0 {
+				return HadoopActive{}, false
+			}
+			data = data[n:]
+			switch num {
+			case 4:
+				h.Port, hasPort = int32(v), true
+			case 5:
+				h.ZKFCPort = int32(v)
+			}
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, data)
+			if n < 0 {
+				return HadoopActive{}, false
+			}
+			data = data[n:]
+		}
+	}
+	h.NameNode = hasHost && hasPort
+	return h, h.ID != ""
+}
+
+func isHadoopLock(lockPath string) bool { return baseName(lockPath) == hadoopLockName }
+
+func hadoopBreadcrumbPath(lockPath string) string {
+	return join(path.Dir(lockPath), hadoopBreadcrumbName)
+}
+
+func analyzeHadoop(l *Lock, t Tree) {
+	setRecipe(l, RecipeHadoopHA)
+	dropHerd(l, "every standby watches the lock node by design: when it goes, each one tries to become active")
+	a := &App{Name: "hadoop-ha", What: "active/standby election (ActiveStandbyElector)", HolderSession: t.Self.Stat.EphemeralOwner}
+	l.App = a
+	holder, ok := DecodeHadoopActive(t.Self.Data)
+	switch {
+	case ok && holder.NameNode:
+		a.What = "active NameNode election (ZKFC) of nameservice " + holder.Cluster
+		a.Holder = holder.String()
+	case ok:
+		a.What = "active ResourceManager election of cluster " + holder.Cluster
+		a.Holder = holder.String()
+	default:
+		a.Holder = undecoded("the active", t.Self.Data, t.Self.Truncated(), t.Self.DataDenied)
+	}
+	if p, found := holderOf(l); found {
+		p.Identity = a.Holder
+	}
+	a.Members = hiddenMembers(l, func(int64) (string, string) { return "", "" })
+	for i := range a.Members {
+		a.Members[i].Evidence = "a standby: watches the lock node (servers' watch table)"
+	}
+	hadoopBreadcrumb(l, t, holder, ok)
+}
+
+// hadoopBreadcrumb compares the breadcrumb with the holder's data: the
+// active rewrites it only once it has fenced the previous active.
+func hadoopBreadcrumb(l *Lock, t Tree, holder HadoopActive, decoded bool) {
+	p := hadoopBreadcrumbPath(t.Path)
+	crumb, read := t.Related[p]
+	switch {
+	case !read:
+		return
+	case crumb.Stat.Czxid == 0:
+		l.App.Notes = append(l.App.Notes, "no "+hadoopBreadcrumbName+": the previous active left gracefully (it deletes its breadcrumb), or this is the first active")
+		return
+	case crumb.DataDenied || t.Self.DataDenied:
+		l.App.Notes = append(l.App.Notes, "whether the previous active was fenced cannot be told: an ACL denies this session the data of the breadcrumb or the lock")
+		return
+	case bytes.Equal(crumb.Data, t.Self.Data):
+		l.App.Notes = append(l.App.Notes, hadoopBreadcrumbName+" names the holder: the previous active was fenced, or left gracefully")
+		return
+	}
+	old := undecoded("the breadcrumb's node", crumb.Data, crumb.Truncated(), false)
+	if h, ok := DecodeHadoopActive(crumb.Data); ok {
+		old = h.String()
+	}
+	now := l.App.Holder
+	if decoded {
+		now = holder.String()
+	}
+	detail := fmt.Sprintf("%s names %s, but the lock holder is %s: the old active has not been fenced yet, or its fencing failed (the new active rewrites the breadcrumb only after fencing it)",
+		hadoopBreadcrumbName, old, now)
+	if decoded && !holder.NameNode {
+		detail += "; YARN's elector does not fence, so this only says the new active has not written its breadcrumb yet"
+	}
+	l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyUnfenced, Node: baseName(t.Path),
+		Nodes: []string{baseName(t.Path), "../" + hadoopBreadcrumbName}, Session: t.Self.Stat.EphemeralOwner,
+		Detail: strings.TrimSpace(detail)})
+}

@@ -1,0 +1,197 @@
+package lockcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// SolrCloud elects its overseer and each shard's leader with
+// ephemeral-sequential nodes <session>-<id>-n_<seq> under an election
+// directory, sorted by sequence then name (LeaderElector.sortSeqs); each
+// candidate watches the one before it (getData). The winner then creates
+// a leader node: /overseer_elect/leader {"id": <its election node>}, or
+// /collections/<c>/leaders/<shard>/leader with the leader's properties,
+// in a multi that also bumps the version of leaders/<shard>, which the
+// leader checks when it steps down (LeaderElector, OverseerElectionContext,
+// ShardLeaderElectionContextBase).
+const (
+	solrElectionDir   = "election"
+	solrOverseerElect = "overseer_elect"
+	solrLeaderElect   = "leader_elect"
+	solrLeaders       = "leaders"
+	solrLeaderName    = "leader"
+)
+
+// SolrLeader is the data of a Solr leader node.
+type SolrLeader struct {
+	// ID is the overseer leader's election node name.
+	ID string `json:"id"`
+	// The shard leader's properties.
+	Core         string `json:"core"`
+	CoreNodeName string `json:"core_node_name"`
+	BaseURL      string `json:"base_url"`
+	NodeName     string `json:"node_name"`
+}
+
+// DecodeSolrLeader decodes a leader node's JSON; false when it is not
+// Solr's.
+func DecodeSolrLeader(data []byte) (SolrLeader, bool) {
+	var s SolrLeader
+	if err := json.Unmarshal(data, &s); err != nil || s.ID == "" && s.NodeName == "" && s.Core == "" {
+		return SolrLeader{}, false
+	}
+	return s, true
+}
+
+// String names the leader in Solr's terms.
+func (s SolrLeader) String() string {
+	if s.ID != "" {
+		if n := ParseName(s.ID); n.Kind == KindSolrElection {
+			return "node " + n.Prefix
+		}
+		return "election node " + s.ID
+	}
+	out := "core " + s.Core
+	if s.CoreNodeName != "" {
+		out += " (" + s.CoreNodeName + ")"
+	}
+	if s.NodeName != "" {
+		out += " on node " + s.NodeName
+	}
+	return out
+}
+
+// solrLeaderPaths names the leader node of an election directory, and for
+// a shard the leaders/<shard> node whose version fences it ("" for the
+// overseer).
+func solrLeaderPaths(lockPath string) (leader, parent string, ok bool) {
+	if baseName(lockPath) != solrElectionDir {
+		return "", "", false
+	}
+	base := path.Dir(lockPath)
+	if baseName(base) == solrOverseerElect {
+		return join(base, solrLeaderName), "", true
+	}
+	shard, electDir := baseName(base), path.Dir(base)
+	if baseName(electDir) != solrLeaderElect {
+		return "", "", false
+	}
+	parent = join(join(path.Dir(electDir), solrLeaders), shard)
+	return join(parent, solrLeaderName), parent, true
+}
+
+func analyzeSolr(l *Lock, t Tree) {
+	leaderPath, parentPath, _ := solrLeaderPaths(t.Path)
+	a := &App{Name: "solr", What: "overseer election"}
+	if parentPath != "" {
+		base := path.Dir(t.Path)
+		a.What = fmt.Sprintf("leader election of shard %s of collection %s", baseName(base), baseName(path.Dir(path.Dir(base))))
+	}
+	l.App = a
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		if n := ParseName(baseName(p.Path)); n.Kind == KindSolrElection {
+			p.Identity = solrCandidate(n, parentPath == "")
+			if n.Session != p.Session && p.Session != 0 {
+				p.Note = strings.TrimPrefix(p.Note+"; ", "; ") + fmt.Sprintf("its name says session %s, its owner is %s", SessionHex(n.Session), SessionHex(p.Session))
+			}
+		}
+	}
+	if h, ok := holderOf(l); ok {
+		a.Holder, a.HolderSession = h.Identity, h.Session
+	}
+	solrDuplicates(l)
+	leader, read := t.Related[leaderPath]
+	if !read || parentPath != "" && leader.Stat.Czxid == 0 {
+		// Solr before the leaders/<shard>/leader node kept the leader's
+		// properties in leaders/<shard> itself.
+		if old, ok := t.Related[parentPath]; ok && old.Stat.Czxid != 0 && old.Ephemeral() {
+			leader, read, leaderPath, parentPath = old, true, parentPath, ""
+		}
+	}
+	switch {
+	case !read:
+		return
+	case leader.Stat.Czxid == 0:
+		a.Notes = append(a.Notes, "no leader node ("+leaderPath+"): the first in line has not registered as leader yet")
+		return
+	}
+	solrLeaderNode(l, t, leader, leaderPath)
+	if parent, ok := t.Related[parentPath]; ok && parent.Stat.Czxid != 0 {
+		a.Token = &AppToken{Name: "version of " + solrLeaders + "/" + baseName(parentPath), Path: parentPath, Value: strconv.Itoa(int(parent.Stat.Version)), Version: parent.Stat.Version}
+	}
+}
+
+func solrCandidate(n Name, overseer bool) string {
+	if overseer {
+		return "node " + n.Prefix
+	}
+	return "replica " + n.Prefix
+}
+
+// solrLeaderNode names the holder from the leader node and checks that
+// the leader still has an election node.
+func solrLeaderNode(l *Lock, t Tree, leader Node, leaderPath string) {
+	a := l.App
+	rel := relativeTo(t.Path, leaderPath)
+	s, ok := DecodeSolrLeader(leader.Data)
+	if ok {
+		a.Holder = s.String()
+	} else {
+		a.Holder = undecoded("the leader", leader.Data, leader.Truncated(), leader.DataDenied)
+	}
+	a.HolderSession = leader.Stat.EphemeralOwner
+	var candidate *Participant
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		named := ok && s.ID != "" && baseName(p.Path) == s.ID
+		owned := leader.Stat.EphemeralOwner != 0 && p.Session == leader.Stat.EphemeralOwner
+		if named || owned && (s.ID == "" || !ok) {
+			candidate = p
+			break
+		}
+	}
+	if candidate == nil {
+		what := "session " + SessionHex(leader.Stat.EphemeralOwner)
+		if ok && s.ID != "" {
+			what = "election node " + s.ID
+		}
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyLeaderWithoutCandidate, Node: rel, Nodes: []string{rel},
+			Session: leader.Stat.EphemeralOwner,
+			Detail: fmt.Sprintf("the leader node names %s (%s), which has no node in %s any more: a leader that left the election still acts as leader until its session ends",
+				a.Holder, what, t.Path)})
+		return
+	}
+	if candidate.Role != RoleHolder {
+		a.Notes = append(a.Notes, fmt.Sprintf("the leader node belongs to %s, which is not first in line: a new leader is taking over", candidate.Node))
+	}
+}
+
+// solrDuplicates reports election nodes sharing a sequence number (a
+// candidate that joined at the head takes the number of the one it
+// overtakes): Solr orders them by name.
+func solrDuplicates(l *Lock) {
+	bySeq := map[int64][]string{}
+	var seqs []int64
+	for _, p := range l.Participants {
+		if !p.HasSeq {
+			continue
+		}
+		if bySeq[p.Seq] == nil {
+			seqs = append(seqs, p.Seq)
+		}
+		bySeq[p.Seq] = append(bySeq[p.Seq], p.Node)
+	}
+	for _, seq := range seqs {
+		nodes := bySeq[seq]
+		if len(nodes) < 2 {
+			continue
+		}
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyDuplicateSeq, Node: nodes[0], Nodes: nodes,
+			Detail: fmt.Sprintf("%d election nodes share sequence %d (a candidate joined at the head of the line); Solr orders them by name, so %s comes first",
+				len(nodes), seq, strings.Join(nodes, " before "))})
+	}
+}

@@ -1,0 +1,109 @@
+package zkwatch_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// activeNodeInfo is HDFS's ActiveNodeInfo{ns1, nnID, <nnID>.example.com,
+// 8020, 8019}, as ZKFC writes it.
+func activeNodeInfo(nnID string) []byte {
+	host := nnID + ".example.com"
+	b := []byte{0x0a, 3, 'n', 's', '1', 0x12, byte(len(nnID))}
+	b = append(b, nnID...)
+	b = append(b, 0x1a, byte(len(host)))
+	b = append(b, host...)
+	return append(b, 0x20, 0xd4, 0x3e, 0x28, 0xd3, 0x3e)
+}
+
+// TestIntegrationWatcherFollowsAnApplication watches a Hadoop HA lock:
+// the breadcrumb beside it is read again when the new active rewrites it
+// after fencing, so the unfenced anomaly goes without the lock changing.
+func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/ha", "/ha/ns1")
+	active := zks.Connect(t)
+	lock, crumb := "/ha/ns1/ActiveStandbyElectorLock", "/ha/ns1/ActiveBreadCrumb"
+	if _, err := active.Create(lock, activeNodeInfo("nn2"), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Create(crumb, activeNodeInfo("nn1"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/ha"}})
+	unfenced := func(s *model.State) bool {
+		l := s.Locks[lock]
+		return l != nil && l.Recipe == lockcore.RecipeHadoopHA && len(l.Anomalies) == 1 && l.Anomalies[0].Kind == lockcore.AnomalyUnfenced
+	}
+	c.waitFor(t, "the unfenced breadcrumb", unfenced)
+	// The new active fenced nn1 and writes its own breadcrumb, with the
+	// old one's version, as ActiveStandbyElector.writeBreadCrumbNode does.
+	if _, err := active.Set(crumb, activeNodeInfo("nn2"), 0); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "the breadcrumb naming the holder", func(s *model.State) bool {
+		l := s.Locks[lock]
+		return l != nil && len(l.Anomalies) == 0 && l.App != nil && hasNote(l.App, "names the holder")
+	})
+	if err := admin.Delete(crumb, 1); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "the breadcrumb gone", func(s *model.State) bool {
+		l := s.Locks[lock]
+		return l != nil && l.App != nil && hasNote(l.App, "no ActiveBreadCrumb")
+	})
+}
+
+func hasNote(a *lockcore.App, text string) bool {
+	for _, n := range a.Notes {
+		if strings.Contains(n, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestIntegrationWatcherRereadsRegistrations watches a Kafka controller
+// while broker 2 registers again in a new session under the same name:
+// the member is read again, not kept from the last read by its name.
+func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/k", "/k/brokers", "/k/brokers/ids")
+	broker := func(c *zk.Conn, id string) {
+		if _, err := c.Create("/k/brokers/ids/"+id, []byte(`{"version":5,"host":"kafka`+id+`","port":9092}`), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b1, b2 := zks.Connect(t), zks.Connect(t)
+	broker(b1, "1")
+	broker(b2, "2")
+	if _, err := b1.Create("/k/controller", []byte(`{"version":2,"brokerid":1,"timestamp":"1700000000000","kraftControllerEpoch":-1}`),
+		zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/k"}})
+	member := func(session int64) func(s *model.State) bool {
+		return func(s *model.State) bool {
+			l := s.Locks["/k/controller"]
+			return l != nil && l.App != nil && len(l.App.Members) == 1 && l.App.Members[0].Session == session
+		}
+	}
+	c.waitFor(t, "broker 2 as a member", member(b2.SessionID()))
+	// Broker 2 again, in a new session: its old registration gives way in
+	// the same multi, so the name never leaves the listing.
+	again := zks.Connect(t)
+	if _, err := again.Multi(&zk.DeleteRequest{Path: "/k/brokers/ids/2", Version: -1},
+		&zk.CreateRequest{Path: "/k/brokers/ids/2", Data: []byte(`{"version":5,"host":"kafka2b","port":9092}`), Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(t, "broker 2's new session", member(again.SessionID()))
+}
