@@ -32,6 +32,14 @@ type Actions struct {
 	Server, User string
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
+	// NewSession, when set, dials a session of Acquire's own, ended (with
+	// close) when the acquisition fails or gives up, or when the lock is
+	// released. ZK is then only for the other actions. A reader that also
+	// waits on a lock through its own session leaves a watch behind when
+	// it gives up (ZooKeeper removes a watch only when it fires or its
+	// session closes), which every other observer counts against the
+	// lock; and it cannot tell its waiter's watches from its own reading.
+	NewSession func(ctx context.Context) (zk lockcore.ZK, close func(), err error)
 }
 
 // ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
@@ -76,7 +84,20 @@ func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.He
 	if a.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	return lockcore.Acquire(ctx, a.ZK, spec)
+	if a.NewSession == nil {
+		return lockcore.Acquire(ctx, a.ZK, spec)
+	}
+	c, end, err := a.NewSession(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("a session to acquire on: %w", err)
+	}
+	h, err := lockcore.Acquire(ctx, c, spec)
+	if err != nil {
+		end()
+		return nil, err
+	}
+	h.OnRelease(end)
+	return h, nil
 }
 
 func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
