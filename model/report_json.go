@@ -31,6 +31,7 @@ type lockJSON struct {
 	Path          string            `json:"path"`
 	Recipe        string            `json:"recipe"`
 	WatchesSource string            `json:"watches_source"`
+	WatchesGap    string            `json:"watches_gap,omitempty"`
 	MaxLeases     *int              `json:"max_leases"`
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
@@ -108,7 +109,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 
 func lockToJSON(l lockcore.Lock) lockJSON {
 	oldest, exact := oldestHoldMs(&l)
-	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), MaxLeases: l.MaxLeases,
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact,
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings,
 		Participants: make([]participantJSON, 0, len(l.Participants)),

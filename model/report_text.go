@@ -55,7 +55,11 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 	} else if l.Recipe == lockcore.RecipeCuratorSemaphore {
 		fmt.Fprint(w, ", max leases unknown (not stored in the tree)")
 	}
-	fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
+	if l.WatchesGap != "" {
+		fmt.Fprintf(w, "  (watches: %s, until the table is read again: %s)\n", l.WatchesSource, Printable(l.WatchesGap))
+	} else {
+		fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
+	}
 	writeQueueTable(w, l.Participants)
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))

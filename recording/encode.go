@@ -76,7 +76,7 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 
 func headOf(l *lockcore.Lock) lockHead {
 	return lockHead{Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters,
-		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource,
+		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource, WatchesGap: l.WatchesGap,
 		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld}
 }
 

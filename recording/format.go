@@ -72,6 +72,9 @@ type lockHead struct {
 	Anomalies     []lockcore.Anomaly   `json:"an,omitempty"`
 	Warnings      []string             `json:"wa,omitempty"`
 	WatchesSource lockcore.WatchSource `json:"ws,omitempty"`
+	// WatchesGap is Lock.WatchesGap; recordings made before it existed
+	// carry it among the warnings (see gapOfOldWarnings).
+	WatchesGap string `json:"wg,omitempty"`
 	// LongHeld is the long-held threshold the analysis used
 	// (Lock.LongHeldAfter), MaybeLongHeld its holders that only may be past it.
 	LongHeld      time.Duration      `json:"lh,omitempty"`

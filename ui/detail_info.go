@@ -198,11 +198,19 @@ func (p *detailPane) watchersInfo(b *infoLines, q *lockcore.Participant) {
 // anomalies with their evidence, warnings.
 func (p *detailPane) lockInfo(b *infoLines) {
 	st, l := p.env.st, p.lock
-	if l.WatchesSource != lockcore.WatchesFromServer && p.env.state.WatchesNote != "" {
+	switch {
+	case l.WatchesSource == lockcore.WatchesFromServer:
+	case p.env.state.WatchesNote != "":
 		b.kv("watches", "by each recipe's rule, because "+model.Printable(p.env.state.WatchesNote), st.muted)
+	case l.WatchesGap != "":
+		// Said here, once and muted: on a busy lock it is true most of
+		// the time, and says nothing wrong of the lock.
+		b.kv("watches", "by each recipe's rule until the table is read again: "+model.Printable(l.WatchesGap), st.muted)
 	}
 	if l.Recipe == lockcore.RecipeEphemeral {
 		switch {
+		case l.WatchesGap != "":
+			b.kv("hidden", "waiters unknown until the servers' watch table is read again", st.muted)
 		case l.WatchesSource != lockcore.WatchesFromServer:
 			b.kv("hidden", "waiters unknown: they are sessions watching the node, and the servers' watch table is unavailable", st.muted)
 		case len(l.HiddenWaiters) == 0:
