@@ -61,6 +61,14 @@ func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
 	})
 }
 
+// AwaitRelease waits, as long as ctx allows, for the holder asked by
+// Revoke to release (see lockcore.AwaitRelease): true once its node is
+// gone. It only reads, so it is neither refused under read-only nor
+// audited.
+func (a *Actions) AwaitRelease(ctx context.Context, e lockcore.Expect) (bool, error) {
+	return lockcore.AwaitRelease(ctx, a.ZK, e)
+}
+
 // Fence deletes the chosen nodes atomically (see lockcore.Fence); one
 // audit line per node, all with the transaction's result. It gives up when
 // ctx ends.

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -15,10 +17,13 @@ type operator struct {
 	actions  *model.Actions
 	readOnly bool
 	// seq counts acquisitions started, to drop answers about earlier ones.
-	seq    int
-	locks  *locksPane
-	detail *detailPane
-	host   host
+	seq int
+	// revokeWait bounds the wait for a revoked holder's release; zero
+	// means defaultRevokeWait.
+	revokeWait time.Duration
+	locks      *locksPane
+	detail     *detailPane
+	host       host
 }
 
 // host is what the operations ask of the App: which pane has focus, a
