@@ -75,6 +75,11 @@ type participantJSON struct {
 	PartOf          string   `json:"part_of,omitempty"`
 	Connection      *string  `json:"connection"`
 	ExpiresWithinMs *int64   `json:"expires_within_ms"`
+	// LastClient, LastServer and LastSeen: where and when a server last
+	// listed the session's client, once none lists it (lockcore.Link).
+	LastClient string `json:"last_client,omitempty"`
+	LastServer string `json:"last_server,omitempty"`
+	LastSeen   string `json:"last_seen,omitempty"`
 }
 
 type anomalyJSON struct {
@@ -159,6 +164,10 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if p.Link.State == lockcore.LinkDisconnected && p.Link.ExpiryKnown() {
 		ms := p.Link.ExpiresWithin.Milliseconds()
 		j.ExpiresWithinMs = &ms
+	}
+	if p.Link.LastClient != "" {
+		j.LastClient, j.LastServer = p.Link.LastClient, p.Link.LastServer
+		j.LastSeen = p.Link.LastSeen.UTC().Format(time.RFC3339Nano)
 	}
 	if p.Watches != nil {
 		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children

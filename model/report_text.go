@@ -97,8 +97,13 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 		link[p.Session] = p.Link
 	}
 	for _, s := range order {
-		fmt.Fprintf(w, "session %s (%s): disconnected, %s\n", SessionText(s), strings.Join(owned[s], ", "),
-			link[s].ExpiresText(link[s].ExpiresWithin))
+		last := ""
+		if k := link[s]; k.LastClient != "" {
+			last = "; its client was last seen as " + Printable(k.LastClient) + " via " + Printable(k.LastServer) +
+				" at " + k.LastSeen.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", SessionText(s), strings.Join(owned[s], ", "),
+			link[s].ExpiresText(link[s].ExpiresWithin), last)
 	}
 }
 

@@ -44,7 +44,8 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 		Recipe: lockcore.RecipeSequential, Mode: lockcore.ModeExclusive, Role: lockcore.RoleWaiter, Position: 99,
 		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd",
 		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0",
-		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons"}})
+		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons",
+			LastClient: "10.1.2.3:51234", LastServer: "127.0.0.1:2181", LastSeen: at.Add(-time.Second)}})
 	evs = append(evs, odd, zkwatch.Event{Kind: zkwatch.EventLock, Path: "/no/time", Lock: &lockcore.Lock{Path: "/no/time", Recipe: lockcore.RecipeEmpty}})
 	return evs
 }

@@ -221,7 +221,7 @@ func (op *operator) describe(q lockcore.Participant) []string {
 	return []string{
 		model.Printable(q.Path),
 		"session  " + owner,
-		"client   " + op.env.state.Client(q.Session).String(),
+		"client   " + op.env.client(q.Session).String(),
 		held,
 		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
 	}
