@@ -40,6 +40,11 @@ type Actions struct {
 	// session closes), which every other observer counts against the
 	// lock; and it cannot tell its waiter's watches from its own reading.
 	NewSession func(ctx context.Context) (zk lockcore.ZK, close func(), err error)
+	// Told, when set, gets every audit entry an action makes, also
+	// without an audit log: the UI passes them on to its watcher
+	// (AuditEntry.Event), so that the event log says which holds the
+	// operator ended. It must not block.
+	Told func(AuditEntry)
 }
 
 // ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
@@ -122,7 +127,7 @@ func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
 func (a *Actions) record(action string, e lockcore.Expect, result error) error {
-	if a.Audit == nil {
+	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
 	now := time.Now
@@ -133,9 +138,16 @@ func (a *Actions) record(action string, e lockcore.Expect, result error) error {
 	if result != nil {
 		res = "failed: " + result.Error()
 	}
-	err := a.Audit.Record(AuditEntry{Time: now().UTC(), User: a.User, Server: a.Server,
+	entry := AuditEntry{Time: now().UTC(), User: a.User, Server: a.Server,
 		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
-		Owner: sessionOrNone(e.EphemeralOwner), Result: res})
+		Owner: sessionOrNone(e.EphemeralOwner), Result: res}
+	if a.Told != nil {
+		a.Told(entry)
+	}
+	if a.Audit == nil {
+		return nil
+	}
+	err := a.Audit.Record(entry)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrAudit, err)
 	}

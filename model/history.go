@@ -12,13 +12,38 @@ import (
 type Change string
 
 // Changes. A release and a session's end look alike in the tree: both
-// remove the holder's node.
+// remove the holder's node; EndedBy says which it was, where it can.
 const (
 	Joined   Change = "joined"   // a new contender, queued
 	Granted  Change = "granted"  // a contender now holds (new or after waiting)
 	Released Change = "released" // a holder's node went
 	Left     Change = "left"     // a waiter's node went before it held
 	Expired  Change = "expired"  // our own session expired (Lock is empty)
+	// Disconnected: no member holds a connection for a holder's session
+	// any more (its client died or is cut off); the lock stays held until
+	// the session expires or the client reconnects.
+	Disconnected Change = "disconnected"
+)
+
+// Ender says who or what ended a hold or a wait (a Released or Left
+// entry). The tree does not say who deleted a node; these are what
+// zklocks knows of it.
+type Ender string
+
+// Enders.
+const (
+	// EndedByRelease: the node was deleted while its session was
+	// connected, or not known to be disconnected: its client released
+	// (another session deleting it, other than this zklocks' operator,
+	// reads the same).
+	EndedByRelease Ender = "release"
+	// EndedByOperator: this zklocks' operator deleted it (force-release,
+	// fence); the entry's Audit is the action's audit line.
+	EndedByOperator Ender = "operator"
+	// EndedByExpiry: the node went while its session was connected to no
+	// member: the session expired, which deletes its ephemeral nodes
+	// (another session deleting it then reads the same).
+	EndedByExpiry Ender = "expiry"
 )
 
 // HistoryEntry is one line of the event log.
@@ -33,6 +58,18 @@ type HistoryEntry struct {
 	// OutOfOrder marks a grant that overtook an earlier waiter of an
 	// exclusive lock: FIFO broken.
 	OutOfOrder bool
+	// Token is the contender's czxid: it tells a plain lock's successive
+	// holders apart, and matches an operator's audit line.
+	Token int64
+	// Seen: At is when zklocks first saw this, not when it happened,
+	// which was earlier and is not known: the lock was found, or read
+	// again after a lost connection, after the contender joined or was
+	// granted. Such times count in no wait or hold figure.
+	Seen bool
+	// EndedBy says who or what ended a hold or wait (Released, Left), and
+	// Audit is the operator's audit line when it was zklocks' operator.
+	EndedBy Ender
+	Audit   string
 }
 
 // maxHistory is how many entries the event log keeps at least; it may
@@ -53,6 +90,9 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			now[keyOf(p)] = true
 		}
 	}
+	// A lock found now, or read again after the connection was lost, was
+	// not watched when what it shows happened.
+	late := prev == nil || s.unwatched
 	// Releases first: they are what let the grants happen.
 	if prev != nil {
 		for _, p := range prev.Participants {
@@ -63,20 +103,40 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			if p.Role == lockcore.RoleHolder {
 				change = Released
 			}
-			s.add(at, change, prev.Path, p, false)
+			e := s.entry(at, change, prev.Path, p, false)
+			e.Seen = s.unwatched
+			e.EndedBy, e.Audit = s.endedBy(p)
+			s.add(e)
 		}
 	}
 	if next != nil {
 		for _, p := range next.Participants {
 			before, seen := old[keyOf(p)]
 			if !seen {
-				s.add(at, Joined, next.Path, p, false)
+				e := s.entry(at, Joined, next.Path, p, false)
+				e.Seen = late
+				s.add(e)
 			}
 			if p.Role == lockcore.RoleHolder && (!seen || before.Role != lockcore.RoleHolder) {
-				s.add(at, Granted, next.Path, p, overtook(next, p))
+				e := s.entry(at, Granted, next.Path, p, overtook(next, p))
+				e.Seen = late
+				s.add(e)
 			}
 		}
 	}
+}
+
+// endedBy says who or what ended p's hold or wait, as its node went.
+func (s *State) endedBy(p lockcore.Participant) (Ender, string) {
+	k := keyOf(p)
+	if line, ok := s.actions[k]; ok {
+		delete(s.actions, k)
+		return EndedByOperator, line
+	}
+	if p.Session != 0 && s.Link(p.Session).State == lockcore.LinkDisconnected {
+		return EndedByExpiry, ""
+	}
+	return EndedByRelease, ""
 }
 
 // contenderKey tells contenders apart across readings: a plain ephemeral
@@ -102,14 +162,19 @@ func overtook(l *lockcore.Lock, p lockcore.Participant) bool {
 	return false
 }
 
-func (s *State) add(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) {
-	s.History = append(s.History, HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Session: p.Session,
-		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder})
+// entry is the log's entry of change c to p in lock.
+func (s *State) entry(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) HistoryEntry {
+	return HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Session: p.Session,
+		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder, Token: p.Token}
+}
+
+func (s *State) add(e HistoryEntry) {
+	s.History = append(s.History, e)
 	s.Logged++
-	if outOfOrder {
+	if e.OutOfOrder {
 		s.FIFOBreaks++
 	}
-	if c == Granted {
+	if e.Change == Granted {
 		s.Grants++
 	}
 	// Trim in batches: copying the log on every entry once it is full

@@ -71,6 +71,8 @@ func (d *decoder) decode(b []byte) (ev zkwatch.Event, snap bool, err error) {
 		if ln.Srv != nil {
 			fillServers(&ev, ln.Srv)
 		}
+	case zkwatch.EventAction:
+		ev.Note = ln.N
 	}
 	return ev, ln.Snap, nil
 }

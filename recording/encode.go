@@ -66,6 +66,8 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 		ln.Disc = &d
 	case zkwatch.EventServers:
 		ln.Srv = serversOf(ev)
+	case zkwatch.EventAction:
+		ln.N = ev.Note
 	}
 	e.buf.Reset()
 	if err := json.NewEncoder(&e.buf).Encode(&ln); err != nil {

@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"bytes"
 	"reflect"
 	"testing"
 	"time"
@@ -36,5 +37,18 @@ func TestWatchesGap(t *testing.T) {
 				t.Fatalf("gap %q, warnings %q", l.WatchesGap, l.Warnings)
 			}
 		})
+	}
+}
+
+// TestReadsFormat1: a recording written before format 2 (no action
+// lines) still reads.
+func TestReadsFormat1(t *testing.T) {
+	v1 := `{"zklocks_recording":1,"started":"2026-11-22T03:00:00Z","part":1,"server":"zk1:2181"}` + "\n" +
+		`{"t":1763780400000000,"k":"conn","c":{"ph":0,"sv":"zk1:2181","se":4096,"si":"2026-11-22T03:00:00Z"}}` + "\n" +
+		`{"t":1000,"k":"error","e":"something"}` + "\n"
+	var got []zkwatch.Event
+	h, err := Read(bytes.NewReader(gz(v1)), func(ev zkwatch.Event, _ bool) { got = append(got, ev) })
+	if err != nil || h.Format != 1 || len(got) != 2 || got[1].Err == nil {
+		t.Fatalf("header %+v, %d events, err %v", h, len(got), err)
 	}
 }

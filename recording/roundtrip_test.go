@@ -29,7 +29,8 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 	for _, l := range c.locks {
 		evs = append(evs, c.event(l))
 	}
-	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkReads: 40}})
+	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkReads: 40}},
+		zkwatch.Event{Kind: zkwatch.EventAction, At: at, Path: c.locks[0].path + "/n", Note: `{"action":"force-release","czxid":7}`})
 	for i := range n {
 		evs = append(evs, c.next())
 		if i == n/2 {

@@ -76,6 +76,9 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := zkwatch.Watch(ctx, conn, cfg)
+	if opt.Actions != nil {
+		opt.Actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
+	}
 	events := w.Events()
 	if rec != nil {
 		events = recording.Tee(events, rec)
