@@ -53,6 +53,9 @@ type Link struct {
 	// operator looks for, and its connection is gone with it.
 	LastClient, LastServer string
 	LastSeen               time.Time
+	// LastName is LastClient's host name by reverse DNS, when one was
+	// found; empty otherwise.
+	LastName string
 }
 
 // LastSeenText says where and when the session's client was last seen,
@@ -62,7 +65,11 @@ func (k Link) LastSeenText(loc *time.Location) string {
 	if k.LastClient == "" {
 		return ""
 	}
-	return k.LastClient + ", last seen " + k.LastSeen.In(loc).Format(time.TimeOnly)
+	name := ""
+	if k.LastName != "" {
+		name = " (" + k.LastName + ")"
+	}
+	return k.LastClient + name + ", last seen " + k.LastSeen.In(loc).Format(time.TimeOnly)
 }
 
 // ExpiryKnown reports whether ExpiresWithin means anything.
@@ -118,7 +125,11 @@ func lastSeenIn(k Link) string {
 	if k.LastServer != "" {
 		via = " (via " + k.LastServer + ")"
 	}
-	return "; its client was last seen as " + k.LastClient + via + " at " + stamp(k.LastSeen)
+	name := ""
+	if k.LastName != "" {
+		name = " (" + k.LastName + ")"
+	}
+	return "; its client was last seen as " + k.LastClient + name + via + " at " + stamp(k.LastSeen)
 }
 
 // expiresIn says when a disconnected session expires, counted from the

@@ -28,6 +28,8 @@ type Client struct {
 	// Addr is the client's address as its server saw it, and Server that
 	// server; empty when no server named the session.
 	Addr, Server string
+	// Name is Addr's host name by reverse DNS, when one was found.
+	Name string
 	// Gone: every server answered and none lists the session, so its nodes
 	// may have outlived it (a ghost).
 	Gone bool
@@ -62,7 +64,7 @@ func ClientOf(clients map[int64]zkwatch.ClientInfo, complete bool, session int64
 		return c
 	}
 	if ci, ok := clients[session]; ok && ci.Client != "" {
-		c.Addr, c.Server = ci.Client, ci.Server
+		c.Addr, c.Server, c.Name = ci.Client, ci.Server, ci.Name
 		return c
 	}
 	_, listed := clients[session]
@@ -80,7 +82,7 @@ func (s *State) Client(session int64) Client {
 		link := k.State
 		c.Gone = link == lockcore.LinkDisconnected
 		if k.LastClient != "" {
-			c.Last = lockcore.Link{LastClient: k.LastClient, LastServer: k.LastServer, LastSeen: k.LastSeen}
+			c.Last = lockcore.Link{LastClient: k.LastClient, LastServer: k.LastServer, LastSeen: k.LastSeen, LastName: k.LastName}
 		}
 		// After a complete answer, a session is still unknown only
 		// because it was first seen after the members were asked.
@@ -116,6 +118,8 @@ func (c Client) String() string {
 	switch {
 	case c.Session == 0:
 		return "none (no session)"
+	case c.Addr != "" && c.Name != "":
+		return Printable(c.Addr) + " (" + Printable(c.Name) + ") via " + Printable(c.Server)
 	case c.Addr != "" && c.Server != "":
 		return Printable(c.Addr) + " via " + Printable(c.Server)
 	case c.Addr != "":

@@ -22,13 +22,13 @@ type sessionTrack struct {
 	// addr and server are its client's address and the member that saw
 	// it, from the last cons that listed it, asked for at addrAt: kept
 	// once no member lists it, when the address matters most.
-	addr, server string
-	addrAt       time.Time
+	addr, server, name string
+	addrAt             time.Time
 }
 
 // lastSeen adds where and when the session's client was last seen to k.
 func (t *sessionTrack) lastSeen(k lockcore.Link) lockcore.Link {
-	k.LastClient, k.LastServer, k.LastSeen = t.addr, t.server, t.addrAt
+	k.LastClient, k.LastServer, k.LastSeen, k.LastName = t.addr, t.server, t.addrAt, t.name
 	return k
 }
 
@@ -96,7 +96,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 				t.timeout = ci.Timeout
 			}
 			if ci.Client != "" {
-				t.addr, t.server, t.addrAt = ci.Client, ci.Server, ev.ClientsAsked
+				t.addr, t.server, t.name, t.addrAt = ci.Client, ci.Server, ci.Name, ev.ClientsAsked
 				if t.addrAt.IsZero() {
 					t.addrAt = ev.At
 				}

@@ -80,6 +80,7 @@ type participantJSON struct {
 	LastClient string `json:"last_client,omitempty"`
 	LastServer string `json:"last_server,omitempty"`
 	LastSeen   string `json:"last_seen,omitempty"`
+	LastName   string `json:"last_client_name,omitempty"`
 }
 
 type anomalyJSON struct {
@@ -166,7 +167,7 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		j.ExpiresWithinMs = &ms
 	}
 	if p.Link.LastClient != "" {
-		j.LastClient, j.LastServer = p.Link.LastClient, p.Link.LastServer
+		j.LastClient, j.LastServer, j.LastName = p.Link.LastClient, p.Link.LastServer, p.Link.LastName
 		j.LastSeen = p.Link.LastSeen.UTC().Format(time.RFC3339Nano)
 	}
 	if p.Watches != nil {

@@ -99,7 +99,11 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 	for _, s := range order {
 		last := ""
 		if k := link[s]; k.LastClient != "" {
-			last = "; its client was last seen as " + Printable(k.LastClient) + " via " + Printable(k.LastServer) +
+			name := ""
+			if k.LastName != "" {
+				name = " (" + Printable(k.LastName) + ")"
+			}
+			last = "; its client was last seen as " + Printable(k.LastClient) + name + " via " + Printable(k.LastServer) +
 				" at " + k.LastSeen.UTC().Format(time.RFC3339)
 		}
 		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", SessionText(s), strings.Join(owned[s], ", "),

@@ -307,7 +307,7 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	}
 	if p.Link.State != base.Link.State || !p.Link.At.Equal(base.Link.At) || p.Link.ExpiresWithin != base.Link.ExpiresWithin ||
 		p.Link.ExpirySource != base.Link.ExpirySource || p.Link.LastClient != base.Link.LastClient ||
-		p.Link.LastServer != base.Link.LastServer || !p.Link.LastSeen.Equal(base.Link.LastSeen) {
+		p.Link.LastServer != base.Link.LastServer || !p.Link.LastSeen.Equal(base.Link.LastSeen) || p.Link.LastName != base.Link.LastName {
 		pt.Link = ptr(p.Link)
 	}
 	if p.Hold != base.Hold {

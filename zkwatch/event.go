@@ -97,6 +97,9 @@ type ClientInfo struct {
 	Server string
 	// Client is the client's address as that server saw it.
 	Client string
+	// Name is the client host's name by reverse DNS, once a lookup
+	// bounded to a fraction of a second found one; empty otherwise.
+	Name string
 	// LastOperation is cons' lop, e.g. GETD.
 	LastOperation string
 	// Established is when the connection was made (server clock).
