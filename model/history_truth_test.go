@@ -13,7 +13,9 @@ import (
 // already queued, a contender (2) joining while watched, the holder's
 // client dying (its session connected nowhere), the operator
 // force-releasing it, the waiter releasing, and 2's session expiring.
-func story(t *testing.T) *State {
+// The operator's action is told after the watcher reported the node gone,
+// or, toldFirst, before.
+func story(t *testing.T, toldFirst bool) *State {
 	t.Helper()
 	s := NewState()
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
@@ -37,8 +39,13 @@ func story(t *testing.T) *State {
 	s.Apply(servers(-30*time.Second, 101, 102))
 	audit := AuditEntry{Time: at(-20 * time.Second), User: "sre", Action: "force-release",
 		Node: s.Locks["/t"].Participants[0].Path, Czxid: 1, Owner: "0x64", Result: "ok"}
-	s.Apply(lockAt(-20*time.Second, 1, 2)) // the watcher saw it go before the action was told
-	s.Apply(audit.Event())
+	if toldFirst {
+		s.Apply(audit.Event())
+		s.Apply(lockAt(-20*time.Second, 1, 2))
+	} else {
+		s.Apply(lockAt(-20*time.Second, 1, 2))
+		s.Apply(audit.Event())
+	}
 	s.Apply(lockAt(-10*time.Second, 2))
 	s.Apply(servers(-5*time.Second, 101))
 	s.Apply(lockAt(0, 3))
@@ -46,7 +53,13 @@ func story(t *testing.T) *State {
 }
 
 func TestHistoryEndsAndSightings(t *testing.T) {
-	s := story(t)
+	for _, toldFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("action told first %v", toldFirst), func(t *testing.T) { checkStory(t, story(t, toldFirst)) })
+	}
+}
+
+func checkStory(t *testing.T, s *State) {
+	t.Helper()
 	var got []string
 	for _, h := range s.History {
 		e := fmt.Sprintf("%s:%d", h.Change, h.Seq)
@@ -70,7 +83,7 @@ func TestHistoryEndsAndSightings(t *testing.T) {
 }
 
 func TestTimelineCountsOnlyWhatWasSeen(t *testing.T) {
-	s := story(t)
+	s := story(t, false)
 	tl := s.Timeline("/t", t0.Add(-time.Minute), t0)
 	// 1 joined before it was seen: its wait is not known. 2 waited 30 s
 	// (-40 s → -10 s). 0's hold began before it was seen; 1 held 10 s

@@ -28,8 +28,8 @@ func (s *State) recordAction(ev zkwatch.Event) {
 		return
 	}
 	k := contenderKey{path: a.Node, token: a.Czxid}
-	// Entries after the last sync only: the log is searched from its end,
-	// and an action ends what was shown moments before.
+	// An action ends what was shown moments before: the log's latest
+	// entries are searched, newest first.
 	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-maxPendingActions; i-- {
 		h := &s.History[i]
 		if (h.Change == Released || h.Change == Left) && h.Token == a.Czxid && path.Join(h.Lock, h.Node) == a.Node {
