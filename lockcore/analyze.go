@@ -25,8 +25,7 @@ type Options struct {
 func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	l := Lock{Path: t.Path, ReadAt: t.ReadAt, WatchesSource: WatchesFromRecipe, LongHeldAfter: max(opt.LongHeld, 0)}
 	if why := w.gap(t); why != "" {
-		w = nil
-		l.Warnings = append(l.Warnings, why)
+		w, l.WatchesGap = nil, why
 	}
 	if w != nil {
 		l.WatchesSource = WatchesFromServer

@@ -43,6 +43,8 @@ type Held struct {
 	version  int32 // our node's data version, as last watched
 	released bool
 	watcher  sync.WaitGroup
+	// onRelease runs once Release is done (see OnRelease).
+	onRelease func()
 }
 
 // ownWatch is the first watch on our own node, set as soon as it exists.
@@ -243,6 +245,14 @@ func (h *Held) LostAt() time.Time {
 	return h.lostAt
 }
 
+// OnRelease has f called once, as Release returns: to end what the lock
+// was taken on, such as a session of its own. It replaces an earlier f.
+func (h *Held) OnRelease(f func()) {
+	h.mu.Lock()
+	h.onRelease = f
+	h.mu.Unlock()
+}
+
 // Release deletes our node, and only ours: it checks that the node still
 // belongs to our session and is the one we were granted. After a loss it
 // still removes the node if it is ours (a dropped connection may have left
@@ -258,8 +268,11 @@ func (h *Held) Release(ctx context.Context) error {
 		return nil
 	}
 	h.released = true
-	lostErr, version := h.err, h.version
+	lostErr, version, onRelease := h.err, h.version, h.onRelease
 	h.mu.Unlock()
+	if onRelease != nil {
+		defer onRelease()
+	}
 	defer func() {
 		close(h.done)
 		// The watchers end at once unless a request of theirs waits for a

@@ -104,7 +104,14 @@ type Lock struct {
 	// contender, such as a sequence counter near its wrap.
 	Warnings      []string
 	WatchesSource WatchSource
-	ReadAt        time.Time
+	// WatchesGap says why watch targets follow the recipes' rules although
+	// the servers' watch table is in use: it was read before this lock's
+	// last change, or without this lock's watches. A busy lock has one
+	// most of the time, until the table is read again: it is about the
+	// table's age, not about the lock, so it is no warning. Empty when
+	// WatchesSource is the server, or no table is in use at all.
+	WatchesGap string
+	ReadAt     time.Time
 	// LongHeldAfter is the long-held threshold the analysis used (zero:
 	// none), for Lock.At to redo the check as holds grow.
 	LongHeldAfter time.Duration

@@ -46,6 +46,30 @@ type Link struct {
 	// timeout negotiated, seen while connected) or "leader" (the leader's
 	// dump); empty when unknown.
 	ExpirySource string
+	// LastClient, for a session no member lists now, is its client's
+	// address as LastServer saw it when a member last listed it, at
+	// LastSeen (when that answer was asked for); empty when no member
+	// ever did while it was watched. A dead client's address is what an
+	// operator looks for, and its connection is gone with it.
+	LastClient, LastServer string
+	LastSeen               time.Time
+	// LastName is LastClient's host name by reverse DNS, when one was
+	// found; empty otherwise.
+	LastName string
+}
+
+// LastSeenText says where and when the session's client was last seen,
+// times in loc: "10.1.2.3:51234, last seen 20:05:52"; empty when it never
+// was.
+func (k Link) LastSeenText(loc *time.Location) string {
+	if k.LastClient == "" {
+		return ""
+	}
+	name := ""
+	if k.LastName != "" {
+		name = " (" + k.LastName + ")"
+	}
+	return k.LastClient + name + ", last seen " + k.LastSeen.In(loc).Format(time.TimeOnly)
 }
 
 // ExpiryKnown reports whether ExpiresWithin means anything.
@@ -83,11 +107,29 @@ func WithLinks(l Lock, links map[int64]Link) Lock {
 		if p.Role == RoleHolder && p.Link.State == LinkDisconnected {
 			l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedHolder, *p,
 				fmt.Sprintf("holds, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
-					"and the lock stays held until the session expires (%s), unless the client reconnects first",
-					SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link))))
+					"and the lock stays held until the session expires (%s), unless the client reconnects first%s",
+					SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link), lastSeenIn(p.Link))))
 		}
 	}
 	return l
+}
+
+// lastSeenIn is where and when the client was last seen, for an
+// anomaly's detail: "; its client was last seen as 10.1.2.3:51234 (via
+// 10.0.0.1:2181) at 2026-11-22T20:05:52Z".
+func lastSeenIn(k Link) string {
+	if k.LastClient == "" {
+		return ""
+	}
+	via := ""
+	if k.LastServer != "" {
+		via = " (via " + k.LastServer + ")"
+	}
+	name := ""
+	if k.LastName != "" {
+		name = " (" + k.LastName + ")"
+	}
+	return "; its client was last seen as " + k.LastClient + name + via + " at " + stamp(k.LastSeen)
 }
 
 // expiresIn says when a disconnected session expires, counted from the

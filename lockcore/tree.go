@@ -123,7 +123,7 @@ func (w *WatchTable) gap(t Tree) string {
 		return ""
 	}
 	if w.scope != nil && !w.scope(t.Path) {
-		return "the servers' watch table was read without this lock's watches (before it was found, or for another lock alone), so watch targets follow the recipe's rule"
+		return "the servers' watch table was read without this lock's watches (before it was found, or for another lock alone)"
 	}
 	if w.asOf == 0 {
 		return ""
@@ -138,7 +138,7 @@ func (w *WatchTable) gap(t Tree) string {
 		}
 	}
 	if last > w.asOf {
-		return "the servers' watch table predates this lock's last change, so watch targets follow the recipe's rule until it is read again"
+		return "the servers' watch table predates this lock's last change"
 	}
 	return ""
 }

@@ -34,6 +34,19 @@ type Actions struct {
 	Server, User string
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
+	// NewSession, when set, dials a session of Acquire's own, ended (with
+	// close) when the acquisition fails or gives up, or when the lock is
+	// released. ZK is then only for the other actions. A reader that also
+	// waits on a lock through its own session leaves a watch behind when
+	// it gives up (ZooKeeper removes a watch only when it fires or its
+	// session closes), which every other observer counts against the
+	// lock; and it cannot tell its waiter's watches from its own reading.
+	NewSession func(ctx context.Context) (zk lockcore.ZK, close func(), err error)
+	// Told, when set, gets every audit entry an action makes, also
+	// without an audit log: the UI passes them on to its watcher
+	// (AuditEntry.Event), so that the event log says which holds the
+	// operator ended. It must not block.
+	Told func(AuditEntry)
 
 	once  sync.Once
 	locks *lockcore.Client // our lock client on ZK, made at the first Acquire
@@ -56,6 +69,14 @@ func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
 		}
 		return lockcore.Revoke(ctx, a.ZK, e)
 	})
+}
+
+// AwaitRelease waits, as long as ctx allows, for the holder asked by
+// Revoke to release (see lockcore.AwaitRelease): true once its node is
+// gone. It only reads, so it is neither refused under read-only nor
+// audited.
+func (a *Actions) AwaitRelease(ctx context.Context, e lockcore.Expect) (bool, error) {
+	return lockcore.AwaitRelease(ctx, a.ZK, e)
 }
 
 // Fence deletes the chosen nodes atomically (see lockcore.Fence); one
@@ -81,7 +102,24 @@ func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.He
 	if a.ReadOnly {
 		return nil, ErrReadOnly
 	}
-	return a.client().Acquire(ctx, spec)
+	if a.NewSession == nil {
+		return a.client().Acquire(ctx, spec)
+	}
+	c, end, err := a.NewSession(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("a session to acquire on: %w", err)
+	}
+	// A lock client of the session's own: its background deletes end
+	// with the session.
+	own := lockcore.NewClient(c)
+	h, err := own.Acquire(ctx, spec)
+	if err != nil {
+		end()
+		own.Close()
+		return nil, err
+	}
+	h.OnRelease(func() { end(); own.Close() })
+	return h, nil
 }
 
 func (a *Actions) client() *lockcore.Client {
@@ -115,7 +153,7 @@ func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
 func (a *Actions) record(action string, e lockcore.Expect, result error) error {
-	if a.Audit == nil {
+	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
 	now := time.Now
@@ -126,9 +164,16 @@ func (a *Actions) record(action string, e lockcore.Expect, result error) error {
 	if result != nil {
 		res = "failed: " + result.Error()
 	}
-	err := a.Audit.Record(AuditEntry{Time: now().UTC(), User: a.User, Server: a.Server,
+	entry := AuditEntry{Time: now().UTC(), User: a.User, Server: a.Server,
 		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
-		Owner: sessionOrNone(e.EphemeralOwner), Result: res})
+		Owner: sessionOrNone(e.EphemeralOwner), Result: res}
+	if a.Told != nil {
+		a.Told(entry)
+	}
+	if a.Audit == nil {
+		return nil
+	}
+	err := a.Audit.Record(entry)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrAudit, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // AuditEntry is one line of the audit log: one destructive action, whether
@@ -48,6 +49,13 @@ func (a *Audit) Record(e AuditEntry) error {
 	defer a.mu.Unlock()
 	_, err = a.w.Write(append(b, '\n'))
 	return err
+}
+
+// Event is the entry as the watcher passes it on (zkwatch.EventAction):
+// its audit line, as the log has it, on the node acted on.
+func (e AuditEntry) Event() zkwatch.Event {
+	b, _ := json.Marshal(e) // a struct of strings, numbers and a time
+	return zkwatch.Event{Kind: zkwatch.EventAction, At: e.Time, Path: e.Node, Note: string(b)}
 }
 
 func sessionOrNone(id int64) string {

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"time"
+
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -26,12 +28,32 @@ type Client struct {
 	// Addr is the client's address as its server saw it, and Server that
 	// server; empty when no server named the session.
 	Addr, Server string
+	// Name is Addr's host name by reverse DNS, when one was found.
+	Name string
 	// Gone: every server answered and none lists the session, so its nodes
 	// may have outlived it (a ghost).
 	Gone bool
 	// New: the session's nodes appeared after the servers were last asked,
 	// so their silence about it says nothing yet.
 	New bool
+	// Last is where and when a server last listed the session's client,
+	// when no server lists it now (see lockcore.Link.LastClient); shown
+	// in the location of Last.LastSeen (see In).
+	Last lockcore.Link
+}
+
+// In returns c with its times shown in loc.
+func (c Client) In(loc *time.Location) Client {
+	if !c.Last.LastSeen.IsZero() {
+		c.Last.LastSeen = c.Last.LastSeen.In(loc)
+	}
+	return c
+}
+
+// lastSeen is where and when the client was last seen, in LastSeen's own
+// location; empty when never.
+func (c Client) lastSeen() string {
+	return Printable(c.Last.LastSeenText(c.Last.LastSeen.Location()))
 }
 
 // ClientOf looks session up in what the servers' cons reported: clients by
@@ -42,7 +64,7 @@ func ClientOf(clients map[int64]zkwatch.ClientInfo, complete bool, session int64
 		return c
 	}
 	if ci, ok := clients[session]; ok && ci.Client != "" {
-		c.Addr, c.Server = ci.Client, ci.Server
+		c.Addr, c.Server, c.Name = ci.Client, ci.Server, ci.Name
 		return c
 	}
 	_, listed := clients[session]
@@ -56,8 +78,12 @@ func ClientOf(clients map[int64]zkwatch.ClientInfo, complete bool, session int64
 func (s *State) Client(session int64) Client {
 	c := ClientOf(s.Clients, s.ClientsComplete, session)
 	if c.Addr == "" {
-		link := s.Link(session).State
+		k := s.Link(session)
+		link := k.State
 		c.Gone = link == lockcore.LinkDisconnected
+		if k.LastClient != "" {
+			c.Last = lockcore.Link{LastClient: k.LastClient, LastServer: k.LastServer, LastSeen: k.LastSeen, LastName: k.LastName}
+		}
 		// After a complete answer, a session is still unknown only
 		// because it was first seen after the members were asked.
 		c.New = session != 0 && s.ClientsComplete && link == lockcore.LinkUnknown
@@ -66,15 +92,18 @@ func (s *State) Client(session int64) Client {
 }
 
 // Short is the client in a table cell, escaped: its address; "-" for a
-// persistent node; "disconnected" for a session no server lists (see
-// State.Link); "unknown yet" for one newer than the servers' last answer;
-// "?" when no server said.
+// persistent node; the address a server last listed with when ("10.1.2.3:51234,
+// last seen 20:05:52") for a session no server lists now; "disconnected" for
+// one no server lists that was never seen (see State.Link); "unknown yet"
+// for one newer than the servers' last answer; "?" when no server said.
 func (c Client) Short() string {
 	switch {
 	case c.Session == 0:
 		return "-"
 	case c.Addr != "":
 		return Printable(c.Addr)
+	case c.Last.LastClient != "":
+		return c.lastSeen()
 	case c.Gone:
 		return "disconnected"
 	case c.New:
@@ -89,10 +118,16 @@ func (c Client) String() string {
 	switch {
 	case c.Session == 0:
 		return "none (no session)"
+	case c.Addr != "" && c.Name != "":
+		return Printable(c.Addr) + " (" + Printable(c.Name) + ") via " + Printable(c.Server)
 	case c.Addr != "" && c.Server != "":
 		return Printable(c.Addr) + " via " + Printable(c.Server)
 	case c.Addr != "":
 		return Printable(c.Addr)
+	case c.Gone && c.Last.LastClient != "":
+		return "none now: every server answered and none lists this session; " + c.lastSeen() + " via " + Printable(c.Last.LastServer)
+	case c.Last.LastClient != "":
+		return "not listed now; " + c.lastSeen() + " via " + Printable(c.Last.LastServer)
 	case c.Gone:
 		return "none: every server answered and none lists this session"
 	case c.New:

@@ -15,6 +15,7 @@ func (s *State) Clone() *State {
 	c.Errors = slices.Clone(s.Errors)
 	c.History = slices.Clone(s.History)
 	c.Links = maps.Clone(s.Links)
+	c.actions = maps.Clone(s.actions)
 	c.tracks = make(map[int64]*sessionTrack, len(s.tracks))
 	for id, t := range s.tracks {
 		tc := *t

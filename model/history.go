@@ -12,13 +12,38 @@ import (
 type Change string
 
 // Changes. A release and a session's end look alike in the tree: both
-// remove the holder's node.
+// remove the holder's node; EndedBy says which it was, where it can.
 const (
 	Joined   Change = "joined"   // a new contender, queued
 	Granted  Change = "granted"  // a contender now holds (new or after waiting)
 	Released Change = "released" // a holder's node went
 	Left     Change = "left"     // a waiter's node went before it held
 	Expired  Change = "expired"  // our own session expired (Lock is empty)
+	// Disconnected: no member holds a connection for a holder's session
+	// any more (its client died or is cut off); the lock stays held until
+	// the session expires or the client reconnects.
+	Disconnected Change = "disconnected"
+)
+
+// Ender says who or what ended a hold or a wait (a Released or Left
+// entry). The tree does not say who deleted a node; these are what
+// zklocks knows of it.
+type Ender string
+
+// Enders.
+const (
+	// EndedByRelease: the node was deleted while its session was
+	// connected, or not known to be disconnected: its client released
+	// (another session deleting it, other than this zklocks' operator,
+	// reads the same).
+	EndedByRelease Ender = "release"
+	// EndedByOperator: this zklocks' operator deleted it (force-release,
+	// fence); the entry's Audit is the action's audit line.
+	EndedByOperator Ender = "operator"
+	// EndedByExpiry: the node went while its session was connected to no
+	// member: the session expired, which deletes its ephemeral nodes
+	// (another session deleting it then reads the same).
+	EndedByExpiry Ender = "expiry"
 )
 
 // HistoryEntry is one line of the event log.
@@ -33,6 +58,18 @@ type HistoryEntry struct {
 	// OutOfOrder marks a grant that overtook an earlier waiter of an
 	// exclusive lock: FIFO broken.
 	OutOfOrder bool
+	// Token is the contender's czxid: it tells a plain lock's successive
+	// holders apart, and matches an operator's audit line.
+	Token int64
+	// Seen: At is when zklocks first saw this, not when it happened,
+	// which was earlier and is not known: the lock was found, or read
+	// again after a lost connection, after the contender joined or was
+	// granted. Such times count in no wait or hold figure.
+	Seen bool
+	// EndedBy says who or what ended a hold or wait (Released, Left), and
+	// Audit is the operator's audit line when it was zklocks' operator.
+	EndedBy Ender
+	Audit   string
 	// Reconstructed marks a join (or a grant known exactly) that happened
 	// before its lock was found: At is the node's creation time (ctime,
 	// by the server's clock), not when it was seen.
@@ -67,7 +104,10 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			if p.Role == lockcore.RoleHolder {
 				change = Released
 			}
-			s.add(at, change, prev.Path, p, false)
+			e := s.entry(at, change, prev.Path, p, false)
+			e.Seen = s.unwatched
+			e.EndedBy, e.Audit = s.endedBy(p)
+			s.add(e)
 		}
 	}
 	if next == nil {
@@ -77,7 +117,9 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 		before, seen := old[keyOf(p)]
 		if seen {
 			if p.Role == lockcore.RoleHolder && before.Role != lockcore.RoleHolder {
-				s.add(at, Granted, next.Path, p, overtook(next, p))
+				e := s.entry(at, Granted, next.Path, p, overtook(next, p))
+				e.Seen = s.unwatched
+				s.add(e)
 			}
 			continue
 		}
@@ -85,11 +127,28 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			s.recordFound(at, next, p)
 			continue
 		}
-		s.add(at, Joined, next.Path, p, false)
+		e := s.entry(at, Joined, next.Path, p, false)
+		e.Seen = s.unwatched
+		s.add(e)
 		if p.Role == lockcore.RoleHolder {
-			s.add(at, Granted, next.Path, p, overtook(next, p))
+			e := s.entry(at, Granted, next.Path, p, overtook(next, p))
+			e.Seen = s.unwatched
+			s.add(e)
 		}
 	}
+}
+
+// endedBy says who or what ended p's hold or wait, as its node went.
+func (s *State) endedBy(p lockcore.Participant) (Ender, string) {
+	k := keyOf(p)
+	if line, ok := s.actions[k]; ok {
+		delete(s.actions, k)
+		return EndedByOperator, line
+	}
+	if p.Session != 0 && s.Link(p.Session).State == lockcore.LinkDisconnected {
+		return EndedByExpiry, ""
+	}
+	return EndedByRelease, ""
 }
 
 // recordFound logs a contender of a lock found after the first sync. Its
@@ -106,7 +165,9 @@ func (s *State) recordFound(at time.Time, l *lockcore.Lock, p lockcore.Participa
 	if known && p.Ctime.Before(at) {
 		joined = p.Ctime
 	}
-	s.addEntry(HistoryEntry{At: joined, Change: Joined, Reconstructed: joined != at}, l.Path, p)
+	e := s.entry(joined, Joined, l.Path, p, false)
+	e.Reconstructed, e.Seen = joined != at, joined == at
+	s.add(e)
 	if p.Role != lockcore.RoleHolder {
 		return
 	}
@@ -114,7 +175,9 @@ func (s *State) recordFound(at time.Time, l *lockcore.Lock, p lockcore.Participa
 	if h := p.Hold; h.Exact() && !h.After.Before(joined) && h.After.Before(at) {
 		granted = h.After
 	}
-	s.addEntry(HistoryEntry{At: granted, Change: Granted, OutOfOrder: overtook(l, p), Reconstructed: granted != at}, l.Path, p)
+	e = s.entry(granted, Granted, l.Path, p, overtook(l, p))
+	e.Reconstructed, e.Seen = granted != at, granted == at
+	s.add(e)
 }
 
 // contenderKey tells contenders apart across readings: a plain ephemeral
@@ -140,13 +203,13 @@ func overtook(l *lockcore.Lock, p lockcore.Participant) bool {
 	return false
 }
 
-func (s *State) add(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) {
-	s.addEntry(HistoryEntry{At: at, Change: c, OutOfOrder: outOfOrder}, lock, p)
+// entry is the log's entry of change c to p in lock.
+func (s *State) entry(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) HistoryEntry {
+	return HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Session: p.Session,
+		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder, Token: p.Token}
 }
 
-// addEntry logs e (its time, change and marks) for contender p of lock.
-func (s *State) addEntry(e HistoryEntry, lock string, p lockcore.Participant) {
-	e.Lock, e.Node, e.Session, e.Mode, e.Seq = lock, p.Node, p.Session, p.Mode, p.Seq
+func (s *State) add(e HistoryEntry) {
 	s.History = append(s.History, e)
 	s.Logged++
 	if e.OutOfOrder {

@@ -19,6 +19,17 @@ type sessionTrack struct {
 	// missing is when a complete answer first listed it nowhere, since it
 	// was last listed; zero while connected or unknown.
 	missing time.Time
+	// addr and server are its client's address and the member that saw
+	// it, from the last cons that listed it, asked for at addrAt: kept
+	// once no member lists it, when the address matters most.
+	addr, server, name string
+	addrAt             time.Time
+}
+
+// lastSeen adds where and when the session's client was last seen to k.
+func (t *sessionTrack) lastSeen(k lockcore.Link) lockcore.Link {
+	k.LastClient, k.LastServer, k.LastSeen, k.LastName = t.addr, t.server, t.addrAt, t.name
+	return k
 }
 
 // Link is what the members' connection lists say of session: connected,
@@ -84,11 +95,17 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 			if ci.Timeout > 0 {
 				t.timeout = ci.Timeout
 			}
+			if ci.Client != "" {
+				t.addr, t.server, t.name, t.addrAt = ci.Client, ci.Server, ci.Name, ev.ClientsAsked
+				if t.addrAt.IsZero() {
+					t.addrAt = ev.At
+				}
+			}
 			t.missing = time.Time{}
 			links[session] = lockcore.Link{State: lockcore.LinkConnected}
 		case !ev.ClientsComplete || ev.ClientsAsked.IsZero() || !t.seen.Before(ev.ClientsAsked):
 			t.missing = time.Time{}
-			links[session] = lockcore.Link{State: lockcore.LinkUnknown}
+			links[session] = t.lastSeen(lockcore.Link{State: lockcore.LinkUnknown})
 		default:
 			if t.missing.IsZero() {
 				t.missing = ev.At
@@ -97,7 +114,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 			if t.timeout > 0 {
 				k.ExpiresWithin, k.ExpirySource = max(t.missing.Add(t.timeout).Sub(ev.At), 0), "cons"
 			}
-			links[session] = k
+			links[session] = t.lastSeen(k)
 		}
 	}
 	s.Links = links

@@ -31,6 +31,7 @@ type lockJSON struct {
 	Path          string            `json:"path"`
 	Recipe        string            `json:"recipe"`
 	WatchesSource string            `json:"watches_source"`
+	WatchesGap    string            `json:"watches_gap,omitempty"`
 	MaxLeases     *int              `json:"max_leases"`
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
@@ -76,6 +77,12 @@ type participantJSON struct {
 	PartOf          string   `json:"part_of,omitempty"`
 	Connection      *string  `json:"connection"`
 	ExpiresWithinMs *int64   `json:"expires_within_ms"`
+	// LastClient, LastServer and LastSeen: where and when a server last
+	// listed the session's client, once none lists it (lockcore.Link).
+	LastClient string `json:"last_client,omitempty"`
+	LastServer string `json:"last_server,omitempty"`
+	LastSeen   string `json:"last_seen,omitempty"`
+	LastName   string `json:"last_client_name,omitempty"`
 }
 
 type anomalyJSON struct {
@@ -110,7 +117,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 
 func lockToJSON(l lockcore.Lock) lockJSON {
 	oldest, exact := oldestHoldMs(&l)
-	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), MaxLeases: l.MaxLeases,
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact,
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings, App: appToJSON(l.App),
 		Participants: make([]participantJSON, 0, len(l.Participants)),
@@ -160,6 +167,10 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if p.Link.State == lockcore.LinkDisconnected && p.Link.ExpiryKnown() {
 		ms := p.Link.ExpiresWithin.Milliseconds()
 		j.ExpiresWithinMs = &ms
+	}
+	if p.Link.LastClient != "" {
+		j.LastClient, j.LastServer, j.LastName = p.Link.LastClient, p.Link.LastServer, p.Link.LastName
+		j.LastSeen = p.Link.LastSeen.UTC().Format(time.RFC3339Nano)
 	}
 	if p.Watches != nil {
 		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children

@@ -55,7 +55,11 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 	} else if l.Recipe == lockcore.RecipeCuratorSemaphore {
 		fmt.Fprint(w, ", max leases unknown (not stored in the tree)")
 	}
-	fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
+	if l.WatchesGap != "" {
+		fmt.Fprintf(w, "  (watches: %s, until the table is read again: %s)\n", l.WatchesSource, Printable(l.WatchesGap))
+	} else {
+		fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
+	}
 	writeAppText(w, l.App)
 	writeQueueTable(w, l.Participants)
 	if len(l.HiddenWaiters) > 0 {
@@ -94,8 +98,17 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 		link[p.Session] = p.Link
 	}
 	for _, s := range order {
-		fmt.Fprintf(w, "session %s (%s): disconnected, %s\n", SessionText(s), strings.Join(owned[s], ", "),
-			link[s].ExpiresText(link[s].ExpiresWithin))
+		last := ""
+		if k := link[s]; k.LastClient != "" {
+			name := ""
+			if k.LastName != "" {
+				name = " (" + Printable(k.LastName) + ")"
+			}
+			last = "; its client was last seen as " + Printable(k.LastClient) + name + " via " + Printable(k.LastServer) +
+				" at " + k.LastSeen.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", SessionText(s), strings.Join(owned[s], ", "),
+			link[s].ExpiresText(link[s].ExpiresWithin), last)
 	}
 }
 

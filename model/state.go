@@ -63,6 +63,13 @@ type State struct {
 	Logged int
 
 	tracks map[int64]*sessionTrack // owner sessions, for Links
+	// actions are the operator's deletes whose node was still shown when
+	// they were told (EventAction): contender → audit line, until the
+	// node's end is logged.
+	actions map[contenderKey]string
+	// unwatched: the connection was lost since the last sync, so what a
+	// read shows may have happened while nothing watched.
+	unwatched bool
 	// steady is the span of time over which AgeTo would change no lock.
 	steady steadySpan
 	// LastChange is when the watcher last reported a lock changed or gone.
@@ -74,7 +81,7 @@ const maxErrors = 20
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
-		tracks: map[int64]*sessionTrack{}}
+		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]string{}}
 }
 
 // Apply moves the state forward by one event.
@@ -82,6 +89,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 	switch ev.Kind {
 	case zkwatch.EventConn:
 		s.Conn = ev.Conn
+		s.unwatched = s.unwatched || ev.Conn.Phase != zkwatch.Connected
 		s.recordConn(ev)
 	case zkwatch.EventLock:
 		s.trackOwners(ev.Lock, ev.At)
@@ -102,7 +110,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
-		s.LastSync, s.Discovery = ev.At, ev.Discovery
+		s.LastSync, s.Discovery, s.unwatched = ev.At, ev.Discovery, false
 		if s.FirstSync.IsZero() {
 			s.FirstSync = ev.At
 		}
@@ -111,7 +119,11 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
 		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
+		before := s.Links
 		s.updateLinks(ev)
+		s.recordDisconnects(ev, before)
+	case zkwatch.EventAction:
+		s.recordAction(ev)
 	case zkwatch.EventError:
 		s.Errors = append(s.Errors, ev.Err)
 		if len(s.Errors) > maxErrors {

@@ -22,6 +22,14 @@ type Span struct {
 	// Granted: a hold that began with a grant in the log; OutOfOrder: that
 	// grant overtook an earlier waiter (FIFO broken).
 	Granted, OutOfOrder bool
+	// Seen: From is when it was first seen (the lock found, or read again
+	// after a lost connection), not when it began, which was earlier.
+	Seen bool
+	// Disconnected, for a hold, is when its session was found connected
+	// to no member; zero if it never was while it held.
+	Disconnected time.Time
+	// EndedBy says who or what ended it, once it ended (see HistoryEntry).
+	EndedBy Ender
 	// Reconstructed: From is the node's ctime, as the lock was found after
 	// the span began (HistoryEntry.Reconstructed).
 	Reconstructed bool
@@ -33,7 +41,7 @@ type LockTimes struct {
 	Spans []Span
 	// Waits are join-to-grant times, Holds grant-to-release times, of the
 	// waits and holds that ended in the window and whose start the log
-	// saw; each sorted.
+	// saw as it happened (not first seen late); each sorted.
 	Waits, Holds []time.Duration
 }
 
@@ -44,14 +52,16 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 	open := map[string]int{}         // node → its open span
 	joined := map[string]time.Time{} // node → when the log saw it join
 	var out LockTimes
-	closeSpan := func(node string, hold bool, at time.Time) (Span, bool) {
+	// closeSpan ends node's open span of the kind hold, and returns its
+	// index.
+	closeSpan := func(node string, hold bool, at time.Time) (int, bool) {
 		i, ok := open[node]
 		if !ok || spans[i].Hold != hold {
-			return Span{}, false
+			return 0, false
 		}
 		delete(open, node)
 		spans[i].To = at
-		return spans[i], true
+		return i, true
 	}
 	inWindow := func(at time.Time) bool { return !at.Before(from) && !at.After(now) }
 	for _, h := range s.History {
@@ -61,36 +71,54 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 		switch h.Change {
 		case Joined:
 			open[h.Node] = len(spans)
-			joined[h.Node] = h.At
-			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At, Reconstructed: h.Reconstructed})
+			// A join first seen late has no time; one dated by its node's
+			// ctime has the servers' clock, not the one grants are read by.
+			if !h.Seen && !h.Reconstructed {
+				joined[h.Node] = h.At
+			}
+			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At, Seen: h.Seen, Reconstructed: h.Reconstructed})
 		case Granted:
 			if _, ok := closeSpan(h.Node, false, h.At); !ok {
 				if _, holding := open[h.Node]; !holding {
 					spans = append(spans, Span{Session: h.Session, Node: h.Node, To: h.At})
 				}
 			}
-			if j, ok := joined[h.Node]; ok && inWindow(h.At) {
+			if j, ok := joined[h.Node]; ok && !h.Seen && inWindow(h.At) {
 				out.Waits = append(out.Waits, h.At.Sub(j))
 			}
 			open[h.Node] = len(spans)
-			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: true, OutOfOrder: h.OutOfOrder,
-				Reconstructed: h.Reconstructed})
+			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: !h.Seen,
+				OutOfOrder: h.OutOfOrder, Seen: h.Seen, Reconstructed: h.Reconstructed})
+		case Disconnected:
+			if i, ok := open[h.Node]; ok && spans[i].Hold && spans[i].Disconnected.IsZero() {
+				spans[i].Disconnected = h.At
+			}
 		case Released, Left:
 			hold := h.Change == Released
-			sp, ok := closeSpan(h.Node, hold, h.At)
+			i, ok := closeSpan(h.Node, hold, h.At)
 			switch {
 			case !ok:
-				spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: hold, To: h.At})
-			case hold && sp.Granted && inWindow(h.At):
-				out.Holds = append(out.Holds, h.At.Sub(sp.From))
+				spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: hold, To: h.At, EndedBy: h.EndedBy})
+			case hold && spans[i].Granted && !h.Seen && inWindow(h.At):
+				out.Holds = append(out.Holds, h.At.Sub(spans[i].From))
+			}
+			if ok {
+				spans[i].EndedBy = h.EndedBy
 			}
 			delete(joined, h.Node)
 		}
 	}
 	if l := s.Locks[lock]; l != nil {
 		for _, p := range l.Participants {
-			if _, ok := open[p.Node]; !ok {
+			i, ok := open[p.Node]
+			if !ok {
+				i = len(spans)
 				spans = append(spans, Span{Session: p.Session, Node: p.Node, Hold: p.Role == lockcore.RoleHolder})
+			}
+			// A holder found disconnected when first read has no entry
+			// of it in the log.
+			if sp := &spans[i]; sp.Hold && sp.Disconnected.IsZero() && p.Link.State == lockcore.LinkDisconnected {
+				sp.Disconnected = p.Link.At
 			}
 		}
 	}

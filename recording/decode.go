@@ -71,6 +71,8 @@ func (d *decoder) decode(b []byte) (ev zkwatch.Event, snap bool, err error) {
 		if ln.Srv != nil {
 			fillServers(&ev, ln.Srv)
 		}
+	case zkwatch.EventAction:
+		ev.Note = ln.N
 	}
 	return ev, ln.Snap, nil
 }
@@ -86,10 +88,15 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 		h := ln.H
 		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
 			h.Recipe, h.MaxLeases, h.HiddenWaiters, h.Anomalies, h.Warnings, h.WatchesSource
+		l.WatchesGap = h.WatchesGap
+		if l.WatchesGap == "" {
+			l.Warnings, l.WatchesGap = gapOfOldWarnings(l.Warnings)
+		}
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
 	case prev != nil:
 		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
 			prev.Recipe, prev.MaxLeases, prev.HiddenWaiters, prev.Anomalies, prev.Warnings, prev.WatchesSource
+		l.WatchesGap = prev.WatchesGap
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = prev.LongHeldAfter, prev.MaybeLongHeld, prev.App
 	default:
 		return nil, errors.New("first line of a lock without its fields")
@@ -415,4 +422,21 @@ func unpack(pt *part) error {
 	name, err := unpackName(*tmpl, pt.NodeL, pt.NodeB)
 	*tmpl = name
 	return err
+}
+
+// oldGapSuffix ends the warning that recordings made before
+// Lock.WatchesGap existed carried in its place.
+const oldGapSuffix = ", so watch targets follow the recipe's rule"
+
+// gapOfOldWarnings takes the watch table's gap out of an older
+// recording's warnings, so that it reads as a new one does.
+func gapOfOldWarnings(warnings []string) (rest []string, gap string) {
+	for _, w := range warnings {
+		if i := strings.Index(w, oldGapSuffix); i > 0 && strings.HasPrefix(w, "the servers' watch table ") && gap == "" {
+			gap = w[:i]
+			continue
+		}
+		rest = append(rest, w)
+	}
+	return rest, gap
 }

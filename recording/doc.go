@@ -8,12 +8,13 @@
 //
 // A recording is a gzip stream of JSON lines. The first line is a header:
 //
-//	{"zklocks_recording":1,"started":"2026-11-22T14:02:11.052731Z","part":1,"server":"zk1:2181","roots":["/"],"by":"zklocks v1.4"}
+//	{"zklocks_recording":2,"started":"2026-11-22T14:02:11.052731Z","part":1,"server":"zk1:2181","roots":["/"],"by":"zklocks v1.4"}
 //
 // Every later line is one watcher event, with "t" the microseconds since
 // the previous line's time (the header's started, for the first) and "k"
-// its kind: conn, gone, denied, synced, disc, servers or error, or none
-// for the commonest, lock. Each
+// its kind: conn, gone, denied, synced, disc, servers, error or act (an
+// operator's action, "n" its audit line; format 2), or none for the
+// commonest, lock. Each
 // line is written whole, and the gzip stream is flushed every second, so
 // a crash loses at most the last second and leaves every earlier line
 // readable; a clean close ends the stream.
@@ -25,7 +26,7 @@
 //   - "p" names a path the first time the part mentions it and gives it
 //     the next number (from 1); later lines name it by number, "l".
 //   - "h" carries the lock's own fields (recipe, leases, hidden waiters,
-//     anomalies, warnings, watch source) when they changed.
+//     anomalies, warnings, watch source and gap) when they changed.
 //   - "ps" lists the participants in queue order: a number n is the
 //     previous line's participant n unchanged, [a,b] its participants a to
 //     b, an object a new participant, or (with "i") a changed one, holding

@@ -66,6 +66,8 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 		ln.Disc = &d
 	case zkwatch.EventServers:
 		ln.Srv = serversOf(ev)
+	case zkwatch.EventAction:
+		ln.N = ev.Note
 	}
 	e.buf.Reset()
 	if err := json.NewEncoder(&e.buf).Encode(&ln); err != nil {
@@ -76,7 +78,7 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 
 func headOf(l *lockcore.Lock) lockHead {
 	return lockHead{Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters,
-		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource,
+		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource, WatchesGap: l.WatchesGap,
 		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld, App: l.App}
 }
 
@@ -168,10 +170,10 @@ func sameStored(a, b lockcore.Participant) bool {
 		return false
 	}
 	a.Data, b.Data, a.Ctime, b.Ctime = nil, nil, time.Time{}, time.Time{}
-	if !a.Link.At.Equal(b.Link.At) {
+	if !a.Link.At.Equal(b.Link.At) || !a.Link.LastSeen.Equal(b.Link.LastSeen) {
 		return false
 	}
-	a.Link.At, b.Link.At = time.Time{}, time.Time{}
+	a.Link.At, b.Link.At, a.Link.LastSeen, b.Link.LastSeen = time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	return reflect.DeepEqual(a, b)
 }
 
@@ -307,7 +309,8 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 		pt.PF = ptr(p.PartOf)
 	}
 	if p.Link.State != base.Link.State || !p.Link.At.Equal(base.Link.At) || p.Link.ExpiresWithin != base.Link.ExpiresWithin ||
-		p.Link.ExpirySource != base.Link.ExpirySource {
+		p.Link.ExpirySource != base.Link.ExpirySource || p.Link.LastClient != base.Link.LastClient ||
+		p.Link.LastServer != base.Link.LastServer || !p.Link.LastSeen.Equal(base.Link.LastSeen) || p.Link.LastName != base.Link.LastName {
 		pt.Link = ptr(p.Link)
 	}
 	if p.Hold != base.Hold {

@@ -8,8 +8,11 @@ import (
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
-// Version is the format version this package writes and reads.
-const Version = 1
+// Version is the format version this package writes; it reads every
+// earlier one too. Format 2 added the "act" line (an operator's action,
+// zkwatch.EventAction), which a format 1 reader would take for a corrupt
+// line.
+const Version = 2
 
 // Header is a part's first line.
 type Header struct {
@@ -31,7 +34,7 @@ type Header struct {
 var kindNames = map[zkwatch.EventKind]string{
 	zkwatch.EventConn: "conn", zkwatch.EventLock: "lock", zkwatch.EventLockGone: "gone",
 	zkwatch.EventDenied: "denied", zkwatch.EventSynced: "synced", zkwatch.EventServers: "servers",
-	zkwatch.EventError: "error", zkwatch.EventDiscovery: "disc",
+	zkwatch.EventError: "error", zkwatch.EventDiscovery: "disc", zkwatch.EventAction: "act",
 }
 
 var kindOf = func() map[string]zkwatch.EventKind {
@@ -62,6 +65,8 @@ type line struct {
 	Conn *connJSON          `json:"c,omitempty"`
 	Disc *zkwatch.Discovery `json:"d,omitempty"`
 	Srv  *serversJSON       `json:"sv,omitempty"`
+	// N is an action's audit line (EventAction's Note).
+	N string `json:"n,omitempty"`
 }
 
 // lockHead is a lock's fields other than its participants and read time.
@@ -72,6 +77,9 @@ type lockHead struct {
 	Anomalies     []lockcore.Anomaly   `json:"an,omitempty"`
 	Warnings      []string             `json:"wa,omitempty"`
 	WatchesSource lockcore.WatchSource `json:"ws,omitempty"`
+	// WatchesGap is Lock.WatchesGap; recordings made before it existed
+	// carry it among the warnings (see gapOfOldWarnings).
+	WatchesGap string `json:"wg,omitempty"`
 	// LongHeld is the long-held threshold the analysis used
 	// (Lock.LongHeldAfter), MaybeLongHeld its holders that only may be past it.
 	LongHeld      time.Duration      `json:"lh,omitempty"`

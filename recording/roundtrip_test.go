@@ -29,7 +29,8 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 	for _, l := range c.locks {
 		evs = append(evs, c.event(l))
 	}
-	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkReads: 40}})
+	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkReads: 40}},
+		zkwatch.Event{Kind: zkwatch.EventAction, At: at, Path: c.locks[0].path + "/n", Note: `{"action":"force-release","czxid":7}`})
 	for i := range n {
 		evs = append(evs, c.next())
 		if i == n/2 {
@@ -44,7 +45,8 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 		Recipe: lockcore.RecipeSequential, Mode: lockcore.ModeExclusive, Role: lockcore.RoleWaiter, Position: 99,
 		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd",
 		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0", Identity: "broker 2 at kafka2:9092",
-		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons"}})
+		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons",
+			LastClient: "10.1.2.3:51234", LastServer: "127.0.0.1:2181", LastSeen: at.Add(-time.Second)}})
 	// What an application says of its lock.
 	odd.Lock.App = &lockcore.App{Name: "kafka", What: "controller election", Holder: "broker 1 at kafka1:9092", HolderSession: 7,
 		Token:   &lockcore.AppToken{Name: "controller epoch", Path: "/controller_epoch", Value: "17", Version: 16},

@@ -249,7 +249,7 @@ func (p *detailPane) rowView(i int, cols []column, widths []int) string {
 		{text: modeText(q.Mode)},
 		{text: nodeText(q.Node, p.full)},
 		{text: model.SessionText(q.Session), p: sessionPaint},
-		{text: p.env.state.Client(q.Session).Short(), p: st.muted},
+		{text: p.env.client(q.Session).Short(), p: st.muted},
 		{text: p.timeText(q)},
 		{text: hex(q.Token), p: st.muted},
 		p.waitsOn(q),

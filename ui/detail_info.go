@@ -60,7 +60,7 @@ func (p *detailPane) buildInfo() {
 func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 	st, l := p.env.st, p.lock
 	b.kv("path", model.Printable(q.Path), paint{})
-	facts := []string{"session " + model.SessionText(q.Session), "client " + p.env.state.Client(q.Session).Short(),
+	facts := []string{"session " + model.SessionText(q.Session), "client " + p.env.client(q.Session).Short(),
 		"token " + hex(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
 	if q.Role == lockcore.RoleHolder {
 		facts[3] = model.HoldText(p.env.held(l, q.Hold), model.Duration(p.env.age(l, q.Age)))
@@ -169,7 +169,7 @@ func (p *detailPane) hop(q *lockcore.Participant) string {
 	line := "→ #" + itoa(q.Position) + " " + modeText(q.Mode) + " " + nodeText(q.Node, p.full) + " "
 	room := p.w - labelWidth - 2 - width(line) - len(q.Role)
 	var rest string
-	for _, extra := range []string{model.SessionText(q.Session), p.env.state.Client(q.Session).Short()} {
+	for _, extra := range []string{model.SessionText(q.Session), p.env.client(q.Session).Short()} {
 		if width(rest)+1+width(extra) > room {
 			break
 		}
@@ -189,7 +189,7 @@ func (p *detailPane) watchersInfo(b *infoLines, q *lockcore.Participant) {
 	}
 	parts := make([]string, len(q.Watchers))
 	for i, s := range q.Watchers {
-		parts[i] = model.SessionText(s) + " (" + p.env.state.Client(s).Short() + ")"
+		parts[i] = model.SessionText(s) + " (" + p.env.client(s).Short() + ")"
 	}
 	b.kv("watched", "by "+strings.Join(parts, ", "), paint{})
 }
@@ -198,12 +198,20 @@ func (p *detailPane) watchersInfo(b *infoLines, q *lockcore.Participant) {
 // anomalies with their evidence, warnings.
 func (p *detailPane) lockInfo(b *infoLines) {
 	st, l := p.env.st, p.lock
-	if l.WatchesSource != lockcore.WatchesFromServer && p.env.state.WatchesNote != "" {
+	switch {
+	case l.WatchesSource == lockcore.WatchesFromServer:
+	case p.env.state.WatchesNote != "":
 		b.kv("watches", "by each recipe's rule, because "+model.Printable(p.env.state.WatchesNote), st.muted)
+	case l.WatchesGap != "":
+		// Said here, once and muted: on a busy lock it is true most of
+		// the time, and says nothing wrong of the lock.
+		b.kv("watches", "by each recipe's rule until the table is read again: "+model.Printable(l.WatchesGap), st.muted)
 	}
 	p.appInfo(b)
 	if l.Recipe == lockcore.RecipeEphemeral {
 		switch {
+		case l.WatchesGap != "":
+			b.kv("hidden", "waiters unknown until the servers' watch table is read again", st.muted)
 		case l.WatchesSource != lockcore.WatchesFromServer:
 			b.kv("hidden", "waiters unknown: they are sessions watching the node, and the servers' watch table is unavailable", st.muted)
 		case len(l.HiddenWaiters) == 0:
@@ -211,7 +219,7 @@ func (p *detailPane) lockInfo(b *infoLines) {
 		default:
 			b.kv("hidden", itoa(len(l.HiddenWaiters))+" waiters: sessions watching the node, invisible in the tree", st.waiter)
 			for _, s := range l.HiddenWaiters {
-				b.lines = append(b.lines, strings.Repeat(" ", labelWidth+1)+model.SessionText(s)+"  "+st.muted.s(p.env.state.Client(s).Short()))
+				b.lines = append(b.lines, strings.Repeat(" ", labelWidth+1)+model.SessionText(s)+"  "+st.muted.s(p.env.client(s).Short()))
 			}
 		}
 	}

@@ -94,8 +94,8 @@ func (p *eventsPane) summary() string {
 
 func (p *eventsPane) columns() []column {
 	return []column{
-		{title: "TIME", width: 12},
-		{title: "CHANGE", width: 8},
+		{title: "TIME", width: 13},
+		{title: "CHANGE", width: 12},
 		{title: "MODE", width: 5},
 		{title: "LOCK", width: 12, flex: true, tail: true},
 		{title: "NODE", width: 24, node: true, drop: 2},
@@ -121,23 +121,55 @@ func (p eventsPane) view() string {
 		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
 	}
 	hist := p.env.state.History
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	for i := p.cur.first; i < end; i++ {
+	first, end := p.cur.first, min(p.cur.first+p.listHeight(), len(p.rows))
+	// The selected entry's audit line, when the operator ended it, takes
+	// the last line, keeping the selected entry in view.
+	audit := ""
+	if p.cur.idx < len(p.rows) {
+		audit = hist[p.rows[p.cur.idx]].Audit
+	}
+	if audit != "" && 1+end-first >= p.h {
+		if p.cur.idx == end-1 {
+			first++
+		} else {
+			end--
+		}
+	}
+	for i := first; i < end; i++ {
 		h := &hist[p.rows[i]]
 		sel := i == p.cur.idx
 		lines = append(lines, marker(st, sel)+row(cols, widths, p.cells(h), sel, st.selected))
 	}
+	if audit != "" {
+		lines = append(lines, "  "+st.muted.s(clip("audit: "+model.Printable(audit), p.w-2)))
+	}
 	return strings.Join(lines, "\n")
+}
+
+// changeText is an entry's CHANGE cell: what happened and, for a node
+// that went, who or what ended it.
+func changeText(h *model.HistoryEntry) string {
+	switch {
+	case h.EndedBy == model.EndedByOperator:
+		return "forced"
+	case h.EndedBy == model.EndedByExpiry:
+		return "expired"
+	}
+	return string(h.Change)
 }
 
 func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 	st := p.env.st
 	t := cell{text: h.At.In(p.env.loc).Format("15:04:05.000"), p: st.muted}
+	if h.Seen {
+		// First seen then: it happened no later, when is not known.
+		t.text = "≤" + t.text
+	}
 	if h.Change == model.Expired {
 		return []cell{t, {text: "expired", p: st.danger}, {},
 			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: model.SessionText(h.Session)}, {}}
 	}
-	change := cell{text: string(h.Change)}
+	change := cell{text: changeText(h)}
 	if h.Reconstructed {
 		change.text += "*"
 	}
@@ -148,6 +180,8 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 		change.p = st.waiter
 	case model.Released, model.Left:
 		change.p = st.muted
+	case model.Disconnected:
+		change.p = st.danger
 	}
 	fifo := cell{}
 	if h.OutOfOrder {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -63,6 +64,9 @@ func TestGoldenDisconnectedHolder(t *testing.T) {
 	golden(t, "detail_disconnected_holder_80x24", a)
 	press(a, "2")
 	golden(t, "sessions_disconnected_80x24", a)
+	// Wider, the SERVER column has room for when it was last seen.
+	send(a, tea.WindowSizeMsg{Width: 120, Height: 40})
+	golden(t, "sessions_disconnected_120x40", a)
 }
 
 func anomalyKindsOf(l *lockcore.Lock) []lockcore.AnomalyKind {

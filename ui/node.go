@@ -173,7 +173,7 @@ func (p *nodePane) lockFacts(b *infoLines) {
 	b.text("from the lock's last read:", p.env.st.muted, "")
 	b.kv("czxid", hex(q.Token), paint{})
 	b.kv("ctime", p.env.stamp(q.Ctime), paint{})
-	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.state.Client(q.Session).Short()+")", paint{})
+	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.client(q.Session).Short()+")", paint{})
 	if q.DataDenied {
 		b.kv("data", "unreadable: the node's ACL denies this session its data", p.env.st.warning)
 	} else if d := dataText(q.Data, q.DataTruncated); d != "" {
@@ -184,7 +184,7 @@ func (p *nodePane) lockFacts(b *infoLines) {
 func (p *nodePane) statLines(b *infoLines, s zk.Stat) {
 	owner := "none (persistent)"
 	if s.EphemeralOwner != 0 {
-		owner = model.SessionText(s.EphemeralOwner) + " (client " + p.env.state.Client(s.EphemeralOwner).Short() + ")"
+		owner = model.SessionText(s.EphemeralOwner) + " (client " + p.env.client(s.EphemeralOwner).Short() + ")"
 	}
 	pairs := [][2][2]string{
 		{{"czxid", hex(s.Czxid)}, {"mzxid", hex(s.Mzxid)}},

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path"
@@ -37,6 +38,9 @@ func (op *operator) update(msg tea.Msg, sel selection) tea.Cmd {
 		op.ownReleased(msg)
 	case actionDoneMsg:
 		op.host.say(msg.text())
+		if msg.action == "revoke" && msg.err == nil && msg.released == nil {
+			cmd = awaitRevoked(op.actions, msg.expect, cmp.Or(op.revokeWait, defaultRevokeWait))
+		}
 	}
 	return cmd
 }
@@ -146,7 +150,7 @@ func (op *operator) describe(q lockcore.Participant, l *lockcore.Lock) []string 
 	return []string{
 		model.Printable(q.Path),
 		"session  " + owner,
-		"client   " + op.env.state.Client(q.Session).String(),
+		"client   " + op.env.client(q.Session).String(),
 		held,
 		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
 	}
@@ -157,7 +161,17 @@ type actionDoneMsg struct {
 	action string   // "force-release", "revoke" or "fence"
 	nodes  []string // the nodes acted on, as shown
 	err    error
+	// A revoke is a request: first it says so (released nil), then,
+	// after waiting up to revokeWait, whether the node went.
+	expect   lockcore.Expect
+	released *bool
+	waited   time.Duration
 }
+
+// defaultRevokeWait bounds the wait for a revoked holder to release: a
+// revocable Curator holder hears the request at once, as a watch
+// notification.
+const defaultRevokeWait = 5 * time.Second
 
 // actionTimeout bounds a confirmed force-release, revoke or fence.
 const actionTimeout = 15 * time.Second
@@ -174,7 +188,17 @@ func revoke(act *model.Actions, e lockcore.Expect) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
-		return actionDoneMsg{action: "revoke", nodes: []string{e.Path}, err: act.Revoke(ctx, e)}
+		return actionDoneMsg{action: "revoke", nodes: []string{e.Path}, err: act.Revoke(ctx, e), expect: e}
+	}
+}
+
+// awaitRevoked waits up to wait for the node a revoke asked to go.
+func awaitRevoked(act *model.Actions, e lockcore.Expect, wait time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		released, err := act.AwaitRelease(ctx, e)
+		return actionDoneMsg{action: "revoke", nodes: []string{e.Path}, err: err, expect: e, released: &released, waited: wait}
 	}
 }
 
@@ -201,8 +225,15 @@ func (m actionDoneMsg) text() (string, bool) {
 	switch {
 	case m.err == nil && m.action == "force-release":
 		return "force-released " + subject + ": its session was not told", false
+	case m.err == nil && m.action == "revoke" && m.released == nil:
+		return "revoke requested from " + subject + " (__REVOKE__ written); waiting a few seconds for the release", false
+	case m.err == nil && m.action == "revoke" && *m.released:
+		return "revoke: " + subject + " released", false
 	case m.err == nil && m.action == "revoke":
-		return "asked " + subject + " to release (__REVOKE__ written): only a revocable Curator client acts on it", false
+		return "revoke: " + subject + " still held after " + model.Duration(m.waited) +
+			": its client ignored the request (not made revocable?); D force-releases", true
+	case m.action == "revoke" && m.released != nil:
+		return "revoke requested; whether " + subject + " was released cannot be told: " + m.err.Error(), true
 	case m.err == nil:
 		return "fenced " + subject + " in one transaction", false
 	case errors.Is(m.err, model.ErrAudit):

@@ -14,7 +14,7 @@ import (
 // Our own lock: the operator can take one lock at a time with zklocks' own
 // client (a fair participant of the lock's recipe, see lockcore.Acquire),
 // watch it wait and hold, and give it back. It is ephemeral, so it goes
-// with our session at the latest; ReleaseOwn gives it back on the way out.
+// with its session at the latest; ReleaseOwn gives it back on the way out.
 
 // releaseTimeout bounds giving our lock back.
 const releaseTimeout = 5 * time.Second
@@ -216,7 +216,7 @@ func (op *operator) acquireDone(msg acquireDoneMsg) tea.Cmd {
 		op.env.own = nil
 		o.cancel()
 		if errors.Is(msg.err, context.Canceled) {
-			op.host.say("gave up waiting on "+o.path+": our node is deleted (or goes with this session)", false)
+			op.host.say("gave up waiting on "+o.path+": our node and the session it waited on are closed", false)
 		} else {
 			op.host.say("acquire "+o.path+" failed: "+msg.err.Error(), true)
 		}

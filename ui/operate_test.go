@@ -304,6 +304,7 @@ func TestForceReleaseActsOnTheNodeAsShown(t *testing.T) {
 
 func TestRevoke(t *testing.T) {
 	a, z, _ := newOperateApp(t)
+	a.op.revokeWait = 200 * time.Millisecond
 	holder := participant(t, a, "/locks/billing", 0)
 	send(a, openLockMsg{path: "/locks/billing"})
 	press(a, "D", "v")
@@ -311,7 +312,8 @@ func TestRevoke(t *testing.T) {
 	if w := z.writes(); len(w) != 1 || w[0] != want {
 		t.Fatalf("v in the force dialog: %v, want [%s]", w, want)
 	}
-	if l := statusLine(a); !strings.Contains(l, "asked") || !strings.Contains(l, "__REVOKE__") {
+	// A request, not a release: after the wait, the node is still there.
+	if l := statusLine(a); !strings.Contains(l, "still held after 200ms") || !a.flash.isErr {
 		t.Fatalf("result: %q", l)
 	}
 	// v on its own asks first; enter cancels.

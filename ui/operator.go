@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
@@ -17,8 +19,11 @@ type operator struct {
 	actions  *model.Actions
 	readOnly bool
 	// seq counts acquisitions started, to drop answers about earlier ones.
-	seq  int
-	host host
+	seq int
+	// revokeWait bounds the wait for a revoked holder's release; zero
+	// means defaultRevokeWait.
+	revokeWait time.Duration
+	host       host
 }
 
 // host is what the operations ask of the App: a word in the status line,

@@ -3,6 +3,7 @@ package ui
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -105,7 +106,7 @@ func (p *sessionsPane) rebuild() {
 	p.total, p.matched = len(list), 0
 	for _, o := range list {
 		items := o.items
-		if !p.filter.match(model.SessionText(o.head.session), p.env.state.Client(o.head.session).Short()) {
+		if !p.filter.match(model.SessionText(o.head.session), p.env.client(o.head.session).Short()) {
 			items = items[:0:0]
 			for _, it := range o.items {
 				if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
@@ -251,7 +252,7 @@ func (p sessionsPane) view() string {
 		r := &p.rows[i]
 		sel := i == p.cur.idx
 		if r.heading() {
-			lines = append(lines, marker(st, sel)+row(hc, hw, p.headCells(r), sel, st.selected))
+			lines = append(lines, marker(st, sel)+row(hc, hw, p.headCells(r, hw[len(hw)-1]), sel, st.selected))
 		} else {
 			lines = append(lines, marker(st, sel)+row(ic, iw, p.itemCells(r), sel, st.selected))
 		}
@@ -259,7 +260,8 @@ func (p sessionsPane) view() string {
 	return strings.Join(lines, "\n")
 }
 
-func (p *sessionsPane) headCells(r *sessionRow) []cell {
+// headCells are a session's cells; serverWidth is the SERVER column's.
+func (p *sessionsPane) headCells(r *sessionRow, serverWidth int) []cell {
 	st := p.env.st
 	server := cell{p: st.muted}
 	if c, ok := p.env.state.Clients[r.session]; ok {
@@ -281,7 +283,21 @@ func (p *sessionsPane) headCells(r *sessionRow) []cell {
 			server.text = "expires " + strings.TrimPrefix(p.env.expires(link), "expires within ")
 		}
 	}
-	return []cell{id, {text: p.env.state.Client(r.session).Short(), p: st.accent},
+	client := cell{text: p.env.client(r.session).Short(), p: st.accent}
+	if link.LastClient != "" && link.State != lockcore.LinkConnected {
+		// The address in its column, and when it was last seen where
+		// the SERVER column has room: the CONNECTION column says the
+		// address is the last one seen.
+		client.text = model.Printable(link.LastClient)
+		seen := "last seen " + link.LastSeen.In(p.env.loc).Format(time.TimeOnly)
+		switch {
+		case server.text == "":
+			server = cell{text: seen, p: st.muted}
+		case width(seen+", "+server.text) <= serverWidth:
+			server.text = seen + ", " + server.text
+		}
+	}
+	return []cell{id, client,
 		{text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, conn, server}
 }
 

@@ -23,7 +23,10 @@ var timelineWindows = []time.Duration{10 * time.Second, 30 * time.Second, time.M
 
 // The glyphs of the bars.
 const (
-	glyphHold  = "█"
+	glyphHold = "█"
+	// glyphGone is a hold while its session is connected to no member:
+	// its client is gone, yet the lock stays held.
+	glyphGone  = "▒"
 	glyphWait  = "░"
 	glyphGrant = "▶"
 	glyphBreak = "!"
@@ -130,7 +133,11 @@ func (p timelinePane) view() string {
 		lines = append(lines, " "+st.muted.s("nothing held or waited for in this window"))
 	}
 	legend := st.holder.s(glyphHold) + " hold  " + st.waiter.s(glyphWait) + " wait  " + st.holder.s(glyphGrant) +
-		" grant  " + st.danger.s(glyphBreak) + " FIFO broken  │ now " + p.env.clock(now)
+		" grant  " + st.danger.s(glyphBreak) + " FIFO broken  "
+	if anyDisconnected(times.Spans) {
+		legend += st.danger.s(glyphGone) + " holder disconnected  "
+	}
+	legend += "│ now " + p.env.clock(now)
 	if first := state.FirstSync; !first.IsZero() && first.After(from) {
 		legend += st.muted.s("  · seen since " + p.env.clock(first))
 	}
@@ -140,6 +147,17 @@ func (p timelinePane) view() string {
 	lines = append(lines, " "+legend)
 	lines = append(lines, p.stats(times)...)
 	return strings.Join(lines, "\n")
+}
+
+// anyDisconnected reports whether a hold among spans had its session
+// connected to no member.
+func anyDisconnected(spans []model.Span) bool {
+	for _, sp := range spans {
+		if sp.Hold && !sp.Disconnected.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 func axisLabel(busiest bool) string {
@@ -199,7 +217,7 @@ func (p *timelinePane) bars(spans []model.Span, from, now time.Time, w int) stri
 		step = 1
 	}
 	cell := func(t time.Time) int { return int(t.Sub(from) / step) }
-	kind := make([]int, w) // 0 none, 1 wait, 2 hold, 3 grant, 4 break
+	kind := make([]int, w) // 0 none, 1 wait, 2 hold, 3 hold disconnected, 4 grant, 5 break
 	for _, sp := range spans {
 		a, b := 0, w-1
 		if !sp.From.IsZero() {
@@ -218,10 +236,15 @@ func (p *timelinePane) bars(spans []model.Span, from, now time.Time, w int) stri
 		for i := a; i <= b && i < w; i++ {
 			kind[i] = max(kind[i], k)
 		}
+		if sp.Hold && !sp.Disconnected.IsZero() && !sp.Disconnected.After(now) {
+			for i := max(cell(sp.Disconnected), a, 0); i <= b && i < w; i++ {
+				kind[i] = max(kind[i], 3)
+			}
+		}
 		if sp.Hold && sp.Granted && !sp.From.Before(from) && a < w {
-			g := 3
+			g := 4
 			if sp.OutOfOrder {
-				g = 4
+				g = 5
 			}
 			kind[a] = max(kind[a], g)
 		}
@@ -241,8 +264,10 @@ func (p *timelinePane) bars(spans []model.Span, from, now time.Time, w int) stri
 		case 2:
 			b.WriteString(st.holder.s(strings.Repeat(glyphHold, n)))
 		case 3:
-			b.WriteString(st.holder.s(strings.Repeat(glyphGrant, n)))
+			b.WriteString(st.danger.s(strings.Repeat(glyphGone, n)))
 		case 4:
+			b.WriteString(st.holder.s(strings.Repeat(glyphGrant, n)))
+		case 5:
 			b.WriteString(st.danger.s(strings.Repeat(glyphBreak, n)))
 		}
 		i = j

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -61,6 +62,11 @@ type Conn struct {
 	// session relays session events to the lock holders acquired through
 	// LockZK, so that a holder hears of a drop from the event itself.
 	session *lockcore.Session
+	// opt are the options the session was dialed with, for Another.
+	opt Options
+	// closed is set by Close: the session is over for the lock client
+	// even though go-zookeeper still reports its id (see LockZK).
+	closed atomic.Bool
 }
 
 // watchHandler holds the function that watch notifications go to. go-zookeeper
@@ -165,7 +171,7 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 					c.Close()
 					return nil, fmt.Errorf("%s: %w", opt.Target, err)
 				}
-				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session}, nil
+				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session, opt: opt}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()
@@ -209,7 +215,7 @@ func (l *lastError) last() string {
 }
 
 // Close ends the session; its ephemeral nodes and watches go with it.
-func (c *Conn) Close() { c.zk.Close() }
+func (c *Conn) Close() { c.closed.Store(true); c.zk.Close() }
 
 // SessionID returns the current session id.
 func (c *Conn) SessionID() int64 { return c.zk.SessionID() }

@@ -34,6 +34,11 @@ const (
 	// EventDiscovery: how the watcher finds locks, and how far its walk
 	// has got, changed (Event.Discovery).
 	EventDiscovery
+	// EventAction: an operator acted on the node at Event.Path through
+	// this process; Event.Note is the action's audit line (a JSON object,
+	// see model.AuditEntry). The watcher only passes it on (Watcher.Tell),
+	// so that the event log and recordings have it among what it saw.
+	EventAction
 )
 
 // Event is one thing the watcher learned. Events are values: a consumer may
@@ -92,6 +97,9 @@ type ClientInfo struct {
 	Server string
 	// Client is the client's address as that server saw it.
 	Client string
+	// Name is the client host's name by reverse DNS, once a lookup
+	// bounded to a fraction of a second found one; empty otherwise.
+	Name string
 	// LastOperation is cons' lop, e.g. GETD.
 	LastOperation string
 	// Established is when the connection was made (server clock).

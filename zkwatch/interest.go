@@ -24,6 +24,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest, e.Focus = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest, w.focusInterest
 	var last *lockcore.WatchTable
 	var lastGen uint64
+	hosts := newNames()
 	first := true
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -34,6 +35,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 		if ctx.Err() != nil {
 			return
 		}
+		en.Clients = hosts.named(en.Clients)
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
 			ClientsComplete: en.Complete, ClientsAsked: en.ClientsAsked, ClientsNote: en.ClientsNote, Note: en.WatchesNote,
 			WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})

@@ -53,6 +53,14 @@ func (r chrooted) Multi(ops ...interface{}) ([]zk.MultiResponse, error) {
 	return r.c.zk.Multi(ops...)
 }
 
-func (r chrooted) SessionID() int64 { return r.c.zk.SessionID() }
+// SessionID is 0 once the Conn is closed: a closed session's ephemeral
+// nodes are gone with it, so the lock client stops retrying for them
+// (go-zookeeper keeps reporting the old id).
+func (r chrooted) SessionID() int64 {
+	if r.c.closed.Load() {
+		return 0
+	}
+	return r.c.zk.SessionID()
+}
 
 func (r chrooted) State() zk.State { return r.c.zk.State() }

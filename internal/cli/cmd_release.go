@@ -36,7 +36,7 @@ appended to the audit log. Refused under --read-only.
 			}
 			return actOnNode(cmd, g, o, args[0], yes, "force-release",
 				"Delete %s? Its session is not told and may go on as if it held the lock.",
-				func(a *model.Actions, e lockcore.Expect) error { return a.ForceRelease(cmd.Context(), e) })
+				func(a *model.Actions, e lockcore.Expect) error { return a.ForceRelease(cmd.Context(), e) }, nil)
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "confirm that this deletes a node another session owns")
@@ -46,24 +46,65 @@ appended to the audit log. Refused under --read-only.
 
 func newRevokeCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 	var yes bool
+	var wait time.Duration
 	cmd := &cobra.Command{
-		Use:   "revoke NODE [--yes]",
+		Use:   "revoke NODE [--yes] [--wait D]",
 		Short: "Ask a Curator holder to release, politely (writes __REVOKE__ into its node)",
-		Long: `revoke writes __REVOKE__ into NODE's data, as Curator's Revoker does. A Curator holder that
-made its lock revocable releases when it sees it. Nodes of other recipes, whose clients
+		Long: `revoke writes __REVOKE__ into NODE's data, as Curator's Revoker does: a request, not force.
+A Curator holder that made its lock revocable releases when it sees it; one that did not
+ignores it, and its node keeps __REVOKE__ as data. Nodes of other recipes, whose clients
 ignore the request, and persistent nodes are refused. Version-checked against the node as
 read, confirmed like release, audited, refused under --read-only.
 
-` + exitCodesHelp(),
+It then waits up to --wait for the node to go, reading it (it sets no watch), and says
+what happened: released, or still held (exit 5). --wait 0 only makes the request.
+
+` + exitCodesHelp(exitStillHeld),
 		Args: exactlyOnePath,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if wait < 0 {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--wait must not be negative")}
+			}
 			return actOnNode(cmd, g, o, args[0], yes, "revoke",
 				"Ask the holder of %s to release (Curator revocation)?",
-				func(a *model.Actions, e lockcore.Expect) error { return a.Revoke(cmd.Context(), e) })
+				func(a *model.Actions, e lockcore.Expect) error { return a.Revoke(cmd.Context(), e) },
+				func(a *model.Actions, e lockcore.Expect) error { return awaitRevoked(cmd, a, e, wait) })
 		},
 	}
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	cmd.Flags().DurationVar(&wait, "wait", defaultRevokeWait, "how long to wait for the holder to release after the request (0: do not wait)")
 	return cmd
+}
+
+// defaultRevokeWait is how long revoke waits for the release: a revocable
+// Curator holder hears the request as a watch notification, at once.
+const defaultRevokeWait = 5 * time.Second
+
+// awaitRevoked waits up to wait for the holder asked by revoke to
+// release, and says what happened.
+func awaitRevoked(cmd *cobra.Command, a *model.Actions, e lockcore.Expect, wait time.Duration) error {
+	stderr, node := cmd.ErrOrStderr(), model.Printable(e.Path)
+	if wait == 0 {
+		fmt.Fprintf(stderr, "zklocks: not waiting for the release (--wait 0)\n")
+		return nil
+	}
+	fmt.Fprintf(stderr, "zklocks: waiting up to %s for the holder to release\n", wait)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(cmd.Context(), wait)
+	defer cancel()
+	released, err := a.AwaitRelease(ctx, e)
+	switch {
+	case err != nil:
+		return &exitError{code: exitFailed, err: fmt.Errorf("revoke requested, but whether it was released cannot be told: %w", err)}
+	case released:
+		fmt.Fprintf(stderr, "zklocks: released: %s is gone after %s\n", node, model.Duration(time.Since(start)))
+		return nil
+	case cmd.Context().Err() != nil:
+		return &exitError{code: exitFailed, err: fmt.Errorf("revoke requested; interrupted while waiting for the release: %w", cmd.Context().Err())}
+	}
+	return &exitError{code: exitStillHeld, err: fmt.Errorf("still held after %s: its client did not act on the request "+
+		"(a Curator holder acts only if it made its lock revocable); %s keeps __REVOKE__ as its data; "+
+		"'zklocks release --force %s' deletes it", wait, node, node)}
 }
 
 func exactlyOnePath(cmd *cobra.Command, args []string) error {
@@ -78,8 +119,10 @@ func exactlyOnePath(cmd *cobra.Command, args []string) error {
 
 // actOnNode reads the node, describes it, asks, and acts on exactly what
 // was shown.
+// then, when not nil, follows an action that went through: the action
+// is then only a request (revoke), and then says what became of it.
 func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string, yes bool, action, question string,
-	act func(*model.Actions, lockcore.Expect) error) error {
+	act, then func(*model.Actions, lockcore.Expect) error) error {
 	s, err := g.load()
 	if err != nil {
 		return err
@@ -100,6 +143,8 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 		return &exitError{code: exitFailed, err: fmt.Errorf("revoke refused, nothing was changed: %w (release --force deletes it)", revocable)}
 	case action == "force-release" && revocable == nil:
 		fmt.Fprintln(cmd.ErrOrStderr(), "  (a Curator lock: if its holder made it revocable, 'zklocks revoke' asks it to release first)")
+	case action == "revoke":
+		fmt.Fprintln(cmd.ErrOrStderr(), revocableHint(d.Data))
 	}
 	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
 		return err
@@ -108,8 +153,27 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	if err := act(actions, e); err != nil {
 		return &exitError{code: exitFailed, err: err}
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s done: %s\n", action, model.Printable(node))
-	return nil
+	if then == nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s done: %s\n", action, model.Printable(node))
+		return nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s requested: %s\n", action, model.Printable(node))
+	return then(actions, e)
+}
+
+// revocableHint says what a Curator node's data tells of whether its
+// holder made the lock revocable: Curator writes no data into the node of
+// a lock made revocable, and by default the client's address into any
+// other, so data suggests (but does not prove: a client may set its own
+// default data) that the request will be ignored.
+func revocableHint(data []byte) string {
+	switch string(data) {
+	case "":
+		return "  (its data is empty, as Curator leaves a lock made revocable)"
+	case "__REVOKE__":
+		return "  (its data is already __REVOKE__: a revocation was requested before, and the holder has not released)"
+	}
+	return "  (its data is not empty: Curator leaves a lock made revocable without data, so its holder most likely did not make it revocable and will ignore the request)"
 }
 
 // describeNode says what an operator needs before acting: the node, its

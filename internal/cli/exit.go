@@ -15,6 +15,7 @@ const (
 	exitUnreachable = 2  // no ZooKeeper server answered in time
 	exitNotAcquired = 3  // acquire: not acquired within --timeout
 	exitLockLost    = 4  // acquire: the lock was lost while held
+	exitStillHeld   = 5  // revoke: requested, but still held when --wait ran out
 	exitUsage       = 64 // bad flags or arguments
 )
 
@@ -29,6 +30,7 @@ var exitCodes = []struct {
 	{exitUnreachable, "no ZooKeeper server answered within --timeout"},
 	{exitNotAcquired, "not acquired within --timeout"},
 	{exitLockLost, "the lock was lost while held"},
+	{exitStillHeld, "revoke requested, but the node was still held when --wait ran out"},
 	{exitUsage, "bad flags or arguments"},
 }
 
@@ -38,7 +40,7 @@ func exitCodesHelp(extra ...int) string {
 	var b strings.Builder
 	b.WriteString("Exit codes:")
 	for _, e := range exitCodes {
-		if e.code == exitNotAcquired || e.code == exitLockLost {
+		if e.code == exitNotAcquired || e.code == exitLockLost || e.code == exitStillHeld {
 			if !slices.Contains(extra, e.code) {
 				continue
 			}

@@ -67,7 +67,8 @@ func TestIntegrationOperateCommands(t *testing.T) {
 	})
 
 	t.Run("revoke writes the request", func(t *testing.T) {
-		if _, errOut, code := run(t, "revoke", holder, "--yes", "--server", server, "--audit-log", audit); code != exitOK {
+		_, errOut, code := run(t, "revoke", holder, "--yes", "--wait", "0", "--server", server, "--audit-log", audit)
+		if code != exitOK || !strings.Contains(errOut, "revoke requested") || strings.Contains(errOut, "done") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		if data, _, _ := c.Get(holder); string(data) != "__REVOKE__" {

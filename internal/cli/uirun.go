@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/ui"
@@ -27,13 +28,32 @@ var errNeedsFile = errors.New(`--log-file - would write over the UI; give a file
 // uiOptions wires the UI to a connection, with the audited actions
 // (refused under read-only); runUI adds the watcher's events.
 func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
+	actions := newActions(conn, audit, s.readOnly)
+	actions.NewSession = ownSessions(conn, s.timeout)
 	return ui.Options{
 		ReadNode:    conn.ReadNodeDetail,
 		NodeTimeout: s.timeout,
 		Server:      conn.Target().String(),
 		ReadOnly:    s.readOnly,
 		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Actions:     newActions(conn, audit, s.readOnly),
+		Actions:     actions,
+	}
+}
+
+// ownSessions dials, for each lock the operator takes from the UI, a
+// session of its own next to conn's (see model.Actions.NewSession): the
+// watcher reads through conn and leaves its own watches out of the
+// servers' table, while our waiter is judged by its session's real
+// watches, and none of them outlives the acquisition.
+func ownSessions(conn *zkwatch.Conn, timeout time.Duration) func(context.Context) (lockcore.ZK, func(), error) {
+	return func(ctx context.Context) (lockcore.ZK, func(), error) {
+		dialCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		c, err := conn.Another(dialCtx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return c.LockZK(), c.Close, nil
 	}
 }
 
@@ -56,6 +76,9 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := zkwatch.Watch(ctx, conn, cfg)
+	if opt.Actions != nil {
+		opt.Actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
+	}
 	events := w.Events()
 	if rec != nil {
 		events = recording.Tee(events, rec)

@@ -13,7 +13,7 @@ import (
 
 // variants lists each kind's variants; "semaphore:" takes a lease count.
 var variants = map[Kind][]string{
-	Curator:  {"mutex", "read", "write", "write+read", "semaphore:", "semaphoremutex", "multilock", "leaderlatch", "leaderselector"},
+	Curator:  {"mutex", "mutex+revocable", "read", "write", "write+read", "semaphore:", "semaphoremutex", "multilock", "leaderlatch", "leaderselector"},
 	Kazoo:    {"lock", "read", "write", "semaphore:", "election"},
 	ZkRecipe: {"writelock", "election"},
 	GoZk:     {"lock"},

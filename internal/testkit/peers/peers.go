@@ -22,7 +22,9 @@
 //
 // Variants by kind:
 //
-//   - curator: "mutex" (InterProcessMutex), "read" and "write"
+//   - curator: "mutex" (InterProcessMutex), "mutex+revocable" (one made
+//     revocable with makeRevocable: it releases, and its session ends, when
+//     it hears a revocation request), "read" and "write"
 //     (InterProcessReadWriteLock), "write+read" (the write lock, then the
 //     read lock on the same thread: Curator's downgrade; held once both are),
 //     "semaphore:N" (InterProcessSemaphoreV2, maxLeases N, nodes under

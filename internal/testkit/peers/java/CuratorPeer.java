@@ -15,7 +15,8 @@ import org.apache.curator.retry.RetryOneTime;
 
 /**
  * Apache Curator lock contenders for package peers, one CuratorFramework (one
- * session) each. Variants: mutex, read, write, write+read (the write lock,
+ * session) each. Variants: mutex, mutex+revocable (made revocable: it
+ * releases when a revocation request is written into its node), read, write, write+read (the write lock,
  * then the read lock on the same thread: Curator's downgrade),
  * semaphore:N (InterProcessSemaphoreV2 with maxLeases N), and the leader
  * elections leaderlatch (LeaderLatch: acquired once await() returns, that is
@@ -71,6 +72,12 @@ public final class CuratorPeer {
                     () -> { rw.writeLock().acquire(); rw.readLock().acquire(); },
                     () -> { rw.readLock().release(); rw.writeLock().release(); },
                     client::close);
+        }
+        if (variant.equals("mutex+revocable")) {
+            var mutex = new InterProcessMutex(client, path);
+            var revoked = new CountDownLatch(1);
+            mutex.makeRevocable(lock -> revoked.countDown());
+            return new Protocol.Contender(session, mutex::acquire, mutex::release, client::close, revoked);
         }
         InterProcessMutex mutex = switch (variant) {
             case "mutex" -> new InterProcessMutex(client, path);

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The line protocol that the Java peers speak with package peers (peers.go).
@@ -26,7 +27,12 @@ final class Protocol {
     }
 
     /** One contender: a lock recipe bound to its own, connected client. */
-    record Contender(long session, Step acquire, Step release, Runnable close) {}
+    record Contender(long session, Step acquire, Step release, Runnable close, CountDownLatch revoked) {
+        /** A contender that only releases when asked to. */
+        Contender(long session, Step acquire, Step release, Runnable close) {
+            this(session, acquire, release, close, null);
+        }
+    }
 
     /** Opens a connected client for contender ID, of VARIANT on PATH. */
     interface Opener {
@@ -131,7 +137,16 @@ final class Protocol {
                     Thread.interrupted(); // a release that raced with acquire
                 }
                 say("acquired", id);
-                releaseRequested.await();
+                if (c.revoked() == null) {
+                    releaseRequested.await();
+                } else {
+                    // A revocable lock is released by the thread that holds
+                    // it, when asked to or when its client hears a
+                    // revocation request.
+                    while (!releaseRequested.await(20, TimeUnit.MILLISECONDS) && c.revoked().getCount() > 0) {
+                    }
+                    releaseRequested.countDown();
+                }
                 c.release().run();
             } catch (Exception e) {
                 synchronized (this) {

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// TestIntegrationEventLogSaysWhoEnded: three real Curator holds end three
+// ways, and the event log, fed as the UI feeds it (the watcher's events,
+// the operator's actions told through it), says which: the operator's
+// force-release with its audit line, a voluntary release, and the
+// expiry of a session whose process was killed, after a disconnected
+// entry for it.
+func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
+	zks := zktest.Start(t)
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	doomed := peers.Start(t, peers.Curator, zks.Addr())
+	const lockPath = "/ev/orders"
+	first := curator.Acquire(t, "first", "mutex", lockPath)
+	curator.WaitHeld(t, "first", 30*time.Second)
+	second := curator.Acquire(t, "second", "mutex", lockPath)
+	third := doomed.Acquire(t, "third", "mutex", lockPath)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	target, err := zkwatch.ParseConnectString(zks.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/ev"}, EnrichEvery: 200 * time.Millisecond})
+	actions := newActions(conn, nil, false)
+	actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
+	s := model.NewState()
+	until := func(what string, deadline time.Duration, cond func() bool) {
+		t.Helper()
+		end := time.After(deadline)
+		for !cond() {
+			select {
+			case ev, ok := <-w.Events():
+				if !ok {
+					t.Fatal("the watcher ended")
+				}
+				s.Apply(ev)
+			case <-end:
+				t.Fatalf("never saw %s; the log:\n%s", what, logText(s))
+			}
+		}
+	}
+	entry := func(c model.Change, node string) *model.HistoryEntry {
+		for i := range s.History {
+			if h := &s.History[i]; h.Change == c && path.Join(h.Lock, h.Node) == node {
+				return h
+			}
+		}
+		return nil
+	}
+	until("the three contenders, connected", 30*time.Second, func() bool {
+		l := s.Locks[lockPath]
+		if s.LastSync.IsZero() || l == nil || len(l.Participants) != 3 {
+			return false
+		}
+		for _, p := range l.Participants {
+			if p.Link.State != lockcore.LinkConnected {
+				return false
+			}
+		}
+		return true
+	})
+
+	// The operator force-releases the first holder, as shown.
+	p := s.Locks[lockPath].Participants[0]
+	if p.Path != first.Node {
+		t.Fatalf("the holder shown is %s, not %s", p.Path, first.Node)
+	}
+	if err := actions.ForceRelease(ctx, lockcore.Expect{Path: p.Path, Czxid: p.Token, EphemeralOwner: p.Session, Version: p.Version}); err != nil {
+		t.Fatal(err)
+	}
+	until("the force-release logged as the operator's", 30*time.Second, func() bool {
+		h := entry(model.Released, first.Node)
+		return h != nil && h.EndedBy == model.EndedByOperator && strings.Contains(h.Audit, `"action":"force-release"`)
+	})
+
+	// The second holder releases of its own accord.
+	curator.WaitHeld(t, "second", 30*time.Second)
+	curator.Release(t, "second")
+	until("the release logged as a release", 30*time.Second, func() bool {
+		h := entry(model.Released, second.Node)
+		return h != nil && h.EndedBy == model.EndedByRelease
+	})
+
+	// The third holder's process dies: its session is disconnected, then
+	// expires, which takes its node.
+	doomed.WaitHeld(t, "third", 30*time.Second)
+	doomed.Kill(t)
+	until("the third holder's disconnection", 30*time.Second, func() bool { return entry(model.Disconnected, third.Node) != nil })
+	until("the expiry logged as an expiry", 60*time.Second, func() bool {
+		h := entry(model.Released, third.Node)
+		return h != nil && h.EndedBy == model.EndedByExpiry
+	})
+}
+
+func logText(s *model.State) string {
+	var b strings.Builder
+	for _, h := range s.History {
+		fmt.Fprintf(&b, "%s %s %s/%s by %q seen %v\n", h.At.Format("15:04:05.000"), h.Change, h.Lock, h.Node, h.EndedBy, h.Seen)
+	}
+	return b.String()
+}

@@ -1,0 +1,68 @@
+package model
+
+import (
+	"cmp"
+	"encoding/json"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// maxPendingActions bounds the operator's deletes remembered until their
+// node's end is logged: one whose lock is not watched never is.
+const maxPendingActions = 1000
+
+// deleting names the audited actions that delete the node acted on.
+var deleting = map[string]bool{"force-release": true, "fence": true}
+
+// recordAction takes in an operator's action (EventAction, its audit line
+// in Note): a delete that went through ends its contender's hold or wait
+// by the operator's hand. The watcher may have reported the node gone
+// before the action was told, or may report it after.
+func (s *State) recordAction(ev zkwatch.Event) {
+	var a AuditEntry
+	if err := json.Unmarshal([]byte(ev.Note), &a); err != nil || !deleting[a.Action] || a.Result != "ok" {
+		return
+	}
+	k := contenderKey{path: a.Node, token: a.Czxid}
+	// An action ends what was shown moments before: the log's latest
+	// entries are searched, newest first.
+	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-maxPendingActions; i-- {
+		h := &s.History[i]
+		if (h.Change == Released || h.Change == Left) && h.Token == a.Czxid && path.Join(h.Lock, h.Node) == a.Node {
+			h.EndedBy, h.Audit = EndedByOperator, strings.TrimSpace(ev.Note)
+			return
+		}
+	}
+	if len(s.actions) >= maxPendingActions {
+		clear(s.actions)
+	}
+	s.actions[k] = strings.TrimSpace(ev.Note)
+}
+
+// recordDisconnects logs each holder whose session a members' answer
+// (EventServers) found connected nowhere, when it was not so before.
+func (s *State) recordDisconnects(ev zkwatch.Event, before map[int64]lockcore.Link) {
+	if s.LastSync.IsZero() {
+		return
+	}
+	var found []HistoryEntry
+	for _, l := range s.Locks {
+		for _, p := range l.Participants {
+			if p.Role != lockcore.RoleHolder || p.Link.State != lockcore.LinkDisconnected ||
+				before[p.Session].State == lockcore.LinkDisconnected {
+				continue
+			}
+			found = append(found, s.entry(ev.At, Disconnected, l.Path, p, false))
+		}
+	}
+	slices.SortFunc(found, func(a, b HistoryEntry) int {
+		return cmp.Or(strings.Compare(a.Lock, b.Lock), strings.Compare(a.Node, b.Node))
+	})
+	for _, e := range found {
+		s.add(e)
+	}
+}
