@@ -231,4 +231,11 @@ func TestThresholdsValidate(t *testing.T) {
 	if got := DefaultCritical(); len(got) != 6 || got[5] != lockcore.AnomalyDisconnectedHolder {
 		t.Errorf("default critical kinds %v: the issue's five and a disconnected holder", got)
 	}
+	for _, k := range []lockcore.AnomalyKind{lockcore.AnomalyUnfenced, lockcore.AnomalyHolderUnregistered,
+		lockcore.AnomalyBackupIsActive, lockcore.AnomalyLeaderWithoutCandidate, lockcore.AnomalyDuplicateSeq} {
+		th := DefaultThresholds()
+		if got := th.severity(&lockcore.Lock{}, lockcore.Anomaly{Kind: k}); got != Warning {
+			t.Errorf("the application sign %s by default: %v, want a warning", k, got)
+		}
+	}
 }

@@ -36,8 +36,20 @@ func DefaultThresholds() Thresholds {
 	return Thresholds{
 		WarnHeld: 5 * time.Minute,
 		Critical: DefaultCritical(),
-		Warning:  []lockcore.AnomalyKind{lockcore.AnomalyHerd, lockcore.AnomalyDuplicateSession, lockcore.AnomalyLongHeld},
+		Warning:  DefaultWarning(),
 	}
+}
+
+// DefaultWarning are the anomaly kinds that are warnings by default: the
+// herd, a session's duplicate nodes, a long hold, and the applications'
+// own failure signs. These can be a moment of a failover that the
+// application completes on its own (a breadcrumb rewritten after
+// fencing, a broker registering again), so they ask for a look rather
+// than page; name them with --critical to page on them.
+func DefaultWarning() []lockcore.AnomalyKind {
+	return []lockcore.AnomalyKind{lockcore.AnomalyHerd, lockcore.AnomalyDuplicateSession, lockcore.AnomalyLongHeld,
+		lockcore.AnomalyUnfenced, lockcore.AnomalyHolderUnregistered, lockcore.AnomalyBackupIsActive,
+		lockcore.AnomalyLeaderWithoutCandidate, lockcore.AnomalyDuplicateSeq}
 }
 
 // DefaultCritical are the anomaly kinds critical by default: those whose
