@@ -133,12 +133,13 @@ func fixtureLocks() []*lockcore.Lock {
 	locks = append(locks, leader.analyze(map[int64][]string{
 		sid(41): {"/services/scheduler/leader-lock"}, sid(42): {"/services/scheduler/leader-lock"}}, longHeld))
 
-	// Curator InterProcessSemaphoreV2: two leases held, one acquirer queued.
+	// Curator InterProcessSemaphoreV2: two leases held (one for at most
+	// 25 minutes, a figure wider than its column's title), one acquirer queued.
 	sem := newTree("/pool/workers")
 	sem.t.Self = sem.node("workers", 0, time.Hour, "")
 	sem.t.Children = []lockcore.Node{sem.node("leases", 0, time.Hour, ""), sem.node("locks", 0, time.Hour, "")}
 	sem.t.Extra = map[string][]lockcore.Node{
-		"/pool/workers/leases": {sem.node(curator("lease-", 50, 3), sid(50), 5*time.Minute, ""),
+		"/pool/workers/leases": {sem.node(curator("lease-", 50, 3), sid(50), 25*time.Minute, ""),
 			sem.node(curator("lease-", 51, 4), sid(51), 4*time.Minute, "")},
 		"/pool/workers/locks": {sem.node(curator("lock-", 52, 9), sid(52), 30*time.Second, "")},
 	}

@@ -24,7 +24,7 @@ type keyMap struct {
 	NextScreen, PrevScreen                  key.Binding
 	ScreenLocks, ScreenSessions, ScreenLogs key.Binding
 
-	Filter, Sort, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
+	Filter, Sort, Problems, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
 
@@ -94,6 +94,7 @@ func newKeyMap(m keyMode) keyMap {
 
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "sort"),
+		Problems: b([]string{"p"}, "p", "problems only"),
 		FullNode: b([]string{"f"}, "f", "full names"),
 		InfoUp:   b([]string{"K"}, "K", "info up"),
 		InfoDown: b([]string{"J"}, "J", "info down"),
@@ -261,7 +262,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	s.add(colScreens, quit, &k.Quit)
 	switch f {
 	case focusLocks:
-		s.add(colScreen, nil, &k.Filter, &k.Sort)
+		s.add(colScreen, nil, &k.Filter, &k.Sort, &k.Problems)
 	case focusSessions, focusEvents:
 		s.add(colScreen, nil, &k.Filter)
 	case focusDetail:

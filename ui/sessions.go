@@ -229,13 +229,26 @@ func (p *sessionsPane) itemColumns() []column {
 		{title: "LOCK", width: 12, flex: true, tail: true},
 		{title: "POS", width: 4, right: true, drop: 3},
 		{title: "NODE", width: 32, node: true, drop: 1},
-		{title: "FOR", width: 6, right: true, drop: 2},
+		{title: "FOR", width: 6, right: true, whole: true, drop: 2},
 	}
 }
 
 func (p sessionsPane) view() string {
 	st := p.env.st
-	hc, ic := p.headColumns(), p.itemColumns()
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	cells := make([][]cell, 0, end-p.cur.first)
+	var heads, items [][]cell
+	for i := p.cur.first; i < end; i++ {
+		r := &p.rows[i]
+		if r.heading() {
+			cells = append(cells, p.headCells(r))
+			heads = append(heads, cells[len(cells)-1])
+		} else {
+			cells = append(cells, p.itemCells(r))
+			items = append(items, cells[len(cells)-1])
+		}
+	}
+	hc, ic := sizeToContent(p.headColumns(), heads...), sizeToContent(p.itemColumns(), items...)
 	hw, iw := layout(hc, p.w-2), layout(ic, p.w-2)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, "  "+headerRow(hc, hw, st.header))
@@ -246,14 +259,13 @@ func (p sessionsPane) view() string {
 		}
 		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
 	}
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	for i := p.cur.first; i < end; i++ {
-		r := &p.rows[i]
-		sel := i == p.cur.idx
-		if r.heading() {
-			lines = append(lines, marker(st, sel)+row(hc, hw, p.headCells(r), sel, st.selected))
+	for i, c := range cells {
+		at := p.cur.first + i
+		sel := at == p.cur.idx
+		if p.rows[at].heading() {
+			lines = append(lines, marker(st, sel)+row(hc, hw, c, sel, st.selected))
 		} else {
-			lines = append(lines, marker(st, sel)+row(ic, iw, p.itemCells(r), sel, st.selected))
+			lines = append(lines, marker(st, sel)+row(ic, iw, c, sel, st.selected))
 		}
 	}
 	return strings.Join(lines, "\n")
