@@ -97,28 +97,43 @@ func overlay(body, box string, w, h int) string {
 // focused pane says of itself.
 func (a *App) titleBar() string {
 	st := a.env.st
-	var b strings.Builder
-	b.WriteString(st.title.s(" zklocks "))
-	for i, t := range tabs {
-		label := tabNames[t]
-		if a.width >= 100 {
-			label = itoa(i+1) + " " + label
-		}
-		if t == a.tab {
-			// Brackets mark it without colour too (NO_COLOR).
-			b.WriteString(st.tabActive.s("[" + label + "]"))
-		} else {
-			b.WriteString(st.tab.s(" " + label + " "))
-		}
-	}
-	left := b.String()
 	right := a.summary()
+	left := a.tabsView(a.width >= 100, false)
+	if room := a.width - width(left) - 2; width(right) > room {
+		// The summary is cut only when the other tabs' numbers alone
+		// leave it too little room.
+		left = a.tabsView(true, true)
+	}
 	room := a.width - width(left) - 2
 	if right == "" || room < 12 {
 		return left
 	}
 	right = fitTail(right, min(width(right), room))
 	return left + strings.Repeat(" ", a.width-width(left)-width(right)-1) + st.muted.s(right) + " "
+}
+
+// tabsView is the title bar's left: the name, then the tabs, the one in
+// front in brackets (marked without colour too, for NO_COLOR); numbered
+// adds each tab's key, compact shows the other tabs by their key alone.
+func (a *App) tabsView(numbered, compact bool) string {
+	st := a.env.st
+	var b strings.Builder
+	b.WriteString(st.title.s(" zklocks "))
+	for i, t := range tabs {
+		label := tabNames[t]
+		switch {
+		case compact && t != a.tab:
+			label = itoa(i + 1)
+		case numbered:
+			label = itoa(i+1) + " " + label
+		}
+		if t == a.tab {
+			b.WriteString(st.tabActive.s("[" + label + "]"))
+		} else {
+			b.WriteString(st.tab.s(" " + label + " "))
+		}
+	}
+	return b.String()
 }
 
 // summary is the focused screen's one-line description of itself.
@@ -244,7 +259,38 @@ func (a *App) bottomLine() string {
 		}
 		return st.info.s(" ● ") + fit(f.text, a.width-3)
 	}
-	return " " + a.help.ShortHelpView(a.keys().short)
+	return " " + a.shortHelp(a.keys().short, a.width-1)
+}
+
+// shortHelp is the one-line help of bs in w cells: keys are left out from
+// the end, never help and quit, rather than cut in the middle of a word.
+func (a *App) shortHelp(bs []key.Binding, w int) string {
+	h := a.help
+	h.Width = 0
+	k := a.env.keys
+	keep := append([]key.Binding(nil), bs...)
+	for {
+		v := h.ShortHelpView(keep)
+		if width(v) <= w {
+			return v
+		}
+		drop := -1
+		for i := len(keep) - 1; i >= 0; i-- {
+			if keep[i].Enabled() && !sameKeys(keep[i], k.Help) && !sameKeys(keep[i], k.Quit) {
+				drop = i
+				break
+			}
+		}
+		if drop < 0 {
+			return v
+		}
+		keep = append(keep[:drop], keep[drop+1:]...)
+	}
+}
+
+// sameKeys reports whether a and b are bound to the same keys.
+func sameKeys(a, b key.Binding) bool {
+	return strings.Join(a.Keys(), " ") == strings.Join(b.Keys(), " ")
 }
 
 // helpLines are the help overlay's lines: every key, and how to read the

@@ -183,6 +183,10 @@ func (p detailPane) view() string {
 		cells = append(cells, p.cells(&p.lock.Participants[i]))
 	}
 	cols := sizeToContent(p.columns(), cells...)
+	if p.full {
+		// Full names were asked for: the other columns give way to them.
+		cols[3].width = max(cols[3].width, cols[3].want)
+	}
 	widths := layout(cols, p.w-2)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, p.header(), "  "+headerRow(cols, widths, st.header))

@@ -106,10 +106,13 @@ func (p *eventsPane) columns() []column {
 
 func (p eventsPane) view() string {
 	st := p.env.st
-	cols := p.columns()
-	if p.w >= 110 {
-		cols[4].width = 34
+	hist := p.env.state.History
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	cells := make([][]cell, 0, end-p.cur.first)
+	for i := p.cur.first; i < end; i++ {
+		cells = append(cells, p.cells(&hist[p.rows[i]]))
 	}
+	cols := sizeToContent(p.columns(), cells...)
 	widths := layout(cols, p.w-2)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, "  "+headerRow(cols, widths, st.header))
@@ -120,12 +123,9 @@ func (p eventsPane) view() string {
 		}
 		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
 	}
-	hist := p.env.state.History
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	for i := p.cur.first; i < end; i++ {
-		h := &hist[p.rows[i]]
-		sel := i == p.cur.idx
-		lines = append(lines, marker(st, sel)+row(cols, widths, p.cells(h), sel, st.selected))
+	for i, c := range cells {
+		sel := p.cur.first+i == p.cur.idx
+		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 )
 
 // TestFiguresAreNeverCut: a duration or count column is as wide as its
@@ -65,5 +66,28 @@ func TestLongHoldsWholeOnEveryScreen(t *testing.T) {
 				t.Fatalf("at %d columns:\n%s", w, sc)
 			}
 		}
+	}
+}
+
+// TestFooterKeepsHelpAndQuit: at 80 columns with the operations on, the
+// key help leaves keys out rather than cut "q quit".
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	a := newTestApp(t, 80, 24, func(o *Options) { o.Actions = &model.Actions{} })
+	send(a, openLockMsg{path: "/locks/orders"})
+	lines := strings.Split(screen(a), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "? help • q quit") || strings.Contains(last, "…") {
+		t.Fatalf("footer: %q", last)
+	}
+}
+
+// TestTitleKeepsTheSummaryWhole: at 80 columns the title bar gives the
+// summary the other tabs' names rather than cut it.
+func TestTitleKeepsTheSummaryWhole(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(a, "3")
+	first := strings.Split(screen(a), "\n")[0]
+	if !strings.Contains(first, "grants 4 · FIFO breaks 1 · 12 events") || !strings.Contains(first, "[3 Events]") {
+		t.Fatalf("title: %q", first)
 	}
 }
