@@ -365,7 +365,7 @@ func TestNodeReadError(t *testing.T) {
 		!strings.Contains(s, "node does not exist") || !strings.Contains(s, "from the lock's last read") {
 		t.Fatalf("read error:\n%s", s)
 	}
-	if last := strings.Split(s, "\n")[23]; !strings.Contains(last, "✗") {
+	if last := strings.Split(s, "\n")[22]; !strings.Contains(last, "✗") {
 		t.Fatalf("error not in the status line: %q", last)
 	}
 	press(a, "esc")

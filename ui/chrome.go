@@ -21,13 +21,18 @@ func (a *App) View() string {
 	}
 	var b strings.Builder
 	b.Grow(a.width * a.height * 2)
+	bottom := a.bottomLines()
 	b.WriteString(fitLine(a.titleBar(), a.width))
 	b.WriteByte('\n')
-	b.WriteString(block(a.body(), a.width, a.height-3))
+	// A message longer than a line borrows the body's last line while it
+	// is shown, rather than be cut.
+	b.WriteString(block(a.body(), a.width, a.height-2-len(bottom)))
 	b.WriteByte('\n')
 	b.WriteString(fitLine(a.statusBar(), a.width))
-	b.WriteByte('\n')
-	b.WriteString(fitLine(a.bottomLine(), a.width))
+	for _, l := range bottom {
+		b.WriteByte('\n')
+		b.WriteString(fitLine(l, a.width))
+	}
 	return b.String()
 }
 
@@ -246,20 +251,32 @@ func joinSegments(segs []segment, w int, sep string) string {
 	return " " + strings.Join(parts, sep)
 }
 
-// bottomLine is the filter prompt while typing, else a fresh message, else
-// the focused pane's keys.
-func (a *App) bottomLine() string {
+// bottomLines are the filter prompt while typing, else a fresh message
+// (on two lines when it needs them), else the focused pane's keys.
+func (a *App) bottomLines() []string {
 	st := a.env.st
 	if prompt, open := a.pane(a.focused()).prompt(a.width); open {
-		return prompt
+		return []string{prompt}
 	}
 	if f := a.flash; f.text != "" && a.env.now().Sub(f.at) < flashFor {
+		lead := st.info.s(" ● ")
 		if f.isErr {
-			return st.danger.s(" ✗ ") + fit(f.text, a.width-3)
+			lead = st.danger.s(" ✗ ")
 		}
-		return st.info.s(" ● ") + fit(f.text, a.width-3)
+		lines := wrap(f.text, a.width-3, "")
+		if len(lines) > 2 || a.height < minHeight+1 {
+			return []string{lead + fit(f.text, a.width-3)}
+		}
+		for i := range lines {
+			if i == 0 {
+				lines[i] = lead + lines[i]
+			} else {
+				lines[i] = "   " + lines[i]
+			}
+		}
+		return lines
 	}
-	return " " + a.shortHelp(a.keys().short, a.width-1)
+	return []string{" " + a.shortHelp(a.keys().short, a.width-1)}
 }
 
 // shortHelp is the one-line help of bs in w cells: keys are left out from

@@ -150,8 +150,11 @@ func TestDemoFlashLinesPutTheKeyFirst(t *testing.T) {
 	a := newDemoApp(t, 80, 24, d)
 	press(a, "L")
 	lines := strings.Split(screen(a), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, " ● F, y fences the orphan · contender 8 lost a create reply") {
-		t.Errorf("after L: %q", last)
+	if msg := lines[len(lines)-2]; !strings.HasPrefix(msg, " ● F, y fences the orphan · contender 8 lost a create reply") {
+		t.Errorf("after L: %q", msg)
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "(session 0x100008e2d9b0042)") {
+		t.Errorf("the message is cut: %q", last)
 	}
 	golden(t, "demo_lose_reply_80x24", a)
 	press(a, "Z")
