@@ -61,6 +61,10 @@ type Options struct {
 	// fence); nil makes them unavailable. Under ReadOnly they are disabled
 	// and say why.
 	Actions *model.Actions
+	// Open is a lock's path, or a contender's node path, to open the
+	// detail of as soon as it has been read; when every lock has been
+	// read and it is none, the UI says so on the locks screen.
+	Open string
 	// Tape, when set, replays a recording instead of watching: Events,
 	// ReadNode, Actions, State and Now are ignored, and nothing can
 	// change ZooKeeper (see replay.go).
@@ -109,6 +113,8 @@ type App struct {
 	demoStats     DemoStats
 	op            operator
 	replay        *replayer // nil unless replaying
+	cmd           *commandBar
+	pendingOpen   string // Options.Open until opened
 
 	locks    locksPane
 	sessions sessionsPane
@@ -159,7 +165,9 @@ func New(opt Options) *App {
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), replay: replay}
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
+	a.pendingOpen = opt.Open
 	a.refresh()
+	a.openPending()
 	return a
 }
 
@@ -228,6 +236,7 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 	if len(msg.events) > 0 {
 		a.gen++
 		a.refresh()
+		a.openPending()
 	}
 	if msg.closed {
 		a.closed = true
@@ -277,6 +286,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 		return cmd
+	case a.cmd != nil:
+		return a.commandKey(msg)
 	case a.showHelp:
 		return a.dispatch(k.helpKeys(), msg)
 	case a.showCost:

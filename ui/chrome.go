@@ -255,6 +255,9 @@ func joinSegments(segs []segment, w int, sep string) string {
 // (on two lines when it needs them), else the focused pane's keys.
 func (a *App) bottomLines() []string {
 	st := a.env.st
+	if a.cmd != nil {
+		return []string{a.commandPrompt(a.width)}
+	}
 	if prompt, open := a.pane(a.focused()).prompt(a.width); open {
 		return []string{prompt}
 	}

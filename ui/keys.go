@@ -27,6 +27,8 @@ type keyMap struct {
 	Filter, Sort, Problems, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
+	// Command opens the command bar (goto.go); Complete completes in it.
+	Command, Complete key.Binding
 
 	// Operations on ZooKeeper (operate*.go).
 	Acquire, ReleaseOwn, ForceRelease, Revoke, Fence key.Binding
@@ -107,6 +109,8 @@ func newKeyMap(m keyMode) keyMap {
 		Help:      b([]string{"?"}, "?", "help"),
 		Cost:      b([]string{"c"}, "c", "cost to servers"),
 		Quit:      b([]string{"q"}, "q", "quit"),
+		Command:   b([]string{":"}, ":", "go to"),
+		Complete:  b([]string{"tab"}, "tab", "complete"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 
 		Accept:   b([]string{"enter"}, "enter", "keep filter"),
@@ -259,6 +263,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
 	s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
 	s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
+	s.add(colScreens, (*App).openCommand, &k.Command)
 	s.add(colScreens, quit, &k.Quit)
 	switch f {
 	case focusLocks:
@@ -364,6 +369,7 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 		"acquire leases": {k.Digit, k.Erase, k.Yes, k.ForceQuit},
 		"fence":          {k.Up, k.Down, k.Toggle, k.Digit, k.Yes, k.ForceQuit},
 		"time":           {k.Accept, k.Cancel, k.Erase, k.ForceQuit},
+		"command":        {k.Accept, k.Cancel, k.Complete, k.EraseAll, k.Erase, k.ForceQuit},
 	}
 }
 
