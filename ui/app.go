@@ -35,6 +35,9 @@ type Options struct {
 	Events <-chan zkwatch.Event
 	// ReadNode reads a node for the node screen; nil disables reading.
 	ReadNode NodeReader
+	// ReadChildren lists a node's children for the tree screen; nil
+	// disables browsing.
+	ReadChildren ChildrenReader
 	// Focus, if not nil, is told the lock whose detail is opened, so that
 	// the watcher may read the servers' watch table for it alone.
 	Focus func(lockPath string)
@@ -122,6 +125,7 @@ type App struct {
 	detail   detailPane
 	node     nodePane
 	timeline timelinePane
+	tree     treePane
 }
 
 // flash is a message shown in place of the key help for a while.
@@ -139,7 +143,7 @@ func New(opt Options) *App {
 	if opt.Tape != nil {
 		// Read-only by construction: nothing to write with, nothing to read.
 		replay = newReplayer(opt.Tape)
-		opt.Events, opt.ReadNode, opt.Actions, opt.ReadOnly = nil, nil, nil, true
+		opt.Events, opt.ReadNode, opt.ReadChildren, opt.Actions, opt.ReadOnly = nil, nil, nil, nil, true
 		opt.State = opt.Tape.StateAt(replay.n)
 		opt.Now = func() time.Time { return replay.at }
 	}
@@ -163,7 +167,8 @@ func New(opt Options) *App {
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
-		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), replay: replay}
+		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), tree: newTreePane(e),
+		replay: replay}
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
 	a.pendingOpen = opt.Open
 	a.refresh()
@@ -213,6 +218,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.nodeRead(msg)
 	case rereadNodeMsg:
 		return a, a.rereadNode()
+	case browseMsg:
+		return a, a.browse(msg.path, "")
+	case childrenReadMsg:
+		a.childrenRead(msg)
 	case acquireChosenMsg, acquireProgressMsg, acquireDoneMsg, ownLostMsg, ownRevokedMsg, ownReleasedMsg, actionDoneMsg:
 		return a, a.operated(msg)
 	case flashMsg:

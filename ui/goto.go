@@ -108,9 +108,8 @@ func (a *App) runCommand(text string) tea.Cmd {
 	case strings.HasPrefix(text, "/"):
 		lock, node, ok := a.findLock(text)
 		if !ok {
-			a.say(text+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
-				" found under the roots", true)
-			return nil
+			// Not a lock: perhaps the lock is not where one thinks.
+			return a.browse(text, "")
 		}
 		a.openLock(openLockMsg{path: lock, node: node})
 		return nil

@@ -76,10 +76,12 @@ func TestCommandBar(t *testing.T) {
 	if !strings.Contains(screen(a), ":qx is neither a path") {
 		t.Fatalf("no word on a bad command:\n%s", screen(a))
 	}
+	// A path that is no lock opens the tree there.
 	press(a, ":", "/", "n", "o", "enter")
-	if a.focused() != focusSessions || !strings.Contains(screen(a), "/no: no lock there") {
+	if a.focused() != focusTree || !strings.Contains(screen(a), "/no ✗ /no: zk: node does not exist") {
 		t.Fatalf("bad path:\n%s", screen(a))
 	}
+	press(a, "esc")
 	press(a, ":", "l", "esc")
 	if a.cmd != nil || a.focused() != focusSessions {
 		t.Fatal("esc did not close the command bar")

@@ -25,6 +25,8 @@ type keyMap struct {
 	ScreenLocks, ScreenSessions, ScreenLogs key.Binding
 
 	Filter, Sort, Problems, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
+	// The tree screen (tree.go): open it, go to the parent, a child's node.
+	Tree, Parent, NodeInfo key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
 	// Command opens the command bar (goto.go); Complete completes in it.
@@ -97,6 +99,9 @@ func newKeyMap(m keyMode) keyMap {
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "sort"),
 		Problems: b([]string{"p"}, "p", "problems only"),
+		Tree:     b([]string{"T"}, "T", "tree (read-only)"),
+		Parent:   b([]string{"left", "h"}, "←/h", "parent"),
+		NodeInfo: b([]string{"i"}, "i", "node data/Stat/ACL"),
 		FullNode: b([]string{"f"}, "f", "full names"),
 		InfoUp:   b([]string{"K"}, "K", "info up"),
 		InfoDown: b([]string{"J"}, "J", "info down"),
@@ -252,7 +257,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	if f != focusTimeline && f != focusNode {
 		s.add(colScreens, nil, &k.Open)
 	}
-	if f == focusDetail || f == focusNode {
+	if f == focusDetail || f == focusNode || f == focusTree {
 		s.add(colScreens, (*App).back, &k.Back)
 	} else {
 		s.add(colScreens, (*App).backOnTab, &k.Back)
@@ -276,6 +281,12 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		s.add(colScreen, nil, &k.Hex, &k.Reread)
 	case focusTimeline:
 		s.add(colScreen, nil, &k.ZoomIn, &k.ZoomOut, &k.Busiest)
+	case focusTree:
+		s.add(colScreen, (*App).treeUp, &k.Parent)
+		s.add(colScreen, nil, &k.NodeInfo)
+	}
+	if f != focusTree {
+		s.add(colScreens, (*App).openTree, &k.Tree)
 	}
 	s.add(colScreen, (*App).openHelp, &k.Help)
 	s.add(colScreen, (*App).openCost, &k.Cost)
@@ -318,6 +329,8 @@ func (k *keyMap) short(f focus) []key.Binding {
 			k.ForceRelease, k.Fence}
 	case f == focusNode:
 		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
+	case f == focusTree:
+		return []key.Binding{k.Move, k.Open, k.Parent, k.NodeInfo, k.Back, k.Help, k.Quit}
 	case f == focusSessions, f == focusEvents:
 		return []key.Binding{k.Move, k.Open, k.Filter, k.Screens, k.Help, k.Quit}
 	}

@@ -136,7 +136,9 @@ func (p *nodePane) relayout() {
 	}
 	p.text, p.dump = nil, false
 	if p.detail == nil {
-		p.lockFacts(b)
+		if p.part.Session != 0 || p.part.Token != 0 {
+			p.lockFacts(b) // a contender's; a node browsed to has none
+		}
 		p.head = b.lines
 		p.scroll.fix(p.total(), p.h)
 		return

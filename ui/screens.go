@@ -18,6 +18,7 @@ const (
 	focusDetail
 	focusNode
 	focusTimeline
+	focusTree
 	focusCount
 )
 
@@ -56,6 +57,8 @@ func (a *App) pane(f focus) pane {
 		return &a.detail
 	case focusNode:
 		return &a.node
+	case focusTree:
+		return &a.tree
 	case focusTimeline:
 		return timelineScreen{timelinePane: &a.timeline, follow: a.selectedLockPath}
 	}
@@ -124,6 +127,7 @@ func (p *eventsPane) handle(msg tea.Msg) (cmd tea.Cmd)   { *p, cmd = p.update(ms
 func (p *detailPane) handle(msg tea.Msg) (cmd tea.Cmd)   { *p, cmd = p.update(msg); return cmd }
 func (p *nodePane) handle(msg tea.Msg) (cmd tea.Cmd)     { *p, cmd = p.update(msg); return cmd }
 func (p *timelinePane) handle(msg tea.Msg) (cmd tea.Cmd) { *p, cmd = p.update(msg); return cmd }
+func (p *treePane) handle(msg tea.Msg) (cmd tea.Cmd)     { *p, cmd = p.update(msg); return cmd }
 
 func (p *locksPane) prompt(w int) (string, bool) {
 	if !p.filter.typing {
@@ -150,6 +154,7 @@ func (p *eventsPane) prompt(w int) (string, bool) {
 func (p *detailPane) prompt(int) (string, bool)   { return "", false }
 func (p *nodePane) prompt(int) (string, bool)     { return "", false }
 func (p *timelinePane) prompt(int) (string, bool) { return "", false }
+func (p *treePane) prompt(int) (string, bool)     { return "", false }
 
 // timelineScreen is the timeline as a screen: it follows the lock
 // selected on the other screens.

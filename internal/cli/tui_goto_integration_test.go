@@ -39,6 +39,11 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 		return strings.Contains(sc, "/goto/alpha  kazoo-lock") && strings.Contains(sc, "0 waiting")
 	})
 
+	// A path that is no lock opens the tree there, read from the server.
+	s.keys(":", "/goto", "Enter")
+	s.waitText("tree · /goto", "2 children", "alpha", "beta", "kazoo-lock · 1 holding · 1 waiting")
+	s.keys("Escape")
+
 	s.keys(":", "sessions", "Enter")
 	s.waitText("[2 Sessions]", "SESSION", "HOLDS")
 	s.keys(":", "q", "Enter")

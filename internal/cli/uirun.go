@@ -28,12 +28,13 @@ var errNeedsFile = errors.New(`--log-file - would write over the UI; give a file
 // (refused under read-only); runUI adds the watcher's events.
 func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	return ui.Options{
-		ReadNode:    conn.ReadNodeDetail,
-		NodeTimeout: s.timeout,
-		Server:      conn.Target().String(),
-		ReadOnly:    s.readOnly,
-		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Actions:     newActions(conn, audit, s.readOnly),
+		ReadNode:     conn.ReadNodeDetail,
+		ReadChildren: conn.ReadChildren,
+		NodeTimeout:  s.timeout,
+		Server:       conn.Target().String(),
+		ReadOnly:     s.readOnly,
+		Profile:      ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Actions:      newActions(conn, audit, s.readOnly),
 	}
 }
 
