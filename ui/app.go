@@ -35,6 +35,9 @@ type Options struct {
 	Events <-chan zkwatch.Event
 	// ReadNode reads a node for the node screen; nil disables reading.
 	ReadNode NodeReader
+	// Copy puts text on the terminal's clipboard (OSC 52); nil makes the
+	// copy keys say copying is not available.
+	Copy Copier
 	// ReadChildren lists a node's children for the tree screen; nil
 	// disables browsing.
 	ReadChildren ChildrenReader

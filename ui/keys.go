@@ -27,6 +27,8 @@ type keyMap struct {
 	Filter, Sort, Problems, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
 	// The tree screen (tree.go): open it, go to the parent, a child's node.
 	Tree, Parent, NodeInfo key.Binding
+	// Copying the selection's path, session id or client address (copy.go).
+	CopyPath, CopySession, CopyClient key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
 	// Command opens the command bar (goto.go); Complete completes in it.
@@ -99,9 +101,13 @@ func newKeyMap(m keyMode) keyMap {
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "sort"),
 		Problems: b([]string{"p"}, "p", "problems only"),
-		Tree:     b([]string{"T"}, "T", "tree (read-only)"),
+		Tree:     b([]string{"T"}, "T", "tree"),
 		Parent:   b([]string{"left", "h"}, "←/h", "parent"),
-		NodeInfo: b([]string{"i"}, "i", "node data/Stat/ACL"),
+		NodeInfo: b([]string{"i"}, "i", "node"),
+
+		CopyPath:    b([]string{"y"}, "y", "copy path"),
+		CopySession: b([]string{"Y"}, "Y", "copy session"),
+		CopyClient:  b([]string{"C"}, "C", "copy client"),
 		FullNode: b([]string{"f"}, "f", "full names"),
 		InfoUp:   b([]string{"K"}, "K", "info up"),
 		InfoDown: b([]string{"J"}, "J", "info down"),
@@ -287,6 +293,11 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	}
 	if f != focusTree {
 		s.add(colScreens, (*App).openTree, &k.Tree)
+	}
+	if f != focusTimeline {
+		s.add(colScreen, copyKey(copyPath), &k.CopyPath)
+		s.add(colScreen, copyKey(copySession), &k.CopySession)
+		s.add(colScreen, copyKey(copyClient), &k.CopyClient)
 	}
 	s.add(colScreen, (*App).openHelp, &k.Help)
 	s.add(colScreen, (*App).openCost, &k.Cost)

@@ -34,6 +34,7 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 		Server:       conn.Target().String(),
 		ReadOnly:     s.readOnly,
 		Profile:      ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Copy:         termenv.NewOutput(os.Stdout).Copy,
 		Actions:      newActions(conn, audit, s.readOnly),
 	}
 }
