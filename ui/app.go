@@ -67,6 +67,15 @@ type Options struct {
 	// fence); nil makes them unavailable. Under ReadOnly they are disabled
 	// and say why.
 	Actions *model.Actions
+	// Context names the cluster from the config file, shown in the
+	// status bar; "" when none was used. Contexts are the file's names.
+	Context  string
+	Contexts []string
+	// SwitchContext, when set, is told the context :ctx NAME switches
+	// to, just before the UI quits for the caller to connect again; when
+	// nil, :ctx says NoSwitch.
+	SwitchContext func(name string)
+	NoSwitch      string
 	// Open is a lock's path, or a contender's node path, to open the
 	// detail of as soon as it has been read; when every lock has been
 	// read and it is none, the UI says so on the locks screen.

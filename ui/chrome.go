@@ -204,8 +204,14 @@ func (a *App) statusBar() string {
 	if a.opt.Demo != nil {
 		segs = append(segs, a.demoSegment())
 	}
-	if a.opt.ReadOnly {
+	if a.opt.Context != "" {
+		segs = append([]segment{{text: "⎈ " + model.Printable(a.opt.Context), p: st.strong}}, segs...)
+	}
+	switch {
+	case a.opt.ReadOnly:
 		segs = append(segs, segment{text: " READ-ONLY ", p: st.badgeRO})
+	case a.opt.Actions != nil:
+		segs = append(segs, segment{text: " WRITE ", p: st.badgeWrite})
 	}
 	if s.Stale() || a.closed {
 		segs = append(segs, segment{text: " STALE ", p: st.badgeStale})
@@ -347,6 +353,9 @@ func (a *App) helpLines() []string {
 			"has not ended (c shows its cost)"},
 		{" STALE ", st.badgeStale, "not connected or not synced: the picture may be out of date"},
 		{" READ-ONLY ", st.badgeRO, "nothing that changes ZooKeeper is allowed"},
+		{" WRITE ", st.badgeWrite, "the operations (acquire, release, force-release, revoke, fence) may change " +
+			"ZooKeeper, each after a y and written to the audit log"},
+		{"⎈ name", st.strong, "the context (named cluster) of the config file; :ctx lists them, :ctx NAME switches"},
 	} {
 		lines = append(lines, legendLines(e.term, e.p, e.text, a.width)...)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -105,6 +106,8 @@ func (a *App) runCommand(text string) tea.Cmd {
 		return nil
 	case text == "q" || text == "quit":
 		return tea.Quit
+	case text == "ctx" || strings.HasPrefix(text, "ctx "):
+		return a.switchContext(strings.TrimSpace(strings.TrimPrefix(text, "ctx")))
 	case strings.HasPrefix(text, "/"):
 		lock, node, ok := a.findLock(text)
 		if !ok {
@@ -125,6 +128,29 @@ func (a *App) runCommand(text string) tea.Cmd {
 		return nil
 	}
 	a.say(":"+text+" is neither a path (it starts with /) nor a screen (locks, sessions, events, timeline)", true)
+	return nil
+}
+
+// switchContext lists the contexts (name "") or switches to one: the UI
+// quits, for the caller to connect to it as --context would.
+func (a *App) switchContext(name string) tea.Cmd {
+	o := a.opt
+	list := strings.Join(o.Contexts, ", ")
+	switch {
+	case len(o.Contexts) == 0:
+		a.say("no contexts: the config file defines none (see zklocks config --help)", true)
+	case name == "":
+		a.say("contexts: "+model.Printable(list)+" · :ctx NAME switches", false)
+	case !slices.Contains(o.Contexts, name):
+		a.say("no context "+model.Printable(name)+"; there are: "+model.Printable(list), true)
+	case o.SwitchContext == nil:
+		a.say("cannot switch context: "+o.NoSwitch, true)
+	case name == o.Context:
+		a.say("already on context "+model.Printable(name), false)
+	default:
+		o.SwitchContext(name)
+		return tea.Quit
+	}
 	return nil
 }
 

@@ -90,25 +90,43 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 		return &exitError{code: exitUsage, err: errors.New("without a command zklocks opens its terminal UI, " +
 			"which needs a terminal; in scripts use zklocks ls or zklocks show (see zklocks --help)")}
 	}
+	for {
+		next, err := runTUIOnce(cmd, g, o, f)
+		if err != nil || next == "" {
+			return err
+		}
+		// :ctx NAME in the UI: connect again, as --context NAME would.
+		if err := g.flags.Set("context", next); err != nil {
+			return err
+		}
+		f.open = ""
+		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: switching to context %s\n", model.Printable(next))
+	}
+}
+
+// runTUIOnce is one run of the UI on the settings the flags and the
+// config file give; it returns the context the operator switched to, or
+// "" when they quit.
+func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) (string, error) {
 	s, err := g.load()
 	if err != nil {
-		return err
+		return "", err
 	}
 	if s.logFile == "-" {
-		return &exitError{code: exitUsage, err: errNeedsFile}
+		return "", &exitError{code: exitUsage, err: errNeedsFile}
 	}
 	if err := openUnderRoots(f.open, s.roots); err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return "", &exitError{code: exitUsage, err: err}
 	}
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer closeAudit()
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: connecting to %s (waiting up to %s)…\n", model.Printable(s.server), s.timeout)
 	conn, err := s.dial(cmd.Context())
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer conn.Close()
 	var progOpts []tea.ProgramOption
@@ -119,13 +137,23 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
 	rec, err := f.record.start(cfg.Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
-		return err
+		return "", err
 	}
 	opt := uiOptions(s, conn, audit)
 	opt.Open = f.open
+	var next string
+	opt.Context, opt.Contexts = s.context, s.file.names()
+	switch {
+	case rec != nil:
+		opt.NoSwitch = "a recording holds one cluster: --record and :ctx exclude each other"
+	case s.given("server"):
+		opt.NoSwitch = "--server is given, and wins over every context"
+	default:
+		opt.SwitchContext = func(name string) { next = name }
+	}
 	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, opt, rec, progOpts...)
 	if rerr := finishRecording(rec, f.record.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
 		err = rerr
 	}
-	return err
+	return next, err
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,8 +13,8 @@ import (
 )
 
 // TestIntegrationTUIOpenAtPathAndCommandBar: `zklocks PATH` starts on the
-// lock's detail, and the : bar jumps to another lock by its path and to a
-// screen by its name.
+// lock's detail, and the : bar jumps to another lock by its path, to the
+// tree, to a screen by its name, and to another context.
 func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	bin := zklocksBinary(t)
 	zks := zktest.Start(t)
@@ -23,12 +24,19 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	kazoo.Acquire(t, "b-holder", "lock", "/goto/beta")
 	kazoo.WaitHeld(t, "b-holder", 30*time.Second)
 	kazoo.Acquire(t, "b-waiter", "lock", "/goto/beta")
+	kazoo.Acquire(t, "g-holder", "lock", "/other/gamma")
 
 	dir := t.TempDir()
-	command := fmt.Sprintf("TERM=xterm-256color %s --server %s --config '' --log-file %s --root /goto /goto/beta",
-		bin, zks.Addr(), filepath.Join(dir, "zk.log"))
+	config := filepath.Join(dir, "config.yaml")
+	yaml := fmt.Sprintf("contexts:\n  one: {server: %q, roots: [/goto], read-only: true}\n  two: {server: %q, roots: [/other], read-only: true}\n",
+		zks.Addr(), zks.Addr())
+	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --context one --log-file %s /goto/beta",
+		bin, config, filepath.Join(dir, "zk.log"))
 	s := startTmux(t, 120, 40, command)
-	s.waitText("/goto/beta  kazoo-lock", "1 holding", "1 waiting")
+	s.waitText("/goto/beta  kazoo-lock", "1 holding", "1 waiting", "⎈ one", "READ-ONLY")
 
 	s.keys(":")
 	s.waitText(":█")
@@ -46,6 +54,12 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 
 	s.keys(":", "sessions", "Enter")
 	s.waitText("[2 Sessions]", "SESSION", "HOLDS")
+	// :ctx two connects again, to the other context's roots.
+	s.keys(":", "ctx two", "Enter")
+	s.waitText("⎈ two", "/other/gamma", "kazoo-lock")
+	if strings.Contains(s.last, "/goto/alpha") {
+		t.Fatalf("the first context's locks are still shown:\n%s", s.last)
+	}
 	s.keys(":", "q", "Enter")
 	s.waitExit(10 * time.Second)
 }
