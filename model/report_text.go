@@ -120,8 +120,8 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		if p.Role == lockcore.RoleHolder {
 			held = HoldShort(p.Hold)
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
-			Duration(p.Age), held, p.Token, ShortNode(p.Node), waits)
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x (%d)\t%s\t%s\n", p.Position, p.Role, p.Mode, SessionText(p.Session),
+			Duration(p.Age), held, p.Token, p.Token, ShortNode(p.Node), waits)
 	}
 	w.Flush() // errors reach out's own record (errWriter)
 	for _, p := range ps {

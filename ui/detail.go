@@ -165,7 +165,7 @@ func (p *detailPane) columns() []column {
 		{title: "SESSION", width: 18, drop: 3},
 		{title: "CLIENT", width: 21, drop: 4},
 		{title: "FOR", width: 6, right: true, whole: true, drop: 2},
-		{title: "TOKEN", width: 11, drop: 5},
+		{title: "TOKEN", width: 11, whole: true, drop: 5},
 		{title: "WAITS ON", width: 10, drop: 1},
 		{title: "DATA", width: 18, drop: 6},
 	}
@@ -260,7 +260,7 @@ func (p *detailPane) cells(q *lockcore.Participant) []cell {
 		{text: model.SessionText(q.Session), p: sessionPaint},
 		{text: p.env.state.Client(q.Session).Short(), p: st.muted},
 		{text: p.env.timeText(l, q)},
-		{text: hex(q.Token), p: st.muted},
+		{text: token(q.Token), p: st.muted},
 		p.waitsOn(q),
 		{text: dataCell(q), p: st.muted},
 	}

@@ -61,7 +61,7 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 	st, l := p.env.st, p.lock
 	b.kv("path", model.Printable(q.Path), paint{})
 	facts := []string{"session " + model.SessionText(q.Session), "client " + p.env.state.Client(q.Session).Short(),
-		"token " + hex(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
+		"token " + token(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
 	if q.Role == lockcore.RoleHolder {
 		facts[3] = model.HoldText(p.env.held(l, q.Hold), model.Duration(p.env.age(l, q.Age)))
 	}

@@ -389,7 +389,7 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 	return map[string][]key.Binding{
 		"confirm":        {k.Yes, k.ForceQuit},
 		"force-release":  {k.Yes, k.Revoke, k.ForceQuit},
-		"acquire":        {k.ModeExclusive, k.ModeRead, k.ModeWrite, k.ModeLease, k.ForceQuit},
+		"acquire":        {k.ModeExclusive, k.ModeRead, k.ModeWrite, k.ModeLease, k.Accept, k.ForceQuit},
 		"acquire leases": {k.Digit, k.Erase, k.Yes, k.ForceQuit},
 		"fence":          {k.Up, k.Down, k.Toggle, k.Digit, k.Yes, k.ForceQuit},
 		"time":           {k.Accept, k.Cancel, k.Erase, k.ForceQuit},

@@ -173,7 +173,7 @@ func (p *nodePane) relayout() {
 func (p *nodePane) lockFacts(b *infoLines) {
 	q := p.part
 	b.text("from the lock's last read:", p.env.st.muted, "")
-	b.kv("czxid", hex(q.Token), paint{})
+	b.kv("czxid", token(q.Token)+" · the fencing token", paint{})
 	b.kv("ctime", p.env.stamp(q.Ctime), paint{})
 	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.state.Client(q.Session).Short()+")", paint{})
 	if q.DataDenied {

@@ -167,7 +167,7 @@ func (op *operator) describe(q lockcore.Participant, l *lockcore.Lock) []string 
 		"session  " + owner,
 		"client   " + op.env.state.Client(q.Session).String(),
 		held,
-		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
+		"token    " + token(q.Token) + " · version " + itoa(int(q.Version)),
 	}
 }
 
@@ -213,7 +213,7 @@ func fence(act *model.Actions, es []lockcore.Expect) tea.Cmd {
 // text is the status line's account of an action, and whether it is bad
 // news.
 func (m actionDoneMsg) text() (string, bool) {
-	subject := itoa(len(m.nodes)) + " nodes"
+	subject := count(len(m.nodes), "node", "nodes")
 	if len(m.nodes) == 1 {
 		subject = model.ShortNode(m.nodes[0])
 	}

@@ -25,7 +25,7 @@ func (p *detailPane) ownLines() []string {
 	case o.lost != nil:
 		b.kv("✗ OURS", "LOST (r clears it): "+model.Printable(o.lost.Error()), st.danger)
 	case o.held != nil:
-		b.kv("★ ours", "held · fencing token "+hex(o.held.Token)+" · held "+since(now, o.held.Acquired)+
+		b.kv("★ ours", "held · fencing token "+token(o.held.Token)+" · held "+since(now, o.held.Acquired)+
 			" · "+p.ownAction(o, "r releases"), st.holder)
 	case o.progress != nil:
 		pr := o.progress

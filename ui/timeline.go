@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -160,7 +159,7 @@ func sessionRows(spans []model.Span) []tlRow {
 			at[sp.Session] = i
 			label := "persistent"
 			if sp.Session != 0 {
-				label = lockcore.SessionHex(sp.Session)
+				label = model.SessionText(sp.Session)
 			}
 			rows = append(rows, tlRow{label: label})
 		}
