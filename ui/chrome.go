@@ -349,6 +349,8 @@ func (a *App) helpLines() []string {
 			"too costly (--watch-budget) or older than the lock's last change"},
 		{"updated", paint{}, "when the watches last reported a change; every lock is read in full at each " +
 			"(re)connect, and the watches keep it current after"},
+		{"! ~", st.warning, "before a contender: ! an anomaly names it; ~ it may be long-held, or a chain " +
+			"goes on to a node that cannot be followed (what is not known for sure)"},
 		{"⚠ partial", st.warning, "locks held only by persistent nodes may be missing: the walk that finds them " +
 			"has not ended (c shows its cost)"},
 		{" STALE ", st.badgeStale, "not connected or not synced: the picture may be out of date"},

@@ -144,7 +144,7 @@ func (p *detailPane) chainInfo(b *infoLines, q *lockcore.Participant) {
 	switch {
 	case last.Role == lockcore.RoleHolder:
 	case last.WatchesUnknown:
-		b.lines = append(b.lines, indent+st.warning.s("? #"+itoa(j)+" watches an unknown node: the chain cannot be followed further"))
+		b.lines = append(b.lines, indent+st.warning.s("~ #"+itoa(j)+" watches an unknown node: the chain cannot be followed further"))
 	case last.Watches == nil:
 		b.lines = append(b.lines, indent+st.danger.s("✗ #"+itoa(j)+" watches nothing: no holder at the end"))
 	case last.Watches.Node == q.Node || contains(q.Chain, last.Watches.Node):
@@ -226,7 +226,7 @@ func (p *detailPane) lockInfo(b *infoLines) {
 		b.text(model.Printable(a.Detail), paint{}, "  ")
 	}
 	for _, a := range l.MaybeLongHeld {
-		b.lines = append(b.lines, " "+st.warning.s(clip("? possibly long-held "+model.ShortNode(a.Node), b.w-1)))
+		b.lines = append(b.lines, " "+st.warning.s(clip("~ possibly long-held "+model.ShortNode(a.Node), b.w-1)))
 		b.text(model.Printable(a.Detail), paint{}, "  ")
 	}
 	for _, w := range l.Warnings {

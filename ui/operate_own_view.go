@@ -81,7 +81,7 @@ func (p *detailPane) watched(path string) string {
 }
 
 // rowMarker is the queue's cursor column, with a star on our own node,
-// else ! on a node an anomaly names (? on one only possibly long-held).
+// else ! on a node an anomaly names (~ on one only possibly long-held: ? is the help key alone).
 func (p *detailPane) rowMarker(q *lockcore.Participant, selected bool) string {
 	st := p.env.st
 	m := marker(st, selected)
@@ -97,7 +97,7 @@ func (p *detailPane) rowMarker(q *lockcore.Participant, selected bool) string {
 	}
 	for _, a := range p.lock.MaybeLongHeld {
 		if a.Node == q.Node {
-			return m[:len(m)-1] + st.warning.s("?")
+			return m[:len(m)-1] + st.warning.s("~")
 		}
 	}
 	return m
