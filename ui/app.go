@@ -35,6 +35,9 @@ type Options struct {
 	Events <-chan zkwatch.Event
 	// ReadNode reads a node for the node screen; nil disables reading.
 	ReadNode NodeReader
+	// Bell rings the terminal when a marked lock is granted or released;
+	// nil leaves it to the status line.
+	Bell func()
 	// Copy puts text on the terminal's clipboard (OSC 52); nil makes the
 	// copy keys say copying is not available.
 	Copy Copier
@@ -106,6 +109,9 @@ type env struct {
 	// own is the lock the operator took from the UI; nil when none. The
 	// App sets it, the panes show it.
 	own *ownLock
+	// marked are the locks the operator is told of when granted or
+	// released (notify.go), by path.
+	marked map[string]bool
 }
 
 // App is the root Bubble Tea model. Use it through a pointer.
@@ -174,7 +180,7 @@ func New(opt Options) *App {
 	st := newStyles(opt.Profile)
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly})
-	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location}
+	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{}}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
@@ -248,6 +254,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // handleEvents applies a batch of watcher events, then asks for more.
 func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
+	logged := a.env.state.Logged
 	for _, ev := range msg.events {
 		a.env.state.Apply(ev)
 		if ev.Kind == zkwatch.EventError && ev.Err != nil {
@@ -259,12 +266,13 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 		a.refresh()
 		a.openPending()
 	}
+	bell := a.notify(logged)
 	if msg.closed {
 		a.closed = true
 		a.say("the watcher stopped: the picture is no longer updated", true)
-		return nil
+		return bell
 	}
-	return waitForEvents(a.opt.Events)
+	return tea.Batch(bell, waitForEvents(a.opt.Events))
 }
 
 // say shows a message in the status line; errors are escaped like

@@ -221,7 +221,11 @@ func (p detailPane) view() string {
 func (p *detailPane) header() string {
 	st, l := p.env.st, p.lock
 	var b strings.Builder
-	b.WriteString(" " + st.strong.s(model.Printable(l.Path)) + "  " + st.accent.s(string(l.Recipe)))
+	b.WriteString(" " + st.strong.s(model.Printable(l.Path)))
+	if p.env.marked[l.Path] {
+		b.WriteString(st.accent.s(" ◆"))
+	}
+	b.WriteString("  " + st.accent.s(string(l.Recipe)))
 	b.WriteString(st.muted.s(" · ") + st.holder.s(itoa(l.Holders())+" holding") + st.muted.s(" · ") +
 		st.waiter.s(itoa(l.Waiters())+" waiting"))
 	if l.MaxLeases != nil {

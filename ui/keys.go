@@ -29,6 +29,8 @@ type keyMap struct {
 	Tree, Parent, NodeInfo key.Binding
 	// Copying the selection's path, session id or client address (copy.go).
 	CopyPath, CopySession, CopyClient key.Binding
+	// Mark tells of a lock's grants and releases (notify.go).
+	Mark key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
 	// Command opens the command bar (goto.go); Complete completes in it.
@@ -108,6 +110,7 @@ func newKeyMap(m keyMode) keyMap {
 		CopyPath:    b([]string{"y"}, "y", "copy path"),
 		CopySession: b([]string{"Y"}, "Y", "copy session"),
 		CopyClient:  b([]string{"C"}, "C", "copy client"),
+		Mark:        b([]string{"m"}, "m", "mark: notify"),
 		FullNode:    b([]string{"f"}, "f", "full names"),
 		InfoUp:      b([]string{"K"}, "K", "info up"),
 		InfoDown:    b([]string{"J"}, "J", "info down"),
@@ -313,6 +316,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 			&k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster)
 	}
 	if f == focusLocks || f == focusDetail {
+		s.add(colScreen, (*App).toggleMark, &k.Mark)
 		s.add(colOperate, (*App).operate, k.operations()...)
 	}
 	s.short = k.short(f)

@@ -313,7 +313,11 @@ func (p locksPane) view() string {
 	}
 	for i, c := range cells {
 		sel := p.cur.first+i == p.cur.idx
-		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
+		m := marker(st, sel)
+		if p.env.marked[p.rows[p.cur.first+i].path] {
+			m = m[:len(m)-1] + st.accent.s("◆")
+		}
+		lines = append(lines, m+row(cols, widths, c, sel, st.selected))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -24,6 +24,8 @@ type tuiFlags struct {
 	record   recordFlags
 	// open is the lock (or contender) whose detail the UI starts on.
 	open string
+	// bell rings the terminal when a lock marked with m changes hands.
+	bell bool
 }
 
 // tuiCommand registers the UI's flags on root and returns what root runs.
@@ -32,6 +34,7 @@ func tuiCommand(root *cobra.Command, g *globalFlags, o *operateFlags) func(*cobr
 	root.Flags().BoolVar(&f.mouse, "mouse", false, "scroll lists with the mouse wheel in the UI (the terminal's own\ntext selection then needs shift)")
 	root.Flags().DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held in the UI (0 turns it off)")
 	f.record.register(root.Flags(), "record", "record what the UI is shown to this file, for zklocks replay (see zklocks record)")
+	root.Flags().BoolVar(&f.bell, "bell", false, "ring the terminal's bell when a lock marked with m in the UI is granted or released")
 	root.Flags().StringVar(&f.open, "open", "", "start on this lock's detail (a lock's path, or a contender's); the same as\ngiving the path as the only argument")
 	return func(cmd *cobra.Command, args []string) error {
 		if err := f.takeOpen(args); err != nil {
@@ -141,6 +144,9 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 	}
 	opt := uiOptions(s, conn, audit)
 	opt.Open = f.open
+	if f.bell {
+		opt.Bell = func() { _, _ = os.Stdout.WriteString("\a") }
+	}
 	var next string
 	opt.Context, opt.Contexts = s.context, s.file.names()
 	switch {
