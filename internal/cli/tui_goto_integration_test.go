@@ -13,8 +13,10 @@ import (
 )
 
 // TestIntegrationTUIOpenAtPathAndCommandBar: `zklocks PATH` starts on the
-// lock's detail, and the : bar jumps to another lock by its path, to the
-// tree, to a screen by its name, and to another context.
+// lock's detail; y copies the selection to tmux's clipboard (OSC 52); a
+// lock marked with m rings the bell when it changes hands; and the : bar
+// jumps to another lock by its path, to the tree, to a screen by its
+// name, and to another context.
 func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	bin := zklocksBinary(t)
 	zks := zktest.Start(t)
@@ -33,10 +35,30 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --context one --log-file %s /goto/beta",
+	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --context one --log-file %s --bell /goto/beta",
 		bin, config, filepath.Join(dir, "zk.log"))
 	s := startTmux(t, 120, 40, command)
+	s.tmux("set-option", "-s", "set-clipboard", "on")
 	s.waitText("/goto/beta  kazoo-lock", "1 holding", "1 waiting", "⎈ one", "READ-ONLY")
+
+	// y: the holder's node path, on tmux's clipboard.
+	s.keys("y")
+	s.waitText("asked the terminal to copy the path /goto/beta/")
+	zktest.WaitUntil(t, 10*time.Second, func() string {
+		if buf := s.tmux("show-buffer"); !strings.HasPrefix(buf, "/goto/beta/") {
+			return "tmux's clipboard holds " + buf
+		}
+		return ""
+	})
+
+	// m, then the holder lets go: the waiter's grant is told, with a bell.
+	s.keys("m")
+	s.waitText("/goto/beta ◆")
+	kazoo.Release(t, "b-holder")
+	s.waitText("◆ /goto/beta: granted")
+	if flag := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "zklocks", "#{window_bell_flag}")); flag != "1" {
+		t.Fatalf("no bell: window_bell_flag %q", flag)
+	}
 
 	s.keys(":")
 	s.waitText(":█")
@@ -49,7 +71,7 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 
 	// A path that is no lock opens the tree there, read from the server.
 	s.keys(":", "/goto", "Enter")
-	s.waitText("tree · /goto", "2 children", "alpha", "beta", "kazoo-lock · 1 holding · 1 waiting")
+	s.waitText("tree · /goto", "2 children", "alpha", "beta", "kazoo-lock · 1 holding · 0 waiting")
 	s.keys("Escape")
 
 	s.keys(":", "sessions", "Enter")
@@ -60,6 +82,22 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	if strings.Contains(s.last, "/goto/alpha") {
 		t.Fatalf("the first context's locks are still shown:\n%s", s.last)
 	}
+	// p: problems only; none here.
+	s.keys("p")
+	s.waitText("no lock has an anomaly (p shows every lock)")
+	s.keys("p")
+	s.waitText("/other/gamma", "kazoo-lock")
+	// T: the tree at the lock selected; i a child's node; h the parent.
+	s.keys("T")
+	s.waitText("tree · /other/gamma", "1 child ")
+	s.keys("i")
+	s.waitText("numChildren", "ephemeralOwner")
+	// (Escape and h sent at once would read as alt+h.)
+	s.keys("Escape")
+	s.waitText("tree · /other/gamma", "NAME")
+	s.keys("h")
+	s.waitText("tree · /other", "gamma", "kazoo-lock · 1 holding · 0 waiting")
+	s.keys("Escape")
 	s.keys(":", "q", "Enter")
 	s.waitExit(10 * time.Second)
 }
