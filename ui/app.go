@@ -112,6 +112,9 @@ type env struct {
 	// marked are the locks the operator is told of when granted or
 	// released (notify.go), by path.
 	marked map[string]bool
+	// forced are the contenders force-released from this UI whose
+	// clients have not let go yet, by session (forced.go).
+	forced map[int64]forcedRelease
 }
 
 // App is the root Bubble Tea model. Use it through a pointer.
@@ -180,7 +183,8 @@ func New(opt Options) *App {
 	st := newStyles(opt.Profile)
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly})
-	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{}}
+	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
+		forced: map[int64]forcedRelease{}}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
@@ -262,6 +266,7 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 		}
 	}
 	if len(msg.events) > 0 {
+		a.pruneForced()
 		a.gen++
 		a.refresh()
 		a.openPending()

@@ -51,6 +51,8 @@ func (a *App) copyable() (p string, session int64) {
 			switch {
 			case r.q != nil:
 				p = r.q.Path
+			case r.forced != nil:
+				p = r.forced.node
 			case r.lock != nil:
 				p = r.lock.Path
 			}

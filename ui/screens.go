@@ -116,6 +116,9 @@ func (a *App) operate(msg tea.KeyMsg) tea.Cmd { return a.op.handleKey(msg, a.sel
 // operated hands an operation's message to the operator; the detail then
 // lays out again, as our own lock's lines take room from its information.
 func (a *App) operated(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(actionDoneMsg); ok {
+		a.noteForced(m)
+	}
 	cmd := a.op.update(msg, a.selection())
 	a.detail.buildInfo()
 	return cmd
