@@ -104,7 +104,7 @@ func New(opt Options) *App {
 		opt.NodeTimeout = 10 * time.Second
 	}
 	st := newStyles(opt.Profile)
-	keys := newKeyMap(keyMode{demo: opt.Demo != nil, replay: replay != nil,
+	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
 		forced: map[int64]forcedRelease{}}

@@ -69,7 +69,7 @@ func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
 		t.Fatalf("focused %v on %q, want the demo lock's detail", a.focused(), a.detail.path)
 	}
 	sc := screen(a)
-	for _, want := range []string{"DEMO 1.00 wakeups/release · FIFO kept", "+ add contender", "X kill session", "Z freeze", "L lose reply"} {
+	for _, want := range []string{"DEMO 1.00 wakeups/release · FIFO kept", "+ add contender", "X kill", "N herd", "Z freeze", "L lose reply"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("screen lacks %q:\n%s", want, sc)
 		}

@@ -44,6 +44,8 @@ type keyMap struct {
 
 	// The demo's controls (demo.go).
 	DemoAdd, DemoKill, DemoFreeze, DemoLoseReply key.Binding
+	// DemoSwitch switches between the fair lock and the naive one.
+	DemoSwitch key.Binding
 
 	// A replay's time cursor (replay.go).
 	PlayPause, PrevChange, NextChange, PrevGrant, NextGrant, JumpTime, Slower, Faster key.Binding
@@ -60,8 +62,9 @@ type keyMap struct {
 
 // keyMode is what, beside the screen, decides which bindings exist.
 type keyMode struct {
-	// demo binds the demo's controls.
-	demo bool
+	// demo binds the demo's controls; naive says the demo runs the naive
+	// lock, which N switches from.
+	demo, naive bool
 	// replay binds the time cursor; space then plays rather than pages.
 	replay bool
 	// operate enables the operations in the help; when false (read-only,
@@ -147,9 +150,10 @@ func newKeyMap(m keyMode) keyMap {
 		Digit:         b([]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, "0-9", "number"),
 
 		DemoAdd:       b([]string{"+"}, "+", "add contender"),
-		DemoKill:      b([]string{"X"}, "X", "kill session"),
+		DemoKill:      b([]string{"X"}, "X", "kill"),
 		DemoFreeze:    b([]string{"Z"}, "Z", "freeze"),
 		DemoLoseReply: b([]string{"L"}, "L", "lose reply"),
+		DemoSwitch:    b([]string{"N"}, "N", map[bool]string{false: "herd (naive lock)", true: "fair lock"}[m.naive]),
 
 		PlayPause:  b([]string{" "}, "space", "play/pause"),
 		PrevChange: b([]string{"["}, "[", "previous change"),
@@ -309,7 +313,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		if f != focusTimeline {
 			s.add(colDemo, (*App).handleDemoKey, &k.DemoAdd)
 		}
-		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply)
+		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply, &k.DemoSwitch)
 	}
 	if k.mode.replay {
 		s.add(colReplay, (*App).handleReplayKey, &k.PlayPause, &k.PrevChange, &k.NextChange,
@@ -338,7 +342,9 @@ func (k *keyMap) short(f focus) []key.Binding {
 	case f == focusTimeline:
 		return []key.Binding{k.ZoomIn, k.ZoomOut, k.Busiest, k.Screens, k.Help, k.Quit}
 	case k.mode.demo:
-		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, k.Help, k.Quit}
+		sw := k.DemoSwitch
+		sw.SetHelp("N", map[bool]string{false: "herd", true: "fair"}[k.mode.naive])
+		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, sw, k.Help, k.Quit}
 	case f == focusDetail:
 		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit, k.Acquire, k.ReleaseOwn,
 			k.ForceRelease, k.Fence}

@@ -52,6 +52,10 @@ type Options struct {
 	// Demo, when set, is the running demo: the App opens on its lock,
 	// shows its counters and binds its controls (see DemoControls).
 	Demo DemoControls
+	// DemoSwitch, when set, is what N does in the demo: it says which
+	// lock the demo runs next (the naive one, or the fair one), and the
+	// UI quits for the caller to start it. Nil: N says why it cannot.
+	DemoSwitch func() string
 	// Actions are the operator's writes (acquire, force-release, revoke,
 	// fence); nil makes them unavailable. Under ReadOnly they are disabled
 	// and say why.

@@ -158,6 +158,26 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		}()
 	}
 
+	fair := recipe
+	if fair == demo.Naive {
+		fair, _ = demo.ParseRecipe(f.recipe)
+	}
+	for first := true; ; first = false {
+		next, err := runDemoRecipe(ctx, cmd, s, o, f, opt, srv != nil, recipe, fair, plain, first, &farewell)
+		if err != nil || next == "" {
+			return err
+		}
+		recipe = next
+	}
+}
+
+// runDemoRecipe runs the demo on one recipe until the user quits, and
+// returns "", or until they switch between the fair lock and the naive
+// one (N in the UI), and returns the recipe to run next. Each run's
+// figures go first in the farewell, named by recipe after a switch.
+func runDemoRecipe(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, f *demoFlags, opt zkwatch.Options,
+	throwaway bool, recipe, fair demo.Recipe, plain, first bool, farewell *[]string) (next demo.Recipe, err error) {
+	stderr := cmd.ErrOrStderr()
 	events := make(chan demo.Event, 1024)
 	cfg := demo.Config{Options: opt, Recipe: recipe, Contenders: f.contenders, MaxLeases: f.leases, DialTimeout: s.timeout,
 		OnEvent: func(ev demo.Event) {
@@ -169,11 +189,11 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 	d, err := demo.Start(ctx, cfg)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return nil // stopped by a signal while starting
+		return "", nil // stopped by a signal while starting
 	case errors.Is(err, zkwatch.ErrUnreachable):
-		return &exitError{code: exitUnreachable, err: err}
+		return "", &exitError{code: exitUnreachable, err: err}
 	case err != nil:
-		return &exitError{code: exitFailed, err: err}
+		return "", &exitError{code: exitFailed, err: err}
 	}
 	defer func() {
 		closeCtx, cancel := context.WithTimeout(context.Background(), demoClose)
@@ -182,19 +202,33 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		if err := d.Close(closeCtx); err != nil {
 			fmt.Fprintln(stderr, "zklocks: cleaning up the demo:", err)
 		} else {
-			farewell = append(farewell, "ended its contenders' sessions and deleted "+model.Printable(d.LockPath())+
+			*farewell = append(*farewell, "ended its contenders' sessions and deleted "+model.Printable(d.LockPath())+
 				" and what else it created under "+demo.Root)
 		}
-		farewell = append([]string{finalFigures(stats)}, farewell...)
+		figures := finalFigures(stats)
+		if !first || next != "" {
+			figures = string(recipe) + " lock: " + figures
+		}
+		*farewell = append([]string{figures}, *farewell...)
 	}()
 	if plain {
 		where := opt.Target.String()
-		if srv != nil {
+		if throwaway {
 			where += " (throwaway ZooKeeper, removed on exit)"
 		}
-		return runDemoPlain(ctx, cmd, s, d, opt, events, where, &f.record, f.longHeld)
+		return "", runDemoPlain(ctx, cmd, s, d, opt, events, where, &f.record, f.longHeld)
 	}
-	return runDemoTUI(ctx, cmd, s, o, d, opt, &f.record, f.longHeld)
+	other := demo.Naive
+	if recipe == demo.Naive {
+		other = fair
+	}
+	var switchTo func() string
+	if f.record.out == "" {
+		// A recording holds one run: with --record the demo does not switch.
+		switchTo = func() string { next = other; return string(other) }
+	}
+	err = runDemoTUI(ctx, cmd, s, o, d, opt, &f.record, f.longHeld, switchTo)
+	return next, err
 }
 
 // demoServer decides where the demo runs: the cluster --server or

@@ -21,7 +21,11 @@ import (
 // --read-only, to the demo's own audit log unless --audit-log names one.
 // It returns when the user quits or ctx ends; the caller then closes the
 // demo.
-func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, rf *recordFlags, longHeld time.Duration) error {
+//
+// switchTo, when set, is what N does: it says which lock the demo runs
+// next, and the UI quits for the caller to start it.
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, rf *recordFlags,
+	longHeld time.Duration, switchTo func() string) error {
 	o = demoAudit(o, cmd.Flags().Changed("audit-log"))
 	if !s.readOnly {
 		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: the demo's actions are audited to %s\n", model.Printable(o.auditLog))
@@ -40,6 +44,7 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	defer conn.Close()
 	uiOpt := uiOptions(s, conn, audit)
 	uiOpt.Demo = demoControls{d}
+	uiOpt.DemoSwitch = switchTo
 	rec, err := rf.start(demoWatchConfig(d, longHeld).Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
 		return err
