@@ -64,7 +64,8 @@ chain heals); Z freezes the holder (a stuck lock to diagnose: once it has held p
 --long-held, 5 s by default, the UI reports it long-held), or thaws it; L loses a
 create's reply (a contender creates again without protection, leaving an orphan that
 blocks its own session until it is fenced: F in the UI, or zklocks fence --server ADDR
-PATH); q quits. The UI's other keys work as usual (? lists them). In the plain view
+PATH); N (in the UI) switches between the fair lock and the naive one, to see
+fairness and the herd one after the other; q quits. The UI's other keys work as usual (? lists them). In the plain view
 (--plain, or without a terminal) type the key, in either case, and Enter.
 
 With --server or --context the demo uses that cluster. Otherwise it uses the ZooKeeper
