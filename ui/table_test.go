@@ -91,3 +91,11 @@ func TestTitleKeepsTheSummaryWhole(t *testing.T) {
 		t.Fatalf("title: %q", first)
 	}
 }
+
+// TestGoldenLongHoldDetail: the detail of a lock held for at most 25
+// minutes, whose FOR is wider than its title, at both sizes.
+func TestGoldenLongHoldDetail(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	send(a, openLockMsg{path: "/pool/workers"})
+	golden(t, "detail_semaphore_120x40", a)
+}
