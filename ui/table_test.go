@@ -99,3 +99,14 @@ func TestGoldenLongHoldDetail(t *testing.T) {
 	send(a, openLockMsg{path: "/pool/workers"})
 	golden(t, "detail_semaphore_120x40", a)
 }
+
+// TestAnomaliesStayAt50Columns: the locks list keeps the worst anomaly
+// at 50 columns, where the recipe has gone.
+func TestAnomaliesStayAt50Columns(t *testing.T) {
+	a := newTestApp(t, 50, 24)
+	sc := screen(a)
+	if !lineWith(sc, "/app/kazoo/jobs", "wait-cycle") || !lineWith(sc, "/locks/orphans", "persistent") ||
+		!strings.Contains(sc, "ANOMALIES") {
+		t.Fatalf("anomalies at 50 columns:\n%s", sc)
+	}
+}
