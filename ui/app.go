@@ -38,6 +38,8 @@ type env struct {
 	// forced are the contenders force-released from this UI whose
 	// clients have not let go yet, by session (forced.go).
 	forced map[int64]forcedRelease
+	// context is the config file's context the UI is on; "" for none.
+	context string
 }
 
 // App is the root Bubble Tea model. Use it through a pointer.
@@ -107,7 +109,7 @@ func New(opt Options) *App {
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
-		forced: map[int64]forcedRelease{}}
+		forced: map[int64]forcedRelease{}, context: opt.Context}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,

@@ -149,7 +149,7 @@ func (op *operator) askFence(sel selection) {
 		op.host.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
 		return
 	}
-	op.host.open(newFenceDialog(l.Path, cands, op.actions))
+	op.host.open(newFenceDialog(l.Path, cands, op.actions, op.env.context))
 }
 
 // describe is what an operator needs to know of a contender before acting

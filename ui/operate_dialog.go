@@ -138,10 +138,18 @@ type fenceDialog struct {
 	on    []bool
 	cur   int
 	act   *model.Actions
+	// where names the cluster the nodes are deleted on: "⎈ prod".
+	where string
 }
 
-func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions) *fenceDialog {
+func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions, context string) *fenceDialog {
 	d := &fenceDialog{path: path, cands: cands, on: make([]bool, len(cands)), act: act}
+	switch {
+	case context != "":
+		d.where = "⎈ " + model.Printable(context)
+	case act != nil && act.Server != "":
+		d.where = model.Printable(act.Server)
+	}
 	for i, c := range cands {
 		d.on[i] = c.Selected
 	}
@@ -191,6 +199,9 @@ func (d *fenceDialog) view(st *styles, w int) string {
 	es := d.chosen()
 	c := confirmDialog{title: "Fence " + model.Printable(d.path) + ": delete " + itoa(len(es)) + " of " +
 		count(len(d.cands), "node", "nodes") + " in one transaction?"}
+	if d.where != "" {
+		c.lines = append(c.lines, "On "+d.where+".")
+	}
 	c.lines = append(c.lines, "A snapshot, as the lock was when this opened; a dry run: nothing is deleted "+
 		"before y. Each delete is version-checked; if any node changed or vanished since, none is deleted.", "")
 	first := max(0, min(d.cur-fenceRows/2, len(d.cands)-fenceRows))
