@@ -63,7 +63,8 @@ type App struct {
 	op            operator
 	replay        *replayer // nil unless replaying
 	cmd           *commandBar
-	pendingOpen   string // Options.Open until opened
+	pendingOpen   string  // Options.Open until opened
+	startCmd      tea.Cmd // what opening it at start asks, for Init
 
 	locks    locksPane
 	sessions sessionsPane
@@ -119,14 +120,14 @@ func New(opt Options) *App {
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
 	a.pendingOpen = opt.Open
 	a.refresh()
-	a.openPending()
+	a.startCmd = a.openPending()
 	return a
 }
 
 // Init starts reading the watcher's events and the clock that ages what is
 // shown.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForEvents(a.opt.Events), tick()}
+	cmds := []tea.Cmd{waitForEvents(a.opt.Events), tick(), a.startCmd}
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
 	}
@@ -190,19 +191,20 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 			a.say(ev.Err.Error(), true)
 		}
 	}
+	var opened tea.Cmd
 	if len(msg.events) > 0 {
 		a.pruneForced()
 		a.gen++
 		a.refresh()
-		a.openPending()
+		opened = a.openPending()
 	}
 	bell := a.notify(logged)
 	if msg.closed {
 		a.closed = true
 		a.say("the watcher stopped: the picture is no longer updated", true)
-		return bell
+		return tea.Batch(bell, opened)
 	}
-	return tea.Batch(bell, waitForEvents(a.opt.Events))
+	return tea.Batch(bell, opened, waitForEvents(a.opt.Events))
 }
 
 // say shows a message in the status line; errors are escaped like

@@ -42,22 +42,25 @@ func (a *App) findLock(p string) (lock, node string, ok bool) {
 }
 
 // openPending opens the lock asked for at start once it has been read;
-// once every lock has been read and it is not one, it says so.
-func (a *App) openPending() {
+// once every lock has been read and it is not one, it says so and opens
+// the tree there, to show what is.
+func (a *App) openPending() tea.Cmd {
 	p := a.pendingOpen
 	if p == "" {
-		return
+		return nil
 	}
 	if lock, node, ok := a.findLock(p); ok {
 		a.pendingOpen = ""
 		a.openLock(openLockMsg{path: lock, node: node})
-		return
+		return nil
 	}
-	if !a.env.state.LastSync.IsZero() {
-		a.pendingOpen = ""
-		a.say(p+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
-			" found under the roots", true)
+	if a.env.state.LastSync.IsZero() {
+		return nil
 	}
+	a.pendingOpen = ""
+	a.say(p+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
+		" found under the roots; the tree shows what is there", true)
+	return a.browse(p, "")
 }
 
 // commandBar is the : prompt: a lock's path or a screen's name.

@@ -49,7 +49,7 @@ func TestOpenAtStartWaitsForTheLock(t *testing.T) {
 
 	b := newTestApp(t, 80, 24, func(o *Options) { o.State = model.NewState(); o.Open = "/jobs/nothing" })
 	send(b, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventSynced, At: t0, Discovery: zkwatch.Discovery{Complete: true}}}})
-	if b.focused() != focusLocks || !strings.Contains(screen(b), "/jobs/nothing: no lock there") {
+	if b.focused() != focusTree || !strings.Contains(screen(b), "/jobs/nothing: no lock there") {
 		t.Fatalf("no word on a path that is no lock:\n%s", screen(b))
 	}
 }
