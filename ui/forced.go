@@ -18,6 +18,10 @@ type forcedRelease struct {
 	lock, node string
 	role       lockcore.Role
 	at         time.Time
+	// had are the session's nodes in the lock when it was force-released
+	// (a session may own several): a node not among them means it queued
+	// again.
+	had map[string]bool
 }
 
 // noteForced records a force-release that went through.
@@ -25,7 +29,15 @@ func (a *App) noteForced(m actionDoneMsg) {
 	if m.err != nil || m.action != "force-release" || m.owner == 0 || len(m.nodes) != 1 {
 		return
 	}
-	a.env.forced[m.owner] = forcedRelease{lock: m.lock, node: m.nodes[0], role: m.role, at: a.env.now()}
+	had := map[string]bool{m.nodes[0]: true}
+	if l := a.env.state.Locks[m.lock]; l != nil {
+		for _, q := range l.Participants {
+			if q.Session == m.owner {
+				had[q.Path] = true
+			}
+		}
+	}
+	a.env.forced[m.owner] = forcedRelease{lock: m.lock, node: m.nodes[0], role: m.role, at: a.env.now(), had: had}
 	a.gen++
 	a.refresh()
 }
@@ -41,7 +53,7 @@ func (a *App) pruneForced() {
 		}
 		if l := s.Locks[f.lock]; l != nil {
 			for _, q := range l.Participants {
-				if q.Session == session && q.Path != f.node {
+				if q.Session == session && !f.had[q.Path] {
 					delete(a.env.forced, session) // it queued again
 				}
 			}

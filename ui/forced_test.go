@@ -44,3 +44,22 @@ func TestForceReleasedHolderIsFollowed(t *testing.T) {
 		})
 	}
 }
+
+// TestForceReleasedFollowedUntilItQueuesAgain: a new node of the session
+// in that lock means its client let go and came back.
+func TestForceReleasedFollowedUntilItQueuesAgain(t *testing.T) {
+	a, _, _ := newOperateApp(t)
+	send(a, openLockMsg{path: "/locks/billing"})
+	press(a, "D", "y")
+	if len(a.env.forced) != 1 {
+		t.Fatalf("forced: %v", a.env.forced)
+	}
+	next := newTree("/locks/billing")
+	next.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	next.kid(curator("lock-", 20, 30), sid(20), 1e9, "10.0.1.20") // the same session, a new node
+	l := next.analyze(nil, longHeld)
+	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l}}})
+	if len(a.env.forced) != 0 {
+		t.Fatalf("still followed after it queued again: %v", a.env.forced)
+	}
+}
