@@ -21,7 +21,9 @@ func HoldShort(h lockcore.Hold) string {
 // "held for 1m10s to 5m40s (queued 5m40s ago)".
 func HoldText(h lockcore.Hold, age string) string {
 	switch {
-	case h.Exact():
+	case h.Exact(), h.Min > 0 && Duration(h.Min) == Duration(h.Max):
+		// Bounds that read the same are one figure: "held for 15s", not
+		// "15s to 15s".
 		return "held for " + Duration(h.Max)
 	case h.Min > 0:
 		return fmt.Sprintf("held for %s to %s (queued %s ago)", Duration(h.Min), Duration(h.Max), age)

@@ -138,3 +138,21 @@ func TestAgeToLooksAgainAfterAChange(t *testing.T) {
 		t.Fatalf("back at 5 minutes, still flagged: %v", AnomalyKinds(s.Locks["/l"]))
 	}
 }
+
+func TestHoldTextSaysOneFigureOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		h    lockcore.Hold
+		want string
+	}{
+		{"bounds that read the same", lockcore.Hold{Min: 15*time.Second + 200*time.Millisecond, Max: 15*time.Second + 700*time.Millisecond}, "held for 15s"},
+		{"bounds apart", lockcore.Hold{Min: 10 * time.Second, Max: 15 * time.Second}, "held for 10s to 15s (queued 15s ago)"},
+		{"at most", lockcore.Hold{Max: 15 * time.Second}, "held for at most 15s (queued 15s ago)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := HoldText(tt.h, "15s"); got != tt.want {
+				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -142,8 +142,8 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		if p.Role == lockcore.RoleHolder {
 			held = HoldShort(p.Hold)
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
-			Duration(p.Age), held, p.Token, ShortNode(p.Node), waits)
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x (%d)\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
+			Duration(p.Age), held, p.Token, p.Token, ShortNode(p.Node), waits)
 		if who {
 			fmt.Fprintf(w, "\t%s", Printable(p.Identity))
 		}

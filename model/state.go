@@ -181,10 +181,16 @@ const (
 	ByContention = "contention"
 	ByAge        = "age"
 	ByPath       = "path"
+	// BySeverity puts the most severe anomaly first (see Trouble).
+	BySeverity = "severity"
+	// ByWait puts the longest wait first (see LongestWait).
+	ByWait = "wait"
 )
 
 // SortedLocks returns the locks ordered by: contention (most waiters, then
-// most holders, first), age (oldest hold first) or path.
+// most holders, first), age (oldest hold first), severity (worst anomaly,
+// then most kinds of anomaly, first), wait (longest-waiting waiter first)
+// or path.
 func (s *State) SortedLocks(order string) []*lockcore.Lock {
 	out := make([]*lockcore.Lock, 0, len(s.Locks))
 	for _, l := range s.Locks {
@@ -208,6 +214,19 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 		ob, _ := b.OldestHold()
 		if oa.Max != ob.Max {
 			return oa.Max > ob.Max
+		}
+	case BySeverity:
+		if ta, tb := Trouble(a), Trouble(b); ta != tb {
+			return ta.Worse(tb)
+		}
+	case ByWait:
+		wa, oka := LongestWait(a)
+		wb, okb := LongestWait(b)
+		if oka != okb {
+			return oka
+		}
+		if !wa.Equal(wb) {
+			return wa.Before(wb)
 		}
 	}
 	return a.Path < b.Path

@@ -7,13 +7,10 @@
 package ui
 
 import (
-	"context"
-	"os"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -23,58 +20,6 @@ const (
 	minWidth  = 32
 	minHeight = 7
 )
-
-// NodeReader reads one node's Stat, data and ACL on demand, as
-// zkwatch.Conn.ReadNodeDetail does. It must give up when ctx ends.
-type NodeReader func(ctx context.Context, path string) (zkwatch.NodeDetail, error)
-
-// Options configure an App.
-type Options struct {
-	// Events are the watcher's events; the App reads them until the channel
-	// closes. Nil means none (a fixed picture, as in tests).
-	Events <-chan zkwatch.Event
-	// ReadNode reads a node for the node screen; nil disables reading.
-	ReadNode NodeReader
-	// Focus, if not nil, is told the lock whose detail is opened, so that
-	// the watcher may read the servers' watch table for it alone.
-	Focus func(lockPath string)
-	// NodeTimeout bounds each ReadNode call; zero means 10 s.
-	NodeTimeout time.Duration
-	// Server is the connect string, shown until a server is connected.
-	Server string
-	// ReadOnly shows the READ-ONLY badge and disables every binding that
-	// could change ZooKeeper.
-	ReadOnly bool
-	// Profile is the colour profile; termenv.Ascii for NO_COLOR. The zero
-	// value (TrueColor) is used as is; see ProfileFromEnv.
-	Profile termenv.Profile
-	// Now is the clock; nil means time.Now. Views read time only through it.
-	Now func() time.Time
-	// Location is where timestamps are shown; nil means time.Local.
-	Location *time.Location
-	// State is the starting picture; nil means an empty one.
-	State *model.State
-	// Demo, when set, is the running demo: the App opens on its lock,
-	// shows its counters and binds its controls (see DemoControls).
-	Demo DemoControls
-	// Actions are the operator's writes (acquire, force-release, revoke,
-	// fence); nil makes them unavailable. Under ReadOnly they are disabled
-	// and say why.
-	Actions *model.Actions
-	// Tape, when set, replays a recording instead of watching: Events,
-	// ReadNode, Actions, State and Now are ignored, and nothing can
-	// change ZooKeeper (see replay.go).
-	Tape *model.Tape
-}
-
-// ProfileFromEnv returns termenv.Ascii when NO_COLOR is set (to anything),
-// and detected otherwise.
-func ProfileFromEnv(detected termenv.Profile) termenv.Profile {
-	if os.Getenv("NO_COLOR") != "" {
-		return termenv.Ascii
-	}
-	return detected
-}
 
 // env is what every pane reads: the state the App owns, the styles and
 // keys, and the clock. Panes never change it.
@@ -87,6 +32,14 @@ type env struct {
 	// own is the lock the operator took from the UI; nil when none. The
 	// App sets it, the panes show it.
 	own *ownLock
+	// marked are the locks the operator is told of when granted or
+	// released (notify.go), by path.
+	marked map[string]bool
+	// forced are the contenders force-released from this UI whose
+	// clients have not let go yet, by session (forced.go).
+	forced map[int64]forcedRelease
+	// context is the config file's context the UI is on; "" for none.
+	context string
 }
 
 // App is the root Bubble Tea model. Use it through a pointer.
@@ -110,6 +63,9 @@ type App struct {
 	demoStats     DemoStats
 	op            operator
 	replay        *replayer // nil unless replaying
+	cmd           *commandBar
+	pendingOpen   string  // Options.Open until opened
+	startCmd      tea.Cmd // what opening it at start asks, for Init
 
 	locks    locksPane
 	sessions sessionsPane
@@ -117,6 +73,7 @@ type App struct {
 	detail   detailPane
 	node     nodePane
 	timeline timelinePane
+	tree     treePane
 }
 
 // flash is a message shown in place of the key help for a while.
@@ -134,7 +91,7 @@ func New(opt Options) *App {
 	if opt.Tape != nil {
 		// Read-only by construction: nothing to write with, nothing to read.
 		replay = newReplayer(opt.Tape)
-		opt.Events, opt.ReadNode, opt.Actions, opt.ReadOnly = nil, nil, nil, true
+		opt.Events, opt.ReadNode, opt.ReadChildren, opt.Actions, opt.ReadOnly = nil, nil, nil, nil, true
 		opt.State = opt.Tape.StateAt(replay.n)
 		opt.Now = func() time.Time { return replay.at }
 	}
@@ -151,26 +108,30 @@ func New(opt Options) *App {
 		opt.NodeTimeout = 10 * time.Second
 	}
 	st := newStyles(opt.Profile)
-	keys := newKeyMap(keyMode{demo: opt.Demo != nil, replay: replay != nil,
+	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly})
-	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location}
+	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
+		forced: map[int64]forcedRelease{}, context: opt.Context}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
-		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), replay: replay}
+		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), tree: newTreePane(e),
+		replay: replay}
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
 	for f := range focusCount {
 		a.keymaps[f] = keys.screenKeys(f)
 	}
+	a.pendingOpen = opt.Open
 	a.refresh()
+	a.startCmd = a.openPending()
 	return a
 }
 
 // Init starts reading the watcher's events and the clock that ages what is
 // shown.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForEvents(a.opt.Events), tick()}
+	cmds := []tea.Cmd{waitForEvents(a.opt.Events), tick(), a.startCmd}
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
 	}
@@ -209,6 +170,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.nodeRead(msg)
 	case rereadNodeMsg:
 		return a, a.rereadNode()
+	case browseMsg:
+		return a, a.browse(msg.path, "")
+	case childrenReadMsg:
+		a.childrenRead(msg)
 	case acquireChosenMsg, acquireProgressMsg, acquireDoneMsg, ownLostMsg, ownRevokedMsg, ownReleasedMsg, actionDoneMsg:
 		return a, a.operated(msg)
 	case flashMsg:
@@ -223,22 +188,27 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // handleEvents applies a batch of watcher events, then asks for more.
 func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
+	logged := a.env.state.Logged
 	for _, ev := range msg.events {
 		a.env.state.Apply(ev)
 		if ev.Kind == zkwatch.EventError && ev.Err != nil {
 			a.say(ev.Err.Error(), true)
 		}
 	}
+	var opened tea.Cmd
 	if len(msg.events) > 0 {
+		a.pruneForced()
 		a.gen++
 		a.refresh()
+		opened = a.openPending()
 	}
+	bell := a.notify(logged)
 	if msg.closed {
 		a.closed = true
 		a.say("the watcher stopped: the picture is no longer updated", true)
-		return nil
+		return tea.Batch(bell, opened)
 	}
-	return waitForEvents(a.opt.Events)
+	return tea.Batch(bell, opened, waitForEvents(a.opt.Events))
 }
 
 // say shows a message in the status line; errors are escaped like
@@ -281,6 +251,8 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 		return cmd
+	case a.cmd != nil:
+		return a.commandKey(msg)
 	case a.showHelp:
 		return a.dispatch(k.helpKeys(), msg)
 	case a.showCost:

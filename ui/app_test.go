@@ -83,7 +83,7 @@ func TestCursorKeepsItsLockAcrossResort(t *testing.T) {
 func TestSortCycles(t *testing.T) {
 	a := newTestApp(t, 80, 24)
 	press(a, "down") // billing
-	for _, want := range []string{model.ByAge, model.ByPath, model.ByContention} {
+	for _, want := range []string{model.BySeverity, model.ByWait, model.ByAge, model.ByPath, model.ByContention} {
 		press(a, "s")
 		if got := lockOrders[a.locks.order]; got != want {
 			t.Fatalf("order %s, want %s", got, want)
@@ -95,9 +95,33 @@ func TestSortCycles(t *testing.T) {
 			t.Fatalf("title does not say by %s", want)
 		}
 	}
-	press(a, "s")
-	if first := a.locks.rows[0].path; first != "/locks/orphans" {
-		t.Fatalf("oldest hold first: %s", first)
+	for _, want := range []struct{ order, first string }{
+		{model.BySeverity, "/locks/orphans"}, // persistent: stuck, and two more kinds
+		{model.ByWait, "/locks/billing"},     // a waiter queued 12 min ago
+		{model.ByAge, "/locks/orphans"},
+	} {
+		press(a, "s")
+		if first := a.locks.rows[0].path; first != want.first {
+			t.Fatalf("by %s, %s first, want %s", want.order, first, want.first)
+		}
+	}
+}
+
+func TestProblemsOnly(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(a, "p")
+	for _, r := range a.locks.rows {
+		if r.lock != nil && len(r.lock.Anomalies) == 0 {
+			t.Fatalf("%s has no anomaly yet is shown", r.path)
+		}
+	}
+	sc := screen(a)
+	if strings.Contains(sc, "/locks/idle") || !strings.Contains(sc, "/app/kazoo/jobs") || !strings.Contains(sc, "with problems") {
+		t.Fatalf("problems only:\n%s", sc)
+	}
+	press(a, "p")
+	if !strings.Contains(screen(a), "/locks/idle") {
+		t.Fatal("p again does not show every lock")
 	}
 }
 
@@ -342,7 +366,7 @@ func TestNodeReadError(t *testing.T) {
 		!strings.Contains(s, "node does not exist") || !strings.Contains(s, "from the lock's last read") {
 		t.Fatalf("read error:\n%s", s)
 	}
-	if last := strings.Split(s, "\n")[23]; !strings.Contains(last, "✗") {
+	if last := strings.Split(s, "\n")[22]; !strings.Contains(last, "✗") {
 		t.Fatalf("error not in the status line: %q", last)
 	}
 	press(a, "esc")

@@ -21,13 +21,18 @@ func (a *App) View() string {
 	}
 	var b strings.Builder
 	b.Grow(a.width * a.height * 2)
+	bottom := a.bottomLines()
 	b.WriteString(fitLine(a.titleBar(), a.width))
 	b.WriteByte('\n')
-	b.WriteString(block(a.body(), a.width, a.height-3))
+	// A message longer than a line borrows the body's last line while it
+	// is shown, rather than be cut.
+	b.WriteString(block(a.body(), a.width, a.height-2-len(bottom)))
 	b.WriteByte('\n')
 	b.WriteString(fitLine(a.statusBar(), a.width))
-	b.WriteByte('\n')
-	b.WriteString(fitLine(a.bottomLine(), a.width))
+	for _, l := range bottom {
+		b.WriteByte('\n')
+		b.WriteString(fitLine(l, a.width))
+	}
 	return b.String()
 }
 
@@ -97,28 +102,43 @@ func overlay(body, box string, w, h int) string {
 // focused pane says of itself.
 func (a *App) titleBar() string {
 	st := a.env.st
-	var b strings.Builder
-	b.WriteString(st.title.s(" zklocks "))
-	for i, t := range tabs {
-		label := tabNames[t]
-		if a.width >= 100 {
-			label = itoa(i+1) + " " + label
-		}
-		if t == a.tab {
-			// Brackets mark it without colour too (NO_COLOR).
-			b.WriteString(st.tabActive.s("[" + label + "]"))
-		} else {
-			b.WriteString(st.tab.s(" " + label + " "))
-		}
-	}
-	left := b.String()
 	right := a.summary()
+	left := a.tabsView(a.width >= 100, false)
+	if room := a.width - width(left) - 2; width(right) > room {
+		// The summary is cut only when the other tabs' numbers alone
+		// leave it too little room.
+		left = a.tabsView(true, true)
+	}
 	room := a.width - width(left) - 2
 	if right == "" || room < 12 {
 		return left
 	}
 	right = fitTail(right, min(width(right), room))
 	return left + strings.Repeat(" ", a.width-width(left)-width(right)-1) + st.muted.s(right) + " "
+}
+
+// tabsView is the title bar's left: the name, then the tabs, the one in
+// front in brackets (marked without colour too, for NO_COLOR); numbered
+// adds each tab's key, compact shows the other tabs by their key alone.
+func (a *App) tabsView(numbered, compact bool) string {
+	st := a.env.st
+	var b strings.Builder
+	b.WriteString(st.title.s(" zklocks "))
+	for i, t := range tabs {
+		label := tabNames[t]
+		switch {
+		case compact && t != a.tab:
+			label = itoa(i + 1)
+		case numbered:
+			label = itoa(i+1) + " " + label
+		}
+		if t == a.tab {
+			b.WriteString(st.tabActive.s("[" + label + "]"))
+		} else {
+			b.WriteString(st.tab.s(" " + label + " "))
+		}
+	}
+	return b.String()
 }
 
 // summary is the focused screen's one-line description of itself.
@@ -184,8 +204,14 @@ func (a *App) statusBar() string {
 	if a.opt.Demo != nil {
 		segs = append(segs, a.demoSegment())
 	}
-	if a.opt.ReadOnly {
+	if a.opt.Context != "" {
+		segs = append([]segment{{text: "⎈ " + model.Printable(a.opt.Context), p: st.strong}}, segs...)
+	}
+	switch {
+	case a.opt.ReadOnly:
 		segs = append(segs, segment{text: " READ-ONLY ", p: st.badgeRO})
+	case a.opt.Actions != nil:
+		segs = append(segs, segment{text: " WRITE ", p: st.badgeWrite})
 	}
 	if s.Stale() || a.closed {
 		segs = append(segs, segment{text: " STALE ", p: st.badgeStale})
@@ -231,134 +257,64 @@ func joinSegments(segs []segment, w int, sep string) string {
 	return " " + strings.Join(parts, sep)
 }
 
-// bottomLine is the filter prompt while typing, else a fresh message, else
-// the focused pane's keys.
-func (a *App) bottomLine() string {
+// bottomLines are the filter prompt while typing, else a fresh message
+// (on two lines when it needs them), else the focused pane's keys.
+func (a *App) bottomLines() []string {
 	st := a.env.st
+	if a.cmd != nil {
+		return []string{a.commandPrompt(a.width)}
+	}
 	if prompt, open := a.pane(a.focused()).prompt(a.width); open {
-		return prompt
+		return []string{prompt}
 	}
 	if f := a.flash; f.text != "" && a.env.now().Sub(f.at) < flashFor {
+		lead := st.info.s(" ● ")
 		if f.isErr {
-			return st.danger.s(" ✗ ") + fit(f.text, a.width-3)
+			lead = st.danger.s(" ✗ ")
 		}
-		return st.info.s(" ● ") + fit(f.text, a.width-3)
+		lines := wrap(f.text, a.width-3, "")
+		if len(lines) > 2 || a.height < minHeight+1 {
+			return []string{lead + fit(f.text, a.width-3)}
+		}
+		for i := range lines {
+			if i == 0 {
+				lines[i] = lead + lines[i]
+			} else {
+				lines[i] = "   " + lines[i]
+			}
+		}
+		return lines
 	}
-	return " " + a.help.ShortHelpView(a.keys().short)
+	return []string{" " + a.shortHelp(a.keys().short, a.width-1)}
 }
 
-// helpLines are the help overlay's lines: every key, and how to read the
-// screen, each explanation wrapped to the width under its term.
-func (a *App) helpLines() []string {
-	st := a.env.st
-	lines := []string{st.strong.s(" Keys") + st.muted.s("  (? or esc closes; ↑↓ pgup pgdn scroll)"), ""}
-	keys := a.keys()
-	for _, l := range strings.Split(a.help.FullHelpView(keys.columns()), "\n") {
-		lines = append(lines, " "+l)
+// shortHelp is the one-line help of bs in w cells: keys are left out from
+// the end, never help and quit, rather than cut in the middle of a word.
+func (a *App) shortHelp(bs []key.Binding, w int) string {
+	h := a.help
+	h.Width = 0
+	k := a.env.keys
+	keep := append([]key.Binding(nil), bs...)
+	for {
+		v := h.ShortHelpView(keep)
+		if width(v) <= w {
+			return v
+		}
+		drop := -1
+		for i := len(keep) - 1; i >= 0; i-- {
+			if keep[i].Enabled() && !sameKeys(keep[i], k.Help) && !sameKeys(keep[i], k.Quit) {
+				drop = i
+				break
+			}
+		}
+		if drop < 0 {
+			return v
+		}
+		keep = append(keep[:drop], keep[drop+1:]...)
 	}
-	lines = append(lines, a.operationsHelp(keys.in(colOperate))...)
-	lines = append(lines, "", st.strong.s(" Reading the screen"))
-	for _, e := range []struct {
-		term string
-		p    paint
-		text string
-	}{
-		{"holder", st.holder, "has the lock (or a lease) now, by its recipe's rule"},
-		{"waiter", st.waiter, "queued; waits on the node it watches, chained to a holder"},
-		{"modes", paint{}, "R read · W write · X exclusive · lease semaphore lease"},
-		{"FOR", paint{}, "how long a holder has held, from when it got the lock; ≤N: at most N, " +
-			"its node's age, as when it got the lock was not seen; for a waiter, how long it has waited"},
-		{"token", paint{}, "the node's czxid, a fencing token that only grows"},
-		{"client", paint{}, "the address the servers saw for the session (cons); ? when they did not say; " +
-			"disconnected: every server answered and none lists it, so its nodes may have outlived it; " +
-			"unknown yet: it joined after the servers were last asked"},
-		{"watches: server", paint{}, "what each waiter watches, from the servers' own watch table (wchc)"},
-		{"watches: recipe", paint{}, "what each waiter's recipe says it watches: the servers' table is refused, " +
-			"too costly (--watch-budget) or older than the lock's last change"},
-		{"updated", paint{}, "when the watches last reported a change; every lock is read in full at each " +
-			"(re)connect, and the watches keep it current after"},
-		{"joined*", paint{}, "in the event log: a join (or grant) that came before its lock was found, " +
-			"at its node's creation time (ctime)"},
-		{"⚠ partial", st.warning, "locks may be missing (held only by persistent nodes, or any lock when dump " +
-			"is not answered): the walk that finds them has not ended (c shows its cost)"},
-		{" STALE ", st.badgeStale, "not connected or not synced: the picture may be out of date"},
-		{" READ-ONLY ", st.badgeRO, "nothing that changes ZooKeeper is allowed"},
-	} {
-		lines = append(lines, legendLines(e.term, e.p, e.text, a.width)...)
-	}
-	return append(lines, a.demoLegend()...)
 }
 
-// legendLines is one term of the legend: the term, then its explanation
-// wrapped to w cells, continued under itself.
-func legendLines(term string, p paint, text string, w int) []string {
-	const col = 12
-	lead := " " + p.s(term)
-	pad := col - width(term)
-	if pad < 1 {
-		lead += "\n" + strings.Repeat(" ", col+1)
-	} else {
-		lead += strings.Repeat(" ", pad)
-	}
-	indent := strings.Repeat(" ", col+1)
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && col+1+width(line)+1+width(word) > w-1 {
-			out = append(out, line)
-			line = word
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	out = append(out, line)
-	for i := range out {
-		if i == 0 {
-			out[i] = lead + out[i]
-		} else {
-			out[i] = indent + out[i]
-		}
-	}
-	return strings.Split(strings.Join(out, "\n"), "\n")
-}
-
-// operationsHelp is the help overlay's line on the operations bs, the
-// enabled ones (one line: they do not fit as a further column at 80 cells).
-func (a *App) operationsHelp(bs []key.Binding) []string {
-	var parts []string
-	for _, b := range bs {
-		if b.Enabled() {
-			parts = append(parts, a.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
-		}
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	return []string{"", " " + strings.Join(parts, " · ")}
-}
-
-// helpRoom is how many help lines fit above the help's footer.
-func (a *App) helpRoom() int { return max(a.height-4, 1) }
-
-// scrollHelp moves the help overlay by n lines (or to an end), within it.
-func (a *App) scrollHelp(n int) {
-	a.helpTop = max(0, min(a.helpTop+n, len(a.helpLines())-a.helpRoom()))
-}
-
-// helpView is the help overlay, from line helpTop; when it is longer than
-// the screen, its last line says where it is and how to scroll.
-func (a *App) helpView(h int) string {
-	lines := a.helpLines()
-	if len(lines) <= h {
-		return strings.Join(lines, "\n")
-	}
-	room := h - 1
-	top := max(0, min(a.helpTop, len(lines)-room))
-	out := append(append([]string(nil), lines[top:top+room]...),
-		a.env.st.muted.s(" lines "+itoa(top+1)+"–"+itoa(top+room)+" of "+itoa(len(lines))+
-			" · ↑↓/jk pgup/pgdn g/G scroll · ? or esc closes"))
-	return strings.Join(out, "\n")
+// sameKeys reports whether a and b are bound to the same keys.
+func sameKeys(a, b key.Binding) bool {
+	return strings.Join(a.Keys(), " ") == strings.Join(b.Keys(), " ")
 }

@@ -85,6 +85,13 @@ func (a *App) handleDemoKey(msg tea.KeyMsg) tea.Cmd {
 			text, err := d.Freeze()
 			return "Z thaws · " + text, err
 		})
+	case key.Matches(msg, k.DemoSwitch):
+		if a.opt.DemoSwitch == nil {
+			a.say("N is off: a recording (--record) holds one run of the demo", true)
+			return nil
+		}
+		a.say("switching the demo to the "+a.opt.DemoSwitch()+" lock", false)
+		return tea.Quit
 	case key.Matches(msg, k.DemoLoseReply):
 		hint := keyHint(k.Fence, "fences the orphan")
 		if d.Naive() {

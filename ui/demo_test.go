@@ -69,7 +69,7 @@ func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
 		t.Fatalf("focused %v on %q, want the demo lock's detail", a.focused(), a.detail.path)
 	}
 	sc := screen(a)
-	for _, want := range []string{"DEMO 1.00 wakeups/release · FIFO kept", "+ add contender", "X kill session", "Z freeze", "L lose reply"} {
+	for _, want := range []string{"DEMO 1.00 wakeups/release · FIFO kept", "+ add contender", "X kill", "N herd", "Z freeze", "L lose reply"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("screen lacks %q:\n%s", want, sc)
 		}
@@ -150,8 +150,11 @@ func TestDemoFlashLinesPutTheKeyFirst(t *testing.T) {
 	a := newDemoApp(t, 80, 24, d)
 	press(a, "L")
 	lines := strings.Split(screen(a), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, " ● F, y fences the orphan · contender 8 lost a create reply") {
-		t.Errorf("after L: %q", last)
+	if msg := lines[len(lines)-2]; !strings.HasPrefix(msg, " ● F, y fences the orphan · contender 8 lost a create reply") {
+		t.Errorf("after L: %q", msg)
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "(session 0x100008e2d9b0042)") {
+		t.Errorf("the message is cut: %q", last)
 	}
 	golden(t, "demo_lose_reply_80x24", a)
 	press(a, "Z")

@@ -164,8 +164,8 @@ func (p *detailPane) columns() []column {
 		{title: "NODE", width: 20, flex: true, node: true},
 		{title: "SESSION", width: 18, drop: 3},
 		{title: "CLIENT", width: 21, drop: 4},
-		{title: "FOR", width: 6, right: true, drop: 2},
-		{title: "TOKEN", width: 11, drop: 5},
+		{title: "FOR", width: 6, right: true, whole: true, drop: 2},
+		{title: "TOKEN", width: 11, whole: true, drop: 5},
 		{title: "WAITS ON", width: 10, drop: 1},
 		{title: "DATA", width: 18, drop: 6},
 	}
@@ -176,17 +176,27 @@ func (p detailPane) view() string {
 	if p.lock == nil {
 		return " " + st.danger.s("lock "+model.Printable(p.path)+" is gone") + "\n " + st.muted.s("esc goes back")
 	}
-	cols := p.columns()
-	widths := layout(cols, p.w-2)
 	qh, ih := p.split()
+	end := min(p.cur.first+qh, p.count())
+	cells := make([][]cell, 0, end-p.cur.first)
+	for i := p.cur.first; i < end; i++ {
+		cells = append(cells, p.cells(&p.lock.Participants[i]))
+	}
+	cols := sizeToContent(p.columns(), cells...)
+	if p.full {
+		// Full names were asked for: the other columns give way to them.
+		cols[3].width = max(cols[3].width, cols[3].want)
+	}
+	widths := layout(cols, p.w-2)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, p.header(), "  "+headerRow(cols, widths, st.header))
 	if p.count() == 0 {
 		lines = append(lines, "  "+st.muted.s("no contenders: nobody holds or waits"))
 	}
-	end := min(p.cur.first+qh, p.count())
-	for i := p.cur.first; i < end; i++ {
-		lines = append(lines, p.rowView(i, cols, widths))
+	for i, c := range cells {
+		at := p.cur.first + i
+		lines = append(lines, p.rowMarker(&p.lock.Participants[at], at == p.cur.idx)+
+			row(cols, widths, c, at == p.cur.idx, st.selected))
 	}
 	if ih == 0 {
 		return strings.Join(lines, "\n")
@@ -215,7 +225,11 @@ func (p *detailPane) header() string {
 		// First, where no width can cut it off.
 		b.WriteString(" " + st.badgeStale.s(" GONE "))
 	}
-	b.WriteString(" " + st.strong.s(model.Printable(l.Path)) + "  " + st.accent.s(string(l.Recipe)))
+	b.WriteString(" " + st.strong.s(model.Printable(l.Path)))
+	if p.env.marked[l.Path] {
+		b.WriteString(st.accent.s(" ◆"))
+	}
+	b.WriteString("  " + st.accent.s(string(l.Recipe)))
 	b.WriteString(st.muted.s(" · ") + st.holder.s(itoa(l.Holders())+" holding") + st.muted.s(" · ") +
 		st.waiter.s(itoa(l.Waiters())+" waiting"))
 	if l.MaxLeases != nil {
@@ -236,14 +250,14 @@ func (p *detailPane) separator() string {
 	return st.muted.s(title + strings.Repeat("─", max(p.w-width(title), 0)))
 }
 
-func (p *detailPane) rowView(i int, cols []column, widths []int) string {
-	st, l := p.env.st, p.lock
-	q := &l.Participants[i]
+// cells are the queue's cells for q.
+func (p *detailPane) cells(q *lockcore.Participant) []cell {
+	st := p.env.st
 	sessionPaint := paint{}
 	if q.Session == 0 {
 		sessionPaint = st.danger
 	}
-	cells := []cell{
+	return []cell{
 		{text: itoa(q.Position)},
 		{text: string(q.Role), p: st.role(q.Role)},
 		{text: modeText(q.Mode)},
@@ -251,11 +265,10 @@ func (p *detailPane) rowView(i int, cols []column, widths []int) string {
 		{text: model.SessionText(q.Session), p: sessionPaint},
 		{text: p.env.client(q.Session).Short(), p: st.muted},
 		{text: p.timeText(q)},
-		{text: hex(q.Token), p: st.muted},
+		{text: token(q.Token), p: st.muted},
 		p.waitsOn(q),
 		{text: dataCell(q), p: st.muted},
 	}
-	return p.rowMarker(q, i == p.cur.idx) + row(cols, widths, cells, i == p.cur.idx, st.selected)
 }
 
 // timeText is the FOR cell: growing with the clock while the lock is

@@ -61,7 +61,7 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 	st, l := p.env.st, p.lock
 	b.kv("path", model.Printable(q.Path), paint{})
 	facts := []string{"session " + model.SessionText(q.Session), "client " + p.env.client(q.Session).Short(),
-		"token " + hex(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
+		"token " + token(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
 	if q.Role == lockcore.RoleHolder {
 		facts[3] = model.HoldText(p.env.held(l, q.Hold), model.Duration(p.env.age(l, q.Age)))
 	}
@@ -144,7 +144,7 @@ func (p *detailPane) chainInfo(b *infoLines, q *lockcore.Participant) {
 	switch {
 	case last.Role == lockcore.RoleHolder:
 	case last.WatchesUnknown:
-		b.lines = append(b.lines, indent+st.warning.s("? #"+itoa(j)+" watches an unknown node: the chain cannot be followed further"))
+		b.lines = append(b.lines, indent+st.warning.s("~ #"+itoa(j)+" watches an unknown node: the chain cannot be followed further"))
 	case last.Watches == nil:
 		b.lines = append(b.lines, indent+st.danger.s("✗ #"+itoa(j)+" watches nothing: no holder at the end"))
 	case last.Watches.Node == q.Node || contains(q.Chain, last.Watches.Node):
@@ -235,7 +235,7 @@ func (p *detailPane) lockInfo(b *infoLines) {
 		b.text(model.Printable(a.Detail), paint{}, "  ")
 	}
 	for _, a := range l.MaybeLongHeld {
-		b.lines = append(b.lines, " "+st.warning.s(clip("? possibly long-held "+model.ShortNode(a.Node), b.w-1)))
+		b.lines = append(b.lines, " "+st.warning.s(clip("~ possibly long-held "+model.ShortNode(a.Node), b.w-1)))
 		b.text(model.Printable(a.Detail), paint{}, "  ")
 	}
 	for _, w := range l.Warnings {

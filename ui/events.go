@@ -106,20 +106,6 @@ func (p *eventsPane) columns() []column {
 
 func (p eventsPane) view() string {
 	st := p.env.st
-	cols := p.columns()
-	if p.w >= 110 {
-		cols[4].width = 34
-	}
-	widths := layout(cols, p.w-2)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, "  "+headerRow(cols, widths, st.header))
-	if len(p.rows) == 0 {
-		msg := "no changes since the first sync: joins, grants, releases and leaves appear here as they happen"
-		if p.filter.active() {
-			msg = "nothing matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
-		}
-		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
-	}
 	hist := p.env.state.History
 	first, end := p.cur.first, min(p.cur.first+p.listHeight(), len(p.rows))
 	// The selected entry's audit line, when the operator ended it, takes
@@ -135,10 +121,24 @@ func (p eventsPane) view() string {
 			end--
 		}
 	}
+	cells := make([][]cell, 0, max(end-first, 0))
 	for i := first; i < end; i++ {
-		h := &hist[p.rows[i]]
-		sel := i == p.cur.idx
-		lines = append(lines, marker(st, sel)+row(cols, widths, p.cells(h), sel, st.selected))
+		cells = append(cells, p.cells(&hist[p.rows[i]]))
+	}
+	cols := sizeToContent(p.columns(), cells...)
+	widths := layout(cols, p.w-2)
+	lines := make([]string, 0, p.h)
+	lines = append(lines, "  "+headerRow(cols, widths, st.header))
+	if len(p.rows) == 0 {
+		msg := "no changes since the first sync: joins, grants, releases and leaves appear here as they happen"
+		if p.filter.active() {
+			msg = "nothing matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+		}
+		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
+	}
+	for i, c := range cells {
+		sel := first+i == p.cur.idx
+		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
 	}
 	if audit != "" {
 		lines = append(lines, "  "+st.muted.s(clip("audit: "+model.Printable(audit), p.w-2)))

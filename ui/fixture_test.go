@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -133,12 +134,13 @@ func fixtureLocks() []*lockcore.Lock {
 	locks = append(locks, leader.analyze(map[int64][]string{
 		sid(41): {"/services/scheduler/leader-lock"}, sid(42): {"/services/scheduler/leader-lock"}}, longHeld))
 
-	// Curator InterProcessSemaphoreV2: two leases held, one acquirer queued.
+	// Curator InterProcessSemaphoreV2: two leases held (one for at most
+	// 25 minutes, a figure wider than its column's title), one acquirer queued.
 	sem := newTree("/pool/workers")
 	sem.t.Self = sem.node("workers", 0, time.Hour, "")
 	sem.t.Children = []lockcore.Node{sem.node("leases", 0, time.Hour, ""), sem.node("locks", 0, time.Hour, "")}
 	sem.t.Extra = map[string][]lockcore.Node{
-		"/pool/workers/leases": {sem.node(curator("lease-", 50, 3), sid(50), 5*time.Minute, ""),
+		"/pool/workers/leases": {sem.node(curator("lease-", 50, 3), sid(50), 25*time.Minute, ""),
 			sem.node(curator("lease-", 51, 4), sid(51), 4*time.Minute, "")},
 		"/pool/workers/locks": {sem.node(curator("lock-", 52, 9), sid(52), 30*time.Second, "")},
 	}
@@ -253,13 +255,48 @@ func fakeReader(s *model.State) NodeReader {
 	}
 }
 
+// fakeChildren lists the fixture's tree as ZooKeeper would: every lock's
+// path and contenders, and the nodes above them.
+func fakeChildren(s *model.State) ChildrenReader {
+	return func(ctx context.Context, p string) ([]string, int, error) {
+		kids := map[string]bool{}
+		known := p == "/"
+		add := func(full string) {
+			if full == p {
+				known = true
+			}
+			prefix := strings.TrimSuffix(p, "/") + "/"
+			if strings.HasPrefix(full, prefix) {
+				known = true
+				kids[strings.SplitN(full[len(prefix):], "/", 2)[0]] = true
+			}
+		}
+		for _, l := range s.Locks {
+			add(l.Path)
+			for _, q := range l.Participants {
+				add(q.Path)
+			}
+		}
+		if !known {
+			return nil, 0, fmt.Errorf("%s: %w", p, zk.ErrNoNode)
+		}
+		names := make([]string, 0, len(kids))
+		for k := range kids {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		return names, len(names), nil
+	}
+}
+
 // newTestApp returns an App on the fixture with a fixed clock, no colour,
 // UTC times, sized w×h.
 func newTestApp(t testing.TB, w, h int, change ...func(*Options)) *App {
 	t.Helper()
 	s := fixtureState()
 	opt := Options{State: s, Now: func() time.Time { return t0 }, Location: time.UTC, Profile: termenv.Ascii,
-		Server: "10.0.0.1:2181,10.0.0.2:2181,10.0.0.3:2181", ReadNode: fakeReader(s)}
+		Server: "10.0.0.1:2181,10.0.0.2:2181,10.0.0.3:2181", ReadNode: fakeReader(s),
+		ReadChildren: fakeChildren(s)}
 	for _, c := range change {
 		c(&opt)
 	}

@@ -85,6 +85,10 @@ func modeText(m lockcore.Mode) string {
 
 func hex(v int64) string { return fmt.Sprintf("0x%x", uint64(v)) }
 
+// token is a fencing token (a czxid) in hex, as ZooKeeper's tools show
+// zxids, and in decimal, as clients hand it on: "0x43 (67)".
+func token(v int64) string { return fmt.Sprintf("0x%x (%d)", uint64(v), v) }
+
 // nodeText is a participant's node name for display: shortened, or in full
 // when asked; escaped either way.
 func nodeText(node string, full bool) string {

@@ -24,9 +24,17 @@ type keyMap struct {
 	NextScreen, PrevScreen                  key.Binding
 	ScreenLocks, ScreenSessions, ScreenLogs key.Binding
 
-	Filter, Sort, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
+	Filter, Sort, Problems, FullNode, InfoUp, InfoDown, Hex, Reread key.Binding
+	// The tree screen (tree.go): open it, go to the parent, a child's node.
+	Tree, Parent, NodeInfo key.Binding
+	// Copying the selection's path, session id or client address (copy.go).
+	CopyPath, CopySession, CopyClient key.Binding
+	// Mark tells of a lock's grants and releases (notify.go).
+	Mark key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
+	// Command opens the command bar (goto.go); Complete completes in it.
+	Command, Complete key.Binding
 
 	// Operations on ZooKeeper (operate*.go).
 	Acquire, ReleaseOwn, ForceRelease, Revoke, Fence key.Binding
@@ -36,6 +44,8 @@ type keyMap struct {
 
 	// The demo's controls (demo.go).
 	DemoAdd, DemoKill, DemoFreeze, DemoLoseReply key.Binding
+	// DemoSwitch switches between the fair lock and the naive one.
+	DemoSwitch key.Binding
 
 	// A replay's time cursor (replay.go).
 	PlayPause, PrevChange, NextChange, PrevGrant, NextGrant, JumpTime, Slower, Faster key.Binding
@@ -52,8 +62,9 @@ type keyMap struct {
 
 // keyMode is what, beside the screen, decides which bindings exist.
 type keyMode struct {
-	// demo binds the demo's controls.
-	demo bool
+	// demo binds the demo's controls; naive says the demo runs the naive
+	// lock, which N switches from.
+	demo, naive bool
 	// replay binds the time cursor; space then plays rather than pages.
 	replay bool
 	// operate enables the operations in the help; when false (read-only,
@@ -94,18 +105,29 @@ func newKeyMap(m keyMode) keyMap {
 
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "sort"),
-		FullNode: b([]string{"f"}, "f", "full names"),
-		InfoUp:   b([]string{"K"}, "K", "info up"),
-		InfoDown: b([]string{"J"}, "J", "info down"),
-		Hex:      b([]string{"x"}, "x", "hex/text"),
-		Reread:   b([]string{"r"}, "r", "read node again"),
-		ZoomIn:   b([]string{"+", "="}, "+", "zoom in"),
-		ZoomOut:  b([]string{"-", "_"}, "-", "zoom out"),
-		Busiest:  b([]string{"b"}, "b", "busiest/selected"),
+		Problems: b([]string{"p"}, "p", "problems only"),
+		Tree:     b([]string{"T"}, "T", "tree"),
+		Parent:   b([]string{"left", "h"}, "←/h", "parent"),
+		NodeInfo: b([]string{"i"}, "i", "node"),
+
+		CopyPath:    b([]string{"y"}, "y", "copy path"),
+		CopySession: b([]string{"Y"}, "Y", "copy session"),
+		CopyClient:  b([]string{"C"}, "C", "copy client"),
+		Mark:        b([]string{"m"}, "m", "mark: notify"),
+		FullNode:    b([]string{"f"}, "f", "full names"),
+		InfoUp:      b([]string{"K"}, "K", "info up"),
+		InfoDown:    b([]string{"J"}, "J", "info down"),
+		Hex:         b([]string{"x"}, "x", "hex/text"),
+		Reread:      b([]string{"r"}, "r", "read node again"),
+		ZoomIn:      b([]string{"+", "="}, "+", "zoom in"),
+		ZoomOut:     b([]string{"-", "_"}, "-", "zoom out"),
+		Busiest:     b([]string{"b"}, "b", "busiest/selected"),
 
 		Help:      b([]string{"?"}, "?", "help"),
 		Cost:      b([]string{"c"}, "c", "cost to servers"),
 		Quit:      b([]string{"q"}, "q", "quit"),
+		Command:   b([]string{":"}, ":", "go to"),
+		Complete:  b([]string{"tab"}, "tab", "complete"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 
 		Accept:   b([]string{"enter"}, "enter", "keep filter"),
@@ -128,9 +150,10 @@ func newKeyMap(m keyMode) keyMap {
 		Digit:         b([]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}, "0-9", "number"),
 
 		DemoAdd:       b([]string{"+"}, "+", "add contender"),
-		DemoKill:      b([]string{"X"}, "X", "kill session"),
+		DemoKill:      b([]string{"X"}, "X", "kill"),
 		DemoFreeze:    b([]string{"Z"}, "Z", "freeze"),
 		DemoLoseReply: b([]string{"L"}, "L", "lose reply"),
+		DemoSwitch:    b([]string{"N"}, "N", map[bool]string{false: "herd (naive lock)", true: "fair lock"}[m.naive]),
 
 		PlayPause:  b([]string{" "}, "space", "play/pause"),
 		PrevChange: b([]string{"["}, "[", "previous change"),
@@ -164,7 +187,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	if f != focusTimeline && f != focusNode {
 		s.add(colScreens, nil, &k.Open)
 	}
-	if f == focusDetail || f == focusNode {
+	if f == focusDetail || f == focusNode || f == focusTree {
 		s.add(colScreens, (*App).back, &k.Back)
 	} else {
 		s.add(colScreens, (*App).backOnTab, &k.Back)
@@ -175,10 +198,11 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
 	s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
 	s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
+	s.add(colScreens, (*App).openCommand, &k.Command)
 	s.add(colScreens, quit, &k.Quit)
 	switch f {
 	case focusLocks:
-		s.add(colScreen, nil, &k.Filter, &k.Sort)
+		s.add(colScreen, nil, &k.Filter, &k.Sort, &k.Problems)
 	case focusSessions, focusEvents:
 		s.add(colScreen, nil, &k.Filter)
 	case focusDetail:
@@ -187,6 +211,17 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		s.add(colScreen, nil, &k.Hex, &k.Reread)
 	case focusTimeline:
 		s.add(colScreen, nil, &k.ZoomIn, &k.ZoomOut, &k.Busiest)
+	case focusTree:
+		s.add(colScreen, (*App).treeUp, &k.Parent)
+		s.add(colScreen, nil, &k.NodeInfo)
+	}
+	if f != focusTree {
+		s.add(colScreens, (*App).openTree, &k.Tree)
+	}
+	if f != focusTimeline {
+		s.add(colScreen, copyKey(copyPath), &k.CopyPath)
+		s.add(colScreen, copyKey(copySession), &k.CopySession)
+		s.add(colScreen, copyKey(copyClient), &k.CopyClient)
 	}
 	s.add(colScreen, (*App).openHelp, &k.Help)
 	s.add(colScreen, (*App).openCost, &k.Cost)
@@ -195,13 +230,14 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		if f != focusTimeline {
 			s.add(colDemo, (*App).handleDemoKey, &k.DemoAdd)
 		}
-		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply)
+		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply, &k.DemoSwitch)
 	}
 	if k.mode.replay {
 		s.add(colReplay, (*App).handleReplayKey, &k.PlayPause, &k.PrevChange, &k.NextChange,
 			&k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster)
 	}
 	if f == focusLocks || f == focusDetail {
+		s.add(colScreen, (*App).toggleMark, &k.Mark)
 		s.add(colOperate, operate((*operator).askAcquire), &k.Acquire)
 		s.add(colOperate, func(a *App, _ tea.KeyMsg) tea.Cmd { return a.op.releaseOwn() }, &k.ReleaseOwn)
 		s.add(colOperate, operate((*operator).askForceRelease), &k.ForceRelease)
@@ -227,12 +263,16 @@ func (k *keyMap) short(f focus) []key.Binding {
 	case f == focusTimeline:
 		return []key.Binding{k.ZoomIn, k.ZoomOut, k.Busiest, k.Screens, k.Help, k.Quit}
 	case k.mode.demo:
-		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, k.Help, k.Quit}
+		sw := k.DemoSwitch
+		sw.SetHelp("N", map[bool]string{false: "herd", true: "fair"}[k.mode.naive])
+		return []key.Binding{k.DemoAdd, k.DemoKill, k.DemoFreeze, k.DemoLoseReply, sw, k.Help, k.Quit}
 	case f == focusDetail:
 		return []key.Binding{k.Move, k.Open, k.FullNode, k.Back, k.Help, k.Quit, k.Acquire, k.ReleaseOwn,
 			k.ForceRelease, k.Fence}
 	case f == focusNode:
 		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
+	case f == focusTree:
+		return []key.Binding{k.Move, k.Open, k.Parent, k.NodeInfo, k.Back, k.Help, k.Quit}
 	case f == focusSessions, f == focusEvents:
 		return []key.Binding{k.Move, k.Open, k.Filter, k.Screens, k.Help, k.Quit}
 	}
@@ -280,10 +320,11 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 	return map[string][]key.Binding{
 		"confirm":        {k.Yes, k.ForceQuit},
 		"force-release":  {k.Yes, k.Revoke, k.ForceQuit},
-		"acquire":        {k.ModeExclusive, k.ModeRead, k.ModeWrite, k.ModeLease, k.ForceQuit},
+		"acquire":        {k.ModeExclusive, k.ModeRead, k.ModeWrite, k.ModeLease, k.Accept, k.ForceQuit},
 		"acquire leases": {k.Digit, k.Erase, k.Yes, k.ForceQuit},
 		"fence":          {k.Up, k.Down, k.Toggle, k.Digit, k.Yes, k.ForceQuit},
 		"time":           {k.Accept, k.Cancel, k.Erase, k.ForceQuit},
+		"command":        {k.Accept, k.Cancel, k.Complete, k.EraseAll, k.Erase, k.ForceQuit},
 	}
 }
 

@@ -11,8 +11,10 @@ import (
 	"github.com/zklocks/zklocks/model"
 )
 
-// lockOrders are the sort orders the sort key cycles through.
-var lockOrders = []string{model.ByContention, model.ByAge, model.ByPath}
+// lockOrders are the sort orders the sort key cycles through: the most
+// contended lock first to begin with, then the worst anomaly first, the
+// longest wait first, the oldest hold first, by path.
+var lockOrders = []string{model.ByContention, model.BySeverity, model.ByWait, model.ByAge, model.ByPath}
 
 // lockRow is one line of the locks screen, with what sorting and drawing
 // need worked out once per change rather than once per frame.
@@ -22,7 +24,9 @@ type lockRow struct {
 	shown            string         // path, escaped
 	holders, waiters int
 	heldSince        time.Time // the earliest the oldest holder can have got it; zero without holder
+	waitSince        time.Time // when the longest waiter queued; zero without waiter
 	kinds            []lockcore.AnomalyKind
+	trouble          model.LockTrouble
 }
 
 // locksPane lists every lock. The cursor follows its lock by path when the
@@ -30,8 +34,10 @@ type lockRow struct {
 type locksPane struct {
 	list
 	order int
-	rows  []*lockRow
-	total int
+	// problems shows only the locks with an anomaly (and denied paths).
+	problems bool
+	rows     []*lockRow
+	total    int
 	// cache keeps each lock's row while its analysis stays the same (an
 	// analysis is never changed in place), so a change to a few of 10,000
 	// locks does not recount them all.
@@ -76,6 +82,9 @@ func (p *locksPane) rebuild() {
 			p.cache[path] = r
 		}
 		if p.filter.active() && !p.filter.match(r.shown, string(l.Recipe), kindsText(r.kinds)) {
+			continue
+		}
+		if p.problems && r.trouble.Kinds == 0 {
 			continue
 		}
 		rows = append(rows, r)
@@ -140,6 +149,10 @@ func newLockRow(l *lockcore.Lock) *lockRow {
 	if h, ok := l.OldestHold(); ok {
 		r.heldSince = h.After
 	}
+	if at, ok := model.LongestWait(l); ok {
+		r.waitSince = at
+	}
+	r.trouble = model.Trouble(l)
 	for _, a := range l.Anomalies {
 		if !hasKind(r.kinds, a.Kind) {
 			r.kinds = append(r.kinds, a.Kind)
@@ -187,6 +200,17 @@ func rowLess(a, b *lockRow, order string) bool {
 		if !a.heldSince.Equal(b.heldSince) {
 			return a.heldSince.Before(b.heldSince)
 		}
+	case model.BySeverity:
+		if a.trouble != b.trouble {
+			return a.trouble.Worse(b.trouble)
+		}
+	case model.ByWait:
+		if a.waitSince.IsZero() != b.waitSince.IsZero() {
+			return b.waitSince.IsZero()
+		}
+		if !a.waitSince.Equal(b.waitSince) {
+			return a.waitSince.Before(b.waitSince)
+		}
 	}
 	return a.path < b.path
 }
@@ -217,6 +241,9 @@ func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
 	case key.Matches(msg, k.Sort):
 		p.order = (p.order + 1) % len(lockOrders)
 		p.rebuild()
+	case key.Matches(msg, k.Problems):
+		p.problems = !p.problems
+		p.rebuild()
 	case key.Matches(msg, k.Open):
 		if p.cur.idx >= len(p.rows) {
 			return p, nil
@@ -241,53 +268,67 @@ func (p *locksPane) summary() string {
 	if p.filter.active() {
 		b.WriteString(" · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text))
 	}
+	if p.problems {
+		b.WriteString(" · " + count(len(p.rows), "with problems", "with problems"))
+	}
 	b.WriteString(" · by " + lockOrders[p.order])
 	return b.String()
 }
 
-// columns are the list's columns. At 80 cells a long recipe name is cut;
-// narrower, the anomalies go, then the recipe, then the oldest hold.
+// columns are the list's columns. The figures are never cut; the recipe
+// and anomalies take what their cells need before the path does; narrower,
+// the path is cut, then the anomalies, and the recipe goes, then the
+// oldest hold: the worst anomaly stays longest.
 func (p *locksPane) columns() []column {
-	cols := []column{
-		{title: "PATH", width: 20, flex: true, tail: true},
-		{title: "RECIPE", width: 14, drop: 2},
-		{title: "HOLD", width: 4, right: true},
-		{title: "WAIT", width: 4, right: true},
-		{title: "OLDEST", width: 6, right: true, drop: 3},
-		{title: "ANOMALIES", width: 18, drop: 1},
+	return []column{
+		{title: "PATH", width: 16, flex: true, tail: true},
+		{title: "RECIPE", width: 14, most: 20, min: 8, drop: 3},
+		{title: "HOLD", width: 4, right: true, whole: true},
+		{title: "WAIT", width: 4, right: true, whole: true},
+		{title: "OLDEST", width: 6, right: true, whole: true, drop: 2},
+		{title: "ANOMALIES", width: 24, most: 40, min: 9, drop: 1},
 	}
-	if p.w >= 110 {
-		cols[1].width, cols[5].width = 17, 34
-	}
-	return cols
 }
 
 func (p locksPane) view() string {
 	st := p.env.st
-	cols := p.columns()
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	cells := make([][]cell, 0, end-p.cur.first)
+	for i := p.cur.first; i < end; i++ {
+		cells = append(cells, p.cells(p.rows[i]))
+	}
+	cols := sizeToContent(p.columns(), cells...)
 	widths := layout(cols, p.w-2)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, "  "+headerRow(cols, widths, st.header))
 	if len(p.rows) == 0 {
 		msg := "no locks found under the roots yet"
-		if p.filter.active() {
+		switch {
+		case p.filter.active():
 			msg = "no lock matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+		case p.problems:
+			msg = "no lock has an anomaly (" + p.env.keys.Problems.Help().Key + " shows every lock)"
 		}
-		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
+		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
 	}
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	for i := p.cur.first; i < end; i++ {
-		lines = append(lines, p.rowView(p.rows[i], cols, widths, i == p.cur.idx))
+	for i, c := range cells {
+		sel := p.cur.first+i == p.cur.idx
+		m := marker(st, sel)
+		if p.env.marked[p.rows[p.cur.first+i].path] {
+			m = m[:len(m)-1] + st.accent.s("◆")
+		}
+		lines = append(lines, m+row(cols, widths, c, sel, st.selected))
 	}
 	return strings.Join(lines, "\n")
 }
 
-func (p *locksPane) rowView(r *lockRow, cols []column, widths []int, selected bool) string {
+// cells are a row's cells.
+func (p *locksPane) cells(r *lockRow) []cell {
 	st := p.env.st
 	var cells []cell
 	if r.lock == nil {
 		cells = []cell{{text: r.shown}, {text: "access denied", p: st.danger}, {text: "-"}, {text: "-"},
-			{text: "-"}, {text: "ACL denies this session", p: st.muted}}
+			{text: "-"}, {text: "ACL denied", p: st.muted}}
 	} else {
 		oldest := "-"
 		if r.holders > 0 {
@@ -303,14 +344,14 @@ func (p *locksPane) rowView(r *lockRow, cols []column, widths []int, selected bo
 			holdPaint = st.holder
 		}
 		var badge cell
-		if len(r.kinds) > 0 {
-			badge = cell{text: kindsText(r.kinds), p: st.anomaly(lockcore.Worst(r.kinds))}
+		if r.trouble.Kinds > 0 {
+			badge = cell{text: r.trouble.Short(), p: st.anomaly(r.trouble.Worst)}
 		}
 		cells = []cell{{text: r.shown}, {text: string(r.lock.Recipe), p: st.muted},
 			{text: itoa(r.holders), p: holdPaint}, {text: itoa(r.waiters), p: waitPaint},
 			{text: oldest}, badge}
 	}
-	return marker(st, selected) + row(cols, widths, cells, selected, st.selected)
+	return cells
 }
 
 // marker is the cursor column: visible without colour.

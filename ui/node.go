@@ -136,7 +136,9 @@ func (p *nodePane) relayout() {
 	}
 	p.text, p.dump = nil, false
 	if p.detail == nil {
-		p.lockFacts(b)
+		if p.part.Session != 0 || p.part.Token != 0 {
+			p.lockFacts(b) // a contender's; a node browsed to has none
+		}
 		p.head = b.lines
 		p.scroll.fix(p.total(), p.h)
 		return
@@ -171,7 +173,7 @@ func (p *nodePane) relayout() {
 func (p *nodePane) lockFacts(b *infoLines) {
 	q := p.part
 	b.text("from the lock's last read:", p.env.st.muted, "")
-	b.kv("czxid", hex(q.Token), paint{})
+	b.kv("czxid", token(q.Token)+" · the fencing token", paint{})
 	b.kv("ctime", p.env.stamp(q.Ctime), paint{})
 	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.client(q.Session).Short()+")", paint{})
 	if q.DataDenied {

@@ -90,7 +90,7 @@ func (op *operator) askForceRelease(sel selection) {
 	lines := append(op.describe(q, sel.lock), told,
 		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
 	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
-		yes: forceRelease(op.actions, e)}}
+		yes: forceRelease(op.actions, e, sel.lockPath, q.Role)}}
 	if lockcore.CheckRevocable(path.Base(q.Path), q.Session) == nil {
 		d.revoke = revoke(op.actions, e)
 		d.confirm.lines = append(d.confirm.lines, "A Curator lock: v asks its client to release instead "+
@@ -134,7 +134,7 @@ func (op *operator) askFence(sel selection) {
 		op.host.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
 		return
 	}
-	op.host.open(newFenceDialog(l.Path, cands, op.actions))
+	op.host.open(newFenceDialog(l.Path, cands, op.actions, op.env.context))
 }
 
 // describe is what an operator needs to know of a contender before acting
@@ -152,7 +152,7 @@ func (op *operator) describe(q lockcore.Participant, l *lockcore.Lock) []string 
 		"session  " + owner,
 		"client   " + op.env.client(q.Session).String(),
 		held,
-		"token    " + hex(q.Token) + " · version " + itoa(int(q.Version)),
+		"token    " + token(q.Token) + " · version " + itoa(int(q.Version)),
 	}
 }
 
@@ -166,6 +166,11 @@ type actionDoneMsg struct {
 	expect   lockcore.Expect
 	released *bool
 	waited   time.Duration
+	// For a force-release: the node's lock, session and role, to follow
+	// the client that was not told (forced.go).
+	lock  string
+	owner int64
+	role  lockcore.Role
 }
 
 // defaultRevokeWait bounds the wait for a revoked holder to release: a
@@ -176,11 +181,12 @@ const defaultRevokeWait = 5 * time.Second
 // actionTimeout bounds a confirmed force-release, revoke or fence.
 const actionTimeout = 15 * time.Second
 
-func forceRelease(act *model.Actions, e lockcore.Expect) tea.Cmd {
+func forceRelease(act *model.Actions, e lockcore.Expect, lock string, role lockcore.Role) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
-		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(ctx, e)}
+		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(ctx, e),
+			lock: lock, owner: e.EphemeralOwner, role: role}
 	}
 }
 
@@ -218,7 +224,7 @@ func fence(act *model.Actions, es []lockcore.Expect) tea.Cmd {
 // text is the status line's account of an action, and whether it is bad
 // news.
 func (m actionDoneMsg) text() (string, bool) {
-	subject := itoa(len(m.nodes)) + " nodes"
+	subject := count(len(m.nodes), "node", "nodes")
 	if len(m.nodes) == 1 {
 		subject = model.ShortNode(m.nodes[0])
 	}

@@ -70,7 +70,9 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 		return true, nil
 	}
 	for _, m := range d.modes {
-		if !key.Matches(msg, modeKey(k, m)) {
+		// With one choice, enter takes it: there is nothing to pick.
+		one := len(d.modes) == 1 && key.Matches(msg, k.Accept)
+		if !one && !key.Matches(msg, modeKey(k, m)) {
 			continue
 		}
 		if m == lockcore.ModeLease && d.leases == nil {
@@ -104,6 +106,9 @@ func (d *acquireDialog) view(st *styles, w int) string {
 		c.lines = append(c.lines, "max leases "+itoa(*d.leases)+", as the tree states")
 	}
 	c.footer = d.choices + " · any other key (enter, esc) cancels"
+	if len(d.modes) == 1 {
+		c.footer = d.choices + " (or enter) · any other key (esc) cancels"
+	}
 	return c.view(st, w)
 }
 
@@ -133,10 +138,18 @@ type fenceDialog struct {
 	on    []bool
 	cur   int
 	act   *model.Actions
+	// where names the cluster the nodes are deleted on: "⎈ prod".
+	where string
 }
 
-func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions) *fenceDialog {
+func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions, context string) *fenceDialog {
 	d := &fenceDialog{path: path, cands: cands, on: make([]bool, len(cands)), act: act}
+	switch {
+	case context != "":
+		d.where = "⎈ " + model.Printable(context)
+	case act != nil && act.Server != "":
+		d.where = model.Printable(act.Server)
+	}
 	for i, c := range cands {
 		d.on[i] = c.Selected
 	}
@@ -185,9 +198,12 @@ func (d *fenceDialog) view(st *styles, w int) string {
 	inner := dialogWidth(w)
 	es := d.chosen()
 	c := confirmDialog{title: "Fence " + model.Printable(d.path) + ": delete " + itoa(len(es)) + " of " +
-		itoa(len(d.cands)) + " nodes in one transaction?"}
-	c.lines = append(c.lines, "Dry run: nothing is deleted before y. Each delete is version-checked; if any "+
-		"node changed or vanished since it was shown, none is deleted.", "")
+		count(len(d.cands), "node", "nodes") + " in one transaction?"}
+	if d.where != "" {
+		c.lines = append(c.lines, "On "+d.where+".")
+	}
+	c.lines = append(c.lines, "A snapshot, as the lock was when this opened; a dry run: nothing is deleted "+
+		"before y. Each delete is version-checked; if any node changed or vanished since, none is deleted.", "")
 	first := max(0, min(d.cur-fenceRows/2, len(d.cands)-fenceRows))
 	for i := first; i < min(first+fenceRows, len(d.cands)); i++ {
 		cand := d.cands[i]

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -223,8 +222,8 @@ func (op *operator) acquireDone(msg acquireDoneMsg) tea.Cmd {
 		return nil
 	}
 	o.held, o.stop = msg.held, make(chan struct{})
-	op.host.say("holding "+o.path+" · fencing token "+hex(o.held.Token)+" ("+strconv.FormatInt(o.held.Token, 10)+
-		") · r releases", false)
+	op.host.say("holding "+o.path+" · fencing token "+token(o.held.Token)+
+		" · r releases", false)
 	return watchHeld(o.id, o.held, o.stop)
 }
 

@@ -25,7 +25,7 @@ func (p *detailPane) ownLines() []string {
 	case o.lost != nil:
 		b.kv("✗ OURS", "LOST (r clears it): "+model.Printable(o.lost.Error()), st.danger)
 	case o.held != nil:
-		b.kv("★ ours", "held · fencing token "+hex(o.held.Token)+" · held "+since(now, o.held.Acquired)+
+		b.kv("★ ours", "held · fencing token "+token(o.held.Token)+" · held "+since(now, o.held.Acquired)+
 			" · "+p.ownAction(o, "r releases"), st.holder)
 	case o.progress != nil:
 		pr := o.progress
@@ -81,7 +81,7 @@ func (p *detailPane) watched(path string) string {
 }
 
 // rowMarker is the queue's cursor column, with a star on our own node,
-// else ! on a node an anomaly names (? on one only possibly long-held).
+// else ! on a node an anomaly names (~ on one only possibly long-held: ? is the help key alone).
 func (p *detailPane) rowMarker(q *lockcore.Participant, selected bool) string {
 	st := p.env.st
 	m := marker(st, selected)
@@ -97,7 +97,7 @@ func (p *detailPane) rowMarker(q *lockcore.Participant, selected bool) string {
 	}
 	for _, a := range p.lock.MaybeLongHeld {
 		if a.Node == q.Node {
-			return m[:len(m)-1] + st.warning.s("?")
+			return m[:len(m)-1] + st.warning.s("~")
 		}
 	}
 	return m

@@ -103,5 +103,5 @@ func (op *operator) releaseOwnAtExit(ctx context.Context) (string, error) {
 	if err := o.held.Release(ctx); err != nil {
 		return "", fmt.Errorf("releasing %s: %w", model.Printable(o.path), err)
 	}
-	return "released " + model.Printable(o.path) + " (token " + hex(o.held.Token) + ")", nil
+	return "released " + model.Printable(o.path) + " (token " + token(o.held.Token) + ")", nil
 }

@@ -418,11 +418,12 @@ func TestAcquireAsksTheMode(t *testing.T) {
 	}
 	send(a, openLockMsg{path: "/locks/billing"})
 	press(a, "a")
-	if !strings.Contains(screen(a), "e exclusive · any other key") {
+	if !strings.Contains(screen(a), "e exclusive (or enter) · any other key (esc) cancels") {
 		t.Fatalf("a on a mutex:\n%s", screen(a))
 	}
-	if _, ok := chosen("enter"); ok || a.dialog != nil {
-		t.Fatal("enter should cancel")
+	// One choice: enter takes it.
+	if s, ok := chosen("enter"); !ok || s.Path != "/locks/billing" || s.Mode != lockcore.ModeExclusive {
+		t.Fatalf("enter with one choice: %+v", s)
 	}
 	if s, ok := chosen("a", "e"); !ok || s.Path != "/locks/billing" || s.Mode != lockcore.ModeExclusive {
 		t.Fatalf("e: %+v", s)
@@ -430,6 +431,10 @@ func TestAcquireAsksTheMode(t *testing.T) {
 	send(a, openLockMsg{path: "/locks/orders"})
 	if s, ok := chosen("a", "r"); !ok || s.Mode != lockcore.ModeRead {
 		t.Fatalf("r on a read-write lock: %+v", s)
+	}
+	// Two choices: enter cancels.
+	if _, ok := chosen("a", "enter"); ok || a.dialog != nil {
+		t.Fatal("enter should cancel when there is a choice")
 	}
 	// A Curator semaphore does not record its limit: it is asked for.
 	send(a, openLockMsg{path: "/pool/workers"})

@@ -18,6 +18,7 @@ const (
 	focusDetail
 	focusNode
 	focusTimeline
+	focusTree
 	focusCount
 )
 
@@ -56,6 +57,8 @@ func (a *App) pane(f focus) pane {
 		return &a.detail
 	case focusNode:
 		return &a.node
+	case focusTree:
+		return &a.tree
 	case focusTimeline:
 		return timelineScreen{timelinePane: &a.timeline, follow: a.selectedLockPath}
 	}
@@ -109,6 +112,9 @@ func (a *App) selection() selection {
 // operated hands an operation's message to the operator; the detail then
 // lays out again, as our own lock's lines take room from its information.
 func (a *App) operated(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(actionDoneMsg); ok {
+		a.noteForced(m)
+	}
 	cmd := a.op.update(msg, a.selection())
 	a.detail.buildInfo()
 	return cmd
@@ -120,6 +126,7 @@ func (p *eventsPane) handle(msg tea.Msg) (cmd tea.Cmd)   { *p, cmd = p.update(ms
 func (p *detailPane) handle(msg tea.Msg) (cmd tea.Cmd)   { *p, cmd = p.update(msg); return cmd }
 func (p *nodePane) handle(msg tea.Msg) (cmd tea.Cmd)     { *p, cmd = p.update(msg); return cmd }
 func (p *timelinePane) handle(msg tea.Msg) (cmd tea.Cmd) { *p, cmd = p.update(msg); return cmd }
+func (p *treePane) handle(msg tea.Msg) (cmd tea.Cmd)     { *p, cmd = p.update(msg); return cmd }
 
 func (p *locksPane) prompt(w int) (string, bool) {
 	if !p.filter.typing {
@@ -146,6 +153,7 @@ func (p *eventsPane) prompt(w int) (string, bool) {
 func (p *detailPane) prompt(int) (string, bool)   { return "", false }
 func (p *nodePane) prompt(int) (string, bool)     { return "", false }
 func (p *timelinePane) prompt(int) (string, bool) { return "", false }
+func (p *treePane) prompt(int) (string, bool)     { return "", false }
 
 // timelineScreen is the timeline as a screen: it follows the lock
 // selected on the other screens.

@@ -18,10 +18,11 @@ type sessionRow struct {
 	session      int64
 	lock         *lockcore.Lock
 	q            *lockcore.Participant
+	forced       *forcedRelease // a contender force-released from this UI
 	holds, waits int
 }
 
-func (r *sessionRow) heading() bool { return r.lock == nil }
+func (r *sessionRow) heading() bool { return r.lock == nil && r.forced == nil }
 
 // key identifies a row across rebuilds.
 func (r *sessionRow) key() string {
@@ -31,6 +32,9 @@ func (r *sessionRow) key() string {
 	}
 	if r.q != nil {
 		k += "|" + r.q.Path
+	}
+	if r.forced != nil {
+		k += "|forced|" + r.forced.node
 	}
 	return k
 }
@@ -57,8 +61,9 @@ func (p *sessionsPane) refresh(gen int) {
 
 // owned is one session's contenders while the rows are built.
 type owned struct {
-	head  sessionRow
-	items []sessionRow
+	head   sessionRow
+	items  []sessionRow
+	forced bool // a contender of it was force-released from this UI
 }
 
 func (p *sessionsPane) rebuild() {
@@ -88,11 +93,21 @@ func (p *sessionsPane) rebuild() {
 			o.head.waits++
 		}
 	}
+	for s, f := range p.env.forced {
+		o := get(s)
+		o.items = append(o.items, sessionRow{session: s, forced: &f})
+		o.forced = true
+	}
 	list := make([]*owned, 0, len(by))
 	for _, o := range by {
 		list = append(list, o)
 	}
 	sort.Slice(list, func(i, j int) bool {
+		// A client that was not told of its force-release comes first:
+		// it is what the operator follows.
+		if list[i].forced != list[j].forced {
+			return list[i].forced
+		}
 		a, b := list[i].head, list[j].head
 		if a.holds != b.holds {
 			return a.holds > b.holds
@@ -109,6 +124,12 @@ func (p *sessionsPane) rebuild() {
 		if !p.filter.match(model.SessionText(o.head.session), p.env.client(o.head.session).Short()) {
 			items = items[:0:0]
 			for _, it := range o.items {
+				if it.forced != nil {
+					if p.filter.match(model.Printable(it.forced.lock), "forced") {
+						items = append(items, it)
+					}
+					continue
+				}
 				if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
 					items = append(items, it)
 				}
@@ -148,6 +169,12 @@ func (p *sessionsPane) remember() {
 
 // itemLess puts holds before waits, then orders by lock and queue.
 func itemLess(a, b *sessionRow) bool {
+	if (a.forced != nil) != (b.forced != nil) {
+		return a.forced != nil
+	}
+	if a.forced != nil {
+		return a.forced.node < b.forced.node
+	}
 	ha, hb := a.q != nil && a.q.Role == lockcore.RoleHolder, b.q != nil && b.q.Role == lockcore.RoleHolder
 	if ha != hb {
 		return ha
@@ -196,6 +223,9 @@ func (p *sessionsPane) open() tea.Cmd {
 		return nil
 	}
 	r := p.rows[i]
+	if r.forced != nil {
+		return openLock(r.forced.lock, "")
+	}
 	node := ""
 	if r.q != nil {
 		node = r.q.Path
@@ -230,13 +260,30 @@ func (p *sessionsPane) itemColumns() []column {
 		{title: "LOCK", width: 12, flex: true, tail: true},
 		{title: "POS", width: 4, right: true, drop: 3},
 		{title: "NODE", width: 32, node: true, drop: 1},
-		{title: "FOR", width: 6, right: true, drop: 2},
+		{title: "FOR", width: 6, right: true, whole: true, drop: 2},
 	}
 }
 
 func (p sessionsPane) view() string {
 	st := p.env.st
-	hc, ic := p.headColumns(), p.itemColumns()
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	cells := make([][]cell, 0, end-p.cur.first)
+	var heads, items [][]cell
+	for i := p.cur.first; i < end; i++ {
+		r := &p.rows[i]
+		if r.heading() {
+			// Sized without the last-seen time, which goes where the
+			// SERVER column has room once laid out.
+			cells = append(cells, p.headCells(r, 0))
+			heads = append(heads, cells[len(cells)-1])
+		} else if r.forced != nil {
+			cells = append(cells, nil) // laid out on its own
+		} else {
+			cells = append(cells, p.itemCells(r))
+			items = append(items, cells[len(cells)-1])
+		}
+	}
+	hc, ic := sizeToContent(p.headColumns(), heads...), sizeToContent(p.itemColumns(), items...)
 	hw, iw := layout(hc, p.w-2), layout(ic, p.w-2)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, "  "+headerRow(hc, hw, st.header))
@@ -247,14 +294,15 @@ func (p sessionsPane) view() string {
 		}
 		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
 	}
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	for i := p.cur.first; i < end; i++ {
-		r := &p.rows[i]
-		sel := i == p.cur.idx
-		if r.heading() {
+	for i, c := range cells {
+		at := p.cur.first + i
+		sel := at == p.cur.idx
+		if r := &p.rows[at]; r.forced != nil {
+			lines = append(lines, p.forcedLine(r, sel))
+		} else if r.heading() {
 			lines = append(lines, marker(st, sel)+row(hc, hw, p.headCells(r, hw[len(hw)-1]), sel, st.selected))
 		} else {
-			lines = append(lines, marker(st, sel)+row(ic, iw, p.itemCells(r), sel, st.selected))
+			lines = append(lines, marker(st, sel)+row(ic, iw, c, sel, st.selected))
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -47,6 +47,7 @@ type styles struct {
 	danger, warning, ok, info paint
 	muted, accent, strong     paint
 	badgeStale, badgeRO       paint
+	badgeWrite                paint
 	dialog                    lipgloss.Style
 	help                      help.Styles
 }
@@ -82,6 +83,7 @@ func newStyles(profile termenv.Profile) styles {
 		strong:     paintOf(r.NewStyle().Bold(true)),
 		badgeStale: paintOf(r.NewStyle().Bold(true).Reverse(true).Foreground(lipgloss.Color("1"))),
 		badgeRO:    paintOf(r.NewStyle().Bold(true).Reverse(true).Foreground(lipgloss.Color("4"))),
+		badgeWrite: paintOf(r.NewStyle().Bold(true).Reverse(true).Foreground(lipgloss.Color("3"))),
 		dialog:     r.NewStyle().Border(lipgloss.NormalBorder()).BorderForeground(lipgloss.Color("1")).Padding(0, 1),
 		help: help.Styles{
 			Ellipsis:       grey,

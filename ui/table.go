@@ -11,11 +11,53 @@ type column struct {
 	right bool // right-aligned
 	tail  bool // a path: cut in the middle, keeping its last elements and its start
 	node  bool // a node name: cut as fitNode does
-	drop  int
+	// whole marks a figure (a duration, a count): never cut, as wide as
+	// its widest cell; dropped rather than cut when there is no room.
+	whole bool
+	// min is the narrowest a text column may be cut to before columns are
+	// dropped; 0 keeps it at width.
+	min int
+	// most is the widest a text column grows to, when its cells want it
+	// and the table has room, before the flex column takes the rest; 0
+	// keeps it at width.
+	most int
+	drop int
+	// want is the widest cell's width, set by sizeToContent; 0 when not
+	// measured.
+	want int
+}
+
+// sizeToContent measures rows against cols: a figure column is as wide as
+// its widest cell; another column shrinks to its widest cell (never below
+// its title) and grows to it when the table has room, so a column of short
+// words does not take cells a path needs, nor a path the cells a number
+// needs.
+func sizeToContent(cols []column, rows ...[]cell) []column {
+	out := append([]column(nil), cols...)
+	for i := range out {
+		n := width(out[i].title)
+		for _, r := range rows {
+			if i < len(r) {
+				n = max(n, width(r[i].text))
+			}
+		}
+		out[i].want = n
+		switch {
+		case out[i].whole:
+			out[i].width = n
+		case !out[i].flex:
+			out[i].width = min(out[i].width, n)
+			out[i].min = min(out[i].min, out[i].width)
+		}
+	}
+	return out
 }
 
 // layout gives each column its width for a table w cells wide, with one
-// space between columns; a dropped column gets 0.
+// space between columns; a dropped column gets 0. When the columns do not
+// fit, text columns with a min are cut to it first, then columns are
+// dropped; room left over goes to the text columns up to what their cells
+// want, then to the flex column (a path), which is cut last.
 func layout(cols []column, w int) []int {
 	widths := make([]int, len(cols))
 	for i, c := range cols {
@@ -31,6 +73,13 @@ func layout(cols []column, w int) []int {
 		}
 		return n + max(shown-1, 0)
 	}
+	if total() > w {
+		for i, c := range cols {
+			if c.min > 0 && !c.flex && !c.whole {
+				widths[i] = min(widths[i], c.min)
+			}
+		}
+	}
 	for total() > w {
 		worst := -1
 		for i, c := range cols {
@@ -44,6 +93,13 @@ func layout(cols []column, w int) []int {
 		widths[worst] = 0
 	}
 	spare := w - total()
+	for i, c := range cols {
+		if grow := min(c.want, c.most) - widths[i]; spare > 0 && widths[i] > 0 && !c.flex && !c.whole && grow > 0 {
+			more := min(spare, grow)
+			widths[i] += more
+			spare -= more
+		}
+	}
 	flex := -1
 	for i, c := range cols {
 		if c.flex && widths[i] > 0 {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -115,7 +114,12 @@ func (p timelinePane) view() string {
 		times = state.Timeline(p.path, from, now)
 		rows = sessionRows(times.Spans)
 	}
+	// Labels (session ids, paths) take what they need, up to 32 cells,
+	// as long as the bars keep three quarters of the line.
 	labelW := min(max(p.w/6, 10), 24)
+	for _, r := range rows {
+		labelW = max(labelW, min(width(model.Printable(r.label)), 32, (p.w-3)/4))
+	}
 	barW := max(p.w-labelW-3, 10)
 	lines := []string{" " + st.strong.s(fit(model.Printable(title), max(p.w-2, 1)))}
 	lines = append(lines, " "+st.muted.s(fit(axisLabel(p.busiest || p.path == ""), labelW))+" "+p.axis(from, now, barW))
@@ -178,7 +182,7 @@ func sessionRows(spans []model.Span) []tlRow {
 			at[sp.Session] = i
 			label := "persistent"
 			if sp.Session != 0 {
-				label = lockcore.SessionHex(sp.Session)
+				label = model.SessionText(sp.Session)
 			}
 			rows = append(rows, tlRow{label: label})
 		}

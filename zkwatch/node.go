@@ -62,3 +62,26 @@ func (c *Conn) ReadNodeDetail(ctx context.Context, path string) (NodeDetail, err
 	}
 	return d, nil
 }
+
+// ChildrenLimit is the most children ReadChildren returns; a node with more
+// is listed in part, with its whole count.
+const ChildrenLimit = 10_000
+
+// ReadChildren lists path's children, sorted, at most ChildrenLimit of
+// them, and how many there are. It gives up when ctx ends. Errors name the
+// path and wrap ErrNoNode when the node is gone and ErrNoAuth when its ACL
+// denies this session.
+func (c *Conn) ReadChildren(ctx context.Context, path string) (names []string, total int, err error) {
+	if err := ValidatePath(path); err != nil {
+		return nil, 0, err
+	}
+	names, _, err = c.children(ctx, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	total = len(names)
+	if total > ChildrenLimit {
+		names = names[:ChildrenLimit:ChildrenLimit]
+	}
+	return names, total, nil
+}

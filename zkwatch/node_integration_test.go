@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,5 +52,21 @@ func TestIntegrationReadNodeDetail(t *testing.T) {
 	stop()
 	if _, err := conn.ReadNodeDetail(done, root+"/n/big"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled read: %v", err)
+	}
+}
+
+func TestIntegrationReadChildren(t *testing.T) {
+	zks, root := shared.Start(t), shared.Root(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, root+"/kids", root+"/kids/b", root+"/kids/a", root+"/kids/c")
+	conn := dial(t, zks.Addr(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	names, total, err := conn.ReadChildren(ctx, root+"/kids")
+	if err != nil || total != 3 || strings.Join(names, ",") != "a,b,c" {
+		t.Fatalf("children %v of %d, %v", names, total, err)
+	}
+	if _, _, err := conn.ReadChildren(ctx, root+"/kids/none"); !errors.Is(err, zkwatch.ErrNoNode) {
+		t.Fatalf("missing node: %v, want ErrNoNode", err)
 	}
 }

@@ -72,14 +72,14 @@ func newRootCommand(version string) *cobra.Command {
 	g := &globalFlags{}
 	o := &operateFlags{}
 	root := &cobra.Command{
-		Use:   "zklocks",
 		Short: "Inspect and operate live ZooKeeper lock trees",
 		Long: `zklocks shows who holds each ZooKeeper lock, who waits, in what order, and on whom,
 for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes write.
 
 ` + exitCodesHelp(),
 		Version:       versionString(version),
-		Args:          cobra.NoArgs,
+		Use:           "zklocks [lock-path]",
+		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -64,7 +64,8 @@ chain heals); Z freezes the holder (a stuck lock to diagnose: once it has held p
 --long-held, 5 s by default, the UI reports it long-held), or thaws it; L loses a
 create's reply (a contender creates again without protection, leaving an orphan that
 blocks its own session until it is fenced: F in the UI, or zklocks fence --server ADDR
-PATH); q quits. The UI's other keys work as usual (? lists them). In the plain view
+PATH); N (in the UI) switches between the fair lock and the naive one, to see
+fairness and the herd one after the other; q quits. The UI's other keys work as usual (? lists them). In the plain view
 (--plain, or without a terminal) type the key, in either case, and Enter.
 
 With --server or --context the demo uses that cluster. Otherwise it uses the ZooKeeper
@@ -158,6 +159,26 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		}()
 	}
 
+	fair := recipe
+	if fair == demo.Naive {
+		fair, _ = demo.ParseRecipe(f.recipe)
+	}
+	for first := true; ; first = false {
+		next, err := runDemoRecipe(ctx, cmd, s, o, f, opt, srv != nil, recipe, fair, plain, first, &farewell)
+		if err != nil || next == "" {
+			return err
+		}
+		recipe = next
+	}
+}
+
+// runDemoRecipe runs the demo on one recipe until the user quits, and
+// returns "", or until they switch between the fair lock and the naive
+// one (N in the UI), and returns the recipe to run next. Each run's
+// figures go first in the farewell, named by recipe after a switch.
+func runDemoRecipe(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, f *demoFlags, opt zkwatch.Options,
+	throwaway bool, recipe, fair demo.Recipe, plain, first bool, farewell *[]string) (next demo.Recipe, err error) {
+	stderr := cmd.ErrOrStderr()
 	events := make(chan demo.Event, 1024)
 	cfg := demo.Config{Options: opt, Recipe: recipe, Contenders: f.contenders, MaxLeases: f.leases, DialTimeout: s.timeout,
 		OnEvent: func(ev demo.Event) {
@@ -169,11 +190,11 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 	d, err := demo.Start(ctx, cfg)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return nil // stopped by a signal while starting
+		return "", nil // stopped by a signal while starting
 	case errors.Is(err, zkwatch.ErrUnreachable):
-		return &exitError{code: exitUnreachable, err: err}
+		return "", &exitError{code: exitUnreachable, err: err}
 	case err != nil:
-		return &exitError{code: exitFailed, err: err}
+		return "", &exitError{code: exitFailed, err: err}
 	}
 	defer func() {
 		closeCtx, cancel := context.WithTimeout(context.Background(), demoClose)
@@ -182,19 +203,33 @@ func runDemo(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *demoFlags) 
 		if err := d.Close(closeCtx); err != nil {
 			fmt.Fprintln(stderr, "zklocks: cleaning up the demo:", err)
 		} else {
-			farewell = append(farewell, "ended its contenders' sessions and deleted "+model.Printable(d.LockPath())+
+			*farewell = append(*farewell, "ended its contenders' sessions and deleted "+model.Printable(d.LockPath())+
 				" and what else it created under "+demo.Root)
 		}
-		farewell = append([]string{finalFigures(stats)}, farewell...)
+		figures := finalFigures(stats)
+		if !first || next != "" {
+			figures = string(recipe) + " lock: " + figures
+		}
+		*farewell = append([]string{figures}, *farewell...)
 	}()
 	if plain {
 		where := opt.Target.String()
-		if srv != nil {
+		if throwaway {
 			where += " (throwaway ZooKeeper, removed on exit)"
 		}
-		return runDemoPlain(ctx, cmd, s, d, opt, events, where, &f.record, f.longHeld)
+		return "", runDemoPlain(ctx, cmd, s, d, opt, events, where, &f.record, f.longHeld)
 	}
-	return runDemoTUI(ctx, cmd, s, o, d, opt, &f.record, f.longHeld)
+	other := demo.Naive
+	if recipe == demo.Naive {
+		other = fair
+	}
+	var switchTo func() string
+	if f.record.out == "" {
+		// A recording holds one run: with --record the demo does not switch.
+		switchTo = func() string { next = other; return string(other) }
+	}
+	err = runDemoTUI(ctx, cmd, s, o, d, opt, &f.record, f.longHeld, switchTo)
+	return next, err
 }
 
 // demoServer decides where the demo runs: the cluster --server or

@@ -46,3 +46,13 @@ func TestDemoFinalFigures(t *testing.T) {
 		t.Errorf("naive: %q", got)
 	}
 }
+
+func TestDemoAuditsToItsOwnLog(t *testing.T) {
+	ops := &operateFlags{auditLog: "/home/ops/.local/state/zklocks/audit.log"}
+	if got := demoAudit(ops, false).auditLog; got != "/home/ops/.local/state/zklocks/demo-audit.log" {
+		t.Errorf("demo audit log %s", got)
+	}
+	if got := demoAudit(ops, true).auditLog; got != ops.auditLog {
+		t.Errorf("--audit-log given, yet the demo audits to %s", got)
+	}
+}

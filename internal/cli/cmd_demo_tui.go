@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/ui"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -16,9 +18,18 @@ import (
 // with its counters and controls, watching /zklocks-demo through a session
 // of its own. The UI's operating actions work as in the plain UI (fence
 // the orphan that L leaves, force-release a frozen holder), audited, unless
-// --read-only. It returns when the user quits or ctx ends; the caller then
-// closes the demo.
-func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, rf *recordFlags, longHeld time.Duration) error {
+// --read-only, to the demo's own audit log unless --audit-log names one.
+// It returns when the user quits or ctx ends; the caller then closes the
+// demo.
+//
+// switchTo, when set, is what N does: it says which lock the demo runs
+// next, and the UI quits for the caller to start it.
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, rf *recordFlags,
+	longHeld time.Duration, switchTo func() string) error {
+	o = demoAudit(o, cmd.Flags().Changed("audit-log"))
+	if !s.readOnly {
+		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: the demo's actions are audited to %s\n", model.Printable(o.auditLog))
+	}
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
 		return err
@@ -33,6 +44,7 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	defer conn.Close()
 	uiOpt := uiOptions(s, conn, audit)
 	uiOpt.Demo = demoControls{d}
+	uiOpt.DemoSwitch = switchTo
 	rec, err := rf.start(demoWatchConfig(d, longHeld).Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
 		return err
@@ -42,6 +54,16 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 		err = rerr
 	}
 	return err
+}
+
+// demoAudit is where the demo's actions are audited: demo-audit.log next
+// to the real audit log, which a demo's fences and force-releases would
+// only clutter, unless --audit-log was given (given).
+func demoAudit(o *operateFlags, given bool) *operateFlags {
+	if given {
+		return o
+	}
+	return &operateFlags{auditLog: filepath.Join(filepath.Dir(o.auditLog), "demo-audit.log")}
 }
 
 // demoWatchConfig watches the demo's tree, asking the servers about their

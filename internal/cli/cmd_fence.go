@@ -72,13 +72,17 @@ or vanished since it was read, none. Audited; refused under --read-only.
 				fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: nothing to fence")
 				return nil
 			}
-			if err := confirm(cmd, fmt.Sprintf("Delete these %d nodes in one transaction?", len(chosen)), yes); err != nil {
+			where := model.Printable(s.server)
+			if s.context != "" {
+				where = "context " + model.Printable(s.context) + " (" + where + ")"
+			}
+			if err := confirm(cmd, fmt.Sprintf("Delete %s on %s in one transaction?", nodesText(len(chosen)), where), yes); err != nil {
 				return err
 			}
 			if err := actions.Fence(cmd.Context(), chosen); err != nil {
 				return &exitError{code: exitFailed, err: fmt.Errorf("fence aborted, nothing deleted: %w", err)}
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: fenced %d nodes\n", len(chosen))
+			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: fenced %s\n", nodesText(len(chosen)))
 			return nil
 		},
 	}
@@ -86,6 +90,14 @@ or vanished since it was read, none. Audited; refused under --read-only.
 	cmd.Flags().StringArrayVar(&extra, "node", nil, "also fence this suspect (a full node path listed as a candidate)")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	return cmd
+}
+
+// nodesText is "1 node" or "n nodes".
+func nodesText(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 // choose returns the selected candidates of every lock, plus the suspects
@@ -124,7 +136,7 @@ func printCandidates(w io.Writer, r model.Report, chosen []lockcore.Expect) {
 				mark = "yes"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", mark, model.Printable(c.Participant.Path),
-				lockcore.SessionHex(c.Participant.Session), c.Participant.Role, c.Reason, model.Printable(c.Evidence))
+				model.SessionText(c.Participant.Session), c.Participant.Role, c.Reason, model.Printable(c.Evidence))
 		}
 	}
 	tw.Flush()

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -115,6 +117,11 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	var owners []int64
 	for _, t := range trees {
 		l := lockcore.Analyze(t, table, opt)
+		if locks := locksBelow(ctx, conn, timeout, t, l); len(locks) > 0 {
+			report.Errors = append(report.Errors, model.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w, but these look like locks: %s",
+				t.Path, errNotALock, strings.Join(locks, " "))})
+			continue
+		}
 		for _, p := range l.Participants {
 			owners = append(owners, p.Session)
 		}
@@ -130,6 +137,38 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}
 	return report
+}
+
+// errNotALock is a path given as a lock whose children are all locks'
+// parents: one level too high.
+var errNotALock = errors.New("not a lock")
+
+// locksBelowLimit is how many children locksBelow reads at most.
+const locksBelowLimit = 20
+
+// locksBelow returns, for a tree read as a lock whose every child is
+// unparsed (as the parent of several locks reads), those of its first
+// children that are locks with contenders; none for a lock.
+func locksBelow(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, t lockcore.Tree, l lockcore.Lock) []string {
+	if len(l.Participants) > 0 || len(t.Children) == 0 {
+		return nil
+	}
+	for _, a := range l.Anomalies {
+		if a.Kind != lockcore.AnomalyUnparsed {
+			return nil
+		}
+	}
+	var locks []string
+	for _, c := range t.Children[:min(len(t.Children), locksBelowLimit)] {
+		child := path.Join(t.Path, c.Name)
+		readCtx, cancel := context.WithTimeout(ctx, timeout)
+		sub, err := conn.ReadTree(readCtx, child)
+		cancel()
+		if err == nil && len(lockcore.Analyze(sub, nil, lockcore.Options{}).Participants) > 0 {
+			locks = append(locks, model.Printable(child))
+		}
+	}
+	return locks
 }
 
 // paths accepts one or more valid paths, saying none when there are none.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // tuiFlags are the root command's own flags: they concern the terminal UI
@@ -19,6 +22,10 @@ type tuiFlags struct {
 	mouse    bool
 	longHeld time.Duration
 	record   recordFlags
+	// open is the lock (or contender) whose detail the UI starts on.
+	open string
+	// bell rings the terminal when a lock marked with m changes hands.
+	bell bool
 }
 
 // tuiCommand registers the UI's flags on root and returns what root runs.
@@ -27,7 +34,51 @@ func tuiCommand(root *cobra.Command, g *globalFlags, o *operateFlags) func(*cobr
 	root.Flags().BoolVar(&f.mouse, "mouse", false, "scroll lists with the mouse wheel in the UI (the terminal's own\ntext selection then needs shift)")
 	root.Flags().DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held in the UI (0 turns it off)")
 	f.record.register(root.Flags(), "record", "record what the UI is shown to this file, for zklocks replay (see zklocks record)")
-	return func(cmd *cobra.Command, _ []string) error { return runTUI(cmd, g, o, f) }
+	root.Flags().BoolVar(&f.bell, "bell", false, "ring the terminal's bell when a lock marked with m in the UI is granted or released")
+	root.Flags().StringVar(&f.open, "open", "", "start on this lock's detail (a lock's path, or a contender's); the same as\ngiving the path as the only argument")
+	return func(cmd *cobra.Command, args []string) error {
+		if err := f.takeOpen(args); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		return runTUI(cmd, g, o, f)
+	}
+}
+
+// takeOpen takes the path to open from the only argument or --open, and
+// checks that it is a ZooKeeper path.
+func (f *tuiFlags) takeOpen(args []string) error {
+	if len(args) == 1 {
+		if !strings.HasPrefix(args[0], "/") {
+			return fmt.Errorf("unknown command %q: the only argument zklocks takes is a lock's path, which starts with / (see zklocks --help)", args[0])
+		}
+		if f.open != "" && f.open != args[0] {
+			return fmt.Errorf("a path (%s) and --open %s: give one", model.Printable(args[0]), model.Printable(f.open))
+		}
+		f.open = args[0]
+	}
+	if f.open == "" {
+		return nil
+	}
+	f.open = path.Clean(f.open)
+	if err := zkwatch.ValidatePath(f.open); err != nil {
+		return fmt.Errorf("--open: %w", err)
+	}
+	return nil
+}
+
+// openUnderRoots checks that the path to open, if any, is under one of
+// the roots, where the UI looks for locks.
+func openUnderRoots(open string, roots []string) error {
+	if open == "" {
+		return nil
+	}
+	for _, r := range roots {
+		if r == "/" || open == r || strings.HasPrefix(open, r+"/") {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s is not under the roots (%s), where the UI looks for locks: add --root %s",
+		model.Printable(open), model.Printable(strings.Join(roots, ", ")), model.Printable(open))
 }
 
 // runTUI connects, watches every lock under the roots, and runs the UI until
@@ -42,22 +93,43 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 		return &exitError{code: exitUsage, err: errors.New("without a command zklocks opens its terminal UI, " +
 			"which needs a terminal; in scripts use zklocks ls or zklocks show (see zklocks --help)")}
 	}
+	for {
+		next, err := runTUIOnce(cmd, g, o, f)
+		if err != nil || next == "" {
+			return err
+		}
+		// :ctx NAME in the UI: connect again, as --context NAME would.
+		if err := g.flags.Set("context", next); err != nil {
+			return err
+		}
+		f.open = ""
+		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: switching to context %s\n", model.Printable(next))
+	}
+}
+
+// runTUIOnce is one run of the UI on the settings the flags and the
+// config file give; it returns the context the operator switched to, or
+// "" when they quit.
+func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) (string, error) {
 	s, err := g.load()
 	if err != nil {
-		return err
+		return "", err
 	}
 	if s.logFile == "-" {
-		return &exitError{code: exitUsage, err: errNeedsFile}
+		return "", &exitError{code: exitUsage, err: errNeedsFile}
+	}
+	if err := openUnderRoots(f.open, s.roots); err != nil {
+		return "", &exitError{code: exitUsage, err: err}
 	}
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer closeAudit()
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: connecting to %s (waiting up to %s)…\n", model.Printable(s.server), s.timeout)
 	conn, err := s.dial(cmd.Context())
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer conn.Close()
 	var progOpts []tea.ProgramOption
@@ -68,11 +140,26 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
 	rec, err := f.record.start(cfg.Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
-		return err
+		return "", err
 	}
-	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, uiOptions(s, conn, audit), rec, progOpts...)
+	opt := uiOptions(s, conn, audit)
+	opt.Open = f.open
+	if f.bell {
+		opt.Bell = func() { _, _ = os.Stdout.WriteString("\a") }
+	}
+	var next string
+	opt.Context, opt.Contexts = s.context, s.file.names()
+	switch {
+	case rec != nil:
+		opt.NoSwitch = "a recording holds one cluster: --record and :ctx exclude each other"
+	case s.given("server"):
+		opt.NoSwitch = "--server is given, and wins over every context"
+	default:
+		opt.SwitchContext = func(name string) { next = name }
+	}
+	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, opt, rec, progOpts...)
 	if rerr := finishRecording(rec, f.record.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
 		err = rerr
 	}
-	return err
+	return next, err
 }

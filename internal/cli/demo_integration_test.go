@@ -228,7 +228,7 @@ func TestIntegrationDemoOnServer(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); !fenced && time.Now().Before(deadline); {
 		out, stderr, code := run(t, "fence", "--server", zks.Addr(), "--config", "", "--audit-log", filepath.Join(t.TempDir(), "audit.log"),
 			"--yes", demo.LockPath(demo.Exclusive))
-		fenced = code == 0 && strings.Contains(stderr, "fenced 1 nodes")
+		fenced = code == 0 && strings.Contains(stderr, "fenced 1 node")
 		if !fenced {
 			t.Logf("fence: %d %s %s", code, out, stderr)
 			time.Sleep(500 * time.Millisecond)

@@ -31,12 +31,14 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	actions := newActions(conn, audit, s.readOnly)
 	actions.NewSession = ownSessions(conn, s.timeout)
 	return ui.Options{
-		ReadNode:    conn.ReadNodeDetail,
-		NodeTimeout: s.timeout,
-		Server:      conn.Target().String(),
-		ReadOnly:    s.readOnly,
-		Profile:     ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Actions:     actions,
+		ReadNode:     conn.ReadNodeDetail,
+		ReadChildren: conn.ReadChildren,
+		NodeTimeout:  s.timeout,
+		Server:       conn.Target().String(),
+		ReadOnly:     s.readOnly,
+		Profile:      ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Copy:         termenv.NewOutput(os.Stdout).Copy,
+		Actions:      actions,
 	}
 }
 

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/demo"
+)
+
+// TestIntegrationDemoTmuxSwitch: N switches the demo between the fair
+// lock and the naive one (the herd) and back; the farewell gives each
+// run's figures by lock; the demo's actions go to demo-audit.log, not the
+// real audit log.
+func TestIntegrationDemoTmuxSwitch(t *testing.T) {
+	bin, tmp := zklocksBinary(t), t.TempDir()
+	t.Cleanup(func() { killJVMs(tmp) })
+	command := fmt.Sprintf("TMPDIR=%s XDG_STATE_HOME=%s TERM=xterm-256color %s demo --contenders 3 --config '' --log-file %s %s; echo zklocks exited $?",
+		tmp, tmp, bin, filepath.Join(tmp, "zk.log"), strings.Join(throwawayArgs(), " "))
+	m := startTmux(t, 120, 40, command)
+	fair, naive := regexp.QuoteMeta(demo.LockPath(demo.Exclusive)), regexp.QuoteMeta(demo.LockPath(demo.Naive))
+	m.waitScreen(90*time.Second, fair+`(?s).*DEMO \d+\.\d\d wakeups/release.*N herd`)
+	m.keys("N")
+	m.waitScreen(60*time.Second, naive+`(?s).*! herd.*DEMO \d+\.\d\d wakeups/release.*N fair`)
+	m.keys("N")
+	m.waitScreen(60*time.Second, fair+`(?s).*DEMO \d+\.\d\d wakeups/release.*N herd`)
+	m.keys("q")
+	m.waitExit(30 * time.Second)
+	m.waitScreen(time.Second, `zklocks exited 0`)
+	m.waitScreen(time.Second, `(?s)audited to \S*`+regexp.QuoteMeta(filepath.Join(tmp, "zklocks", "demo-audit.log")))
+	// The farewell, unwrapped: the last run's figures first.
+	farewell := strings.ReplaceAll(m.capture(), "\n", "")
+	if !regexp.MustCompile(`zklocks demo: exclusive lock: \d+\.\d\d wakeups per release.*naive lock: \d+\.\d\d wakeups per release` +
+		`.*exclusive lock: .*stopped and removed the throwaway`).MatchString(farewell) {
+		t.Fatalf("farewell:\n%s", m.last)
+	}
+	assertNothingLeft(t, tmp)
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// TestForceReleasedHolderIsFollowed: a holder force-released from the UI
+// stays on the Sessions screen, marked, while its session is connected,
+// and goes once its session is gone from every server.
+func TestForceReleasedHolderIsFollowed(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			a, _, _ := newOperateApp(t)
+			a.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			send(a, openLockMsg{path: "/locks/billing"})
+			press(a, "D", "y")
+			// The node is gone from the next read of the lock.
+			next := newTree("/locks/billing")
+			next.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+			l := next.analyze(nil, longHeld)
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l}}})
+			press(a, "esc", "2")
+			if sc := screen(a); !lineWith(sc, "forced", "/locks/billing", "not told: may believe it holds") ||
+				!strings.Contains(sc, "0x100008e2d9b0014") {
+				t.Fatalf("the force-released holder is not followed:\n%s", sc)
+			}
+			golden(t, "sessions_forced_"+sz.name, a)
+
+			// Every server answered, and none lists its session: it let go.
+			clients := map[int64]zkwatch.ClientInfo{}
+			for _, i := range []int{2, 3, 21} {
+				clients[sid(i)] = zkwatch.ClientInfo{Session: sid(i), Client: fmt.Sprintf("10.0.0.%d:5000", i)}
+			}
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: t0, Clients: clients,
+				ClientsComplete: true}}})
+			if sc := screen(a); strings.Contains(sc, "forced") {
+				t.Fatalf("still followed after its session went:\n%s", sc)
+			}
+		})
+	}
+}
+
+// TestForceReleasedFollowedUntilItQueuesAgain: a new node of the session
+// in that lock means its client let go and came back.
+func TestForceReleasedFollowedUntilItQueuesAgain(t *testing.T) {
+	a, _, _ := newOperateApp(t)
+	send(a, openLockMsg{path: "/locks/billing"})
+	press(a, "D", "y")
+	if len(a.env.forced) != 1 {
+		t.Fatalf("forced: %v", a.env.forced)
+	}
+	next := newTree("/locks/billing")
+	next.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	next.kid(curator("lock-", 20, 30), sid(20), 1e9, "10.0.1.20") // the same session, a new node
+	l := next.analyze(nil, longHeld)
+	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l}}})
+	if len(a.env.forced) != 0 {
+		t.Fatalf("still followed after it queued again: %v", a.env.forced)
+	}
+}

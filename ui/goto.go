@@ -1,0 +1,213 @@
+package ui
+
+import (
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/model"
+)
+
+// Going where the problem is: a path given at start (Options.Open) and the
+// command bar (:), which jumps to a lock by its path or to a screen by its
+// name, as k9s's does.
+
+// screenCommands are the command bar's screen names.
+var screenCommands = map[string]focus{"locks": focusLocks, "sessions": focusSessions, "events": focusEvents,
+	"timeline": focusTimeline}
+
+// findLock returns the lock at p, or the lock a contender's node at p
+// belongs to (with the node), and whether there is one.
+func (a *App) findLock(p string) (lock, node string, ok bool) {
+	p = path.Clean(p)
+	locks := a.env.state.Locks
+	if _, ok := locks[p]; ok {
+		return p, "", true
+	}
+	for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
+		if l, ok := locks[d]; ok {
+			for _, q := range l.Participants {
+				if q.Path == p {
+					return d, p, true
+				}
+			}
+			return d, "", true
+		}
+	}
+	return "", "", false
+}
+
+// openPending opens the lock asked for at start once it has been read;
+// once every lock has been read and it is not one, it says so and opens
+// the tree there, to show what is.
+func (a *App) openPending() tea.Cmd {
+	p := a.pendingOpen
+	if p == "" {
+		return nil
+	}
+	if lock, node, ok := a.findLock(p); ok {
+		a.pendingOpen = ""
+		a.openLock(openLockMsg{path: lock, node: node})
+		return nil
+	}
+	if a.env.state.LastSync.IsZero() {
+		return nil
+	}
+	a.pendingOpen = ""
+	a.say(p+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
+		" found under the roots; the tree shows what is there", true)
+	return a.browse(p, "")
+}
+
+// commandBar is the : prompt: a lock's path or a screen's name.
+type commandBar struct {
+	text string
+}
+
+func (a *App) openCommand(tea.KeyMsg) tea.Cmd {
+	a.cmd = &commandBar{}
+	return nil
+}
+
+// commandKey handles a key while the command bar is open; it takes every
+// key.
+func (a *App) commandKey(msg tea.KeyMsg) tea.Cmd {
+	k, c := a.env.keys, a.cmd
+	switch {
+	case key.Matches(msg, k.Accept):
+		a.cmd = nil
+		return a.runCommand(strings.TrimSpace(c.text))
+	case key.Matches(msg, k.Cancel):
+		a.cmd = nil
+	case key.Matches(msg, k.Complete):
+		c.text = a.complete(c.text)
+	case key.Matches(msg, k.EraseAll):
+		c.text = ""
+	case key.Matches(msg, k.Erase):
+		if r := []rune(c.text); len(r) > 0 {
+			c.text = string(r[:len(r)-1])
+		}
+	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
+		for _, r := range msg.Runes {
+			if unicode.IsPrint(r) {
+				c.text += string(r)
+			}
+		}
+	}
+	return nil
+}
+
+// runCommand goes where text says: a lock (by its path or a contender's),
+// a screen (by a prefix of its name), or quits (q, quit).
+func (a *App) runCommand(text string) tea.Cmd {
+	switch {
+	case text == "":
+		return nil
+	case text == "q" || text == "quit":
+		return tea.Quit
+	case text == "ctx" || strings.HasPrefix(text, "ctx "):
+		return a.switchContext(strings.TrimSpace(strings.TrimPrefix(text, "ctx")))
+	case strings.HasPrefix(text, "/"):
+		lock, node, ok := a.findLock(text)
+		if !ok {
+			// Not a lock: perhaps the lock is not where one thinks.
+			return a.browse(text, "")
+		}
+		a.openLock(openLockMsg{path: lock, node: node})
+		return nil
+	}
+	var names []string
+	for name := range screenCommands {
+		if strings.HasPrefix(name, strings.ToLower(text)) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 1 {
+		a.setTab(screenCommands[names[0]])
+		return nil
+	}
+	a.say(":"+text+" is neither a path (it starts with /) nor a screen (locks, sessions, events, timeline)", true)
+	return nil
+}
+
+// switchContext lists the contexts (name "") or switches to one: the UI
+// quits, for the caller to connect to it as --context would.
+func (a *App) switchContext(name string) tea.Cmd {
+	o := a.opt
+	list := strings.Join(o.Contexts, ", ")
+	switch {
+	case len(o.Contexts) == 0:
+		a.say("no contexts: the config file defines none (see zklocks config --help)", true)
+	case name == "":
+		a.say("contexts: "+model.Printable(list)+" · :ctx NAME switches", false)
+	case !slices.Contains(o.Contexts, name):
+		a.say("no context "+model.Printable(name)+"; there are: "+model.Printable(list), true)
+	case o.SwitchContext == nil:
+		a.say("cannot switch context: "+o.NoSwitch, true)
+	case name == o.Context:
+		a.say("already on context "+model.Printable(name), false)
+	default:
+		o.SwitchContext(name)
+		return tea.Quit
+	}
+	return nil
+}
+
+// candidates are what text may complete to: the locks' paths for a path,
+// the screens' names otherwise.
+func (a *App) candidates(text string) []string {
+	var out []string
+	if strings.HasPrefix(text, "/") {
+		for p := range a.env.state.Locks {
+			if strings.HasPrefix(p, text) {
+				out = append(out, p)
+			}
+		}
+	} else {
+		for name := range screenCommands {
+			if strings.HasPrefix(name, strings.ToLower(text)) {
+				out = append(out, name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// complete extends text to what every candidate shares.
+func (a *App) complete(text string) string {
+	c := a.candidates(text)
+	if len(c) == 0 {
+		return text
+	}
+	common := c[0]
+	for _, s := range c[1:] {
+		for !strings.HasPrefix(s, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	if len(common) > len(text) {
+		return common
+	}
+	return text
+}
+
+// commandPrompt is the command bar's line, w cells wide.
+func (a *App) commandPrompt(w int) string {
+	st := a.env.st
+	n := len(a.candidates(a.cmd.text))
+	hint := " " + count(n, "match", "matches") + " · tab completes · enter goes · esc cancels"
+	if a.cmd.text == "" {
+		hint = " a lock's path, or locks, sessions, events, timeline · esc cancels"
+	}
+	count := st.muted.s(hint)
+	text := ":" + model.Printable(a.cmd.text)
+	if room := w - width(count) - 2; width(text) > room {
+		text = fitTail(text, max(room, 1))
+	}
+	return st.accent.s(text) + st.cursor.s("█") + count
+}

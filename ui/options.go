@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// NodeReader reads one node's Stat, data and ACL on demand, as
+// zkwatch.Conn.ReadNodeDetail does. It must give up when ctx ends.
+type NodeReader func(ctx context.Context, path string) (zkwatch.NodeDetail, error)
+
+// Options configure an App.
+type Options struct {
+	// Events are the watcher's events; the App reads them until the channel
+	// closes. Nil means none (a fixed picture, as in tests).
+	Events <-chan zkwatch.Event
+	// ReadNode reads a node for the node screen; nil disables reading.
+	ReadNode NodeReader
+	// Bell rings the terminal when a marked lock is granted or released;
+	// nil leaves it to the status line.
+	Bell func()
+	// Copy puts text on the terminal's clipboard (OSC 52); nil makes the
+	// copy keys say copying is not available.
+	Copy Copier
+	// ReadChildren lists a node's children for the tree screen; nil
+	// disables browsing.
+	ReadChildren ChildrenReader
+	// Focus, if not nil, is told the lock whose detail is opened, so that
+	// the watcher may read the servers' watch table for it alone.
+	Focus func(lockPath string)
+	// NodeTimeout bounds each ReadNode call; zero means 10 s.
+	NodeTimeout time.Duration
+	// Server is the connect string, shown until a server is connected.
+	Server string
+	// ReadOnly shows the READ-ONLY badge and disables every binding that
+	// could change ZooKeeper.
+	ReadOnly bool
+	// Profile is the colour profile; termenv.Ascii for NO_COLOR. The zero
+	// value (TrueColor) is used as is; see ProfileFromEnv.
+	Profile termenv.Profile
+	// Now is the clock; nil means time.Now. Views read time only through it.
+	Now func() time.Time
+	// Location is where timestamps are shown; nil means time.Local.
+	Location *time.Location
+	// State is the starting picture; nil means an empty one.
+	State *model.State
+	// Demo, when set, is the running demo: the App opens on its lock,
+	// shows its counters and binds its controls (see DemoControls).
+	Demo DemoControls
+	// DemoSwitch, when set, is what N does in the demo: it says which
+	// lock the demo runs next (the naive one, or the fair one), and the
+	// UI quits for the caller to start it. Nil: N says why it cannot.
+	DemoSwitch func() string
+	// Actions are the operator's writes (acquire, force-release, revoke,
+	// fence); nil makes them unavailable. Under ReadOnly they are disabled
+	// and say why.
+	Actions *model.Actions
+	// Context names the cluster from the config file, shown in the
+	// status bar; "" when none was used. Contexts are the file's names.
+	Context  string
+	Contexts []string
+	// SwitchContext, when set, is told the context :ctx NAME switches
+	// to, just before the UI quits for the caller to connect again; when
+	// nil, :ctx says NoSwitch.
+	SwitchContext func(name string)
+	NoSwitch      string
+	// Open is a lock's path, or a contender's node path, to open the
+	// detail of as soon as it has been read; when every lock has been
+	// read and it is none, the UI says so on the locks screen.
+	Open string
+	// Tape, when set, replays a recording instead of watching: Events,
+	// ReadNode, Actions, State and Now are ignored, and nothing can
+	// change ZooKeeper (see replay.go).
+	Tape *model.Tape
+}
+
+// ProfileFromEnv returns termenv.Ascii when NO_COLOR is set (to anything),
+// and detected otherwise.
+func ProfileFromEnv(detected termenv.Profile) termenv.Profile {
+	if os.Getenv("NO_COLOR") != "" {
+		return termenv.Ascii
+	}
+	return detected
+}

@@ -1,0 +1,184 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// ChildrenReader lists a node's children (sorted, at most a limit of
+// them) and how many it has, as zkwatch.Conn.ReadChildren does. It must
+// give up when ctx ends.
+type ChildrenReader func(ctx context.Context, path string) (names []string, total int, err error)
+
+// treePane browses ZooKeeper's tree, read-only, for when the lock is not
+// where one thinks: a node's children, read on demand, each marked when
+// it is a lock the watcher knows; i shows a child's data, Stat and ACL on
+// the node screen, with its escaping and size limits.
+type treePane struct {
+	list
+	path    string
+	names   []string
+	total   int // children the node has; more than len(names) past the limit
+	err     error
+	reading bool
+	canRead bool
+	id      int    // the read shown, to drop answers that come too late
+	sel     string // the child to select once listed
+}
+
+func newTreePane(e *env) treePane { return treePane{list: list{env: e}, path: "/"} }
+
+func (p *treePane) setSize(w, h int) { p.resize(w, h-1, len(p.names)) }
+func (p *treePane) refresh(int)      {}
+
+// childrenReadMsg is the answer to a children read.
+type childrenReadMsg struct {
+	id    int
+	path  string
+	names []string
+	total int
+	err   error
+}
+
+// readChildren lists path's children with read, giving up after timeout.
+func readChildren(read ChildrenReader, id int, p string, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		names, total, err := read(ctx, p)
+		return childrenReadMsg{id: id, path: p, names: names, total: total, err: err}
+	}
+}
+
+// browse starts listing p's children, with the child named sel under the
+// cursor once listed ("" for the first).
+func (a *App) browse(p, sel string) tea.Cmd {
+	t := &a.tree
+	t.id++
+	t.path, t.err, t.reading, t.canRead = path.Clean(p), nil, a.opt.ReadChildren != nil, a.opt.ReadChildren != nil
+	t.names, t.total, t.cur, t.sel = nil, 0, cursor{}, sel
+	if n := len(a.drill); n == 0 || a.drill[n-1] != focusTree {
+		a.drill = append(a.drill, focusTree)
+	}
+	if !t.canRead {
+		return nil
+	}
+	return readChildren(a.opt.ReadChildren, t.id, t.path, a.opt.NodeTimeout)
+}
+
+// openTree opens the tree at the lock selected, or at the root.
+func (a *App) openTree(tea.KeyMsg) tea.Cmd {
+	if s := a.selection(); s.lockPath != "" {
+		return a.browse(s.lockPath, "")
+	}
+	return a.browse("/", "")
+}
+
+func (a *App) childrenRead(msg childrenReadMsg) {
+	t := &a.tree
+	if msg.id != t.id {
+		return
+	}
+	t.reading, t.err, t.names, t.total = false, msg.err, msg.names, msg.total
+	for i, n := range t.names {
+		if n == t.sel {
+			t.cur.idx = i
+		}
+	}
+	t.cur.fix(len(t.names), t.listHeight())
+}
+
+// treeUp lists the parent's children, with the node left selected.
+func (a *App) treeUp(tea.KeyMsg) tea.Cmd {
+	if a.tree.path == "/" {
+		return nil
+	}
+	return a.browse(path.Dir(a.tree.path), path.Base(a.tree.path))
+}
+
+func (p treePane) update(msg tea.Msg) (treePane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		p.cur.wheel(msg, len(p.names), p.listHeight())
+	case tea.KeyMsg:
+		k := p.env.keys
+		if p.cur.move(*k, msg, len(p.names), p.listHeight()) || p.cur.idx >= len(p.names) {
+			return p, nil
+		}
+		child := path.Join(p.path, p.names[p.cur.idx])
+		switch {
+		case key.Matches(msg, k.Open):
+			return p, func() tea.Msg { return browseMsg{path: child} }
+		case key.Matches(msg, k.NodeInfo):
+			return p, openNode(lockcore.Participant{Path: child, Node: p.names[p.cur.idx]})
+		}
+	}
+	return p, nil
+}
+
+// browseMsg asks to list a node's children.
+type browseMsg struct{ path string }
+
+func (p *treePane) summary() string {
+	return "tree · " + model.Printable(p.path)
+}
+
+func (p treePane) view() string {
+	st := p.env.st
+	head := " " + st.strong.s(model.Printable(p.path))
+	switch {
+	case p.reading:
+		head += st.muted.s(" · reading…")
+	case errors.Is(p.err, zk.ErrNoAuth):
+		head += " " + st.warning.s("✗ the node's ACL denies this session its children")
+	case p.err != nil:
+		head += " " + st.danger.s("✗ "+model.Printable(p.err.Error()))
+	case !p.canRead:
+		head += st.muted.s(" · reading the tree is not available here")
+	default:
+		n := count(p.total, "child", "children")
+		if p.total > len(p.names) {
+			n += ", the first " + itoa(len(p.names)) + " shown"
+		}
+		head += st.muted.s(" · " + n + " · read-only")
+	}
+	lines := []string{clip(head, p.w)}
+	cols := []column{{title: "NAME", width: 20, flex: true}, {title: "LOCK", width: 40, most: 60, min: 10, drop: 1}}
+	end := min(p.cur.first+p.listHeight(), len(p.names))
+	cells := make([][]cell, 0, end-p.cur.first)
+	for i := p.cur.first; i < end; i++ {
+		cells = append(cells, p.cells(p.names[i]))
+	}
+	cols = sizeToContent(cols, cells...)
+	widths := layout(cols, p.w-2)
+	lines = append(lines, "  "+headerRow(cols, widths, st.header))
+	if !p.reading && p.err == nil && p.canRead && len(p.names) == 0 {
+		lines = append(lines, "  "+st.muted.s("no children"))
+	}
+	for i, c := range cells {
+		sel := p.cur.first+i == p.cur.idx
+		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cells are a child's cells: its name, escaped, and what the watcher
+// knows of it as a lock.
+func (p *treePane) cells(name string) []cell {
+	st := p.env.st
+	c := []cell{{text: model.Printable(name)}, {}}
+	if l, ok := p.env.state.Locks[path.Join(p.path, name)]; ok {
+		c[1] = cell{text: string(l.Recipe) + " · " + itoa(l.Holders()) + " holding · " + itoa(l.Waiters()) + " waiting",
+			p: st.accent}
+	}
+	return c
+}
