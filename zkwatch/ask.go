@@ -105,13 +105,17 @@ func (w ways) ask(ctx context.Context, member, word string, r reader, skipWord b
 	case noAdmin != nil:
 		return "", wordErr, noAdmin
 	case !w.admin.Enabled():
-		return "", wordErr, fmt.Errorf("%w: asking it is turned off", ErrAdminUnavailable)
+		return "", wordErr, errAdminOff
 	}
 	if _, adminErr = AdminStream(ctx, w.admin, member, word, w.costs, r.json); adminErr == nil {
 		return ViaAdmin, nil, nil
 	}
 	return "", wordErr, adminErr
 }
+
+// errAdminOff is why a member's AdminServer is not asked when asking it is
+// turned off.
+var errAdminOff = fmt.Errorf("%w: asking it is turned off", ErrAdminUnavailable)
 
 // noWayError is a word no way answered: refused as a four-letter word, and
 // not answered by the AdminServer either.

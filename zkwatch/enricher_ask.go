@@ -99,10 +99,8 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 			a.coversGen, a.watchesVia = interest.Gen, via
 			return
 		}
-		if !slices.Contains(a.info.Refused, w) || a.info.AdminErr != nil {
-			// Failed rather than refused, or refused with no AdminServer
-			// to ask instead: the other word would go the same way.
-			return
+		if !slices.Contains(a.info.Refused, w) {
+			return // failed rather than refused: wchp would fail alike
 		}
 	}
 }
@@ -205,7 +203,7 @@ func (a *memberAnswer) missing(words ...string) string {
 			return w + " failed at"
 		}
 	}
-	if a.info.AdminErr != nil {
+	if a.info.AdminErr != nil && !errors.Is(a.info.AdminErr, errAdminOff) {
 		return strings.Join(words, " and ") + " refused, and no AdminServer answered, by"
 	}
 	return strings.Join(words, " and ") + " refused by"
