@@ -179,6 +179,7 @@ func writeView(w io.Writer, s settings) error {
 		}
 		put(doc, "tls", t, "")
 	}
+	s.viewAdmin(doc)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {

@@ -46,6 +46,8 @@ type contextConfig struct {
 	ReadOnly       *bool         `yaml:"read-only"`
 	Timeout        time.Duration `yaml:"timeout"`
 	SessionTimeout time.Duration `yaml:"session-timeout"`
+	// Admin says where the cluster's AdminServers listen.
+	Admin adminFlags `yaml:"admin"`
 	// Check holds zklocks check's thresholds for this cluster.
 	Check checkConfig `yaml:"check"`
 }
