@@ -25,6 +25,12 @@ type Links struct {
 	// Note says why Complete is false, or why a disconnected session's
 	// expiry is unknown.
 	Note string
+	// Servers are the members as they answered, with the way each word
+	// came (ServerInfo.Via) and why the other way was not taken.
+	Servers []ServerInfo
+	// Fix, when not empty, says once what to change on the servers for
+	// zklocks to see clients at all (see NoWayFix).
+	Fix string
 }
 
 // ReadLinks asks every ensemble member (see Members) for srvr and cons,
@@ -47,7 +53,8 @@ func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *Costs) Link
 	e := NewEnricher(ensemble.Servers, 0)
 	e.Missing, e.TLS, e.Mode, e.Costs, e.Admin = ensemble.Missing, c.TLS(), WatchesRecipe, costs, c.admin
 	en := e.Poll(ctx)
-	out := Links{Links: map[int64]lockcore.Link{}, Clients: en.Clients, Complete: en.Complete, Note: en.ClientsNote}
+	out := Links{Links: map[int64]lockcore.Link{}, Clients: en.Clients, Complete: en.Complete, Note: en.ClientsNote,
+		Servers: en.Servers, Fix: NoWayFix(en.Servers)}
 	var gone []int64
 	for _, s := range owners {
 		switch _, ok := en.Clients[s]; {

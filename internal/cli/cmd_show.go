@@ -126,6 +126,7 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	links := conn.ReadLinks(linkCtx, owners, q.Costs)
 	cancel()
 	report.LinksNote = links.Note
+	report.Clients, report.ClientsComplete, report.Servers, report.Fix = links.Clients, links.Complete, links.Servers, links.Fix
 	for i, l := range report.Locks {
 		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}

@@ -1,0 +1,85 @@
+package zkwatch
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// WantedWords is the 4lw.commands.whitelist that lets zklocks ask every
+// word it uses: srvr (status), cons (clients), wchc, wchp, wchs (watches),
+// dump (discovery, expiry times), mntr and conf (members).
+const WantedWords = "srvr,cons,wchc,wchp,wchs,dump,mntr,conf"
+
+// WhitelistFix is the zoo.cfg line that allows every word zklocks asks.
+const WhitelistFix = "4lw.commands.whitelist=" + WantedWords
+
+// AdminFix says how to let zklocks use an AdminServer instead.
+const AdminFix = "turn the AdminServer on (admin.enableServer=true; Debian's package also needs /usr/share/java/servlet-api.jar on its CLASSPATH) and give its port: --admin-port PORT"
+
+// NoWayFix says, once, which members answer neither cons as a four-letter
+// word nor through an AdminServer, and the two ways to fix it; "" when
+// every member answered one way or the other (or could not be asked at
+// all, which is another matter).
+func NoWayFix(servers []ServerInfo) string {
+	var stuck []string
+	var why error
+	for _, s := range servers {
+		if s.Err != nil || !slices.Contains(s.Refused, "cons") || s.AdminErr == nil || s.Via["cons"] != "" {
+			continue
+		}
+		stuck = append(stuck, s.Addr)
+		if why == nil {
+			why = s.AdminErr
+		}
+	}
+	if len(stuck) == 0 {
+		return ""
+	}
+	reason := strings.TrimPrefix(why.Error(), "zkwatch: ")
+	if errors.Is(why, errAdminOff) {
+		reason = "not asked: --admin-port=off"
+	}
+	return fmt.Sprintf("%s refuse%s the four-letter words and no AdminServer answers (%s), so clients, disconnected holders and the servers' watches cannot be shown. Fix either: add %s to zoo.cfg, or %s",
+		strings.Join(stuck, ", "), plural(len(stuck), "s", ""), reason, WhitelistFix, AdminFix)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// WaysNote says how a member answered, for notes: "cons by AdminServer
+// (four-letter word refused)", each word once.
+func WaysNote(s ServerInfo) string {
+	var parts []string
+	words := make([]string, 0, len(s.Via))
+	for w := range s.Via {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	for _, w := range words {
+		switch s.Via[w] {
+		case ViaAdmin:
+			parts = append(parts, w+" by AdminServer (four-letter word refused)")
+		case ViaWord:
+			parts = append(parts, w+" by four-letter word")
+		}
+	}
+	for _, w := range s.Refused {
+		if s.Via[w] == "" {
+			parts = append(parts, w+" refused")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	note := strings.Join(parts, ", ")
+	if s.AdminErr != nil && !errors.Is(s.AdminErr, errAdminOff) {
+		note += "; no AdminServer: " + strings.TrimPrefix(s.AdminErr.Error(), "zkwatch: ")
+	}
+	return note
+}
