@@ -47,6 +47,9 @@ whole tree at --walk-rate reads a second. ls says on stderr when it did not walk
 			if d := state.Discovery; !d.Complete && len(state.Errors) == 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.PartialNote(d))
 			}
+			if state.Fix != "" && !asJSON {
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(state.Fix))
+			}
 			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
 				return err
 			}
@@ -104,5 +107,6 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	links := conn.ReadLinks(linkCtx, owners, s.watches.Costs)
 	cancelLinks()
 	state.SetLinks(links.Links)
+	state.Clients, state.ClientsComplete, state.Servers, state.Fix = links.Clients, links.Complete, links.Servers, links.Fix
 	return state
 }
