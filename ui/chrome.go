@@ -193,6 +193,10 @@ func (a *App) statusBar() string {
 		if up < n {
 			text, p = itoa(up)+"/"+itoa(n)+" servers answer", st.warning
 		}
+		if s.Fix != "" {
+			// Said once, here; the fix itself is on the cost screen.
+			text, p = text+": 4lw refused, no AdminServer (c)", st.warning
+		}
 		segs = append(segs, segment{text: text, p: p, drop: 4})
 	}
 	if s.Conn.Session != 0 {
