@@ -1,0 +1,379 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/internal/zkserver"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// The three server configurations production runs: every four-letter word
+// allowed; the default whitelist (srvr) with the AdminServer on, as the
+// official image ships; the default whitelist with no AdminServer, as
+// Debian's package ships.
+type serverConfig struct {
+	name  string
+	opts  []zktest.Option
+	admin bool // the AdminServer is on
+}
+
+var serverConfigs = []serverConfig{
+	{name: "all words", opts: nil},
+	{name: "srvr and AdminServer", opts: []zktest.Option{zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer()}, admin: true},
+	{name: "srvr only", opts: []zktest.Option{zktest.WithFourLetterWords("srvr")}},
+}
+
+// cluster is a running standalone server or ensemble and how to ask it.
+type cluster struct {
+	members []*zktest.Server
+	// adminPort is the --admin-port value naming each member's AdminServer
+	// port (a closed port where it has none).
+	adminPort string
+}
+
+func (c cluster) addr(i int) string { return c.members[i%len(c.members)].Addr() }
+
+func (c cluster) connect() string {
+	var addrs []string
+	for _, m := range c.members {
+		addrs = append(addrs, m.Addr())
+	}
+	return strings.Join(addrs, ",")
+}
+
+func startCluster(t *testing.T, n int, cfg serverConfig) cluster {
+	t.Helper()
+	opts := append([]zktest.Option{zktest.WithConfig("minSessionTimeout=30000", "maxSessionTimeout=30000")}, cfg.opts...)
+	var c cluster
+	if n == 1 {
+		c.members = []*zktest.Server{zktest.Start(t, opts...)}
+	} else {
+		c.members = zktest.StartEnsemble(t, n, opts...).Members()
+	}
+	closed, err := zkserver.FreePorts(len(c.members))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ports []string
+	for i, m := range c.members {
+		port := closed[i] // nothing listens there: no AdminServer
+		if m.AdminPort() != 0 {
+			port = m.AdminPort()
+		}
+		ports = append(ports, fmt.Sprintf("%s=%d", m.Addr(), port))
+	}
+	c.adminPort = strings.Join(ports, ",")
+	return c
+}
+
+// observation is what zklocks showed of one cluster, with what differs
+// between clusters (session ids, client ports, addresses) left out.
+type observation struct {
+	// Participants by lock and position: "holder client@member0 connected
+	// watches=-" and the like.
+	Participants []string
+	WatchesSource string
+	Locks         []string // ls --json's paths
+	HolderClients []string // ls --json's holder clients, "member0" and the like
+	Fix           bool     // a fix was said
+	Killed        string   // the killed holder as show then says it
+	// Watcher is what the live watcher (the UI's) found: how it found the
+	// locks (dump, or a walk), whether it named the holders' clients and
+	// read the servers' watch table.
+	Watcher string
+}
+
+// observe runs a Curator mutex (holder and waiter on member 0) and a kazoo
+// lock (a holder on member 2, killed at the end, and a waiter on member
+// 1) and reads them with show and ls, through the settings given.
+func observe(t *testing.T, c cluster, extra ...string) observation {
+	t.Helper()
+	memberName := map[string]string{}
+	for i, m := range c.members {
+		memberName[m.Addr()] = fmt.Sprintf("member%d", i)
+	}
+	curator := peers.Start(t, peers.Curator, c.addr(0))
+	kazoo := peers.Start(t, peers.Kazoo, c.addr(1))
+	gone := peers.Start(t, peers.Kazoo, c.addr(2))
+	const mutex, klock = "/app/orders", "/app/billing"
+	curator.Acquire(t, "c1", "mutex", mutex)
+	curator.WaitHeld(t, "c1", 30*time.Second)
+	curator.Acquire(t, "c2", "mutex", mutex)
+	gone.Acquire(t, "k1", "lock", klock)
+	gone.WaitHeld(t, "k1", 30*time.Second)
+	kazoo.Acquire(t, "k2", "lock", klock)
+
+	args := append([]string{"--server", c.connect(), "--admin-port", c.adminPort, "--watches", "server"}, extra...)
+	var o observation
+	var s showFull
+	// A waiter's watch is set just after its node: wait for the table to
+	// hold both, where the servers give it.
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		s = showAll(t, args, mutex, klock)
+		if s.WatchesSource == "server" {
+			for _, l := range s.Locks {
+				for _, p := range l.Participants {
+					if p.Role == "waiter" && p.Watches == nil {
+						return fmt.Sprintf("waiter %s watches nothing yet", p.Node)
+					}
+				}
+			}
+		}
+		return ""
+	})
+	o.WatchesSource, o.Fix = s.WatchesSource, s.Fix != ""
+	for _, l := range s.Locks {
+		for _, p := range l.Participants {
+			o.Participants = append(o.Participants, describeParticipant(l.Path, p, memberName))
+		}
+	}
+
+	out, errOut, code := run(t, append([]string{"ls", "--json", "--root", "/app"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("ls exited %d: %s", code, errOut)
+	}
+	var ls struct {
+		Locks []struct {
+			Path          string `json:"path"`
+			HolderClients []struct {
+				Client *string `json:"client"`
+				Member *string `json:"member"`
+			} `json:"holder_clients"`
+		} `json:"locks"`
+	}
+	t.Logf("ls: %s\n%s", errOut, out)
+	if err := json.Unmarshal([]byte(out), &ls); err != nil {
+		t.Fatalf("ls --json: %v\n%s", err, out)
+	}
+	for _, l := range ls.Locks {
+		o.Locks = append(o.Locks, l.Path)
+		for _, h := range l.HolderClients {
+			name := "unknown"
+			if h.Client != nil && h.Member != nil {
+				name = memberName[*h.Member]
+			}
+			o.HolderClients = append(o.HolderClients, l.Path+" "+name)
+		}
+	}
+	slices.Sort(o.Locks)
+	slices.Sort(o.HolderClients)
+
+	o.Watcher = watchLive(t, c, mutex, klock)
+
+	// The kazoo holder's process dies; its session lives on, connected
+	// to no member, until its 30 s run out.
+	gone.Kill(t)
+	zktest.WaitUntil(t, 20*time.Second, func() string {
+		s = showAll(t, args, klock)
+		p := s.Locks[0].Participants[0]
+		o.Killed = describeParticipant(klock, p, memberName)
+		if s.Fix == "" && (p.Conn == nil || *p.Conn != "disconnected") {
+			return "the killed holder is not shown disconnected yet: " + o.Killed
+		}
+		return ""
+	})
+	return o
+}
+
+// showFull is show --json with the fields this test compares.
+type showFull struct {
+	WatchesSource string `json:"watches_source"`
+	Fix           string `json:"fix"`
+	Servers       []struct {
+		Member   string            `json:"member"`
+		Answered map[string]string `json:"answered"`
+	} `json:"servers"`
+	Locks []struct {
+		Path         string `json:"path"`
+		Participants []struct {
+			Node       string  `json:"node"`
+			Role       string  `json:"role"`
+			Watches    *string `json:"watches"`
+			Conn       *string `json:"connection"`
+			Expires    *int64  `json:"expires_within_ms"`
+			Client     *string `json:"client"`
+			Member     *string `json:"member"`
+			ClientNote string  `json:"client_note"`
+		} `json:"participants"`
+	} `json:"locks"`
+}
+
+func showAll(t *testing.T, args []string, paths ...string) showFull {
+	t.Helper()
+	out, errOut, code := run(t, append(append([]string{"show", "--json"}, args...), paths...)...)
+	if code != exitOK {
+		t.Fatalf("show exited %d: %s", code, errOut)
+	}
+	var s showFull
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("show --json: %v\n%s", err, out)
+	}
+	return s
+}
+
+func describeParticipant(lock string, p struct {
+	Node       string  `json:"node"`
+	Role       string  `json:"role"`
+	Watches    *string `json:"watches"`
+	Conn       *string `json:"connection"`
+	Expires    *int64  `json:"expires_within_ms"`
+	Client     *string `json:"client"`
+	Member     *string `json:"member"`
+	ClientNote string  `json:"client_note"`
+}, memberName map[string]string) string {
+	client := "client unknown"
+	if p.Client != nil && p.Member != nil {
+		client = "client@" + memberName[*p.Member]
+	}
+	conn := "connection unknown"
+	if p.Conn != nil && *p.Conn != "unknown" {
+		conn = *p.Conn
+	}
+	if p.Expires != nil {
+		conn += " expiry known"
+	}
+	watches := "watches=-"
+	if p.Watches != nil {
+		watches = "watches=" + strings.TrimPrefix(*p.Watches, lock+"/")
+		if len(watches) > 10 {
+			watches = "watches=…" + watches[len(watches)-10:] // the sequence: names hold client ids
+		}
+	}
+	return fmt.Sprintf("%s %s %s %s %s", lock, p.Role, client, conn, watches)
+}
+
+// TestIntegrationServerConfigs: on a standalone server and on a
+// three-member ensemble, in each of the three configurations, real Curator
+// and kazoo contenders are shown with their clients, watches, a
+// disconnected holder and discovery; with the AdminServer, as with every
+// word allowed; with neither, what cannot be known is said, with the fix.
+func TestIntegrationServerConfigs(t *testing.T) {
+	for _, size := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d members", size), func(t *testing.T) {
+			var want observation
+			for i, cfg := range serverConfigs {
+				t.Run(cfg.name, func(t *testing.T) {
+					c := startCluster(t, size, cfg)
+					got := observe(t, c)
+					t.Logf("%s:\n%s", cfg.name, strings.Join(append(got.Participants, "killed: "+got.Killed), "\n"))
+					switch {
+					case i == 0:
+						want = got
+						if got.Fix || got.WatchesSource != "server" || !strings.Contains(got.Killed, "disconnected expiry known") ||
+							got.Watcher != "locks found by dump, holders' clients named, watch table read" {
+							t.Fatalf("with every word allowed: %+v", got)
+						}
+						for _, p := range got.Participants {
+							if !strings.Contains(p, "client@") {
+								t.Errorf("with every word allowed, a client is unknown: %s", p)
+							}
+						}
+					case cfg.admin:
+						if !reflect.DeepEqual(got, want) {
+							t.Errorf("through the AdminServer:\n%+v\nwant what four-letter words give:\n%+v", got, want)
+						}
+					default:
+						// Neither way answers: no client, no connection
+						// state, recipe watches; said once, with the fix.
+						// Discovery still finds every lock, by walking.
+						if !got.Fix || got.WatchesSource != "recipe" || !reflect.DeepEqual(got.Locks, want.Locks) {
+							t.Errorf("with neither way: fix %v, watches %s, locks %v (want %v)", got.Fix, got.WatchesSource, got.Locks, want.Locks)
+						}
+						if !strings.HasPrefix(got.Watcher, "locks found by walk") || !strings.HasSuffix(got.Watcher, "a holder's client unknown, no watch table, fix said") {
+							t.Errorf("with neither way, the watcher: %s", got.Watcher)
+						}
+						for _, p := range append(got.Participants, got.Killed) {
+							if !strings.Contains(p, "client unknown connection unknown") {
+								t.Errorf("with neither way, something is claimed: %s", p)
+							}
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// watchLive runs the watcher the UI runs, its first walk cut short so that
+// locks are found by dump where a member answers one, and says what it
+// found once it has both locks.
+func watchLive(t *testing.T, c cluster, locks ...string) string {
+	t.Helper()
+	port, each, err := zkwatch.ParseAdminPorts(c.adminPort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := zkwatch.ParseConnectString(c.connect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, Admin: &zkwatch.AdminServer{Port: port, Ports: each}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	state := model.NewState()
+	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/app"}, EnrichEvery: time.Second, WalkBurst: 1,
+		WatchMode: zkwatch.WatchesServer}).Events()
+	var got string
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				t.Fatalf("watcher ended: %s", got)
+			}
+			state.Apply(ev)
+		case <-deadline:
+			t.Fatalf("watcher: %s", got)
+		}
+		got = ""
+		if state.LastSync.IsZero() {
+			got = "locks or clients not in yet: no sync"
+			continue
+		}
+		found := "dump"
+		if d := state.Discovery; d.DumpAt.IsZero() {
+			found = "walk (" + d.DumpNote + ")"
+		}
+		clients := "holders' clients named"
+		for _, p := range locks {
+			l := state.Locks[p]
+			if l == nil || state.Fix == "" && len(state.Clients) == 0 {
+				got = fmt.Sprintf("locks or clients not in yet: %s: %v, fix %q, %d clients, %+v, servers %+v", p, l != nil, state.Fix, len(state.Clients), state.Discovery, state.Servers)
+				break
+			}
+			for _, h := range l.Participants {
+				if h.Role == "holder" && state.Client(h.Session).Addr == "" {
+					clients = "a holder's client unknown"
+				}
+			}
+		}
+		if strings.HasPrefix(got, "locks or clients not in yet") {
+			continue
+		}
+		table := "watch table read"
+		if state.WatchesNote != "" {
+			table = "no watch table"
+		} else if state.WatchesAt.IsZero() {
+			continue
+		}
+		fix := ""
+		if state.Fix != "" {
+			fix = ", fix said"
+		}
+		return fmt.Sprintf("locks found by %s, %s, %s%s", found, clients, table, fix)
+	}
+}
