@@ -91,6 +91,9 @@ type observation struct {
 	// locks (dump, or a walk), whether it named the holders' clients and
 	// read the servers' watch table.
 	Watcher string
+	// Via is how show's cons came from each member ("4lw" or
+	// "admin"): it differs between configurations by design.
+	Via string
 }
 
 // observe runs a Curator mutex (holder and waiter on member 0) and a kazoo
@@ -132,6 +135,14 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 		return ""
 	})
 	o.WatchesSource, o.Fix = s.WatchesSource, s.Fix != ""
+	var vias []string
+	for _, sv := range s.Servers {
+		// The watch table read apart (ReadWatches) says how only by
+		// coming at all: wchc is refused on the whitelisted servers.
+		vias = append(vias, "cons="+sv.Answered["cons"])
+	}
+	slices.Sort(vias)
+	o.Via = strings.Join(slices.Compact(vias), " ")
 	for _, l := range s.Locks {
 		for _, p := range l.Participants {
 			o.Participants = append(o.Participants, describeParticipant(l.Path, p, memberName))
@@ -270,7 +281,7 @@ func TestIntegrationServerConfigs(t *testing.T) {
 					case i == 0:
 						want = got
 						if got.Fix || got.WatchesSource != "server" || !strings.Contains(got.Killed, "disconnected expiry known") ||
-							got.Watcher != "locks found by dump, holders' clients named, watch table read" {
+							got.Watcher != "locks found by dump, holders' clients named, watch table read" || got.Via != "cons=4lw" {
 							t.Fatalf("with every word allowed: %+v", got)
 						}
 						for _, p := range got.Participants {
@@ -279,6 +290,10 @@ func TestIntegrationServerConfigs(t *testing.T) {
 							}
 						}
 					case cfg.admin:
+						if got.Via != "cons=admin" {
+							t.Errorf("through the AdminServer: show asked %s", got.Via)
+						}
+						got.Via = want.Via
 						if !reflect.DeepEqual(got, want) {
 							t.Errorf("through the AdminServer:\n%+v\nwant what four-letter words give:\n%+v", got, want)
 						}
