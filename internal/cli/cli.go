@@ -87,6 +87,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newReplayCommand(),
 		newCheckCommand(g),
 		newExporterCommand(g),
+		newDoctorCommand(g),
 	)
 	return root
 }

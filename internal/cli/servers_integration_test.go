@@ -94,6 +94,9 @@ type observation struct {
 	// Via is how show's cons came from each member ("4lw" or
 	// "admin"): it differs between configurations by design.
 	Via string
+	// Doctor is doctor --json's ways, member by member: "4lw", "admin"
+	// or "-" for each capability, in zkwatch.Capabilities' order.
+	Doctor []string
 }
 
 // observe runs a Curator mutex (holder and waiter on member 0) and a kazoo
@@ -180,6 +183,7 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 	slices.Sort(o.HolderClients)
 
 	o.Watcher = watchLive(t, c, mutex, klock)
+	o.Doctor = doctorWays(t, args, memberName)
 
 	// The kazoo holder's process dies; its session lives on, connected
 	// to no member, until its 30 s run out.
@@ -280,6 +284,7 @@ func TestIntegrationServerConfigs(t *testing.T) {
 					switch {
 					case i == 0:
 						want = got
+						wantDoctor(t, got.Doctor, "4lw")
 						if got.Fix || got.WatchesSource != "server" || !strings.Contains(got.Killed, "disconnected expiry known") ||
 							got.Watcher != "locks found by dump, holders' clients named, watch table read" || got.Via != "cons=4lw" {
 							t.Fatalf("with every word allowed: %+v", got)
@@ -293,7 +298,8 @@ func TestIntegrationServerConfigs(t *testing.T) {
 						if got.Via != "cons=admin" {
 							t.Errorf("through the AdminServer: show asked %s", got.Via)
 						}
-						got.Via = want.Via
+						wantDoctor(t, got.Doctor, "admin")
+						got.Via, got.Doctor = want.Via, want.Doctor
 						if !reflect.DeepEqual(got, want) {
 							t.Errorf("through the AdminServer:\n%+v\nwant what four-letter words give:\n%+v", got, want)
 						}
@@ -304,6 +310,7 @@ func TestIntegrationServerConfigs(t *testing.T) {
 						if !got.Fix || got.WatchesSource != "recipe" || !reflect.DeepEqual(got.Locks, want.Locks) {
 							t.Errorf("with neither way: fix %v, watches %s, locks %v (want %v)", got.Fix, got.WatchesSource, got.Locks, want.Locks)
 						}
+						wantDoctor(t, got.Doctor, "fix")
 						if !strings.HasPrefix(got.Watcher, "locks found by walk") || !strings.HasSuffix(got.Watcher, "a holder's client unknown, no watch table, fix said") {
 							t.Errorf("with neither way, the watcher: %s", got.Watcher)
 						}
@@ -390,5 +397,61 @@ func watchLive(t *testing.T, c cluster, locks ...string) string {
 			fix = ", fix said"
 		}
 		return fmt.Sprintf("locks found by %s, %s, %s%s", found, clients, table, fix)
+	}
+}
+
+// doctorWays runs doctor --json and returns each member's ways.
+func doctorWays(t *testing.T, args []string, memberName map[string]string) []string {
+	t.Helper()
+	out, errOut, code := run(t, append([]string{"doctor", "--json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("doctor exited %d: %s", code, errOut)
+	}
+	var d struct {
+		Members []struct {
+			Member       string `json:"member"`
+			Mode         string `json:"mode"`
+			Capabilities []struct {
+				Via *string `json:"via"`
+				Fix string  `json:"fix"`
+			} `json:"capabilities"`
+		} `json:"members"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("doctor --json: %v\n%s", err, out)
+	}
+	var ways []string
+	for _, m := range d.Members {
+		w := []string{memberName[m.Member], m.Mode}
+		for _, c := range m.Capabilities {
+			switch {
+			case c.Via != nil:
+				w = append(w, *c.Via)
+			case c.Fix != "":
+				w = append(w, "fix")
+			default:
+				w = append(w, "-")
+			}
+		}
+		ways = append(ways, strings.Join(w, " "))
+	}
+	slices.Sort(ways)
+	return ways
+}
+
+// wantDoctor is what doctor should say of each member: every capability
+// by via, but a follower's expiry times, which only the leader's dump has,
+// and srvr, which every configuration allows.
+func wantDoctor(t *testing.T, got []string, via string) {
+	t.Helper()
+	for _, m := range got {
+		f := strings.Fields(m)
+		want := []string{f[0], f[1], via, via, via, via, via, "4lw"}
+		if f[1] == "follower" {
+			want[6] = "-"
+		}
+		if !reflect.DeepEqual(f, want) {
+			t.Errorf("doctor: %s, want %s", m, strings.Join(want, " "))
+		}
 	}
 }
