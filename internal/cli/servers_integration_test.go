@@ -81,7 +81,7 @@ func startCluster(t *testing.T, n int, cfg serverConfig) cluster {
 type observation struct {
 	// Participants by lock and position: "holder client@member0 connected
 	// watches=-" and the like.
-	Participants []string
+	Participants  []string
 	WatchesSource string
 	Locks         []string // ls --json's paths
 	HolderClients []string // ls --json's holder clients, "member0" and the like
