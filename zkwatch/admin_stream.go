@@ -100,6 +100,10 @@ func adminDialError(ctx context.Context, url string, err error) error {
 		return fmt.Errorf("%w at %s: its certificate is not trusted (%v; give --admin-ca, or --admin-insecure-skip-verify)", ErrAdminUnavailable, url, certErr.Err)
 	case strings.Contains(err.Error(), "malformed HTTP response") || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
 		return fmt.Errorf("%w at %s: the answer is not plain HTTP (try --admin-scheme=https)", ErrAdminUnavailable, url)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		// Hung up without a word of HTTP: a port that speaks something
+		// else, such as a client port.
+		return fmt.Errorf("%w at %s: the port closed without an HTTP answer (is it the AdminServer's port?)", ErrAdminUnavailable, url)
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return fmt.Errorf("%w at %s: %v", ErrAdminUnavailable, url, opErr.Err)
 	}
