@@ -130,10 +130,14 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 		func(x scaleFigures) scaleValue { return scaleValue{strconv.Itoa(x.ui.watches), float64(x.ui.watches)} },
 		func(x scaleFigures) bool { return x.ui.watches <= bound })
 	row("idle CPU of the UI (its walk ended)", "≤ 2 %", "",
-		func(x scaleFigures) scaleValue { return scaleValue{fmt.Sprintf("%.2f %% of a core", x.idle.cpu*100), x.idle.cpu} },
+		func(x scaleFigures) scaleValue {
+			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.idle.cpu*100), x.idle.cpu}
+		},
 		func(x scaleFigures) bool { return x.idle.cpu <= 0.02 })
 	row("UI's CPU while it walks at 2,000 reads/s (the default)", "", "",
-		func(x scaleFigures) scaleValue { return scaleValue{fmt.Sprintf("%.2f %% of a core", x.ui.cpu*100), x.ui.cpu} }, always)
+		func(x scaleFigures) scaleValue {
+			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.ui.cpu*100), x.ui.cpu}
+		}, always)
 	for i, m := range f.cost {
 		row("asks' share of member "+strconv.Itoa(i), "≤ 1 %", "", func(x scaleFigures) scaleValue {
 			if i >= len(x.cost) {
@@ -418,8 +422,8 @@ type scaleValue struct {
 }
 
 func durValue(d time.Duration) scaleValue { return scaleValue{fmtDur(d), d.Seconds()} }
-func mbValue(n uint64) scaleValue        { return scaleValue{fmtMB(n), float64(n)} }
-func runValue(r scaleRun) scaleValue     { return scaleValue{r.String(), r.took.Seconds()} }
+func mbValue(n uint64) scaleValue         { return scaleValue{fmtMB(n), float64(n)} }
+func runValue(r scaleRun) scaleValue      { return scaleValue{r.String(), r.took.Seconds()} }
 
 // row adds a figure: the four-letter-word run's, and admin's (the
 // AdminServer run's) beside it with the difference, when there is one.
