@@ -210,7 +210,7 @@ func dumpNote(err error) string {
 	var none *noWayError
 	switch {
 	case errors.As(err, &none) && errors.Is(err, ErrFourLetterRefused):
-		return fmt.Sprintf("dump refused and %v: new locks are found by walking the tree", none.admin)
+		return fmt.Sprintf("dump refused and %s: new locks are found by walking the tree", strings.TrimPrefix(none.admin.Error(), "zkwatch: "))
 	case errors.Is(err, ErrFourLetterRefused):
 		return "dump refused: new locks are found by walking the tree"
 	}

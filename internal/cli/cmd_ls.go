@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,8 +48,8 @@ whole tree at --walk-rate reads a second. ls says on stderr when it did not walk
 			if d := state.Discovery; !d.Complete && len(state.Errors) == 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.PartialNote(d))
 			}
-			if state.Fix != "" && !asJSON {
-				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(state.Fix))
+			if !asJSON {
+				writeWays(cmd.ErrOrStderr(), state.Servers, state.Fix)
 			}
 			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
 				return err
@@ -109,4 +110,17 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	state.SetLinks(links.Links)
 	state.Clients, state.ClientsComplete, state.Servers, state.Fix = links.Clients, links.Complete, links.Servers, links.Fix
 	return state
+}
+
+// writeWays says, on w, how each member that refuses four-letter words
+// answered, and the fix when neither way did.
+func writeWays(w io.Writer, servers []zkwatch.ServerInfo, fix string) {
+	for _, sv := range servers {
+		if note := zkwatch.WaysNote(sv); note != "" && (len(sv.Refused) > 0 || sv.AdminErr != nil) {
+			fmt.Fprintf(w, "zklocks: %s: %s\n", model.Printable(sv.Addr), model.Printable(note))
+		}
+	}
+	if fix != "" {
+		fmt.Fprintf(w, "zklocks: %s\n", model.Printable(fix))
+	}
 }
