@@ -178,22 +178,30 @@ func stringToken(dec *json.Decoder) (string, error) {
 	return s, nil
 }
 
-// skipValue reads past one value, however deep, without keeping it.
+// skipValue reads past one value without keeping it: an object or array
+// one member at a time (each decoded whole, as a watch table's are small),
+// so that skipping a large one holds little.
 func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	open, ok := t.(json.Delim)
+	if !ok {
+		return nil // a scalar, read
+	}
+	var member json.RawMessage
+	for dec.More() {
+		if open == '{' {
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+		}
+		member = member[:0]
+		if err := dec.Decode(&member); err != nil {
 			return err
 		}
-		switch t {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
 	}
+	_, err = dec.Token() // the closing delimiter
+	return err
 }
