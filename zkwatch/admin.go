@@ -51,6 +51,7 @@ var adminCommands = map[string]string{
 	"wchp": "watches_by_path",
 	"wchs": "watch_summary",
 	"mntr": "monitor",
+	"conf": "configuration",
 }
 
 // AdminCommand returns the AdminServer command that answers word, and
