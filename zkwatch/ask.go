@@ -84,9 +84,10 @@ func (m *wayMemory) learn(member, word string, wordErr, adminErr error) {
 // ask asks member for word by four-letter word, unless skipWord (refused
 // before), and then, if the word is refused or skipped, by the AdminServer
 // command that stands for it, unless the AdminServer is off or noAdmin
-// (known to be missing). It returns the way that answered; otherwise
-// wordErr is why the word did not (nil if it was not asked) and adminErr
-// why the AdminServer did not (nil if it was not asked). A four-letter
+// (known to be missing). It returns the way that answered; wordErr is why
+// the four-letter word did not answer (nil if it did or was not asked),
+// also when the AdminServer then did; adminErr why the AdminServer did not
+// (nil if it did or was not asked). A four-letter
 // word that fails without being refused (a timeout, a member not serving)
 // is not asked of the AdminServer: the member itself is in trouble.
 func (w ways) ask(ctx context.Context, member, word string, r reader, skipWord bool, noAdmin error) (via Via, wordErr, adminErr error) {
@@ -108,7 +109,7 @@ func (w ways) ask(ctx context.Context, member, word string, r reader, skipWord b
 		return "", wordErr, errAdminOff
 	}
 	if _, adminErr = AdminStream(ctx, w.admin, member, word, w.costs, r.json); adminErr == nil {
-		return ViaAdmin, nil, nil
+		return ViaAdmin, wordErr, nil // the refusal is still to be remembered
 	}
 	return "", wordErr, adminErr
 }
