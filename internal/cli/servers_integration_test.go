@@ -94,6 +94,9 @@ type observation struct {
 	// Via is how show's cons came from each member ("4lw" or
 	// "admin"): it differs between configurations by design.
 	Via string
+	// Check is check --json's findings once the holder was killed: kind,
+	// lock, and whether a client is named.
+	Check []string
 	// Doctor is doctor --json's ways, member by member: "4lw", "admin"
 	// or "-" for each capability, in zkwatch.Capabilities' order.
 	Doctor []string
@@ -197,7 +200,35 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 		}
 		return ""
 	})
+	o.Check = checkFindings(t, args)
 	return o
+}
+
+// checkFindings runs check --json over /app and describes its findings.
+func checkFindings(t *testing.T, args []string) []string {
+	t.Helper()
+	out, errOut, _ := run(t, append([]string{"check", "--json", "--root", "/app"}, args...)...)
+	var r struct {
+		Findings []struct {
+			Kind    string  `json:"kind"`
+			Lock    string  `json:"lock"`
+			Session *string `json:"session"`
+			Client  *string `json:"client"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("check --json: %v\n%s%s", err, out, errOut)
+	}
+	var found []string
+	for _, f := range r.Findings {
+		client := "no client"
+		if f.Client != nil {
+			client = "client"
+		}
+		found = append(found, fmt.Sprintf("%s %s session=%v %s", f.Kind, f.Lock, f.Session != nil, client))
+	}
+	slices.Sort(found)
+	return found
 }
 
 // showFull is show --json with the fields this test compares.
@@ -285,6 +316,9 @@ func TestIntegrationServerConfigs(t *testing.T) {
 					case i == 0:
 						want = got
 						wantDoctor(t, got.Doctor, "4lw")
+						if !slices.Contains(got.Check, "disconnected-holder /app/billing session=true no client") {
+							t.Errorf("check: %v, want the killed holder's disconnected-holder finding", got.Check)
+						}
 						if got.Fix || got.WatchesSource != "server" || !strings.Contains(got.Killed, "disconnected expiry known") ||
 							got.Watcher != "locks found by dump, holders' clients named, watch table read" || got.Via != "cons=4lw" {
 							t.Fatalf("with every word allowed: %+v", got)
@@ -311,6 +345,9 @@ func TestIntegrationServerConfigs(t *testing.T) {
 							t.Errorf("with neither way: fix %v, watches %s, locks %v (want %v)", got.Fix, got.WatchesSource, got.Locks, want.Locks)
 						}
 						wantDoctor(t, got.Doctor, "fix")
+						if slices.ContainsFunc(got.Check, func(f string) bool { return strings.HasPrefix(f, "disconnected-holder") }) {
+							t.Errorf("with neither way, check claims a disconnected holder: %v", got.Check)
+						}
 						if !strings.HasPrefix(got.Watcher, "locks found by walk") || !strings.HasSuffix(got.Watcher, "a holder's client unknown, no watch table, fix said") {
 							t.Errorf("with neither way, the watcher: %s", got.Watcher)
 						}
