@@ -168,6 +168,7 @@ func (cf *configFile) context(name string) (contextConfig, error) {
 		return filepath.Join(dir, p)
 	}
 	c.TLS.CA, c.TLS.Cert, c.TLS.Key = rel(c.TLS.CA), rel(c.TLS.Cert), rel(c.TLS.Key)
+	c.Admin.CA = rel(c.Admin.CA)
 	auth := make([]authConfig, len(c.Auth))
 	for i, a := range c.Auth {
 		a.PasswordFile = rel(a.PasswordFile)
