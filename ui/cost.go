@@ -56,18 +56,19 @@ func (a *App) costView(h int) string {
 	}
 	lines = append(lines, "", st.muted.s(" COST GAP: a word is asked again no sooner than 300× the time it last took, so"),
 		st.muted.s(" that each stays under a third of a percent of a member's time."))
+	if s.Fix != "" {
+		// First: on a short screen the fix is what must not be cut.
+		lines = append(lines, "")
+		for _, l := range wrap(" "+model.Printable(s.Fix), a.width, " ") {
+			lines = append(lines, st.warning.s(l))
+		}
+	}
 	for _, sv := range s.Servers {
 		if len(sv.Refused) == 0 && sv.AdminErr == nil {
 			continue
 		}
 		if note := zkwatch.WaysNote(sv); note != "" {
 			lines = append(lines, wrap(" "+model.Printable(sv.Addr)+": "+model.Printable(note), a.width, "   ")...)
-		}
-	}
-	if s.Fix != "" {
-		lines = append(lines, "")
-		for _, l := range wrap(" "+model.Printable(s.Fix), a.width, " ") {
-			lines = append(lines, st.warning.s(l))
 		}
 	}
 	if len(lines) > h {

@@ -52,34 +52,41 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// WaysNote says how a member answered, for notes: "cons by AdminServer
-// (four-letter word refused)", each word once.
+// WaysNote says how a member answered, for notes: "by AdminServer (words
+// refused): cons, wchc; by four-letter word: srvr; refused, no answer:
+// dump; no AdminServer: …".
 func WaysNote(s ServerInfo) string {
-	var parts []string
-	words := make([]string, 0, len(s.Via))
-	for w := range s.Via {
-		words = append(words, w)
-	}
-	slices.Sort(words)
-	for _, w := range words {
-		switch s.Via[w] {
+	var admin, word, unanswered []string
+	for w, via := range s.Via {
+		switch via {
 		case ViaAdmin:
-			parts = append(parts, w+" by AdminServer (four-letter word refused)")
+			admin = append(admin, w)
 		case ViaWord:
-			parts = append(parts, w+" by four-letter word")
+			word = append(word, w)
 		}
 	}
 	for _, w := range s.Refused {
 		if s.Via[w] == "" {
-			parts = append(parts, w+" refused")
+			unanswered = append(unanswered, w)
 		}
+	}
+	slices.Sort(admin)
+	slices.Sort(word)
+	var parts []string
+	if len(admin) > 0 {
+		parts = append(parts, "by AdminServer (words refused): "+strings.Join(admin, ", "))
+	}
+	if len(word) > 0 {
+		parts = append(parts, "by four-letter word: "+strings.Join(word, ", "))
+	}
+	if len(unanswered) > 0 {
+		parts = append(parts, "refused, no answer: "+strings.Join(unanswered, ", "))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	note := strings.Join(parts, ", ")
 	if s.AdminErr != nil && !errors.Is(s.AdminErr, errAdminOff) {
-		note += "; no AdminServer: " + strings.TrimPrefix(s.AdminErr.Error(), "zkwatch: ")
+		parts = append(parts, strings.TrimPrefix(s.AdminErr.Error(), "zkwatch: "))
 	}
-	return note
+	return strings.Join(parts, "; ")
 }
