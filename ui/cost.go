@@ -19,6 +19,13 @@ func (a *App) costView(h int) string {
 	field := func(name, text string) {
 		lines = append(lines, wrap(" "+pad(name, 15)+text, a.width, strings.Repeat(" ", 16))...)
 	}
+	if s.Fix != "" {
+		// First: on a short screen the fix is what must not be cut.
+		for _, l := range wrap(" "+model.Printable(s.Fix), a.width, " ") {
+			lines = append(lines, st.warning.s(l))
+		}
+		lines = append(lines, "")
+	}
 	field("watches held", itoa(d.Watching)+" (one per lock parent and semaphore part; none elsewhere)")
 	field("finding locks", a.discoveryText(d))
 	switch {
@@ -56,13 +63,6 @@ func (a *App) costView(h int) string {
 	}
 	lines = append(lines, "", st.muted.s(" COST GAP: a word is asked again no sooner than 300× the time it last took, so"),
 		st.muted.s(" that each stays under a third of a percent of a member's time."))
-	if s.Fix != "" {
-		// First: on a short screen the fix is what must not be cut.
-		lines = append(lines, "")
-		for _, l := range wrap(" "+model.Printable(s.Fix), a.width, " ") {
-			lines = append(lines, st.warning.s(l))
-		}
-	}
 	for _, sv := range s.Servers {
 		if len(sv.Refused) == 0 && sv.AdminErr == nil {
 			continue

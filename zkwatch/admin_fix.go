@@ -16,7 +16,7 @@ const WantedWords = "srvr,cons,wchc,wchp,wchs,dump,mntr,conf"
 const WhitelistFix = "4lw.commands.whitelist=" + WantedWords
 
 // AdminFix says how to let zklocks use an AdminServer instead.
-const AdminFix = "turn the AdminServer on (admin.enableServer=true; Debian's package also needs /usr/share/java/servlet-api.jar on its CLASSPATH) and give its port: --admin-port PORT"
+const AdminFix = "the AdminServer on (admin.enableServer=true; Debian's package also needs /usr/share/java/servlet-api.jar on its CLASSPATH) and --admin-port PORT"
 
 // NoWayFix says, once, which members answer neither cons as a four-letter
 // word nor through an AdminServer, and the two ways to fix it; "" when
@@ -37,19 +37,12 @@ func NoWayFix(servers []ServerInfo) string {
 	if len(stuck) == 0 {
 		return ""
 	}
-	reason := strings.TrimPrefix(why.Error(), "zkwatch: ")
+	reason := strings.TrimPrefix(strings.TrimPrefix(why.Error(), "zkwatch: "), "no AdminServer at ")
 	if errors.Is(why, errAdminOff) {
-		reason = "not asked: --admin-port=off"
+		reason = "--admin-port=off"
 	}
-	return fmt.Sprintf("%s refuse%s the four-letter words and no AdminServer answers (%s), so clients, disconnected holders and the servers' watches cannot be shown. Fix either: add %s to zoo.cfg, or %s",
-		strings.Join(stuck, ", "), plural(len(stuck), "s", ""), reason, WhitelistFix, AdminFix)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("%s: four-letter words refused and no AdminServer (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
+		strings.Join(stuck, ", "), reason, WhitelistFix, AdminFix)
 }
 
 // WaysNote says how a member answered, for notes: "by AdminServer (words
