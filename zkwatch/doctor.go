@@ -173,7 +173,7 @@ func (p Probe) Fix(c Capability) string {
 	}
 	switch err := p.Admin[c.Words[0]]; {
 	case errors.Is(err, ErrAdminUnavailable) || len(p.Admin) == 0:
-		fixes = append(fixes, AdminFix)
+		fixes = append(fixes, "turn "+AdminFix)
 	case err != nil:
 		fixes = append(fixes, "check the AdminServer ("+shortErr(err)+")")
 	}

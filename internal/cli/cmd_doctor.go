@@ -141,7 +141,12 @@ func adminText(p zkwatch.Probe) string {
 		case err == nil:
 			ok = append(ok, command)
 		case errorIsUnavailable(err):
-			return fmt.Sprintf("%s (%s): none: %s", p.AdminURL, tls, model.Printable(shortErrText(err)))
+			// "no AdminServer at URL: why": the URL is said already.
+			why := strings.TrimPrefix(shortErrText(err), "no AdminServer at ")
+			if _, after, ok := strings.Cut(why, ": "); ok {
+				why = after
+			}
+			return fmt.Sprintf("%s (%s): none (%s)", p.AdminURL, tls, model.Printable(why))
 		default:
 			failed = append(failed, command+" ("+model.Printable(shortErrText(err))+")")
 		}
