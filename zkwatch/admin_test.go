@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -149,5 +150,31 @@ func TestParseAdminPorts(t *testing.T) {
 	}
 	if got := a.URL("[::1]:2181", "dump"); got != "https://[::1]:9090/commands/dump" {
 		t.Errorf("URL %q", got)
+	}
+}
+
+// TestWayMemory: a refused word is remembered for good; a missing
+// AdminServer for adminRetry only, the time of its first finding kept
+// while the same finding is handed back.
+func TestWayMemory(t *testing.T) {
+	m := newWayMemory()
+	refused := fmt.Errorf("%w: cons", ErrFourLetterRefused)
+	missing := fmt.Errorf("%w at x: connection refused", ErrAdminUnavailable)
+	m.learn("a:1", "cons", refused, missing)
+	if r, noAdmin := m.recall("a:1", "cons"); !r || noAdmin != missing {
+		t.Fatalf("recall %v, %v", r, noAdmin)
+	}
+	if r, _ := m.recall("a:1", "srvr"); r {
+		t.Error("srvr taken as refused")
+	}
+	m.learn("a:1", "dump", refused, missing) // the same finding again
+	first := m.noAdmin["a:1"].at
+	m.noAdmin["a:1"] = missingAdmin{err: missing, at: first.Add(-adminRetry)}
+	if r, noAdmin := m.recall("a:1", "cons"); !r || noAdmin != nil {
+		t.Errorf("after adminRetry: refused %v, no AdminServer %v; want the AdminServer asked again", r, noAdmin)
+	}
+	m.learn("a:1", "cons", nil, errors.New("timeout")) // a failure, not a missing AdminServer
+	if _, noAdmin := m.recall("a:1", "cons"); noAdmin != nil {
+		t.Errorf("a timeout remembered as no AdminServer: %v", noAdmin)
 	}
 }

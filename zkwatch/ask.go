@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // reader reads one answer to a word, whichever way it comes: the four-letter
@@ -39,17 +40,29 @@ type ways struct {
 	memory *wayMemory
 }
 
-// wayMemory remembers, per member, the words it refused and why it has no
-// AdminServer: a whitelist or an AdminServer changes only with a restart.
-// It is safe for concurrent use.
+// wayMemory remembers, per member, the words it refused (a whitelist
+// changes only with a restart) and, for adminRetry, why it has no
+// AdminServer: a port that refused a moment ago may be a member that was
+// restarting. It is safe for concurrent use.
 type wayMemory struct {
 	mu      sync.Mutex
 	refused map[string]map[string]bool
-	noAdmin map[string]error
+	noAdmin map[string]missingAdmin
+}
+
+// adminRetry is how long a member found without an AdminServer is not
+// asked for one again.
+const adminRetry = time.Minute
+
+// missingAdmin is why a member had no AdminServer, and when that was
+// found.
+type missingAdmin struct {
+	err error
+	at  time.Time
 }
 
 func newWayMemory() *wayMemory {
-	return &wayMemory{refused: map[string]map[string]bool{}, noAdmin: map[string]error{}}
+	return &wayMemory{refused: map[string]map[string]bool{}, noAdmin: map[string]missingAdmin{}}
 }
 
 // recall returns whether member refused word, and why it has no
@@ -60,7 +73,11 @@ func (m *wayMemory) recall(member, word string) (bool, error) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.refused[member][word], m.noAdmin[member]
+	var noAdmin error
+	if missing, ok := m.noAdmin[member]; ok && time.Since(missing.at) < adminRetry {
+		noAdmin = missing.err
+	}
+	return m.refused[member][word], noAdmin
 }
 
 // learn remembers what an ask found.
@@ -77,7 +94,10 @@ func (m *wayMemory) learn(member, word string, wordErr, adminErr error) {
 		m.refused[member][word] = true
 	}
 	if errors.Is(adminErr, ErrAdminUnavailable) {
-		m.noAdmin[member] = adminErr
+		// The error recall gave back is not news: it keeps its time.
+		if adminErr != m.noAdmin[member].err {
+			m.noAdmin[member] = missingAdmin{err: adminErr, at: time.Now()}
+		}
 	}
 }
 

@@ -22,8 +22,8 @@ const defaultWordTimeout = 2 * time.Second
 //
 // A word a member refuses is remembered and not asked of that member again
 // for the Enricher's life (a whitelist changes only with a server restart;
-// a new Enricher asks afresh), except srvr, which is asked every time; so
-// is a member without an AdminServer. A member that does not answer is
+// a new Enricher asks afresh), except srvr, which is asked every time; a
+// member without an AdminServer is asked for one again after a minute. A member that does not answer is
 // asked again on the next interval. An Enricher is safe for concurrent use.
 type Enricher struct {
 	// TLS, when set before the first Poll, asks over TLS: the members'
@@ -62,7 +62,7 @@ type Enricher struct {
 	mu      sync.Mutex
 	kept    map[string]memberAnswer    // server → its last cons and watch table, reused until due again
 	refused map[string]map[string]bool // server → words it refused
-	noAdmin map[string]error           // server → why it has no AdminServer
+	noAdmin map[string]missingAdmin    // server → why it had no AdminServer, and when
 	last    Enrichment                 // the last completed ask's picture
 	// lastTables names the members' watch tables the last picture's was
 	// merged from: while every member's is kept, the merge is kept too.
@@ -91,7 +91,7 @@ func NewEnricher(servers []string, interval time.Duration) *Enricher {
 		wordTimeout: defaultWordTimeout,
 		now:         time.Now,
 		refused:     map[string]map[string]bool{},
-		noAdmin:     map[string]error{},
+		noAdmin:     map[string]missingAdmin{},
 		kept:        map[string]memberAnswer{},
 	}
 }
@@ -163,7 +163,12 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	if e.Admin == nil {
 		e.Admin = &AdminServer{}
 	}
-	noAdmin := maps.Clone(e.noAdmin)
+	noAdmin := map[string]error{}
+	for server, missing := range e.noAdmin {
+		if e.now().Sub(missing.at) < adminRetry {
+			noAdmin[server] = missing.err
+		}
+	}
 	go e.run(f, e.now(), refused, noAdmin, kept, interest, focus)
 	return f
 }
@@ -203,8 +208,8 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 		}
 	}
 	for _, a := range answers {
-		if errors.Is(a.info.AdminErr, ErrAdminUnavailable) {
-			e.noAdmin[a.info.Addr] = a.info.AdminErr
+		if err := a.info.AdminErr; errors.Is(err, ErrAdminUnavailable) && err != e.noAdmin[a.info.Addr].err {
+			e.noAdmin[a.info.Addr] = missingAdmin{err: err, at: e.now()}
 		}
 		for _, w := range a.info.Refused {
 			if w == "srvr" {
