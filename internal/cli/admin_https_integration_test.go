@@ -58,6 +58,19 @@ func TestIntegrationAdminHTTPS(t *testing.T) {
 			if len(s.Servers) != 1 || s.Servers[0].Answered["cons"] != "admin" {
 				t.Errorf("servers %+v: want cons answered by the AdminServer", s.Servers)
 			}
+			// The text: the holder's client in its row, and how the
+			// member answered.
+			out, _, _ := run(t, append(append([]string{"show"}, append(base, tc.args...)...), path)...)
+			var row string
+			for line := range strings.SplitSeq(out, "\n") {
+				if strings.Contains(line, hex) {
+					row = line
+				}
+			}
+			if !strings.Contains(out, "CLIENT") || !strings.Contains(row, *h.Client) ||
+				!strings.Contains(out, srv.Addr()+": by AdminServer (words refused): cons") {
+				t.Errorf("show text should name the holder's client %s in its row and say cons came by the AdminServer:\n%s", *h.Client, out)
+			}
 		})
 	}
 }
