@@ -135,3 +135,33 @@ func TestIntegrationAdminDumpByRole(t *testing.T) {
 		t.Errorf("the client port asked as an AdminServer: %v, want ErrAdminUnavailable", err)
 	}
 }
+
+// TestIntegrationMembersByAdminServer: members whose client addresses
+// /zookeeper/config does not give are told apart by their server id, which
+// conf gives, or the AdminServer's configuration where conf is refused.
+func TestIntegrationMembersByAdminServer(t *testing.T) {
+	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer(), zktest.WithoutClientAddresses())
+	admin := &AdminServer{Ports: map[string]int{}}
+	var addrs []string
+	for _, m := range ens.Members() {
+		addrs = append(addrs, m.Addr())
+		admin.Ports[m.Addr()] = m.AdminPort()
+	}
+	for _, a := range []*AdminServer{admin, {Off: true}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		conn, err := Dial(ctx, Options{Target: Target{Servers: addrs}, Admin: a})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		got := conn.Members(ctx)
+		conn.Close()
+		cancel()
+		switch {
+		case a.Enabled() && (len(got.Servers) != 3 || len(got.Missing) != 0):
+			t.Errorf("through the AdminServer: %+v, want the three members and none missing", got)
+		case !a.Enabled() && len(got.Missing) != 3:
+			t.Errorf("without it (conf refused): %+v, want the three members missing", got)
+		}
+	}
+}

@@ -15,6 +15,9 @@ type config struct {
 	jvmFlags []string // extra JVM arguments, before the main class
 	words    string   // 4lw.commands.whitelist
 	admin    bool     // the AdminServer on
+	// noClientAddrs leaves the client address out of the ensemble's
+	// server.N lines (a static configuration's clientPort only).
+	noClientAddrs bool
 }
 
 func newConfig(opts []Option) config {
@@ -55,6 +58,13 @@ func WithFourLetterWords(list string) Option {
 // ssl.quorum.keyStore.* lines): see AdminKeystore.
 func WithAdminServer() Option {
 	return func(c *config) { c.admin = true }
+}
+
+// WithoutClientAddresses writes an ensemble's server.N lines without their
+// client address, as a static configuration does: /zookeeper/config then
+// does not say where each member takes clients.
+func WithoutClientAddresses() Option {
+	return func(c *config) { c.noClientAddrs = true }
 }
 
 // whitelist returns the configured words with srvr guaranteed to be present.
