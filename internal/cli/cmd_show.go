@@ -30,8 +30,10 @@ With --recording FILE --at TIME, show prints the locks as a recording (zklocks r
 saw them at that moment, without connecting: every lock when no PATH is given. TIME is
 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s (from the start), -1m (from the
 end), start or end. Watch targets come from the servers' watch table
-(the wchc four-letter word, asked of every server) when all servers allow it, and from
-each recipe's rule otherwise; the output says which.
+(the wchc four-letter word, asked of every server, or its AdminServer's watches where
+the word is refused) when all servers give it, and from each recipe's rule otherwise;
+the output says which. CLIENT is each session's client address, from every server's
+connections (cons, or the AdminServer's); zklocks doctor says what each server answers.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks show /locks/orders
