@@ -23,8 +23,9 @@ const defaultWordTimeout = 2 * time.Second
 // A word a member refuses is remembered and not asked of that member again
 // for the Enricher's life (a whitelist changes only with a server restart;
 // a new Enricher asks afresh), except srvr, which is asked every time; a
-// member without an AdminServer is asked for one again after a minute. A member that does not answer is
-// asked again on the next interval. An Enricher is safe for concurrent use.
+// member without an AdminServer is asked for one again after a minute. A
+// member that does not answer is asked again on the next interval. An
+// Enricher is safe for concurrent use.
 type Enricher struct {
 	// TLS, when set before the first Poll, asks over TLS: the members'
 	// secure client ports answer four-letter words only that way.
