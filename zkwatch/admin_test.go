@@ -160,20 +160,20 @@ func TestWayMemory(t *testing.T) {
 	m := newWayMemory()
 	refused := fmt.Errorf("%w: cons", ErrFourLetterRefused)
 	missing := fmt.Errorf("%w at x: connection refused", ErrAdminUnavailable)
-	m.learn("a:1", "cons", refused, missing)
+	m.learn("a:1", "cons", "", refused, missing)
 	if r, noAdmin := m.recall("a:1", "cons"); !r || noAdmin != missing {
 		t.Fatalf("recall %v, %v", r, noAdmin)
 	}
 	if r, _ := m.recall("a:1", "srvr"); r {
 		t.Error("srvr taken as refused")
 	}
-	m.learn("a:1", "dump", refused, missing) // the same finding again
+	m.learn("a:1", "dump", "", refused, missing) // the same finding again
 	first := m.noAdmin["a:1"].at
 	m.noAdmin["a:1"] = missingAdmin{err: missing, at: first.Add(-adminRetry)}
 	if r, noAdmin := m.recall("a:1", "cons"); !r || noAdmin != nil {
 		t.Errorf("after adminRetry: refused %v, no AdminServer %v; want the AdminServer asked again", r, noAdmin)
 	}
-	m.learn("a:1", "cons", nil, errors.New("timeout")) // a failure, not a missing AdminServer
+	m.learn("a:1", "cons", "", nil, errors.New("timeout")) // a failure, not a missing AdminServer
 	if _, noAdmin := m.recall("a:1", "cons"); noAdmin != nil {
 		t.Errorf("a timeout remembered as no AdminServer: %v", noAdmin)
 	}

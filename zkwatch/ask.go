@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,7 @@ type wayMemory struct {
 	mu      sync.Mutex
 	refused map[string]map[string]bool
 	noAdmin map[string]missingAdmin
+	via     map[string]map[string]Via // how each word last answered
 }
 
 // adminRetry is how long a member found without an AdminServer is not
@@ -62,7 +64,7 @@ type missingAdmin struct {
 }
 
 func newWayMemory() *wayMemory {
-	return &wayMemory{refused: map[string]map[string]bool{}, noAdmin: map[string]missingAdmin{}}
+	return &wayMemory{refused: map[string]map[string]bool{}, noAdmin: map[string]missingAdmin{}, via: map[string]map[string]Via{}}
 }
 
 // recall returns whether member refused word, and why it has no
@@ -80,13 +82,20 @@ func (m *wayMemory) recall(member, word string) (bool, error) {
 	return m.refused[member][word], noAdmin
 }
 
-// learn remembers what an ask found.
-func (m *wayMemory) learn(member, word string, wordErr, adminErr error) {
+// learn remembers what an ask found: how it was answered (via, "" for
+// not at all) and why each way did not answer.
+func (m *wayMemory) learn(member, word string, via Via, wordErr, adminErr error) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if via != "" {
+		if m.via[member] == nil {
+			m.via[member] = map[string]Via{}
+		}
+		m.via[member][word] = via
+	}
 	if errors.Is(wordErr, ErrFourLetterRefused) && word != "srvr" {
 		if m.refused[member] == nil {
 			m.refused[member] = map[string]bool{}
@@ -171,9 +180,20 @@ func askErr(wordErr, adminErr error) error {
 func (w ways) askEither(ctx context.Context, member, word string, r reader) (Via, error) {
 	refused, noAdmin := w.memory.recall(member, word)
 	via, wordErr, adminErr := w.ask(ctx, member, word, r, refused, noAdmin)
-	w.memory.learn(member, word, wordErr, adminErr)
+	w.memory.learn(member, word, via, wordErr, adminErr)
 	if via != "" {
 		return via, nil
 	}
 	return "", askErr(wordErr, adminErr)
+}
+
+// answered returns how each word last answered each member, by member.
+func (m *wayMemory) answered() map[string]map[string]Via {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]map[string]Via, len(m.via))
+	for member, words := range m.via {
+		out[member] = maps.Clone(words)
+	}
+	return out
 }

@@ -217,6 +217,12 @@ func (c *Conn) TLS() *tls.Config {
 // Admin returns where the members' AdminServers are asked.
 func (c *Conn) Admin() *AdminServer { return c.admin }
 
+// Answered says how each member answered the words this connection asked
+// it outside an Enricher (the watch table of ReadWatches, discovery's
+// dump, the leader's expiry times): by member, the way each word last
+// came.
+func (c *Conn) Answered() map[string]map[string]Via { return c.memory.answered() }
+
 // ways is how this connection asks members, counting in costs.
 func (c *Conn) ways(costs *Costs) ways {
 	return ways{tls: c.tls, admin: c.admin, costs: costs, memory: c.memory}

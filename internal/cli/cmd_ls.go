@@ -108,7 +108,8 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	links := conn.ReadLinks(linkCtx, owners, s.watches.Costs)
 	cancelLinks()
 	state.SetLinks(links.Links)
-	state.Clients, state.ClientsComplete, state.Servers, state.Fix = links.Clients, links.Complete, links.Servers, links.Fix
+	state.Clients, state.ClientsComplete, state.Fix = links.Clients, links.Complete, links.Fix
+	state.Servers = withAnswered(links.Servers, conn.Answered())
 	return state
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -128,7 +130,8 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	links := conn.ReadLinks(linkCtx, owners, q.Costs)
 	cancel()
 	report.LinksNote = links.Note
-	report.Clients, report.ClientsComplete, report.Servers, report.Fix = links.Clients, links.Complete, links.Servers, links.Fix
+	report.Clients, report.ClientsComplete, report.Fix = links.Clients, links.Complete, links.Fix
+	report.Servers = withAnswered(links.Servers, conn.Answered())
 	for i, l := range report.Locks {
 		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}
@@ -158,4 +161,27 @@ func write(cmd *cobra.Command, asJSON bool, writeJSON, writeText func(io.Writer)
 		return &exitError{code: exitFailed, err: err}
 	}
 	return nil
+}
+
+// withAnswered adds to each member's ways (ServerInfo.Via) the words asked
+// of it outside the Enricher, such as the watch table, without changing
+// servers, which may be shared.
+func withAnswered(servers []zkwatch.ServerInfo, answered map[string]map[string]zkwatch.Via) []zkwatch.ServerInfo {
+	out := slices.Clone(servers)
+	for i, sv := range out {
+		if len(answered[sv.Addr]) == 0 {
+			continue
+		}
+		via := maps.Clone(sv.Via)
+		if via == nil {
+			via = map[string]zkwatch.Via{}
+		}
+		for w, v := range answered[sv.Addr] {
+			if _, ok := via[w]; !ok {
+				via[w] = v
+			}
+		}
+		out[i].Via = via
+	}
+	return out
 }

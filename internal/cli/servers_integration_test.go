@@ -88,7 +88,7 @@ type observation struct {
 	// locks (dump, or a walk), whether it named the holders' clients and
 	// read the servers' watch table.
 	Watcher string
-	// Via is how show's cons came from each member ("4lw" or
+	// Via is how show's cons and watch table came from each member ("4lw" or
 	// "admin"): it differs between configurations by design.
 	Via string
 	// Check is check --json's findings once the holder was killed: kind,
@@ -140,9 +140,7 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 	o.WatchesSource, o.Fix = s.WatchesSource, s.Fix != ""
 	var vias []string
 	for _, sv := range s.Servers {
-		// The watch table read apart (ReadWatches) says how only by
-		// coming at all: wchc is refused on the whitelisted servers.
-		vias = append(vias, "cons="+sv.Answered["cons"])
+		vias = append(vias, "cons="+sv.Answered["cons"], "wchc="+sv.Answered["wchc"])
 	}
 	slices.Sort(vias)
 	o.Via = strings.Join(slices.Compact(vias), " ")
@@ -222,7 +220,7 @@ func TestIntegrationServerConfigs(t *testing.T) {
 							t.Errorf("check: %v, want the killed holder's disconnected-holder finding", got.Check)
 						}
 						if got.Fix || got.WatchesSource != "server" || !strings.Contains(got.Killed, "disconnected expiry known") ||
-							got.Watcher != "locks found by dump, holders' clients named, watch table read" || got.Via != "cons=4lw" {
+							got.Watcher != "locks found by dump, holders' clients named, watch table read" || got.Via != "cons=4lw wchc=4lw" {
 							t.Fatalf("with every word allowed: %+v", got)
 						}
 						for _, p := range got.Participants {
@@ -231,7 +229,7 @@ func TestIntegrationServerConfigs(t *testing.T) {
 							}
 						}
 					case cfg.admin:
-						if got.Via != "cons=admin" {
+						if got.Via != "cons=admin wchc=admin" {
 							t.Errorf("through the AdminServer: show asked %s", got.Via)
 						}
 						wantDoctor(t, got.Doctor, "admin")
