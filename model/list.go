@@ -20,6 +20,17 @@ type lockSummaryJSON struct {
 	OldestHoldMs int64    `json:"oldest_hold_ms"`
 	OldestExact  bool     `json:"oldest_hold_exact"`
 	Anomalies    []string `json:"anomalies"`
+	// HolderClients names each holder's session and client.
+	HolderClients []holderClientJSON `json:"holder_clients"`
+}
+
+// holderClientJSON is a holder's session and its client, as in show --json:
+// client and member null, with client_note saying why, when unknown.
+type holderClientJSON struct {
+	Session    *string `json:"session"`
+	Client     *string `json:"client"`
+	Member     *string `json:"member"`
+	ClientNote string  `json:"client_note,omitempty"`
 }
 
 type listJSON struct {
@@ -33,18 +44,33 @@ type listJSON struct {
 	// CrossCycles the loops among them.
 	CrossLocks  []crossLockJSON  `json:"cross_locks,omitempty"`
 	CrossCycles []crossCycleJSON `json:"cross_lock_cycles,omitempty"`
+	// Servers says how each member answered; Fix what to change on the
+	// servers when neither way did.
+	Servers []serverWaysJSON `json:"servers,omitempty"`
+	Fix     string           `json:"fix,omitempty"`
 }
 
 // WriteListJSON writes every lock's summary, most contended first.
 func (s *State) WriteListJSON(w io.Writer) error {
-	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths(), Complete: s.Discovery.Complete}
+	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths(), Complete: s.Discovery.Complete,
+		Servers: serversWays(s.Servers), Fix: s.Fix}
+	r := Report{Clients: s.Clients, ClientsComplete: s.ClientsComplete, Fix: s.Fix}
 	if !out.Complete {
 		out.Incomplete = PartialNote(s.Discovery)
 	}
 	for _, l := range s.SortedLocks(ByContention) {
 		oldest, exact := oldestHoldMs(l)
-		out.Locks = append(out.Locks, lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
-			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, Anomalies: AnomalyKinds(l)})
+		row := lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
+			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, Anomalies: AnomalyKinds(l), HolderClients: []holderClientJSON{}}
+		for _, p := range l.Participants {
+			if p.Role != lockcore.RoleHolder {
+				continue
+			}
+			h := holderClientJSON{Session: session(p.Session)}
+			h.Client, h.Member, h.ClientNote = r.clientJSON(p.Session)
+			row.HolderClients = append(row.HolderClients, h)
+		}
+		out.Locks = append(out.Locks, row)
 	}
 	out.CrossLocks, out.CrossCycles = crossToJSON(s.crossLocks())
 	b, err := json.MarshalIndent(out, "", "  ")

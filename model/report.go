@@ -2,6 +2,7 @@ package model
 
 import (
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // Report is what one read of some lock paths found: the answer of `show`.
@@ -19,6 +20,16 @@ type Report struct {
 	LinksNote string
 	// Locks, with their participants' links (lockcore.WithLinks).
 	Locks []lockcore.Lock
+	// Clients are the sessions' clients as the members listed them, and
+	// ClientsComplete whether every member answered (see
+	// zkwatch.Enrichment).
+	Clients         map[int64]zkwatch.ClientInfo
+	ClientsComplete bool
+	// Servers are the members as they answered: which way each word came,
+	// which were refused, and why the AdminServer was not used.
+	Servers []zkwatch.ServerInfo
+	// Fix says what to change on the servers when neither way answers.
+	Fix string
 	// Errors are the paths that could not be read, in the order asked.
 	Errors []PathError
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // The JSON shapes below are a contract with scripts: field names never
@@ -20,6 +21,22 @@ type reportJSON struct {
 	LinksNote     string      `json:"connections_note,omitempty"`
 	Locks         []lockJSON  `json:"locks"`
 	Errors        []errorJSON `json:"errors,omitempty"`
+	// Servers says how each member answered; Fix what to change on the
+	// servers when neither way did.
+	Servers []serverWaysJSON `json:"servers,omitempty"`
+	Fix     string           `json:"fix,omitempty"`
+}
+
+// serverWaysJSON is how one member answered: each word by "4lw" or
+// "admin", the words its whitelist refused, and why its AdminServer was
+// not used when it was needed.
+type serverWaysJSON struct {
+	Member   string            `json:"member"`
+	Mode     string            `json:"mode,omitempty"`
+	Answered map[string]string `json:"answered"`
+	Refused  []string          `json:"refused,omitempty"`
+	AdminErr string            `json:"admin_error,omitempty"`
+	Err      string            `json:"error,omitempty"`
 }
 
 type errorJSON struct {
@@ -77,6 +94,12 @@ type participantJSON struct {
 	PartOf          string   `json:"part_of,omitempty"`
 	Connection      *string  `json:"connection"`
 	ExpiresWithinMs *int64   `json:"expires_within_ms"`
+	// Client is the session's client address and Member the server it
+	// is connected to, as the members said; both null with ClientNote
+	// saying why when no member named the session.
+	Client     *string `json:"client"`
+	Member     *string `json:"member"`
+	ClientNote string  `json:"client_note,omitempty"`
 	// LastClient, LastServer and LastSeen: where and when a server last
 	// listed the session's client, once none lists it (lockcore.Link).
 	LastClient string `json:"last_client,omitempty"`
@@ -98,9 +121,13 @@ type anomalyJSON struct {
 // output is safe to print on a terminal.
 func (r Report) WriteJSON(w io.Writer) error {
 	out := reportJSON{Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
-		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks))}
+		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks)), Fix: r.Fix, Servers: serversWays(r.Servers)}
 	for _, l := range r.Locks {
-		out.Locks = append(out.Locks, lockToJSON(l))
+		j := lockToJSON(l)
+		for i, p := range l.Participants {
+			j.Participants[i].Client, j.Participants[i].Member, j.Participants[i].ClientNote = r.clientJSON(p.Session)
+		}
+		out.Locks = append(out.Locks, j)
 	}
 	for _, e := range r.Errors {
 		out.Errors = append(out.Errors, errorJSON{Path: e.Path, Error: e.Err.Error()})
@@ -113,6 +140,43 @@ func (r Report) WriteJSON(w io.Writer) error {
 	}
 	_, err := w.Write(escapeJSONBidi(buf.Bytes()))
 	return err
+}
+
+// clientJSON is a session's client and member, or why they are unknown.
+func (r Report) clientJSON(session int64) (client, member *string, note string) {
+	c := ClientOf(r.Clients, r.ClientsComplete, session)
+	if c.Addr != "" {
+		addr, server := c.Addr, c.Server
+		return &addr, &server, ""
+	}
+	switch {
+	case session == 0:
+		return nil, nil, "persistent node: no session"
+	case c.Gone:
+		return nil, nil, "connected to no member: every member answered and none lists the session"
+	case r.Fix != "":
+		return nil, nil, "no member says: neither four-letter words nor an AdminServer answer (see fix)"
+	}
+	return nil, nil, "no member named the session (see connections_note)"
+}
+
+// serversWays is how each member answered, for JSON.
+func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
+	var out []serverWaysJSON
+	for _, s := range servers {
+		j := serverWaysJSON{Member: s.Addr, Mode: s.Status.Mode, Answered: map[string]string{}, Refused: s.Refused}
+		for w, via := range s.Via {
+			j.Answered[w] = string(via)
+		}
+		if s.AdminErr != nil {
+			j.AdminErr = s.AdminErr.Error()
+		}
+		if s.Err != nil {
+			j.Err = s.Err.Error()
+		}
+		out = append(out, j)
+	}
+	return out
 }
 
 func lockToJSON(l lockcore.Lock) lockJSON {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // WriteText writes the report as compact tables for people: one block per
@@ -22,13 +23,23 @@ func (r Report) WriteText(w io.Writer) error {
 		if i > 0 {
 			fmt.Fprintln(ew)
 		}
-		writeLockText(ew, l)
+		writeLockText(ew, l, r.client)
 	}
 	if r.WatchesNote != "" {
 		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
 	}
 	if r.LinksNote != "" {
 		fmt.Fprintf(ew, "\nconnections: %s\n", Printable(r.LinksNote))
+	}
+	for _, s := range r.Servers {
+		if note := zkwatch.WaysNote(s); note != "" && (len(s.Refused) > 0 || s.AdminErr != nil) {
+			fmt.Fprintf(ew, "\n%s: %s", Printable(s.Addr), Printable(note))
+		}
+	}
+	if r.Fix != "" {
+		fmt.Fprintf(ew, "\n\n%s\n", Printable(r.Fix))
+	} else if len(r.Servers) > 0 && r.anyRefused() {
+		fmt.Fprintln(ew)
 	}
 	return ew.err
 }
@@ -48,7 +59,23 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func writeLockText(w io.Writer, l lockcore.Lock) {
+// client is the CLIENT cell of a session.
+func (r Report) client(session int64) string {
+	return ClientOf(r.Clients, r.ClientsComplete, session).Short()
+}
+
+// anyRefused reports whether a member refused a word, so that the notes
+// on how members answered were printed.
+func (r Report) anyRefused() bool {
+	for _, s := range r.Servers {
+		if len(s.Refused) > 0 || s.AdminErr != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
 	fmt.Fprintf(w, "%s  %s  %d holding, %d waiting", Printable(l.Path), l.Recipe, l.Holders(), l.Waiters())
 	if l.MaxLeases != nil {
 		fmt.Fprintf(w, ", max leases %d", *l.MaxLeases)
@@ -61,7 +88,7 @@ func writeLockText(w io.Writer, l lockcore.Lock) {
 		fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
 	}
 	writeAppText(w, l.App)
-	writeQueueTable(w, l.Participants)
+	writeQueueTable(w, l.Participants, client)
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
@@ -114,7 +141,7 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 
 // writeQueueTable writes the participants as a table with columns aligned
 // among themselves only.
-func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
+func writeQueueTable(out io.Writer, ps []lockcore.Participant, client func(int64) string) {
 	if len(ps) == 0 {
 		return
 	}
@@ -123,7 +150,7 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 	for _, p := range ps {
 		who = who || p.Identity != ""
 	}
-	header := "POS\tROLE\tMODE\tSESSION\tAGE\tHELD\tTOKEN\tNODE\tWAITS ON"
+	header := "POS\tROLE\tMODE\tSESSION\tCLIENT\tAGE\tHELD\tTOKEN\tNODE\tWAITS ON"
 	if who {
 		header += "\tWHO"
 	}
@@ -142,8 +169,8 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant) {
 		if p.Role == lockcore.RoleHolder {
 			held = HoldShort(p.Hold)
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t0x%x (%d)\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
-			Duration(p.Age), held, p.Token, p.Token, ShortNode(p.Node), waits)
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t0x%x (%d)\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
+			client(p.Session), Duration(p.Age), held, p.Token, p.Token, ShortNode(p.Node), waits)
 		if who {
 			fmt.Fprintf(w, "\t%s", Printable(p.Identity))
 		}

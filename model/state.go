@@ -35,6 +35,9 @@ type State struct {
 	// ClientsComplete: every server answered cons, so Clients lists every
 	// connected session.
 	ClientsComplete bool
+	// Fix says what to change on the servers when members answer neither
+	// four-letter words nor an AdminServer (zkwatch.NoWayFix).
+	Fix string
 	// ClientsNote says why ClientsComplete is false.
 	ClientsNote string
 	// WatchesNote says why the servers' watch table is not in use, and
@@ -118,6 +121,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
+		s.Fix = zkwatch.NoWayFix(ev.Servers)
 		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
 		before := s.Links
 		s.updateLinks(ev)

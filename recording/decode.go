@@ -390,9 +390,12 @@ func fillServers(ev *zkwatch.Event, s *serversJSON) {
 	ev.ClientsComplete, ev.Note, ev.WatchesAt, ev.Cost = s.Complete, s.Note, s.WatchesAt, s.Cost
 	ev.ClientsAsked, ev.ClientsNote, ev.WatchesFor = s.Asked, s.CNote, s.For
 	for _, j := range s.Servers {
-		sv := zkwatch.ServerInfo{Addr: j.Addr, Status: j.Status, Refused: j.Refused}
+		sv := zkwatch.ServerInfo{Addr: j.Addr, Status: j.Status, Refused: j.Refused, Via: j.Via}
 		if j.Err != "" {
 			sv.Err = errors.New(j.Err)
+		}
+		if j.AdminErr != "" {
+			sv.AdminErr = errors.New(j.AdminErr)
 		}
 		for w, msg := range j.Failed {
 			if sv.Failed == nil {

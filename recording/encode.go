@@ -386,9 +386,12 @@ func serversOf(ev zkwatch.Event) *serversJSON {
 	s := &serversJSON{Complete: ev.ClientsComplete, Note: ev.Note, WatchesAt: ev.WatchesAt, Cost: ev.Cost,
 		Asked: ev.ClientsAsked, CNote: ev.ClientsNote, For: ev.WatchesFor}
 	for _, sv := range ev.Servers {
-		j := serverJSON{Addr: sv.Addr, Status: sv.Status, Refused: sv.Refused}
+		j := serverJSON{Addr: sv.Addr, Status: sv.Status, Refused: sv.Refused, Via: sv.Via}
 		if sv.Err != nil {
 			j.Err = sv.Err.Error()
+		}
+		if sv.AdminErr != nil {
+			j.AdminErr = sv.AdminErr.Error()
 		}
 		for w, err := range sv.Failed {
 			if j.Failed == nil {

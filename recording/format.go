@@ -181,4 +181,8 @@ type serverJSON struct {
 	Refused []string             `json:"refused,omitempty"`
 	Err     string               `json:"err,omitempty"`
 	Failed  map[string]string    `json:"failed,omitempty"`
+	// Via says how each word was answered: "4lw" or "admin"; AdminErr
+	// why the member's AdminServer was not there.
+	Via      map[string]zkwatch.Via `json:"via,omitempty"`
+	AdminErr string                 `json:"admin_err,omitempty"`
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what zklocks' tests and demo need from Debian when it is missing:
-# ZooKeeper (server and recipe jars), kazoo for /usr/bin/python3, Curator's
+# ZooKeeper (server and recipe jars, and the servlet API its AdminServer needs), kazoo for /usr/bin/python3, Curator's
 # jars, tmux for the end-to-end terminal tests, and Prometheus (server and
 # promtool) for the exporter's and alerting rules' tests. Java 17 and Go come
 # with the machine.
@@ -10,6 +10,9 @@ need=()
 [ -f /usr/share/java/zookeeper.jar ] && [ -f /usr/share/java/zookeeper-recipes-lock.jar ] || need+=(zookeeper)
 /usr/bin/python3 -c 'import kazoo' 2>/dev/null || need+=(python3-kazoo)
 [ -f /usr/share/java/curator-recipes.jar ] || need+=(libcurator-recipes-java)
+# Debian's ZooKeeper starts its AdminServer only with the servlet API on its
+# class path; the tests of the AdminServer add this jar.
+[ -f /usr/share/java/servlet-api.jar ] || need+=(libservlet-api-java)
 command -v tmux >/dev/null || need+=(tmux)
 [ -x /usr/bin/time ] || need+=(time) # make bench-scale: peak memory of one-shot commands
 command -v java >/dev/null || need+=(default-jre-headless)

@@ -184,7 +184,13 @@ func (a *App) statusBar() string {
 		if up < n {
 			text, p = itoa(up)+"/"+itoa(n)+" servers answer", st.warning
 		}
-		segs = append(segs, segment{text: text, p: p, drop: 4})
+		drop := 4
+		if s.Fix != "" {
+			// Said once, here, and never dropped; why, and the fix,
+			// are on the cost screen.
+			text, p, drop = "⚠ no clients (c: why)", st.warning, 0
+		}
+		segs = append(segs, segment{text: text, p: p, drop: drop})
 	}
 	if s.Conn.Session != 0 {
 		segs = append(segs, segment{text: "session " + lockcore.SessionHex(s.Conn.Session), p: st.muted, drop: 2})

@@ -19,6 +19,13 @@ func (a *App) costView(h int) string {
 	field := func(name, text string) {
 		lines = append(lines, wrap(" "+pad(name, 15)+text, a.width, strings.Repeat(" ", 16))...)
 	}
+	if s.Fix != "" {
+		// First: on a short screen the fix is what must not be cut.
+		for _, l := range wrap(" "+model.Printable(s.Fix), a.width, " ") {
+			lines = append(lines, st.warning.s(l))
+		}
+		lines = append(lines, "")
+	}
 	field("watches held", itoa(d.Watching)+" (per lock parent, semaphore part, lock directory; none elsewhere)")
 	field("new locks", a.newLocksText(d))
 	field("finding locks", a.discoveryText(d))
@@ -33,8 +40,8 @@ func (a *App) costView(h int) string {
 	default:
 		field("watch table", "the servers', read "+a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
 	}
-	lines = append(lines, "", st.strong.s(" Four-letter words, last minute"))
-	head := fmt.Sprintf(" %-22s %-5s %6s %10s %9s %10s", "MEMBER", "WORD", "ASKS", "BYTES", "TIME", "COST GAP")
+	lines = append(lines, "", st.strong.s(" Four-letter words, last minute")+st.muted.s("  (VIA admin: asked of the AdminServer)"))
+	head := fmt.Sprintf(" %-22s %-5s %-5s %6s %10s %9s %10s", "MEMBER", "WORD", "VIA", "ASKS", "BYTES", "TIME", "COST GAP")
 	lines = append(lines, st.muted.s(head))
 	if len(s.Cost) == 0 {
 		lines = append(lines, st.muted.s(" nothing asked yet"))
@@ -45,7 +52,7 @@ func (a *App) costView(h int) string {
 			if i == 0 {
 				member = model.Printable(m.Member)
 			}
-			lines = append(lines, fmt.Sprintf(" %-22s %-5s %6d %10s %9s %10s", fit(member, 22), w.Word, w.Asks,
+			lines = append(lines, fmt.Sprintf(" %-22s %-5s %-5s %6d %10s %9s %10s", fit(member, 22), w.Word, viaText(w.Via), w.Asks,
 				bytesText(w.Bytes), model.Duration(w.Time.Round(time.Millisecond)), gapText(w.Every)))
 		}
 		share := fmt.Sprintf(" %-22s %s of its time, %s a minute", "", percent(m.Share()), bytesText(m.Bytes))
@@ -57,6 +64,14 @@ func (a *App) costView(h int) string {
 	}
 	lines = append(lines, "", st.muted.s(" COST GAP: a word is asked again no sooner than 300× the time it last took, so"),
 		st.muted.s(" that each stays under a third of a percent of a member's time."))
+	for _, sv := range s.Servers {
+		if len(sv.Refused) == 0 && sv.AdminErr == nil {
+			continue
+		}
+		if note := zkwatch.WaysNote(sv); note != "" {
+			lines = append(lines, wrap(" "+model.Printable(sv.Addr)+": "+model.Printable(note), a.width, "   ")...)
+		}
+	}
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -132,6 +147,14 @@ func (a *App) discoverySegment() (segment, bool) {
 		text = "⚠ partial: walk pending"
 	}
 	return segment{text: text, p: a.env.st.warning}, true
+}
+
+// viaText is how a word was last asked: "4lw" or "admin".
+func viaText(v zkwatch.Via) string {
+	if v == "" {
+		return "4lw"
+	}
+	return string(v)
 }
 
 func percent(f float64) string { return fmt.Sprintf("%.3f %%", f*100) }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,6 +159,35 @@ func TestGoldenStaleReadOnly(t *testing.T) {
 	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventConn, At: t0.Add(-12 * 1e9),
 		Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Session: sid(1), Since: t0.Add(-12 * 1e9)}}}})
 	golden(t, "locks_stale_read_only_80x24", a)
+}
+
+// TestGoldenCostWays: members as production ships them. One answers only
+// srvr and its AdminServer: the words come VIA admin. The other answers
+// neither way: the status bar says so, and the cost screen how each member
+// answered and the fix.
+func TestGoldenCostWays(t *testing.T) {
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			a := newTestApp(t, sz.w, sz.h)
+			at := a.env.now().Add(-20 * time.Second)
+			refused := []string{"cons", "wchs", "wchc", "wchp"}
+			noAdmin := fmt.Errorf("%w at http://10.0.0.2:8080/commands/connections: connection refused", zkwatch.ErrAdminUnavailable)
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: at,
+				Note: "wchc and wchp refused, and no AdminServer answered, by 10.0.0.2:2181",
+				Servers: []zkwatch.ServerInfo{
+					{Addr: "10.0.0.1:2181", Status: zkwatch.ServerStatus{Mode: "leader"}, Refused: refused[:3],
+						Via: map[string]zkwatch.Via{"srvr": zkwatch.ViaWord, "cons": zkwatch.ViaAdmin, "wchs": zkwatch.ViaAdmin, "wchc": zkwatch.ViaAdmin}},
+					{Addr: "10.0.0.2:2181", Status: zkwatch.ServerStatus{Mode: "follower"}, Refused: refused, AdminErr: noAdmin,
+						Via: map[string]zkwatch.Via{"srvr": zkwatch.ViaWord}}},
+				Cost: []zkwatch.MemberCost{{Member: "10.0.0.1:2181", Bytes: 1 << 20, Time: 80 * time.Millisecond, Words: []zkwatch.WordCost{
+					{Word: "cons", Asks: 12, Bytes: 200 << 10, Time: 40 * time.Millisecond, Every: 5 * time.Second, Via: zkwatch.ViaAdmin},
+					{Word: "srvr", Asks: 12, Bytes: 3 << 10, Time: 10 * time.Millisecond, Every: 5 * time.Second, Via: zkwatch.ViaWord},
+					{Word: "wchs", Asks: 12, Bytes: 900, Time: 30 * time.Millisecond, Every: 5 * time.Second, Via: zkwatch.ViaAdmin}}}}}}})
+			golden(t, "locks_ways_"+sz.name, a)
+			press(a, "c")
+			golden(t, "cost_ways_"+sz.name, a)
+		})
+	}
 }
 
 func TestGoldenCost(t *testing.T) {

@@ -44,9 +44,10 @@ func (w *Watcher) dumpMember() string {
 	return w.conn.target.Servers[0]
 }
 
-// dump asks a member for its dump and returns the candidate lock parents
-// under the roots, chroot-relative, with how many ephemeral nodes each
-// holds.
+// dump asks a member for its dump (the four-letter word, or the
+// AdminServer's dump where the word is refused) and returns the candidate
+// lock parents under the roots, chroot-relative, with how many ephemeral
+// nodes each holds.
 func (w *Watcher) dump(ctx context.Context) (map[string]EphemeralParent, error) {
 	member := w.dumpMember()
 	keep := func(p string) bool {
@@ -56,10 +57,13 @@ func (w *Watcher) dump(ctx context.Context) (map[string]EphemeralParent, error) 
 	var eph Ephemerals
 	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
 	defer cancel()
-	_, err := FourLetterStream(ctx, member, "dump", w.conn.TLS(), w.costs, func(r *bufio.Reader) error {
-		var err error
-		eph, err = ParseDump(r, keep)
-		return err
+	_, err := w.conn.ways(w.costs).askEither(ctx, member, "dump", reader{
+		text: func(r *bufio.Reader) error {
+			var err error
+			eph, err = ParseDump(r, keep)
+			return err
+		},
+		json: adminEphemerals(&eph, keep),
 	})
 	if err != nil {
 		return nil, err
@@ -212,9 +216,13 @@ func (w *Watcher) list(path string) ([]string, *zk.Stat, error) {
 	return r.names, r.stat, nil
 }
 
-// errDumpRefused explains a discovery without dump.
+// dumpNote explains a discovery without dump.
 func dumpNote(err error) string {
-	if errors.Is(err, ErrFourLetterRefused) {
+	var none *noWayError
+	switch {
+	case errors.As(err, &none) && errors.Is(err, ErrFourLetterRefused):
+		return fmt.Sprintf("dump refused and %s: new locks are found by walking the tree", strings.TrimPrefix(none.admin.Error(), "zkwatch: "))
+	case errors.Is(err, ErrFourLetterRefused):
 		return "dump refused: new locks are found by walking the tree"
 	}
 	return fmt.Sprintf("dump failed (%v): new locks are found by walking the tree", err)

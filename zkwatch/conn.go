@@ -47,6 +47,11 @@ type Options struct {
 	// configuration, for servers' secure client ports; see [TLSFiles]. An
 	// empty ServerName means each server's own host.
 	TLS *tls.Config
+	// Admin says where the members' AdminServers listen: what the servers
+	// say of their sessions and watches is asked of them where a
+	// four-letter word is refused. nil means the defaults (http, port
+	// 8080); AdminServer.Off never asks.
+	Admin *AdminServer
 }
 
 // Conn is a ZooKeeper session, with paths relative to the target's chroot.
@@ -67,6 +72,10 @@ type Conn struct {
 	// closed is set by Close: the session is over for the lock client
 	// even though go-zookeeper still reports its id (see LockZK).
 	closed atomic.Bool
+	admin  *AdminServer
+	// memory remembers the words each member refused and which members
+	// have no AdminServer, for every ask made through this Conn.
+	memory *wayMemory
 }
 
 // watchHandler holds the function that watch notifications go to. go-zookeeper
@@ -171,7 +180,12 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 					c.Close()
 					return nil, fmt.Errorf("%s: %w", opt.Target, err)
 				}
-				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session, opt: opt}, nil
+				admin := opt.Admin
+				if admin == nil {
+					admin = &AdminServer{}
+				}
+				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session,
+					opt: opt, admin: admin, memory: newWayMemory()}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()
@@ -231,6 +245,20 @@ func (c *Conn) TLS() *tls.Config {
 		return nil
 	}
 	return c.tls.Clone()
+}
+
+// Admin returns where the members' AdminServers are asked.
+func (c *Conn) Admin() *AdminServer { return c.admin }
+
+// Answered says how each member answered the words this connection asked
+// it outside an Enricher (the watch table of ReadWatches, discovery's
+// dump, the leader's expiry times): by member, the way each word last
+// came.
+func (c *Conn) Answered() map[string]map[string]Via { return c.memory.answered() }
+
+// ways is how this connection asks members, counting in costs.
+func (c *Conn) ways(costs *Costs) ways {
+	return ways{tls: c.tls, admin: c.admin, costs: costs, memory: c.memory}
 }
 
 // abs turns a chroot-relative path into the server's absolute path.

@@ -38,6 +38,7 @@ type wordAsk struct {
 	at    time.Time
 	bytes int64
 	took  time.Duration
+	via   Via
 }
 
 // NewCosts returns an empty Costs.
@@ -45,12 +46,19 @@ func NewCosts() *Costs {
 	return &Costs{now: time.Now, last: map[memberWord]wordAsk{}}
 }
 
-// record adds one ask that ended now and took took.
+// record adds one four-letter word that ended now and took took.
 func (c *Costs) record(member, word string, took time.Duration, bytes int64) {
+	c.recordVia(member, word, ViaWord, took, bytes)
+}
+
+// recordVia adds one ask that ended now and took took, made the way via
+// says. An AdminServer command is recorded under the word it stands for,
+// so that a word is paced by its cost whichever way it was asked.
+func (c *Costs) recordVia(member, word string, via Via, took time.Duration, bytes int64) {
 	if c == nil {
 		return
 	}
-	a := wordAsk{memberWord: memberWord{member, word}, at: c.now().Add(-took), bytes: bytes, took: took}
+	a := wordAsk{memberWord: memberWord{member, word}, at: c.now().Add(-took), bytes: bytes, took: took, via: via}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.asks = append(c.asks, a)
@@ -112,6 +120,9 @@ type WordCost struct {
 	Time  time.Duration
 	// Every is the least gap between two asks its last cost allows.
 	Every time.Duration
+	// Via is how the last ask went: by four-letter word, or by the
+	// AdminServer command that stands for it.
+	Via Via
 }
 
 // MemberCost is what zklocks' four-letter words cost one member over the
@@ -139,7 +150,7 @@ func (c *Costs) Snapshot() []MemberCost {
 		if byMember[k.member] == nil {
 			byMember[k.member] = map[string]*WordCost{}
 		}
-		byMember[k.member][k.word] = &WordCost{Word: k.word, Every: a.gap()}
+		byMember[k.member][k.word] = &WordCost{Word: k.word, Every: a.gap(), Via: a.via}
 	}
 	for _, a := range c.asks {
 		w := byMember[a.member][a.word]

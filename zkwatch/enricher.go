@@ -1,14 +1,11 @@
 package zkwatch
 
 import (
-	"bufio"
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 )
@@ -20,15 +17,23 @@ const defaultWordTimeout = 2 * time.Second
 // per interval: srvr for the member's status, cons for its connections, and
 // wchc for its watches (wchp instead where wchc is refused: both dump the
 // same table, and each can be expensive on a server with many watches).
+// Where a member refuses a word, its AdminServer is asked the command that
+// answers the same question (see AdminServer), paced and counted alike.
 //
 // A word a member refuses is remembered and not asked of that member again
 // for the Enricher's life (a whitelist changes only with a server restart;
-// a new Enricher asks afresh), except srvr, which is asked every time. A member that does not answer is
-// asked again on the next interval. An Enricher is safe for concurrent use.
+// a new Enricher asks afresh), except srvr, which is asked every time; a
+// member without an AdminServer is asked for one again after a minute. A
+// member that does not answer is asked again on the next interval. An
+// Enricher is safe for concurrent use.
 type Enricher struct {
 	// TLS, when set before the first Poll, asks over TLS: the members'
 	// secure client ports answer four-letter words only that way.
 	TLS *tls.Config
+	// Admin, when set before the first Poll, says where the members'
+	// AdminServers are: a word a member refuses is asked of its
+	// AdminServer instead. nil means the defaults (http, port 8080).
+	Admin *AdminServer
 	// Mode says whether the watch table is read (see WatchMode); set it
 	// before the first Poll.
 	Mode WatchMode
@@ -58,6 +63,7 @@ type Enricher struct {
 	mu      sync.Mutex
 	kept    map[string]memberAnswer    // server → its last cons and watch table, reused until due again
 	refused map[string]map[string]bool // server → words it refused
+	noAdmin map[string]missingAdmin    // server → why it had no AdminServer, and when
 	last    Enrichment                 // the last completed ask's picture
 	// lastTables names the members' watch tables the last picture's was
 	// merged from: while every member's is kept, the merge is kept too.
@@ -86,6 +92,7 @@ func NewEnricher(servers []string, interval time.Duration) *Enricher {
 		wordTimeout: defaultWordTimeout,
 		now:         time.Now,
 		refused:     map[string]map[string]bool{},
+		noAdmin:     map[string]missingAdmin{},
 		kept:        map[string]memberAnswer{},
 	}
 }
@@ -154,17 +161,28 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	if e.Focus != nil {
 		focus = e.Focus()
 	}
-	go e.run(f, e.now(), refused, kept, interest, focus)
+	if e.Admin == nil {
+		e.Admin = &AdminServer{}
+	}
+	noAdmin := map[string]error{}
+	for server, missing := range e.noAdmin {
+		if e.now().Sub(missing.at) < adminRetry {
+			noAdmin[server] = missing.err
+		}
+	}
+	go e.run(f, e.now(), refused, noAdmin, kept, interest, focus)
 	return f
 }
 
 // run asks every member concurrently, then publishes the picture unless the
 // ask was abandoned. Refusals are remembered either way.
-func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, kept map[string]memberAnswer, interest, focus Interest) {
+func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, noAdmin map[string]error, kept map[string]memberAnswer, interest, focus Interest) {
 	answers := make([]memberAnswer, len(e.servers))
 	var wg sync.WaitGroup
 	for i, server := range e.servers {
-		wg.Go(func() { answers[i] = e.askMember(f.ctx, server, refused[server], kept[server], interest, focus) })
+		wg.Go(func() {
+			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], interest, focus)
+		})
 	}
 	wg.Wait()
 	tables := tableSources(answers)
@@ -191,6 +209,9 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 		}
 	}
 	for _, a := range answers {
+		if err := a.info.AdminErr; errors.Is(err, ErrAdminUnavailable) && err != e.noAdmin[a.info.Addr].err {
+			e.noAdmin[a.info.Addr] = missingAdmin{err: err, at: e.now()}
+		}
 		for _, w := range a.info.Refused {
 			if w == "srvr" {
 				continue
@@ -218,6 +239,7 @@ type memberAnswer struct {
 	conns   []Connection
 	consOK  bool               // cons answered (conns may still be empty)
 	consAt  time.Time          // when that cons was asked for
+	consVia Via                // how cons was answered
 	watches map[int64][]string // nil unless wchc or wchp answered
 	// watchesZxid is the member's zxid (srvr) just before its watch table
 	// was read, and watchesAt when; the table may be an earlier ask's.
@@ -225,6 +247,7 @@ type memberAnswer struct {
 	watchesAt   time.Time
 	watchesWord string // wchc or wchp
 	watchesFor  string // the one lock the table was kept to, if one
+	watchesVia  Via    // how the table was read
 	// covers is the interest's Covers when the table was read, coversGen
 	// its Gen.
 	covers    func(string) bool
@@ -232,178 +255,4 @@ type memberAnswer struct {
 	// overBudget is the watches the member holds (wchs), when more than
 	// budget allows to read its table.
 	overBudget, budget int
-}
-
-// askMember asks server for srvr, then, if it answered or refused only
-// srvr, for the other words it has not refused before: cons and the watch
-// table when their cost allows, else the last answers are kept.
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, kept memberAnswer, interest, focus Interest) memberAnswer {
-	a := memberAnswer{info: ServerInfo{Addr: server}}
-	reply, ok := e.word(ctx, &a, refused, "srvr")
-	if !ok && !slices.Contains(a.info.Refused, "srvr") {
-		return a // unreachable or not serving: the rest would fail too
-	}
-	if ok {
-		st, err := ParseSrvr(reply)
-		if err != nil {
-			a.info.Err = fmt.Errorf("zkwatch: srvr from %s: %w", server, err)
-			return a
-		}
-		st.Addr = server
-		a.info.Status = st
-	}
-	e.askCons(ctx, &a, refused, kept)
-	e.askWatches(ctx, &a, refused, kept, interest, focus)
-	return a
-}
-
-// askCons reads the member's connections into a, or keeps the last ones
-// while cons is not yet due again.
-func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer) {
-	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", e.interval) {
-		a.conns, a.consOK, a.consAt = kept.conns, true, kept.consAt
-		return
-	}
-	at := e.now()
-	if reply, ok := e.word(ctx, a, refused, "cons"); ok {
-		a.conns, a.consOK = parseWord(a, "cons", reply, ParseCons)
-		a.consAt = at
-	}
-}
-
-// askWatches reads the member's watch table into a, as Mode and Budget
-// allow: wchc, or wchp where wchc is refused, streamed and kept to what
-// interest names. A table read less than its cost allows ago is reused.
-func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interest, focus Interest) {
-	if e.Mode == WatchesRecipe {
-		return
-	}
-	if e.Mode == WatchesAuto {
-		if reply, ok := e.word(ctx, a, refused, "wchs"); ok {
-			if total, err := ParseWchs(reply); err == nil && total > e.budget() {
-				if focus.Lock == "" {
-					a.overBudget, a.budget = total, e.budget()
-					return
-				}
-				// Over the budget for every lock, but not for the one
-				// the operator looks at: paced like any table read.
-				interest = focus
-			}
-		}
-	}
-	if kept.watches != nil && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
-		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers, kept.watchesFor
-		a.coversGen = kept.coversGen
-		return
-	}
-	zxid, at := a.info.Status.Zxid, e.now()
-	for _, w := range []string{"wchc", "wchp"} {
-		if table, ok := e.streamWatches(ctx, a, refused, w, interest); ok {
-			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = table, zxid, at, w, interest.Covers, interest.Lock
-			a.coversGen = interest.Gen
-			return
-		}
-		if !slices.Contains(a.info.Refused, w) {
-			return // failed rather than refused: wchp would fail alike
-		}
-	}
-}
-
-// streamWatches asks for wchc or wchp and parses it as it comes.
-func (e *Enricher) streamWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, interest Interest) (map[int64][]string, bool) {
-	if refused[w] {
-		a.info.Refused = append(a.info.Refused, w)
-		return nil, false
-	}
-	ctx, cancel := context.WithTimeout(ctx, e.tableTimeout())
-	defer cancel()
-	var table map[int64][]string
-	_, err := FourLetterStream(ctx, a.info.Addr, w, e.TLS, e.Costs, func(r *bufio.Reader) error {
-		var err error
-		table, err = ParseWatchStream(w, r, interest)
-		return err
-	})
-	switch {
-	case err == nil:
-		return table, true
-	case errors.Is(err, ErrFourLetterRefused):
-		a.info.Refused = append(a.info.Refused, w)
-	default:
-		a.fail(w, err)
-	}
-	return nil, false
-}
-
-// tableTimeout bounds reading a whole watch table, which on a member with
-// a million watches is tens of megabytes.
-func (e *Enricher) tableTimeout() time.Duration { return max(e.wordTimeout, 30*time.Second) }
-
-func (e *Enricher) budget() int {
-	if e.Budget > 0 {
-		return e.Budget
-	}
-	return DefaultWatchBudget
-}
-
-// word asks a.info.Addr for w, with its own timeout, unless the member
-// refused w before. A refusal is added to a.info.Refused; any other failure
-// of srvr is a.info.Err, and of another word goes to a.info.Failed.
-func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string]bool, w string) (string, bool) {
-	if w != "srvr" && refused[w] {
-		a.info.Refused = append(a.info.Refused, w)
-		return "", false
-	}
-	ctx, cancel := context.WithTimeout(ctx, e.wordTimeout)
-	defer cancel()
-	start := time.Now()
-	reply, err := FourLetterTLS(ctx, a.info.Addr, w, e.TLS)
-	if err == nil || errors.Is(err, ErrFourLetterRefused) {
-		e.Costs.record(a.info.Addr, w, time.Since(start), int64(len(reply)))
-	}
-	switch {
-	case err == nil:
-		return reply, true
-	case errors.Is(err, ErrFourLetterRefused):
-		a.info.Refused = append(a.info.Refused, w)
-	case w == "srvr":
-		a.info.Err = err
-	default:
-		a.fail(w, err)
-	}
-	return "", false
-}
-
-// parseWord parses a reply to w, recording a parse failure.
-func parseWord[T any](a *memberAnswer, w, reply string, parse func(string) (T, error)) (T, bool) {
-	v, err := parse(reply)
-	if err != nil {
-		a.fail(w, fmt.Errorf("zkwatch: %s from %s: %w", w, a.info.Addr, err))
-		return v, false
-	}
-	return v, true
-}
-
-// fail records why w got no usable answer.
-func (a *memberAnswer) fail(w string, err error) {
-	if a.info.Failed == nil {
-		a.info.Failed = map[string]error{}
-	}
-	a.info.Failed[w] = err
-}
-
-// missing says why a member's answer to words is missing, in a form that
-// is followed by the member's address: "wchc and wchp refused by".
-func (a *memberAnswer) missing(words ...string) string {
-	switch {
-	case errors.Is(a.info.Err, ErrNotServing):
-		return "not serving:"
-	case a.info.Err != nil:
-		return "no answer from"
-	}
-	for _, w := range words {
-		if a.info.Failed[w] != nil {
-			return w + " failed at"
-		}
-	}
-	return strings.Join(words, " and ") + " refused by"
 }

@@ -102,6 +102,9 @@ func newTestEnricher(interval time.Duration, members ...*fakeMember) (*Enricher,
 		addrs = append(addrs, m.addr)
 	}
 	e := NewEnricher(addrs, interval)
+	// The fakes answer four-letter words only; the AdminServer's way is
+	// tested against real servers.
+	e.Admin = &AdminServer{Off: true}
 	clock := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	e.now = clock.now
 	return e, clock

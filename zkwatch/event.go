@@ -75,7 +75,8 @@ type Event struct {
 	Err       error
 }
 
-// ServerInfo is one ensemble member as its four-letter words describe it.
+// ServerInfo is one ensemble member as its four-letter words (or its
+// AdminServer) describe it.
 type ServerInfo struct {
 	Addr string
 	// Status is srvr's answer; zero when the server did not answer.
@@ -88,6 +89,24 @@ type ServerInfo struct {
 	// answer (a timeout, a reply that did not parse). Refusals are in
 	// Refused, not here.
 	Failed map[string]error
+	// Via says, by word, which way its answer came: the four-letter word,
+	// or the AdminServer command that stands for it (see AdminCommand).
+	Via map[string]Via
+	// AdminErr is why the member's AdminServer was not there when a
+	// refused word was asked of it (it wraps ErrAdminUnavailable); nil
+	// when it answered or was not needed.
+	AdminErr error
+}
+
+// setVia records how w was answered; an empty via records nothing.
+func (s *ServerInfo) setVia(w string, via Via) {
+	if via == "" {
+		return
+	}
+	if s.Via == nil {
+		s.Via = map[string]Via{}
+	}
+	s.Via[w] = via
 }
 
 // ClientInfo is what the servers know of one session's connection.

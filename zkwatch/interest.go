@@ -21,6 +21,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	ensemble := w.conn.Members(ctx)
 	e := NewEnricher(ensemble.Servers, every)
 	e.Missing = ensemble.Missing
+	e.Admin = w.conn.admin
 	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest, e.Focus = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest, w.focusInterest
 	var last *lockcore.WatchTable
 	var lastGen uint64

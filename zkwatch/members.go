@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -157,15 +158,28 @@ func (c *Conn) lookFor(ctx context.Context, m Member) string {
 	return ""
 }
 
-// serverID asks addr's conf for its serverId.
+// serverID asks addr's conf for its serverId, or its AdminServer's
+// configuration (server_id) where conf is refused.
 func (c *Conn) serverID(ctx context.Context, addr string) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, defaultWordTimeout)
 	defer cancel()
-	reply, err := FourLetterTLS(ctx, addr, "conf", c.TLS())
-	if err != nil {
+	var text string
+	id := -1
+	via, err := c.ways(nil).askEither(ctx, addr, "conf", reader{text: textReader(&text), json: func(key string, dec *json.Decoder) (bool, error) {
+		if key != "server_id" {
+			return false, nil
+		}
+		return true, dec.Decode(&id)
+	}})
+	switch {
+	case err != nil:
 		return 0, err
+	case via == ViaAdmin && id >= 0:
+		return id, nil
+	case via == ViaAdmin:
+		return 0, errors.New("zkwatch: configuration has no server_id")
 	}
-	for _, line := range strings.Split(reply, "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "serverId="); ok {
 			return strconv.Atoi(v)
 		}

@@ -25,6 +25,12 @@ type Links struct {
 	// Note says why Complete is false, or why a disconnected session's
 	// expiry is unknown.
 	Note string
+	// Servers are the members as they answered, with the way each word
+	// came (ServerInfo.Via) and why the other way was not taken.
+	Servers []ServerInfo
+	// Fix, when not empty, says once what to change on the servers for
+	// zklocks to see clients at all (see NoWayFix).
+	Fix string
 }
 
 // ReadLinks asks every ensemble member (see Members) for srvr and cons,
@@ -34,7 +40,9 @@ type Links struct {
 // as long as every member answered (otherwise it is LinkUnknown).
 //
 // A disconnected session's expiry comes from the leader's dump (or a
-// standalone server's), which schedules every session's expiry: ReadLinks
+// standalone server's; the four-letter word, or the AdminServer's dump,
+// whose expiry map only the leader fills), which schedules every
+// session's expiry: ReadLinks
 // asks it only when some session is disconnected, reads only its session
 // tracker, and measures the schedule against this connection's own
 // session, whose timeout cons gives, so that neither clock skew nor the
@@ -43,9 +51,10 @@ type Links struct {
 func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *Costs) Links {
 	ensemble := c.Members(ctx)
 	e := NewEnricher(ensemble.Servers, 0)
-	e.Missing, e.TLS, e.Mode, e.Costs = ensemble.Missing, c.TLS(), WatchesRecipe, costs
+	e.Missing, e.TLS, e.Mode, e.Costs, e.Admin = ensemble.Missing, c.TLS(), WatchesRecipe, costs, c.admin
 	en := e.Poll(ctx)
-	out := Links{Links: map[int64]lockcore.Link{}, Clients: en.Clients, Complete: en.Complete, Note: en.ClientsNote}
+	out := Links{Links: map[int64]lockcore.Link{}, Clients: en.Clients, Complete: en.Complete, Note: en.ClientsNote,
+		Servers: en.Servers, Fix: NoWayFix(en.Servers)}
 	var gone []int64
 	for _, s := range owners {
 		switch _, ok := en.Clients[s]; {
@@ -100,11 +109,14 @@ func (c *Conn) expiries(ctx context.Context, en Enrichment, sessions []int64, co
 		return nil, err
 	}
 	defer cancel()
-	var at map[int64]time.Time
-	_, err := FourLetterStream(wordCtx, leader, "dump", c.TLS(), costs, func(r *bufio.Reader) error {
-		var err error
-		at, err = ParseSessionExpiry(r)
-		return err
+	at := map[int64]time.Time{}
+	_, err := c.ways(costs).askEither(wordCtx, leader, "dump", reader{
+		text: func(r *bufio.Reader) error {
+			var err error
+			at, err = ParseSessionExpiry(r)
+			return err
+		},
+		json: adminExpiry(at),
 	})
 	if err != nil && !errors.Is(err, errSectionRead) {
 		return nil, fmt.Errorf("dump from %s: %w", leader, err)

@@ -34,12 +34,12 @@ func (c *Conn) ServerWatches(ctx context.Context) (*lockcore.WatchTable, error) 
 }
 
 // ReadWatches asks every ensemble member (see Members) for its watch table (wchc,
-// streamed) and merges the answers, with paths made chroot-relative and
+// streamed, or the AdminServer's watches where wchc is refused) and merges the answers, with paths made chroot-relative and
 // this session's own watches left out. Sessions are per server, so the
 // table is complete only when every server answers: if any does not, or
 // the query's mode or budget rules it out, it returns nil and an error
 // saying why (wrapping ErrFourLetterRefused when a server's whitelist
-// refused the word, or ErrOverBudget).
+// refused the word and no AdminServer answered, or ErrOverBudget).
 func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTable, error) {
 	if q.Mode == WatchesRecipe {
 		return nil, ErrRecipeMode
@@ -57,16 +57,20 @@ func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTa
 	merged := map[int64][]string{}
 	var errs []error
 	for _, server := range ensemble.Servers {
-		var table map[int64][]string
-		_, err := FourLetterStream(ctx, server, "wchc", c.TLS(), q.Costs, func(r *bufio.Reader) error {
-			var err error
-			table, err = ParseWatchStream("wchc", r, interest)
-			return err
+		table := map[int64][]string{}
+		_, err := c.ways(q.Costs).askEither(ctx, server, "wchc", reader{
+			text: func(r *bufio.Reader) error {
+				var err error
+				table, err = ParseWatchStream("wchc", r, interest)
+				return err
+			},
+			json: adminWatchTable(table, interest),
 		})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", server, err))
 			continue
 		}
+		sortTable(table)
 		for session, paths := range table {
 			for _, p := range paths {
 				if rel, ok := c.rel(p); ok {
@@ -103,15 +107,11 @@ func (c *Conn) withinBudget(ctx context.Context, q WatchQuery, servers []string)
 	}
 	for _, server := range servers {
 		var total int
-		_, err := FourLetterStream(ctx, server, "wchs", c.TLS(), q.Costs, func(r *bufio.Reader) error {
-			var b strings.Builder
-			if _, err := r.WriteTo(&b); err != nil {
-				return err
-			}
-			var err error
-			total, err = ParseWchs(b.String())
-			return err
-		})
+		var text string
+		via, err := c.ways(q.Costs).askEither(ctx, server, "wchs", reader{text: textReader(&text), json: adminWatchSummary(&total)})
+		if err == nil && via == ViaWord {
+			total, err = ParseWchs(text)
+		}
 		if err == nil && total > budget {
 			return fmt.Errorf("%w: %s holds %d watches, over the budget of %d (--watches=server reads it anyway)", ErrOverBudget, server, total, budget)
 		}

@@ -103,6 +103,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newCheckCommand(g),
 		newExporterCommand(g),
 		newManCommand(),
+		newDoctorCommand(g),
 	)
 	return root
 }

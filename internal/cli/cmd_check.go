@@ -184,7 +184,7 @@ func askClients(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration) 
 	defer cancel()
 	ensemble := conn.Members(pollCtx)
 	e := zkwatch.NewEnricher(ensemble.Servers, 0)
-	e.TLS, e.Mode, e.Missing = conn.TLS(), zkwatch.WatchesRecipe, ensemble.Missing
+	e.TLS, e.Admin, e.Mode, e.Missing = conn.TLS(), conn.Admin(), zkwatch.WatchesRecipe, ensemble.Missing
 	en := e.Poll(pollCtx)
 	return func(session int64) model.Client { return model.ClientOf(en.Clients, en.Complete, session) }
 }

@@ -30,13 +30,19 @@ names another. Relative file names in it are relative to its directory.
         # or password: plain text (config view warns about it)
       tls: {ca: ca.pem, cert: client.pem, key: client-key.pem}
       # tls also takes server-name, when certificates do not name the hosts dialled
+      admin: {port: "8080", scheme: https, ca: admin-ca.pem}
+      # the members' AdminServer, asked where four-letter words are refused;
+      # port also takes "off" or "8080,zk1:2181=8081"; insecure-skip-verify: true
 
 Each setting comes from the first of:
   1. its flag, when given on the command line (--auth and --root replace the
      context's lists; --tls-* flags replace single files);
   2. $ZKLOCKS_SERVER, for the server only;
   3. the context: the one --context names, else the file's current-context;
-  4. the default: server 127.0.0.1:2181, timeouts 10s, root /, not read-only.
+  4. the default: server 127.0.0.1:2181, timeouts 10s, root /, not read-only,
+     the AdminServer at http port 8080.
+The AdminServer's settings come from their flags, else the context, else
+$ZKLOCKS_ADMIN_PORT, _SCHEME, _CA and _INSECURE_SKIP_VERIFY.
 The file's current-context is left out when --server or $ZKLOCKS_SERVER names
 the server, so that a context's credentials only ever go to the servers it
 names. --context NAME applies NAME even then (its server wins over
@@ -179,6 +185,7 @@ func writeView(w io.Writer, s settings) error {
 		}
 		put(doc, "tls", t, "")
 	}
+	s.viewAdmin(doc)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -46,6 +47,9 @@ whole tree at --walk-rate reads a second. ls says on stderr when it did not walk
 			}
 			if d := state.Discovery; !d.Complete && len(state.Errors) == 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.PartialNote(d))
+			}
+			if !asJSON {
+				writeWays(cmd.ErrOrStderr(), state.Servers, state.Fix)
 			}
 			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
 				return err
@@ -104,8 +108,23 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	links := conn.ReadLinks(linkCtx, owners, s.watches.Costs)
 	cancelLinks()
 	state.SetLinks(links.Links)
+	state.Clients, state.ClientsComplete, state.Fix = links.Clients, links.Complete, links.Fix
+	state.Servers = withAnswered(links.Servers, conn.Answered())
 	if !links.Complete {
 		state.ClientsNote = links.Note
 	}
 	return state
+}
+
+// writeWays says, on w, how each member that refuses four-letter words
+// answered, and the fix when neither way did.
+func writeWays(w io.Writer, servers []zkwatch.ServerInfo, fix string) {
+	for _, sv := range servers {
+		if note := zkwatch.WaysNote(sv); note != "" && (len(sv.Refused) > 0 || sv.AdminErr != nil) {
+			fmt.Fprintf(w, "zklocks: %s: %s\n", model.Printable(sv.Addr), model.Printable(note))
+		}
+	}
+	if fix != "" {
+		fmt.Fprintf(w, "zklocks: %s\n", model.Printable(fix))
+	}
 }

@@ -183,7 +183,7 @@ func describeNode(ctx context.Context, conn *zkwatch.Conn, node string, st zk.St
 	if st.EphemeralOwner != 0 {
 		pollCtx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		e := zkwatch.NewEnricher(conn.Target().Servers, time.Second)
-		e.TLS = conn.TLS()
+		e.TLS, e.Admin = conn.TLS(), conn.Admin()
 		en := e.Poll(pollCtx)
 		cancel()
 		client = model.ClientOf(en.Clients, en.Complete, st.EphemeralOwner)

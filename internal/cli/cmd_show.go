@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,8 +34,10 @@ With --recording FILE --at TIME, show prints the locks as a recording (zklocks r
 saw them at that moment, without connecting: every lock when no PATH is given. TIME is
 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s (from the start), -1m (from the
 end), start or end. Watch targets come from the servers' watch table
-(the wchc four-letter word, asked of every server) when all servers allow it, and from
-each recipe's rule otherwise; the output says which.
+(the wchc four-letter word, asked of every server, or its AdminServer's watches where
+the word is refused) when all servers give it, and from each recipe's rule otherwise;
+the output says which. CLIENT is each session's client address, from every server's
+connections (cons, or the AdminServer's); zklocks doctor says what each server answers.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks show /locks/orders
@@ -133,6 +137,8 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	links := conn.ReadLinks(linkCtx, owners, q.Costs)
 	cancel()
 	report.LinksNote = links.Note
+	report.Clients, report.ClientsComplete, report.Fix = links.Clients, links.Complete, links.Fix
+	report.Servers = withAnswered(links.Servers, conn.Answered())
 	for i, l := range report.Locks {
 		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}
@@ -194,4 +200,27 @@ func write(cmd *cobra.Command, asJSON bool, writeJSON, writeText func(io.Writer)
 		return &exitError{code: exitFailed, err: err}
 	}
 	return nil
+}
+
+// withAnswered adds to each member's ways (ServerInfo.Via) the words asked
+// of it outside the Enricher, such as the watch table, without changing
+// servers, which may be shared.
+func withAnswered(servers []zkwatch.ServerInfo, answered map[string]map[string]zkwatch.Via) []zkwatch.ServerInfo {
+	out := slices.Clone(servers)
+	for i, sv := range out {
+		if len(answered[sv.Addr]) == 0 {
+			continue
+		}
+		via := maps.Clone(sv.Via)
+		if via == nil {
+			via = map[string]zkwatch.Via{}
+		}
+		for w, v := range answered[sv.Addr] {
+			if _, ok := via[w]; !ok {
+				via[w] = v
+			}
+		}
+		out[i].Via = via
+	}
+	return out
 }

@@ -46,6 +46,8 @@ type contextConfig struct {
 	ReadOnly       *bool         `yaml:"read-only"`
 	Timeout        time.Duration `yaml:"timeout"`
 	SessionTimeout time.Duration `yaml:"session-timeout"`
+	// Admin says where the cluster's AdminServers listen.
+	Admin adminFlags `yaml:"admin"`
 	// Check holds zklocks check's thresholds for this cluster.
 	Check checkConfig `yaml:"check"`
 }
@@ -168,6 +170,7 @@ func (cf *configFile) context(name string) (contextConfig, error) {
 		return filepath.Join(dir, p)
 	}
 	c.TLS.CA, c.TLS.Cert, c.TLS.Key = rel(c.TLS.CA), rel(c.TLS.Cert), rel(c.TLS.Key)
+	c.Admin.CA = rel(c.Admin.CA)
 	auth := make([]authConfig, len(c.Auth))
 	for i, a := range c.Auth {
 		a.PasswordFile = rel(a.PasswordFile)

@@ -195,6 +195,11 @@ func TestIntegrationExporterPrometheus(t *testing.T) {
 		`zklocks_lock_holders{recipe="curator-mutex"}`: 1, `zklocks_lock_waiters{recipe="curator-mutex"}`: 2})
 	promAgrees(t, prom, "/e2e/kazoo", map[string]float64{
 		`zklocks_lock_holders{recipe="kazoo-lock"}`: 1, `zklocks_lock_waiters{recipe="kazoo-lock"}`: 1})
+	// Each holder is named with its client and the member it is
+	// connected to.
+	holders := fmt.Sprintf(`count by (path) (zklocks_lock_holder_info{client=~"127\\.0\\.0\\.1:[0-9]+",member=%q})`, server)
+	promAgrees(t, prom, "/e2e/curator", map[string]float64{holders: 1})
+	promAgrees(t, prom, "/e2e/kazoo", map[string]float64{holders: 1})
 	if up := promQuery(t, prom, "zklocks_up")[""]; up != 1 {
 		t.Errorf("zklocks_up = %v", up)
 	}

@@ -52,6 +52,9 @@ type globalFlags struct {
 	watchBudget int
 	walkRate    int
 
+	// admin says where the members' AdminServers are.
+	admin adminFlags
+
 	flags *pflag.FlagSet // the root's persistent flags, for Changed
 }
 
@@ -78,6 +81,7 @@ func (g *globalFlags) register(root *cobra.Command) {
 	pf.StringVar(&g.watches, "watches", "auto", "where waiters' watch targets come from: auto (the servers' watch table when\nthey hold at most --watch-budget watches, else recipe rules), server (always the\ntable, read no more often than its cost allows) or recipe (never the table)")
 	pf.IntVar(&g.watchBudget, "watch-budget", zkwatch.DefaultWatchBudget, "most watches the servers may hold (wchs) for --watches=auto to read their table")
 	pf.IntVar(&g.walkRate, "walk-rate", 2000, "reads a second the walk for locks may make past its first 2,000")
+	g.admin.register(pf)
 }
 
 // dial connects as the settings say, waiting up to s.timeout; failures
@@ -121,6 +125,9 @@ func (s settings) options() (zkwatch.Options, error) {
 			return zkwatch.Options{}, err
 		}
 	}
+	if opt.Admin, err = s.adminServer(); err != nil {
+		return zkwatch.Options{}, err
+	}
 	return opt, nil
 }
 
@@ -155,6 +162,7 @@ type settings struct {
 	logFile        string
 	watches        zkwatch.WatchQuery // Mode and Budget
 	walkRate       int
+	admin          adminFlags // merged: flag, context, environment
 
 	// source says where each value came from: "--server", "$ZKLOCKS_SERVER",
 	// "context prod" or "default", by key as config view prints it.
@@ -276,6 +284,7 @@ func (g *globalFlags) merge() (settings, error) {
 		return settings{}, err
 	}
 	s.watches, s.walkRate = zkwatch.WatchQuery{Mode: mode, Budget: g.watchBudget}, g.walkRate
+	s.mergeAdmin(g.admin, ctx.Admin, changed, inContext)
 	return s, s.check()
 }
 
@@ -301,7 +310,7 @@ func (s settings) check() error {
 			return fmt.Errorf("%s: root: %w", s.source["roots"], err)
 		}
 	}
-	return nil
+	return s.checkAdmin()
 }
 
 // watchConfig is the watcher's configuration for the settings' roots,

@@ -31,6 +31,7 @@ var (
 	scaleMembers    = flag.Int("scale.members", 1, "ensemble members (1: standalone)")
 	scaleIdle       = flag.Duration("scale.idle", 30*time.Second, "how long the UI is watched idle, once its walk has ended, for its CPU")
 	scaleWalkRate   = flag.Int("scale.walkrate", 20_000, "the UI's --walk-rate, so that its first walk ends before its idle CPU is measured")
+	scaleAdmin      = flag.Bool("scale.admin", true, "measure again on the same cluster with the default whitelist (srvr) and the AdminServer on")
 )
 
 // BenchmarkScale measures zklocks on a production-sized cluster: a
@@ -38,80 +39,137 @@ var (
 // a million data watches of other sessions, on one throwaway ZooKeeper (or
 // -scale.members of them). The UI runs as a user runs it, in tmux; the
 // one-shot commands as processes. Every figure is printed beside its
-// target and beside a raw go-zookeeper floor measured in the same run. It
-// fails only on errors. Run it with make bench-scale.
+// target and beside a raw go-zookeeper floor measured in the same run.
+//
+// With -scale.admin (the default), the same cluster is built again on
+// servers as production ships them, the default whitelist (srvr) and the
+// AdminServer on, and every figure measured there is printed beside the
+// four-letter-word run's, with the difference. It fails only on errors.
+// Run it with make bench-scale.
 func BenchmarkScale(b *testing.B) {
 	bin := zklocksBinary(b)
-	addrs, connect := scaleServers(b)
+	var r scaleReport
+	words := scaleMeasure(b, bin, false, &r)
+	var admin *scaleFigures
+	if *scaleAdmin {
+		f := scaleMeasure(b, bin, true, &r)
+		admin = &f
+	}
+	words.report(&r, admin)
+	r.print(os.Stdout)
+}
+
+// scaleFigures is one cluster's figures.
+type scaleFigures struct {
+	spec                  bigtree.Spec
+	floor                 scaleFloorResult
+	table                 scaleTableResult
+	ui, idle              scaleUIResult
+	cost                  []zkwatch.MemberCost
+	engine                time.Duration
+	show, lsRoot, acquire scaleRun
+}
+
+// scaleMeasure builds the cluster (with the AdminServer as the only way to
+// ask anything but srvr, if admin) and measures zklocks on it, then stops
+// its servers.
+func scaleMeasure(b *testing.B, bin string, admin bool, r *scaleReport) scaleFigures {
+	c := scaleServers(b, admin)
+	defer c.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	spec := bigtree.Spec{Plain: *scalePlain, Locks: *scaleLocks, Contenders: *scaleContenders,
-		Services: 2000, Stale: 20, ForeignWatches: *scaleWatches}
+	f := scaleFigures{spec: bigtree.Spec{Plain: *scalePlain, Locks: *scaleLocks, Contenders: *scaleContenders,
+		Services: 2000, Stale: 20, ForeignWatches: *scaleWatches}}
 	built := time.Now()
-	tree, err := bigtree.Build(ctx, addrs, spec, b.Logf)
+	tree, err := bigtree.Build(ctx, c.addrs, f.spec, b.Logf)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tree.Close()
-	var r scaleReport
-	r.note("cluster: %d znodes, %d lock parents × %d contenders, %d watches held by other sessions, %d member(s); built in %v",
-		tree.Znodes, spec.Locks, spec.Contenders, tree.Watches, len(addrs), time.Since(built).Round(time.Second))
+	r.note("%s cluster: %d znodes, %d lock parents × %d contenders, %d watches held by other sessions, %d member(s); built in %v",
+		c.name, tree.Znodes, f.spec.Locks, f.spec.Contenders, tree.Watches, len(c.addrs), time.Since(built).Round(time.Second))
 
-	floor := scaleFloor(b, addrs, tree.LockPaths)
-	table := scaleTableCost(b, addrs)
-	ui := scaleUI(b, bin, connect, addrs, 0)
-	idle := scaleUI(b, bin, connect, addrs, *scaleWalkRate)
-	cost, engine := scaleCost(b, connect)
+	f.floor = scaleFloor(b, c.addrs, tree.LockPaths)
+	f.table = c.tableCost(b)
+	f.ui = scaleUI(b, bin, c, 0)
+	f.idle = scaleUI(b, bin, c, *scaleWalkRate)
+	f.cost, f.engine = scaleCost(b, c)
 	lock := tree.LockPaths[len(tree.LockPaths)/2]
-	show := scaleCommand(b, bin, "show", "--server", connect, lock)
-	lsRoot := scaleCommand(b, bin, "ls", "--server", connect, "--root", lock)
-	acquire := scaleCommand(b, bin, "acquire", "--server", connect, "--audit-log", filepath.Join(b.TempDir(), "audit.log"),
-		"--hold", "1ms", "--timeout", "10s", "/app/locks/group-000/bench-fresh-lock")
-
-	r.row("full picture (every lock's holders and waiters)", fmtDur(ui.synced), "≤ 5s", fmtDur(floor.took), ui.synced <= 5*time.Second)
-	r.row("the same, the watcher alone (in this process)", fmtDur(engine), "", fmtDur(floor.took), true)
-	r.row("first lock row on screen", fmtDur(ui.firstRow), "≤ 1s", "", ui.firstRow <= time.Second)
-	peak := max(ui.peakRSS, idle.peakRSS)
-	r.row("UI peak RSS", fmtMB(peak), "≤ 150 MB", fmtMB(floor.heap)+" heap", peak <= 150<<20)
-	// Lock directories: bigtree's groups of 100 locks, and the stale locks' one.
-	lockDirs := (spec.Locks+99)/100 + 1
-	bound := spec.Locks + lockDirs + spec.Locks*spec.Contenders + 1000
-	r.row("watches zklocks holds (mntr zk_watch_count after − before)", strconv.Itoa(ui.watches), "≤ "+strconv.Itoa(bound), "", ui.watches <= bound)
-	r.row("idle CPU of the UI (its walk ended)", fmt.Sprintf("%.2f %% of a core", idle.cpu*100), "≤ 2 %", "", idle.cpu <= 0.02)
-	r.row("UI's CPU while it walks at 2,000 reads/s (the default)", fmt.Sprintf("%.2f %% of a core", ui.cpu*100), "", "", true)
-	for _, m := range cost {
-		r.row("four-letter words' share of "+m.Member, fmt.Sprintf("%.3f %% (%s/min in %s/min)", m.Share()*100, fmtMB(m.Bytes), fmtDur(m.Time)),
-			"≤ 1 %", "", m.Share() <= 0.01)
-	}
-	r.row("show of one lock", show.String(), "≤ 300ms", "", show.took <= 300*time.Millisecond)
-	r.row("ls --root of one lock", lsRoot.String(), "≤ 300ms", "", lsRoot.took <= 300*time.Millisecond)
-	r.row("acquire of one lock", acquire.String(), "≤ 300ms", "", acquire.took <= 300*time.Millisecond)
-	r.note("the floor: a raw go-zookeeper client that knows every lock path reads them all (children and each contender) in %v", floor.took.Round(time.Millisecond))
-	r.note("what --watches=auto does not ask: wchc of %s, %s in %v (it would be asked no more than once in %v)",
-		table.member, fmtMB(table.bytes), table.took.Round(time.Millisecond), (time.Duration(float64(table.took) / zkwatch.MaxWordShare)).Round(time.Second))
-	for _, m := range cost {
-		for _, w := range m.Words {
-			r.note("%s %s: %d asks, %s, %v in the last minute; next no sooner than %v after the last",
-				m.Member, w.Word, w.Asks, fmtMB(w.Bytes), w.Time.Round(time.Millisecond), w.Every.Round(time.Millisecond))
-		}
-	}
-	r.print(os.Stdout)
+	args := func(a ...string) []string { return append(append(a, "--server", c.connect), c.adminArgs...) }
+	f.show = scaleCommand(b, bin, append(args("show"), lock)...)
+	f.lsRoot = scaleCommand(b, bin, args("ls", "--root", lock)...)
+	f.acquire = scaleCommand(b, bin, append(args("acquire", "--audit-log", filepath.Join(b.TempDir(), "audit.log"),
+		"--hold", "1ms", "--timeout", "10s"), "/app/locks/group-000/bench-fresh-lock")...)
+	return f
 }
 
-// scaleServers starts the cluster's server or ensemble, sized for it.
-func scaleServers(b *testing.B) (addrs []string, connect string) {
-	heap := max(1, (*scalePlain+*scaleWatches)/350_000)
-	opts := []zktest.Option{zktest.WithJVMFlags(fmt.Sprintf("-Xms%dg", heap), fmt.Sprintf("-Xmx%dg", heap+1)),
-		zktest.WithConfig("forceSync=no", "snapCount=5000000", "maxClientCnxns=0")}
-	if *scaleMembers <= 1 {
-		s := zktest.Start(b, opts...)
-		return []string{s.Addr()}, s.Addr()
+// report adds the figures' rows, each beside admin's (the same cluster
+// through the AdminServer) when it is not nil.
+func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
+	r.admin = admin != nil
+	row := func(what, target, floor string, get func(scaleFigures) scaleValue, ok func(scaleFigures) bool) {
+		var a *scaleValue
+		if admin != nil {
+			v := get(*admin)
+			a = &v
+		}
+		r.row(what, get(f), a, target, floor, ok(f))
 	}
-	e := zktest.StartEnsemble(b, *scaleMembers, opts...)
-	for _, m := range e.Members() {
-		addrs = append(addrs, m.Addr())
+	always := func(scaleFigures) bool { return true }
+	row("full picture (every lock's holders and waiters)", "≤ 5s", fmtDur(f.floor.took),
+		func(x scaleFigures) scaleValue { return durValue(x.ui.synced) }, func(x scaleFigures) bool { return x.ui.synced <= 5*time.Second })
+	row("the same, the watcher alone (in this process)", "", fmtDur(f.floor.took),
+		func(x scaleFigures) scaleValue { return durValue(x.engine) }, always)
+	row("first lock row on screen", "≤ 1s", "",
+		func(x scaleFigures) scaleValue { return durValue(x.ui.firstRow) }, func(x scaleFigures) bool { return x.ui.firstRow <= time.Second })
+	peak := func(x scaleFigures) uint64 { return max(x.ui.peakRSS, x.idle.peakRSS) }
+	row("UI peak RSS", "≤ 150 MB", fmtMB(f.floor.heap)+" heap",
+		func(x scaleFigures) scaleValue { return mbValue(peak(x)) }, func(x scaleFigures) bool { return peak(x) <= 150<<20 })
+	// Lock directories: bigtree's groups of 100 locks, and the stale locks' one.
+	lockDirs := (f.spec.Locks+99)/100 + 1
+	bound := f.spec.Locks + lockDirs + f.spec.Locks*f.spec.Contenders + 1000
+	row("watches zklocks holds (watch_count after − before)", "≤ "+strconv.Itoa(bound), "",
+		func(x scaleFigures) scaleValue { return scaleValue{strconv.Itoa(x.ui.watches), float64(x.ui.watches)} },
+		func(x scaleFigures) bool { return x.ui.watches <= bound })
+	row("idle CPU of the UI (its walk ended)", "≤ 2 %", "",
+		func(x scaleFigures) scaleValue {
+			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.idle.cpu*100), x.idle.cpu}
+		},
+		func(x scaleFigures) bool { return x.idle.cpu <= 0.02 })
+	row("UI's CPU while it walks at 2,000 reads/s (the default)", "", "",
+		func(x scaleFigures) scaleValue {
+			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.ui.cpu*100), x.ui.cpu}
+		}, always)
+	for i, m := range f.cost {
+		row("asks' share of member "+strconv.Itoa(i), "≤ 1 %", "", func(x scaleFigures) scaleValue {
+			if i >= len(x.cost) {
+				return scaleValue{text: "-"}
+			}
+			m := x.cost[i]
+			return scaleValue{fmt.Sprintf("%.3f %% (%s/min in %s/min)", m.Share()*100, fmtMB(m.Bytes), fmtDur(m.Time)), m.Share()}
+		}, func(scaleFigures) bool { return m.Share() <= 0.01 })
 	}
-	return addrs, e.ConnectString()
+	row("show of one lock", "≤ 300ms", "", func(x scaleFigures) scaleValue { return runValue(x.show) },
+		func(x scaleFigures) bool { return x.show.took <= 300*time.Millisecond })
+	row("ls --root of one lock", "≤ 300ms", "", func(x scaleFigures) scaleValue { return runValue(x.lsRoot) },
+		func(x scaleFigures) bool { return x.lsRoot.took <= 300*time.Millisecond })
+	row("acquire of one lock", "≤ 300ms", "", func(x scaleFigures) scaleValue { return runValue(x.acquire) },
+		func(x scaleFigures) bool { return x.acquire.took <= 300*time.Millisecond })
+	all := []scaleFigures{f}
+	if admin != nil {
+		all = append(all, *admin)
+	}
+	for _, x := range all {
+		r.note("the floor: a raw go-zookeeper client that knows every lock path reads them all (children and each contender) in %v", x.floor.took.Round(time.Millisecond))
+		r.note("what --watches=auto does not ask: the watch table of %s (%s), %s in %v (it would be asked no more than once in %v)",
+			x.table.member, x.table.via, fmtMB(x.table.bytes), x.table.took.Round(time.Millisecond), (time.Duration(float64(x.table.took) / zkwatch.MaxWordShare)).Round(time.Second))
+		for _, m := range x.cost {
+			for _, w := range m.Words {
+				r.note("%s %s (%s): %d asks, %s, %v in the last minute; next no sooner than %v after the last",
+					m.Member, w.Word, w.Via, w.Asks, fmtMB(w.Bytes), w.Time.Round(time.Millisecond), w.Every.Round(time.Millisecond))
+			}
+		}
+	}
 }
 
 // scaleFloorResult is what a raw client needs to read every lock.
@@ -170,22 +228,9 @@ func scaleFloor(b *testing.B, addrs, locks []string) scaleFloorResult {
 
 // scaleTableResult is what one member's whole watch table costs.
 type scaleTableResult struct {
-	member string
-	bytes  int64
-	took   time.Duration
-}
-
-// scaleTableCost asks one member for its whole watch table once, to show
-// what zklocks does not ask.
-func scaleTableCost(b *testing.B, addrs []string) scaleTableResult {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	start := time.Now()
-	reply, err := zkwatch.FourLetter(ctx, addrs[0], "wchc")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return scaleTableResult{member: addrs[0], bytes: int64(len(reply)), took: time.Since(start)}
+	member, via string
+	bytes       int64
+	took        time.Duration
 }
 
 // scaleUIResult is the UI's figures.
@@ -204,10 +249,10 @@ var syncedOnScreen = regexp.MustCompile(`updated \d\d:\d\d`)
 // and its CPU. With walkRate 0 (the default rate) the CPU is measured while
 // it walks; otherwise once the walk, at walkRate, has ended: nothing
 // changing.
-func scaleUI(b *testing.B, bin, connect string, addrs []string, walkRate int) scaleUIResult {
-	before := serverWatches(b, addrs)
+func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int) scaleUIResult {
+	before := c.watchCount(b)
 	start := time.Now()
-	command := fmt.Sprintf("%s --server %s --read-only --log-file ''", bin, connect)
+	command := fmt.Sprintf("%s --server %s --read-only --log-file '' %s", bin, c.connect, strings.Join(c.adminArgs, " "))
 	if walkRate > 0 {
 		command += fmt.Sprintf(" --walk-rate %d", walkRate)
 	}
@@ -228,7 +273,7 @@ func scaleUI(b *testing.B, bin, connect string, addrs []string, walkRate int) sc
 	if res.synced == 0 {
 		b.Fatalf("the UI never said synced; the screen:\n%s", s.last)
 	}
-	res.watches = serverWatchesSettled(b, addrs) - before
+	res.watches = c.watchCountSettled(b) - before
 	if walkRate > 0 {
 		zktest.WaitUntil(b, 10*time.Minute, func() string {
 			if strings.Contains(s.capture(), "partial:") {
@@ -248,14 +293,14 @@ func scaleUI(b *testing.B, bin, connect string, addrs []string, walkRate int) sc
 // scaleCost watches the cluster in this process, with the UI's defaults,
 // for a minute, and returns what its four-letter words cost each member,
 // and how long the watcher took to its first sync.
-func scaleCost(b *testing.B, connect string) ([]zkwatch.MemberCost, time.Duration) {
-	target, err := zkwatch.ParseConnectString(connect)
+func scaleCost(b *testing.B, c scaleCluster) ([]zkwatch.MemberCost, time.Duration) {
+	target, err := zkwatch.ParseConnectString(c.connect)
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, Admin: c.admin})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -323,30 +368,6 @@ func scaleCommand(b *testing.B, bin string, args ...string) scaleRun {
 	return runs[len(runs)/2]
 }
 
-// serverWatches sums every member's watch count, of every kind.
-func serverWatches(b *testing.B, addrs []string) int {
-	total := 0
-	for _, a := range addrs {
-		total += zktest.WatchCount(b, a)
-	}
-	return total
-}
-
-// serverWatchesSettled is serverWatches once it has stopped changing for
-// two seconds: the watches a watcher sets arrive over its first moments.
-func serverWatchesSettled(b *testing.B, addrs []string) int {
-	last := serverWatches(b, addrs)
-	for range 60 {
-		time.Sleep(2 * time.Second)
-		n := serverWatches(b, addrs)
-		if n == last {
-			return n
-		}
-		last = n
-	}
-	return last
-}
-
 // panePID is the process the tmux pane runs.
 func panePID(b *testing.B, s *tmuxScreen) int {
 	pid, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
@@ -391,16 +412,36 @@ func (quietZK) Printf(string, ...any) {}
 
 // scaleReport prints the figures as a table.
 type scaleReport struct {
-	rows  [][5]string
+	admin bool // rows carry the AdminServer run's figure
+	rows  [][6]string
 	notes []string
 }
 
-func (r *scaleReport) row(what, measured, target, floor string, ok bool) {
+// scaleValue is a figure as printed, and as a number to compare runs by.
+type scaleValue struct {
+	text string
+	v    float64
+}
+
+func durValue(d time.Duration) scaleValue { return scaleValue{fmtDur(d), d.Seconds()} }
+func mbValue(n uint64) scaleValue         { return scaleValue{fmtMB(n), float64(n)} }
+func runValue(r scaleRun) scaleValue      { return scaleValue{r.String(), r.took.Seconds()} }
+
+// row adds a figure: the four-letter-word run's, and admin's (the
+// AdminServer run's) beside it with the difference, when there is one.
+func (r *scaleReport) row(what string, measured scaleValue, admin *scaleValue, target, floor string, ok bool) {
 	verdict := "met"
 	if !ok {
 		verdict = "MISSED"
 	}
-	r.rows = append(r.rows, [5]string{what, measured, target, floor, verdict})
+	beside := ""
+	if admin != nil {
+		beside = admin.text
+		if measured.v > 0 && admin.text != "-" {
+			beside += fmt.Sprintf(" (%+.0f %%)", (admin.v/measured.v-1)*100)
+		}
+	}
+	r.rows = append(r.rows, [6]string{what, measured.text, beside, target, floor, verdict})
 }
 
 func (r *scaleReport) note(format string, args ...any) {
@@ -408,15 +449,18 @@ func (r *scaleReport) note(format string, args ...any) {
 }
 
 func (r *scaleReport) print(w *os.File) {
-	head := [5]string{"FIGURE", "MEASURED", "TARGET", "FLOOR", "VERDICT"}
-	widths := [5]int{}
-	for _, row := range append([][5]string{head}, r.rows...) {
+	head := [6]string{"FIGURE", "FOUR-LETTER WORDS", "ADMINSERVER (srvr only)", "TARGET", "FLOOR", "VERDICT"}
+	widths := [6]int{}
+	for _, row := range append([][6]string{head}, r.rows...) {
 		for i, c := range row {
 			widths[i] = max(widths[i], len([]rune(c)))
 		}
 	}
-	for _, row := range append([][5]string{head}, r.rows...) {
+	for _, row := range append([][6]string{head}, r.rows...) {
 		for i, c := range row {
+			if i == 2 && !r.admin {
+				continue
+			}
 			fmt.Fprintf(w, "%-*s  ", widths[i], c)
 		}
 		fmt.Fprintln(w)

@@ -33,6 +33,10 @@ var (
 		"Releases (a holder's node gone) seen since the lock got series of its own.", lockLabels, nil)
 	descFIFO = prometheus.NewDesc("zklocks_lock_fifo_breaks_total",
 		"Grants of an exclusive lock that overtook an earlier waiter.", lockLabels, nil)
+	descHolder = prometheus.NewDesc("zklocks_lock_holder_info",
+		"1 for each holder of the lock: its session, its client's address and the member it is connected to, as the "+
+			"members' connections (cons, or the AdminServer's connections) name them; client is \"\" when no member does.",
+		append(lockLabels, "session", "client", "member"), nil)
 
 	descFolded = prometheus.NewDesc("zklocks_folded_locks",
 		"Locks without series of their own (past --max-locks or not matching --path), counted in the zklocks_folded_* totals.", nil, nil)
@@ -61,7 +65,7 @@ var (
 
 // Describe sends every family's description.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
+	for _, d := range []*prometheus.Desc{descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
 		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedWait, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
 		descLocks, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
 		ch <- d
@@ -112,6 +116,14 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 		labels := []string{p, string(e.recipeOf(p))}
 		gauge(descHolders, float64(l.Holders()), labels...)
+		seen := map[int64]bool{} // one session can hold twice (a read lock taken twice): one series
+		for _, h := range l.Participants {
+			if h.Role == lockcore.RoleHolder && h.Session != 0 && !seen[h.Session] {
+				seen[h.Session] = true
+				c := s.Client(h.Session)
+				gauge(descHolder, 1, append(labels, lockcore.SessionHex(h.Session), c.Addr, c.Server)...)
+			}
+		}
 		gauge(descWaiters, float64(l.Waiters()), labels...)
 		known, atMost := l.KnownHold(asOf)
 		gauge(descOldest, known.Seconds(), labels...)

@@ -86,9 +86,32 @@ func (j jvm) args(jvmFlags []string, cfgPath string) []string {
 	return append(args, "-cp", j.classpath, mainClass, cfgPath)
 }
 
+// servletAPIJar is what Debian's Jetty needs for the AdminServer and its
+// zookeeper.jar does not name; ServletHint installs it.
+const (
+	servletAPIJar = "servlet-api.jar"
+	ServletHint   = "apt-get install -y libservlet-api-java"
+)
+
+// withServletAPI adds the servlet API to the class path, for the
+// AdminServer.
+func (j jvm) withServletAPI(jarDir string) (jvm, error) {
+	p := filepath.Join(jarDir, servletAPIJar)
+	if _, err := os.Stat(p); err != nil {
+		return j, fmt.Errorf("%w: %s not found (the AdminServer needs it); install it with: %s", ErrNotInstalled, p, ServletHint)
+	}
+	j.classpath += string(os.PathListSeparator) + p
+	return j, nil
+}
+
 // zooCfg is the content of zoo.cfg for a server whose data lives in dataDir
-// and who listens for clients on 127.0.0.1:clientPort.
-func zooCfg(cfg Config, dataDir string, clientPort int) string {
+// and who listens for clients on 127.0.0.1:clientPort, and for AdminServer
+// requests on 127.0.0.1:adminPort unless that is 0.
+func zooCfg(cfg Config, dataDir string, clientPort, adminPort int) string {
+	admin := []string{"admin.enableServer=false"}
+	if adminPort != 0 {
+		admin = []string{"admin.enableServer=true", "admin.serverAddress=127.0.0.1", fmt.Sprintf("admin.serverPort=%d", adminPort)}
+	}
 	lines := []string{
 		"tickTime=500",
 		"initLimit=20",
@@ -97,10 +120,10 @@ func zooCfg(cfg Config, dataDir string, clientPort int) string {
 		fmt.Sprintf("clientPort=%d", clientPort),
 		"clientPortAddress=127.0.0.1",
 		"maxClientCnxns=0",
-		"admin.enableServer=false",
 		"forceSync=no",
 		"4lw.commands.whitelist=" + Whitelist(cfg.FourLetterWords),
 	}
+	lines = append(lines, admin...)
 	lines = append(lines, cfg.Peers...)
 	if len(cfg.Peers) == 1 {
 		// A one-member ensemble is still a quorum, not a standalone server.

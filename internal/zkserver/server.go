@@ -55,6 +55,13 @@ type Config struct {
 	// FourLetterWords is 4lw.commands.whitelist; "" means "*" (all), and
 	// srvr is always added (see Whitelist).
 	FourLetterWords string
+	// Admin turns the AdminServer on, on 127.0.0.1:AdminPort (0 picks a
+	// free port). Debian's package starts it only with the servlet API on
+	// the class path, which Admin adds (/usr/share/java/servlet-api.jar,
+	// package libservlet-api-java). Off, the server has none, as
+	// admin.enableServer=false says.
+	Admin     bool
+	AdminPort int
 }
 
 // Server is one ZooKeeper server run by this package. Its address and
@@ -66,6 +73,8 @@ type Server struct {
 	dir   string
 	owned bool // dir was made by this package: Stop removes it
 	port  int
+	// adminPort is the AdminServer's port, 0 when it is off.
+	adminPort int
 
 	mu      sync.Mutex
 	proc    *process // nil while not running
@@ -120,7 +129,12 @@ func prepare(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, jvm: j, dir: cfg.Dir, port: cfg.Port}
+	if cfg.Admin {
+		if j, err = j.withServletAPI(cfg.JarDir); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{cfg: cfg, jvm: j, dir: cfg.Dir, port: cfg.Port, adminPort: cfg.AdminPort}
 	if s.dir == "" {
 		SweepStale(os.TempDir())
 		if s.dir, err = os.MkdirTemp("", fmt.Sprintf("%s%d-*", tempPrefix, os.Getpid())); err != nil {
@@ -135,6 +149,14 @@ func prepare(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		s.port = ports[0]
+	}
+	if cfg.Admin && s.adminPort == 0 {
+		ports, err := FreePorts(1)
+		if err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.adminPort = ports[0]
 	}
 	if err := s.writeFiles(); err != nil {
 		s.Stop()
@@ -152,7 +174,7 @@ func (s *Server) writeFiles() error {
 			return fmt.Errorf("zkserver: write myid: %w", err)
 		}
 	}
-	if err := os.WriteFile(s.cfgPath(), []byte(zooCfg(s.cfg, s.dataDir(), s.port)), 0o644); err != nil {
+	if err := os.WriteFile(s.cfgPath(), []byte(zooCfg(s.cfg, s.dataDir(), s.port, s.adminPort)), 0o644); err != nil {
 		return fmt.Errorf("zkserver: write zoo.cfg: %w", err)
 	}
 	return nil
@@ -163,6 +185,10 @@ func (s *Server) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.It
 
 // Port returns the client port.
 func (s *Server) Port() int { return s.port }
+
+// AdminPort returns the AdminServer's port on 127.0.0.1, or 0 when the
+// server has no AdminServer.
+func (s *Server) AdminPort() int { return s.adminPort }
 
 // Dir returns the directory with zoo.cfg, data/ and zookeeper.log.
 func (s *Server) Dir() string { return s.dir }

@@ -223,3 +223,23 @@ func contains(list []string, s string) bool {
 type discard struct{}
 
 func (discard) Printf(string, ...any) {}
+
+// TestZooCfgAdminServer: the AdminServer is off unless asked for, and on
+// its own loopback port when it is; the servlet API it needs on Debian is
+// then on the class path, or its absence named with the package.
+func TestZooCfgAdminServer(t *testing.T) {
+	off := zooCfg(Config{}, "/data", 2181, 0)
+	if !strings.Contains(off, "admin.enableServer=false\n") || strings.Contains(off, "admin.serverPort") {
+		t.Errorf("without Admin:\n%s", off)
+	}
+	on := zooCfg(Config{Admin: true}, "/data", 2181, 18080)
+	for _, want := range []string{"admin.enableServer=true\n", "admin.serverAddress=127.0.0.1\n", "admin.serverPort=18080\n"} {
+		if !strings.Contains(on, want) {
+			t.Errorf("with Admin, %q missing:\n%s", want, on)
+		}
+	}
+	j, err := jvm{classpath: "a.jar"}.withServletAPI(t.TempDir())
+	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), ServletHint) {
+		t.Errorf("no servlet-api.jar: %v (class path %q)", err, j.classpath)
+	}
+}

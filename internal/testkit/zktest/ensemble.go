@@ -37,6 +37,9 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	peers := make([]string, n)
 	for i := range n {
 		peers[i] = fmt.Sprintf("server.%d=127.0.0.1:%d:%d:participant;127.0.0.1:%d", i+1, ports[3*i+1], ports[3*i+2], ports[3*i])
+		if cfg.noClientAddrs {
+			peers[i] = fmt.Sprintf("server.%d=127.0.0.1:%d:%d:participant", i+1, ports[3*i+1], ports[3*i+2])
+		}
 	}
 	e := &Ensemble{t: t}
 	for i := range n {

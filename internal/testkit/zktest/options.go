@@ -14,6 +14,10 @@ type config struct {
 	lines    []string // extra zoo.cfg lines, appended after the defaults
 	jvmFlags []string // extra JVM arguments, before the main class
 	words    string   // 4lw.commands.whitelist
+	admin    bool     // the AdminServer on
+	// noClientAddrs leaves the client address out of the ensemble's
+	// server.N lines (a static configuration's clientPort only).
+	noClientAddrs bool
 }
 
 func newConfig(opts []Option) config {
@@ -47,6 +51,22 @@ func WithFourLetterWords(list string) Option {
 	return func(c *config) { c.words = list }
 }
 
+// WithAdminServer turns each server's AdminServer on, on a free loopback
+// port of its own (Server.AdminPort); the servlet API it needs on Debian is
+// added to the class path. Without it a server has no AdminServer. Over
+// HTTPS, add WithConfig("admin.forceHttps=true", and the
+// ssl.quorum.keyStore.* lines): see AdminKeystore.
+func WithAdminServer() Option {
+	return func(c *config) { c.admin = true }
+}
+
+// WithoutClientAddresses writes an ensemble's server.N lines without their
+// client address, as a static configuration does: /zookeeper/config then
+// does not say where each member takes clients.
+func WithoutClientAddresses() Option {
+	return func(c *config) { c.noClientAddrs = true }
+}
+
 // whitelist returns the configured words with srvr guaranteed to be present.
 func (c config) whitelist() string {
 	if c.words == "*" {
@@ -66,5 +86,5 @@ func (c config) whitelist() string {
 // server turns the options into zkserver's configuration for a server in
 // dir, with the jars from jarDir.
 func (c config) server(jarDir, dir string) zkserver.Config {
-	return zkserver.Config{JarDir: jarDir, Dir: dir, Lines: c.lines, JVMFlags: c.jvmFlags, FourLetterWords: c.whitelist()}
+	return zkserver.Config{JarDir: jarDir, Dir: dir, Lines: c.lines, JVMFlags: c.jvmFlags, FourLetterWords: c.whitelist(), Admin: c.admin}
 }

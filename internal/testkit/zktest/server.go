@@ -94,6 +94,10 @@ func track(t testing.TB, srv *zkserver.Server, timeout time.Duration) *Server {
 // Addr returns the client address, "127.0.0.1:PORT".
 func (s *Server) Addr() string { return s.srv.Addr() }
 
+// AdminPort returns the AdminServer's port on 127.0.0.1, or 0 when the
+// server has none (see WithAdminServer).
+func (s *Server) AdminPort() int { return s.srv.AdminPort() }
+
 // Port returns the client port.
 func (s *Server) Port() int { return s.srv.Port() }
 

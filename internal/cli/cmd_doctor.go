@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+func newDoctorCommand(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Say what each server answers, what zklocks can show because of it, and the fix for each gap",
+		Long: `doctor asks every ensemble member, once, each four-letter word zklocks uses
+(srvr, cons, wchs, wchc, wchp, dump, mntr) on its client port, and each AdminServer
+command that stands for one (server_stats, connections, watch_summary, watches,
+watches_by_path, dump, monitor) at --admin-port over --admin-scheme. It reads no more
+of each answer than it takes to know it is one.
+
+Then, for each member, it says what zklocks can show (clients of sessions and
+disconnected holders, the servers' watch table, finding locks by dump, when a
+disconnected session expires), which way each comes, and for each gap the one-line
+fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port.
+
+` + exitCodesHelp(),
+		Example: `  zklocks doctor --server zk1:2181,zk2:2181,zk3:2181
+  zklocks doctor --admin-port 9090 --admin-scheme https --admin-ca ca.pem --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := g.load()
+			if err != nil {
+				return err
+			}
+			conn, err := s.dial(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			probes, ensemble := conn.ProbeMembers(cmd.Context())
+			d := diagnosis{probes: probes, missing: ensemble.Missing}
+			return write(cmd, asJSON, d.writeJSON, d.writeText)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	return cmd
+}
+
+// diagnosis is what doctor found.
+type diagnosis struct {
+	probes  []zkwatch.Probe
+	missing []string
+}
+
+func answerText(err error) string {
+	if err == nil {
+		return "answered"
+	}
+	return shortErrText(err)
+}
+
+func shortErrText(err error) string {
+	if errorIsRefused(err) {
+		return "refused (not in 4lw.commands.whitelist)"
+	}
+	return strings.TrimPrefix(err.Error(), "zkwatch: ")
+}
+
+func (d diagnosis) writeText(w io.Writer) error {
+	var b strings.Builder
+	for i, p := range d.probes {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		mode := p.Mode
+		if mode == "" {
+			mode = "role unknown"
+		}
+		fmt.Fprintf(&b, "%s (%s)\n", model.Printable(p.Member), mode)
+		var ok, refused, failed []string
+		for _, word := range zkwatch.ProbeWords {
+			switch err := p.Words[word]; {
+			case err == nil:
+				ok = append(ok, word)
+			case errorIsRefused(err):
+				refused = append(refused, word)
+			default:
+				failed = append(failed, word+" ("+shortErrText(err)+")")
+			}
+		}
+		fmt.Fprintf(&b, "  four-letter words  answers: %s", listOrNone(ok))
+		if len(refused) > 0 {
+			fmt.Fprintf(&b, "; refuses: %s", strings.Join(refused, ", "))
+		}
+		if len(failed) > 0 {
+			fmt.Fprintf(&b, "; failed: %s", strings.Join(failed, ", "))
+		}
+		b.WriteString("\n")
+		b.WriteString("  AdminServer        " + adminText(p) + "\n")
+		b.WriteString("  zklocks can show\n")
+		for _, c := range zkwatch.Capabilities {
+			via, why := p.Way(c)
+			switch via {
+			case zkwatch.ViaWord:
+				fmt.Fprintf(&b, "    ✓ %s  (four-letter word)\n", c.Name)
+			case zkwatch.ViaAdmin:
+				fmt.Fprintf(&b, "    ✓ %s  (AdminServer)\n", c.Name)
+			default:
+				fmt.Fprintf(&b, "    ✗ %s: %s\n", c.Name, model.Printable(why))
+				if fix := p.Fix(c); fix != "" {
+					fmt.Fprintf(&b, "      fix: %s\n", fix)
+				}
+			}
+		}
+	}
+	for _, m := range d.missing {
+		fmt.Fprintf(&b, "\nnot asked: %s\n", model.Printable(m))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// adminText says where the AdminServer was asked and what it answered.
+func adminText(p zkwatch.Probe) string {
+	if len(p.Admin) == 0 {
+		return "not asked (--admin-port=off)"
+	}
+	tls := "HTTP"
+	if p.AdminTLS {
+		tls = "HTTPS"
+	}
+	var ok, failed []string
+	for _, word := range zkwatch.ProbeWords {
+		command, _ := zkwatch.AdminCommand(word)
+		switch err := p.Admin[word]; {
+		case err == nil:
+			ok = append(ok, command)
+		case errorIsUnavailable(err):
+			// "no AdminServer at URL: why": the URL is said already.
+			why := strings.TrimPrefix(shortErrText(err), "no AdminServer at ")
+			if _, after, ok := strings.Cut(why, ": "); ok {
+				why = after
+			}
+			return fmt.Sprintf("%s (%s): none (%s)", p.AdminURL, tls, model.Printable(why))
+		default:
+			failed = append(failed, command+" ("+model.Printable(shortErrText(err))+")")
+		}
+	}
+	text := fmt.Sprintf("%s (%s): answers %s", p.AdminURL, tls, listOrNone(ok))
+	if len(failed) > 0 {
+		text += "; failed: " + strings.Join(failed, ", ")
+	}
+	return text
+}
+
+func listOrNone(words []string) string {
+	if len(words) == 0 {
+		return "none"
+	}
+	return strings.Join(words, ", ")
+}
+
+// doctorJSON is doctor --json: a contract with scripts.
+type doctorJSON struct {
+	Members []memberJSON `json:"members"`
+	Missing []string     `json:"not_asked,omitempty"`
+}
+
+type memberJSON struct {
+	Member       string            `json:"member"`
+	Mode         string            `json:"mode"`
+	Words        map[string]string `json:"four_letter_words"`
+	Admin        *adminJSON        `json:"admin_server"`
+	Capabilities []capabilityJSON  `json:"capabilities"`
+}
+
+type adminJSON struct {
+	URL      string            `json:"url"`
+	TLS      bool              `json:"tls"`
+	Commands map[string]string `json:"commands"`
+}
+
+type capabilityJSON struct {
+	Name string  `json:"name"`
+	Via  *string `json:"via"` // "4lw", "admin", or null
+	Why  string  `json:"why,omitempty"`
+	Fix  string  `json:"fix,omitempty"`
+}
+
+func (d diagnosis) writeJSON(w io.Writer) error {
+	out := doctorJSON{Members: []memberJSON{}, Missing: d.missing}
+	for _, p := range d.probes {
+		m := memberJSON{Member: p.Member, Mode: p.Mode, Words: map[string]string{}}
+		for word, err := range p.Words {
+			m.Words[word] = answerText(err)
+		}
+		if len(p.Admin) > 0 {
+			m.Admin = &adminJSON{URL: p.AdminURL, TLS: p.AdminTLS, Commands: map[string]string{}}
+			for word, err := range p.Admin {
+				command, _ := zkwatch.AdminCommand(word)
+				m.Admin.Commands[command] = answerText(err)
+			}
+		}
+		for _, c := range zkwatch.Capabilities {
+			via, why := p.Way(c)
+			cj := capabilityJSON{Name: c.Name, Why: why}
+			if via != "" {
+				v := string(via)
+				cj.Via = &v
+			} else {
+				cj.Fix = p.Fix(c)
+			}
+			m.Capabilities = append(m.Capabilities, cj)
+		}
+		out.Members = append(out.Members, m)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func errorIsRefused(err error) bool { return errors.Is(err, zkwatch.ErrFourLetterRefused) }
+
+func errorIsUnavailable(err error) bool { return errors.Is(err, zkwatch.ErrAdminUnavailable) }

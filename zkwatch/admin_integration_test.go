@@ -1,0 +1,167 @@
+package zkwatch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+)
+
+// TestIntegrationEnricherAdminServer: an ensemble whose members allow only
+// srvr but run an AdminServer: the Enricher gets every member's clients and
+// watches from it, with session ids exact (they are above 2^53), counts and
+// paces each command under the word it stands for, reads watch_summary for
+// the budget, and remembers that the words are refused.
+func TestIntegrationEnricherAdminServer(t *testing.T) {
+	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer())
+	members := ens.Members()
+	admin := &AdminServer{Ports: map[string]int{}}
+	var addrs []string
+	for _, m := range members {
+		addrs = append(addrs, m.Addr())
+		admin.Ports[m.Addr()] = m.AdminPort()
+	}
+	a, b := members[0].Connect(t), members[2].Connect(t)
+	if _, err := a.Create("/w", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := b.GetW("/w"); err != nil {
+		t.Fatal(err)
+	}
+	if b.SessionID() <= 1<<53 {
+		t.Fatalf("session %d: the test needs ids above 2^53, where float64 cannot hold every one", b.SessionID())
+	}
+
+	e := NewEnricher(addrs, 0)
+	e.Admin, e.Mode, e.Budget = admin, WatchesAuto, 10
+	var en Enrichment
+	for range 2 {
+		en = e.Poll(context.Background())
+	}
+	for i, s := range en.Servers {
+		if s.Err != nil || s.Status.Mode == "" || s.Via["cons"] != ViaAdmin || s.Via["wchs"] != ViaAdmin || s.Via["wchc"] != ViaAdmin || s.Via["srvr"] != ViaWord {
+			t.Errorf("member %d: %+v", i, s)
+		}
+	}
+	if !en.Complete || en.Clients[a.SessionID()].Server != addrs[0] || en.Clients[b.SessionID()].Server != addrs[2] {
+		t.Fatalf("clients (complete %v, %s): %+v", en.Complete, en.ClientsNote, en.Clients)
+	}
+	if got := en.ByPath["/w"]; !reflect.DeepEqual(got, []int64{b.SessionID()}) {
+		t.Errorf("watchers of /w: %d, want exactly %d (note %q)", got, b.SessionID(), en.WatchesNote)
+	}
+	vias := map[Via]int{}
+	for _, m := range en.Cost {
+		for _, w := range m.Words {
+			vias[w.Via]++
+			if w.Word != "srvr" && w.Via != ViaAdmin {
+				t.Errorf("%s %s last asked by %q", m.Member, w.Word, w.Via)
+			}
+		}
+	}
+	if vias[ViaAdmin] != 3*3 { // cons, wchs, wchc on each member
+		t.Errorf("costs by way %v, want 9 words by the AdminServer", vias)
+	}
+	// Two polls: each word asked twice of each member, the refused
+	// four-letter word once, the first time only.
+	for _, m := range en.Cost {
+		for _, w := range m.Words {
+			if want := map[string]int{"srvr": 2, "cons": 3, "wchs": 3, "wchc": 3}[w.Word]; w.Asks != want {
+				t.Errorf("%s %s: %d asks, want %d (two by the AdminServer, one refused)", m.Member, w.Word, w.Asks, want)
+			}
+		}
+	}
+
+	// Over the budget, the table is not read, as with wchs.
+	for i := range 12 {
+		if _, _, _, err := b.ExistsW(fmt.Sprintf("/absent-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e2 := NewEnricher(addrs, 0)
+	e2.Admin, e2.Mode, e2.Budget = admin, WatchesAuto, 10
+	if en := e2.Poll(context.Background()); en.Watches != nil || !strings.Contains(en.WatchesNote, "over the budget of 10") {
+		t.Errorf("over the budget: watches %v, note %q", en.Watches, en.WatchesNote)
+	}
+}
+
+// TestIntegrationAdminDumpByRole: the AdminServer's dump lists every
+// session's ephemeral nodes on any member, but the expiry times only on
+// the leader, as servers.md says.
+func TestIntegrationAdminDumpByRole(t *testing.T) {
+	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer())
+	members := ens.Members()
+	leader := ens.Leader()
+	c := members[(leader+1)%3].Connect(t)
+	if _, err := c.Create("/lockdir", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Create("/lockdir/lock-", nil, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range members {
+		admin := &AdminServer{Port: m.AdminPort()}
+		var eph Ephemerals
+		at := map[int64]time.Time{}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, err := AdminStream(ctx, admin, m.Addr(), "dump", nil, func(key string, dec *json.Decoder) (bool, error) {
+			if ok, err := adminEphemerals(&eph, func(string) bool { return true })(key, dec); ok {
+				return ok, err
+			}
+			return adminExpiry(at)(key, dec)
+		})
+		cancel()
+		if err != nil {
+			t.Fatalf("member %d: %v", i, err)
+		}
+		if eph.Parents["/lockdir"].Count != 1 {
+			t.Errorf("member %d: ephemerals %+v", i, eph)
+		}
+		_, scheduled := at[c.SessionID()]
+		if scheduled != (i == leader) {
+			t.Errorf("member %d (leader %d): expiry map %v", i, leader, at)
+		}
+	}
+	// A word asked of a member whose AdminServer is not there is told
+	// apart from one that failed.
+	_, err := AdminStream(context.Background(), &AdminServer{Port: members[0].Port()}, members[0].Addr(), "cons", nil, adminConnections(new([]Connection)))
+	if !errors.Is(err, ErrAdminUnavailable) {
+		t.Errorf("the client port asked as an AdminServer: %v, want ErrAdminUnavailable", err)
+	}
+}
+
+// TestIntegrationMembersByAdminServer: members whose client addresses
+// /zookeeper/config does not give are told apart by their server id, which
+// conf gives, or the AdminServer's configuration where conf is refused.
+func TestIntegrationMembersByAdminServer(t *testing.T) {
+	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer(), zktest.WithoutClientAddresses())
+	admin := &AdminServer{Ports: map[string]int{}}
+	var addrs []string
+	for _, m := range ens.Members() {
+		addrs = append(addrs, m.Addr())
+		admin.Ports[m.Addr()] = m.AdminPort()
+	}
+	for _, a := range []*AdminServer{admin, {Off: true}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		conn, err := Dial(ctx, Options{Target: Target{Servers: addrs}, Admin: a})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		got := conn.Members(ctx)
+		conn.Close()
+		cancel()
+		switch {
+		case a.Enabled() && (len(got.Servers) != 3 || len(got.Missing) != 0):
+			t.Errorf("through the AdminServer: %+v, want the three members and none missing", got)
+		case !a.Enabled() && len(got.Missing) != 3:
+			t.Errorf("without it (conf refused): %+v, want the three members missing", got)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package zkwatch
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// askMember asks server for srvr, then, if it answered or refused only
+// srvr, for the other words it has not refused before: cons and the watch
+// table when their cost allows, else the last answers are kept. Each word
+// the member refuses is asked of its AdminServer instead, unless noAdmin
+// says it has none.
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus Interest) memberAnswer {
+	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}}
+	var text string
+	st := ServerStatus{Addr: server}
+	via, ok := e.word(ctx, &a, refused, "srvr", reader{text: textReader(&text), json: adminStatus(&st)}, e.wordTimeout)
+	if !ok && !slices.Contains(a.info.Refused, "srvr") {
+		return a // unreachable or not serving: the rest would fail too
+	}
+	if via == ViaWord {
+		parsed, err := ParseSrvr(text)
+		if err != nil {
+			a.info.Err = fmt.Errorf("zkwatch: srvr from %s: %w", server, err)
+			return a
+		}
+		st, st.Addr = parsed, server
+	}
+	if ok {
+		a.info.Status = st
+	}
+	e.askCons(ctx, &a, refused, kept)
+	e.askWatches(ctx, &a, refused, kept, interest, focus)
+	return a
+}
+
+// askCons reads the member's connections into a, or keeps the last ones
+// while cons is not yet due again.
+func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer) {
+	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", e.interval) {
+		a.conns, a.consOK, a.consAt = kept.conns, true, kept.consAt
+		a.info.setVia("cons", kept.consVia)
+		return
+	}
+	at := e.now()
+	var text string
+	var conns []Connection
+	via, ok := e.word(ctx, a, refused, "cons", reader{text: textReader(&text), json: adminConnections(&conns)}, e.wordTimeout)
+	switch via {
+	case ViaWord:
+		a.conns, a.consOK = parseWord(a, "cons", text, ParseCons)
+	case ViaAdmin:
+		a.conns, a.consOK = conns, ok
+	}
+	a.consAt, a.consVia = at, via
+}
+
+// askWatches reads the member's watch table into a, as Mode and Budget
+// allow: wchc, or wchp where wchc is refused (or the AdminServer's watches
+// where both are), streamed and kept to what interest names. A table read
+// less than its cost allows ago is reused.
+func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interest, focus Interest) {
+	if e.Mode == WatchesRecipe {
+		return
+	}
+	if e.Mode == WatchesAuto {
+		var text string
+		total := -1
+		via, ok := e.word(ctx, a, refused, "wchs", reader{text: textReader(&text), json: adminWatchSummary(&total)}, e.wordTimeout)
+		var err error
+		if via == ViaWord {
+			total, err = ParseWchs(text)
+		}
+		if ok && err == nil && total > e.budget() {
+			if focus.Lock == "" {
+				a.overBudget, a.budget = total, e.budget()
+				return
+			}
+			// Over the budget for every lock, but not for the one
+			// the operator looks at: paced like any table read.
+			interest = focus
+		}
+	}
+	if kept.watches != nil && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
+		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers, kept.watchesFor
+		a.coversGen = kept.coversGen
+		a.info.setVia(kept.watchesWord, kept.watchesVia)
+		return
+	}
+	zxid, at := a.info.Status.Zxid, e.now()
+	for _, w := range []string{"wchc", "wchp"} {
+		if table, via, ok := e.readTable(ctx, a, refused, w, interest); ok {
+			a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = table, zxid, at, w, interest.Covers, interest.Lock
+			a.coversGen, a.watchesVia = interest.Gen, via
+			return
+		}
+		if !slices.Contains(a.info.Refused, w) {
+			return // failed rather than refused: wchp would fail alike
+		}
+	}
+}
+
+// readTable asks for wchc or wchp (or their AdminServer commands) and
+// parses the answer as it comes.
+func (e *Enricher) readTable(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, interest Interest) (map[int64][]string, Via, bool) {
+	var table map[int64][]string
+	jsonTable := map[int64][]string{}
+	via, ok := e.word(ctx, a, refused, w, reader{
+		text: func(r *bufio.Reader) error {
+			var err error
+			table, err = ParseWatchStream(w, r, interest)
+			return err
+		},
+		json: adminWatchTable(jsonTable, interest),
+	}, e.tableTimeout())
+	if via == ViaAdmin {
+		sortTable(jsonTable)
+		table = jsonTable
+	}
+	return table, via, ok
+}
+
+// tableTimeout bounds reading a whole watch table, which on a member with
+// a million watches is tens of megabytes.
+func (e *Enricher) tableTimeout() time.Duration { return max(e.wordTimeout, 30*time.Second) }
+
+func (e *Enricher) budget() int {
+	if e.Budget > 0 {
+		return e.Budget
+	}
+	return DefaultWatchBudget
+}
+
+// word asks a.info.Addr for w within timeout: as a four-letter word unless
+// the member refused it before (srvr is always asked), and by the
+// AdminServer when it is refused, unless the member is known to have none
+// (a.info.AdminErr). It returns the way that answered. A refusal is added
+// to a.info.Refused and a missing AdminServer set as a.info.AdminErr; any
+// other failure of srvr is a.info.Err, and of another word goes to
+// a.info.Failed.
+func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, r reader, timeout time.Duration) (Via, bool) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ways := ways{tls: e.TLS, admin: e.Admin, costs: e.Costs}
+	via, wordErr, adminErr := ways.ask(ctx, a.info.Addr, w, r, w != "srvr" && refused[w], a.info.AdminErr)
+	if errors.Is(wordErr, ErrFourLetterRefused) && !slices.Contains(a.info.Refused, w) {
+		a.info.Refused = append(a.info.Refused, w)
+	}
+	if errors.Is(adminErr, ErrAdminUnavailable) {
+		a.info.AdminErr = adminErr
+	}
+	switch {
+	case via != "":
+		a.info.setVia(w, via)
+		return via, true
+	case adminErr != nil && !errors.Is(adminErr, ErrAdminUnavailable):
+		a.fail(w, adminErr)
+	case adminErr != nil:
+		// Refused, and no AdminServer: Refused and AdminErr say so.
+	case w == "srvr":
+		a.info.Err = wordErr
+	default:
+		a.fail(w, wordErr)
+	}
+	return "", false
+}
+
+// parseWord parses a reply to w, recording a parse failure.
+func parseWord[T any](a *memberAnswer, w, reply string, parse func(string) (T, error)) (T, bool) {
+	v, err := parse(reply)
+	if err != nil {
+		a.fail(w, fmt.Errorf("zkwatch: %s from %s: %w", w, a.info.Addr, err))
+		return v, false
+	}
+	return v, true
+}
+
+// fail records why w got no usable answer.
+func (a *memberAnswer) fail(w string, err error) {
+	if a.info.Failed == nil {
+		a.info.Failed = map[string]error{}
+	}
+	a.info.Failed[w] = err
+}
+
+// missing says why a member's answer to words is missing, in a form that
+// is followed by the member's address: "wchc and wchp refused by", or
+// "cons refused, and no AdminServer answered, by".
+func (a *memberAnswer) missing(words ...string) string {
+	switch {
+	case errors.Is(a.info.Err, ErrNotServing):
+		return "not serving:"
+	case a.info.Err != nil:
+		return "no answer from"
+	}
+	for _, w := range words {
+		if a.info.Failed[w] != nil {
+			return w + " failed at"
+		}
+	}
+	if a.info.AdminErr != nil && !errors.Is(a.info.AdminErr, errAdminOff) {
+		return strings.Join(words, " and ") + " refused, and no AdminServer answered, by"
+	}
+	return strings.Join(words, " and ") + " refused by"
+}
