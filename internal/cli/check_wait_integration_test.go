@@ -118,7 +118,7 @@ func TestIntegrationCheckSaysDisconnectedHolderNotJudged(t *testing.T) {
 		t.Fatalf("invalid JSON (%v): %s %s", err, out, errOut)
 	}
 	if code != int(check.OK) || got.Complete || len(got.NotJudged) != 1 ||
-		!strings.Contains(got.NotJudged[0], "disconnected-holder not judged for 1 holder (cons refused by "+server) {
+		!strings.Contains(got.NotJudged[0], "disconnected-holder not judged for 1 holder (cons refused, and no AdminServer answered, by "+server) {
 		t.Errorf("exit %d: %+v", code, got)
 	}
 	out, _, code = run(t, "check", "--server", server)

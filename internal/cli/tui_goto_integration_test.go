@@ -72,7 +72,9 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	// A path that is no lock opens the tree there, read from the server.
 	s.keys(":", "/goto", "Enter")
 	s.waitText("tree · /goto", "2 children", "alpha", "beta", "kazoo-lock · 1 holding · 0 waiting")
+	// (Escape and : sent at once would read as alt+:.)
 	s.keys("Escape")
+	s.waitFor("the tree closed", func(sc string) bool { return !strings.Contains(sc, "tree · /goto") })
 
 	s.keys(":", "sessions", "Enter")
 	s.waitText("[2 Sessions]", "SESSION", "HOLDS")
@@ -98,6 +100,7 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	s.keys("h")
 	s.waitText("tree · /other", "gamma", "kazoo-lock · 1 holding · 0 waiting")
 	s.keys("Escape")
+	s.waitFor("the tree closed", func(sc string) bool { return !strings.Contains(sc, "tree · /other") })
 	s.keys(":", "q", "Enter")
 	s.waitExit(10 * time.Second)
 }
