@@ -143,6 +143,7 @@ func writeFile(t *testing.T, path, content string) {
 // which requires a client certificate, and finds out what the four-letter
 // words do there.
 func TestIntegrationTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pki := newTestPKI(t, dir)
 	securePort := zktest.FreePort(t)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestIntegrationShowBadInput(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	server := zks.Addr()
 	c := zks.Connect(t)
@@ -131,6 +132,7 @@ func TestIntegrationShowBadInput(t *testing.T) {
 }
 
 func TestIntegrationShowWithoutWatchTable(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t, zktest.WithFourLetterWords("srvr"))
 	c := zks.Connect(t)
 	for _, p := range []string{"/l", "/l/lock-1-0000000000", "/l/lock-2-0000000001"} {
