@@ -14,6 +14,7 @@ import (
 // at once, while the holder still holds, and the waiter behind it then
 // waits on the holder and is granted when the holder releases.
 func TestIntegrationWaiterWhoseNodeIsDeletedLearnsAtOnce(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	spec := lockcore.Spec{Path: "/struck", Mode: lockcore.ModeExclusive}
 	holder, err := lockcore.Acquire(context.Background(), zks.Connect(t), spec)

@@ -19,6 +19,7 @@ import (
 // expires: the state keeps its client's last address, with when it was
 // last seen, for the UI's cells and for show's text and JSON.
 func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
 	const lockPath = "/ls/jobs"

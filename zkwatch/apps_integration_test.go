@@ -27,6 +27,7 @@ func activeNodeInfo(nnID string) []byte {
 // the breadcrumb beside it is read again when the new active rewrites it
 // after fencing, so the unfenced anomaly goes without the lock changing.
 func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/ha", "/ha/ns1")
@@ -75,6 +76,7 @@ func hasNote(a *lockcore.App, text string) bool {
 // while broker 2 registers again in a new session under the same name:
 // the member is read again, not kept from the last read by its name.
 func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/k", "/k/brokers", "/k/brokers/ids")

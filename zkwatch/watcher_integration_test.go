@@ -134,6 +134,7 @@ func contender(t *testing.T, c *zk.Conn, parent string) string {
 }
 
 func TestIntegrationWatcherFollowsTheTree(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/w", "/w/locks", "/w/locks/orders", "/w/locks/late", "/w/config", "/w/config/db")
@@ -225,6 +226,7 @@ func TestIntegrationWatcherLeavesNoGoroutines(t *testing.T) {
 }
 
 func TestIntegrationWatcherEnrichment(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		opts   []zktest.Option
