@@ -17,7 +17,6 @@ func (discardLog) Printf(string, ...interface{}) {}
 // under -race: go-zookeeper's own race needs watches to re-register), and
 // the session's events relayed on the way.
 func TestIntegrationGuaranteedDeleteAcrossReconnect(t *testing.T) {
-	t.Parallel()
 	zks := zktest.Start(t)
 	proxy := zktest.NewProxy(t, zks.Addr())
 	var session Session
@@ -71,7 +70,6 @@ func TestIntegrationGuaranteedDeleteAcrossReconnect(t *testing.T) {
 // Closing a Client stops its guaranteed deletes while they cannot reach a
 // server, and closing the connection then takes the node with the session.
 func TestIntegrationCloseStopsGuaranteedDeletes(t *testing.T) {
-	t.Parallel()
 	zks := zktest.Start(t)
 	proxy := zktest.NewProxy(t, zks.Addr())
 	conn, _, err := zk.Connect([]string{proxy.Addr()}, 10*time.Second, zk.WithLogger(discardLog{}))
