@@ -19,9 +19,18 @@ deps:
 # at conn.go:849 while Conn.sendSetWatches reads it at conn.go:614). Our own
 # code's reconnects run under -race in the first, in tests that set no
 # watch before a reconnect.
+#
+# Most of the suite's time is spent waiting (JVMs starting, sessions
+# expiring, real clients queueing), not computing, so TESTP packages run at
+# once and TESTPARALLEL tests within each (t.Parallel), more than the
+# machine's cores, the longest packages named first so that they start
+# first (see docs/testing.md, Test time).
+TESTP        ?= 4
+TESTPARALLEL ?= 4
+LONGEST      := ./internal/cli ./zkwatch ./lockcore ./recording ./internal/testkit/peers ./ui
 test: deps vet
-	$(GO) test -race -count=1 -timeout 15m ./...
-	$(GO) test -count=1 -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos
+	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m $(LONGEST) ./...
+	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
 # TestIntegration… ones, in well under a minute.

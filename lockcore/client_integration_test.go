@@ -83,6 +83,7 @@ func (o *ours) waiting() bool {
 }
 
 func TestIntegrationFIFOWithRealClients(t *testing.T) {
+	t.Parallel()
 	zks, root := shared.Start(t), shared.Root(t)
 	for _, tc := range []struct {
 		kind            peers.Kind
@@ -123,6 +124,7 @@ func TestIntegrationFIFOWithRealClients(t *testing.T) {
 }
 
 func TestIntegrationReadWriteWithCurator(t *testing.T) {
+	t.Parallel()
 	zks, root := shared.Start(t), shared.Root(t)
 	path := root + "/rw"
 	p := peers.Start(t, peers.Curator, zks.Addr())
@@ -312,6 +314,7 @@ func TestIntegrationAcquireTimeoutRemovesOurNode(t *testing.T) {
 }
 
 func TestIntegrationSemaphoreLeasesWithRealClients(t *testing.T) {
+	t.Parallel()
 	zks, root := shared.Start(t), shared.Root(t)
 	for _, kind := range []peers.Kind{peers.Curator, peers.Kazoo} {
 		t.Run(string(kind), func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 )
 
@@ -14,8 +13,9 @@ import (
 // at once, while the holder still holds, and the waiter behind it then
 // waits on the holder and is granted when the holder releases.
 func TestIntegrationWaiterWhoseNodeIsDeletedLearnsAtOnce(t *testing.T) {
-	zks := zktest.Start(t)
-	spec := lockcore.Spec{Path: "/struck", Mode: lockcore.ModeExclusive}
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
+	spec := lockcore.Spec{Path: root + "/struck", Mode: lockcore.ModeExclusive}
 	holder, err := lockcore.Acquire(context.Background(), zks.Connect(t), spec)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -19,9 +18,10 @@ import (
 // expires: the state keeps its client's last address, with when it was
 // last seen, for the UI's cells and for show's text and JSON.
 func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
-	const lockPath = "/ls/jobs"
+	lockPath := root + "/ls/jobs"
 	holder := kazoo.Acquire(t, "holder", "lock", lockPath)
 	kazoo.WaitHeld(t, "holder", 30*time.Second)
 
@@ -36,7 +36,7 @@ func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/ls"}, EnrichEvery: 200 * time.Millisecond}).Events()
+	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ls"}, EnrichEvery: 200 * time.Millisecond}).Events()
 	s := model.NewState()
 	until := func(what string, cond func() bool) {
 		t.Helper()

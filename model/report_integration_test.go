@@ -123,6 +123,7 @@ func asText(t *testing.T, r model.Report) string {
 // watching its predecessor (the servers' table), with no anomaly. Then the
 // leader steps down and the next one leads.
 func TestIntegrationElections(t *testing.T) {
+	t.Parallel()
 	srv, root := shared.Start(t), shared.Root(t)
 	server := srv.Addr()
 	for _, tc := range []struct {
@@ -186,6 +187,7 @@ func TestIntegrationElections(t *testing.T) {
 // locks/ with its lease node already made, a third queues behind it. Three
 // clients, four waiting-or-holding nodes: "1 holding, 2 waiting".
 func TestIntegrationCuratorSemaphoreCountsClients(t *testing.T) {
+	t.Parallel()
 	srv, root := shared.Start(t), shared.Root(t)
 	p := peers.Start(t, peers.Curator, srv.Addr())
 	p.Acquire(t, "s0", "semaphore:1", root+"/sem")

@@ -24,6 +24,7 @@ import (
 // first contender's node, and the short one is in the recording with its
 // holder and waiters, every join, grant and release.
 func TestIntegrationRecordingHoldsNewLocksFromTheirFirstEvent(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Start(t)
 	admin := srv.Connect(t)
 	curator := peers.Start(t, peers.Curator, srv.Addr())

@@ -94,6 +94,7 @@ func holders(path string, n int) func(*model.State) string {
 // watcher's own session expires; replayed, the state after each recorded
 // event is the live state after that event.
 func TestIntegrationRecordReplay(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Start(t)
 	admin := srv.Connect(t)
 	for _, p := range []string{"/rec", "/rec/curator", "/rec/kazoo"} {

@@ -120,6 +120,7 @@ func exists(t *testing.T, c *zk.Conn, p string) bool {
 // node as shown, lose our own lock, refuse a node changed since shown, and
 // give our lock back on the way out.
 func TestIntegrationOperate(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	c, other := zks.Connect(t), zks.Connect(t)
 	ctx := context.Background()

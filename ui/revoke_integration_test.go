@@ -16,6 +16,7 @@ import (
 // request was made, then what became of it: released by a holder that
 // made its lock revocable, still held by one that did not.
 func TestIntegrationRevokeCurator(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
 	polite := curator.Acquire(t, "polite", "mutex+revocable", "/ui-rv/polite")

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -27,18 +26,19 @@ func activeNodeInfo(nnID string) []byte {
 // the breadcrumb beside it is read again when the new active rewrites it
 // after fencing, so the unfenced anomaly goes without the lock changing.
 func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
-	mkdirs(t, admin, "/ha", "/ha/ns1")
+	mkdirs(t, admin, root+"/ha", root+"/ha/ns1")
 	active := zks.Connect(t)
-	lock, crumb := "/ha/ns1/ActiveStandbyElectorLock", "/ha/ns1/ActiveBreadCrumb"
+	lock, crumb := root+"/ha/ns1/ActiveStandbyElectorLock", root+"/ha/ns1/ActiveBreadCrumb"
 	if _, err := active.Create(lock, activeNodeInfo("nn2"), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := admin.Create(crumb, activeNodeInfo("nn1"), 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/ha"}})
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/ha"}})
 	unfenced := func(s *model.State) bool {
 		l := s.Locks[lock]
 		return l != nil && l.Recipe == lockcore.RecipeHadoopHA && len(l.Anomalies) == 1 && l.Anomalies[0].Kind == lockcore.AnomalyUnfenced
@@ -75,25 +75,26 @@ func hasNote(a *lockcore.App, text string) bool {
 // while broker 2 registers again in a new session under the same name:
 // the member is read again, not kept from the last read by its name.
 func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
-	mkdirs(t, admin, "/k", "/k/brokers", "/k/brokers/ids")
+	mkdirs(t, admin, root+"/k", root+"/k/brokers", root+"/k/brokers/ids")
 	broker := func(c *zk.Conn, id string) {
-		if _, err := c.Create("/k/brokers/ids/"+id, []byte(`{"version":5,"host":"kafka`+id+`","port":9092}`), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := c.Create(root+"/k/brokers/ids/"+id, []byte(`{"version":5,"host":"kafka`+id+`","port":9092}`), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	b1, b2 := zks.Connect(t), zks.Connect(t)
 	broker(b1, "1")
 	broker(b2, "2")
-	if _, err := b1.Create("/k/controller", []byte(`{"version":2,"brokerid":1,"timestamp":"1700000000000","kraftControllerEpoch":-1}`),
+	if _, err := b1.Create(root+"/k/controller", []byte(`{"version":2,"brokerid":1,"timestamp":"1700000000000","kraftControllerEpoch":-1}`),
 		zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/k"}})
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/k"}})
 	member := func(session int64) func(s *model.State) bool {
 		return func(s *model.State) bool {
-			l := s.Locks["/k/controller"]
+			l := s.Locks[root+"/k/controller"]
 			return l != nil && l.App != nil && len(l.App.Members) == 1 && l.App.Members[0].Session == session
 		}
 	}
@@ -101,8 +102,8 @@ func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
 	// Broker 2 again, in a new session: its old registration gives way in
 	// the same multi, so the name never leaves the listing.
 	again := zks.Connect(t)
-	if _, err := again.Multi(&zk.DeleteRequest{Path: "/k/brokers/ids/2", Version: -1},
-		&zk.CreateRequest{Path: "/k/brokers/ids/2", Data: []byte(`{"version":5,"host":"kafka2b","port":9092}`), Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral}); err != nil {
+	if _, err := again.Multi(&zk.DeleteRequest{Path: root + "/k/brokers/ids/2", Version: -1},
+		&zk.CreateRequest{Path: root + "/k/brokers/ids/2", Data: []byte(`{"version":5,"host":"kafka2b","port":9092}`), Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral}); err != nil {
 		t.Fatal(err)
 	}
 	c.waitFor(t, "broker 2's new session", member(again.SessionID()))

@@ -25,6 +25,7 @@ import (
 // by when the session has usually expired; the credentials must then reach
 // the new session as well.
 func TestIntegrationAuthAfterReconnect(t *testing.T) {
+	t.Parallel()
 	const password = "re-sent-Pa55w0rd"
 	srv := zktest.Start(t)
 	admin := srv.Connect(t)

@@ -26,6 +26,8 @@ import (
 // alone, and through its polls where a directory has more children than
 // it watches.
 func TestIntegrationLargeTree(t *testing.T) {
+	// Not in parallel: its walks of 50,000 nodes must end within the
+	// waits below, which the other tests' load beside it can outlast.
 	zks := zktest.Start(t, zktest.WithJVMFlags("-Xms512m", "-Xmx1g"), zktest.WithConfig("forceSync=no"))
 	spec := bigtree.Spec{Plain: 50_000, Locks: 200, Contenders: 6, Services: 100, Stale: 5, ForeignWatches: 50_000}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -19,6 +19,7 @@ import (
 // deleted and made again under the same name; a directory without a lock
 // is not watched.
 func TestIntegrationLockDirectoryWatches(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/locks", "/locks/a", "/other", "/other/x")

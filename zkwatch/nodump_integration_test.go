@@ -16,6 +16,7 @@ import (
 // goes on, the walk's progress is reported as it goes, and the locks it
 // finds after the sync appear as it finds them.
 func TestIntegrationWithoutDumpLocksComeAsTheWalkFindsThem(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t, zktest.WithFourLetterWords("srvr"), zktest.WithConfig("admin.enableServer=false"))
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/plain", "/locks")

@@ -16,6 +16,7 @@ import (
 // the watcher keeps the lock, free while the node is gone, and shows each
 // new holder, its watch re-armed every time.
 func TestIntegrationPlainLockNodeComesAndGoes(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/p", "/p/app")

@@ -134,61 +134,62 @@ func contender(t *testing.T, c *zk.Conn, parent string) string {
 }
 
 func TestIntegrationWatcherFollowsTheTree(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
-	mkdirs(t, admin, "/w", "/w/locks", "/w/locks/orders", "/w/locks/late", "/w/config", "/w/config/db")
-	contender(t, admin, "/w/locks/orders")
-	contender(t, admin, "/w/locks/orders")
-	mkdirs(t, admin, "/w/secret")
-	if _, err := admin.Create("/w/secret/inner", nil, 0, zk.DigestACL(zk.PermAll, "u", "p")); err != nil {
+	mkdirs(t, admin, root+"/w", root+"/w/locks", root+"/w/locks/orders", root+"/w/locks/late", root+"/w/config", root+"/w/config/db")
+	contender(t, admin, root+"/w/locks/orders")
+	contender(t, admin, root+"/w/locks/orders")
+	mkdirs(t, admin, root+"/w/secret")
+	if _, err := admin.Create(root+"/w/secret/inner", nil, 0, zk.DigestACL(zk.PermAll, "u", "p")); err != nil {
 		t.Fatal(err)
 	}
 	if err := admin.AddAuth("digest", []byte("u:p")); err != nil {
 		t.Fatal(err)
 	}
-	mkdirs(t, admin, "/w/secret/inner/x")
+	mkdirs(t, admin, root+"/w/secret/inner/x")
 
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/w"}})
+	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/w"}})
 	c.waitFor(t, "the first sync", func(s *model.State) bool { return !s.LastSync.IsZero() })
 	c.mu.Lock()
-	if l := c.state.Locks["/w/locks/orders"]; l == nil || l.Recipe != lockcore.RecipeGoZKLock || l.Holders() != 1 || l.Waiters() != 1 {
+	if l := c.state.Locks[root+"/w/locks/orders"]; l == nil || l.Recipe != lockcore.RecipeGoZKLock || l.Holders() != 1 || l.Waiters() != 1 {
 		t.Fatalf("orders after sync: %+v", l)
 	}
-	if len(c.state.Locks) != 1 || c.state.Denied["/w/secret/inner"] == nil {
+	if len(c.state.Locks) != 1 || c.state.Denied[root+"/w/secret/inner"] == nil {
 		t.Fatalf("locks %v, denied %v", lockPaths(c.state), c.state.Denied)
 	}
 	c.mu.Unlock()
 
-	joined := contender(t, admin, "/w/locks/orders")
-	c.waitFor(t, "a contender joining", participants("/w/locks/orders", 3))
+	joined := contender(t, admin, root+"/w/locks/orders")
+	c.waitFor(t, "a contender joining", participants(root+"/w/locks/orders", 3))
 	if err := admin.Delete(joined, -1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "a contender leaving", participants("/w/locks/orders", 2))
+	c.waitFor(t, "a contender leaving", participants(root+"/w/locks/orders", 2))
 
-	contender(t, admin, "/w/locks/late")
-	c.waitFor(t, "an empty parent becoming a lock", participants("/w/locks/late", 1))
+	contender(t, admin, root+"/w/locks/late")
+	c.waitFor(t, "an empty parent becoming a lock", participants(root+"/w/locks/late", 1))
 
-	mkdirs(t, admin, "/w/locks/new")
-	n := contender(t, admin, "/w/locks/new")
-	c.waitFor(t, "a new lock parent", participants("/w/locks/new", 1))
+	mkdirs(t, admin, root+"/w/locks/new")
+	n := contender(t, admin, root+"/w/locks/new")
+	c.waitFor(t, "a new lock parent", participants(root+"/w/locks/new", 1))
 	if err := admin.Delete(n, -1); err != nil {
 		t.Fatal(err)
 	}
-	if err := admin.Delete("/w/locks/new", -1); err != nil {
+	if err := admin.Delete(root+"/w/locks/new", -1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "a lock parent vanishing", func(s *model.State) bool { return s.Locks["/w/locks/new"] == nil })
+	c.waitFor(t, "a lock parent vanishing", func(s *model.State) bool { return s.Locks[root+"/w/locks/new"] == nil })
 
 	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
-	kazoo.Acquire(t, "a", "lock", "/w/locks/kz")
-	kazoo.Acquire(t, "b", "lock", "/w/locks/kz")
+	kazoo.Acquire(t, "a", "lock", root+"/w/locks/kz")
+	kazoo.Acquire(t, "b", "lock", root+"/w/locks/kz")
 	c.waitFor(t, "real kazoo contenders", func(s *model.State) bool {
-		l := s.Locks["/w/locks/kz"]
+		l := s.Locks[root+"/w/locks/kz"]
 		return l != nil && l.Recipe == lockcore.RecipeKazooLock && len(l.Participants) == 2
 	})
 	kazoo.Release(t, "a")
-	c.waitFor(t, "a kazoo contender released", participants("/w/locks/kz", 1))
+	c.waitFor(t, "a kazoo contender released", participants(root+"/w/locks/kz", 1))
 }
 
 func TestIntegrationWatcherMissingRoot(t *testing.T) {
@@ -225,6 +226,7 @@ func TestIntegrationWatcherLeavesNoGoroutines(t *testing.T) {
 }
 
 func TestIntegrationWatcherEnrichment(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		opts   []zktest.Option

@@ -18,6 +18,7 @@ import (
 // show names the holder, waiters, identity and fencing token in the
 // application's own terms, and its failure signs.
 func TestIntegrationApplications(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	server := zks.Addr()
 
@@ -226,6 +227,7 @@ func hasAnomaly(as []struct {
 // TestIntegrationApplicationsMixed puts every application's tree under one
 // root: ls lists each lock once, with its recipe, and nothing unparsed.
 func TestIntegrationApplicationsMixed(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	kafkaTree(t, zks, "/mixed/kafka", 1, 1, 2)
 	hadoopTree(t, zks, "/mixed/hadoop-ha", "ns1", "nn1", "nn1")

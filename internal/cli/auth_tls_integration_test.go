@@ -32,15 +32,15 @@ const testPassword = "Pa55-w0rd-7c1e9f"
 // a file, a variable or a context) it reads the lock, and the password shows
 // up in no output and no log.
 func TestIntegrationDigestAuth(t *testing.T) {
-	srv := zktest.Start(t)
+	srv, root := shared.Start(t), shared.Root(t)
 	admin := srv.Connect(t)
 	if err := admin.AddAuth("digest", []byte("ops:"+testPassword)); err != nil {
 		t.Fatal(err)
 	}
 	acl := zk.DigestACL(zk.PermAll, "ops", testPassword)
-	mustCreate(t, admin, "/locks", zk.WorldACL(zk.PermAll), 0)
-	mustCreate(t, admin, "/locks/secret", acl, 0)
-	mustCreate(t, admin, "/locks/secret/lock-", acl, zk.FlagEphemeral|zk.FlagSequence)
+	mustCreate(t, admin, root+"/locks", zk.WorldACL(zk.PermAll), 0)
+	mustCreate(t, admin, root+"/locks/secret", acl, 0)
+	mustCreate(t, admin, root+"/locks/secret/lock-", acl, zk.FlagEphemeral|zk.FlagSequence)
 
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
@@ -76,7 +76,7 @@ contexts:
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"show", "--json", "--timeout", "15s", "--log-file", logFile}, tc.args...)
-			out, errOut, code := run(t, append(args, "/locks/secret")...)
+			out, errOut, code := run(t, append(args, root+"/locks/secret")...)
 			outputs = append(outputs, out, errOut)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errOut)
@@ -86,10 +86,10 @@ contexts:
 				t.Fatalf("invalid JSON: %v\n%s", err, out)
 			}
 			if tc.code != exitOK {
-				if !strings.Contains(errOut, "/locks/secret: zk: not authenticated") {
+				if !strings.Contains(errOut, root+"/locks/secret: zk: not authenticated") {
 					t.Errorf("stderr does not name the denied path: %s", errOut)
 				}
-				if len(s.Errors) != 1 || s.Errors[0].Path != "/locks/secret" {
+				if len(s.Errors) != 1 || s.Errors[0].Path != root+"/locks/secret" {
 					t.Errorf("errors = %+v, want /locks/secret", s.Errors)
 				}
 				return
@@ -143,6 +143,7 @@ func writeFile(t *testing.T, path, content string) {
 // which requires a client certificate, and finds out what the four-letter
 // words do there.
 func TestIntegrationTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pki := newTestPKI(t, dir)
 	securePort := zktest.FreePort(t)

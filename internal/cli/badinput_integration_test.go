@@ -27,28 +27,37 @@ func noRawControl(t *testing.T, what, out string) {
 }
 
 func TestIntegrationBadInputTable(t *testing.T) {
+	t.Parallel()
+	// A server of its own: 100,000 nodes make a server large, and a large
+	// server changes how ls and check search every tree on it.
 	zks := zktest.Start(t)
 	server := zks.Addr()
 	c := zks.Connect(t)
 	open := zk.WorldACL(zk.PermAll)
-	for _, p := range []string{"/bi", "/bi/日本語-locks", "/bi/wide"} {
+	const bi = "/bi"
+	for _, p := range []string{bi, bi + "/日本語-locks", bi + "/wide"} {
 		if _, err := c.Create(p, nil, 0, open); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := c.Create("/bi/日本語-locks/ホスト-W-", []byte("データ"), zk.FlagEphemeral|zk.FlagSequence, open); err != nil {
+	if _, err := c.Create(bi+"/日本語-locks/ホスト-W-", []byte("データ"), zk.FlagEphemeral|zk.FlagSequence, open); err != nil {
 		t.Fatal(err)
 	}
-	// A parent with 100,000 contenders, created pipelined.
-	const wide = 100_000
+	// A parent with 100,000 contenders, created a thousand to a multi
+	// (one request and one transaction each), several multis at a time.
+	const wide, batch, workers = 100_000, 1000, 4
 	var wg sync.WaitGroup
 	errs := make(chan error, 1)
-	for w := 0; w < 32; w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < wide; i += 32 {
-				if _, err := c.Create(fmt.Sprintf("/bi/wide/lock-%d-%010d", i%7, i), nil, 0, open); err != nil {
+			for first := w * batch; first < wide; first += workers * batch {
+				ops := make([]any, 0, batch)
+				for i := first; i < first+batch && i < wide; i++ {
+					ops = append(ops, &zk.CreateRequest{Path: fmt.Sprintf("%s/wide/lock-%d-%010d", bi, i%7, i), Acl: open})
+				}
+				if _, err := c.Multi(ops...); err != nil {
 					select {
 					case errs <- err:
 					default:
@@ -74,9 +83,9 @@ func TestIntegrationBadInputTable(t *testing.T) {
 		{"a chroot that does not exist", []string{"show", "--server", server + "/no/such/root", "/locks"}, exitFailed, "/locks"},
 		{"ls under a missing chroot", []string{"ls", "--server", server + "/no/such/root"}, exitFailed, "does not exist"},
 		{"a root that does not exist", []string{"ls", "--server", server, "--root", "/nope"}, exitFailed, "/nope"},
-		{"unicode names", []string{"show", "--server", server, "/bi/日本語-locks"}, exitOK, "ホスト-W-0000000000"},
-		{"100,000 contenders: show", []string{"show", "--server", server, "--timeout", "60s", "/bi/wide"}, exitOK, "1 holding, 99999 waiting"},
-		{"100,000 contenders: ls", []string{"ls", "--server", server, "--timeout", "60s", "--root", "/bi"}, exitOK, "99999"},
+		{"unicode names", []string{"show", "--server", server, bi + "/日本語-locks"}, exitOK, "ホスト-W-0000000000"},
+		{"100,000 contenders: show", []string{"show", "--server", server, "--timeout", "60s", bi + "/wide"}, exitOK, "1 holding, 99999 waiting"},
+		{"100,000 contenders: ls", []string{"ls", "--server", server, "--timeout", "60s", "--root", bi}, exitOK, "99999"},
 		{"an unknown flag", []string{"show", "--bogus", "/x"}, exitUsage, "unknown flag"},
 		{"a bad duration", []string{"show", "--timeout", "soon", "/x"}, exitUsage, "invalid argument"},
 		{"an empty server", []string{"show", "--server", "", "/x"}, exitUsage, "server"},
@@ -85,6 +94,7 @@ func TestIntegrationBadInputTable(t *testing.T) {
 		{"release of a relative path", []string{"release", "x", "--force"}, exitUsage, "must start with /"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			out, errOut, code := run(t, tc.args...)
 			noRawControl(t, tc.name, out+errOut)
@@ -104,6 +114,7 @@ func truncate(s string) string {
 }
 
 func TestIntegrationServerDiesMidWalk(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	c := zks.Connect(t)
 	open := zk.WorldACL(zk.PermAll)
@@ -145,27 +156,29 @@ func TestIntegrationServerDiesMidWalk(t *testing.T) {
 }
 
 func TestIntegrationCredentialsNeverShown(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	c := zks.Connect(t)
 	if err := c.AddAuth("digest", []byte("ops:s3cr3t-pw")); err != nil {
 		t.Fatal(err)
 	}
 	acl := zk.DigestACL(zk.PermAll, "ops", "s3cr3t-pw")
-	if _, err := c.Create("/sec", nil, 0, acl); err != nil {
+	sec := root + "/sec"
+	if _, err := c.Create(sec, nil, 0, acl); err != nil {
 		t.Fatal(err)
 	}
-	node, err := c.Create("/sec/lock-", nil, zk.FlagEphemeral|zk.FlagSequence, acl)
+	node, err := c.Create(sec+"/lock-", nil, zk.FlagEphemeral|zk.FlagSequence, acl)
 	if err != nil {
 		t.Fatal(err)
 	}
 	audit := filepath.Join(t.TempDir(), "audit.log")
 	var all strings.Builder
 	for _, args := range [][]string{
-		{"show", "/sec"},
-		{"show", "--json", "/sec"},
-		{"ls", "--root", "/sec"},
+		{"show", sec},
+		{"show", "--json", sec},
+		{"ls", "--root", sec},
 		{"release", node, "--force", "--yes", "--audit-log", audit},
-		{"show", "--server", "127.0.0.1:1", "--timeout", "1s", "/sec"},
+		{"show", "--server", "127.0.0.1:1", "--timeout", "1s", sec},
 	} {
 		full := append([]string{args[0], "--auth", "digest:ops:s3cr3t-pw"}, args[1:]...)
 		if !containsFlag(args, "--server") {

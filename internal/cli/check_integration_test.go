@@ -49,6 +49,7 @@ func kazooReaderDeadlock(t *testing.T, p *peers.Peer, path string) []peers.Conte
 }
 
 func TestIntegrationCheckStuckTree(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	server := zks.Addr()
 	kazoo := peers.Start(t, peers.Kazoo, server)

@@ -41,6 +41,7 @@ type checkWaitJSON struct {
 // queues behind it. Hold thresholds alone say OK (and, now, that the hold
 // is undatable); the wait thresholds judge the waiter's exact wait.
 func TestIntegrationCheckStuckQueueByWait(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	server := zks.Addr()
 	curator := peers.Start(t, peers.Curator, server)
@@ -106,6 +107,7 @@ func TestIntegrationCheckStuckQueueByWait(t *testing.T) {
 // Where cons is refused, disconnected-holder cannot be judged: check says
 // so instead of calling its picture complete.
 func TestIntegrationCheckSaysDisconnectedHolderNotJudged(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t, zktest.WithFourLetterWords("srvr,dump,wchc"))
 	server := zks.Addr()
 	gozk := peers.Start(t, peers.GoZk, server)

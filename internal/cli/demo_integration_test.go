@@ -166,6 +166,7 @@ func throwawayArgs() []string {
 }
 
 func TestIntegrationDemoThrowawayQuitsCleanly(t *testing.T) {
+	t.Parallel()
 	r := startDemoRun(t, throwawayArgs()...)
 	r.waitOutput(90*time.Second, `granted .*\n(.*\n)*.*granted .*\n(.*\n)*.*granted `)
 	r.send("q")
@@ -176,8 +177,10 @@ func TestIntegrationDemoThrowawayQuitsCleanly(t *testing.T) {
 }
 
 func TestIntegrationDemoStopsOnSignals(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			r := startDemoRun(t, append(throwawayArgs(), "--contenders", "2")...)
 			r.waitOutput(90*time.Second, `granted `)
 			if err := r.cmd.Process.Signal(sig); err != nil {
@@ -192,6 +195,7 @@ func TestIntegrationDemoStopsOnSignals(t *testing.T) {
 }
 
 func TestIntegrationDemoKilledTakesItsServer(t *testing.T) {
+	t.Parallel()
 	r := startDemoRun(t, append(throwawayArgs(), "--contenders", "2")...)
 	r.waitOutput(90*time.Second, `granted `)
 	if len(jvmsUnder(r.tmp)) != 1 {
@@ -208,6 +212,7 @@ func TestIntegrationDemoKilledTakesItsServer(t *testing.T) {
 // controls work, a lost reply is fenced with zklocks fence, and what it
 // created is gone when it quits.
 func TestIntegrationDemoOnServer(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	r := startDemoRun(t, "--server", zks.Addr(), "--contenders", "4")
 	r.waitOutput(30*time.Second, `on `+regexp.QuoteMeta(zks.Addr()))

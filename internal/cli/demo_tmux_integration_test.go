@@ -19,6 +19,7 @@ import (
 // reads about one wakeup per release for the fair lock and about N-1 for
 // the naive one, and quitting leaves no server behind.
 func TestIntegrationDemoTmux(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, flags, lock string
 		detail            string // on the lock's screen
@@ -80,6 +81,7 @@ func TestIntegrationDemoTmux(t *testing.T) {
 // (tmux kill-server hangs up on it): the demo still removes what it made
 // and stops its server.
 func TestIntegrationDemoTmuxKilled(t *testing.T) {
+	t.Parallel()
 	bin, tmp := zklocksBinary(t), t.TempDir()
 	t.Cleanup(func() { killJVMs(tmp) })
 	command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo --config '' --log-file %s %s",
@@ -103,6 +105,7 @@ func TestIntegrationDemoTmuxKilled(t *testing.T) {
 // heads the queue and blocks its own session, the UI shows the self-wait,
 // and its fence (F, y) frees the lock.
 func TestIntegrationDemoTmuxFence(t *testing.T) {
+	t.Parallel()
 	bin, tmp := zklocksBinary(t), t.TempDir()
 	t.Cleanup(func() { killJVMs(tmp) })
 	command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo --contenders 3 --config '' --log-file %s --audit-log %s %s",

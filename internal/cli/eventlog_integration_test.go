@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -22,10 +21,11 @@ import (
 // expiry of a session whose process was killed, after a disconnected
 // entry for it.
 func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
 	doomed := peers.Start(t, peers.Curator, zks.Addr())
-	const lockPath = "/ev/orders"
+	lockPath := root + "/ev/orders"
 	first := curator.Acquire(t, "first", "mutex", lockPath)
 	curator.WaitHeld(t, "first", 30*time.Second)
 	second := curator.Acquire(t, "second", "mutex", lockPath)
@@ -42,7 +42,7 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/ev"}, EnrichEvery: 200 * time.Millisecond})
+	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ev"}, EnrichEvery: 200 * time.Millisecond})
 	actions := newActions(conn, nil, false)
 	actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
 	s := model.NewState()

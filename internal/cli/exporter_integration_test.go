@@ -176,6 +176,7 @@ func promAgrees(t *testing.T, base, path string, want map[string]float64) {
 }
 
 func TestIntegrationExporterPrometheus(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t)
 	server := zks.Addr()
 	exporterAddr := startExporter(t, server)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 )
 
@@ -17,10 +16,11 @@ import (
 // their deadlock: ls names each session holding one lock while it waits in
 // the other, and the loop between them.
 func TestIntegrationMultiLockDeadlock(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	p := peers.Start(t, peers.Curator, server)
-	a, b := "/multi/a", "/multi/b"
+	a, b := root+"/multi/a", root+"/multi/b"
 	p.Acquire(t, "za", "mutex", a)
 	p.WaitHeld(t, "za", 30*time.Second)
 	p.Acquire(t, "zb", "mutex", b)
@@ -36,7 +36,7 @@ func TestIntegrationMultiLockDeadlock(t *testing.T) {
 		t.Fatal("a MultiLock got both locks: no deadlock to show")
 	}
 
-	out, errOut, code := run(t, "ls", "--json", "--server", server, "--root", "/multi")
+	out, errOut, code := run(t, "ls", "--json", "--server", server, "--root", root+"/multi")
 	if code != exitOK {
 		t.Fatalf("ls exited %d: %s", code, errOut)
 	}
@@ -69,7 +69,7 @@ func TestIntegrationMultiLockDeadlock(t *testing.T) {
 	if c := ls.Cycles[0]; !strings.Contains(c.Detail, "different orders") || len(c.Sessions) != 2 {
 		t.Fatalf("cycle %+v", c)
 	}
-	text, _, _ := run(t, "ls", "--server", server, "--root", "/multi")
+	text, _, _ := run(t, "ls", "--server", server, "--root", root+"/multi")
 	if !strings.Contains(text, "! lock-order cycle") {
 		t.Fatalf("ls text:\n%s", text)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -35,7 +34,8 @@ func TestReadOnlyRefusesEveryDestructiveCommand(t *testing.T) {
 }
 
 func TestIntegrationOperateCommands(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	audit := filepath.Join(t.TempDir(), "state", "audit.log")
 	c := zks.Connect(t)
@@ -47,8 +47,8 @@ func TestIntegrationOperateCommands(t *testing.T) {
 		}
 		return created
 	}
-	mk("/op", 0)
-	holder := mk("/op/_c_5d8e0f1a-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
+	mk(root+"/op", 0)
+	holder := mk(root+"/op/_c_5d8e0f1a-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
 
 	t.Run("release without a terminal or --yes refuses", func(t *testing.T) {
 		_, errOut, code := run(t, "release", holder, "--force", "--server", server, "--audit-log", audit)
@@ -77,8 +77,8 @@ func TestIntegrationOperateCommands(t *testing.T) {
 	})
 
 	t.Run("revoke refuses nodes whose clients ignore it", func(t *testing.T) {
-		kazoo := mk("/op/0a1b2c3d4e5f60718293a4b5c6d7e8f9__lock__", zk.FlagEphemeral|zk.FlagSequence)
-		persistent := mk("/op/_c_5d8e0f1a-1111-4222-8333-944455556667-lock-", zk.FlagSequence)
+		kazoo := mk(root+"/op/0a1b2c3d4e5f60718293a4b5c6d7e8f9__lock__", zk.FlagEphemeral|zk.FlagSequence)
+		persistent := mk(root+"/op/_c_5d8e0f1a-1111-4222-8333-944455556667-lock-", zk.FlagSequence)
 		for _, node := range []string{kazoo, persistent} {
 			_, errOut, code := run(t, "revoke", node, "--yes", "--server", server, "--audit-log", audit)
 			if code != exitFailed || !strings.Contains(errOut, "not revocable") || !strings.Contains(errOut, "nothing was changed") {
@@ -117,42 +117,42 @@ func TestIntegrationOperateCommands(t *testing.T) {
 
 	t.Run("acquire runs a command under the lock", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "env")
-		_, errOut, code := run(t, "acquire", "/op/job", "--server", server, "--audit-log", audit, "--",
+		_, errOut, code := run(t, "acquire", root+"/op/job", "--server", server, "--audit-log", audit, "--",
 			"sh", "-c", "echo $ZKLOCKS_TOKEN $ZKLOCKS_NODE > "+out+"; exit 7")
 		if code != 7 {
 			t.Fatalf("exit %d, want the command's 7: %s", code, errOut)
 		}
-		if got := readFile(t, out); !strings.Contains(got, "/op/job/_c_") {
+		if got := readFile(t, out); !strings.Contains(got, root+"/op/job/_c_") {
 			t.Fatalf("command environment: %q", got)
 		}
-		if names, _, _ := c.Children("/op/job"); len(names) != 0 {
+		if names, _, _ := c.Children(root + "/op/job"); len(names) != 0 {
 			t.Fatalf("the lock was not released: %v", names)
 		}
 	})
 
 	t.Run("acquire gives up after --timeout with exit 3", func(t *testing.T) {
-		mk("/op/busy", 0)
-		mk("/op/busy/_c_00000000-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
-		_, errOut, code := run(t, "acquire", "/op/busy", "--timeout", "3s", "--hold", "1s", "--server", server, "--audit-log", audit)
+		mk(root+"/op/busy", 0)
+		mk(root+"/op/busy/_c_00000000-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
+		_, errOut, code := run(t, "acquire", root+"/op/busy", "--timeout", "3s", "--hold", "1s", "--server", server, "--audit-log", audit)
 		if code != exitNotAcquired {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		if names, _, _ := c.Children("/op/busy"); len(names) != 1 {
+		if names, _, _ := c.Children(root + "/op/busy"); len(names) != 1 {
 			t.Fatalf("our node must be gone after the timeout: %v", names)
 		}
 	})
 
 	t.Run("fence: dry run, then the orphan goes", func(t *testing.T) {
-		mk("/op/orphan", 0)
-		orphan := mk("/op/orphan/lock-", zk.FlagSequence) // persistent: no session will ever remove it
-		out, errOut, code := run(t, "fence", "/op/orphan", "--dry-run", "--server", server, "--audit-log", audit)
+		mk(root+"/op/orphan", 0)
+		orphan := mk(root+"/op/orphan/lock-", zk.FlagSequence) // persistent: no session will ever remove it
+		out, errOut, code := run(t, "fence", root+"/op/orphan", "--dry-run", "--server", server, "--audit-log", audit)
 		if code != exitOK || !strings.Contains(out, orphan) || !strings.Contains(out, "persistent") {
 			t.Fatalf("dry run exit %d:\n%s%s", code, out, errOut)
 		}
 		if ok, _, _ := c.Exists(orphan); !ok {
 			t.Fatal("a dry run deleted")
 		}
-		if _, errOut, code := run(t, "fence", "/op/orphan", "--yes", "--server", server, "--audit-log", audit); code != exitOK {
+		if _, errOut, code := run(t, "fence", root+"/op/orphan", "--yes", "--server", server, "--audit-log", audit); code != exitOK {
 			t.Fatalf("fence exit %d: %s", code, errOut)
 		}
 		if ok, _, _ := c.Exists(orphan); ok {

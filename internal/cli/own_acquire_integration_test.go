@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -21,9 +20,10 @@ import (
 // of ours is left on the former predecessor, so another zklocks sees no
 // herd when a Curator waiter queues there next.
 func TestIntegrationOwnAcquireWatches(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
-	const lockPath = "/own/orders"
+	lockPath := root + "/own/orders"
 	holder := curator.Acquire(t, "holder", "mutex", lockPath)
 	curator.WaitHeld(t, "holder", 30*time.Second)
 
@@ -39,7 +39,7 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 	}
 	defer conn.Close()
 	opt := uiOptions(settings{server: zks.Addr(), timeout: 10 * time.Second}, conn, nil)
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/own"}, EnrichEvery: 200 * time.Millisecond,
+	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/own"}, EnrichEvery: 200 * time.Millisecond,
 		WatchMode: zkwatch.WatchesServer})
 	events := w.Events()
 
@@ -125,7 +125,7 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 	}
 
 	// A lock granted is held on its own session, which its release closes.
-	h, err := opt.Actions.Acquire(ctx, lockcore.Spec{Path: "/own/free", Mode: lockcore.ModeExclusive})
+	h, err := opt.Actions.Acquire(ctx, lockcore.Spec{Path: root + "/own/free", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}

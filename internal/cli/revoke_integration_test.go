@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // TestIntegrationRevokeCurator asks real Curator holders to release: one
@@ -15,11 +14,12 @@ import (
 // that did not keeps holding, and revoke says that it requested, waited,
 // and the lock is still held (exit 5), never that it is done.
 func TestIntegrationRevokeCurator(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
 	audit := filepath.Join(t.TempDir(), "audit.log")
-	revocable := curator.Acquire(t, "revocable", "mutex+revocable", "/rv/polite")
-	plain := curator.Acquire(t, "plain", "mutex", "/rv/plain")
+	revocable := curator.Acquire(t, "revocable", "mutex+revocable", root+"/rv/polite")
+	plain := curator.Acquire(t, "plain", "mutex", root+"/rv/plain")
 	curator.WaitHeld(t, "revocable", 30*time.Second)
 	curator.WaitHeld(t, "plain", 30*time.Second)
 	c := zks.Connect(t)

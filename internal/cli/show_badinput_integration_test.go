@@ -13,7 +13,8 @@ import (
 )
 
 func TestIntegrationShowBadInput(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	c := zks.Connect(t)
 	mk := func(path string, data []byte, flags int32, acl []zk.ACL) {
@@ -23,14 +24,14 @@ func TestIntegrationShowBadInput(t *testing.T) {
 		}
 	}
 	open := zk.WorldACL(zk.PermAll)
-	mk("/bad", nil, 0, open)
-	mk("/bad/lock", nil, 0, open)
-	mk("/bad/lock/hôte\u202eevil-R-0000000000", []byte("\x1b[2J\u202eevil"), zk.FlagEphemeral, open)
-	mk("/bad/lock/x-1-0000000001", bytes.Repeat([]byte{0xff, 0x00}, 500_000), zk.FlagEphemeral, open)
-	mk("/bad/denied", nil, 0, zk.DigestACL(zk.PermAll, "someone", "secret"))
+	mk(root+"/bad", nil, 0, open)
+	mk(root+"/bad/lock", nil, 0, open)
+	mk(root+"/bad/lock/hôte\u202eevil-R-0000000000", []byte("\x1b[2J\u202eevil"), zk.FlagEphemeral, open)
+	mk(root+"/bad/lock/x-1-0000000001", bytes.Repeat([]byte{0xff, 0x00}, 500_000), zk.FlagEphemeral, open)
+	mk(root+"/bad/denied", nil, 0, zk.DigestACL(zk.PermAll, "someone", "secret"))
 
 	t.Run("missing and denied paths are named, the rest is shown", func(t *testing.T) {
-		out, errOut, code := run(t, "show", "--json", "--server", server, "/bad/nope", "/bad/lock", "/bad/denied")
+		out, errOut, code := run(t, "show", "--json", "--server", server, root+"/bad/nope", root+"/bad/lock", root+"/bad/denied")
 		if code != exitFailed {
 			t.Fatalf("exit %d, want %d", code, exitFailed)
 		}
@@ -38,19 +39,19 @@ func TestIntegrationShowBadInput(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &s); err != nil {
 			t.Fatal(err)
 		}
-		if len(s.Locks) != 1 || s.Locks[0].Path != "/bad/lock" || len(s.Errors) != 2 ||
-			s.Errors[0].Path != "/bad/nope" || !strings.Contains(s.Errors[0].Error, "does not exist") ||
-			s.Errors[1].Path != "/bad/denied" || !strings.Contains(s.Errors[1].Error, "not authenticated") {
+		if len(s.Locks) != 1 || s.Locks[0].Path != root+"/bad/lock" || len(s.Errors) != 2 ||
+			s.Errors[0].Path != root+"/bad/nope" || !strings.Contains(s.Errors[0].Error, "does not exist") ||
+			s.Errors[1].Path != root+"/bad/denied" || !strings.Contains(s.Errors[1].Error, "not authenticated") {
 			t.Fatalf("errors: %+v", s.Errors)
 		}
-		if !strings.Contains(errOut, "/bad/nope") || !strings.Contains(errOut, "/bad/denied") {
+		if !strings.Contains(errOut, root+"/bad/nope") || !strings.Contains(errOut, root+"/bad/denied") {
 			t.Fatalf("stderr should name both paths: %s", errOut)
 		}
 	})
 
 	t.Run("escapes, binary and huge data never reach the terminal raw", func(t *testing.T) {
 		for _, args := range [][]string{{"show"}, {"show", "--json"}} {
-			out, errOut, code := run(t, append(args, "--server", server, "/bad/lock")...)
+			out, errOut, code := run(t, append(args, "--server", server, root+"/bad/lock")...)
 			if code != exitOK {
 				t.Fatalf("%v: exit %d: %s", args, code, errOut)
 			}
@@ -61,7 +62,7 @@ func TestIntegrationShowBadInput(t *testing.T) {
 				t.Fatalf("%v printed %d bytes for 1 MB of data", args, len(out))
 			}
 		}
-		s := show(t, server, "/bad/lock")
+		s := show(t, server, root+"/bad/lock")
 		ps := s.Locks[0].Participants
 		if len(ps) != 2 || ps[0].Data == nil || *ps[0].Data != "\x1b[2J\u202eevil" {
 			t.Fatalf("text data should round-trip through JSON: %+v", ps)
@@ -123,14 +124,15 @@ func TestIntegrationShowBadInput(t *testing.T) {
 	})
 
 	t.Run("a chroot makes paths relative", func(t *testing.T) {
-		s := show(t, server+"/bad", "/lock")
-		if s.Locks[0].Path != "/lock" || len(s.Locks[0].Participants) != 2 || s.Server != server+"/bad" {
+		s := show(t, server+root+"/bad", "/lock")
+		if s.Locks[0].Path != "/lock" || len(s.Locks[0].Participants) != 2 || s.Server != server+root+"/bad" {
 			t.Fatalf("chroot: %+v", s)
 		}
 	})
 }
 
 func TestIntegrationShowWithoutWatchTable(t *testing.T) {
+	t.Parallel()
 	zks := zktest.Start(t, zktest.WithFourLetterWords("srvr"))
 	c := zks.Connect(t)
 	for _, p := range []string{"/l", "/l/lock-1-0000000000", "/l/lock-2-0000000001"} {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // queue starts one contender per mode letter (R read, W write, X the
@@ -23,30 +22,31 @@ func queue(t *testing.T, p *peers.Peer, path, pattern string, variants map[byte]
 }
 
 func TestIntegrationShowAgreesWithClients(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	exclusive := []expect{{"exclusive", -1}, {"exclusive", 0}, {"exclusive", 1}}
 
 	t.Run("curator mutex", func(t *testing.T) {
 		p := peers.Start(t, peers.Curator, server)
-		cs := queue(t, p, "/locks/curator-mutex", "XXX", map[byte]string{'X': "mutex"})
+		cs := queue(t, p, root+"/locks/curator-mutex", "XXX", map[byte]string{'X': "mutex"})
 		p.WaitHeld(t, "c0", 30*time.Second)
-		s := agree(t, server, "/locks/curator-mutex", p, cs, exclusive)
+		s := agree(t, server, root+"/locks/curator-mutex", p, cs, exclusive)
 		if s.Locks[0].Recipe != "curator-mutex" {
 			t.Fatalf("recipe %s", s.Locks[0].Recipe)
 		}
 		p.Release(t, "c0")
 		p.WaitHeld(t, "c1", 30*time.Second)
-		agree(t, server, "/locks/curator-mutex", p, cs[1:], []expect{{"exclusive", -1}, {"exclusive", 0}})
+		agree(t, server, root+"/locks/curator-mutex", p, cs[1:], []expect{{"exclusive", -1}, {"exclusive", 0}})
 	})
 
 	t.Run("curator read/write RRWRRWWR", func(t *testing.T) {
 		p := peers.Start(t, peers.Curator, server)
-		cs := queue(t, p, "/locks/curator-rw", "RRWRRWWR", map[byte]string{'R': "read", 'W': "write"})
+		cs := queue(t, p, root+"/locks/curator-rw", "RRWRRWWR", map[byte]string{'R': "read", 'W': "write"})
 		p.WaitHeld(t, "c0", 30*time.Second)
 		p.WaitHeld(t, "c1", 30*time.Second)
 		// Curator's readers watch the first write; writers their immediate predecessor.
-		s := agree(t, server, "/locks/curator-rw", p, cs, []expect{
+		s := agree(t, server, root+"/locks/curator-rw", p, cs, []expect{
 			{"read", -1}, {"read", -1}, {"write", 1}, {"read", 2}, {"read", 2}, {"write", 4}, {"write", 5}, {"read", 2}})
 		if l := s.Locks[0]; l.Recipe != "curator-rwlock" || l.Holders != 2 || l.Waiters != 6 {
 			t.Fatalf("lock summary: %s %d/%d", l.Recipe, l.Holders, l.Waiters)
@@ -58,26 +58,26 @@ func TestIntegrationShowAgreesWithClients(t *testing.T) {
 
 	t.Run("kazoo read/write RRWRRWWR", func(t *testing.T) {
 		p := peers.Start(t, peers.Kazoo, server)
-		cs := queue(t, p, "/locks/kazoo-rw", "RRWRRWWR", map[byte]string{'R': "read", 'W': "write"})
+		cs := queue(t, p, root+"/locks/kazoo-rw", "RRWRRWWR", map[byte]string{'R': "read", 'W': "write"})
 		p.WaitHeld(t, "c0", 30*time.Second)
 		p.WaitHeld(t, "c1", 30*time.Second)
 		// kazoo's readers watch the nearest earlier write.
-		agree(t, server, "/locks/kazoo-rw", p, cs, []expect{
+		agree(t, server, root+"/locks/kazoo-rw", p, cs, []expect{
 			{"read", -1}, {"read", -1}, {"write", 1}, {"read", 2}, {"read", 2}, {"write", 4}, {"write", 5}, {"read", 6}})
 	})
 
 	t.Run("kazoo lock", func(t *testing.T) {
 		p := peers.Start(t, peers.Kazoo, server)
-		cs := queue(t, p, "/locks/kazoo-lock", "XXX", map[byte]string{'X': "lock"})
+		cs := queue(t, p, root+"/locks/kazoo-lock", "XXX", map[byte]string{'X': "lock"})
 		p.WaitHeld(t, "c0", 30*time.Second)
-		agree(t, server, "/locks/kazoo-lock", p, cs, exclusive)
+		agree(t, server, root+"/locks/kazoo-lock", p, cs, exclusive)
 	})
 
 	t.Run("go-zookeeper zk.Lock", func(t *testing.T) {
 		p := peers.Start(t, peers.GoZk, server)
-		cs := queue(t, p, "/locks/gozk", "XXX", map[byte]string{'X': "lock"})
+		cs := queue(t, p, root+"/locks/gozk", "XXX", map[byte]string{'X': "lock"})
 		p.WaitHeld(t, "c0", 30*time.Second)
-		s := agree(t, server, "/locks/gozk", p, cs, exclusive)
+		s := agree(t, server, root+"/locks/gozk", p, cs, exclusive)
 		if s.Locks[0].Recipe != "gozk-lock" {
 			t.Fatalf("recipe %s", s.Locks[0].Recipe)
 		}
@@ -85,9 +85,9 @@ func TestIntegrationShowAgreesWithClients(t *testing.T) {
 
 	t.Run("zookeeper recipe WriteLock", func(t *testing.T) {
 		p := peers.Start(t, peers.ZkRecipe, server)
-		cs := queue(t, p, "/locks/zk-writelock", "XXX", map[byte]string{'X': "writelock"})
+		cs := queue(t, p, root+"/locks/zk-writelock", "XXX", map[byte]string{'X': "writelock"})
 		p.WaitHeld(t, "c0", 30*time.Second)
-		s := agree(t, server, "/locks/zk-writelock", p, cs, exclusive)
+		s := agree(t, server, root+"/locks/zk-writelock", p, cs, exclusive)
 		if s.Locks[0].Recipe != "zk-writelock" {
 			t.Fatalf("recipe %s", s.Locks[0].Recipe)
 		}
@@ -96,16 +96,16 @@ func TestIntegrationShowAgreesWithClients(t *testing.T) {
 	t.Run("curator and go-zookeeper share one queue", func(t *testing.T) {
 		cur := peers.Start(t, peers.Curator, server)
 		gz := peers.Start(t, peers.GoZk, server)
-		a := cur.Acquire(t, "a", "mutex", "/locks/shared")
-		b := gz.Acquire(t, "b", "lock", "/locks/shared")
-		c := cur.Acquire(t, "c", "mutex", "/locks/shared")
+		a := cur.Acquire(t, "a", "mutex", root+"/locks/shared")
+		b := gz.Acquire(t, "b", "lock", root+"/locks/shared")
+		c := cur.Acquire(t, "c", "mutex", root+"/locks/shared")
 		cur.WaitHeld(t, "a", 30*time.Second)
-		s := waitFor(t, server, "/locks/shared", func(s showJSON) bool {
+		s := waitFor(t, server, root+"/locks/shared", func(s showJSON) bool {
 			return len(s.Locks[0].Participants) == 3 && s.Locks[0].Participants[2].Watches != nil
 		})
 		ps := s.Locks[0].Participants
 		if ps[0].Path != a.Node || ps[0].Role != "holder" || ps[1].Path != b.Node || ps[2].Path != c.Node ||
-			*ps[1].Watches != strings.TrimPrefix(a.Node, "/locks/shared/") || *ps[2].Watches != strings.TrimPrefix(b.Node, "/locks/shared/") {
+			*ps[1].Watches != strings.TrimPrefix(a.Node, root+"/locks/shared/") || *ps[2].Watches != strings.TrimPrefix(b.Node, root+"/locks/shared/") {
 			t.Fatalf("mixed curator/go-zookeeper queue wrong: %+v", ps)
 		}
 		if slices.Contains(kinds(s), "mixed-recipes") {
@@ -115,15 +115,15 @@ func TestIntegrationShowAgreesWithClients(t *testing.T) {
 
 	t.Run("plain ephemeral lock and its hidden waiters", func(t *testing.T) {
 		owner, w1, w2 := zks.Connect(t), zks.Connect(t), zks.Connect(t)
-		if _, err := owner.Create("/locks/resource", []byte("worker-7"), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+		if _, err := owner.Create(root+"/locks/resource", []byte("worker-7"), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range []*zk.Conn{w1, w2} {
-			if _, _, _, err := c.ExistsW("/locks/resource"); err != nil {
+			if _, _, _, err := c.ExistsW(root + "/locks/resource"); err != nil {
 				t.Fatal(err)
 			}
 		}
-		s := show(t, server, "/locks/resource")
+		s := show(t, server, root+"/locks/resource")
 		l := s.Locks[0]
 		want := []string{fmt.Sprintf("0x%x", w1.SessionID()), fmt.Sprintf("0x%x", w2.SessionID())}
 		slices.Sort(want)

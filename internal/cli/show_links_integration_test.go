@@ -84,6 +84,7 @@ func hasKind(kinds []string, k lockcore.AnomalyKind) bool { return slices.Contai
 // there; once the session expires, the waiter holds and the anomaly is
 // gone.
 func TestIntegrationDisconnectedHolder(t *testing.T) {
+	t.Parallel()
 	// Every session gets 30 s, whatever its client asks, so that there is
 	// time to see the holder's outlive its client on a busy machine.
 	srv := zktest.Start(t, zktest.WithConfig("minSessionTimeout=30000", "maxSessionTimeout=30000"))

@@ -25,22 +25,23 @@ func waitFor(t *testing.T, server, path string, ok func(showJSON) bool) showJSON
 }
 
 func TestIntegrationShowKazooReaderDeadlock(t *testing.T) {
+	t.Parallel()
 	// kazoo 2.8's ReadLock never finds itself among the write-lock nodes it
 	// filters for, so a reader woken by a released write waits on the newest
 	// write in the queue, even one behind it: R3 and R4 end up waiting on W6,
 	// which waits on W5, which waits on R4.
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	p := peers.Start(t, peers.Kazoo, server)
-	cs := queue(t, p, "/locks/kazoo-deadlock", "RRWRRWWR", map[byte]string{'R': "read", 'W': "write"})
+	cs := queue(t, p, root+"/locks/kazoo-deadlock", "RRWRRWWR", map[byte]string{'R': "read", 'W': "write"})
 	p.WaitHeld(t, "c0", 30*time.Second)
 	p.WaitHeld(t, "c1", 30*time.Second)
 	p.Release(t, "c0")
 	p.Release(t, "c1")
 	p.WaitHeld(t, "c2", 30*time.Second)
 	p.Release(t, "c2")
-	rel := func(i int) string { return strings.TrimPrefix(cs[i].Node, "/locks/kazoo-deadlock/") }
-	s := waitFor(t, server, "/locks/kazoo-deadlock", func(s showJSON) bool {
+	rel := func(i int) string { return strings.TrimPrefix(cs[i].Node, root+"/locks/kazoo-deadlock/") }
+	s := waitFor(t, server, root+"/locks/kazoo-deadlock", func(s showJSON) bool {
 		ps := s.Locks[0].Participants
 		return len(ps) == 5 && ps[0].Watches != nil && *ps[0].Watches == rel(6) && ps[1].Watches != nil && *ps[1].Watches == rel(6)
 	})
@@ -67,7 +68,8 @@ func TestIntegrationShowKazooReaderDeadlock(t *testing.T) {
 }
 
 func TestIntegrationShowSemaphores(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	for _, tc := range []struct {
 		kind      peers.Kind
@@ -79,7 +81,7 @@ func TestIntegrationShowSemaphores(t *testing.T) {
 	} {
 		t.Run(string(tc.kind), func(t *testing.T) {
 			p := peers.Start(t, tc.kind, server)
-			path := "/sem/" + string(tc.kind)
+			path := root + "/sem/" + string(tc.kind)
 			var cs []peers.Contender
 			for i := 0; i < 4; i++ {
 				cs = append(cs, p.Acquire(t, fmt.Sprintf("c%d", i), "semaphore:2", path))
@@ -125,13 +127,14 @@ func idOfSession(t *testing.T, cs []peers.Contender, session *string) string {
 }
 
 func TestIntegrationShowCuratorDowngrade(t *testing.T) {
-	zks := zktest.Start(t)
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
 	server := zks.Addr()
 	p := peers.Start(t, peers.Curator, server)
-	p.Acquire(t, "c0", "write+read", "/locks/downgrade")
+	p.Acquire(t, "c0", "write+read", root+"/locks/downgrade")
 	p.WaitHeld(t, "c0", 30*time.Second)
-	other := p.Acquire(t, "c1", "read", "/locks/downgrade")
-	s := waitFor(t, server, "/locks/downgrade", func(s showJSON) bool { return len(s.Locks[0].Participants) == 3 })
+	other := p.Acquire(t, "c1", "read", root+"/locks/downgrade")
+	s := waitFor(t, server, root+"/locks/downgrade", func(s showJSON) bool { return len(s.Locks[0].Participants) == 3 })
 	l := s.Locks[0]
 	if l.Holders != 2 || l.Participants[1].Mode != "read" || l.Participants[1].Role != "holder" ||
 		l.Participants[2].Path != other.Node || l.Participants[2].Role != "waiter" {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestIntegrationTUI(t *testing.T) {
+	t.Parallel()
 	bin := zklocksBinary(t)
 	zks := zktest.Start(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())
@@ -89,6 +90,7 @@ func lineWith(screen string, texts ...string) bool {
 // fencing token, and goes when r releases it; a lock still held when the
 // UI quits is released on the way out.
 func TestIntegrationTUIAcquire(t *testing.T) {
+	t.Parallel()
 	bin := zklocksBinary(t)
 	zks := zktest.Start(t)
 	curator := peers.Start(t, peers.Curator, zks.Addr())

@@ -45,6 +45,7 @@ var exclusive = []struct {
 // checks that they get it in queue order, one at a time; then that a waiter
 // can give up, and that Close ends every session.
 func TestIntegrationFIFO(t *testing.T) {
+	t.Parallel()
 	srv, root := shared.Start(t), shared.Root(t)
 	conn := srv.Connect(t)
 	for _, tc := range exclusive {

@@ -16,6 +16,7 @@ import (
 // share, a writer waits for them, a later reader waits for the writer), the
 // write+read downgrade and InterProcessSemaphoreV2.
 func TestIntegrationCuratorShared(t *testing.T) {
+	t.Parallel()
 	srv, root := shared.Start(t), shared.Root(t)
 	conn := srv.Connect(t)
 	p := peers.Start(t, peers.Curator, srv.Addr())
@@ -74,6 +75,7 @@ func TestIntegrationCuratorShared(t *testing.T) {
 // TestIntegrationKazooShared drives kazoo's ReadLock and WriteLock (readers
 // share, a writer waits for them) and its Semaphore.
 func TestIntegrationKazooShared(t *testing.T) {
+	t.Parallel()
 	srv, root := shared.Start(t), shared.Root(t)
 	p := peers.Start(t, peers.Kazoo, srv.Addr())
 
@@ -116,6 +118,7 @@ func TestIntegrationKazooShared(t *testing.T) {
 // With W1 (holding), R2 (read) and W3 (write) queued, releasing W1 leaves R2
 // watching W3 and W3 watching R2: nobody ever gets the lock.
 func TestIntegrationKazooReadLockCycle(t *testing.T) {
+	t.Parallel()
 	srv, root := shared.Start(t), shared.Root(t)
 	p := peers.Start(t, peers.Kazoo, srv.Addr())
 	p.Acquire(t, "w1", "write", root+"/cycle")
