@@ -123,6 +123,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 	for path, l := range s.Locks {
 		if lockcore.LinksChanged(l, links) {
 			s.Locks[path] = s.withLinks(l)
+			s.noteLock(path)
 			s.steady = steadySpan{}
 		}
 	}
@@ -134,6 +135,7 @@ func (s *State) SetLinks(links map[int64]lockcore.Link) {
 	s.Links = links
 	for path, l := range s.Locks {
 		s.Locks[path] = s.withLinks(l)
+		s.noteLock(path)
 	}
 	s.steady = steadySpan{}
 }

@@ -74,6 +74,8 @@ type State struct {
 	steady steadySpan
 	// LastChange is when the watcher last reported a lock changed or gone.
 	LastChange time.Time
+	// journal lists the paths whose Locks entry changed (LockChanges).
+	journal *lockJournal
 }
 
 const maxErrors = 20
@@ -98,6 +100,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.record(ev.At, s.Locks[ev.Path], l)
 		}
 		s.Locks[ev.Path] = l
+		s.noteLock(ev.Path)
 		s.steady = steadySpan{}
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
@@ -106,6 +109,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.record(ev.At, s.Locks[ev.Path], nil)
 		}
 		delete(s.Locks, ev.Path)
+		s.noteLock(ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
@@ -150,6 +154,7 @@ func (s *State) AgeTo(now time.Time) bool {
 		n := l.At(now)
 		if n != l {
 			s.Locks[p], changed = n, true
+			s.noteLock(p)
 		}
 		if until, ok := n.LongHeldSteadyUntil(now); ok {
 			s.steady.until(until)
