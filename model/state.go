@@ -76,6 +76,9 @@ type State struct {
 	LastChange time.Time
 	// journal lists the paths whose Locks entry changed (LockChanges).
 	journal *lockJournal
+	// ownersMoved: a lock was set or removed since tracks were last
+	// pruned of sessions that own nothing.
+	ownersMoved bool
 }
 
 const maxErrors = 20
@@ -101,6 +104,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		}
 		s.Locks[ev.Path] = l
 		s.noteLock(ev.Path)
+		s.ownersMoved = true
 		s.steady = steadySpan{}
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
@@ -110,6 +114,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		}
 		delete(s.Locks, ev.Path)
 		s.noteLock(ev.Path)
+		s.ownersMoved = true
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
