@@ -75,8 +75,9 @@ func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock {
 // members were asked (one first seen later may have connected since); a
 // disconnected session expires at most its timeout (negotiated, seen in
 // an earlier cons while it was connected) after the first answer that
-// missed it, and without that timeout its expiry is unknown.
-func (s *State) updateLinks(ev zkwatch.Event) {
+// missed it, and without that timeout its expiry is unknown. It reports
+// whether any owner's link changed.
+func (s *State) updateLinks(ev zkwatch.Event) bool {
 	s.pruneTracks()
 	var moved map[int64]lockcore.Link // sessions whose link changed
 	for session, t := range s.tracks {
@@ -119,7 +120,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 	// as they are. Otherwise the map is replaced, never changed in place
 	// (Apply compares it with the one before).
 	if len(moved) == 0 && len(s.Links) == len(s.tracks) {
-		return
+		return false
 	}
 	links := make(map[int64]lockcore.Link, len(s.tracks))
 	for session := range s.tracks {
@@ -131,11 +132,11 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 	}
 	s.Links = links
 	if len(moved) == 0 {
-		return
+		return false
 	}
 	// WithLinks replaces what an earlier Links gave a lock, so each lock
-	// is kept once, as shown; only locks some moved session owns into can
-	// have changed.
+	// is kept once, as shown; only the locks where a session whose link
+	// changed owns a contender can have changed.
 	for path, l := range s.Locks {
 		for _, p := range l.Participants {
 			if _, ok := moved[p.Session]; ok {
@@ -148,6 +149,7 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 			}
 		}
 	}
+	return true
 }
 
 // pruneTracks forgets the sessions that own no contender any more; it

@@ -129,8 +129,9 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
 		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
 		before := s.Links
-		s.updateLinks(ev)
-		s.recordDisconnects(ev, before)
+		if s.updateLinks(ev) {
+			s.recordDisconnects(ev, before)
+		}
 	case zkwatch.EventAction:
 		s.recordAction(ev)
 	case zkwatch.EventError:
