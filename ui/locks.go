@@ -42,7 +42,7 @@ type locksPane struct {
 	sel   string // path of the selected lock
 	// sorted is what rows are sorted and filtered by, and mark where
 	// they stand in the state's changes; build counts rebuilds; spare is
-	// a buffer for the next one's kept rows.
+	// the array the next one merges its rows into.
 	sorted rowsSort
 	mark   model.LockMark
 	build  int

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -39,7 +40,9 @@ func (p *locksPane) rebuild() {
 	}
 	p.total = len(s.Locks) + len(s.Denied)
 	sort.Slice(fresh, func(i, j int) bool { return rowLess(fresh[i], fresh[j], order) })
-	p.spare, p.rows, p.sorted = clearRows(p.rows), mergeRows(kept, fresh, order), sorted
+	merged := mergeRows(p.spare[:0], kept, fresh, order)
+	// kept was taken in place from rows: the old array is the next spare.
+	p.spare, p.rows, p.sorted = clearRows(p.rows), merged, sorted
 	p.follow()
 }
 
@@ -62,7 +65,8 @@ func (p *locksPane) takeAll() []*lockRow {
 }
 
 // takeChanges returns the listed rows whose lock stayed the same, in
-// their order, and a row for each changed lock the filter shows.
+// their order (taken in place: rows' array holds them), and a row for
+// each changed lock the filter shows.
 func (p *locksPane) takeChanges(changed []string) (kept, fresh []*lockRow) {
 	s := p.env.state
 	for _, path := range changed {
@@ -71,7 +75,7 @@ func (p *locksPane) takeChanges(changed []string) (kept, fresh []*lockRow) {
 			r.replaced = true
 		}
 	}
-	kept = p.spare[:0]
+	kept = p.rows[:0]
 	for _, r := range p.rows {
 		if r.lock != nil && !r.replaced {
 			r.build = p.build
@@ -112,9 +116,9 @@ type rowsSort struct {
 	valid         bool
 }
 
-// mergeRows merges two lists sorted by order into a new one.
-func mergeRows(a, b []*lockRow, order string) []*lockRow {
-	out := make([]*lockRow, 0, len(a)+len(b))
+// mergeRows appends to out the merge of two lists sorted by order.
+func mergeRows(out, a, b []*lockRow, order string) []*lockRow {
+	out = slices.Grow(out, len(a)+len(b))
 	for len(a) > 0 && len(b) > 0 {
 		if rowLess(b[0], a[0], order) {
 			out, b = append(out, b[0]), b[1:]
@@ -127,7 +131,7 @@ func mergeRows(a, b []*lockRow, order string) []*lockRow {
 
 // clearRows empties rows for reuse, so that it no longer keeps old locks.
 func clearRows(rows []*lockRow) []*lockRow {
-	clear(rows)
+	clear(rows[:cap(rows)])
 	return rows[:0]
 }
 
