@@ -23,7 +23,7 @@ func BenchmarkFirstSync(b *testing.B) {
 		evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l})
 	}
 	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: t0, Discovery: zkwatch.Discovery{Complete: true}})
-	for _, batch := range []int{8, maxBatch} {
+	for _, batch := range []int{1, 8, maxBatch} {
 		b.Run(fmt.Sprintf("batch%d", batch), func(b *testing.B) {
 			for range b.N {
 				s := model.NewState()
