@@ -25,7 +25,7 @@ type watchEventsMsg struct {
 // at most that much later, while a stream of them (a first sync of 10,000
 // locks arriving a few at a time) costs one rebuild and one frame per
 // window rather than per few locks, leaving the CPU to the watcher.
-const batchWindow = 15 * time.Millisecond
+var batchWindow = 15 * time.Millisecond
 
 // waitForEvents waits for one event, then takes whatever else comes within
 // batchWindow, up to maxBatch. A nil channel yields nothing.
