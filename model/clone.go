@@ -11,6 +11,7 @@ import (
 func (s *State) Clone() *State {
 	c := *s
 	c.Locks = maps.Clone(s.Locks)
+	c.journal = nil // the clone's changes are its own
 	c.Denied = maps.Clone(s.Denied)
 	c.Errors = slices.Clone(s.Errors)
 	c.History = slices.Clone(s.History)

@@ -75,21 +75,14 @@ func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock {
 // members were asked (one first seen later may have connected since); a
 // disconnected session expires at most its timeout (negotiated, seen in
 // an earlier cons while it was connected) after the first answer that
-// missed it, and without that timeout its expiry is unknown.
-func (s *State) updateLinks(ev zkwatch.Event) {
-	owners := map[int64]bool{}
-	for _, l := range s.Locks {
-		for _, p := range l.Participants {
-			owners[p.Session] = true
-		}
-	}
-	links := make(map[int64]lockcore.Link, len(s.tracks))
+// missed it, and without that timeout its expiry is unknown. It reports
+// whether any owner's link changed.
+func (s *State) updateLinks(ev zkwatch.Event) bool {
+	s.pruneTracks()
+	var moved map[int64]lockcore.Link // sessions whose link changed
 	for session, t := range s.tracks {
-		if !owners[session] {
-			delete(s.tracks, session)
-			continue
-		}
 		ci, listed := ev.Clients[session]
+		var k lockcore.Link
 		switch {
 		case listed:
 			if ci.Timeout > 0 {
@@ -102,28 +95,79 @@ func (s *State) updateLinks(ev zkwatch.Event) {
 				}
 			}
 			t.missing = time.Time{}
-			links[session] = lockcore.Link{State: lockcore.LinkConnected}
+			k = lockcore.Link{State: lockcore.LinkConnected}
 		case !ev.ClientsComplete || ev.ClientsAsked.IsZero() || !t.seen.Before(ev.ClientsAsked):
 			t.missing = time.Time{}
-			links[session] = t.lastSeen(lockcore.Link{State: lockcore.LinkUnknown})
+			k = t.lastSeen(lockcore.Link{State: lockcore.LinkUnknown})
 		default:
 			if t.missing.IsZero() {
 				t.missing = ev.At
 			}
-			k := lockcore.Link{State: lockcore.LinkDisconnected, At: ev.At}
+			k = lockcore.Link{State: lockcore.LinkDisconnected, At: ev.At}
 			if t.timeout > 0 {
 				k.ExpiresWithin, k.ExpirySource = max(t.missing.Add(t.timeout).Sub(ev.At), 0), "cons"
 			}
-			links[session] = t.lastSeen(k)
+			k = t.lastSeen(k)
+		}
+		if old, ok := s.Links[session]; !ok || old != k {
+			if moved == nil {
+				moved = map[int64]lockcore.Link{}
+			}
+			moved[session] = k
+		}
+	}
+	// Most answers change no session's link: the map and the locks stay
+	// as they are. Otherwise the map is replaced, never changed in place
+	// (Apply compares it with the one before).
+	if len(moved) == 0 && len(s.Links) == len(s.tracks) {
+		return false
+	}
+	links := make(map[int64]lockcore.Link, len(s.tracks))
+	for session := range s.tracks {
+		if k, ok := moved[session]; ok {
+			links[session] = k
+		} else {
+			links[session] = s.Links[session]
 		}
 	}
 	s.Links = links
+	if len(moved) == 0 {
+		return false
+	}
 	// WithLinks replaces what an earlier Links gave a lock, so each lock
-	// is kept once, as shown.
+	// is kept once, as shown; only the locks where a session whose link
+	// changed owns a contender can have changed.
 	for path, l := range s.Locks {
-		if lockcore.LinksChanged(l, links) {
-			s.Locks[path] = s.withLinks(l)
-			s.steady = steadySpan{}
+		for _, p := range l.Participants {
+			if _, ok := moved[p.Session]; ok {
+				if n := s.withLinks(l); n != l {
+					s.Locks[path] = n
+					s.noteLock(path)
+					s.steady = steadySpan{}
+				}
+				break
+			}
+		}
+	}
+	return true
+}
+
+// pruneTracks forgets the sessions that own no contender any more; it
+// goes over the locks only when one was set or removed since it last did.
+func (s *State) pruneTracks() {
+	if !s.ownersMoved {
+		return
+	}
+	s.ownersMoved = false
+	owners := make(map[int64]bool, len(s.tracks))
+	for _, l := range s.Locks {
+		for _, p := range l.Participants {
+			owners[p.Session] = true
+		}
+	}
+	for session := range s.tracks {
+		if !owners[session] {
+			delete(s.tracks, session)
 		}
 	}
 }
@@ -134,6 +178,7 @@ func (s *State) SetLinks(links map[int64]lockcore.Link) {
 	s.Links = links
 	for path, l := range s.Locks {
 		s.Locks[path] = s.withLinks(l)
+		s.noteLock(path)
 	}
 	s.steady = steadySpan{}
 }

@@ -77,6 +77,11 @@ type State struct {
 	steady steadySpan
 	// LastChange is when the watcher last reported a lock changed or gone.
 	LastChange time.Time
+	// journal lists the paths whose Locks entry changed (LockChanges).
+	journal *lockJournal
+	// ownersMoved: a lock was set or removed since tracks were last
+	// pruned of sessions that own nothing.
+	ownersMoved bool
 }
 
 const maxErrors = 20
@@ -101,6 +106,8 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.record(ev.At, s.Locks[ev.Path], l)
 		}
 		s.Locks[ev.Path] = l
+		s.noteLock(ev.Path)
+		s.ownersMoved = true
 		s.steady = steadySpan{}
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
@@ -109,6 +116,8 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.record(ev.At, s.Locks[ev.Path], nil)
 		}
 		delete(s.Locks, ev.Path)
+		s.noteLock(ev.Path)
+		s.ownersMoved = true
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
@@ -124,8 +133,9 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Fix = zkwatch.NoWayFix(ev.Servers)
 		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
 		before := s.Links
-		s.updateLinks(ev)
-		s.recordDisconnects(ev, before)
+		if s.updateLinks(ev) {
+			s.recordDisconnects(ev, before)
+		}
 	case zkwatch.EventAction:
 		s.recordAction(ev)
 	case zkwatch.EventError:
@@ -154,6 +164,7 @@ func (s *State) AgeTo(now time.Time) bool {
 		n := l.At(now)
 		if n != l {
 			s.Locks[p], changed = n, true
+			s.noteLock(p)
 		}
 		if until, ok := n.LongHeldSteadyUntil(now); ok {
 			s.steady.until(until)

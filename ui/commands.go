@@ -20,8 +20,15 @@ type watchEventsMsg struct {
 	closed bool
 }
 
-// waitForEvents waits for one event, then takes whatever else is already
-// waiting, up to maxBatch. A nil channel yields nothing.
+// batchWindow is how long events that follow one another are gathered
+// into one message: under a frame at 60 frames a second, so a change shows
+// at most that much later, while a stream of them (a first sync of 10,000
+// locks arriving a few at a time) costs one rebuild and one frame per
+// window rather than per few locks, leaving the CPU to the watcher.
+var batchWindow = 15 * time.Millisecond
+
+// waitForEvents waits for one event, then takes whatever else comes within
+// batchWindow, up to maxBatch. A nil channel yields nothing.
 func waitForEvents(ch <-chan zkwatch.Event) tea.Cmd {
 	if ch == nil {
 		return nil
@@ -32,6 +39,8 @@ func waitForEvents(ch <-chan zkwatch.Event) tea.Cmd {
 			return watchEventsMsg{closed: true}
 		}
 		evs := []zkwatch.Event{ev}
+		window := time.NewTimer(batchWindow)
+		defer window.Stop()
 		for len(evs) < maxBatch {
 			select {
 			case ev, ok := <-ch:
@@ -39,7 +48,7 @@ func waitForEvents(ch <-chan zkwatch.Event) tea.Cmd {
 					return watchEventsMsg{events: evs, closed: true}
 				}
 				evs = append(evs, ev)
-			default:
+			case <-window.C:
 				return watchEventsMsg{events: evs}
 			}
 		}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"sort"
 	"strings"
 	"time"
 
@@ -27,6 +26,10 @@ type lockRow struct {
 	waitSince        time.Time // when the longest waiter queued; zero without waiter
 	kinds            []lockcore.AnomalyKind
 	trouble          model.LockTrouble
+	// build is the last rebuild that took this row; replaced: its lock
+	// changed, and a new row stands for it.
+	build    int
+	replaced bool
 }
 
 // locksPane lists every lock. The cursor follows its lock by path when the
@@ -43,6 +46,13 @@ type locksPane struct {
 	// locks does not recount them all.
 	cache map[string]*lockRow
 	sel   string // path of the selected lock
+	// sorted is what rows are sorted and filtered by, and mark where
+	// they stand in the state's changes; build counts rebuilds; spare is
+	// the array the next one merges its rows into.
+	sorted rowsSort
+	mark   model.LockMark
+	build  int
+	spare  []*lockRow
 }
 
 func newLocksPane(e *env) locksPane { return locksPane{list: list{env: e}} }
@@ -62,51 +72,6 @@ func (p *locksPane) selected() *lockRow {
 		return nil
 	}
 	return p.rows[p.cur.idx]
-}
-
-func (p *locksPane) rebuild() {
-	s := p.env.state
-	if p.cache == nil {
-		p.cache = make(map[string]*lockRow, len(s.Locks))
-	}
-	for path, r := range p.cache {
-		if s.Locks[path] != r.lock {
-			delete(p.cache, path)
-		}
-	}
-	rows := p.rows[:0]
-	for path, l := range s.Locks {
-		r := p.cache[path]
-		if r == nil {
-			r = newLockRow(l)
-			p.cache[path] = r
-		}
-		if p.filter.active() && !p.filter.match(r.shown, string(l.Recipe), kindsText(r.kinds)) {
-			continue
-		}
-		if p.problems && r.trouble.Kinds == 0 {
-			continue
-		}
-		rows = append(rows, r)
-	}
-	for path := range s.Denied {
-		if _, ok := s.Locks[path]; ok {
-			continue
-		}
-		r := &lockRow{path: path, shown: model.Printable(path)}
-		if p.filter.match(r.shown, "denied") {
-			rows = append(rows, r)
-		}
-	}
-	p.total = len(s.Locks) + len(s.Denied)
-	order := lockOrders[p.order]
-	sort.Slice(rows, func(i, j int) bool { return rowLess(rows[i], rows[j], order) })
-	// Clear what the shrunk tail still points to, so old locks can go.
-	for i := len(rows); i < len(p.rows); i++ {
-		p.rows[i] = nil
-	}
-	p.rows = rows
-	p.follow()
 }
 
 // follow puts the cursor back on the lock the user selected; if it is
@@ -176,43 +141,6 @@ func kindsText(ks []lockcore.AnomalyKind) string {
 		parts[i] = string(k)
 	}
 	return strings.Join(parts, " ")
-}
-
-// rowLess orders rows as model.State.SortedLocks does, except that age
-// compares when the oldest hold began, which stays right as time passes.
-// Denied paths come last.
-func rowLess(a, b *lockRow, order string) bool {
-	if (a.lock == nil) != (b.lock == nil) {
-		return b.lock == nil
-	}
-	switch order {
-	case model.ByContention:
-		if a.waiters != b.waiters {
-			return a.waiters > b.waiters
-		}
-		if a.holders != b.holders {
-			return a.holders > b.holders
-		}
-	case model.ByAge:
-		if a.heldSince.IsZero() != b.heldSince.IsZero() {
-			return b.heldSince.IsZero()
-		}
-		if !a.heldSince.Equal(b.heldSince) {
-			return a.heldSince.Before(b.heldSince)
-		}
-	case model.BySeverity:
-		if a.trouble != b.trouble {
-			return a.trouble.Worse(b.trouble)
-		}
-	case model.ByWait:
-		if a.waitSince.IsZero() != b.waitSince.IsZero() {
-			return b.waitSince.IsZero()
-		}
-		if !a.waitSince.Equal(b.waitSince) {
-			return a.waitSince.Before(b.waitSince)
-		}
-	}
-	return a.path < b.path
 }
 
 func (p locksPane) update(msg tea.Msg) (locksPane, tea.Cmd) {

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// rebuild lists the state's locks in the pane's order. While the order
+// and the filter stay the same, the rows whose lock did not change keep
+// their places, and only the changed ones, as the state's journal names
+// them, are sorted and merged in: during a first sync the locks arrive a
+// few at a time, and going over 10,000 of them for each few cost seconds.
+func (p *locksPane) rebuild() {
+	s := p.env.state
+	order := lockOrders[p.order]
+	sorted := rowsSort{order: order, filter: p.filter.lower, problems: p.problems, valid: true}
+	changed, mark, known := s.LockChanges(p.mark)
+	p.mark = mark
+	if p.cache == nil {
+		p.cache = make(map[string]*lockRow, len(s.Locks))
+	}
+	p.build++
+	var kept, fresh []*lockRow
+	if known && p.sorted == sorted {
+		kept, fresh = p.takeChanges(changed)
+	} else {
+		fresh = p.takeAll()
+	}
+	for path := range s.Denied {
+		if _, ok := s.Locks[path]; ok {
+			continue
+		}
+		r := &lockRow{path: path, shown: model.Printable(path)}
+		if p.filter.match(r.shown, "denied") {
+			fresh = append(fresh, r)
+		}
+	}
+	p.total = len(s.Locks) + len(s.Denied)
+	sort.Slice(fresh, func(i, j int) bool { return rowLess(fresh[i], fresh[j], order) })
+	merged := mergeRows(p.spare[:0], kept, fresh, order)
+	// kept was taken in place from rows: the old array is the next spare.
+	p.spare, p.rows, p.sorted = clearRows(p.rows), merged, sorted
+	p.follow()
+}
+
+// takeAll makes a row of every lock the filter shows, reusing the rows of
+// locks that did not change.
+func (p *locksPane) takeAll() []*lockRow {
+	s := p.env.state
+	for path, r := range p.cache {
+		if s.Locks[path] != r.lock {
+			delete(p.cache, path)
+		}
+	}
+	rows := make([]*lockRow, 0, len(s.Locks))
+	for path, l := range s.Locks {
+		if r := p.take(path, l); r != nil {
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// takeChanges returns the listed rows whose lock stayed the same, in
+// their order (taken in place: rows' array holds them), and a row for
+// each changed lock the filter shows.
+func (p *locksPane) takeChanges(changed []string) (kept, fresh []*lockRow) {
+	s := p.env.state
+	for _, path := range changed {
+		if r := p.cache[path]; r != nil && s.Locks[path] != r.lock {
+			delete(p.cache, path)
+			r.replaced = true
+		}
+	}
+	kept = p.rows[:0]
+	for _, r := range p.rows {
+		if r.lock != nil && !r.replaced {
+			r.build = p.build
+			kept = append(kept, r)
+		}
+	}
+	for _, path := range changed {
+		if l := s.Locks[path]; l != nil {
+			if r := p.take(path, l); r != nil {
+				fresh = append(fresh, r)
+			}
+		}
+	}
+	return kept, fresh
+}
+
+// take returns the row of lock l at path, from the cache or made anew,
+// unless the filter hides it or this rebuild has taken it already.
+func (p *locksPane) take(path string, l *lockcore.Lock) *lockRow {
+	r := p.cache[path]
+	if r == nil {
+		r = newLockRow(l)
+		p.cache[path] = r
+	}
+	if r.build == p.build {
+		return nil
+	}
+	r.build = p.build
+	if p.filter.active() && !p.filter.match(r.shown, string(l.Recipe), kindsText(r.kinds)) {
+		return nil
+	}
+	if p.problems && r.trouble.Kinds == 0 {
+		return nil
+	}
+	return r
+}
+
+// rowsSort is what a list of rows was sorted and filtered by.
+type rowsSort struct {
+	order, filter string
+	problems      bool
+	valid         bool
+}
+
+// mergeRows appends to out the merge of two lists sorted by order.
+func mergeRows(out, a, b []*lockRow, order string) []*lockRow {
+	out = slices.Grow(out, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if rowLess(b[0], a[0], order) {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// clearRows empties rows for reuse, so that it no longer keeps old locks.
+func clearRows(rows []*lockRow) []*lockRow {
+	clear(rows[:cap(rows)])
+	return rows[:0]
+}
+
+// rowLess orders rows as model.State.SortedLocks does, except that age
+// compares when the oldest hold began, which stays right as time passes.
+// Denied paths come last.
+func rowLess(a, b *lockRow, order string) bool {
+	if (a.lock == nil) != (b.lock == nil) {
+		return b.lock == nil
+	}
+	switch order {
+	case model.ByContention:
+		if a.waiters != b.waiters {
+			return a.waiters > b.waiters
+		}
+		if a.holders != b.holders {
+			return a.holders > b.holders
+		}
+	case model.ByAge:
+		if a.heldSince.IsZero() != b.heldSince.IsZero() {
+			return b.heldSince.IsZero()
+		}
+		if !a.heldSince.Equal(b.heldSince) {
+			return a.heldSince.Before(b.heldSince)
+		}
+	case model.BySeverity:
+		if a.trouble != b.trouble {
+			return a.trouble.Worse(b.trouble)
+		}
+	case model.ByWait:
+		if a.waitSince.IsZero() != b.waitSince.IsZero() {
+			return b.waitSince.IsZero()
+		}
+		if !a.waitSince.Equal(b.waitSince) {
+			return a.waitSince.Before(b.waitSince)
+		}
+	}
+	return a.path < b.path
+}
