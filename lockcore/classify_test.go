@@ -14,6 +14,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{"curator mutex", Node{}, []string{curatorName("lock-", 3)}, IsALock, ""},
 		{"curator semaphore", Node{}, []string{"leases", "locks"}, IsALock, ""},
+		{"curator semaphore with only leases", Node{}, []string{"leases"}, IsALock, ""},
+		{"a directory whose one child is locks", Node{}, []string{"locks"}, NotALock, ""},
 		{"kazoo semaphore", Node{Data: []byte("3")}, []string{"0123456789abcdef0123456789abcdef"}, IsALock, ""},
 		{"plain ephemeral node is not a parent", eph, nil, NotALock, ""},
 		{"config tree", Node{}, []string{"db", "cache"}, NotALock, ""},

@@ -52,17 +52,22 @@ func detectShape(self Node, childNames []string) shape {
 		}
 		return shapeQueue
 	}
-	curatorDirs, kazooLeases := 0, 0
+	curatorDirs, kazooLeases, leases := 0, 0, false
 	for _, c := range childNames {
 		switch {
 		case c == curatorLeasesDir || c == curatorLocksDir:
 			curatorDirs++
+			leases = leases || c == curatorLeasesDir
 		case ParseName(c).Kind == KindKazooLease:
 			kazooLeases++
 		}
 	}
 	switch {
-	case curatorDirs == len(childNames):
+	// A Curator semaphore that has granted a lease has leases/. A node
+	// whose one child is locks/ is far more often a directory of locks
+	// (or a mutex named locks) than a semaphore whose first acquirer has
+	// not yet moved from its queue to a lease.
+	case curatorDirs == len(childNames) && leases:
 		return shapeCuratorSemaphore
 	case kazooLeases == len(childNames):
 		return shapeKazooSemaphore
