@@ -25,7 +25,7 @@ deps:
 # once and TESTPARALLEL tests within each (t.Parallel), more than the
 # machine's cores, the longest packages named first so that they start
 # first (see docs/testing.md, Test time).
-TESTP        ?= 4
+TESTP        ?= 2
 TESTPARALLEL ?= 4
 LONGEST      := ./internal/cli ./zkwatch ./lockcore ./recording ./internal/testkit/peers ./ui
 test: deps vet
