@@ -3,7 +3,6 @@ package zkwatch
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,17 +177,7 @@ func adminEphemerals(e *Ephemerals, keep func(string) bool) adminField {
 				sessions[sid] = true
 				e.Sessions++
 			}
-			e.Nodes++
-			if !keep(p) {
-				return nil
-			}
-			dir := path.Dir(p)
-			ep := e.Parents[dir]
-			ep.Count++
-			if ep.Sample == "" {
-				ep.Sample = strings.Clone(p[len(dir)+1:])
-			}
-			e.Parents[dir] = ep
+			e.add(p, keep)
 			return nil
 		})
 		return true, err

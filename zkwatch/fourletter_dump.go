@@ -30,6 +30,22 @@ type EphemeralParent struct {
 	Sample string
 }
 
+// add counts the ephemeral node at p under its parent, when keep accepts
+// it (every node counts in Nodes).
+func (e *Ephemerals) add(p string, keep func(path string) bool) {
+	e.Nodes++
+	if !keep(p) {
+		return
+	}
+	dir := path.Dir(p)
+	ep := e.Parents[dir]
+	ep.Count++
+	if ep.Sample == "" {
+		ep.Sample = strings.Clone(p[len(dir)+1:])
+	}
+	e.Parents[dir] = ep
+}
+
 // ParseDump reads a dump reply:
 //
 //	SessionTracker dump:
@@ -61,17 +77,7 @@ func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error)
 			inEphemerals = false
 		case !inEphemerals || line == "":
 		case strings.HasPrefix(line, "\t/"):
-			p := line[1:]
-			e.Nodes++
-			if keep(p) {
-				dir := path.Dir(p)
-				ep := e.Parents[dir]
-				ep.Count++
-				if ep.Sample == "" {
-					ep.Sample = strings.Clone(p[len(dir)+1:])
-				}
-				e.Parents[dir] = ep
-			}
+			e.add(line[1:], keep)
 		case strings.HasPrefix(line, "0x") && strings.HasSuffix(line, ":"):
 			e.Sessions++
 		default:

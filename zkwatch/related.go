@@ -15,13 +15,7 @@ import (
 func (w *Watcher) related(path string) (lockcore.Node, error) {
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
-	w.mu.Lock()
-	arm := !w.cfg.Once && !w.armed[path]
-	if arm {
-		w.armed[path] = true
-	}
-	w.mu.Unlock()
-	if !arm {
+	if !w.claimWatch(path) {
 		n, err := w.read(path, baseName(path))
 		if errors.Is(err, zk.ErrNoNode) {
 			return lockcore.Node{}, nil

@@ -317,18 +317,25 @@ func (w *Watcher) onWatchEvent(ev zk.Event) {
 	}
 }
 
+// claimWatch reports whether a read of path should arm a watch, and if
+// so marks it armed: none in Once mode, and none while one is pending
+// (re-arming would only duplicate the notification).
+func (w *Watcher) claimWatch(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cfg.Once || w.armed[path] {
+		return false
+	}
+	w.armed[path] = true
+	return true
+}
+
 // children lists path's children, arming a children watch unless one is
 // already pending: re-arming would only duplicate the notification.
 func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
-	w.mu.Lock()
-	arm := !w.cfg.Once && !w.armed[path]
-	if arm {
-		w.armed[path] = true
-	}
-	w.mu.Unlock()
-	if !arm {
+	if !w.claimWatch(path) {
 		return w.list(path)
 	}
 	r, err := guard(w, func() (listing, error) {
