@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -391,7 +392,12 @@ func waitTurn(ctx context.Context, c clientConn, q queued, own *ownWatch, progre
 				default:
 				}
 			}
-			names = struck(names, me.watch, shortcut && me.watchHeads)
+			if shortcut && me.watchHeads {
+				gone := path.Base(me.watch)
+				names = slices.DeleteFunc(names, func(n string) bool { return n == gone })
+			} else {
+				names = nil // listed again
+			}
 		case ev := <-ownCh:
 			if err := own.rearm(ctx, c, q.path, ev); err != nil {
 				return err
@@ -420,20 +426,4 @@ func listQueue(ctx context.Context, c clientConn, q queued) ([]string, error) {
 			return nil, err
 		}
 	}
-}
-
-// struck returns the queue without the node at gone when the listing may
-// be kept, or nil to have it listed again.
-func struck(names []string, gone string, keep bool) []string {
-	if !keep {
-		return nil
-	}
-	base := path.Base(gone)
-	kept := make([]string, 0, len(names))
-	for _, n := range names {
-		if n != base {
-			kept = append(kept, n)
-		}
-	}
-	return kept
 }
