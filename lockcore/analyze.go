@@ -201,6 +201,9 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 	out := make([]Participant, len(entries))
 	for i, e := range entries {
 		ctime := time.UnixMilli(e.node.Stat.Ctime)
+		if e.node.Pending {
+			ctime = time.Time{}
+		}
 		out[i] = Participant{
 			Node: e.rel, Path: e.path, Recipe: e.recipe,
 			Seq: e.name.Seq, HasSeq: e.name.HasSeq,
@@ -209,7 +212,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
 			Ctime: ctime, Age: age(readAt, ctime),
 			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
-			WatchesUnknown: e.watchUnknown, DataDenied: e.node.DataDenied,
+			WatchesUnknown: e.watchUnknown, DataDenied: e.node.DataDenied, Pending: e.node.Pending,
 		}
 	}
 	return out
@@ -231,7 +234,7 @@ func queueLess(a, b *entry) bool {
 }
 
 func age(readAt, ctime time.Time) time.Duration {
-	if readAt.IsZero() || ctime.After(readAt) {
+	if readAt.IsZero() || ctime.IsZero() || ctime.After(readAt) {
 		return 0
 	}
 	return readAt.Sub(ctime)

@@ -43,7 +43,12 @@ func one(kind AnomalyKind, p Participant, detail string) Anomaly {
 	return Anomaly{Kind: kind, Node: p.Node, Nodes: []string{p.Node}, Session: p.Session, Detail: detail}
 }
 
-func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "at a time not read yet"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
 
 // duplicateSessions reports sessions owning more than one contender. Lease
 // nodes are left out (one session may hold several leases), and so is a
@@ -96,9 +101,13 @@ func selfWaits(ps []Participant) []Anomaly {
 				continue
 			}
 			q := ps[j]
+			created := "created " + stamp(q.Ctime)
+			if !p.Ctime.IsZero() && !q.Ctime.IsZero() {
+				created += fmt.Sprintf(", %s earlier", p.Ctime.Sub(q.Ctime).Round(time.Millisecond))
+			}
 			out = append(out, Anomaly{Kind: AnomalySelfWait, Node: q.Node, Nodes: []string{q.Node, p.Node}, Session: p.Session,
-				Detail: fmt.Sprintf("%s waits behind %s of its own session %s (created %s, %s earlier): an orphan of a lost create reply, unless two threads share this session",
-					p.Node, q.Node, SessionHex(p.Session), stamp(q.Ctime), p.Ctime.Sub(q.Ctime).Round(time.Millisecond))})
+				Detail: fmt.Sprintf("%s waits behind %s of its own session %s (%s): an orphan of a lost create reply, unless two threads share this session",
+					p.Node, q.Node, SessionHex(p.Session), created)})
 			break
 		}
 	}

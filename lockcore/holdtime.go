@@ -23,6 +23,9 @@ const (
 	// HoldBounded: the grant is known only to lie between Hold.After and
 	// Hold.By; Max is then an upper bound, not a measurement.
 	HoldBounded HoldHow = "bounded"
+	// HoldPending: the holder's node is not read yet (Participant.Pending),
+	// so nothing is known of its grant; Min and Max are zero.
+	HoldPending HoldHow = "pending"
 )
 
 // Hold is what is known of how long a holder has held the lock: not its
@@ -74,7 +77,9 @@ func (s *Sightings) find(path string, token int64) (Sighting, bool) {
 		return Sighting{}, false
 	}
 	for _, n := range s.Nodes {
-		if n.Path == path && n.Token == token {
+		// A token of 0 is a node not read yet: its sequential name alone
+		// tells it, as a recipe never makes two nodes of one name.
+		if n.Path == path && (n.Token == token || n.Token == 0 || token == 0) {
 			return n, true
 		}
 	}
@@ -90,6 +95,10 @@ func fillHolds(l *Lock, t Tree, entries []*entry) {
 		if p.Role != RoleHolder {
 			continue
 		}
+		if p.Pending {
+			p.Hold = Hold{How: HoldPending}
+			continue
+		}
 		p.Hold = holdOf(l, t, entries[i], *p)
 		p.Hold.After, p.Hold.By = plain(p.Hold.After), plain(p.Hold.By)
 		p.Hold.Min, p.Hold.Max = since(l.ReadAt, p.Hold.By), since(l.ReadAt, p.Hold.After)
@@ -101,6 +110,9 @@ func holdOf(l *Lock, t Tree, e *entry, p Participant) Hold {
 	known := func(at time.Time, how HoldHow) Hold { return Hold{After: at, By: at, How: how} }
 	if s, ok := t.Seen.find(p.Path, p.Token); ok {
 		switch {
+		case s.Holding && s.Hold.How == HoldPending:
+			// Holding when last read, but its node was not read then:
+			// the grant is known no better than by the rules below.
 		case s.Holding:
 			return s.Hold
 		case t.Watched:

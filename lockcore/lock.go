@@ -209,6 +209,10 @@ type Participant struct {
 	// DataDenied: the node's ACL denies this session its data; the rest
 	// (session, token, times) came from exists.
 	DataDenied bool
+	// Pending: the node is listed but not read yet (Node.Pending): its
+	// place in the queue, role and session are known; Token, Version,
+	// Ctime, Age, Data and a holder's Hold are not, and are zero.
+	Pending bool
 	// Note explains a role or watch that needs more than the recipe's rule.
 	Note string
 	// Link says whether the session is connected to an ensemble member;

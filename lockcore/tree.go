@@ -22,11 +22,17 @@ type Node struct {
 	// DataDenied: the node's ACL denies the reader its data, so Data is
 	// empty and Stat came from exists, which no ACL guards.
 	DataDenied bool
+	// Pending: the node was listed but not read yet. Only Name and
+	// Stat.EphemeralOwner (from a server's dump of ephemeral nodes) are
+	// known; the rest of Stat and Data are zero, not the node's.
+	Pending bool
 }
 
 // Truncated reports whether Data holds less than the node's full data that
 // was read; data that could not be read at all is DataDenied instead.
-func (n Node) Truncated() bool { return !n.DataDenied && int(n.Stat.DataLength) > len(n.Data) }
+func (n Node) Truncated() bool {
+	return !n.DataDenied && !n.Pending && int(n.Stat.DataLength) > len(n.Data)
+}
 
 // Ephemeral reports whether the node belongs to a session.
 func (n Node) Ephemeral() bool { return n.Stat.EphemeralOwner != 0 }

@@ -1,0 +1,68 @@
+package lockcore
+
+import (
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+)
+
+// pendingNode is a contender as a dump and a listing tell it: its name and
+// owner, nothing read.
+func pendingNode(name string, owner int64) Node {
+	return Node{Name: name, Stat: zk.Stat{EphemeralOwner: owner}, Pending: true}
+}
+
+func TestPendingContendersKeepTheirPlaceAndNoTimes(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	tree := queueTree("/l", pendingNode(c(2), 3), pendingNode(c(0), 1), pendingNode(c(1), 2))
+	l := Analyze(tree, nil, Options{})
+	if got, want := layout(l), c(0)+":h:- "+c(1)+":w:"+c(0)+" "+c(2)+":w:"+c(1); got != want {
+		t.Fatalf("layout = %q, want %q", got, want)
+	}
+	noAnomaly(t, l)
+	for _, p := range l.Participants {
+		if !p.Pending || !p.Ephemeral || p.Session == 0 {
+			t.Errorf("%s: pending %v ephemeral %v session %d, want pending, ephemeral, its owner", p.Node, p.Pending, p.Ephemeral, p.Session)
+		}
+		if !p.Ctime.IsZero() || p.Age != 0 || p.Token != 0 {
+			t.Errorf("%s: ctime %v age %v token %d, want none of them", p.Node, p.Ctime, p.Age, p.Token)
+		}
+	}
+	if h := l.Participants[0].Hold; h.How != HoldPending || h.Min != 0 || h.Max != 0 || h.Exact() {
+		t.Errorf("pending holder's hold = %+v, want pending with no bounds", h)
+	}
+}
+
+func TestPendingHolderReadLaterGetsItsHoldFromTheRules(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	var b builder
+	holder, waiter := b.node(c(0), 1), b.node(c(1), 2)
+	first := queueTree("/l", pendingNode(holder.Name, 1), pendingNode(waiter.Name, 2))
+	before := Analyze(first, nil, Options{})
+	seen := before.Sightings()
+
+	read := settled(queueTree("/l", holder, waiter))
+	read.Seen, read.Watched = seen, true
+	l := Analyze(read, nil, Options{})
+	h := l.Participants[0].Hold
+	if h.How != HoldBounded || h.Max != time.Hour-time.Second {
+		t.Fatalf("hold once read = %+v, want bounded by its own creation an hour ago", h)
+	}
+}
+
+func TestPendingWaiterSeenThenHoldingIsGrantedAtTheRead(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	var b builder
+	gone, waiter := b.node(c(0), 1), b.node(c(1), 2)
+	first := queueTree("/l", pendingNode(gone.Name, 1), pendingNode(waiter.Name, 2))
+	before := Analyze(first, nil, Options{})
+	seen := before.Sightings()
+
+	read := queueTree("/l", waiter)
+	read.Self.Stat.Pzxid = waiter.Stat.Czxid + 5
+	read.Seen, read.Watched = seen, true
+	if h := Analyze(read, nil, Options{}).Participants[0].Hold; h.How != HoldSeen {
+		t.Fatalf("hold = %+v, want seen: it was waiting at the last read, watched since", h)
+	}
+}
