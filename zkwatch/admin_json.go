@@ -177,7 +177,11 @@ func adminEphemerals(e *Ephemerals, keep func(string) bool) adminField {
 				sessions[sid] = true
 				e.Sessions++
 			}
-			e.add(p, keep)
+			id, err := strconv.ParseInt(sid, 10, 64)
+			if err != nil {
+				return fmt.Errorf("session id %q: %w", sid, err)
+			}
+			e.add(p, id, keep)
 			return nil
 		})
 		return true, err

@@ -47,33 +47,83 @@ func (w *Watcher) dumpMember() string {
 // dump asks a member for its dump (the four-letter word, or the
 // AdminServer's dump where the word is refused) and returns the candidate
 // lock parents under the roots, chroot-relative, with how many ephemeral
-// nodes each holds.
-func (w *Watcher) dump(ctx context.Context) (map[string]EphemeralParent, error) {
+// nodes each holds; with owners, also the owner of each contender under
+// the roots, by chroot-relative path (else nil).
+func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]EphemeralParent, *dumpOwners, error) {
 	member := w.dumpMember()
+	var before int64
+	if owners {
+		var err error
+		if before, err = w.memberZxid(ctx, member); err != nil {
+			owners = false // the dump alone still finds the locks
+		}
+	}
 	keep := func(p string) bool {
 		rel, ok := w.conn.rel(p)
 		return ok && w.underRoots(path.Dir(rel))
 	}
 	var eph Ephemerals
+	if owners {
+		eph.Owners = map[string]int64{}
+	}
 	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
 	defer cancel()
 	_, err := w.conn.ways(w.costs).askEither(ctx, member, "dump", reader{
 		text: func(r *bufio.Reader) error {
 			var err error
-			eph, err = ParseDump(r, keep)
+			eph, err = ParseDump(r, keep, eph.Owners)
 			return err
 		},
 		json: adminEphemerals(&eph, keep),
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make(map[string]EphemeralParent, len(eph.Parents))
 	for p, ep := range eph.Parents {
 		rel, _ := w.conn.rel(p)
 		out[rel] = ep
 	}
-	return out, nil
+	if !owners {
+		return out, nil, nil
+	}
+	owned := &dumpOwners{zxid: before, of: make(map[string]int64, len(eph.Owners))}
+	for p, s := range eph.Owners {
+		rel, _ := w.conn.rel(p)
+		owned.of[rel] = s
+	}
+	return out, owned, nil
+}
+
+// dumpOwners are the owners of the contenders a dump listed, by
+// chroot-relative path, and the member's last zxid just before it was
+// asked: a lock parent created before that zxid and still there when
+// listed is the one the dump saw, so its contenders' names are its own.
+type dumpOwners struct {
+	zxid int64
+	of   map[string]int64
+}
+
+// memberZxid asks member for the last transaction it has seen (srvr, or
+// the AdminServer's server_stats where the word is refused).
+func (w *Watcher) memberZxid(ctx context.Context, member string) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
+	defer cancel()
+	var text string
+	var st ServerStatus
+	via, err := w.conn.ways(w.costs).askEither(ctx, member, "srvr", reader{text: textReader(&text), json: adminStatus(&st)})
+	if err != nil {
+		return 0, err
+	}
+	if via == ViaWord {
+		if st, err = ParseSrvr(text); err != nil {
+			return 0, err
+		}
+	}
+	if st.Zxid == 0 {
+		return 0, fmt.Errorf("zkwatch: %s gave no zxid", member)
+	}
+	return st.Zxid, nil
 }
 
 // wordTimeout bounds one four-letter word the watcher asks itself.

@@ -21,6 +21,7 @@ func (w *Watcher) beginSync(ctx context.Context) {
 		w.before[p] = true
 	}
 	w.locks, w.owner, w.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
+	w.unread, w.unreadTotal, w.dumpOwners = map[string]int{}, 0, nil
 	// A new session holds none of the old one's watches.
 	w.found, w.armed = map[string]bool{}, map[string]bool{}
 	w.dirs, w.dirLocks, w.tracking = map[string]*lockDir{}, map[string]int{}, map[string]bool{}
@@ -53,7 +54,7 @@ func (w *Watcher) discover(ctx context.Context) {
 	done := wk.run(ctx, w.walkBurst(), nil)
 	dumpOK := false
 	if !done {
-		dumpOK = w.dumpRound(ctx)
+		dumpOK = w.dumpRound(ctx, w.cfg.ReadLater && !w.cfg.Once)
 	}
 	if done {
 		w.walkEnded(wk)
@@ -138,6 +139,9 @@ func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
 		}
 	}
 	w.before = map[string]bool{}
+	// The dump's owners serve the first listing of the locks it named,
+	// all tracked by now.
+	w.dumpOwners = nil
 	w.mu.Unlock()
 	disc := w.Discovery()
 	sort.Strings(gone)
@@ -151,10 +155,14 @@ func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
 }
 
 // dumpRound asks for a dump and queues the locks among its candidates. It
-// returns false when dump could not be used.
-func (w *Watcher) dumpRound(ctx context.Context) bool {
-	candidates, err := w.dump(ctx)
+// returns false when dump could not be used. With owners, the owners of
+// the contenders it lists are kept for the first sync (see ReadLater).
+func (w *Watcher) dumpRound(ctx context.Context, owners bool) bool {
+	candidates, owned, err := w.dump(ctx, owners)
 	w.mu.Lock()
+	if owned != nil {
+		w.dumpOwners = owned
+	}
 	if err != nil {
 		w.disc.DumpNote = dumpNote(err)
 		w.dumpRefused = errors.Is(err, ErrFourLetterRefused)
@@ -186,7 +194,7 @@ func (w *Watcher) dumpLoop(ctx context.Context) {
 			return
 		case <-time.After(max(wait, w.dumpEvery()/10)):
 		}
-		if w.dumpRound(ctx) {
+		if w.dumpRound(ctx, false) {
 			w.emitDiscovery(ctx)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -19,6 +20,10 @@ type Ephemerals struct {
 	// Nodes is every ephemeral node the dump listed, kept or not, and
 	// Sessions the sessions owning them.
 	Nodes, Sessions int
+	// Owners, when not nil, is filled with the owning session of each
+	// kept node whose name is a lock recipe's contender name, by path:
+	// what a listing of the lock leaves unknown of its contenders.
+	Owners map[string]int64
 }
 
 // EphemeralParent is a directory holding ephemeral nodes, as a dump tells.
@@ -30,9 +35,9 @@ type EphemeralParent struct {
 	Sample string
 }
 
-// add counts the ephemeral node at p under its parent, when keep accepts
-// it (every node counts in Nodes).
-func (e *Ephemerals) add(p string, keep func(path string) bool) {
+// add counts the ephemeral node at p, owned by session, under its parent,
+// when keep accepts it (every node counts in Nodes).
+func (e *Ephemerals) add(p string, session int64, keep func(path string) bool) {
 	e.Nodes++
 	if !keep(p) {
 		return
@@ -44,6 +49,9 @@ func (e *Ephemerals) add(p string, keep func(path string) bool) {
 		ep.Sample = strings.Clone(p[len(dir)+1:])
 	}
 	e.Parents[dir] = ep
+	if e.Owners != nil && session != 0 && contenderName(p[len(dir)+1:]) {
+		e.Owners[strings.Clone(p)] = session
+	}
 }
 
 // ParseDump reads a dump reply:
@@ -60,10 +68,12 @@ func (e *Ephemerals) add(p string, keep func(path string) bool) {
 // and counts, by parent directory, the ephemeral nodes whose path keep
 // accepts (server paths). Only the counts and a name each are kept, so a
 // dump of a million ephemeral nodes is read in memory that grows with the
-// parents kept.
-func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error) {
-	e := Ephemerals{Parents: map[string]EphemeralParent{}}
+// parents kept; with owners not nil, the owner of each kept contender is
+// added to it as well (see Ephemerals.Owners).
+func ParseDump(r *bufio.Reader, keep func(path string) bool, owners map[string]int64) (Ephemerals, error) {
+	e := Ephemerals{Parents: map[string]EphemeralParent{}, Owners: owners}
 	inEphemerals, seen := false, false
+	var session int64
 	for n := 1; ; n++ {
 		line, err := r.ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -77,9 +87,14 @@ func ParseDump(r *bufio.Reader, keep func(path string) bool) (Ephemerals, error)
 			inEphemerals = false
 		case !inEphemerals || line == "":
 		case strings.HasPrefix(line, "\t/"):
-			e.add(line[1:], keep)
+			e.add(line[1:], session, keep)
 		case strings.HasPrefix(line, "0x") && strings.HasSuffix(line, ":"):
 			e.Sessions++
+			id, perr := strconv.ParseUint(line[2:len(line)-1], 16, 64)
+			if perr != nil {
+				return e, fmt.Errorf("zkwatch: dump line %d: session %q: %w", n, line, perr)
+			}
+			session = int64(id)
 		default:
 			return e, fmt.Errorf("zkwatch: dump line %d: unexpected %q among the ephemeral nodes", n, line)
 		}

@@ -64,7 +64,11 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		}
 	}
 	next := &lockcore.Tree{Path: path, Self: self}
-	next.Children = w.readNew(path, names, byName(prev.Children, read))
+	known := byName(prev.Children, read)
+	if prev.Path == "" {
+		w.unreadFromDump(path, self, names, known)
+	}
+	next.Children = w.readNew(path, names, known)
 	parts := []string{path}
 	for _, extra := range lockcore.ExtraPaths(path, self, names) {
 		parts = append(parts, extra)
@@ -109,8 +113,20 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 // parts) and reports its analysis; breaks is w.breaks as it was before
 // the read's listing.
 func (w *Watcher) store(ctx context.Context, next *lockcore.Tree, parts []string, breaks int) {
+	w.storeOver(ctx, next, parts, breaks, nil)
+}
+
+// storeOver is store, unless over is not nil and is no longer what was
+// last read of the lock (a newer read was stored meanwhile): then it
+// stores nothing and returns false.
+func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []string, breaks int, over *lockcore.Tree) bool {
 	path := next.Path
 	w.mu.Lock()
+	if over != nil && w.locks[path] != over {
+		w.mu.Unlock()
+		return false
+	}
+	w.countUnread(path, next)
 	if s, ok := w.seen[path]; ok && !w.cfg.Once {
 		// No break since before the last read's listing: the watch that
 		// listing armed stayed armed until this read.
@@ -136,6 +152,7 @@ func (w *Watcher) store(ctx context.Context, next *lockcore.Tree, parts []string
 	if first {
 		w.addLockDir(ctx, path)
 	}
+	return true
 }
 
 // byName indexes nodes of one directory read before by their names.
@@ -300,6 +317,7 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 	}
 	for p := range w.locks {
 		if under(p) {
+			w.countUnread(p, nil)
 			delete(w.locks, p)
 			delete(w.seen, p)
 			if w.dirLocks[dirOf(p)]--; w.dirLocks[dirOf(p)] <= 0 {

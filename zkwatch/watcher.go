@@ -54,6 +54,13 @@ type WatchConfig struct {
 	// Once walks and reads everything once, sets no watches, and closes
 	// Events after EventSynced: for one-shot commands.
 	Once bool
+	// ReadLater lets the first sync on a tree searched by dump report the
+	// locks from their listings alone: a contender the dump names (with
+	// its owner) is reported Pending, its place, role and session known,
+	// and its Stat and data are read after the sync at the walk's rate,
+	// holders first and the focused lock before the rest, each lock
+	// reported again as its nodes are read. Ignored with Once.
+	ReadLater bool
 
 	// WalkBurst is how many reads the first walk makes at full speed; a
 	// tree that fits is walked whole before the first sync, and then
@@ -152,6 +159,14 @@ type Watcher struct {
 	discoverWG    sync.WaitGroup
 	// told holds the events Tell passes on, until the watcher sends them.
 	told chan Event
+	// dumpOwners are the owners of the contenders the first sync's dump
+	// named, by path, until that sync (ReadLater).
+	dumpOwners *dumpOwners
+	// unread counts, per lock, its contenders not read yet, and
+	// unreadTotal all of them; fillWake wakes the loop that reads them.
+	unread      map[string]int
+	unreadTotal int
+	fillWake    chan struct{}
 }
 
 // Watch starts watching through conn. Events closes when ctx ends (or,
@@ -176,7 +191,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
 		before: map[string]bool{}, plain: map[string]time.Time{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
-		told:  make(chan Event, toldBuffer),
+		told: make(chan Event, toldBuffer), unread: map[string]int{}, fillWake: make(chan struct{}, 1),
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
@@ -202,6 +217,9 @@ func (w *Watcher) run(ctx context.Context) {
 	if !w.cfg.Once {
 		background.Go(func() { w.trackConn(ctx) })
 		background.Go(func() { w.passOnTold(ctx) })
+		if w.cfg.ReadLater {
+			background.Go(func() { w.fillLoop(ctx) })
+		}
 		if every := w.cfg.EnrichEvery; every >= 0 {
 			if every == 0 {
 				every = defaultEnrichEvery

@@ -142,6 +142,9 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 	if err != nil {
 		return "", err
 	}
+	// The screen can show a contender before its node is read; a
+	// recording keeps every node's stat and data from its first event.
+	cfg.ReadLater = rec == nil
 	opt := uiOptions(s, conn, audit)
 	opt.Open = f.open
 	if f.bell {

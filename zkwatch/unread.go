@@ -1,0 +1,191 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// unreadFromDump adds to known, as nodes not read yet (lockcore
+// Node.Pending), the contenders of the lock at path that the first sync's
+// dump named with their owners (ReadLater). Only a queue's own children
+// qualify, named with a sequence number: a recipe that keeps parts
+// elsewhere, or an application's lock read with its related nodes, is
+// read whole.
+func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string, known map[string]lockcore.Node) {
+	w.mu.Lock()
+	owners := w.dumpOwners
+	w.mu.Unlock()
+	// A parent made since the dump (Curator deletes an empty one, and
+	// makes it again) restarts its sequence numbers: a contender of the
+	// new one could bear a name the dump gave an old one's.
+	if owners == nil || self.Stat.Czxid >= owners.zxid ||
+		len(lockcore.ExtraPaths(path, self, names)) > 0 || len(lockcore.RelatedPaths(path, self, names)) > 0 {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, name := range names {
+		p := joinPath(path, name)
+		owner, ok := owners.of[p]
+		if _, read := known[name]; read || !ok || !lockcore.ParseName(name).HasSeq {
+			continue
+		}
+		delete(owners.of, p)
+		known[name] = lockcore.Node{Name: name, Stat: zk.Stat{EphemeralOwner: owner}, Pending: true}
+	}
+}
+
+// countUnread books what is stored of the lock at path, next (nil when it
+// is forgotten), in the count of contenders not read yet, and wakes the
+// loop that reads them. w.mu is held.
+func (w *Watcher) countUnread(path string, next *lockcore.Tree) {
+	n := 0
+	if next != nil {
+		for _, c := range next.Children {
+			if c.Pending {
+				n++
+			}
+		}
+	}
+	w.unreadTotal += n - w.unread[path]
+	if n == 0 {
+		delete(w.unread, path)
+		return
+	}
+	w.unread[path] = n
+	select {
+	case w.fillWake <- struct{}{}:
+	default:
+	}
+}
+
+// Unread returns how many contenders of the locks reported are listed but
+// not read yet (ReadLater).
+func (w *Watcher) Unread() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.unreadTotal
+}
+
+// fillLoop reads the contenders not read yet, at the walk's rate: first
+// the holders of every lock (a lock's oldest hold and the long-held check
+// need them), then the waiters; the focused lock goes before the others
+// whenever it has any. Each lock is reported again once its nodes are
+// read.
+func (w *Watcher) fillLoop(ctx context.Context) {
+	lim := newLimiter(w.walkRate(), 1)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.fillWake:
+		}
+		for ctx.Err() == nil {
+			before := w.Unread()
+			if before == 0 {
+				break
+			}
+			w.fillPass(ctx, lim, true)
+			w.fillPass(ctx, lim, false)
+			if w.Unread() >= before {
+				// Nothing could be read (a lost connection): wait for the
+				// next store or a second.
+				select {
+				case <-ctx.Done():
+					return
+				case <-w.fillWake:
+				case <-time.After(time.Second):
+				}
+			}
+		}
+	}
+}
+
+// fillPass reads, lock by lock, the unread holders (holders) or every
+// unread contender of the locks that have some.
+func (w *Watcher) fillPass(ctx context.Context, lim *limiter, holders bool) {
+	w.mu.Lock()
+	paths := make([]string, 0, len(w.unread))
+	for p := range w.unread {
+		paths = append(paths, p)
+	}
+	w.mu.Unlock()
+	sort.Strings(paths)
+	work := w.newPool()
+	for _, p := range paths {
+		work.do(func() {
+			if ctx.Err() != nil {
+				return
+			}
+			w.mu.Lock()
+			focus := w.focus
+			_, focusUnread := w.unread[focus]
+			w.mu.Unlock()
+			if focusUnread && focus != p {
+				w.fill(ctx, lim, focus, false)
+			}
+			w.fill(ctx, lim, p, holders)
+		})
+	}
+	work.run()
+}
+
+// fill reads the unread contenders of the lock at path (only its holders,
+// if holders) and reports the lock again, unless it was read anew
+// meanwhile. A contender found gone is left out, as a new listing would.
+func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders bool) {
+	w.mu.Lock()
+	cur := w.locks[path]
+	seen := w.seen[path]
+	w.mu.Unlock()
+	if cur == nil || seen.sightings == nil {
+		// Not reported yet: the next pass reads it.
+		return
+	}
+	holding := map[string]bool{}
+	if seen.sightings != nil {
+		for _, s := range seen.sightings.Nodes {
+			holding[s.Path] = s.Holding
+		}
+	}
+	nodes := slices.Clone(cur.Children)
+	gone := make([]bool, len(nodes))
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		p := joinPath(path, n.Name)
+		if !n.Pending || holders && !holding[p] {
+			continue
+		}
+		if !lim.wait(ctx) {
+			return
+		}
+		w.sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-w.sem }()
+			read, err := w.read(p, n.Name)
+			switch {
+			case errors.Is(err, zk.ErrNoNode):
+				gone[i] = true
+			case err == nil:
+				nodes[i] = read
+			}
+		})
+	}
+	wg.Wait()
+	next := *cur
+	next.Children = nodes[:0]
+	for i, n := range nodes {
+		if !gone[i] {
+			next.Children = append(next.Children, n)
+		}
+	}
+	next.ReadAt = time.Now()
+	w.storeOver(ctx, &next, nil, seen.breaks, cur)
+}
