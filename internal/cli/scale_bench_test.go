@@ -116,10 +116,14 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 		r.row(what, get(f), a, target, floor, ok(f))
 	}
 	always := func(scaleFigures) bool { return true }
-	row("full picture (every lock's holders and waiters)", "≤ 5s", fmtDur(f.floor.took),
-		func(x scaleFigures) scaleValue { return durValue(x.ui.synced) }, func(x scaleFigures) bool { return x.ui.synced <= 5*time.Second })
+	// The issue's target: half the floor's time, measured in the same run.
+	half := func(x scaleFigures) bool { return x.ui.synced <= x.floor.took/2 }
+	row("full picture (every lock's holders and waiters)", "≤ 0.5× floor", fmtDur(f.floor.took),
+		func(x scaleFigures) scaleValue { return ratioValue(x.ui.synced, x.floor.took) }, half)
 	row("the same, the watcher alone (in this process)", "", fmtDur(f.floor.took),
-		func(x scaleFigures) scaleValue { return durValue(x.engine) }, always)
+		func(x scaleFigures) scaleValue { return ratioValue(x.engine, x.floor.took) }, always)
+	row("every contender's stat and data read (UI)", "", fmtDur(f.floor.took),
+		func(x scaleFigures) scaleValue { return ratioValue(x.ui.allRead, x.floor.took) }, always)
 	row("first lock row on screen", "≤ 1s", "",
 		func(x scaleFigures) scaleValue { return durValue(x.ui.firstRow) }, func(x scaleFigures) bool { return x.ui.firstRow <= time.Second })
 	peak := func(x scaleFigures) uint64 { return max(x.ui.peakRSS, x.idle.peakRSS) }
@@ -131,11 +135,11 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 	row("watches zklocks holds (watch_count after − before)", "≤ "+strconv.Itoa(bound), "",
 		func(x scaleFigures) scaleValue { return scaleValue{strconv.Itoa(x.ui.watches), float64(x.ui.watches)} },
 		func(x scaleFigures) bool { return x.ui.watches <= bound })
-	row("idle CPU of the UI (its walk ended)", "≤ 2 %", "",
+	row("idle CPU of the UI (its walk ended)", "≤ 1 %", "",
 		func(x scaleFigures) scaleValue {
 			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.idle.cpu*100), x.idle.cpu}
 		},
-		func(x scaleFigures) bool { return x.idle.cpu <= 0.02 })
+		func(x scaleFigures) bool { return x.idle.cpu <= 0.01 })
 	row("UI's CPU while it walks at 2,000 reads/s (the default)", "", "",
 		func(x scaleFigures) scaleValue {
 			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.ui.cpu*100), x.ui.cpu}
@@ -236,13 +240,19 @@ type scaleTableResult struct {
 // scaleUIResult is the UI's figures.
 type scaleUIResult struct {
 	firstRow, synced time.Duration
-	peakRSS          uint64
+	// allRead is when the status bar stopped saying that contenders are
+	// not read yet (ReadLater), after synced.
+	allRead time.Duration
+	peakRSS uint64
 	watches          int
 	cpu              float64 // share of a core while measured
 }
 
-// The status bar says "updated" once the first sync is done.
+// The status bar says "updated" once the first sync is done, and
+// notReadOnScreen while contenders listed are not read yet.
 var syncedOnScreen = regexp.MustCompile(`updated \d\d:\d\d`)
+
+const notReadOnScreen = "not read yet"
 
 // scaleUI runs the UI in tmux on the cluster: when the first lock row and
 // "updated" (the first sync) appear, its peak memory, the watches it leaves on the servers,
@@ -272,6 +282,15 @@ func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int) scaleUIResu
 	}
 	if res.synced == 0 {
 		b.Fatalf("the UI never said synced; the screen:\n%s", s.last)
+	}
+	for res.allRead == 0 && time.Now().Before(deadline) {
+		if !strings.Contains(s.capture(), notReadOnScreen) {
+			res.allRead = time.Since(start)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if res.allRead == 0 {
+		b.Fatalf("the UI never read every contender; the screen:\n%s", s.last)
 	}
 	res.watches = c.watchCountSettled(b) - before
 	if walkRate > 0 {
@@ -307,7 +326,7 @@ func scaleCost(b *testing.B, c scaleCluster) ([]zkwatch.MemberCost, time.Duratio
 	defer conn.Close()
 	wctx, stop := context.WithCancel(ctx)
 	start := time.Now()
-	w := zkwatch.Watch(wctx, conn, zkwatch.WatchConfig{})
+	w := zkwatch.Watch(wctx, conn, zkwatch.WatchConfig{ReadLater: true})
 	done := make(chan struct{})
 	synced := make(chan time.Duration, 1)
 	go func() {
@@ -424,6 +443,14 @@ type scaleValue struct {
 }
 
 func durValue(d time.Duration) scaleValue { return scaleValue{fmtDur(d), d.Seconds()} }
+
+// ratioValue is d with its ratio to the floor's time.
+func ratioValue(d, floor time.Duration) scaleValue {
+	if floor <= 0 {
+		return durValue(d)
+	}
+	return scaleValue{fmt.Sprintf("%s (%.2f×)", fmtDur(d), d.Seconds()/floor.Seconds()), d.Seconds()}
+}
 func mbValue(n uint64) scaleValue         { return scaleValue{fmtMB(n), float64(n)} }
 func runValue(r scaleRun) scaleValue      { return scaleValue{r.String(), r.took.Seconds()} }
 
