@@ -244,8 +244,8 @@ type scaleUIResult struct {
 	// not read yet (ReadLater), after synced.
 	allRead time.Duration
 	peakRSS uint64
-	watches          int
-	cpu              float64 // share of a core while measured
+	watches int
+	cpu     float64 // share of a core while measured
 }
 
 // The status bar says "updated" once the first sync is done, and
@@ -451,8 +451,8 @@ func ratioValue(d, floor time.Duration) scaleValue {
 	}
 	return scaleValue{fmt.Sprintf("%s (%.2f×)", fmtDur(d), d.Seconds()/floor.Seconds()), d.Seconds()}
 }
-func mbValue(n uint64) scaleValue         { return scaleValue{fmtMB(n), float64(n)} }
-func runValue(r scaleRun) scaleValue      { return scaleValue{r.String(), r.took.Seconds()} }
+func mbValue(n uint64) scaleValue    { return scaleValue{fmtMB(n), float64(n)} }
+func runValue(r scaleRun) scaleValue { return scaleValue{r.String(), r.took.Seconds()} }
 
 // row adds a figure: the four-letter-word run's, and admin's (the
 // AdminServer run's) beside it with the difference, when there is one.
