@@ -14,6 +14,8 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 	var out []Anomaly
 	for _, p := range ps {
 		switch {
+		case p.Pending && p.Session == 0:
+			// Listed, owner not known yet: nothing to judge until read.
 		case !p.Ephemeral && p.Recipe == RecipeAccumuloFate:
 			// FATE table locks are persistent by design: they belong to
 			// transactions, which outlive sessions and restarts.

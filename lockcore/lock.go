@@ -210,8 +210,9 @@ type Participant struct {
 	// (session, token, times) came from exists.
 	DataDenied bool
 	// Pending: the node is listed but not read yet (Node.Pending): its
-	// place in the queue, role and session are known; Token, Version,
-	// Ctime, Age, Data and a holder's Hold are not, and are zero.
+	// place in the queue and role are known, and its session when
+	// Session is not 0 (Ephemeral is then true); Token, Version, Ctime,
+	// Age, Data and a holder's Hold are not, and are zero.
 	Pending bool
 	// Note explains a role or watch that needs more than the recipe's rule.
 	Note string

@@ -66,3 +66,14 @@ func TestPendingWaiterSeenThenHoldingIsGrantedAtTheRead(t *testing.T) {
 		t.Fatalf("hold = %+v, want seen: it was waiting at the last read, watched since", h)
 	}
 }
+
+func TestPendingContenderWithNoOwnerIsNotJudged(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	var b builder
+	tree := queueTree("/l", b.node(c(0), 1), pendingNode(c(1), 0))
+	l := Analyze(tree, &WatchTable{}, Options{})
+	noAnomaly(t, l)
+	if p := l.Participants[1]; !p.Pending || p.Session != 0 || p.Role != RoleWaiter {
+		t.Fatalf("unowned contender = %+v, want a pending waiter of no known session", p)
+	}
+}

@@ -22,9 +22,10 @@ type Node struct {
 	// DataDenied: the node's ACL denies the reader its data, so Data is
 	// empty and Stat came from exists, which no ACL guards.
 	DataDenied bool
-	// Pending: the node was listed but not read yet. Only Name and
-	// Stat.EphemeralOwner (from a server's dump of ephemeral nodes) are
-	// known; the rest of Stat and Data are zero, not the node's.
+	// Pending: the node was listed but not read yet. Only Name and, when
+	// not 0, Stat.EphemeralOwner (from a server's dump of ephemeral
+	// nodes) are known; the rest of Stat and Data are zero, not the
+	// node's.
 	Pending bool
 }
 

@@ -67,6 +67,8 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	known := byName(prev.Children, read)
 	if prev.Path == "" {
 		w.unreadFromDump(path, self, names, known)
+	} else {
+		w.reportBeforeRead(ctx, path, self, names, known, breaks)
 	}
 	next.Children = w.readNew(path, names, known)
 	parts := []string{path}

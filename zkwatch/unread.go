@@ -42,6 +42,32 @@ func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string
 	}
 }
 
+// reportBeforeRead reports a known lock whose listing names contenders
+// not read before (ReadLater) at once, from the listing, those contenders
+// not read yet and of no known owner, so that a join is shown a round
+// trip sooner; the caller then reads them and reports the lock again.
+// Only a queue's own children qualify, as for unreadFromDump.
+func (w *Watcher) reportBeforeRead(ctx context.Context, path string, self lockcore.Node, names []string, known map[string]lockcore.Node, breaks int) {
+	if !w.cfg.ReadLater || w.cfg.Once || len(lockcore.ExtraPaths(path, self, names)) > 0 || len(lockcore.RelatedPaths(path, self, names)) > 0 {
+		return
+	}
+	children := make([]lockcore.Node, 0, len(names))
+	joined := false
+	for _, name := range names {
+		n, ok := known[name]
+		if !ok {
+			if !lockcore.ParseName(name).HasSeq {
+				return
+			}
+			n, joined = lockcore.Node{Name: name, Pending: true}, true
+		}
+		children = append(children, n)
+	}
+	if joined {
+		w.store(ctx, &lockcore.Tree{Path: path, Self: self, Children: children, ReadAt: time.Now()}, nil, breaks)
+	}
+}
+
 // countUnread books what is stored of the lock at path, next (nil when it
 // is forgotten), in the count of contenders not read yet, and wakes the
 // loop that reads them. w.mu is held.
@@ -49,7 +75,9 @@ func (w *Watcher) countUnread(path string, next *lockcore.Tree) {
 	n := 0
 	if next != nil {
 		for _, c := range next.Children {
-			if c.Pending {
+			// One of no known owner is being read by its lock's track
+			// (reportBeforeRead), not left for the fill loop.
+			if c.Pending && c.Stat.EphemeralOwner != 0 {
 				n++
 			}
 		}
@@ -160,7 +188,7 @@ func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders b
 	var wg sync.WaitGroup
 	for i, n := range nodes {
 		p := joinPath(path, n.Name)
-		if !n.Pending || holders && !holding[p] {
+		if !n.Pending || n.Stat.EphemeralOwner == 0 || holders && !holding[p] {
 			continue
 		}
 		if !lim.wait(ctx) {
