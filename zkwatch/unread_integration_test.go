@@ -116,3 +116,48 @@ func anyUnread(locks map[string]*lockcore.Lock) bool {
 	}
 	return false
 }
+
+// TestIntegrationReadLaterReportsAJoinBeforeReadingIt: with ReadLater, a
+// contender joining a known lock is reported first from the lock's
+// listing, in its place, not read and of no known owner, then once read.
+func TestIntegrationReadLaterReportsAJoinBeforeReadingIt(t *testing.T) {
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
+	admin, joiner := zks.Connect(t), zks.Connect(t)
+	parent := root + "/locks/join"
+	mkdirs(t, admin, root+"/locks", parent)
+	contender(t, admin, parent)
+
+	conn := dial(t, zks.Addr(), 10*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, ReadLater: true})
+	next := func(what string) *lockcore.Lock {
+		t.Helper()
+		for {
+			select {
+			case ev := <-w.Events():
+				if ev.Kind == zkwatch.EventLock && ev.Path == parent {
+					return ev.Lock
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("never reported %s", what)
+			}
+		}
+	}
+	if l := next("the lock"); len(l.Participants) != 1 || anyUnread(map[string]*lockcore.Lock{parent: l}) {
+		t.Fatalf("first report: %+v", l.Participants)
+	}
+	joined := contender(t, joiner, parent)
+	early := next("the join")
+	if len(early.Participants) != 2 {
+		t.Fatalf("the join's first report has %d participants", len(early.Participants))
+	}
+	if p := early.Participants[1]; p.Path != joined || !p.Pending || p.Session != 0 || p.Role != lockcore.RoleWaiter || len(early.Anomalies) > 0 {
+		t.Fatalf("the join first reported as %+v with anomalies %v, want %s pending, of no known owner, waiting", p, early.Anomalies, joined)
+	}
+	read := next("the joiner read")
+	if p := read.Participants[1]; p.Path != joined || p.Pending || p.Session != joiner.SessionID() || p.Token == 0 {
+		t.Fatalf("the joiner once read: %+v, want session %#x and its czxid", p, joiner.SessionID())
+	}
+}
