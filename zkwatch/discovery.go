@@ -149,6 +149,7 @@ func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
 		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: p})
 	}
 	w.emit(ctx, Event{Kind: EventSynced, At: time.Now(), Discovery: disc})
+	w.firstSyncOnce.Do(func() { close(w.firstSync) })
 	for _, ch := range waiters {
 		close(ch)
 	}

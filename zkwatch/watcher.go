@@ -167,6 +167,9 @@ type Watcher struct {
 	unread      map[string]int
 	unreadTotal int
 	fillWake    chan struct{}
+	// firstSync closes when the first sync is reported.
+	firstSync     chan struct{}
+	firstSyncOnce sync.Once
 }
 
 // Watch starts watching through conn. Events closes when ctx ends (or,
@@ -191,7 +194,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
 		before: map[string]bool{}, plain: map[string]time.Time{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
-		told: make(chan Event, toldBuffer), unread: map[string]int{}, fillWake: make(chan struct{}, 1),
+		told: make(chan Event, toldBuffer), unread: map[string]int{}, fillWake: make(chan struct{}, 1), firstSync: make(chan struct{}),
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
