@@ -71,7 +71,7 @@ func TestAdminWatchTablesAgree(t *testing.T) {
 }
 
 func TestAdminDump(t *testing.T) {
-	var eph Ephemerals
+	eph := Ephemerals{Owners: map[string]int64{}}
 	at := map[int64]time.Time{}
 	readAdmin(t, "admin_dump.json", func(key string, dec *json.Decoder) (bool, error) {
 		if ok, err := adminEphemerals(&eph, func(string) bool { return true })(key, dec); ok {
@@ -81,6 +81,9 @@ func TestAdminDump(t *testing.T) {
 	})
 	if eph.Nodes != 1 || eph.Sessions != 1 || eph.Parents["/locks/a"] != (EphemeralParent{Count: 1, Sample: "lock-0000000000"}) {
 		t.Errorf("ephemerals %+v", eph)
+	}
+	if len(eph.Owners) != 1 || eph.Owners["/locks/a/lock-0000000000"] != adminSession1 {
+		t.Errorf("owners %v, want /locks/a/lock-0000000000 owned by %d exactly", eph.Owners, adminSession1)
 	}
 	want := time.UnixMilli(395000)
 	if len(at) != 2 || !at[adminSession1].Equal(want) || !at[adminSession2].Equal(want) {

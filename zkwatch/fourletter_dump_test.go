@@ -1,0 +1,38 @@
+package zkwatch
+
+import (
+	"bufio"
+	"maps"
+	"strings"
+	"testing"
+)
+
+func TestParseDumpOwners(t *testing.T) {
+	dump := "SessionTracker dump:\nSession Sets (1)/(1):\n" +
+		"ephemeral nodes dump:\nSessions with Ephemerals (2):\n" +
+		"0x100008b69500000:\n\t/locks/a/_c_1f0e5c5e-3b1a-4c43-9d0b-0c3f7a1d2e4f-lock-0000000001\n\t/services/web-1\n" +
+		"0xff00008b69500001:\n\t/locks/a/_c_2f0e5c5e-3b1a-4c43-9d0b-0c3f7a1d2e4f-lock-0000000002\n\t/other/b/lock-0000000000\n" +
+		"Connections dump:\n"
+	keep := func(p string) bool { return !strings.HasPrefix(p, "/other/") }
+	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), keep, map[string]int64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	high := uint64(0xff00008b69500001) // a session id past int64's range, as the server's signed long
+	want := map[string]int64{
+		"/locks/a/_c_1f0e5c5e-3b1a-4c43-9d0b-0c3f7a1d2e4f-lock-0000000001": 0x100008b69500000,
+		"/locks/a/_c_2f0e5c5e-3b1a-4c43-9d0b-0c3f7a1d2e4f-lock-0000000002": int64(high),
+	}
+	if !maps.Equal(e.Owners, want) {
+		t.Errorf("owners %v, want %v (a service registration is no contender, /other is not kept)", e.Owners, want)
+	}
+	if e.Nodes != 4 || e.Sessions != 2 || e.Parents["/locks/a"].Count != 2 {
+		t.Errorf("ephemerals %+v", e)
+	}
+	if e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), keep, nil); err != nil || e.Owners != nil {
+		t.Errorf("without owners asked: %v, %v", e.Owners, err)
+	}
+	if _, err := ParseDump(bufio.NewReader(strings.NewReader("ephemeral nodes dump:\nSessions with Ephemerals (1):\n0xzz:\n")), keep, nil); err == nil {
+		t.Error("a session line that is no hex number was accepted")
+	}
+}
