@@ -22,11 +22,12 @@ func HoldShort(h lockcore.Hold) string {
 
 // HoldText says a holder's hold in words, with its age when the grant is
 // not known: "held for 42s", "held for at most 5m40s (queued 5m40s ago)",
-// "held for 1m10s to 5m40s (queued 5m40s ago)".
+// "held for 1m10s to 5m40s (queued 5m40s ago)"; "hold not read yet" when
+// its node is not read.
 func HoldText(h lockcore.Hold, age string) string {
 	switch {
 	case h.How == lockcore.HoldPending:
-		return "held, for how long " + NotRead + " (its node is listed, not read)"
+		return "hold " + NotRead
 	case h.Exact(), h.Min > 0 && Duration(h.Min) == Duration(h.Max):
 		// Bounds that read the same are one figure: "held for 15s", not
 		// "15s to 15s".
