@@ -84,7 +84,7 @@ const maxHistory = 5000
 // A contender read since the last reading (no longer Pending) is the same
 // contender: its read is no event.
 func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
-	old, now := indexContenders(prev), indexContenders(next)
+	old, now := indexContenders(prev, next), indexContenders(next, prev)
 	// Releases first: they are what let the grants happen.
 	if prev != nil {
 		for _, p := range prev.Participants {

@@ -95,17 +95,24 @@ func OldestHold(l *lockcore.Lock) (h lockcore.Hold, ok bool, pending int) {
 // as a recipe never makes two nodes of one name at once.
 type contenders struct {
 	byKey  map[contenderKey]lockcore.Participant
-	byPath map[string]lockcore.Participant
+	byPath map[string]lockcore.Participant // nil unless a side has one pending
 }
 
-func indexContenders(l *lockcore.Lock) contenders {
-	c := contenders{byKey: map[contenderKey]lockcore.Participant{}, byPath: map[string]lockcore.Participant{}}
+// indexContenders indexes l's participants to match those of other, the
+// reading before or after it (either may be nil).
+func indexContenders(l, other *lockcore.Lock) contenders {
+	c := contenders{byKey: map[contenderKey]lockcore.Participant{}}
 	if l == nil {
 		return c
 	}
+	if PendingIn(l) > 0 || PendingIn(other) > 0 {
+		c.byPath = make(map[string]lockcore.Participant, len(l.Participants))
+	}
 	for _, p := range l.Participants {
 		c.byKey[keyOf(p)] = p
-		c.byPath[p.Path] = p
+		if c.byPath != nil {
+			c.byPath[p.Path] = p
+		}
 	}
 	return c
 }

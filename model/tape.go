@@ -53,7 +53,7 @@ func NewTape(events []zkwatch.Event) *Tape {
 // granted reports whether next has a holder that prev did not have, as
 // the event log counts grants.
 func granted(prev, next *lockcore.Lock) bool {
-	old := indexContenders(prev)
+	old := indexContenders(prev, next)
 	for _, p := range next.Participants {
 		if p.Role != lockcore.RoleHolder {
 			continue
