@@ -59,6 +59,17 @@ func checkExpect(e lockcore.Expect) error {
 	return nil
 }
 
+// PendingWaiters counts l's waiters not read yet, whose waits are unknown.
+func PendingWaiters(l *lockcore.Lock) int {
+	n := 0
+	for i := range l.Participants {
+		if p := &l.Participants[i]; p.Pending && p.Role == lockcore.RoleWaiter {
+			n++
+		}
+	}
+	return n
+}
+
 // Pending is how many contenders of every lock are not read yet, kept as
 // locks arrive and go rather than counted over every lock.
 func (s *State) Pending() int { return s.pending }

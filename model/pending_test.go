@@ -208,3 +208,17 @@ func TestActionsRefuseANodeNotReadYet(t *testing.T) {
 		t.Errorf("audit log = %q, want nothing: nothing was tried", log.String())
 	}
 }
+
+func TestPendingWaitersSortAfterKnownWaits(t *testing.T) {
+	s := synced()
+	s.Apply(lockEvent(pendingLockOf("/known", nil, 0, 1)))
+	s.Apply(lockEvent(pendingLockOf("/listed", all(1), 0, 1)))
+	s.Apply(lockEvent(pendingLockOf("/heldonly", all(0), 0)))
+	var got []string
+	for _, l := range s.SortedLocks(ByWait) {
+		got = append(got, l.Path)
+	}
+	if want := "/known,/listed,/heldonly"; strings.Join(got, ",") != want {
+		t.Fatalf("by wait = %q, want %s: known waits, then waiters not read, then none", got, want)
+	}
+}

@@ -260,6 +260,10 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 		if !wa.Equal(wb) {
 			return wa.Before(wb)
 		}
+		// Then the locks whose waiters are all not read yet.
+		if pa, pb := PendingWaiters(a) > 0, PendingWaiters(b) > 0; pa != pb {
+			return pa
+		}
 	}
 	return a.Path < b.Path
 }

@@ -24,6 +24,7 @@ type lockRow struct {
 	holders, waiters int
 	heldSince        time.Time // the earliest the oldest holder read can have got it; zero without one
 	heldPending      int       // holders not read yet, whose holds are unknown
+	waitPending      int       // waiters not read yet, whose waits are unknown
 	waitSince        time.Time // when the longest waiter queued; zero without waiter
 	kinds            []lockcore.AnomalyKind
 	trouble          model.LockTrouble
@@ -117,6 +118,7 @@ func newLockRow(l *lockcore.Lock) *lockRow {
 		r.heldSince = h.After
 	}
 	r.heldPending = pending
+	r.waitPending = model.PendingWaiters(l)
 	if at, ok := model.LongestWait(l); ok {
 		r.waitSince = at
 	}

@@ -177,6 +177,9 @@ func rowLess(a, b *lockRow, order string) bool {
 		if !a.waitSince.Equal(b.waitSince) {
 			return a.waitSince.Before(b.waitSince)
 		}
+		if (a.waitPending > 0) != (b.waitPending > 0) {
+			return a.waitPending > 0
+		}
 	}
 	return a.path < b.path
 }
