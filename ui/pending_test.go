@@ -16,9 +16,9 @@ import (
 // the ones in pending not read yet.
 func pendingTree(path string, pending ...int) *tree {
 	b := newTree(path)
-	b.kid(curator("lock-", 60, 4), sid(60), 9*time.Minute, "10.0.6.60")
-	b.kid(curator("lock-", 61, 5), sid(61), 4*time.Minute, "10.0.6.61")
-	b.kid(curator("lock-", 62, 6), sid(62), time.Minute, "10.0.6.62")
+	b.kid(curator("lock-", 160, 4), sid(160), 9*time.Minute, "10.0.6.60")
+	b.kid(curator("lock-", 161, 5), sid(161), 4*time.Minute, "10.0.6.61")
+	b.kid(curator("lock-", 162, 6), sid(162), time.Minute, "10.0.6.62")
 	for _, i := range pending {
 		c := &b.t.Children[i]
 		*c = lockcore.Node{Name: c.Name, Stat: zk.Stat{EphemeralOwner: c.Stat.EphemeralOwner}, Pending: true}
