@@ -108,11 +108,18 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 	for _, p := range next.Participants {
 		before, seen := old.find(p)
 		if seen {
-			if s.foundPending[p.Path] && !p.Pending {
-				// Found after the first sync, and read only now.
-				delete(s.foundPending, p.Path)
-				s.recordFound(at, next, p)
-				continue
+			if s.foundPending[p.Path] {
+				switch {
+				case !p.Pending:
+					// Found after the first sync, and read only now.
+					delete(s.foundPending, p.Path)
+					s.recordFound(at, next, p)
+					continue
+				case p.Role == lockcore.RoleHolder && before.Role != lockcore.RoleHolder:
+					// Granted before it was read: the grant is logged
+					// below, once; when it joined stays unknown.
+					delete(s.foundPending, p.Path)
+				}
 			}
 			if p.Role == lockcore.RoleHolder && before.Role != lockcore.RoleHolder {
 				e := s.entry(at, Granted, next.Path, p, overtook(next, p))

@@ -222,3 +222,14 @@ func TestPendingWaitersSortAfterKnownWaits(t *testing.T) {
 		t.Fatalf("by wait = %q, want %s: known waits, then waiters not read, then none", got, want)
 	}
 }
+
+func TestAPendingContenderFoundLateAndGrantedBeforeItIsReadIsGrantedOnce(t *testing.T) {
+	s := synced()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0.Add(-10 * time.Second)})
+	s.Apply(lockEvent(pendingLockOf("/f", all(0, 1), 0, 1)))
+	s.Apply(lockEvent(pendingLockOf("/f", all(1), 1))) // 0 released, 1 granted, not read
+	s.Apply(lockEvent(pendingLockOf("/f", nil, 1)))     // 1 read
+	if got, want := changes(s), "released:0 granted:1 "; got != want {
+		t.Fatalf("history = %q, want %q", got, want)
+	}
+}
