@@ -225,10 +225,12 @@ func TestPendingWaitersSortAfterKnownWaits(t *testing.T) {
 
 func TestAPendingContenderFoundLateAndGrantedBeforeItIsReadIsGrantedOnce(t *testing.T) {
 	s := synced()
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0.Add(-10 * time.Second)})
+	// The contenders were created (a minute before t0) after the first
+	// sync: once read, their joins are found to be the log's.
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0.Add(-2 * time.Minute)})
 	s.Apply(lockEvent(pendingLockOf("/f", all(0, 1), 0, 1)))
 	s.Apply(lockEvent(pendingLockOf("/f", all(1), 1))) // 0 released, 1 granted, not read
-	s.Apply(lockEvent(pendingLockOf("/f", nil, 1)))     // 1 read
+	s.Apply(lockEvent(pendingLockOf("/f", nil, 1)))    // 1 read
 	if got, want := changes(s), "released:0 granted:1 "; got != want {
 		t.Fatalf("history = %q, want %q", got, want)
 	}
