@@ -11,18 +11,11 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-// grouped is n with its thousands grouped: 41,233.
+// grouped is a count (n ≥ 0) with its thousands grouped: 41,233.
 func grouped(n int) string {
 	s := itoa(n)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
 	}
 	return s
 }

@@ -136,7 +136,7 @@ func (p *nodePane) relayout() {
 	}
 	p.text, p.dump = nil, false
 	if p.detail == nil {
-		if p.part.Session != 0 || p.part.Token != 0 {
+		if p.part.Session != 0 || p.part.Token != 0 || p.part.Pending {
 			p.lockFacts(b) // a contender's; a node browsed to has none
 		}
 		p.head = b.lines

@@ -156,3 +156,11 @@ func TestReadingAMarkedLockRingsNoBell(t *testing.T) {
 		t.Fatal("a release of the marked lock rang nothing")
 	}
 }
+
+func TestGroupedCounts(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 41233: "41,233", 1234567: "1,234,567"} {
+		if got := grouped(n); got != want {
+			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
