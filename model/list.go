@@ -107,6 +107,9 @@ func (s *State) WriteListText(w io.Writer) error {
 		return err
 	}
 	ew := &errWriter{w: w}
+	if n := s.Pending(); n > 0 {
+		fmt.Fprintf(ew, "%s: %d contenders are listed but %s: their holds are unknown until read\n", PendingMark, n, NotRead)
+	}
 	cross, cycles := s.crossLocks()
 	writeCrossText(ew, cross, cycles)
 	return ew.err

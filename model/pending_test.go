@@ -235,3 +235,15 @@ func TestAPendingContenderFoundLateAndGrantedBeforeItIsReadIsGrantedOnce(t *test
 		t.Fatalf("history = %q, want %q", got, want)
 	}
 }
+
+func TestListTextSaysWhatIsNotRead(t *testing.T) {
+	s := synced()
+	s.Apply(lockEvent(pendingLockOf("/listed", all(0, 1), 0, 1)))
+	var b bytes.Buffer
+	if err := s.WriteListText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "…") || !strings.Contains(out, "2 contenders are listed but not read yet") {
+		t.Errorf("ls text:\n%s\nwant the OLDEST cell marked and the mark explained", out)
+	}
+}
