@@ -207,8 +207,12 @@ func (l *Lock) KnownHold(now time.Time) (known, atMost time.Duration) {
 }
 
 // HoldAt is h as of now, for a lock read at readAt and unchanged since:
-// both bounds grow by the time since the read.
+// both bounds grow by the time since the read. A pending hold stays
+// without bounds: nothing is known of it until its node is read.
 func HoldAt(h Hold, readAt, now time.Time) Hold {
+	if h.How == HoldPending {
+		return h
+	}
 	if d := since(now, readAt); d > 0 {
 		h.Min += d
 		h.Max += d
@@ -346,7 +350,7 @@ func (l *Lock) LongHeldSteadyUntil(now time.Time) (time.Time, bool) {
 	}
 	for i := range l.Participants {
 		p := &l.Participants[i]
-		if p.Role != RoleHolder {
+		if p.Role != RoleHolder || p.Hold.How == HoldPending {
 			continue
 		}
 		for _, bound := range [2]time.Duration{p.Hold.Min, p.Hold.Max} {

@@ -77,3 +77,21 @@ func TestPendingContenderWithNoOwnerIsNotJudged(t *testing.T) {
 		t.Fatalf("unowned contender = %+v, want a pending waiter of no known session", p)
 	}
 }
+
+func TestPendingHolderIsNeverJudgedLongHeldAsTimePasses(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	l := Analyze(queueTree("/l", pendingNode(c(0), 1), pendingNode(c(1), 2)), nil, Options{LongHeld: time.Minute})
+	later := readAt.Add(time.Hour)
+	if h := HoldAt(l.Participants[0].Hold, l.ReadAt, later); h.Min != 0 || h.Max != 0 || h.How != HoldPending {
+		t.Errorf("pending hold an hour on = %+v, want still pending with no bounds", h)
+	}
+	if at := l.At(later); at != &l || len(at.Anomalies) != 0 || len(at.MaybeLongHeld) != 0 {
+		t.Errorf("an hour on: anomalies %v, maybe %v, want none: nothing is known of the hold", at.Anomalies, at.MaybeLongHeld)
+	}
+	if until, ok := l.LongHeldSteadyUntil(readAt); ok {
+		t.Errorf("steady until %v, want for ever: a pending hold does not grow", until)
+	}
+	if _, _, ok := l.OldestWaiter(later); ok {
+		t.Error("oldest waiter found, want none: the only waiter is not read, so its wait is unknown")
+	}
+}

@@ -7,10 +7,11 @@ import "time"
 // has waited as of now: its node's age, grown by the time since the lock
 // was read, as a waiter has waited since it created its node. Like Age,
 // it compares the server's clock (ctime) with the reader's. ok is false
-// when no node waits; a plain lock's hidden waiters have no node to date.
+// when no node waits; a plain lock's hidden waiters have no node to date,
+// and a waiter not read yet (Participant.Pending) has no age to compare.
 func (l *Lock) OldestWaiter(now time.Time) (p Participant, wait time.Duration, ok bool) {
 	for _, q := range l.Participants {
-		if q.Role != RoleWaiter || q.PartOf != "" {
+		if q.Role != RoleWaiter || q.PartOf != "" || q.Pending {
 			continue
 		}
 		if !ok || q.Age > p.Age {

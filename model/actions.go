@@ -22,8 +22,8 @@ var (
 )
 
 // Actions are the operator's writes to ZooKeeper, shared by the terminal UI
-// and the command line: each is refused under read-only, checks that the
-// node is still what was shown, and writes one audit line, success or not.
+// and the command line: each is refused under read-only and on a node not
+// read yet (ErrNotRead), checks that the node is still what was shown, and writes one audit line, success or not.
 // Confirmation is the caller's job.
 type Actions struct {
 	// ZK is the connection acted on; Close the Actions as it closes.
@@ -86,6 +86,11 @@ func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
 	if a.ReadOnly {
 		return ErrReadOnly
 	}
+	for _, e := range es {
+		if err := checkExpect(e); err != nil {
+			return err
+		}
+	}
 	err := lockcore.Fence(ctx, a.ZK, es)
 	for _, e := range es {
 		if aerr := a.record("fence", e, err); aerr != nil && err == nil {
@@ -142,6 +147,9 @@ func (a *Actions) Close() error {
 func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
 	if a.ReadOnly {
 		return ErrReadOnly
+	}
+	if err := checkExpect(e); err != nil {
+		return err
 	}
 	err := do()
 	if aerr := a.record(action, e, err); aerr != nil && err == nil {

@@ -81,25 +81,17 @@ type HistoryEntry struct {
 const maxHistory = 5000
 
 // record derives history entries from a lock's previous and next analyses.
+// A contender read since the last reading (no longer Pending) is the same
+// contender: its read is no event.
 func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
-	old := map[contenderKey]lockcore.Participant{}
-	if prev != nil {
-		for _, p := range prev.Participants {
-			old[keyOf(p)] = p
-		}
-	}
-	now := map[contenderKey]bool{}
-	if next != nil {
-		for _, p := range next.Participants {
-			now[keyOf(p)] = true
-		}
-	}
+	old, now := indexContenders(prev, next), indexContenders(next, prev)
 	// Releases first: they are what let the grants happen.
 	if prev != nil {
 		for _, p := range prev.Participants {
-			if now[keyOf(p)] {
+			if _, ok := now.find(p); ok {
 				continue
 			}
+			delete(s.foundPending, p.Path)
 			change := Left
 			if p.Role == lockcore.RoleHolder {
 				change = Released
@@ -114,8 +106,21 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 		return
 	}
 	for _, p := range next.Participants {
-		before, seen := old[keyOf(p)]
+		before, seen := old.find(p)
 		if seen {
+			if s.foundPending[p.Path] {
+				switch {
+				case !p.Pending:
+					// Found after the first sync, and read only now.
+					delete(s.foundPending, p.Path)
+					s.recordFound(at, next, p)
+					continue
+				case p.Role == lockcore.RoleHolder && before.Role != lockcore.RoleHolder:
+					// Granted before it was read: the grant is logged
+					// below, once; when it joined stays unknown.
+					delete(s.foundPending, p.Path)
+				}
+			}
 			if p.Role == lockcore.RoleHolder && before.Role != lockcore.RoleHolder {
 				e := s.entry(at, Granted, next.Path, p, overtook(next, p))
 				e.Seen = s.unwatched
@@ -155,8 +160,17 @@ func (s *State) endedBy(p lockcore.Participant) (Ender, string) {
 // node's ctime says when it joined, so the join is logged then, marked
 // reconstructed, and so is its grant when the analysis knows it exactly; a
 // contender that was there before the first sync is part of the picture
-// the log starts from, like the locks found by then, and is not logged.
+// the log starts from, like the locks found by then, and is not logged. A
+// contender not read yet waits until it is (foundPending): only its ctime
+// tells which it is.
 func (s *State) recordFound(at time.Time, l *lockcore.Lock, p lockcore.Participant) {
+	if p.Pending {
+		if s.foundPending == nil {
+			s.foundPending = map[string]bool{}
+		}
+		s.foundPending[p.Path] = true
+		return
+	}
 	known := p.Ctime.UnixMilli() > 0
 	if known && p.Ctime.Before(s.FirstSync) {
 		return

@@ -8,8 +8,12 @@ import (
 
 // HoldShort is a holder's hold for a table column: "42s" when the grant
 // is known, "≤5m40s" when only an upper bound is (the time since the node
-// was created, which includes its time in the queue).
+// was created, which includes its time in the queue); PendingMark when its
+// node is not read yet.
 func HoldShort(h lockcore.Hold) string {
+	if h.How == lockcore.HoldPending {
+		return PendingMark
+	}
 	if h.Exact() {
 		return Duration(h.Max)
 	}
@@ -18,9 +22,12 @@ func HoldShort(h lockcore.Hold) string {
 
 // HoldText says a holder's hold in words, with its age when the grant is
 // not known: "held for 42s", "held for at most 5m40s (queued 5m40s ago)",
-// "held for 1m10s to 5m40s (queued 5m40s ago)".
+// "held for 1m10s to 5m40s (queued 5m40s ago)"; "hold not read yet" when
+// its node is not read.
 func HoldText(h lockcore.Hold, age string) string {
 	switch {
+	case h.How == lockcore.HoldPending:
+		return "hold " + NotRead
 	case h.Exact(), h.Min > 0 && Duration(h.Min) == Duration(h.Max):
 		// Bounds that read the same are one figure: "held for 15s", not
 		// "15s to 15s".
@@ -32,21 +39,39 @@ func HoldText(h lockcore.Hold, age string) string {
 }
 
 // OldestHoldShort is a lock's longest hold for a table column, or "-"
-// with no holder.
+// with no holder: PendingMark when no holder is read yet, and the longest
+// known one followed by "+…" when some are not (theirs may be longer).
 func OldestHoldShort(l *lockcore.Lock) string {
-	h, ok := l.OldestHold()
-	if !ok {
+	return OldestHoldShortOf(OldestHold(l))
+}
+
+// OldestHoldShortOf is OldestHoldShort of what OldestHold returned, so
+// that a caller can grow h to the present first.
+func OldestHoldShortOf(h lockcore.Hold, known bool, pending int) string {
+	switch {
+	case !known && pending > 0:
+		return PendingMark
+	case !known:
 		return "-"
+	case pending > 0:
+		return HoldShort(h) + "+" + PendingMark
 	}
 	return HoldShort(h)
 }
 
-// oldestHoldMs is a lock's longest hold in milliseconds (an upper bound
-// unless exact), and whether it is exact; zero and true with no holder.
-func oldestHoldMs(l *lockcore.Lock) (int64, bool) {
-	h, ok := l.OldestHold()
-	if !ok {
-		return 0, true
+// oldestHoldMs is a lock's longest known hold in milliseconds (an upper
+// bound unless exact), and whether it is exact; zero and true with no
+// holder; nil when no holder is read yet. pending says whether some
+// holder is not read yet.
+func oldestHoldMs(l *lockcore.Lock) (ms *int64, exact, pending bool) {
+	h, known, n := OldestHold(l)
+	if !known {
+		if n > 0 {
+			return nil, false, true
+		}
+		zero := int64(0)
+		return &zero, true, false
 	}
-	return h.Max.Milliseconds(), h.Exact()
+	v := h.Max.Milliseconds()
+	return &v, h.Exact(), n > 0
 }

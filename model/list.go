@@ -13,13 +13,18 @@ import (
 
 // lockSummaryJSON is one row of `ls --json`: a contract with scripts.
 type lockSummaryJSON struct {
-	Path         string   `json:"path"`
-	Recipe       string   `json:"recipe"`
-	Holders      int      `json:"holders"`
-	Waiters      int      `json:"waiters"`
-	OldestHoldMs int64    `json:"oldest_hold_ms"`
-	OldestExact  bool     `json:"oldest_hold_exact"`
-	Anomalies    []string `json:"anomalies"`
+	Path    string `json:"path"`
+	Recipe  string `json:"recipe"`
+	Holders int    `json:"holders"`
+	Waiters int    `json:"waiters"`
+	// OldestHoldMs is null when no holder is read yet; OldestPending
+	// says some holder is not, whose hold may be longer.
+	OldestHoldMs  *int64   `json:"oldest_hold_ms"`
+	OldestExact   bool     `json:"oldest_hold_exact"`
+	OldestPending bool     `json:"oldest_hold_pending,omitempty"`
+	Anomalies     []string `json:"anomalies"`
+	// Pending counts the contenders not read yet.
+	Pending int `json:"pending_contenders,omitempty"`
 	// HolderClients names each holder's session and client.
 	HolderClients []holderClientJSON `json:"holder_clients"`
 }
@@ -59,9 +64,10 @@ func (s *State) WriteListJSON(w io.Writer) error {
 		out.Incomplete = PartialNote(s.Discovery)
 	}
 	for _, l := range s.SortedLocks(ByContention) {
-		oldest, exact := oldestHoldMs(l)
+		oldest, exact, pending := oldestHoldMs(l)
 		row := lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
-			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, Anomalies: AnomalyKinds(l), HolderClients: []holderClientJSON{}}
+			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
+			Anomalies: AnomalyKinds(l), HolderClients: []holderClientJSON{}, Pending: PendingIn(l)}
 		for _, p := range l.Participants {
 			if p.Role != lockcore.RoleHolder {
 				continue
@@ -101,6 +107,9 @@ func (s *State) WriteListText(w io.Writer) error {
 		return err
 	}
 	ew := &errWriter{w: w}
+	if n := s.Pending(); n > 0 {
+		fmt.Fprintf(ew, "%s: %d contenders are listed but %s: their holds are unknown until read\n", PendingMark, n, NotRead)
+	}
 	cross, cycles := s.crossLocks()
 	writeCrossText(ew, cross, cycles)
 	return ew.err

@@ -52,8 +52,10 @@ type lockJSON struct {
 	MaxLeases     *int              `json:"max_leases"`
 	Holders       int               `json:"holders"`
 	Waiters       int               `json:"waiters"`
-	OldestHoldMs  int64             `json:"oldest_hold_ms"`
+	OldestHoldMs  *int64            `json:"oldest_hold_ms"`
 	OldestExact   bool              `json:"oldest_hold_exact"`
+	OldestPending bool              `json:"oldest_hold_pending,omitempty"`
+	Pending       int               `json:"pending_contenders,omitempty"`
 	HiddenWaiters []string          `json:"hidden_waiters,omitempty"`
 	Participants  []participantJSON `json:"participants"`
 	Anomalies     []anomalyJSON     `json:"anomalies"`
@@ -78,22 +80,25 @@ type participantJSON struct {
 	Chain           []string `json:"chain"`
 	ChainCut        bool     `json:"chain_truncated,omitempty"`
 	Watchers        []string `json:"watchers"`
-	Token           int64    `json:"token"`
-	Ctime           string   `json:"ctime"`
-	AgeMs           int64    `json:"age_ms"`
-	HeldMs          *int64   `json:"held_ms,omitempty"`
-	HeldExact       *bool    `json:"held_exact,omitempty"`
-	HeldAtLeastMs   *int64   `json:"held_at_least_ms,omitempty"`
-	HeldHow         string   `json:"held_how,omitempty"`
-	Data            *string  `json:"data,omitempty"`
-	DataB64         *string  `json:"data_b64,omitempty"`
-	DataTruncated   bool     `json:"data_truncated,omitempty"`
-	DataUnreadable  string   `json:"data_unreadable,omitempty"`
-	Note            string   `json:"note,omitempty"`
-	Identity        string   `json:"identity,omitempty"`
-	PartOf          string   `json:"part_of,omitempty"`
-	Connection      *string  `json:"connection"`
-	ExpiresWithinMs *int64   `json:"expires_within_ms"`
+	// Pending: the node is listed, not read yet; token, ctime and age_ms
+	// are then null, held_how "pending", and there is no data.
+	Pending         bool    `json:"pending,omitempty"`
+	Token           *int64  `json:"token"`
+	Ctime           *string `json:"ctime"`
+	AgeMs           *int64  `json:"age_ms"`
+	HeldMs          *int64  `json:"held_ms,omitempty"`
+	HeldExact       *bool   `json:"held_exact,omitempty"`
+	HeldAtLeastMs   *int64  `json:"held_at_least_ms,omitempty"`
+	HeldHow         string  `json:"held_how,omitempty"`
+	Data            *string `json:"data,omitempty"`
+	DataB64         *string `json:"data_b64,omitempty"`
+	DataTruncated   bool    `json:"data_truncated,omitempty"`
+	DataUnreadable  string  `json:"data_unreadable,omitempty"`
+	Note            string  `json:"note,omitempty"`
+	Identity        string  `json:"identity,omitempty"`
+	PartOf          string  `json:"part_of,omitempty"`
+	Connection      *string `json:"connection"`
+	ExpiresWithinMs *int64  `json:"expires_within_ms"`
 	// Client is the session's client address and Member the server it
 	// is connected to, as the members said; both null with ClientNote
 	// saying why when no member named the session.
@@ -180,9 +185,10 @@ func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
 }
 
 func lockToJSON(l lockcore.Lock) lockJSON {
-	oldest, exact := oldestHoldMs(&l)
+	oldest, exact, pending := oldestHoldMs(&l)
 	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
-		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact,
+		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
+		Pending:       PendingIn(&l),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings, App: appToJSON(l.App),
 		Participants: make([]participantJSON, 0, len(l.Participants)),
 		Anomalies:    make([]anomalyJSON, 0, len(l.Anomalies))}
@@ -209,10 +215,19 @@ func anomalyToJSON(a lockcore.Anomaly) anomalyJSON {
 func participantToJSON(p lockcore.Participant) participantJSON {
 	j := participantJSON{Node: p.Node, Path: p.Path, Recipe: string(p.Recipe), Mode: string(p.Mode),
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
-		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers), Token: p.Token,
-		Ctime: p.Ctime.UTC().Format(time.RFC3339Nano), AgeMs: p.Age.Milliseconds(),
+		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers),
 		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown, Identity: p.Identity}
-	if p.Role == lockcore.RoleHolder {
+	if !p.Pending {
+		token, ctime, age := p.Token, p.Ctime.UTC().Format(time.RFC3339Nano), p.Age.Milliseconds()
+		j.Token, j.Ctime, j.AgeMs = &token, &ctime, &age
+	}
+	switch {
+	case p.Pending:
+		j.Pending = true
+		if p.Role == lockcore.RoleHolder {
+			j.HeldHow = string(lockcore.HoldPending)
+		}
+	case p.Role == lockcore.RoleHolder:
 		held, exact := p.Hold.Max.Milliseconds(), p.Hold.Exact()
 		j.HeldMs, j.HeldExact, j.HeldHow = &held, &exact, string(p.Hold.How)
 		if !exact {
@@ -242,13 +257,18 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 	if j.Chain == nil {
 		j.Chain = []string{}
 	}
-	if p.DataDenied {
+	switch {
+	case p.Pending:
+		// Nothing of the data is known, not even whether there is any.
+	case p.DataDenied:
 		j.DataUnreadable = "acl"
-	} else if text, ok := DataText(p.Data, p.DataTruncated); ok {
-		j.Data = &text
-	} else {
-		b64 := base64.StdEncoding.EncodeToString(p.Data)
-		j.DataB64 = &b64
+	default:
+		if text, ok := DataText(p.Data, p.DataTruncated); ok {
+			j.Data = &text
+		} else {
+			b64 := base64.StdEncoding.EncodeToString(p.Data)
+			j.DataB64 = &b64
+		}
 	}
 	return j
 }

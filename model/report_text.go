@@ -169,8 +169,12 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, client func(int64
 		if p.Role == lockcore.RoleHolder {
 			held = HoldShort(p.Hold)
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t0x%x (%d)\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
-			client(p.Session), Duration(p.Age), held, p.Token, p.Token, ShortNode(p.Node), waits)
+		age, token := Duration(p.Age), fmt.Sprintf("0x%x (%d)", p.Token, p.Token)
+		if p.Pending {
+			age, token = PendingMark, PendingMark
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
+			client(p.Session), age, held, token, ShortNode(p.Node), waits)
 		if who {
 			fmt.Fprintf(w, "\t%s", Printable(p.Identity))
 		}
@@ -178,10 +182,14 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, client func(int64
 	}
 	w.Flush() // errors reach out's own record (errWriter)
 	for _, p := range ps {
-		if p.Role == lockcore.RoleHolder && !p.Hold.Exact() {
+		if p.Role == lockcore.RoleHolder && !p.Hold.Exact() && !p.Pending {
 			fmt.Fprintln(out, "HELD ≤N: held for at most N, the node's age; when it got the lock was not seen")
 			break
 		}
+	}
+	if n := pendingOf(ps); n > 0 {
+		fmt.Fprintf(out, "%s: %d of these nodes are listed but %s: their age, hold, token and data are unknown until read\n",
+			PendingMark, n, NotRead)
 	}
 }
 

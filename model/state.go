@@ -82,6 +82,12 @@ type State struct {
 	// ownersMoved: a lock was set or removed since tracks were last
 	// pruned of sessions that own nothing.
 	ownersMoved bool
+	// pending counts the contenders of Locks not read yet (Pending).
+	pending int
+	// foundPending are the contenders (by path) of locks found after the
+	// first sync that were not read yet when found: whether they joined
+	// before the first sync, and so are not logged, is known once read.
+	foundPending map[string]bool
 }
 
 const maxErrors = 20
@@ -105,6 +111,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		if !s.LastSync.IsZero() {
 			s.record(ev.At, s.Locks[ev.Path], l)
 		}
+		s.notePending(s.Locks[ev.Path], l)
 		s.Locks[ev.Path] = l
 		s.noteLock(ev.Path)
 		s.ownersMoved = true
@@ -115,6 +122,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		if !s.LastSync.IsZero() {
 			s.record(ev.At, s.Locks[ev.Path], nil)
 		}
+		s.notePending(s.Locks[ev.Path], nil)
 		delete(s.Locks, ev.Path)
 		s.noteLock(ev.Path)
 		s.ownersMoved = true
@@ -203,7 +211,8 @@ const (
 )
 
 // SortedLocks returns the locks ordered by: contention (most waiters, then
-// most holders, first), age (oldest hold first), severity (worst anomaly,
+// most holders, first), age (oldest known hold first, then the locks whose
+// holders are not read yet), severity (worst anomaly,
 // then most kinds of anomaly, first), wait (longest-waiting waiter first)
 // or path.
 func (s *State) SortedLocks(order string) []*lockcore.Lock {
@@ -225,10 +234,18 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 			return ha > hb
 		}
 	case ByAge:
-		oa, _ := a.OldestHold()
-		ob, _ := b.OldestHold()
+		// Known holds first, longest first; then locks whose holders are
+		// all not read yet, whose holds are unknown; then no holder.
+		oa, knownA, pendingA := OldestHold(a)
+		ob, knownB, pendingB := OldestHold(b)
+		if knownA != knownB {
+			return knownA
+		}
 		if oa.Max != ob.Max {
 			return oa.Max > ob.Max
+		}
+		if (pendingA > 0) != (pendingB > 0) {
+			return pendingA > 0
 		}
 	case BySeverity:
 		if ta, tb := Trouble(a), Trouble(b); ta != tb {
@@ -242,6 +259,10 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 		}
 		if !wa.Equal(wb) {
 			return wa.Before(wb)
+		}
+		// Then the locks whose waiters are all not read yet.
+		if pa, pb := PendingWaiters(a) > 0, PendingWaiters(b) > 0; pa != pb {
+			return pa
 		}
 	}
 	return a.Path < b.Path

@@ -53,16 +53,12 @@ func NewTape(events []zkwatch.Event) *Tape {
 // granted reports whether next has a holder that prev did not have, as
 // the event log counts grants.
 func granted(prev, next *lockcore.Lock) bool {
-	held := map[contenderKey]bool{}
-	if prev != nil {
-		for _, p := range prev.Participants {
-			if p.Role == lockcore.RoleHolder {
-				held[keyOf(p)] = true
-			}
-		}
-	}
+	old := indexContenders(prev, next)
 	for _, p := range next.Participants {
-		if p.Role == lockcore.RoleHolder && !held[keyOf(p)] {
+		if p.Role != lockcore.RoleHolder {
+			continue
+		}
+		if q, ok := old.find(p); !ok || q.Role != lockcore.RoleHolder {
 			return true
 		}
 	}

@@ -58,13 +58,13 @@ func (t LockTrouble) Short() string {
 
 // LongestWait returns when l's longest-waiting waiter queued (its lock's
 // read time less its age: an estimate across two clocks), and false when
-// no waiter's age is known.
+// no waiter's age is known: none waits, or none is read yet (Pending).
 func LongestWait(l *lockcore.Lock) (time.Time, bool) {
 	var since time.Time
 	found := false
 	for i := range l.Participants {
 		q := &l.Participants[i]
-		if q.Role == lockcore.RoleHolder {
+		if q.Role == lockcore.RoleHolder || q.Pending {
 			continue
 		}
 		at := l.ReadAt.Add(-q.Age)

@@ -334,6 +334,9 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	if pt.Link != nil {
 		p.Link = *pt.Link
 	}
+	if pt.Pend != nil {
+		p.Pending = *pt.Pend
+	}
 	if h := pt.Hold; h != nil {
 		p.Hold = lockcore.Hold{After: fromUnixNano(h.After), By: fromUnixNano(h.By), How: h.How,
 			Min: time.Duration(h.Min), Max: time.Duration(h.Max)}

@@ -4,11 +4,11 @@
 // a model.State (see model.Tape) rebuilds the operator's picture as it was
 // after any of them.
 //
-// # Format (version 1)
+// # Format (version 3)
 //
 // A recording is a gzip stream of JSON lines. The first line is a header:
 //
-//	{"zklocks_recording":2,"started":"2026-11-22T14:02:11.052731Z","part":1,"server":"zk1:2181","roots":["/"],"by":"zklocks v1.4"}
+//	{"zklocks_recording":3,"started":"2026-11-22T14:02:11.052731Z","part":1,"server":"zk1:2181","roots":["/"],"by":"zklocks v1.4"}
 //
 // Every later line is one watcher event, with "t" the microseconds since
 // the previous line's time (the header's started, for the first) and "k"
@@ -37,7 +37,9 @@
 //     watch targets, by lockcore.FillChains). A new participant is taken
 //     to be a waiter on the one before it, in the mode of the lock's last
 //     one, with the next sequence and token, created at the read, holding
-//     its session's last data; only what differs is stored.
+//     its session's last data; only what differs is stored. "pd" (format
+//     3) marks a contender listed but not read yet (Pending): its token,
+//     times and data are then not the node's.
 //   - A new participant's name is stored without its ten-digit sequence
 //     suffix ("nq") when the sequence gives it, and with its runs of hex
 //     digits (the clients' random ids) as bytes: "nb" holds them, "nl"

@@ -313,6 +313,9 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 		p.Link.LastServer != base.Link.LastServer || !p.Link.LastSeen.Equal(base.Link.LastSeen) || p.Link.LastName != base.Link.LastName {
 		pt.Link = ptr(p.Link)
 	}
+	if p.Pending != base.Pending {
+		pt.Pend = ptr(p.Pending)
+	}
 	if p.Hold != base.Hold {
 		pt.Hold = &holdJSON{After: unixNano(p.Hold.After), By: unixNano(p.Hold.By), How: p.Hold.How,
 			Min: int64(p.Hold.Min), Max: int64(p.Hold.Max)}

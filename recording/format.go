@@ -11,8 +11,10 @@ import (
 // Version is the format version this package writes; it reads every
 // earlier one too. Format 2 added the "act" line (an operator's action,
 // zkwatch.EventAction), which a format 1 reader would take for a corrupt
-// line.
-const Version = 2
+// line. Format 3 added a participant's "pd" (not read yet,
+// lockcore.Participant.Pending), which a format 2 reader would drop and
+// then show the contender's unknown token and times as zeros.
+const Version = 3
 
 // Header is a part's first line.
 type Header struct {
@@ -152,6 +154,8 @@ type part struct {
 	ID    *string        `json:"id,omitempty"` // Identity
 	Link  *lockcore.Link `json:"lk,omitempty"`
 	Hold  *holdJSON      `json:"hd,omitempty"` // when it differs from the base's
+	// Pend is Pending when it differs from the base's (format 3).
+	Pend *bool `json:"pd,omitempty"`
 }
 
 // connJSON is a connection state.

@@ -40,7 +40,9 @@ func (t *tables) remember(l *lockcore.Lock) {
 			t.lastSeq[l.Path] = p.Seq
 		}
 		t.maxToken = max(t.maxToken, p.Token)
-		if p.Session != 0 {
+		// A contender not read yet has no data: its session's last
+		// read data is still the best default.
+		if p.Session != 0 && !p.Pending {
 			t.data[p.Session] = p.Data
 		}
 	}
@@ -63,9 +65,9 @@ func derive(l *lockcore.Lock) {
 }
 
 // age is lockcore's: the read time minus the ctime, zero when either is
-// missing or the ctime is later.
+// missing (a contender not read yet has no ctime) or the ctime is later.
 func age(readAt, ctime time.Time) time.Duration {
-	if readAt.IsZero() || ctime.After(readAt) {
+	if readAt.IsZero() || ctime.IsZero() || ctime.After(readAt) {
 		return 0
 	}
 	return readAt.Sub(ctime)

@@ -207,6 +207,11 @@ func (a *App) statusBar() string {
 	if seg, ok := a.discoverySegment(); ok {
 		segs = append(segs, seg)
 	}
+	if n := s.Pending(); n > 0 {
+		// Said while any contender's times, token and data are still to
+		// be read, so that its … cells read as "not yet", not "never".
+		segs = append(segs, segment{text: "⋯ " + grouped(n) + " " + plural(n, "contender", "contenders") + " not read yet", p: st.warning})
+	}
 	if a.opt.Demo != nil {
 		segs = append(segs, a.demoSegment())
 	}

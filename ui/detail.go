@@ -265,7 +265,7 @@ func (p *detailPane) cells(q *lockcore.Participant) []cell {
 		{text: model.SessionText(q.Session), p: sessionPaint},
 		{text: p.env.client(q.Session).Short(), p: st.muted},
 		{text: p.timeText(q)},
-		{text: token(q.Token), p: st.muted},
+		{text: tokenText(q, true), p: st.muted},
 		p.waitsOn(q),
 		{text: dataCell(q), p: st.muted},
 	}
@@ -277,6 +277,9 @@ func (p *detailPane) cells(q *lockcore.Participant) []cell {
 func (p *detailPane) timeText(q *lockcore.Participant) string {
 	if !p.gone {
 		return p.env.timeText(p.lock, q)
+	}
+	if q.Pending {
+		return model.PendingMark
 	}
 	if q.Role == lockcore.RoleHolder {
 		return model.HoldShort(q.Hold)

@@ -61,9 +61,12 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 	st, l := p.env.st, p.lock
 	b.kv("path", model.Printable(q.Path), paint{})
 	facts := []string{"session " + model.SessionText(q.Session), "client " + p.env.client(q.Session).Short(),
-		"token " + token(q.Token), "waiting for " + model.Duration(p.env.age(l, q.Age))}
+		"token " + tokenText(q, false), "waiting for " + p.env.ageText(l, q)}
+	if q.Pending && q.Role == lockcore.RoleWaiter {
+		facts[3] = "wait " + model.NotRead
+	}
 	if q.Role == lockcore.RoleHolder {
-		facts[3] = model.HoldText(p.env.held(l, q.Hold), model.Duration(p.env.age(l, q.Age)))
+		facts[3] = model.HoldText(p.env.held(l, q.Hold), p.env.ageText(l, q))
 	}
 	if q.Session != 0 && !q.Ephemeral {
 		facts[0] += " (not ephemeral)"
@@ -74,6 +77,9 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 			"so its client is gone or cut off; its nodes go when it expires, unless the client reconnects", st.danger)
 	}
 	switch {
+	case q.Pending:
+		b.kv("pending", "its node is listed but "+model.NotRead+": its place, role and session are known "+
+			"(the session from the servers' dump); its token, version, times and data follow when it is read", st.warning)
 	case q.DataDenied:
 		b.kv("data", "unreadable: the node's ACL denies this session its data (session, token and times come from exists)", st.warning)
 	case dataText(q.Data, q.DataTruncated) != "":

@@ -11,6 +11,23 @@ import (
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
+// grouped is a count (n ≥ 0) with its thousands grouped: 41,233.
+func grouped(n int) string {
+	s := itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// plural is one or many, as n asks.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // count is n and the noun in its number: "1 lock", "3 locks".
 func count(n int, one, many string) string {
 	if n == 1 {
@@ -35,12 +52,36 @@ func (e *env) held(l *lockcore.Lock, h lockcore.Hold) lockcore.Hold {
 }
 
 // timeText is the queue's FOR cell: how long a holder has held (≤ when
-// only an upper bound is known) or a waiter has waited.
+// only an upper bound is known) or a waiter has waited; PendingMark when
+// its node is not read yet.
 func (e *env) timeText(l *lockcore.Lock, q *lockcore.Participant) string {
-	if q.Role == lockcore.RoleHolder {
+	switch {
+	case q.Pending:
+		return model.PendingMark
+	case q.Role == lockcore.RoleHolder:
 		return model.HoldShort(e.held(l, q.Hold))
 	}
 	return model.Duration(e.age(l, q.Age))
+}
+
+// ageText is a participant's age now in words, or that it is not known.
+func (e *env) ageText(l *lockcore.Lock, q *lockcore.Participant) string {
+	if q.Pending {
+		return model.NotRead
+	}
+	return model.Duration(e.age(l, q.Age))
+}
+
+// tokenText is a participant's fencing token (see token), or that it is
+// not known: the narrow form for a table cell.
+func tokenText(q *lockcore.Participant, narrow bool) string {
+	switch {
+	case !q.Pending:
+		return token(q.Token)
+	case narrow:
+		return model.PendingMark
+	}
+	return model.NotRead
 }
 
 // clock formats a time of day in the UI's location.
@@ -109,6 +150,9 @@ func (e *env) expires(k lockcore.Link) string {
 // dataCell is a participant's data in a table cell: its text, or why it
 // cannot be shown.
 func dataCell(q *lockcore.Participant) string {
+	if q.Pending {
+		return model.PendingMark
+	}
 	if q.DataDenied {
 		return "unreadable (ACL)"
 	}

@@ -22,7 +22,9 @@ type lockRow struct {
 	path             string         // the lock's path as ZooKeeper has it
 	shown            string         // path, escaped
 	holders, waiters int
-	heldSince        time.Time // the earliest the oldest holder can have got it; zero without holder
+	heldSince        time.Time // the earliest the oldest holder read can have got it; zero without one
+	heldPending      int       // holders not read yet, whose holds are unknown
+	waitPending      int       // waiters not read yet, whose waits are unknown
 	waitSince        time.Time // when the longest waiter queued; zero without waiter
 	kinds            []lockcore.AnomalyKind
 	trouble          model.LockTrouble
@@ -111,9 +113,12 @@ func newLockRow(l *lockcore.Lock) *lockRow {
 		}
 	}
 	r.waiters += len(l.HiddenWaiters)
-	if h, ok := l.OldestHold(); ok {
+	h, ok, pending := model.OldestHold(l)
+	if ok {
 		r.heldSince = h.After
 	}
+	r.heldPending = pending
+	r.waitPending = model.PendingWaiters(l)
 	if at, ok := model.LongestWait(l); ok {
 		r.waitSince = at
 	}
@@ -260,8 +265,8 @@ func (p *locksPane) cells(r *lockRow) []cell {
 	} else {
 		oldest := "-"
 		if r.holders > 0 {
-			h, _ := r.lock.OldestHold()
-			oldest = model.HoldShort(p.env.held(r.lock, h))
+			h, known, pending := model.OldestHold(r.lock)
+			oldest = model.OldestHoldShortOf(p.env.held(r.lock, h), known, pending)
 		}
 		waitPaint := st.muted
 		if r.waiters > 0 {

@@ -155,11 +155,16 @@ func rowLess(a, b *lockRow, order string) bool {
 			return a.holders > b.holders
 		}
 	case model.ByAge:
+		// Known holds first; then locks whose holders are not read yet,
+		// whose holds are unknown, not short; then no holder.
 		if a.heldSince.IsZero() != b.heldSince.IsZero() {
 			return b.heldSince.IsZero()
 		}
 		if !a.heldSince.Equal(b.heldSince) {
 			return a.heldSince.Before(b.heldSince)
+		}
+		if (a.heldPending > 0) != (b.heldPending > 0) {
+			return a.heldPending > 0
 		}
 	case model.BySeverity:
 		if a.trouble != b.trouble {
@@ -171,6 +176,9 @@ func rowLess(a, b *lockRow, order string) bool {
 		}
 		if !a.waitSince.Equal(b.waitSince) {
 			return a.waitSince.Before(b.waitSince)
+		}
+		if (a.waitPending > 0) != (b.waitPending > 0) {
+			return a.waitPending > 0
 		}
 	}
 	return a.path < b.path

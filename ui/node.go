@@ -136,7 +136,7 @@ func (p *nodePane) relayout() {
 	}
 	p.text, p.dump = nil, false
 	if p.detail == nil {
-		if p.part.Session != 0 || p.part.Token != 0 {
+		if p.part.Session != 0 || p.part.Token != 0 || p.part.Pending {
 			p.lockFacts(b) // a contender's; a node browsed to has none
 		}
 		p.head = b.lines
@@ -173,6 +173,11 @@ func (p *nodePane) relayout() {
 func (p *nodePane) lockFacts(b *infoLines) {
 	q := p.part
 	b.text("from the lock's last read:", p.env.st.muted, "")
+	if q.Pending {
+		b.kv("czxid", model.NotRead+": the node is listed, its stat and data are not read", p.env.st.warning)
+		b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.client(q.Session).Short()+"), from the servers' dump", paint{})
+		return
+	}
 	b.kv("czxid", token(q.Token)+" · the fencing token", paint{})
 	b.kv("ctime", p.env.stamp(q.Ctime), paint{})
 	b.kv("owner", model.SessionText(q.Session)+" (client "+p.env.client(q.Session).Short()+")", paint{})

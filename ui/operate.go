@@ -78,7 +78,7 @@ func (op *operator) askForceRelease(sel selection) {
 		return
 	}
 	q, ok := op.shownParticipant(what, sel)
-	if !ok {
+	if !ok || !op.read(what, q) {
 		return
 	}
 	e := lockcore.ExpectParticipant(q)
@@ -106,7 +106,7 @@ func (op *operator) askRevoke(sel selection) {
 		return
 	}
 	q, ok := op.shownParticipant(what, sel)
-	if !ok {
+	if !ok || !op.read(what, q) {
 		return
 	}
 	if err := lockcore.CheckRevocable(path.Base(q.Path), q.Session); err != nil {
@@ -130,6 +130,11 @@ func (op *operator) askFence(sel selection) {
 		return
 	}
 	cands := lockcore.FenceCandidates(*l)
+	for _, c := range cands {
+		if !op.read(what, c.Participant) {
+			return
+		}
+	}
 	if len(cands) == 0 {
 		op.host.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
 		return
@@ -137,22 +142,36 @@ func (op *operator) askFence(sel selection) {
 	op.host.open(newFenceDialog(l.Path, cands, op.actions, op.env.context))
 }
 
+// read reports whether q's node is read, and says why not: acting needs
+// its token and version, which a contender not read yet lacks.
+func (op *operator) read(what string, q lockcore.Participant) bool {
+	if err := model.CheckRead(q); err != nil {
+		op.host.say(what+": "+model.Printable(err.Error()), true)
+		return false
+	}
+	return true
+}
+
 // describe is what an operator needs to know of a contender before acting
 // on it: node, session, client, role and age, token and version; l is
 // the lock q is in.
 func (op *operator) describe(q lockcore.Participant, l *lockcore.Lock) []string {
 	owner := model.SessionText(q.Session)
-	age := model.Duration(op.env.age(l, q.Age))
+	age := op.env.ageText(l, &q)
 	held := "waiting  " + modeText(q.Mode) + " #" + itoa(q.Position) + " for " + age + " (server clock)"
 	if q.Role == lockcore.RoleHolder {
 		held = "holding  " + modeText(q.Mode) + " #" + itoa(q.Position) + ", " + model.HoldText(op.env.held(l, q.Hold), age)
+	}
+	version := itoa(int(q.Version))
+	if q.Pending {
+		version = model.NotRead
 	}
 	return []string{
 		model.Printable(q.Path),
 		"session  " + owner,
 		"client   " + op.env.client(q.Session).String(),
 		held,
-		"token    " + token(q.Token) + " · version " + itoa(int(q.Version)),
+		"token    " + tokenText(&q, false) + " · version " + version,
 	}
 }
 

@@ -49,8 +49,10 @@ var (
 	descFoldedReleases = prometheus.NewDesc("zklocks_folded_releases_total", "Releases of locks while they were folded.", nil, nil)
 	descFoldedFIFO     = prometheus.NewDesc("zklocks_folded_fifo_breaks_total", "FIFO breaks of locks while they were folded.", nil, nil)
 
-	descLocks = prometheus.NewDesc("zklocks_locks", "Locks known under the roots, folded or not.", nil, nil)
-	descUp    = prometheus.NewDesc("zklocks_up",
+	descLocks   = prometheus.NewDesc("zklocks_locks", "Locks known under the roots, folded or not.", nil, nil)
+	descPending = prometheus.NewDesc("zklocks_contenders_pending",
+		"Contenders listed but not read yet, whose holds and waits count in no other figure until read.", nil, nil)
+	descUp = prometheus.NewDesc("zklocks_up",
 		"1 while the exporter's ZooKeeper session is connected and its picture confirmed by a sync; 0 while it connects, reconnects or re-syncs.", nil, nil)
 	descSyncAge = prometheus.NewDesc("zklocks_last_sync_age_seconds",
 		"Seconds since every lock was last confirmed read (since the exporter started, before the first sync).", nil, nil)
@@ -67,7 +69,7 @@ var (
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
 		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedWait, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
-		descLocks, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
+		descLocks, descPending, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
 		ch <- d
 	}
 	e.wait.Describe(ch)
@@ -155,6 +157,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	counter(descFoldedFIFO, e.folded.fifoBreaks)
 
 	gauge(descLocks, float64(len(s.Locks)))
+	gauge(descPending, float64(s.Pending()))
 	gauge(descUp, boolFloat(s.Conn.Phase == zkwatch.Connected && !s.LastSync.IsZero() && !e.resyncing()))
 	since := e.started
 	if !s.LastSync.IsZero() {

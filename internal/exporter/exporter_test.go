@@ -345,3 +345,30 @@ func TestHealthSaysHowLongDisconnected(t *testing.T) {
 		t.Errorf("health %q", got)
 	}
 }
+
+// A contender not read yet counts in no hold or wait (its zero age is not
+// a measurement) and in zklocks_contenders_pending until it is read.
+func TestPendingContendersCountInNoAge(t *testing.T) {
+	l := mutex("/locks/orders", 0, 1, 2)
+	l.ReadAt = t0
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		p.Pending, p.Token, p.Age = true, 0, 0
+	}
+	l.Participants[0].Hold = lockcore.Hold{How: lockcore.HoldPending}
+	e, now := feed(t, Options{}, l)
+	*now = t0.Add(time.Hour)
+	labels := []string{"/locks/orders", "curator-mutex"}
+	for _, name := range []string{"zklocks_lock_oldest_hold_seconds", "zklocks_lock_oldest_hold_at_most_seconds", "zklocks_lock_oldest_wait_seconds"} {
+		if got := value(t, e, name, labels); got != 0 {
+			t.Errorf("%s = %v, want 0: nothing is known of the pending contenders' times", name, got)
+		}
+	}
+	if got := value(t, e, "zklocks_contenders_pending", nil); got != 2 {
+		t.Errorf("zklocks_contenders_pending = %v, want 2", got)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: *now, Path: l.Path, Lock: mutex("/locks/orders", time.Second, 1, 2)})
+	if got := value(t, e, "zklocks_contenders_pending", nil); got != 0 {
+		t.Errorf("zklocks_contenders_pending once read = %v, want 0", got)
+	}
+}

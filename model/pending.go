@@ -1,0 +1,140 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// A contender listed but not read yet (lockcore.Participant.Pending) has a
+// place, role, mode and session, but no token, version, times, hold or
+// data: those read as NotRead (PendingMark in a narrow column), never as
+// zeros, and it is judged by no check that needs them.
+
+// NotRead is what a pending contender's unknown figures read as in words.
+const NotRead = "not read yet"
+
+// PendingMark stands for a figure not read yet in a narrow column.
+const PendingMark = "…"
+
+// ErrNotRead refuses a destructive action on a contender whose node is
+// not read yet: the action's checks compare the node's token and version
+// with what was shown, and neither is known.
+var ErrNotRead = errors.New("its node is not read yet: its version and token are unknown; try again in a moment")
+
+// CheckRead returns ErrNotRead, with p's path, when p is not read yet.
+func CheckRead(p lockcore.Participant) error {
+	if p.Pending {
+		return fmt.Errorf("%s: %w", p.Path, ErrNotRead)
+	}
+	return nil
+}
+
+// PendingIn counts l's contenders not read yet; 0 for nil.
+func PendingIn(l *lockcore.Lock) int {
+	if l == nil {
+		return 0
+	}
+	return pendingOf(l.Participants)
+}
+
+func pendingOf(ps []lockcore.Participant) int {
+	n := 0
+	for i := range ps {
+		if ps[i].Pending {
+			n++
+		}
+	}
+	return n
+}
+
+// checkExpect refuses to act on a node shown without its token: a
+// contender not read yet (ExpectParticipant gives czxid 0, which no
+// contender has).
+func checkExpect(e lockcore.Expect) error {
+	if e.Czxid == 0 {
+		return fmt.Errorf("%s: %w", e.Path, ErrNotRead)
+	}
+	return nil
+}
+
+// PendingWaiters counts l's waiters not read yet, whose waits are unknown.
+func PendingWaiters(l *lockcore.Lock) int {
+	n := 0
+	for i := range l.Participants {
+		if p := &l.Participants[i]; p.Pending && p.Role == lockcore.RoleWaiter {
+			n++
+		}
+	}
+	return n
+}
+
+// Pending is how many contenders of every lock are not read yet, kept as
+// locks arrive and go rather than counted over every lock.
+func (s *State) Pending() int { return s.pending }
+
+// notePending moves the count of contenders not read yet from prev's to
+// next's (either nil).
+func (s *State) notePending(prev, next *lockcore.Lock) {
+	s.pending += PendingIn(next) - PendingIn(prev)
+}
+
+// OldestHold is a lock's longest known hold (see lockcore.Lock.OldestHold)
+// among its holders that are read, with ok false when none is read;
+// pending counts the holders not read yet, whose holds may be longer.
+func OldestHold(l *lockcore.Lock) (h lockcore.Hold, ok bool, pending int) {
+	for i := range l.Participants {
+		p := &l.Participants[i]
+		if p.Role != lockcore.RoleHolder {
+			continue
+		}
+		if p.Pending {
+			pending++
+			continue
+		}
+		if !ok || p.Hold.Max > h.Max || p.Hold.Max == h.Max && p.Hold.Exact() && !h.Exact() {
+			h, ok = p.Hold, true
+		}
+	}
+	return h, ok, pending
+}
+
+// contenders indexes one reading's participants, to find each of another
+// reading's: by path and token, as a plain lock's successive holders share
+// a path; by path alone where one side is not read yet (its token unknown),
+// as a recipe never makes two nodes of one name at once.
+type contenders struct {
+	byKey  map[contenderKey]lockcore.Participant
+	byPath map[string]lockcore.Participant // nil unless a side has one pending
+}
+
+// indexContenders indexes l's participants to match those of other, the
+// reading before or after it (either may be nil).
+func indexContenders(l, other *lockcore.Lock) contenders {
+	c := contenders{byKey: map[contenderKey]lockcore.Participant{}}
+	if l == nil {
+		return c
+	}
+	if PendingIn(l) > 0 || PendingIn(other) > 0 {
+		c.byPath = make(map[string]lockcore.Participant, len(l.Participants))
+	}
+	for _, p := range l.Participants {
+		c.byKey[keyOf(p)] = p
+		if c.byPath != nil {
+			c.byPath[p.Path] = p
+		}
+	}
+	return c
+}
+
+// find returns the participant that is the same contender as p.
+func (c contenders) find(p lockcore.Participant) (lockcore.Participant, bool) {
+	if q, ok := c.byKey[keyOf(p)]; ok {
+		return q, true
+	}
+	if q, ok := c.byPath[p.Path]; ok && (q.Pending || p.Pending) {
+		return q, true
+	}
+	return lockcore.Participant{}, false
+}
