@@ -112,10 +112,11 @@ func TestDestructiveActionsRefuseANodeNotReadYet(t *testing.T) {
 			t.Errorf("%s on a node not read says %q", k, l)
 		}
 	}
-	// A persistent contender not read is a fence candidate whose version
-	// is unknown: the fence is refused too.
-	orphan := pendingTree("/locks/orphan", 1)
-	orphan.t.Children[1].Stat.EphemeralOwner = 0
+	// A contender not read whose session owns another node of the lock
+	// is a fence candidate whose version is unknown: the fence is
+	// refused too.
+	orphan := pendingTree("/locks/orphan", 2)
+	orphan.t.Children[2].Stat.EphemeralOwner = orphan.t.Children[1].Stat.EphemeralOwner
 	addLock(a, orphan.analyze(nil, longHeld))
 	send(a, openLockMsg{path: "/locks/orphan"})
 	a.flash = flash{}
