@@ -26,6 +26,18 @@ type sessionTrack struct {
 	addrAt             time.Time
 }
 
+// listed takes what a cons asked for at asked said of the session, which
+// it listed.
+func (t *sessionTrack) listed(ci zkwatch.ClientInfo, asked time.Time) {
+	if ci.Timeout > 0 {
+		t.timeout = ci.Timeout
+	}
+	if ci.Client != "" {
+		t.addr, t.server, t.name, t.addrAt = ci.Client, ci.Server, ci.Name, asked
+	}
+	t.missing = time.Time{}
+}
+
 // lastSeen adds where and when the session's client was last seen to k.
 func (t *sessionTrack) lastSeen(k lockcore.Link) lockcore.Link {
 	k.LastClient, k.LastServer, k.LastSeen, k.LastName = t.addr, t.server, t.addrAt, t.name
@@ -52,8 +64,21 @@ func (s *State) trackOwners(l *lockcore.Lock, at time.Time) {
 		at = l.ReadAt
 	}
 	for _, p := range l.Participants {
-		if _, ok := s.tracks[p.Session]; !ok && p.Session != 0 {
-			s.tracks[p.Session] = &sessionTrack{seen: at}
+		if _, ok := s.tracks[p.Session]; ok || p.Session == 0 {
+			continue
+		}
+		t := &sessionTrack{seen: at}
+		s.tracks[p.Session] = t
+		// Listed by the members' last answer: connected as of it, like
+		// the sessions tracked then. Linking it now rather than at the
+		// next answer spares a first sync of thousands of locks linking
+		// every one of them again a few seconds later.
+		if ci, listed := s.Clients[p.Session]; listed {
+			t.listed(ci, s.clientsAsked)
+			if s.Links == nil {
+				s.Links = map[int64]lockcore.Link{}
+			}
+			s.Links[p.Session] = lockcore.Link{State: lockcore.LinkConnected}
 		}
 	}
 }
@@ -85,16 +110,11 @@ func (s *State) updateLinks(ev zkwatch.Event) bool {
 		var k lockcore.Link
 		switch {
 		case listed:
-			if ci.Timeout > 0 {
-				t.timeout = ci.Timeout
+			asked := ev.ClientsAsked
+			if asked.IsZero() {
+				asked = ev.At
 			}
-			if ci.Client != "" {
-				t.addr, t.server, t.name, t.addrAt = ci.Client, ci.Server, ci.Name, ev.ClientsAsked
-				if t.addrAt.IsZero() {
-					t.addrAt = ev.At
-				}
-			}
-			t.missing = time.Time{}
+			t.listed(ci, asked)
 			k = lockcore.Link{State: lockcore.LinkConnected}
 		case !ev.ClientsComplete || ev.ClientsAsked.IsZero() || !t.seen.Before(ev.ClientsAsked):
 			t.missing = time.Time{}

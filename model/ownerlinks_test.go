@@ -82,3 +82,28 @@ func TestStateLinksUnknownTimeout(t *testing.T) {
 		t.Errorf("text %q", got)
 	}
 }
+
+// A session the members' last answer listed is linked as the lock that
+// shows it first arrives, so that the next answer, saying the same,
+// changes no lock: a first sync of thousands of locks is not linked
+// twice.
+func TestStateLinksASessionListedBeforeItsLockCame(t *testing.T) {
+	holder, waiter := int64(100), int64(101)
+	s := NewState()
+	s.Apply(servers(-time.Second, time.Second, true, holder, waiter))
+	s.Apply(lockEvent(lockOf("/l", 0, 1))) // read at t0
+	for i, p := range s.Locks["/l"].Participants {
+		if p.Link.State != lockcore.LinkConnected {
+			t.Fatalf("participant %d listed before its lock came: %+v, want connected", i, p.Link)
+		}
+	}
+	_, mark, _ := s.LockChanges(LockMark{})
+	s.Apply(servers(5*time.Second, time.Second, true, holder, waiter))
+	if changed, _, ok := s.LockChanges(mark); !ok || len(changed) != 0 {
+		t.Fatalf("an answer saying the same changed %v (ok %v)", changed, ok)
+	}
+	s.Apply(servers(10*time.Second, time.Second, true, holder))
+	if k := s.Locks["/l"].Participants[1].Link; k.State != lockcore.LinkDisconnected {
+		t.Fatalf("waiter missing from a complete answer: %+v, want disconnected", k)
+	}
+}

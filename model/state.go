@@ -88,6 +88,8 @@ type State struct {
 	// first sync that were not read yet when found: whether they joined
 	// before the first sync, and so are not logged, is known once read.
 	foundPending map[string]bool
+	// clientsAsked is when the members were asked for Clients.
+	clientsAsked time.Time
 }
 
 const maxErrors = 20
@@ -138,6 +140,10 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
 		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
+		s.clientsAsked = ev.ClientsAsked
+		if s.clientsAsked.IsZero() {
+			s.clientsAsked = ev.At
+		}
 		s.Fix = zkwatch.NoWayFix(ev.Servers)
 		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
 		before := s.Links
