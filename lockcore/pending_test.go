@@ -95,3 +95,33 @@ func TestPendingHolderIsNeverJudgedLongHeldAsTimePasses(t *testing.T) {
 		t.Error("oldest waiter found, want none: the only waiter is not read, so its wait is unknown")
 	}
 }
+
+// A reader that analyses a lock again (a new watch table) from what it
+// read, giving the analysis its own last sightings as the past, gets the
+// same holds: it need not keep the sightings from before that read.
+func TestHoldsSurviveAnalysisAgainFromTheirOwnSightings(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	var b builder
+	gone, holder, waiter := b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 3)
+	before := Analyze(settled(queueTree("/l", gone, holder, waiter)), nil, Options{})
+	trees := map[string]Tree{
+		"granted while watched": func() Tree {
+			t := queueTree("/l", holder, waiter)
+			t.Self.Stat.Pzxid = waiter.Stat.Czxid + 5
+			t.Seen, t.Watched = before.Sightings(), true
+			return t
+		}(),
+		"granted across a gap": func() Tree { t := queueTree("/l", holder, waiter); t.Seen = before.Sightings(); return t }(),
+		"held since joined":    settled(queueTree("/l", gone, holder, waiter)),
+		"holder not read yet":  queueTree("/l", pendingNode(holder.Name, 2), waiter),
+	}
+	for name, tree := range trees {
+		first := Analyze(tree, nil, Options{})
+		again := tree
+		again.Seen = first.Sightings()
+		second := Analyze(again, &WatchTable{}, Options{})
+		if h1, h2 := first.Participants[0].Hold, second.Participants[0].Hold; h1 != h2 {
+			t.Errorf("%s: hold %+v, analysed again from its own sightings %+v", name, h1, h2)
+		}
+	}
+}

@@ -149,6 +149,10 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 	w.mu.Lock()
 	if w.locks[path] == next {
 		w.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
+		// The sightings before this read served its analysis; those of
+		// this one (w.seen) stand for them from now on (see analyzeAll),
+		// so that each lock keeps one set and not two.
+		next.Seen = nil
 	}
 	w.mu.Unlock()
 	if first {
@@ -256,10 +260,17 @@ func (w *Watcher) analyzeAll(ctx context.Context) {
 	table := w.table
 	var jobs []job
 	for p, t := range w.locks {
-		if s, ok := w.seen[p]; ok && table.SameFor(s.table, *t) {
+		s, ok := w.seen[p]
+		if ok && table.SameFor(s.table, *t) {
 			continue
 		}
-		jobs = append(jobs, job{*t, t})
+		tree := *t
+		if ok {
+			// What this read's analysis saw: each holder keeps the hold
+			// it found, and nobody waiting then holds now.
+			tree.Seen = s.sightings
+		}
+		jobs = append(jobs, job{tree, t})
 	}
 	w.mu.Unlock()
 	for _, j := range jobs {

@@ -179,6 +179,10 @@ func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders b
 	w.mu.Lock()
 	cur := w.locks[path]
 	seen := w.seen[path]
+	var next lockcore.Tree
+	if cur != nil {
+		next = *cur // under the lock: store clears what it stored's Seen
+	}
 	w.mu.Unlock()
 	if cur == nil || seen.sightings == nil {
 		// Not reported yet: the next pass reads it.
@@ -190,7 +194,7 @@ func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders b
 			holding[s.Path] = s.Holding
 		}
 	}
-	nodes := slices.Clone(cur.Children)
+	nodes := slices.Clone(next.Children)
 	gone := make([]bool, len(nodes))
 	var wg sync.WaitGroup
 	for i, n := range nodes {
@@ -214,7 +218,6 @@ func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders b
 		})
 	}
 	wg.Wait()
-	next := *cur
 	next.Children = nodes[:0]
 	for i, n := range nodes {
 		if !gone[i] {
