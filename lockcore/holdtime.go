@@ -47,13 +47,16 @@ type Hold struct {
 func (h Hold) Exact() bool { return h.How == HoldSeen || h.How == HoldCreated }
 
 // Sighting is what one read saw of one contender: its path, czxid and, if
-// it held, its hold.
+// it held, its hold (nil for a waiter: a reader keeps a sighting of every
+// contender of every lock it watches, and most of them wait).
 type Sighting struct {
-	Path    string
-	Token   int64
-	Holding bool
-	Hold    Hold
+	Path  string
+	Token int64
+	Hold  *Hold
 }
+
+// Holding reports whether the contender held when it was seen.
+func (s Sighting) Holding() bool { return s.Hold != nil }
 
 // Sightings is what a reader saw of one lock at one read (At), kept to
 // give Analyze the lock's past at the next read of the same path.
@@ -67,7 +70,11 @@ type Sightings struct {
 func (l *Lock) Sightings() *Sightings {
 	s := &Sightings{At: l.ReadAt, Nodes: make([]Sighting, len(l.Participants))}
 	for i, p := range l.Participants {
-		s.Nodes[i] = Sighting{Path: p.Path, Token: p.Token, Holding: p.Role == RoleHolder, Hold: p.Hold}
+		s.Nodes[i] = Sighting{Path: p.Path, Token: p.Token}
+		if p.Role == RoleHolder {
+			h := p.Hold
+			s.Nodes[i].Hold = &h
+		}
 	}
 	return s
 }
@@ -110,11 +117,11 @@ func holdOf(l *Lock, t Tree, e *entry, p Participant) Hold {
 	known := func(at time.Time, how HoldHow) Hold { return Hold{After: at, By: at, How: how} }
 	if s, ok := t.Seen.find(p.Path, p.Token); ok {
 		switch {
-		case s.Holding && s.Hold.How == HoldPending:
+		case s.Holding() && s.Hold.How == HoldPending:
 			// Holding when last read, but its node was not read then:
 			// the grant is known no better than by the rules below.
-		case s.Holding:
-			return s.Hold
+		case s.Holding():
+			return *s.Hold
 		case t.Watched:
 			return known(l.ReadAt, HoldSeen)
 		default:

@@ -61,15 +61,15 @@ func TestHolds(t *testing.T) {
 				t := queueTree("/l", b.node(c(1), 1))
 				at := readAt.Add(-10 * time.Minute)
 				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: t.Children[0].Stat.Czxid,
-					Holding: true, Hold: Hold{After: at, By: at, How: HoldSeen}}}}
+					Hold: &Hold{After: at, By: at, How: HoldSeen}}}}
 				return t
 			},
 			want: want{HoldSeen, 10 * time.Minute, 10 * time.Minute}},
 		{name: "a sighting of another node of the same name is not this node's",
 			tree: func(b *builder) Tree {
 				t := queueTree("/l", b.node(c(1), 1))
-				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: 1, Holding: true,
-					Hold: Hold{After: readAt, By: readAt, How: HoldSeen}}}}
+				t.Seen = &Sightings{At: readAt.Add(-time.Minute), Nodes: []Sighting{{Path: "/l/" + c(1), Token: 1,
+					Hold: &Hold{After: readAt, By: readAt, How: HoldSeen}}}}
 				t.Watched = true
 				return t
 			},

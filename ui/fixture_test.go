@@ -73,8 +73,8 @@ func (b *tree) seenGranted(i int, ago time.Duration) *tree {
 	c := b.t.Children[i]
 	at := t0.Add(-ago)
 	b.t.Seen = &lockcore.Sightings{At: t0.Add(-time.Second), Nodes: []lockcore.Sighting{{
-		Path: b.t.Path + "/" + c.Name, Token: c.Stat.Czxid, Holding: true,
-		Hold: lockcore.Hold{After: at, By: at, How: lockcore.HoldSeen}}}}
+		Path: b.t.Path + "/" + c.Name, Token: c.Stat.Czxid,
+		Hold: &lockcore.Hold{After: at, By: at, How: lockcore.HoldSeen}}}}
 	b.t.Watched = true
 	return b
 }

@@ -191,7 +191,7 @@ func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders b
 	holding := map[string]bool{}
 	if seen.sightings != nil {
 		for _, s := range seen.sightings.Nodes {
-			holding[s.Path] = s.Holding
+			holding[s.Path] = s.Holding()
 		}
 	}
 	nodes := slices.Clone(next.Children)
