@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -60,7 +59,7 @@ func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]EphemeralPa
 	}
 	keep := func(p string) bool {
 		rel, ok := w.conn.rel(p)
-		return ok && w.underRoots(path.Dir(rel))
+		return ok && w.underRoots(dirOf(rel))
 	}
 	var eph Ephemerals
 	if owners {

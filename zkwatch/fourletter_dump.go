@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strconv"
 	"strings"
 )
@@ -42,14 +41,14 @@ func (e *Ephemerals) add(p string, session int64, keep func(path string) bool) {
 	if !keep(p) {
 		return
 	}
-	dir := path.Dir(p)
+	dir, name := dirOf(p), p[strings.LastIndexByte(p, '/')+1:]
 	ep := e.Parents[dir]
 	ep.Count++
 	if ep.Sample == "" {
-		ep.Sample = strings.Clone(p[len(dir)+1:])
+		ep.Sample = strings.Clone(name)
 	}
 	e.Parents[dir] = ep
-	if e.Owners != nil && session != 0 && contenderName(p[len(dir)+1:]) {
+	if e.Owners != nil && session != 0 && contenderName(name) {
 		e.Owners[strings.Clone(p)] = session
 	}
 }

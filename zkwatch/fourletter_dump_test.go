@@ -36,3 +36,22 @@ func TestParseDumpOwners(t *testing.T) {
 		t.Error("a session line that is no hex number was accepted")
 	}
 }
+
+func TestParseDumpNodeAtTheRoot(t *testing.T) {
+	dump := "ephemeral nodes dump:\nSessions with Ephemerals (1):\n0x1:\n\t/lock-0000000001\n"
+	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), func(string) bool { return true }, map[string]int64{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep := e.Parents["/"]; ep.Count != 1 || ep.Sample != "lock-0000000001" || e.Owners["/lock-0000000001"] != 1 {
+		t.Errorf("parents %+v, owners %v: want / holding lock-0000000001 of session 0x1", e.Parents, e.Owners)
+	}
+}
+
+func TestDirOf(t *testing.T) {
+	for p, want := range map[string]string{"/": "/", "/a": "/", "/a/b": "/a", "/a/b/c": "/a/b"} {
+		if got := dirOf(p); got != want {
+			t.Errorf("dirOf(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -67,7 +68,16 @@ func (w *Watcher) dirWatchMax() int {
 }
 
 // dirOf is the directory holding a lock.
-func dirOf(lock string) string { return path.Dir(lock) }
+func dirOf(lock string) string {
+	// The paths here are clean and absolute, as the server gives them:
+	// path.Dir's cleaning would only cost time over a dump's million
+	// nodes.
+	i := strings.LastIndexByte(lock, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return lock[:i]
+}
 
 // addLockDir starts watching the directory holding a lock found for the
 // first time, unless it is watched already, above the roots, or the
