@@ -107,7 +107,8 @@ func TestAnalyzeOverlap(t *testing.T) {
 func TestReportVerdicts(t *testing.T) {
 	var rep Report
 	ops := []OpStat{{Name: "Create", Calls: 30, Failed: 20, Time: 30 * time.Millisecond}}
-	rep.Add(Result{Config: Config{Client: Ours, Contenders: 8}, Elapsed: time.Second, Acquisitions: 10, Releases: 10, Notifications: 20, Ops: ops})
+	rep.Add(Result{Config: Config{Client: Ours, Contenders: 8}, Elapsed: time.Second, Acquisitions: 10, Releases: 10, Notifications: 20, Requests: 60, Ops: ops})
+	rep.Add(Result{Config: Config{Client: GoZk, Contenders: 8}, Elapsed: time.Second, Acquisitions: 9, Releases: 9, Notifications: 9, Requests: 45})
 	rep.Add(Result{Config: Config{Client: Curator, Contenders: 8}, Elapsed: time.Second, Acquisitions: 20, Releases: 20, Notifications: 20})
 	rep.Add(Result{Config: Config{Client: Kazoo, Contenders: 8}, Elapsed: time.Second, Acquisitions: 5, Releases: 5, Notifications: 5})
 	var out bytes.Buffer
@@ -115,6 +116,8 @@ func TestReportVerdicts(t *testing.T) {
 	for _, want := range []string{
 		"zklocks 10 acq/s vs best other (curator) 20 acq/s = 0.50× (target ≥ 1.00×): MISSED",
 		"zklocks notifications per release 2.00 (target exactly 1): MISSED",
+		"zklocks requests per acquisition 6.00 (target ≤ 5): MISSED",
+		"zklocks 10 acq/s vs go-zk 9 acq/s = 1.11× (target ≥ 1.10×): met",
 		"Create 3.00 (2.00 failed) 1.0ms",
 	} {
 		if !strings.Contains(out.String(), want) {

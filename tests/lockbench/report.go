@@ -73,8 +73,7 @@ func (rep *Report) Print(w io.Writer) {
 
 // verdicts prints the targets' outcome for n contenders.
 func (rep *Report) verdicts(w io.Writer, rs []Result, n int) {
-	var ours *Result
-	var best *Result
+	var ours, best, goZk *Result
 	for i := range rs {
 		r := &rs[i]
 		if r.Contenders != n {
@@ -92,6 +91,9 @@ func (rep *Report) verdicts(w io.Writer, rs []Result, n int) {
 		case best == nil || r.Rate() > best.Rate():
 			best = r
 		}
+		if r.Client == GoZk {
+			goZk = r
+		}
 	}
 	if ours == nil {
 		return
@@ -99,7 +101,14 @@ func (rep *Report) verdicts(w io.Writer, rs []Result, n int) {
 	if len(ours.Ops) > 0 {
 		fmt.Fprintf(w, "%2d contenders: %s calls per acquisition, mean reply time: %s\n", n, Ours, fmtOps(ours.Ops, ours.Acquisitions))
 	}
-	if best == nil {
+	rpa := ours.RequestsPerAcquisition()
+	fmt.Fprintf(w, "%2d contenders: %s requests per acquisition %.2f (target ≤ 5): %s\n", n, Ours, rpa, verdict(rpa <= 5.005))
+	if goZk != nil {
+		ratio := ours.Rate() / goZk.Rate()
+		fmt.Fprintf(w, "%2d contenders: %s %.0f acq/s vs %s %.0f acq/s = %.2f× (target ≥ 1.10×): %s%s\n",
+			n, Ours, ours.Rate(), GoZk, goZk.Rate(), ratio, verdict(ratio >= 1.1), separation(*ours, *goZk))
+	}
+	if best == nil || best == goZk {
 		return
 	}
 	ratio := ours.Rate() / best.Rate()
