@@ -33,9 +33,16 @@ func TestIntegrationLoops(t *testing.T) {
 			if r.Overlaps != 0 {
 				t.Errorf("%d acquisitions returned before the previous holder released", r.Overlaps)
 			}
-			if r.Requests < int64(2*r.Acquisitions) || r.Notifications == 0 {
-				t.Errorf("%d requests and %d notifications for %d acquisitions: the server's counters did not follow",
-					r.Requests, r.Notifications, r.Acquisitions)
+			if r.Requests < int64(2*r.Acquisitions) {
+				t.Errorf("%d requests for %d acquisitions: the server's counters did not follow", r.Requests, r.Acquisitions)
+			}
+			// Two contenders in one process may never queue behind each
+			// other in a second (kazoo's threads share one interpreter):
+			// no waiter, no notification. When the connections received
+			// some, the server must have counted some (the two are read
+			// at slightly different edges of the window).
+			if got := r.Received.Own + r.Received.Wakes; got > 0 && r.Notifications == 0 {
+				t.Errorf("the server counted no notification, the connections received %d: its counters did not follow", got)
 			}
 			if (client == lockbench.Ours || client == lockbench.GoZk) && r.Received.Wakes == 0 {
 				t.Errorf("no wake-ups received in process")
