@@ -84,7 +84,7 @@ func benchChurn(b *testing.B, env *benchEnv, r *benchReport) {
 		mu.Unlock()
 	})
 	defer lw.stop()
-	lw.awaitSync(b)
+	lw.awaitSettled(b)
 	sessions := make([]*zk.Conn, churnSessions)
 	for i := range sessions {
 		sessions[i] = benchConnect(b, env.zks.Addr())

@@ -157,7 +157,7 @@ func benchMemory(b *testing.B, env *benchEnv, r *benchReport) {
 		runtime.ReadMemStats(&before)
 		g0 := runtime.NumGoroutine()
 		lw := startWatcher(b, env, nil)
-		lw.awaitSync(b)
+		lw.awaitSettled(b)
 		runtime.GC()
 		runtime.GC()
 		runtime.ReadMemStats(&after)

@@ -56,7 +56,7 @@ func benchLatency(b *testing.B, env *benchEnv, r *benchReport) {
 		}
 	})
 	defer lw.stop()
-	lw.awaitSync(b)
+	lw.awaitSettled(b)
 	rw := &rawWatch{actor: env.actor, observer: benchConnect(b, env.zks.Addr())}
 
 	var ours, raw []time.Duration

@@ -262,6 +262,22 @@ func (lw *liveWatcher) awaitSync(tb testing.TB) time.Time {
 	}
 }
 
+// awaitSettled waits for the first sync and then for every contender it
+// reported before reading to be read (ReadLater): the steady state the
+// memory, latency and churn figures are about, not the half minute after
+// a start when the watcher reads the contenders at the walk's rate.
+func (lw *liveWatcher) awaitSettled(tb testing.TB) {
+	tb.Helper()
+	lw.awaitSync(tb)
+	deadline := time.Now().Add(5 * time.Minute)
+	for lw.w.Unread() > 0 {
+		if time.Now().After(deadline) {
+			tb.Fatalf("%d contenders still not read after 5 minutes", lw.w.Unread())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // stop ends the watcher and its session.
 func (lw *liveWatcher) stop() {
 	lw.cancel()
