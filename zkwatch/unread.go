@@ -3,8 +3,8 @@ package zkwatch
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 
@@ -147,12 +147,8 @@ func (w *Watcher) fillLoop(ctx context.Context) {
 // unread contender of the locks that have some.
 func (w *Watcher) fillPass(ctx context.Context, lim *limiter, holders bool) {
 	w.mu.Lock()
-	paths := make([]string, 0, len(w.unread))
-	for p := range w.unread {
-		paths = append(paths, p)
-	}
+	paths := slices.Sorted(maps.Keys(w.unread))
 	w.mu.Unlock()
-	sort.Strings(paths)
 	work := w.newPool()
 	for _, p := range paths {
 		work.do(func() {
