@@ -103,11 +103,10 @@ func (w *Watcher) Unread() int {
 }
 
 // fillLoop reads the contenders not read yet, once the first sync is
-// reported, at the walk's rate: first
-// the holders of every lock (a lock's oldest hold and the long-held check
-// need them), then the waiters; the focused lock goes before the others
-// whenever it has any. Each lock is reported again once its nodes are
-// read.
+// reported, at the walk's rate: first the holders of every lock (a lock's
+// oldest hold and the long-held check need them), then the waiters; the
+// focused lock goes before the others whenever it has any. Each lock is
+// reported again once its nodes are read.
 func (w *Watcher) fillLoop(ctx context.Context) {
 	// The first sync's listings go first: they are the picture.
 	select {
