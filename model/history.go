@@ -108,6 +108,9 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 	for _, p := range next.Participants {
 		before, seen := old.find(p)
 		if seen {
+			if before.Pending && !p.Pending {
+				s.completeEntries(next.Path, p)
+			}
 			if s.foundPending[p.Path] {
 				switch {
 				case !p.Pending:

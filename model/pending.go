@@ -138,3 +138,23 @@ func (c contenders) find(p lockcore.Participant) (lockcore.Participant, bool) {
 	}
 	return lockcore.Participant{}, false
 }
+
+// entriesCompleted bounds how far back completeEntries looks: a contender
+// is read a round trip after it is first listed, so its entries are among
+// the last few.
+const entriesCompleted = 64
+
+// completeEntries fills in, on the entries logged of p while it was not
+// read yet (a join shown from its lock's listing, before its session was
+// known), the session and token its read gave.
+func (s *State) completeEntries(lock string, p lockcore.Participant) {
+	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-entriesCompleted; i-- {
+		e := &s.History[i]
+		if e.Lock == lock && e.Node == p.Node && e.Token == 0 {
+			if e.Session == 0 {
+				e.Session = p.Session
+			}
+			e.Token = p.Token
+		}
+	}
+}

@@ -247,3 +247,31 @@ func TestListTextSaysWhatIsNotRead(t *testing.T) {
 		t.Errorf("ls text:\n%s\nwant the OLDEST cell marked and the mark explained", out)
 	}
 }
+
+// A join shown from its lock's listing, before the joiner was read (no
+// session, no token), is completed by the read: the log names the
+// joiner's session once it is known, and logs nothing more.
+func TestAJoinLoggedBeforeItsReadGetsItsSession(t *testing.T) {
+	s := synced()
+	s.Apply(lockEvent(lockOf("/t", 0)))
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	listed := pendingLockOf("/t", all(1), 0, 1)
+	// As the watcher reports a join before its read: no owner either.
+	unowned := lockcore.Tree{Path: "/t", ReadAt: t0}
+	for _, p := range listed.Participants {
+		n := lockcore.Node{Name: p.Node, Stat: zk.Stat{Czxid: p.Token, EphemeralOwner: p.Session, Ctime: t0.Add(-time.Minute).UnixMilli()}}
+		if p.Pending {
+			n = lockcore.Node{Name: p.Node, Pending: true}
+		}
+		unowned.Children = append(unowned.Children, n)
+	}
+	early := lockcore.Analyze(unowned, nil, lockcore.Options{})
+	s.Apply(lockEvent(&early))
+	if len(s.History) != 1 || s.History[0].Change != Joined || s.History[0].Session != 0 {
+		t.Fatalf("history before the read = %+v, want one join of no known session", s.History)
+	}
+	s.Apply(lockEvent(lockOf("/t", 0, 1)))
+	if len(s.History) != 1 || s.History[0].Session != 101 || s.History[0].Token != 2 {
+		t.Fatalf("history once read = %+v, want the one join, of session 101, token 2", s.History)
+	}
+}
