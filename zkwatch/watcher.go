@@ -59,7 +59,10 @@ type WatchConfig struct {
 	// its owner) is reported Pending, its place, role and session known,
 	// and its Stat and data are read after the sync at the walk's rate,
 	// holders first and the focused lock before the rest, each lock
-	// reported again as its nodes are read. Ignored with Once.
+	// reported again as its nodes are read. A contender that joins a
+	// lock already reported is then reported from the listing at once,
+	// Pending and of no known owner, and again once read. Ignored with
+	// Once.
 	ReadLater bool
 
 	// WalkBurst is how many reads the first walk makes at full speed; a
