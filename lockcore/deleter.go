@@ -49,7 +49,10 @@ func deleteUntilDone(c clientConn, n owned) error {
 	wait := retryPause
 	var disconnectedSince time.Time
 	for {
-		done, err := deleteOnce(c, n)
+		done, err, stopped := attemptDelete(c, n)
+		if stopped {
+			return fmt.Errorf("%s: gave up deleting: %w", n.path, ErrClosed)
+		}
 		if done {
 			return err
 		}
@@ -67,6 +70,28 @@ func deleteUntilDone(c clientConn, n owned) error {
 		if wait *= 2; wait > maxRetryPause {
 			wait = maxRetryPause
 		}
+	}
+}
+
+// attemptDelete is deleteOnce, given up (stopped) when c's Client is
+// closed first: go-zookeeper holds a request made while it has no
+// connection until it gets one, which may never come, and Close must not
+// wait for that. The request itself ends when the connection is closed.
+func attemptDelete(c clientConn, n owned) (done bool, err error, stopped bool) {
+	type result struct {
+		done bool
+		err  error
+	}
+	answer := make(chan result, 1)
+	go func() {
+		done, err := deleteOnce(c, n)
+		answer <- result{done, err}
+	}()
+	select {
+	case r := <-answer:
+		return r.done, r.err, false
+	case <-c.owner.stop:
+		return false, nil, true
 	}
 }
 

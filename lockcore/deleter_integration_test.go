@@ -113,3 +113,38 @@ func TestIntegrationCloseStopsGuaranteedDeletes(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A delete asked for while go-zookeeper has no connection waits inside it
+// until it gets one; with the server out of reach that is never, and
+// Close must not wait for it.
+func TestIntegrationCloseDoesNotWaitForARequestHeldWithoutAConnection(t *testing.T) {
+	zks := zktest.Start(t)
+	proxy := zktest.NewProxy(t, zks.Addr())
+	conn, _, err := zk.Connect([]string{proxy.Addr()}, 2*time.Second, zk.WithLogger(discardLog{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	client := NewClient(conn)
+	c := clientConn{ZK: conn, owner: client}
+	q, err := enqueue(t.Context(), c, "/held", RecipeCuratorMutex, ModeExclusive, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy.Blackhole(true)
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		if conn.State() == zk.StateHasSession {
+			return "go-zookeeper never lost its connection to the blackholed server"
+		}
+		return ""
+	})
+	forget(c, q.owned)
+	time.Sleep(100 * time.Millisecond) // the delete's read is now held for a connection
+	closed := make(chan struct{})
+	go func() { client.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for a request held until a connection that never comes")
+	}
+}
