@@ -21,8 +21,8 @@ type watchEventsMsg struct {
 }
 
 // batchWindow is how long events that follow one another are gathered
-// into one message: under a frame at 60 frames a second, so a change shows
-// at most that much later, while a stream of them (a first sync of 10,000
+// into one message: under a frame (zklocks draws at most 20 a second),
+// so a change shows at most that much later, while a stream of them (a first sync of 10,000
 // locks arriving a few at a time) costs one rebuild and one frame per
 // window rather than per few locks, leaving the CPU to the watcher.
 var batchWindow = 15 * time.Millisecond

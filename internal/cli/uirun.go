@@ -65,6 +65,12 @@ func ownSessions(conn *zkwatch.Conn, timeout time.Duration) func(context.Context
 // more collecting. $GOGC, when set, wins.
 const uiGCPercent = 50
 
+// uiFPS bounds how often the screen is redrawn. Bubble Tea's renderer
+// wakes at this rate whether or not anything changed, so its default of
+// 60 was most of an idle UI's CPU; 20 frames a second is still under the
+// 50 ms a key press can wait before it shows.
+const uiFPS = 20
+
 // runUI is one run of the terminal UI, for zklocks and zklocks demo: it
 // watches cfg through conn, runs the UI with opt until the user quits or
 // ctx ends, then gives back the lock the operator took, if any, while
@@ -87,7 +93,7 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	}
 	opt.Events, opt.Focus = events, w.Focus
 	app := ui.New(opt)
-	progOpts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}, progOpts...)
+	progOpts = append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithFPS(uiFPS)}, progOpts...)
 	_, err := tea.NewProgram(app, progOpts...).Run()
 	rctx, rcancel := context.WithTimeout(context.Background(), releaseOwnTimeout)
 	if did, rerr := app.ReleaseOwn(rctx); rerr != nil {
