@@ -64,15 +64,19 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		}
 	}
 	next := &lockcore.Tree{Path: path, Self: self}
+	extras, related := lockcore.ExtraPaths(path, self, names), lockcore.RelatedPaths(path, self, names)
 	known := byName(prev.Children, read)
-	if prev.Path == "" {
+	// Only a queue's own children may be reported before they are read:
+	// a recipe that keeps parts elsewhere, or an application's lock read
+	// with its related nodes, is read whole.
+	if queueOnly := len(extras) == 0 && len(related) == 0; queueOnly && prev.Path == "" {
 		w.unreadFromDump(path, self, names, known)
-	} else {
+	} else if queueOnly {
 		w.reportBeforeRead(ctx, path, self, names, known, breaks)
 	}
 	next.Children = w.readNew(path, names, known)
 	parts := []string{path}
-	for _, extra := range lockcore.ExtraPaths(path, self, names) {
+	for _, extra := range extras {
 		parts = append(parts, extra)
 		kids, err := w.partChildren(extra)
 		if err != nil {
@@ -90,7 +94,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		}
 		next.Extra[extra] = w.readNew(extra, kids, known)
 	}
-	for _, rel := range lockcore.RelatedPaths(path, self, names) {
+	for _, rel := range related {
 		parts = append(parts, rel)
 		n, err := w.related(rel)
 		if err != nil {

@@ -13,11 +13,9 @@ import (
 )
 
 // unreadFromDump adds to known, as nodes not read yet (lockcore
-// Node.Pending), the contenders of the lock at path that the first sync's
-// dump named with their owners (ReadLater). Only a queue's own children
-// qualify, named with a sequence number: a recipe that keeps parts
-// elsewhere, or an application's lock read with its related nodes, is
-// read whole.
+// Node.Pending), the contenders of the lock at path, a queue whose parts
+// are all its children, that the first sync's dump named with their
+// owners (ReadLater). Only names with a sequence number qualify.
 func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string, known map[string]lockcore.Node) {
 	w.mu.Lock()
 	owners := w.dumpOwners
@@ -25,8 +23,7 @@ func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string
 	// A parent made since the dump (Curator deletes an empty one, and
 	// makes it again) restarts its sequence numbers: a contender of the
 	// new one could bear a name the dump gave an old one's.
-	if owners == nil || self.Stat.Czxid >= owners.zxid ||
-		len(lockcore.ExtraPaths(path, self, names)) > 0 || len(lockcore.RelatedPaths(path, self, names)) > 0 {
+	if owners == nil || self.Stat.Czxid >= owners.zxid {
 		return
 	}
 	w.mu.Lock()
@@ -46,9 +43,10 @@ func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string
 // not read before (ReadLater) at once, from the listing, those contenders
 // not read yet and of no known owner, so that a join is shown a round
 // trip sooner; the caller then reads them and reports the lock again.
-// Only a queue's own children qualify, as for unreadFromDump.
+// The lock is a queue whose parts are all its children, as for
+// unreadFromDump.
 func (w *Watcher) reportBeforeRead(ctx context.Context, path string, self lockcore.Node, names []string, known map[string]lockcore.Node, breaks int) {
-	if !w.cfg.ReadLater || w.cfg.Once || len(lockcore.ExtraPaths(path, self, names)) > 0 || len(lockcore.RelatedPaths(path, self, names)) > 0 {
+	if !w.cfg.ReadLater || w.cfg.Once {
 		return
 	}
 	children := make([]lockcore.Node, 0, len(names))
