@@ -183,13 +183,14 @@ func since(readAt, t time.Time) time.Duration {
 	return readAt.Sub(t)
 }
 
-// OldestHold returns the longest hold among the holders, by its upper
-// bound (an exact hold wins a tie), and whether there is a holder.
+// OldestHold returns the longest hold among the holders read (a holder
+// not read yet, Pending, has no hold to compare), by its upper bound (an
+// exact hold wins a tie), and whether there is such a holder.
 func (l *Lock) OldestHold() (Hold, bool) {
 	var oldest Hold
 	found := false
 	for _, p := range l.Participants {
-		if p.Role != RoleHolder {
+		if p.Role != RoleHolder || p.Pending {
 			continue
 		}
 		h := p.Hold

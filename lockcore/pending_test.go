@@ -32,6 +32,9 @@ func TestPendingContendersKeepTheirPlaceAndNoTimes(t *testing.T) {
 	if h := l.Participants[0].Hold; h.How != HoldPending || h.Min != 0 || h.Max != 0 || h.Exact() {
 		t.Errorf("pending holder's hold = %+v, want pending with no bounds", h)
 	}
+	if h, ok := l.OldestHold(); ok {
+		t.Errorf("oldest hold %+v of a lock whose one holder is not read, want none", h)
+	}
 }
 
 func TestPendingHolderReadLaterGetsItsHoldFromTheRules(t *testing.T) {

@@ -84,17 +84,10 @@ func (s *State) notePending(prev, next *lockcore.Lock) {
 // among its holders that are read, with ok false when none is read;
 // pending counts the holders not read yet, whose holds may be longer.
 func OldestHold(l *lockcore.Lock) (h lockcore.Hold, ok bool, pending int) {
+	h, ok = l.OldestHold()
 	for i := range l.Participants {
-		p := &l.Participants[i]
-		if p.Role != lockcore.RoleHolder {
-			continue
-		}
-		if p.Pending {
+		if p := &l.Participants[i]; p.Pending && p.Role == lockcore.RoleHolder {
 			pending++
-			continue
-		}
-		if !ok || p.Hold.Max > h.Max || p.Hold.Max == h.Max && p.Hold.Exact() && !h.Exact() {
-			h, ok = p.Hold, true
 		}
 	}
 	return h, ok, pending
