@@ -108,16 +108,14 @@ type dumpOwners struct {
 func (w *Watcher) memberZxid(ctx context.Context, member string) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
 	defer cancel()
-	var text string
-	var st ServerStatus
-	via, err := w.conn.ways(w.costs).askEither(ctx, member, "srvr", reader{text: textReader(&text), json: adminStatus(&st)})
+	var answer statusAnswer
+	via, err := w.conn.ways(w.costs).askEither(ctx, member, "srvr", answer.reader())
 	if err != nil {
 		return 0, err
 	}
-	if via == ViaWord {
-		if st, err = ParseSrvr(text); err != nil {
-			return 0, err
-		}
+	st, err := answer.status(via)
+	if err != nil {
+		return 0, err
 	}
 	if st.Zxid == 0 {
 		return 0, fmt.Errorf("zkwatch: %s gave no zxid", member)

@@ -17,20 +17,17 @@ import (
 // says it has none.
 func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus Interest) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}}
-	var text string
-	st := ServerStatus{Addr: server}
-	via, ok := e.word(ctx, &a, refused, "srvr", reader{text: textReader(&text), json: adminStatus(&st)}, e.wordTimeout)
+	var answer statusAnswer
+	via, ok := e.word(ctx, &a, refused, "srvr", answer.reader(), e.wordTimeout)
 	if !ok && !slices.Contains(a.info.Refused, "srvr") {
 		return a // unreachable or not serving: the rest would fail too
 	}
-	if via == ViaWord {
-		parsed, err := ParseSrvr(text)
-		if err != nil {
-			a.info.Err = fmt.Errorf("zkwatch: srvr from %s: %w", server, err)
-			return a
-		}
-		st, st.Addr = parsed, server
+	st, err := answer.status(via)
+	if err != nil {
+		a.info.Err = fmt.Errorf("zkwatch: srvr from %s: %w", server, err)
+		return a
 	}
+	st.Addr = server
 	if ok {
 		a.info.Status = st
 	}

@@ -140,3 +140,23 @@ func parseHex(s string) (int64, error) {
 	u, err := strconv.ParseUint(digits, 16, 64)
 	return int64(u), err
 }
+
+// statusAnswer takes a member's status from whichever way answered: the
+// text of srvr, or the AdminServer's server_stats.
+type statusAnswer struct {
+	text string
+	st   ServerStatus
+}
+
+// reader reads either answer into a.
+func (a *statusAnswer) reader() reader {
+	return reader{text: textReader(&a.text), json: adminStatus(&a.st)}
+}
+
+// status is the status the way via gave; srvr's text is parsed now.
+func (a *statusAnswer) status(via Via) (ServerStatus, error) {
+	if via != ViaWord {
+		return a.st, nil
+	}
+	return ParseSrvr(a.text)
+}
