@@ -104,9 +104,13 @@ type Ensemble struct {
 // config gives them. A standalone server, or a config that cannot be read
 // (ACL, an old server), leaves the target's servers as they are. Where the
 // config names no client address, a member is looked for at the target's
-// client ports on its host and taken only when its conf answers with its
-// server id; otherwise it is Missing. Four-letter words go over TLS when
-// the connection does.
+// client ports on its host and taken when its conf answers with its
+// server id, or when conf is refused there (no other process can serve
+// that port on that host); otherwise it is Missing, with why. A target
+// server whose id cannot be read (conf refused) stands for a member on
+// its host that no other server stands for: it is asked anyway, and what
+// it refuses is said of it by its address, not of the member as unknown.
+// Four-letter words go over TLS when the connection does.
 func (c *Conn) Members(ctx context.Context) Ensemble {
 	e := Ensemble{Servers: slices.Clone(c.target.Servers)}
 	data, _, err := c.zk.Get(ensembleConfigPath)
@@ -118,21 +122,28 @@ func (c *Conn) Members(ctx context.Context) Ensemble {
 		return e
 	}
 	known := map[int]bool{}
+	var unidentified []string
 	for _, s := range c.target.Servers {
 		if id, err := c.serverID(ctx, s); err == nil {
 			known[id] = true
+		} else {
+			unidentified = append(unidentified, s)
 		}
 	}
 	for _, m := range members {
 		if known[m.ID] {
 			continue
 		}
-		addr := m.Client
+		if i := slices.IndexFunc(unidentified, func(s string) bool { return sameHost(s, m.Host) }); i >= 0 {
+			unidentified = slices.Delete(unidentified, i, i+1)
+			continue
+		}
+		addr, why := m.Client, ""
 		if addr == "" {
-			addr = c.lookFor(ctx, m)
+			addr, why = c.lookFor(ctx, m, e.Servers)
 		}
 		if addr == "" {
-			e.Missing = append(e.Missing, fmt.Sprintf("server.%d (%s): its client address is not in %s", m.ID, m.Host, ensembleConfigPath))
+			e.Missing = append(e.Missing, fmt.Sprintf("server.%d (%s): %s", m.ID, m.Host, why))
 			continue
 		}
 		if !slices.Contains(e.Servers, addr) {
@@ -142,20 +153,45 @@ func (c *Conn) Members(ctx context.Context) Ensemble {
 	return e
 }
 
+// sameHost reports whether the client address addr is on host.
+func sameHost(addr, host string) bool {
+	h, _, err := net.SplitHostPort(addr)
+	return err == nil && strings.EqualFold(strings.Trim(h, "[]"), strings.Trim(host, "[]"))
+}
+
 // lookFor tries m's host at each of the target's client ports, returning
-// the address whose conf names m's id.
-func (c *Conn) lookFor(ctx context.Context, m Member) string {
+// the address whose conf names m's id, or one that refuses conf: a server
+// answers there, and a port serves one process. Addresses already taken
+// (taken) are other members. With no address it says why.
+func (c *Conn) lookFor(ctx context.Context, m Member, taken []string) (addr, why string) {
+	var answered []string
 	for _, s := range c.target.Servers {
 		_, port, err := net.SplitHostPort(s)
 		if err != nil {
 			continue
 		}
 		addr := net.JoinHostPort(m.Host, port)
-		if id, err := c.serverID(ctx, addr); err == nil && id == m.ID {
-			return addr
+		if slices.Contains(taken, addr) {
+			answered = append(answered, addr+" is another member")
+			continue
+		}
+		id, err := c.serverID(ctx, addr)
+		switch {
+		case err == nil && id == m.ID:
+			return addr, ""
+		case err == nil:
+			answered = append(answered, fmt.Sprintf("%s is server.%d", addr, id))
+		case errors.Is(err, ErrFourLetterRefused):
+			return addr, ""
+		default:
+			answered = append(answered, fmt.Sprintf("no answer from %s", addr))
 		}
 	}
-	return ""
+	why = "its client address is not in " + ensembleConfigPath
+	if len(answered) > 0 {
+		why += ", and it is not at the target's client ports on its host (" + strings.Join(answered, ", ") + ")"
+	}
+	return "", why
 }
 
 // serverID asks addr's conf for its serverId, or its AdminServer's

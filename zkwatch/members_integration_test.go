@@ -2,6 +2,7 @@ package zkwatch_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -68,4 +69,54 @@ func TestIntegrationOneMemberSeesTheEnsemble(t *testing.T) {
 		l := s.Locks["/m"]
 		return l != nil && l.WatchesSource == lockcore.WatchesFromRecipe && strings.Contains(s.WatchesNote, m[2].Addr())
 	})
+}
+
+// TestIntegrationMemberRefusingWchc runs ensembles of three whose third
+// member's whitelist lacks wchc and wchp (and conf): the note on the
+// watch table names that member by its address and says what it
+// refused, not that its client address is missing from /zookeeper/config.
+func TestIntegrationMemberRefusingWchc(t *testing.T) {
+	const words = "srvr,cons,wchs,dump,mntr"
+	for _, tc := range []struct {
+		name   string
+		static bool
+		all    bool // connect to every member, not the first alone
+	}{
+		// A static zoo.cfg: /zookeeper/config names no client address,
+		// and the refusing member's conf cannot say which server it is.
+		{"static configuration, every member named", true, true},
+		// A dynamic configuration reached through one member.
+		{"dynamic configuration, one member named", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := []zktest.Option{zktest.WithMemberFourLetterWords(3, words)}
+			if tc.static {
+				opts = append(opts, zktest.WithoutClientAddresses())
+			}
+			e := zktest.StartEnsemble(t, 3, opts...)
+			refuser := e.Members()[2].Addr()
+			target := e.Members()[0].Addr()
+			if tc.all {
+				target = e.ConnectString()
+			}
+			conn := dial(t, target, 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if got := conn.Members(ctx); len(got.Servers) != 3 || len(got.Missing) != 0 {
+				t.Fatalf("members: %+v, want all three to ask and none missing", got)
+			}
+			_, err := conn.ReadWatches(ctx, zkwatch.WatchQuery{Mode: zkwatch.WatchesServer})
+			if !errors.Is(err, zkwatch.ErrFourLetterRefused) || !strings.Contains(err.Error(), refuser) {
+				t.Fatalf("reading the table: %v, want wchc refused by %s", err, refuser)
+			}
+			c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/"}, EnrichEvery: 200 * time.Millisecond})
+			c.waitWithin(t, time.Minute, "a note on the watch table", func(s *model.State) bool { return s.WatchesNote != "" })
+			c.mu.Lock()
+			note := c.state.WatchesNote
+			c.mu.Unlock()
+			if want := "wchc and wchp refused, and no AdminServer answered, by " + refuser; note != want {
+				t.Errorf("note %q, want %q", note, want)
+			}
+		})
+	}
 }

@@ -43,7 +43,7 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	}
 	e := &Ensemble{t: t}
 	for i := range n {
-		c := cfg.server(zkserver.DefaultJarDir, t.TempDir())
+		c := cfg.member(i+1).server(zkserver.DefaultJarDir, t.TempDir())
 		c.Port, c.ID, c.Peers = ports[3*i], i+1, peers
 		srv, err := zkserver.Launch(c)
 		if err != nil {

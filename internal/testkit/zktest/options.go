@@ -14,7 +14,10 @@ type config struct {
 	lines    []string // extra zoo.cfg lines, appended after the defaults
 	jvmFlags []string // extra JVM arguments, before the main class
 	words    string   // 4lw.commands.whitelist
-	admin    bool     // the AdminServer on
+	// memberWords overrides words for the ensemble members it names, by
+	// myid.
+	memberWords map[int]string
+	admin       bool // the AdminServer on
 	// noClientAddrs leaves the client address out of the ensemble's
 	// server.N lines (a static configuration's clientPort only).
 	noClientAddrs bool
@@ -51,6 +54,19 @@ func WithFourLetterWords(list string) Option {
 	return func(c *config) { c.words = list }
 }
 
+// WithMemberFourLetterWords sets the whitelist of one ensemble member, the
+// one with myid id, as WithFourLetterWords does for all of them: an
+// ensemble whose members disagree, as one restarted with an older
+// configuration does. [Start] ignores it.
+func WithMemberFourLetterWords(id int, list string) Option {
+	return func(c *config) {
+		if c.memberWords == nil {
+			c.memberWords = map[int]string{}
+		}
+		c.memberWords[id] = list
+	}
+}
+
 // WithAdminServer turns each server's AdminServer on, on a free loopback
 // port of its own (Server.AdminPort); the servlet API it needs on Debian is
 // added to the class path. Without it a server has no AdminServer. Over
@@ -81,6 +97,15 @@ func (c config) whitelist() string {
 		return "srvr"
 	}
 	return c.words + ",srvr"
+}
+
+// member returns the configuration of ensemble member id: its own
+// whitelist where WithMemberFourLetterWords gave one.
+func (c config) member(id int) config {
+	if w, ok := c.memberWords[id]; ok {
+		c.words = w
+	}
+	return c
 }
 
 // server turns the options into zkserver's configuration for a server in
