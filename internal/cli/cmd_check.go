@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -17,6 +19,7 @@ import (
 // checkFlags are check's own flags as given.
 type checkFlags struct {
 	asJSON, walk, requireComplete bool
+	allContexts                   bool
 	warnHeld, critHeld            time.Duration
 	warnWaiters, critWaiters      int
 	warnWait, critWait            time.Duration
@@ -57,10 +60,16 @@ does: locks whose contenders are all persistent nodes may then be missing. The s
 so ("partial: ..."); it does not change the status unless --require-complete; --walk walks
 the whole tree at --walk-rate instead. check never writes, and sets no watch.
 
+--all-contexts checks every context of the config file, each with its own check section
+(flags given win): a summary line, then one line per cluster, worst first. A cluster that
+cannot be reached is an UNKNOWN line of its own; the exit code is the worst status, CRITICAL
+before UNKNOWN. --json prints every cluster's check object under "clusters".
+
 ` + checkExitCodesHelp(),
 		Example: `  zklocks check --context prod
   zklocks check --crit-held 1h --warn-waiters 10 --crit-waiters 50
   zklocks check --warn-wait 5m --crit-wait 15m
+  zklocks check --all-contexts
   zklocks check --json /locks/orders | jq '.findings[] | select(.status == "CRITICAL")'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			for _, p := range args {
@@ -77,6 +86,7 @@ the whole tree at --walk-rate instead. check never writes, and sets no watch.
 	fl := cmd.Flags()
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON for scripts")
 	fl.BoolVar(&f.walk, "walk", false, "walk the whole tree at --walk-rate even where the servers' dump found the locks")
+	fl.BoolVar(&f.allContexts, "all-contexts", false, "check every context of the config file, one line each, worst first;\nthe worst status is the exit code")
 	fl.BoolVar(&f.requireComplete, "require-complete", false, "UNKNOWN when the search was partial (stopped at the dump, or paths denied)")
 	fl.DurationVar(&f.warnHeld, "warn-held", def.WarnHeld, "a holder older than this is long-held (0: off)")
 	fl.DurationVar(&f.critHeld, "crit-held", def.CritHeld, "a holder older than this is critical (0: off)")
@@ -95,6 +105,9 @@ the whole tree at --walk-rate instead. check never writes, and sets no watch.
 // runCheck reads, judges and prints; its error carries the status as the
 // exit code.
 func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []string) error {
+	if f.allContexts {
+		return runCheckFleet(cmd, g, f, args)
+	}
 	s, err := g.load()
 	if err != nil {
 		return checkUnknown(cmd, err)
@@ -126,6 +139,34 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []string) 
 	}
 	if st := r.Status(); st != check.OK {
 		return &exitError{code: int(st), err: errors.New(r.Summary()), quiet: true}
+	}
+	return nil
+}
+
+// runCheckFleet is check --all-contexts: every context read at once,
+// one line each, the worst status the exit code.
+func runCheckFleet(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []string) error {
+	if len(args) > 0 {
+		return checkUnknown(cmd, errors.New("--all-contexts checks every lock of every context: it takes no PATH"))
+	}
+	names, err := fleetContexts(g)
+	if err != nil {
+		return checkUnknown(cmd, err)
+	}
+	probe := fleetProbe(g, func(s settings) (check.Thresholds, error) { return f.thresholds(cmd, s) }, f.walk)
+	rows := pollFleet(cmd.Context(), names, func(ctx context.Context, name string) fleet.Cluster {
+		c := probe(ctx, name)
+		c.Result.RequireComplete = f.requireComplete
+		return c
+	})
+	fleet.Sort(rows)
+	writeJSON := func(w io.Writer) error { return fleet.WriteJSON(w, rows, true) }
+	writeText := func(w io.Writer) error { return fleet.WriteCheckText(w, rows) }
+	if err := write(cmd, f.asJSON, writeJSON, writeText); err != nil {
+		return &exitError{code: int(check.Unknown), err: err}
+	}
+	if st := fleet.Overall(rows); st != check.OK {
+		return &exitError{code: int(st), err: errors.New(fleet.Summary(rows)), quiet: true}
 	}
 	return nil
 }

@@ -12,13 +12,17 @@ import (
 // thresholds merges check's flags with the context's check section: a flag
 // given wins, then the context, then the flag's default.
 func (f *checkFlags) thresholds(cmd *cobra.Command, s settings) (check.Thresholds, error) {
+	return f.mergeContext(cmd.Flags().Changed, s)
+}
+
+// mergeContext is thresholds with given saying which flags were given.
+func (f *checkFlags) mergeContext(given func(flag string) bool, s settings) (check.Thresholds, error) {
 	var cc checkConfig
 	if s.context != "" {
 		if c, err := s.file.context(s.context); err == nil {
 			cc = c.Check
 		}
 	}
-	given := cmd.Flags().Changed
 	t := check.Thresholds{WarnHeld: f.warnHeld, CritHeld: f.critHeld, WarnWaiters: f.warnWaiters, CritWaiters: f.critWaiters,
 		WarnWait: f.warnWait, CritWait: f.critWait}
 	warnHeldSet := given("warn-held") || cc.WarnHeld != 0

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -16,7 +17,7 @@ func newLsCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var depth int
 	var longHeld time.Duration
-	var fullWalk bool
+	var fullWalk, allContexts bool
 	cmd := &cobra.Command{
 		Use:   "ls [flags]",
 		Short: "List every lock under the roots, most contended first",
@@ -30,11 +31,21 @@ session's ephemeral nodes) names the directories to look in, and the walk stops:
 whose contenders are all persistent nodes are then found only with --walk, which walks the
 whole tree at --walk-rate reads a second. ls says on stderr when it did not walk it all.
 
+--all-contexts reads every context of the config file instead, one line per cluster, worst
+first: its status (judged as check judges it, with the context's check section), state, locks,
+holders, waiters, longest wait and worst finding; a cluster that could not be read is a line
+saying why, and the exit code is then 2 (unreachable) or 1. Each cluster costs what one ls
+costs it, and its session is closed at once.
+
 ` + exitCodesHelp(),
 		Example: `  zklocks ls --root /locks --depth 3
+  zklocks ls --all-contexts
   zklocks ls --json | jq '.locks[] | select(.waiters > 0)'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if allContexts {
+				return runLsFleet(cmd, g, asJSON, fullWalk)
+			}
 			s, err := g.load()
 			if err != nil {
 				return err
@@ -64,10 +75,28 @@ whole tree at --walk-rate reads a second. ls says on stderr when it did not walk
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&allContexts, "all-contexts", false, "one line per context of the config file, worst first: its state, locks, worst\nfinding and longest wait, judged as check judges it")
 	cmd.Flags().IntVar(&depth, "depth", 0, "walk at most this many levels below each root (0: no limit)")
 	cmd.Flags().BoolVar(&fullWalk, "walk", false, "walk the whole tree, at --walk-rate, even where the servers' dump found the locks:\nonly a walk finds locks whose contenders are all persistent nodes")
 	cmd.Flags().DurationVar(&longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
 	return cmd
+}
+
+// runLsFleet is ls --all-contexts: every context read at once, one line
+// each, worst first; a context that could not be read is a line saying
+// why, and the exit code says it too.
+func runLsFleet(cmd *cobra.Command, g *globalFlags, asJSON, walk bool) error {
+	names, err := fleetContexts(g)
+	if err != nil {
+		return err
+	}
+	rows := pollFleet(cmd.Context(), names, fleetProbe(g, contextThresholds, walk))
+	writeJSON := func(w io.Writer) error { return fleet.WriteJSON(w, rows, false) }
+	writeText := func(w io.Writer) error { return fleet.WriteListText(w, rows) }
+	if err := write(cmd, asJSON, writeJSON, writeText); err != nil {
+		return err
+	}
+	return fleetExit(rows)
 }
 
 // listLocks walks once and returns what was found, with the servers' watch

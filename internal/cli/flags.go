@@ -175,14 +175,26 @@ type settings struct {
 // load merges flags, environment and config file into the effective
 // settings. Its errors are usage errors and never quote a secret.
 func (g *globalFlags) load() (settings, error) {
-	s, err := g.merge()
+	s, err := g.merge("")
 	if err != nil {
 		return settings{}, &exitError{code: exitUsage, err: err}
 	}
 	return s, nil
 }
 
-func (g *globalFlags) merge() (settings, error) {
+// loadContext is load on the context name, as --context name would give,
+// for the commands that go through every context (--all-contexts).
+func (g *globalFlags) loadContext(name string) (settings, error) {
+	s, err := g.merge(name)
+	if err != nil {
+		return settings{}, &exitError{code: exitUsage, err: err}
+	}
+	return s, nil
+}
+
+// merge merges flags, environment and file, on the context named by
+// onContext when it is not "".
+func (g *globalFlags) merge(onContext string) (settings, error) {
 	changed := g.flags.Changed
 	cf := &configFile{path: g.configPath}
 	if g.configPath != "" {
@@ -194,6 +206,8 @@ func (g *globalFlags) merge() (settings, error) {
 	s := settings{file: cf, source: map[string]string{}, given: changed}
 	env := os.Getenv(serverEnv)
 	switch {
+	case onContext != "":
+		s.context, s.source["context"] = onContext, "--all-contexts"
 	case changed("context"):
 		s.context, s.source["context"] = g.contextName, "--context"
 	case cf.CurrentContext == "":
