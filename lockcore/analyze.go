@@ -15,6 +15,9 @@ type Options struct {
 	// holder whose hold only may be longer is in Lock.MaybeLongHeld. Zero
 	// turns the check off.
 	LongHeld time.Duration
+	// Book is the rule book to read locks by: the user's entries and the
+	// built-in ones. Nil: the built-in entries alone.
+	Book *Book
 }
 
 // Analyze turns what was read of one lock path into its participants in
@@ -35,7 +38,13 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		names[i] = c.Name
 	}
 	var entries []*entry
+	described := opt.Book.describes(t.Path, t.Self, names, t.Absent)
 	switch shape := detectShape(t.Self, names); {
+	case t.Absent && described != nil:
+		l.Recipe, l.Entry = Recipe(described.Name), described.Name
+		if described.Waits != WaitNothing {
+			l.HiddenWaiters = slices.Clone(w.Watchers(t.Path))
+		}
 	case t.Absent:
 		l.Recipe = RecipeEphemeral
 		l.HiddenWaiters = slices.Clone(w.Watchers(t.Path))
@@ -45,6 +54,8 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		entries = curatorSemaphoreEntries(&l, t)
 	case shape == shapeKazooSemaphore:
 		entries = kazooSemaphoreEntries(&l, t)
+	case described != nil:
+		entries = bookEntries(&l, described, t, w)
 	default:
 		entries = queueEntries(&l, t.Path, t.Children)
 	}
@@ -68,6 +79,9 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	cycles := fillChains(l.Participants)
 	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
 	analyzeApp(&l, t)
+	if l.Entry == "" && builtinBook().byName(string(l.Recipe)) != nil {
+		l.Entry = string(l.Recipe)
+	}
 	l.Warnings = append(l.Warnings, counterWarnings(t)...)
 	if n := deniedData(l.Participants); n > 0 {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("the data of %d of %d contenders is unreadable: their ACL denies this session (queue, sessions and tokens come from the children list and exists)", n, len(l.Participants)))
@@ -126,6 +140,7 @@ func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) 
 			e.mode, e.note = fateMode(e)
 		}
 	}
+	assumeSequential(l, entries)
 	applyQueueRules(entries, kazooReads)
 	return entries, families
 }
@@ -213,6 +228,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Ctime: ctime, Age: age(readAt, ctime),
 			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
 			WatchesUnknown: e.watchUnknown, DataDenied: e.node.DataDenied, Pending: e.node.Pending,
+			Identity: e.identity,
 		}
 	}
 	return out

@@ -12,17 +12,20 @@ import (
 func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt Options) []Anomaly {
 	ps := l.Participants
 	var out []Anomaly
-	for _, p := range ps {
+	for i, p := range ps {
 		switch {
 		case p.Pending && p.Session == 0:
 			// Listed, owner not known yet: nothing to judge until read.
 		case !p.Ephemeral && p.Recipe == RecipeAccumuloFate:
 			// FATE table locks are persistent by design: they belong to
 			// transactions, which outlive sessions and restarts.
+		case !p.Ephemeral && entries[i].persistentOK:
+			// Its recipe keeps such nodes by design (a rule book entry's
+			// persistent: true).
 		case !p.Ephemeral:
 			out = append(out, one(AnomalyPersistent, p,
 				fmt.Sprintf("not ephemeral (created %s): no session owns it, so it stays until someone deletes it", stamp(p.Ctime))))
-		case p.Role == RoleWaiter && p.Watches == nil && !p.WatchesUnknown && w != nil:
+		case p.Role == RoleWaiter && p.Watches == nil && !p.WatchesUnknown && w != nil && !entries[i].noWatch:
 			out = append(out, one(AnomalyUnwatchedWaiter, p,
 				fmt.Sprintf("waits, but session %s watches nothing in this lock, so nothing will wake it", SessionHex(p.Session))))
 		}

@@ -86,6 +86,16 @@ const (
 type Lock struct {
 	Path   string
 	Recipe Recipe
+	// Entry names the rule book entry that describes the lock (Book); empty
+	// when none does and the fallback rule read it, or for a lock Go code
+	// reads without an entry (mixed recipes, no contenders).
+	Entry string
+	// Assumed lists what the analysis assumed rather than knew, in words:
+	// the fallback rule's guesses about a lock no entry describes. Empty
+	// when every role, mode and watch follows from a known recipe. What
+	// rests on an assumption is shown as such, and check does not page on
+	// its anomalies.
+	Assumed []string
 	// MaxLeases is a semaphore's lease limit when the tree states it (kazoo
 	// keeps it in the semaphore node's data); nil when unknown or not a
 	// semaphore. It is never guessed.

@@ -27,6 +27,13 @@ type entry struct {
 	partOf string
 	// watchUnknown: the servers' table cannot tell what this waiter watches.
 	watchUnknown bool
+	// noWatch: its recipe's waiters watch nothing by design (a rule book
+	// entry's waits: nothing), so an unwatched waiter is no anomaly.
+	noWatch bool
+	// persistentOK: its recipe's nodes may be persistent by design.
+	persistentOK bool
+	// identity names the contender, read by its rule book entry.
+	identity string
 }
 
 // family groups the name kinds whose clients see each other's nodes. Two
@@ -143,7 +150,7 @@ func zkRecipeHasSeq(name string) bool {
 // recipes); the two disagree once a parent's counter has wrapped.
 func comparesAsText(k NameKind) bool {
 	switch k {
-	case KindGoZKLock, KindZKWriteLock, KindZKElection, KindSolrElection, KindAccumuloFate:
+	case KindGoZKLock, KindZKWriteLock, KindZKElection, KindSolrElection, KindAccumuloFate, KindBookNumber:
 		return false
 	}
 	return true

@@ -1,0 +1,214 @@
+package lockcore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Name kinds of contenders read by a rule book entry's pattern, by how the
+// entry orders their sequences.
+const (
+	KindBookNumber NameKind = "book-number"
+	KindBookText   NameKind = "book-text"
+)
+
+// Book is the rule book in force: the user's entries, then the built-in
+// ones. A nil *Book is the built-in entries alone. A Book is read-only once
+// made, so one may be shared by every analysis.
+type Book struct {
+	entries []*compiled
+	// user is how many of entries are the user's (they come first).
+	user int
+}
+
+// NewBook checks the user's entries and makes the book of them and the
+// built-in ones. It refuses them all, with an *EntryError naming the first
+// bad entry and its field, when any one is bad: a book is never half made.
+// An entry may not take a built-in entry's name, nor another's.
+func NewBook(user []Entry) (*Book, error) {
+	builtin := builtinBook()
+	b := &Book{user: len(user)}
+	seen := map[string]bool{}
+	for _, c := range builtin.entries {
+		seen[c.Name] = true
+	}
+	for i, e := range user {
+		if seen[e.Name] {
+			what := "another entry's"
+			if builtin.byName(e.Name) != nil {
+				what = "a built-in entry's"
+			}
+			return nil, &EntryError{Index: i + 1, Name: e.Name, Field: "name", Reason: fmt.Sprintf("%q is %s name", e.Name, what)}
+		}
+		e.Builtin, e.Coded = false, ""
+		c, err := compile(e, i+1)
+		if err != nil {
+			return nil, err
+		}
+		seen[e.Name] = true
+		b.entries = append(b.entries, c)
+	}
+	b.entries = append(b.entries, builtin.entries...)
+	return b, nil
+}
+
+// Entries lists every entry, the user's first, as they were given (with
+// the defaults they left out filled in).
+func (b *Book) Entries() []Entry {
+	b = b.orBuiltin()
+	out := make([]Entry, len(b.entries))
+	for i, c := range b.entries {
+		out[i] = c.Entry
+	}
+	return out
+}
+
+// UserEntries is how many of Entries are the user's.
+func (b *Book) UserEntries() int {
+	if b == nil {
+		return 0
+	}
+	return b.user
+}
+
+// Entry returns the entry named name.
+func (b *Book) Entry(name string) (Entry, bool) {
+	if c := b.orBuiltin().byName(name); c != nil {
+		return c.Entry, true
+	}
+	return Entry{}, false
+}
+
+func (b *Book) orBuiltin() *Book {
+	if b == nil {
+		return builtinBook()
+	}
+	return b
+}
+
+func (b *Book) byName(name string) *compiled {
+	for _, c := range b.entries {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+var builtins = sync.OnceValue(func() *Book {
+	b := &Book{}
+	for i, e := range builtinEntries() {
+		e.Builtin, e.Source = true, "built-in"
+		c, err := compile(e, i+1)
+		if err != nil {
+			panic("lockcore: built-in rule book: " + err.Error())
+		}
+		b.entries = append(b.entries, c)
+	}
+	return b
+})
+
+func builtinBook() *Book { return builtins() }
+
+// describes returns the first entry the analysis reads by its fields alone
+// (every user entry, and built-in ones that no Go code reads) that
+// describes the lock at lockPath: its paths match (or, with none, every
+// child's name does), and so does every child's name. self is the lock
+// node and names its children's names.
+// absent says the lock path has no node: only a single-node entry can
+// describe it, by its paths.
+func (b *Book) describes(lockPath string, self Node, names []string, absent bool) *compiled {
+	for _, c := range b.orBuiltin().entries {
+		switch {
+		case c.Coded != "":
+		case absent:
+			if c.Grant == GrantSingleNode && c.matchesPath(lockPath) {
+				return c
+			}
+		default:
+			if ok, _ := c.fits(lockPath, self, names); ok {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// fits reports whether c describes the lock, and if not, why not.
+func (c *compiled) fits(lockPath string, self Node, names []string) (bool, string) {
+	if len(c.paths) > 0 && !c.matchesPath(lockPath) {
+		return false, "its paths do not match " + strconv.Quote(lockPath)
+	}
+	if c.Grant == GrantSingleNode {
+		switch {
+		case len(names) > 0:
+			return false, fmt.Sprintf("it is a single node, and this one has %d children", len(names))
+		case !self.Ephemeral() && !c.Persistent:
+			return false, "it is an ephemeral node, and this one is not"
+		}
+		return true, ""
+	}
+	if len(c.paths) == 0 && len(names) == 0 {
+		return false, "it has no paths, so only its children can show it, and there are none"
+	}
+	miss, first := 0, ""
+	for _, n := range names {
+		if !c.name.MatchString(n) {
+			if miss == 0 {
+				first = n
+			}
+			miss++
+		}
+	}
+	if miss > 0 {
+		return false, fmt.Sprintf("%d of %d children do not match %q (%s, for one)", miss, len(names), c.Children, strconv.QuoteToASCII(first))
+	}
+	return true, ""
+}
+
+func (c *compiled) matchesPath(p string) bool {
+	for _, pp := range c.paths {
+		if pp.match(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// parse reads a child's name by c's pattern: its parts, and the Name the
+// analysis orders it by.
+func (c *compiled) parse(raw string) (Name, map[part]string, bool) {
+	m := c.name.FindStringSubmatch(raw)
+	if m == nil {
+		return Name{Raw: raw, Kind: KindUnparsed}, nil, false
+	}
+	kind := KindBookNumber
+	if c.Order == OrderText {
+		kind = KindBookText
+	}
+	n := Name{Raw: raw, Kind: kind}
+	vals := make(map[part]string, len(c.groups))
+	for i, p := range c.groups {
+		vals[p] = m[i+1]
+	}
+	if s, ok := vals[partSeq]; ok {
+		n.SeqText = s
+		n.Seq, _ = strconv.ParseInt(s, 10, 64)
+		n.HasSeq = true
+	}
+	if s, ok := vals[partSession]; ok {
+		if d, neg := strings.CutPrefix(s, "-"); neg && isDecimal(d) {
+			n.Session, _ = strconv.ParseInt(s, 10, 64)
+			n.HasSession = true
+		} else {
+			n.Session, n.HasSession = parseSessionText(s)
+		}
+	}
+	n.Prefix = vals[partOwner]
+	if n.Prefix == "" {
+		n.Prefix = vals[partID]
+	}
+	return n, vals, true
+}

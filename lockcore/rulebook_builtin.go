@@ -1,0 +1,73 @@
+package lockcore
+
+// builtinEntries is every shape zklocks knows without being told: the lock
+// clients' recipes, the classic shapes and the applications' own locks.
+// Entries with Coded set are read by that Go code, which follows each
+// client's quirks the fields cannot say (the order it sorts sequences in,
+// which nodes it counts as contenders, an application's anomalies); their
+// fields state the same rules, and TestBuiltinEntriesAgreeWithParser holds
+// the two together. An entry without Coded is read by its fields alone,
+// as a user's entry is.
+func builtinEntries() []Entry {
+	mutex := func(name, about, children string, order SeqOrder, coded string) Entry {
+		return Entry{Name: name, About: about, Children: children, Grant: GrantMutex, Order: order, Coded: coded}
+	}
+	const (
+		queue    = "parsename.go, queueorder.go"
+		election = "parsename.go, queueorder.go"
+	)
+	return []Entry{
+		mutex(string(RecipeCuratorMutex), "Apache Curator InterProcessMutex (also LeaderSelector), protected mode",
+			"_c_{id}-lock-{seq}", OrderText, queue+", app_curator.go (LeaderSelector ids)"),
+		{Name: string(RecipeCuratorRWLock), About: "Apache Curator InterProcessReadWriteLock",
+			Children: "_c_{id}-{mode}{seq}", Modes: map[string]Mode{"__READ__": ModeRead, "__WRIT__": ModeWrite},
+			Grant: GrantReadWrite, ReadWaitsOn: ReadFirstWrite, Order: OrderText,
+			Coded: queue + " (a reader whose session holds the first write holds too)"},
+		{Name: string(RecipeCuratorSemaphore), About: "Apache Curator InterProcessSemaphoreV2: lease nodes under leases/, acquirers' mutex under locks/",
+			Children: "_c_{id}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText,
+			Coded: "semaphore.go, shape.go (the tree shape: leases/ and locks/)"},
+		mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id}-lock-{seq}", OrderNumber, queue),
+		mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id}__lock__{seq}", OrderText, queue),
+		{Name: string(RecipeKazooRWLock), About: "kazoo ReadLock and WriteLock sharing one path",
+			Children: "{id}__{mode}__{seq}", Modes: map[string]Mode{"lock": ModeWrite, "rlock": ModeRead},
+			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText,
+			Coded: queue + ", watches.go (a reader before kazoo 2.9 waits on the newest write)"},
+		{Name: string(RecipeKazooSemaphore), About: "kazoo Semaphore: one lease node per holder, max_leases in the node's data, acquirers queue in <path>-__lock__",
+			Children: "{id}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren,
+			Coded: "semaphore.go, shape.go (the sibling queue)"},
+		mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber, queue),
+		{Name: string(RecipeCuratorLeaderLatch), About: "Apache Curator LeaderLatch: the lowest leads",
+			Children: "_c_{id}-latch-{seq}", Grant: GrantElection, Order: OrderText, Identity: "text",
+			Coded: election + ", app_curator.go"},
+		{Name: string(RecipeZKElection), About: "ZooKeeper's LeaderElectionSupport recipe (n_<seq>)",
+			Children: "n_{seq}", Grant: GrantElection, Order: OrderNumber, Coded: election},
+		{Name: string(RecipeHostRW), About: "the classic host-tagged read/write lock (<host>-R-<seq>, <host>-W-<seq>)",
+			Children: "{owner}-{mode}-{seq}", Modes: map[string]Mode{"R": ModeRead, "W": ModeWrite},
+			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText, Coded: queue},
+		mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText, queue),
+		{Name: string(RecipeEphemeral), About: "a plain ephemeral node whose path mentions lock or mutex, in any case: its creator holds",
+			Paths: []string{"/**"}, Grant: GrantSingleNode, Identity: "text", Coded: "classify.go (the path's words)"},
+		{Name: string(RecipeKafkaController), About: "Apache Kafka's controller election (/controller)",
+			Paths: []string{"/**/controller"}, Grant: GrantSingleNode, Identity: "decoder:kafka-controller",
+			Coded: "app_kafka.go (the broker registrations, the controller epoch)"},
+		{Name: string(RecipeHadoopHA), About: "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
+			Paths: []string{"/**/ActiveStandbyElectorLock"}, Grant: GrantSingleNode, Identity: "decoder:hadoop-active",
+			Coded: "app_hadoop.go (the breadcrumb, fencing)"},
+		{Name: string(RecipeHBaseMaster), About: "Apache HBase's active master (/hbase/master)",
+			Paths: []string{"/**/master"}, Grant: GrantSingleNode, Identity: "decoder:hbase-master",
+			Coded: "app_hbase.go (the backup masters)"},
+		{Name: string(RecipeSolrElection), About: "Apache SolrCloud's elections (overseer, shard leaders)",
+			Children: "{session}-{id}-n_{seq}", Grant: GrantElection, Order: OrderNumber,
+			Coded: "parsename_apps.go, app_solr.go (the leader node, equal sequences ordered by name)"},
+		{Name: string(RecipeAccumuloLock), About: "Apache Accumulo's ServiceLock (zlock#<uuid>#<seq>; zlock-<seq> before 2.1)",
+			Children: "zlock#{id}#{seq}", Grant: GrantElection, Identity: "decoder:accumulo-lock", Order: OrderText,
+			Coded: "parsename_apps.go, app_accumulo.go (a waiter watches the lowest of its predecessor's run)"},
+		{Name: string(RecipeAccumuloFate), About: "Apache Accumulo's FATE table locks (flock#<seq>, read or write in the data)",
+			Children: "flock#{id}#{seq}", Grant: GrantReadWrite, Persistent: true, Order: OrderNumber,
+			Coded: "parsename_apps.go, app_accumulo.go (the mode and transaction from the data)"},
+	}
+}
+
+// limitUnstated is a built-in semaphore's limit when its tree does not
+// record it (Curator's maxLeases lives only in its clients).
+const limitUnstated = "unstated"
