@@ -30,8 +30,9 @@ type Actions struct {
 	ZK       lockcore.ZK
 	Audit    *Audit
 	ReadOnly bool
-	// Server and User are written into audit lines.
-	Server, User string
+	// Server, User, Host and Via (ViaUI or ViaCLI) are written into
+	// audit lines.
+	Server, User, Host, Via string
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
 	// NewSession, when set, dials a session of Acquire's own, ended (with
@@ -172,7 +173,7 @@ func (a *Actions) record(action string, e lockcore.Expect, result error) error {
 	if result != nil {
 		res = "failed: " + result.Error()
 	}
-	entry := AuditEntry{Time: now().UTC(), User: a.User, Server: a.Server,
+	entry := AuditEntry{Time: now().UTC(), User: a.User, Host: a.Host, Via: a.Via, Server: a.Server,
 		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
 		Owner: sessionOrNone(e.EphemeralOwner), Result: res}
 	if a.Told != nil {

@@ -16,6 +16,11 @@ type AuditEntry struct {
 	Time time.Time `json:"time"`
 	// User is the operating-system user who acted.
 	User string `json:"user"`
+	// Host is the name of the machine the action was taken from, and Via
+	// says from where in zklocks: ViaUI or ViaCLI. An operator who comes
+	// second reads from them who acted first.
+	Host string `json:"host,omitempty"`
+	Via  string `json:"via,omitempty"`
 	// Server is the connect string acted on.
 	Server string `json:"server"`
 	// Session is the session that acted.
@@ -27,6 +32,12 @@ type AuditEntry struct {
 	Owner  string `json:"owner_session"`
 	Result string `json:"result"`
 }
+
+// Where an action came from (AuditEntry.Via).
+const (
+	ViaUI  = "ui"
+	ViaCLI = "cli"
+)
 
 // Audit appends entries as JSON lines to a writer (the audit log, opened
 // for appending with mode 0600 by the caller). It is safe for concurrent

@@ -197,6 +197,8 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 	}
 	var opened tea.Cmd
 	if len(msg.events) > 0 {
+		a.checkDialog()
+		a.op.explainRefusals()
 		a.pruneForced()
 		a.gen++
 		a.refresh()
@@ -212,9 +214,10 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 }
 
 // say shows a message in the status line; errors are escaped like
-// everything else that may quote ZooKeeper.
+// everything else that may quote ZooKeeper, and read without the package
+// prefixes Go errors carry.
 func (a *App) say(text string, isErr bool) {
-	a.flash = flash{text: model.Printable(text), isErr: isErr, at: a.env.now()}
+	a.flash = flash{text: model.Printable(model.Plain(text)), isErr: isErr, at: a.env.now()}
 }
 
 // open shows d unless a dialog is open already.

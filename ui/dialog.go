@@ -28,11 +28,18 @@ type confirmDialog struct {
 	yes tea.Cmd
 	// footer replaces the line that says which key does what.
 	footer string
+	// targets are the nodes yes acts on; gone, once one of them went
+	// while the dialog was open, says so, and the dialog offers nothing.
+	targets []target
+	gone    string
 }
 
 // update handles a key; done says the dialog closes, and cmd is the
 // confirmed action, or nil.
 func (d *confirmDialog) update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd) {
+	if d.gone != "" {
+		return true, goneClosed(d.gone)
+	}
 	if key.Matches(msg, k.Yes) {
 		return true, d.yes
 	}
@@ -43,6 +50,9 @@ func (d *confirmDialog) update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd
 func dialogWidth(w int) int { return min(max(w-8, 20), 72) }
 
 func (d *confirmDialog) view(st *styles, w int) string {
+	if d.gone != "" {
+		return goneView(st, w, d.gone)
+	}
 	inner := dialogWidth(w)
 	var lines []string
 	lines = append(lines, st.danger.s(fit(d.title, inner)))

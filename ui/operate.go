@@ -37,7 +37,7 @@ func (op *operator) update(msg tea.Msg, sel selection) tea.Cmd {
 	case ownReleasedMsg:
 		op.ownReleased(msg)
 	case actionDoneMsg:
-		op.host.say(msg.text())
+		op.actionDone(msg)
 		if msg.action == "revoke" && msg.err == nil && msg.released == nil {
 			cmd = awaitRevoked(op.actions, msg.expect, cmp.Or(op.revokeWait, defaultRevokeWait))
 		}
@@ -90,7 +90,7 @@ func (op *operator) askForceRelease(sel selection) {
 	lines := append(op.describe(q, sel.lock), told,
 		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
 	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
-		yes: forceRelease(op.actions, e, sel.lockPath, q.Role)}}
+		yes: forceRelease(op.actions, e, sel.lockPath, q.Role), targets: []target{{sel.lockPath, e}}}}
 	if lockcore.CheckRevocable(path.Base(q.Path), q.Session) == nil {
 		d.revoke = revoke(op.actions, e)
 		d.confirm.lines = append(d.confirm.lines, "A Curator lock: v asks its client to release instead "+
@@ -115,8 +115,9 @@ func (op *operator) askRevoke(sel selection) {
 	}
 	lines := append(op.describe(q, sel.lock), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
 		"Only a Curator client that made its lock revocable releases; any other ignores it. Nothing is deleted. Audited.")
+	e := lockcore.ExpectParticipant(q)
 	op.host.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
-		yes: revoke(op.actions, lockcore.ExpectParticipant(q))})
+		yes: revoke(op.actions, e), targets: []target{{sel.lockPath, e}}})
 }
 
 func (op *operator) askFence(sel selection) {
@@ -180,8 +181,9 @@ type actionDoneMsg struct {
 	action string   // "force-release", "revoke" or "fence"
 	nodes  []string // the nodes acted on, as shown
 	err    error
-	// A revoke is a request: first it says so (released nil), then,
-	// after waiting up to revokeWait, whether the node went.
+	// expect is the node acted on (force-release, revoke). A revoke is a
+	// request: first it says so (released nil), then, after waiting up
+	// to revokeWait, whether the node went.
 	expect   lockcore.Expect
 	released *bool
 	waited   time.Duration
@@ -205,7 +207,7 @@ func forceRelease(act *model.Actions, e lockcore.Expect, lock string, role lockc
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
 		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(ctx, e),
-			lock: lock, owner: e.EphemeralOwner, role: role}
+			expect: e, lock: lock, owner: e.EphemeralOwner, role: role}
 	}
 }
 

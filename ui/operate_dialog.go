@@ -121,7 +121,7 @@ type forceDialog struct {
 }
 
 func (d *forceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
-	if d.revoke != nil && pressed(msg, k.Revoke) {
+	if d.revoke != nil && d.confirm.gone == "" && pressed(msg, k.Revoke) {
 		return true, d.revoke
 	}
 	return d.confirm.update(k, msg)
@@ -140,6 +140,9 @@ type fenceDialog struct {
 	act   *model.Actions
 	// where names the cluster the nodes are deleted on: "⎈ prod".
 	where string
+	// gone says which candidate went while the dialog was open (see
+	// goneWatcher): the fence would be refused, so it offers nothing.
+	gone string
 }
 
 func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions, context string) *fenceDialog {
@@ -168,6 +171,9 @@ func (d *fenceDialog) chosen() []lockcore.Expect {
 }
 
 func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
+	if d.gone != "" {
+		return true, goneClosed(d.gone)
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		d.cur = max(d.cur-1, 0)
@@ -195,6 +201,9 @@ func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 const fenceRows = 6
 
 func (d *fenceDialog) view(st *styles, w int) string {
+	if d.gone != "" {
+		return goneView(st, w, d.gone)
+	}
 	inner := dialogWidth(w)
 	es := d.chosen()
 	c := confirmDialog{title: "Fence " + model.Printable(d.path) + ": delete " + itoa(len(es)) + " of " +

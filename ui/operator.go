@@ -24,6 +24,9 @@ type operator struct {
 	// means defaultRevokeWait.
 	revokeWait time.Duration
 	host       host
+	// unexplained are actions refused because their node had gone, whose
+	// end the event log did not have yet (explainRefusals).
+	unexplained []actionDoneMsg
 }
 
 // host is what the operations ask of the App: a word in the status line,

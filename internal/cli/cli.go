@@ -38,7 +38,7 @@ func execute(ctx context.Context, version string, args []string, stdin io.Reader
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	if err != nil && !isQuiet(err) {
-		fmt.Fprintln(stderr, "zklocks:", model.Printable(err.Error()))
+		fmt.Fprintln(stderr, "zklocks:", model.Printable(model.Plain(err.Error())))
 	}
 	return exitCodeOf(err)
 }

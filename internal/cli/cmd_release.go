@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -133,9 +134,13 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	}
 	defer done()
 	d, err := conn.ReadNodeDetail(cmd.Context(), node)
+	if errors.Is(err, zk.ErrNoNode) {
+		return goneBeforeRead(o.auditLog, action, node)
+	}
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}
 	}
+	readAt := time.Now()
 	fmt.Fprintln(cmd.ErrOrStderr(), describeNode(cmd.Context(), conn, node, d.Stat))
 	revocable := lockcore.CheckRevocable(path.Base(node), d.Stat.EphemeralOwner)
 	switch {
@@ -151,6 +156,9 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	}
 	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
 	if err := act(actions, e); err != nil {
+		if errors.Is(err, lockcore.ErrNodeGone) {
+			return goneAfterRead(cmd.Context(), conn, o.auditLog, action, e, readAt)
+		}
 		return &exitError{code: exitFailed, err: err}
 	}
 	if then == nil {

@@ -43,7 +43,7 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	}
 	defer conn.Close()
 	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ev"}, EnrichEvery: 200 * time.Millisecond})
-	actions := newActions(conn, nil, false)
+	actions := newActions(conn, nil, false, model.ViaUI)
 	actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
 	s := model.NewState()
 	until := func(what string, deadline time.Duration, cond func() bool) {

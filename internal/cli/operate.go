@@ -54,14 +54,15 @@ func operator(cmd *cobra.Command, s settings, o *operateFlags) (actions *model.A
 		closer.Close()
 		return nil, nil, nil, err
 	}
-	actions = newActions(conn, audit, false)
+	actions = newActions(conn, audit, false, model.ViaCLI)
 	return actions, conn, func() { conn.Close(); actions.Close(); closer.Close() }, nil
 }
 
-// newActions are the audited actions on conn, as the commands and the UI
-// use them.
-func newActions(conn *zkwatch.Conn, audit *model.Audit, readOnly bool) *model.Actions {
-	return &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: readOnly, Server: conn.Target().String(), User: userName()}
+// newActions are the audited actions on conn, as the commands (via
+// model.ViaCLI) and the UI (model.ViaUI) use them.
+func newActions(conn *zkwatch.Conn, audit *model.Audit, readOnly bool, via string) *model.Actions {
+	return &model.Actions{ZK: conn.LockZK(), Audit: audit, ReadOnly: readOnly, Server: conn.Target().String(),
+		User: userName(), Host: hostName(), Via: via}
 }
 
 // auditUnlessReadOnly opens the audit log, or nothing under read-only, where
@@ -81,6 +82,14 @@ func (o *operateFlags) auditUnlessReadOnly(readOnly bool) (audit *model.Audit, c
 func userName() string {
 	if u, err := user.Current(); err == nil {
 		return u.Username
+	}
+	return "unknown"
+}
+
+// hostName is this machine's name, for audit lines.
+func hostName() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
 	}
 	return "unknown"
 }

@@ -28,7 +28,7 @@ var errNeedsFile = errors.New(`--log-file - would write over the UI; give a file
 // uiOptions wires the UI to a connection, with the audited actions
 // (refused under read-only); runUI adds the watcher's events.
 func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
-	actions := newActions(conn, audit, s.readOnly)
+	actions := newActions(conn, audit, s.readOnly, model.ViaUI)
 	actions.NewSession = ownSessions(conn, s.timeout)
 	return ui.Options{
 		ReadNode:     conn.ReadNodeDetail,

@@ -1,0 +1,144 @@
+package model
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// Ending is what the event log says of how one contender's node went: an
+// operator who comes second is told it instead of a bare "node gone".
+type Ending struct {
+	At time.Time
+	// Seen: At is when zklocks saw the node gone; it went no later.
+	Seen    bool
+	Change  Change // Released or Left
+	EndedBy Ender
+	// Audit is the operator's audit line, when an operator of this
+	// zklocks (or of the recording replayed) ended it.
+	Audit string
+}
+
+// Present reports whether the contender at nodePath with that token (its
+// czxid) is still one of lock's contenders as last read.
+func (s *State) Present(lock, nodePath string, token int64) bool {
+	l := s.Locks[lock]
+	if l == nil {
+		return false
+	}
+	for _, p := range l.Participants {
+		if p.Path == nodePath && (token == 0 || p.Token == 0 || p.Token == token) {
+			return true
+		}
+	}
+	return false
+}
+
+// EndingOf finds the log's entry for the end of the contender at nodePath
+// with that token, newest first; false when the log has none (the node's
+// end was not seen yet, or happened while its lock was not watched).
+func (s *State) EndingOf(nodePath string, token int64) (Ending, bool) {
+	for i := len(s.History) - 1; i >= 0; i-- {
+		h := &s.History[i]
+		if (h.Change != Released && h.Change != Left) || path.Join(h.Lock, h.Node) != nodePath {
+			continue
+		}
+		if token != 0 && h.Token != 0 && h.Token != token {
+			continue
+		}
+		return Ending{At: h.At, Seen: h.Seen, Change: h.Change, EndedBy: h.EndedBy, Audit: h.Audit}, true
+	}
+	return Ending{}, false
+}
+
+// Words says who or what ended the node and when, in a phrase that
+// follows the node's name ("… was force-released by …"); clock formats
+// a time as the caller shows times.
+func (e Ending) Words(clock func(time.Time) string) string {
+	at := "at " + clock(e.At)
+	if e.Seen {
+		at = "by " + clock(e.At) + " (seen then; when exactly is not known)"
+	}
+	switch e.EndedBy {
+	case EndedByOperator:
+		verb := "was force-released "
+		var a AuditEntry
+		if json.Unmarshal([]byte(e.Audit), &a) == nil && a.Action == "fence" {
+			verb = "was fenced "
+		}
+		return verb + ActorWords(e.Audit) + " " + at
+	case EndedByExpiry:
+		return "went when its session ended " + at + ": no member held a connection for it, so it expired " +
+			"(or its client closed it), which deletes its nodes"
+	}
+	return "was deleted " + at + " while its session was still connected: its client released it, " +
+		"or another operator force-released it (ZooKeeper does not record who deletes a node)"
+}
+
+// ActorWords names who acted in an audit line (a JSON AuditEntry): "by
+// sre from the UI on host-a"; "from this zklocks" when the line does not
+// say.
+func ActorWords(line string) string {
+	var a AuditEntry
+	if err := json.Unmarshal([]byte(line), &a); err != nil || a.User == "" {
+		return "from this zklocks"
+	}
+	out := "by " + Printable(a.User)
+	switch a.Via {
+	case ViaUI:
+		out += " from the UI"
+	case ViaCLI:
+		out += " from the command line"
+	}
+	if a.Host != "" {
+		out += " on " + Printable(a.Host)
+	}
+	return out
+}
+
+// packagePrefixes are the prefixes Go packages put on their errors; an
+// operator reads the words after them.
+var packagePrefixes = []string{"lockcore: ", "zkwatch: ", "zk: ", "model: ", "recording: ", "zkserver: "}
+
+// Plain drops package prefixes ("lockcore: ", "zk: ", …) from text meant
+// for an operator: at its start and wherever one follows a space or a
+// parenthesis, as wrapped errors place them.
+func Plain(text string) string {
+	if !strings.Contains(text, ": ") {
+		return text
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		if i == 0 || text[i-1] == ' ' || text[i-1] == '(' {
+			if p := prefixAt(text[i:]); p != "" {
+				i += len(p)
+				continue
+			}
+		}
+		b.WriteByte(text[i])
+		i++
+	}
+	return b.String()
+}
+
+func prefixAt(s string) string {
+	for _, p := range packagePrefixes {
+		if strings.HasPrefix(s, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// GoneText is what an action refused because its node was gone says:
+// the node, and who or what ended it and when as far as the log knows.
+func (s *State) GoneText(e lockcore.Expect, clock func(time.Time) string) (string, bool) {
+	end, ok := s.EndingOf(e.Path, e.Czxid)
+	if !ok {
+		return ShortNode(e.Path) + " is gone", false
+	}
+	return ShortNode(e.Path) + " " + end.Words(clock), true
+}

@@ -1,0 +1,48 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPlain(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"lockcore: node is gone: /l/n", "node is gone: /l/n"},
+		{"/l/n: zk: node does not exist", "/l/n: node does not exist"},
+		{"release failed (zk: connection closed)", "release failed (connection closed)"},
+		{"acquire: lockcore: recipe cannot be used: zkwatch: x", "acquire: recipe cannot be used: x"},
+		{"/zk: odd/path is kept", "/zk: odd/path is kept"},
+		{"no prefix here", "no prefix here"},
+	} {
+		if got := Plain(c.in); got != c.want {
+			t.Errorf("Plain(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestEndingWords(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := func(t time.Time) string { return t.Format("15:04:05") }
+	audit := `{"user":"sre","host":"jump-1","via":"cli","action":"force-release"}`
+	for _, c := range []struct {
+		name string
+		e    Ending
+		want []string
+	}{
+		{"operator", Ending{At: at, EndedBy: EndedByOperator, Audit: audit},
+			[]string{"was force-released by sre from the command line on jump-1 at 03:04:05"}},
+		{"fence", Ending{At: at, EndedBy: EndedByOperator, Audit: `{"user":"sre","via":"ui","action":"fence"}`},
+			[]string{"was fenced by sre from the UI at 03:04:05"}},
+		{"expiry", Ending{At: at, EndedBy: EndedByExpiry}, []string{"went when its session ended at 03:04:05"}},
+		{"release", Ending{At: at, EndedBy: EndedByRelease}, []string{"was deleted at 03:04:05 while its session was still connected"}},
+		{"seen", Ending{At: at, Seen: true, EndedBy: EndedByRelease}, []string{"by 03:04:05 (seen then"}},
+	} {
+		got := c.e.Words(clock)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"errors"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+// An operator who comes second: the node a dialog asks about may go while
+// the dialog is open (another operator, its client, its session's end),
+// and an action confirmed a moment too late is refused. Either way the
+// operator is told who or what ended it and when, as far as the event log
+// knows.
+
+// target is a node a dialog would act on, in the lock it was shown in.
+type target struct {
+	lock   string
+	expect lockcore.Expect
+}
+
+// goneWatcher is a dialog whose nodes can go while it is open: the App
+// tells it after each batch of the watcher's events.
+type goneWatcher interface {
+	checkGone(s *model.State, clock func(time.Time) string)
+}
+
+// goneText says, of the first of ts no longer in its lock, that it went
+// and, as far as the log knows, who or what ended it and when; "" while
+// every one is there.
+func goneText(ts []target, s *model.State, clock func(time.Time) string) string {
+	for _, t := range ts {
+		if s.Present(t.lock, t.expect.Path, t.expect.Czxid) {
+			continue
+		}
+		text, _ := s.GoneText(t.expect, clock)
+		return text
+	}
+	return ""
+}
+
+func (d *confirmDialog) checkGone(s *model.State, clock func(time.Time) string) {
+	if d.gone == "" {
+		d.gone = goneText(d.targets, s, clock)
+	}
+}
+
+func (d *forceDialog) checkGone(s *model.State, clock func(time.Time) string) {
+	d.confirm.checkGone(s, clock)
+}
+
+func (d *fenceDialog) checkGone(s *model.State, clock func(time.Time) string) {
+	if d.gone != "" {
+		return
+	}
+	ts := make([]target, len(d.cands))
+	for i, c := range d.cands {
+		ts[i] = target{lock: d.path, expect: lockcore.ExpectParticipant(c.Participant)}
+	}
+	d.gone = goneText(ts, s, clock)
+}
+
+// goneView is a dialog whose node went: it says so and offers nothing.
+func goneView(st *styles, w int, gone string) string {
+	c := confirmDialog{title: "Nothing to do: the node went", lines: []string{model.Printable(gone) + ".",
+		"It went while this dialog was open: nothing is left to do here."}, footer: "any key closes"}
+	return c.view(st, w)
+}
+
+// goneClosed is what closing a dialog whose node went says: nothing was
+// done, and why.
+func goneClosed(gone string) tea.Cmd {
+	return func() tea.Msg { return flashMsg{text: "nothing was done: " + gone} }
+}
+
+// preciseClock formats a time to the millisecond: two operators' actions
+// are often that close.
+func (e *env) preciseClock(t time.Time) string { return t.In(e.loc).Format("15:04:05.000") }
+
+// checkDialog tells the open dialog, if it acts on nodes, what the last
+// events showed.
+func (a *App) checkDialog() {
+	if d, ok := a.dialog.(goneWatcher); ok {
+		d.checkGone(a.env.state, a.env.preciseClock)
+	}
+}
+
+// refusedGone is the status line's account of an action refused because
+// its node had gone: who or what ended it and when, once the event log
+// knows. known is false while the watcher has not reported the node's end
+// yet; the operator then explains it when it does (explainRefusals).
+func (op *operator) refusedGone(msg actionDoneMsg) (text string, known bool) {
+	text = msg.action + " refused, nothing was changed: "
+	why, known := op.env.state.GoneText(msg.expect, op.env.preciseClock)
+	if !known {
+		return text + why + " (taken by someone else first; how it ended is said once the watcher sees it go)", false
+	}
+	return text + why, true
+}
+
+// explainRefusals says how the nodes of refused actions ended, once the
+// event log has it.
+func (op *operator) explainRefusals() {
+	left := op.unexplained[:0]
+	for _, msg := range op.unexplained {
+		if text, known := op.refusedGone(msg); known {
+			op.host.say(text, true)
+			continue
+		}
+		left = append(left, msg)
+	}
+	op.unexplained = left
+}
+
+// actionDone says how an action ended.
+func (op *operator) actionDone(msg actionDoneMsg) {
+	if errors.Is(msg.err, lockcore.ErrNodeGone) && msg.expect.Path != "" {
+		text, known := op.refusedGone(msg)
+		if !known && len(op.unexplained) < maxUnexplained {
+			op.unexplained = append(op.unexplained, msg)
+		}
+		op.host.say(text, true)
+		return
+	}
+	op.host.say(msg.text())
+}
+
+// maxUnexplained bounds the refusals waiting for their node's end to be
+// logged: one whose lock is not watched never is.
+const maxUnexplained = 20

@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// TestIntegrationSecondOperator: two operators force-release the holders
+// of one lock of real Curator clients; this UI, watching, always comes
+// second. A dialog whose node the other operator deleted while it was
+// open says so and deletes nothing when confirmed; an action confirmed a
+// moment too late is refused, and says when the node went and what ended
+// it, without package prefixes. Each holder is deleted exactly once, and
+// the next waiter is never touched.
+func TestIntegrationSecondOperator(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	const lockPath = "/second/orders"
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	first := curator.Acquire(t, "first", "mutex", lockPath)
+	curator.WaitHeld(t, "first", 30*time.Second)
+	second := curator.Acquire(t, "second", "mutex", lockPath)
+	third := curator.Acquire(t, "third", "mutex", lockPath)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	target, err := zkwatch.ParseConnectString(zks.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/second"}, EnrichEvery: 200 * time.Millisecond})
+	var ours, theirs lockedBuffer
+	a := New(Options{Profile: termenv.Ascii, Location: time.UTC, Events: w.Events(),
+		Actions: &model.Actions{ZK: conn.LockZK(), Audit: model.NewAudit(&ours), User: "sre-b", Host: "host-b",
+			Via: model.ViaUI, Told: func(e model.AuditEntry) { w.Tell(e.Event()) }}})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	l := newLoop(t, a)
+	l.run(a.Init())
+	other := &model.Actions{ZK: zks.Connect(t), Audit: model.NewAudit(&theirs), User: "sre-a", Host: "host-a", Via: model.ViaCLI}
+
+	holds := func(c peers.Contender) func() bool {
+		return func() bool {
+			lk := a.env.state.Locks[lockPath]
+			if lk == nil {
+				return false
+			}
+			p, ok := lk.Participant(strings.TrimPrefix(c.Node, lockPath+"/"))
+			return ok && p.Role == lockcore.RoleHolder && !p.Pending
+		}
+	}
+	expectOf := func(c peers.Contender) lockcore.Expect {
+		p, _ := a.env.state.Locks[lockPath].Participant(strings.TrimPrefix(c.Node, lockPath+"/"))
+		return lockcore.ExpectParticipant(p)
+	}
+	noPrefix := func(text string) {
+		t.Helper()
+		for _, p := range []string{"lockcore:", "zk:", "zkwatch:"} {
+			if strings.Contains(text, p) {
+				t.Fatalf("a package prefix in what the operator reads: %q", text)
+			}
+		}
+	}
+
+	// The dialog is open on the first holder when the other operator
+	// deletes it: it says so, and y deletes nothing.
+	l.until("the first holder shown", holds(first))
+	l.send(openLockMsg{path: lockPath})
+	l.keys("g", "D")
+	if a.dialog == nil {
+		t.Fatalf("no dialog; status %q", a.flash.text)
+	}
+	if err := other.ForceRelease(ctx, expectOf(first)); err != nil {
+		t.Fatal(err)
+	}
+	l.until("the dialog told its node went", func() bool { return strings.Contains(screen(a), "Nothing to do") })
+	if sc := screen(a); !strings.Contains(sc, "while its session was still connected") || !strings.Contains(sc, "any key closes") ||
+		strings.Contains(sc, "y deletes") {
+		t.Fatalf("the dialog:\n%s", sc)
+	}
+	t.Logf("the dialog:\n%s", screen(a))
+	l.keys("y")
+	l.until("the dialog closed", func() bool { return a.dialog == nil && strings.Contains(a.flash.text, "nothing was done") })
+	noPrefix(a.flash.text)
+	if ours.String() != "" {
+		t.Fatalf("a dialog whose node went acted: %s", ours.String())
+	}
+
+	// Confirmed a moment too late: refused, then explained once the
+	// watcher has seen the node go.
+	l.until("the second holder shown", holds(second))
+	l.keys("g", "D")
+	if a.dialog == nil {
+		t.Fatalf("no dialog; status %q", a.flash.text)
+	}
+	if err := other.ForceRelease(ctx, expectOf(second)); err != nil {
+		t.Fatal(err)
+	}
+	l.keys("y")
+	l.until("the refusal", func() bool { return strings.Contains(a.flash.text, "refused") })
+	l.until("the refusal explained", func() bool { return strings.Contains(a.flash.text, "was deleted at") })
+	text := a.flash.text
+	t.Logf("the refusal: %s", text)
+	if !strings.Contains(text, "force-release refused, nothing was changed") || !strings.Contains(text, "still connected") {
+		t.Fatalf("the refusal: %q", text)
+	}
+	noPrefix(text)
+
+	// One delete each: the other operator's two went through, ours was
+	// refused, and the third contender, now holding, is untouched.
+	if n := strings.Count(theirs.String(), `"result":"ok"`); n != 2 {
+		t.Fatalf("the other operator's audit: %s", theirs.String())
+	}
+	if got := ours.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, `"result":"failed: `) ||
+		!strings.Contains(got, `"via":"ui"`) || !strings.Contains(got, `"host":"host-b"`) {
+		t.Fatalf("our audit: %s", got)
+	}
+	l.until("the third holding", holds(third))
+	curator.WaitHeld(t, "third", 30*time.Second)
+}
