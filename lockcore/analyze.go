@@ -2,7 +2,6 @@ package lockcore
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -47,7 +46,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		}
 	case t.Absent:
 		l.Recipe = RecipeEphemeral
-		l.HiddenWaiters = slices.Clone(w.Watchers(t.Path))
+		splitWatchers(&l, w, 0)
 	case shape == shapeEphemeral:
 		entries = ephemeralEntries(&l, t, w)
 	case shape == shapeCuratorSemaphore:
@@ -195,18 +194,15 @@ func mixedAnomaly(entries []*entry, families map[string]int) Anomaly {
 }
 
 // ephemeralEntries handles a plain ephemeral lock node: its owner holds, and
-// its waiters are the sessions watching it, invisible in the tree.
+// its waiters are the sessions watching it, invisible in the tree, but for
+// those taken for observers.
 func ephemeralEntries(l *Lock, t Tree, w *WatchTable) []*entry {
 	l.Recipe = RecipeEphemeral
 	self := t.Self
 	self.Name = baseName(t.Path)
 	e := &entry{node: self, name: Name{Raw: self.Name}, path: t.Path, rel: self.Name,
 		recipe: RecipeEphemeral, mode: ModeExclusive, role: RoleHolder}
-	for _, s := range w.Watchers(t.Path) {
-		if s != self.Stat.EphemeralOwner {
-			l.HiddenWaiters = append(l.HiddenWaiters, s)
-		}
-	}
+	splitWatchers(l, w, self.Stat.EphemeralOwner)
 	return []*entry{e}
 }
 

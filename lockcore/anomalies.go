@@ -157,7 +157,8 @@ func herds(l *Lock, entries []*entry, w *WatchTable) []Anomaly {
 		var watchers []int64
 		extra := 0
 		for _, s := range p.Watchers {
-			if s == p.Session {
+			// zklocks' own watches wake no contender either.
+			if s == p.Session || w.marked(s) {
 				continue
 			}
 			watchers = append(watchers, s)

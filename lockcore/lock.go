@@ -105,7 +105,12 @@ type Lock struct {
 	// HiddenWaiters are sessions watching a plain ephemeral lock node: its
 	// waiters, invisible in the tree. Known only from the server's table.
 	HiddenWaiters []int64
-	Anomalies     []Anomaly
+	// Observers are the sessions watching a plain ephemeral lock node
+	// that are taken for onlookers rather than waiters (zklocks itself,
+	// tools that watch many locks; see Observer): never counted among
+	// the waiters.
+	Observers []Observer
+	Anomalies []Anomaly
 	// App is what the application whose tree this is says about it (its
 	// holder, waiters and fencing token in its own terms); nil for a lock
 	// no application's shape matches.

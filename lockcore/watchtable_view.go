@@ -22,7 +22,7 @@ func (w *WatchTable) SameFor(o *WatchTable, t Tree) bool {
 		return true
 	}
 	same := func(p string) bool { return slices.Equal(w.byPath[p], o.byPath[p]) }
-	if !same(t.Path) {
+	if !same(t.Path) || !w.sameObservers(o, t.Path) {
 		return false
 	}
 	for _, n := range t.Children {

@@ -57,11 +57,21 @@ type lockJSON struct {
 	OldestPending bool              `json:"oldest_hold_pending,omitempty"`
 	Pending       int               `json:"pending_contenders,omitempty"`
 	HiddenWaiters []string          `json:"hidden_waiters,omitempty"`
+	Observers     int               `json:"observers,omitempty"`
+	ObserverList  []observerJSON    `json:"observer_sessions,omitempty"`
 	Participants  []participantJSON `json:"participants"`
 	Anomalies     []anomalyJSON     `json:"anomalies"`
 	Warnings      []string          `json:"warnings,omitempty"`
 	MaybeLongHeld []anomalyJSON     `json:"maybe_long_held,omitempty"`
 	App           *appJSON          `json:"app,omitempty"`
+}
+
+// observerJSON is a session watching a plain lock's node that is not
+// counted as its waiter; certain when it carries zklocks' mark.
+type observerJSON struct {
+	Session  string `json:"session"`
+	Certain  bool   `json:"certain"`
+	Evidence string `json:"evidence"`
 }
 
 type participantJSON struct {
@@ -200,6 +210,10 @@ func lockToJSON(l lockcore.Lock) lockJSON {
 	}
 	for _, a := range l.MaybeLongHeld {
 		j.MaybeLongHeld = append(j.MaybeLongHeld, anomalyToJSON(a))
+	}
+	j.Observers = len(l.Observers)
+	for _, o := range l.Observers {
+		j.ObserverList = append(j.ObserverList, observerJSON{Session: lockcore.SessionHex(o.Session), Certain: o.Certain, Evidence: o.Evidence})
 	}
 	return j
 }

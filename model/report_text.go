@@ -92,6 +92,7 @@ func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
+	writeObservers(w, l.Observers)
 	writeDisconnected(w, l.Participants)
 	for _, a := range l.Anomalies {
 		fmt.Fprintf(w, "! %s", a.Kind)
@@ -224,4 +225,20 @@ func Duration(d time.Duration) string {
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
 	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
+}
+
+// writeObservers lists the sessions watching a plain lock's node that are
+// not counted as waiters, each with why; a judged one says it is judged.
+func writeObservers(w io.Writer, obs []lockcore.Observer) {
+	if len(obs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "observers: %d (watching the node, not counted as waiters)\n", len(obs))
+	for _, o := range obs {
+		how := "judged from its watches: "
+		if o.Certain {
+			how = ""
+		}
+		fmt.Fprintf(w, "  %s  %s%s\n", lockcore.SessionHex(o.Session), how, Printable(o.Evidence))
+	}
 }

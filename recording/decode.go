@@ -93,11 +93,13 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 			l.Warnings, l.WatchesGap = gapOfOldWarnings(l.Warnings)
 		}
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
+		l.Observers = h.Observers
 	case prev != nil:
 		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
 			prev.Recipe, prev.MaxLeases, prev.HiddenWaiters, prev.Anomalies, prev.Warnings, prev.WatchesSource
 		l.WatchesGap = prev.WatchesGap
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = prev.LongHeldAfter, prev.MaybeLongHeld, prev.App
+		l.Observers = prev.Observers
 	default:
 		return nil, errors.New("first line of a lock without its fields")
 	}

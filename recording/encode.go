@@ -77,7 +77,7 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 }
 
 func headOf(l *lockcore.Lock) lockHead {
-	return lockHead{Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters,
+	return lockHead{Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters, Observers: l.Observers,
 		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource, WatchesGap: l.WatchesGap,
 		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld, App: l.App}
 }

@@ -73,9 +73,12 @@ type line struct {
 
 // lockHead is a lock's fields other than its participants and read time.
 type lockHead struct {
-	Recipe        lockcore.Recipe      `json:"r"`
-	MaxLeases     *int                 `json:"ml,omitempty"`
-	HiddenWaiters []int64              `json:"hw,omitempty"`
+	Recipe        lockcore.Recipe `json:"r"`
+	MaxLeases     *int            `json:"ml,omitempty"`
+	HiddenWaiters []int64         `json:"hw,omitempty"`
+	// Observers are Lock.Observers: sessions watching a plain lock's
+	// node that are not its waiters.
+	Observers     []lockcore.Observer  `json:"ob,omitempty"`
 	Anomalies     []lockcore.Anomaly   `json:"an,omitempty"`
 	Warnings      []string             `json:"wa,omitempty"`
 	WatchesSource lockcore.WatchSource `json:"ws,omitempty"`

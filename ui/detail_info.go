@@ -220,6 +220,8 @@ func (p *detailPane) lockInfo(b *infoLines) {
 			b.kv("hidden", "waiters unknown until the servers' watch table is read again", st.muted)
 		case l.WatchesSource != lockcore.WatchesFromServer:
 			b.kv("hidden", "waiters unknown: they are sessions watching the node, and the servers' watch table is unavailable", st.muted)
+		case len(l.HiddenWaiters) == 0 && len(l.Observers) > 0:
+			b.kv("hidden", "no waiter: every session watching the node is an observer", st.muted)
 		case len(l.HiddenWaiters) == 0:
 			b.kv("hidden", "no session watches the node: nobody waits", st.muted)
 		default:
@@ -228,6 +230,7 @@ func (p *detailPane) lockInfo(b *infoLines) {
 				b.lines = append(b.lines, strings.Repeat(" ", labelWidth+1)+model.SessionText(s)+"  "+st.muted.s(p.env.client(s).Short()))
 			}
 		}
+		p.observersInfo(b)
 	}
 	if len(l.Anomalies) > 0 {
 		b.lines = append(b.lines, " "+st.strong.s("anomalies ("+itoa(len(l.Anomalies))+")"))
@@ -272,5 +275,25 @@ func (p *detailPane) appInfo(b *infoLines) {
 	}
 	for _, n := range a.Notes {
 		b.text(model.Printable(n), st.muted, "")
+	}
+}
+
+// observersInfo lists the sessions watching a plain lock's node that are
+// not counted as waiters, each with why; a verdict judged from a
+// session's watches says so.
+func (p *detailPane) observersInfo(b *infoLines) {
+	st, obs := p.env.st, p.lock.Observers
+	if len(obs) == 0 {
+		return
+	}
+	b.kv("observers", itoa(len(obs))+": watching the node without waiting, not counted as waiters", st.muted)
+	indent := strings.Repeat(" ", labelWidth)
+	for _, o := range obs {
+		b.lines = append(b.lines, " "+indent+model.SessionText(o.Session)+"  "+st.muted.s(p.env.client(o.Session).Short()))
+		why := o.Evidence
+		if !o.Certain {
+			why = "judged, not known: " + why
+		}
+		b.text(model.Printable(why), st.muted, indent+"  ")
 	}
 }

@@ -277,8 +277,13 @@ func (p *locksPane) cells(r *lockRow) []cell {
 			holdPaint = st.holder
 		}
 		var badge cell
-		if r.trouble.Kinds > 0 {
+		switch n := len(r.lock.Observers); {
+		case r.trouble.Kinds > 0:
 			badge = cell{text: r.trouble.Short(), p: st.anomaly(r.trouble.Worst)}
+		case n > 0:
+			// Sessions watching a plain lock's node that are not its
+			// waiters: said, so that the WAIT figure is not doubted.
+			badge = cell{text: "observers: " + itoa(n), p: st.muted}
 		}
 		cells = []cell{{text: r.shown}, {text: string(r.lock.Recipe), p: st.muted},
 			{text: itoa(r.holders), p: holdPaint}, {text: itoa(r.waiters), p: waitPaint},

@@ -46,6 +46,9 @@ func (w *Watcher) beginSync(ctx context.Context) {
 // addLockDir), and new locks elsewhere are found by dump on its period
 // and by walks, paced.
 func (w *Watcher) discover(ctx context.Context) {
+	if !w.cfg.Once {
+		w.markObserver(ctx)
+	}
 	for _, p := range w.cfg.Locks {
 		w.foundLock(p)
 	}

@@ -168,7 +168,8 @@ func joinNotes(a, b string) string {
 
 // WithinChroot returns the picture with watched paths made relative to
 // chroot, as a client connected with that chroot names them, and watches
-// outside it left out. An empty chroot or "/" changes nothing.
+// outside it left out, but for zklocks' mark (lockcore.ObserverMark),
+// kept as it is. An empty chroot or "/" changes nothing.
 func (en Enrichment) WithinChroot(chroot string) Enrichment {
 	chroot = strings.TrimSuffix(chroot, "/")
 	if chroot == "" || en.ByPath == nil {
@@ -176,6 +177,9 @@ func (en Enrichment) WithinChroot(chroot string) Enrichment {
 	}
 	return en.rebuild(func(p string, _ int64) (string, bool) {
 		switch {
+		case p == lockcore.ObserverMark:
+			// One server path whatever the chroot of its carriers.
+			return p, true
 		case p == chroot:
 			return "/", true
 		case strings.HasPrefix(p, chroot+"/"):

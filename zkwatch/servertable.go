@@ -73,7 +73,7 @@ func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTa
 		sortTable(table)
 		for session, paths := range table {
 			for _, p := range paths {
-				if rel, ok := c.rel(p); ok {
+				if rel, ok := c.relOrMark(p); ok {
 					merged[session] = append(merged[session], rel)
 				}
 			}
@@ -132,13 +132,26 @@ func (c *Conn) lockInterest(locks []string) Interest {
 }
 
 // interestIn keeps the watches on parts (lock paths and their recipe
-// parts, chroot-relative) and their children, and covers locks.
+// parts, chroot-relative) and their children, and on zklocks' mark, and
+// covers locks.
 func (c *Conn) interestIn(parts, locks map[string]bool) Interest {
 	return Interest{
 		Within: func(p string) bool {
+			if p == lockcore.ObserverMark {
+				return true
+			}
 			rel, ok := c.rel(p)
 			return ok && (parts[rel] || parts[path.Dir(rel)])
 		},
 		Covers: func(l string) bool { return locks[l] },
 	}
+}
+
+// relOrMark is rel, but for zklocks' mark, which is one server path
+// whatever the chroot of the zklocks watchers that carry it.
+func (c *Conn) relOrMark(p string) (string, bool) {
+	if p == lockcore.ObserverMark {
+		return p, true
+	}
+	return c.rel(p)
 }
