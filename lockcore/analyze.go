@@ -42,7 +42,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	case t.Absent && described != nil:
 		l.Recipe, l.Entry = Recipe(described.Name), described.Name
 		if described.Waits != WaitNothing {
-			l.HiddenWaiters = slices.Clone(w.Watchers(t.Path))
+			splitWatchers(&l, w, 0)
 		}
 	case t.Absent:
 		l.Recipe = RecipeEphemeral

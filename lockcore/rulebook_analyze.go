@@ -135,7 +135,7 @@ func singleNodeEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 	entries := ephemeralEntries(l, t, w)
 	l.Recipe, l.Entry = Recipe(c.Name), c.Name
 	if c.Waits == WaitNothing {
-		l.HiddenWaiters = nil
+		l.HiddenWaiters, l.Observers = nil, nil
 	}
 	for _, e := range entries {
 		e.recipe, e.persistentOK = l.Recipe, c.Persistent
