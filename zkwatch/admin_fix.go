@@ -41,8 +41,20 @@ func NoWayFix(servers []ServerInfo) string {
 	if errors.Is(why, errAdminOff) {
 		reason = "--admin-port=off"
 	}
-	return fmt.Sprintf("%s: four-letter words refused and no AdminServer (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or turn %s (zklocks doctor says more)",
-		strings.Join(stuck, ", "), reason, WhitelistFix, AdminFix)
+	return fmt.Sprintf("%s: four-letter words refused and no AdminServer of its own (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
+		strings.Join(stuck, ", "), reason, WhitelistFix, AdminFixFor(why))
+}
+
+// AdminFixFor says how to get a member's own AdminServer to answer, given
+// why it did not (an error wrapping ErrAdminUnavailable).
+func AdminFixFor(why error) string {
+	switch {
+	case errors.Is(why, ErrAdminElsewhere), errors.Is(why, ErrAdminUntied):
+		return "give each member's own AdminServer port (--admin-port HOST:PORT=ADMINPORT for members sharing a host; never a port a balancer forwards to any member)"
+	case errors.Is(why, ErrAdminAuth):
+		return "let the AdminServer answer zklocks' read-only commands without authentication (zklocks sends no credentials)"
+	}
+	return "turn " + AdminFix
 }
 
 // WaysNote says how a member answered, for notes: "by AdminServer (words

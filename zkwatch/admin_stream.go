@@ -30,9 +30,14 @@ type adminField func(key string, dec *json.Decoder) (bool, error)
 // wrapping [ErrAdminUnavailable]; a server that is not serving one wrapping
 // [ErrNotServing]; any other error field one wrapping [ErrAdminCommand].
 // Without a deadline in ctx, it gives up after 5 seconds.
+//
+// Every answer must first be proven to be member's (see [proveAdmin]): one
+// that is another server's is an error wrapping [ErrAdminElsewhere], one
+// that cannot be tied to member an error wrapping [ErrAdminUntied], and a
+// request for credentials one wrapping [ErrAdminAuth]; each also wraps
+// [ErrAdminUnavailable].
 func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field adminField) (int64, error) {
-	command, ok := AdminCommand(word)
-	if !ok {
+	if _, ok := AdminCommand(word); !ok {
 		return 0, fmt.Errorf("zkwatch: no AdminServer command for %q", word)
 	}
 	if !a.Enabled() {
@@ -43,6 +48,30 @@ func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs
 		ctx, cancel = context.WithTimeout(ctx, adminTimeout)
 		defer cancel()
 	}
+	if word == "conf" {
+		// The configuration proves itself: it names its client port.
+		var id adminIdentity
+		n, err := adminStream(ctx, a, member, word, costs, func(key string, dec *json.Decoder) (bool, error) {
+			if used, err := field(key, dec); used || err != nil {
+				return used, err
+			}
+			return id.field(key, dec)
+		})
+		if err != nil {
+			return n, err
+		}
+		return n, id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member)
+	}
+	if err := proveAdmin(ctx, a, member, costs); err != nil {
+		return 0, err
+	}
+	return adminStream(ctx, a, member, word, costs, field)
+}
+
+// adminStream is AdminStream without the proof that the answer is
+// member's.
+func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field adminField) (int64, error) {
+	command, _ := AdminCommand(word)
 	url := a.URL(member, command)
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -55,6 +84,9 @@ func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs
 	}
 	defer resp.Body.Close()
 	counted := &countingReader{r: resp.Body}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return 0, &notMemberError{ErrAdminAuth, fmt.Sprintf("the AdminServer at %s requires authentication (HTTP %s)", url, resp.Status)}
+	}
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		// A 404 page or another service's answer: not an AdminServer
 		// with this command URL.

@@ -154,6 +154,8 @@ func (p Probe) Way(c Capability) (Via, string) {
 	switch err := p.Admin[w]; {
 	case len(p.Admin) == 0:
 		why += ", AdminServer not asked (--admin-port=off)"
+	case errors.Is(err, ErrAdminElsewhere), errors.Is(err, ErrAdminUntied), errors.Is(err, ErrAdminAuth):
+		why += ", " + strings.TrimPrefix(err.Error(), "zkwatch: ")
 	case errors.Is(err, ErrAdminUnavailable):
 		why += ", no AdminServer"
 	case err != nil:
@@ -173,7 +175,7 @@ func (p Probe) Fix(c Capability) string {
 	}
 	switch err := p.Admin[c.Words[0]]; {
 	case errors.Is(err, ErrAdminUnavailable) || len(p.Admin) == 0:
-		fixes = append(fixes, "turn "+AdminFix)
+		fixes = append(fixes, AdminFixFor(err))
 	case err != nil:
 		fixes = append(fixes, "check the AdminServer ("+shortErr(err)+")")
 	}

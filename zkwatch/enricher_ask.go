@@ -200,6 +200,9 @@ func (a *memberAnswer) missing(words ...string) string {
 			return w + " failed at"
 		}
 	}
+	if errors.Is(a.info.AdminErr, ErrAdminElsewhere) || errors.Is(a.info.AdminErr, ErrAdminUntied) {
+		return strings.Join(words, " and ") + " refused, and the AdminServer asked could not be proven to be the member's, by"
+	}
 	if a.info.AdminErr != nil && !errors.Is(a.info.AdminErr, errAdminOff) {
 		return strings.Join(words, " and ") + " refused, and no AdminServer answered, by"
 	}

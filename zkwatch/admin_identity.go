@@ -1,0 +1,103 @@
+package zkwatch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Why an AdminServer's answer is not taken for a member's. Both also wrap
+// [ErrAdminUnavailable], so that an answer that is not the member's judges
+// nothing, as no answer would.
+var (
+	// ErrAdminElsewhere: the AdminServer asked is another server's. Two
+	// servers on one host, or a balancer that forwards the admin port to
+	// any member, give one member's connections and watches for another's.
+	ErrAdminElsewhere = errors.New("zkwatch: the AdminServer is another server's")
+	// ErrAdminUntied: the AdminServer's configuration does not name the
+	// client port it serves, so nothing ties its answers to the member.
+	ErrAdminUntied = errors.New("zkwatch: the AdminServer cannot be tied to its member")
+	// ErrAdminAuth: the AdminServer asks for credentials (HTTP 401 or
+	// 403), which zklocks does not give.
+	ErrAdminAuth = errors.New("zkwatch: the AdminServer requires authentication")
+)
+
+// adminIdentity is what an AdminServer's configuration command says of
+// the server it belongs to.
+type adminIdentity struct {
+	clientPort, secureClientPort int
+	serverID                     int
+}
+
+// field reads the configuration's keys that name the server.
+func (id *adminIdentity) field(key string, dec *json.Decoder) (bool, error) {
+	var into *int
+	switch key {
+	case "client_port":
+		into = &id.clientPort
+	case "secure_client_port":
+		into = &id.secureClientPort
+	case "server_id":
+		into = &id.serverID
+	default:
+		return false, nil
+	}
+	var n *json.Number
+	if err := dec.Decode(&n); err != nil {
+		return true, err
+	}
+	if n == nil {
+		return true, nil
+	}
+	v, err := strconv.Atoi(n.String())
+	*into = v
+	return true, err
+}
+
+// ties returns nil when the configuration names member's client port as
+// its own, and otherwise why its answers are not member's. Only the port
+// can be compared: the member's address may be a name, a balancer's or a
+// NAT's, while the configuration gives none.
+func (id adminIdentity) ties(url, member string) error {
+	_, p, err := net.SplitHostPort(member)
+	port, perr := strconv.Atoi(p)
+	switch {
+	case err != nil || perr != nil:
+		return &notMemberError{ErrAdminUntied, fmt.Sprintf("the AdminServer at %s cannot be tied to %s: no client port to compare", url, member)}
+	case id.clientPort <= 0 && id.secureClientPort <= 0:
+		return &notMemberError{ErrAdminUntied, fmt.Sprintf("the AdminServer at %s cannot be tied to %s: its configuration names no client port", url, member)}
+	case port == id.clientPort || port == id.secureClientPort:
+		return nil
+	}
+	return &notMemberError{ErrAdminElsewhere, fmt.Sprintf("the AdminServer at %s is another server's (client port %d, server id %d), not %s's", url, max(id.clientPort, id.secureClientPort), id.serverID, member)}
+}
+
+// notMemberError is an AdminServer whose answers are not taken for the
+// member's: it is ErrAdminUnavailable and its kind.
+type notMemberError struct {
+	kind error
+	text string
+}
+
+// Error says which AdminServer and why.
+func (e *notMemberError) Error() string { return "zkwatch: " + e.text }
+
+// Unwrap gives the kind and ErrAdminUnavailable.
+func (e *notMemberError) Unwrap() []error { return []error{e.kind, ErrAdminUnavailable} }
+
+// proveAdmin asks member's AdminServer for its configuration and returns
+// nil only if that names member's client port. It is asked before every
+// command rather than remembered: a balancer may send the next request to
+// another server, and the keep-alive connection the next command reuses is
+// the one this proof went over.
+func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs) error {
+	var id adminIdentity
+	if _, err := adminStream(ctx, a, member, "conf", costs, id.field); err != nil {
+		return err
+	}
+	return id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member)
+}
