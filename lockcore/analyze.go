@@ -123,10 +123,11 @@ func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) 
 	var entries []*entry
 	families := map[string]int{}
 	kazooReads := false
+	var strays []*entry
 	for _, c := range children {
 		e := newEntry(l.Path, dir, c)
 		if !isContender(e.name.Kind) {
-			l.Anomalies = append(l.Anomalies, unparsedAnomaly(e))
+			strays = append(strays, e)
 			continue
 		}
 		kazooReads = kazooReads || e.name.Kind == KindKazooRead
@@ -135,12 +136,23 @@ func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) 
 	}
 	for _, e := range entries {
 		e.recipe, e.mode = recipeOf(e.name.Kind, kazooReads)
-		if e.name.Kind == KindAccumuloFate {
+		switch e.name.Kind {
+		case KindAccumuloFate:
 			e.mode, e.note = fateMode(e)
+		case KindHiveLock:
+			e.mode, e.note = hiveMode(e.name.Prefix)
 		}
 	}
 	assumeSequential(l, entries)
 	applyQueueRules(entries, kazooReads)
+	if families[string(KindHiveLock)] > 0 {
+		applyHiveRules(entries)
+	}
+	for _, e := range strays {
+		if !expectedBeside(e.name, families) {
+			l.Anomalies = append(l.Anomalies, unparsedAnomaly(e))
+		}
+	}
 	return entries, families
 }
 

@@ -22,6 +22,12 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 		case !p.Ephemeral && entries[i].persistentOK:
 			// Its recipe keeps such nodes by design (a rule book entry's
 			// persistent: true).
+		case !p.Ephemeral && p.Recipe == RecipeHive && isHiveExplicit(p):
+			// LOCK TABLE's locks are persistent by design: the Hive
+			// analysis reports them as explicit locks.
+		case p.Recipe == RecipeHive && p.Role == RoleWaiter:
+			// Hive never waits on a watch: a node a lower one blocks is
+			// deleted by its client and tried again later.
 		case !p.Ephemeral:
 			out = append(out, one(AnomalyPersistent, p,
 				fmt.Sprintf("not ephemeral (created %s): no session owns it, so it stays until someone deletes it", stamp(p.Ctime))))
@@ -33,7 +39,11 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 	long, maybe := longHeld(l, opt.LongHeld, l.ReadAt)
 	out = append(out, long...)
 	l.MaybeLongHeld = maybe
-	out = append(out, duplicateSessions(ps, entries)...)
+	if l.Recipe != RecipeHive {
+		// Each HiveServer2 takes every query's locks through one
+		// session: several nodes of one session are its design.
+		out = append(out, duplicateSessions(ps, entries)...)
+	}
 	out = append(out, selfWaits(ps)...)
 	for _, c := range cycles {
 		out = append(out, cycleAnomaly(ps, c))

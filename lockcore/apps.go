@@ -110,6 +110,13 @@ func (a *App) registeredWaiters(hidden []int64) int {
 	return n
 }
 
+// expectedBeside reports whether a child that is no contender belongs
+// beside the contenders of families by its application's design: the
+// objects below a Hive object (its tables, its partitions).
+func expectedBeside(n Name, families map[string]int) bool {
+	return families[string(KindHiveLock)] > 0 && !n.HasSeq
+}
+
 // appExtraPaths names the directories whose children an application's
 // lock needs besides its own: Kafka's broker registrations, HBase's
 // backup masters.
@@ -179,6 +186,8 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeAccumulo(l, t)
 	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeCuratorMutex:
 		analyzeCuratorIDs(l)
+	case l.Recipe == RecipeHive:
+		analyzeHive(l)
 	}
 	if l.App != nil && t.Self.Ephemeral() && len(t.Children) == 0 && l.WatchesSource != WatchesFromServer {
 		l.App.Notes = append(l.App.Notes, "the candidates waiting for this node hold no node of their own: only the servers' watch table shows them, and it was not read")

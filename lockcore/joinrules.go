@@ -49,7 +49,8 @@ func JoinModes(recipe Recipe) ([]Mode, string) {
 		return nil, "contenders of several recipes share it, so no one way to queue is right (zklocks acquire --recipe can choose)"
 	case RecipeEphemeral:
 		return nil, "a plain ephemeral lock node has no queue to join"
-	case RecipeKafkaController, RecipeHadoopHA, RecipeHBaseMaster, RecipeSolrElection, RecipeAccumuloLock, RecipeAccumuloFate:
+	case RecipeKafkaController, RecipeHadoopHA, RecipeHBaseMaster, RecipeSolrElection, RecipeAccumuloLock, RecipeAccumuloFate,
+		RecipeHive:
 		return nil, "it is an application's own election or lock: only that application's processes take part in it"
 	}
 	return nil, "its children match no recipe zklocks can join"
@@ -83,6 +84,7 @@ func CheckRevocable(name string, session int64) error {
 func AnomalyKinds() []AnomalyKind {
 	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes, AnomalyDisconnectedHolder,
 		AnomalyUnfenced, AnomalyHolderUnregistered, AnomalyLeaderWithoutCandidate, AnomalyBackupIsActive, AnomalyDuplicateSeq,
+		AnomalyExplicitLock,
 		AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
 }
 

@@ -49,6 +49,8 @@ func parseAppName(n *Name, body string) bool {
 	case strings.HasPrefix(body, accumuloLockHash) && strings.HasSuffix(body, "#") && isUUID(body[len(accumuloLockHash):len(body)-1]):
 		n.Kind, n.Prefix = KindAccumuloLock, body[len(accumuloLockHash):len(body)-1]
 		return true
+	case strings.HasPrefix(body, hiveLockPrefix):
+		return parseHiveName(n, body)
 	case strings.HasSuffix(body, solrSeqMark):
 		return parseSolrName(n, strings.TrimSuffix(body, solrSeqMark))
 	}

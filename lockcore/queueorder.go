@@ -99,6 +99,8 @@ func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
 		return RecipeAccumuloLock, ModeExclusive
 	case KindAccumuloFate:
 		return RecipeAccumuloFate, ModeExclusive
+	case KindHiveLock:
+		return RecipeHive, ModeRead
 	}
 	return RecipeSequential, ModeExclusive
 }

@@ -107,14 +107,14 @@ func TestAnalyzeByGrant(t *testing.T) {
 func TestReadWriteWordsAreNeverExclusive(t *testing.T) {
 	var b builder
 	tree := queueTree("/hbase/table-lock/t1",
-		b.node("write-0000000001", 1), b.node("read-0000000002", 2), b.node("LOCK-SHARED-0000000003", 3),
-		b.node("LOCK-EXCLUSIVE-0000000004", 4), b.node("R_W-0000000005", 5))
+		b.node("write-0000000001", 1), b.node("read-0000000002", 2), b.node("SHARED-0000000003", 3),
+		b.node("EXCLUSIVE-0000000004", 4), b.node("R_W-0000000005", 5))
 	l := Analyze(tree, nil, Options{})
 	if got := modes(l); !slices.Equal(got, []Mode{ModeWrite, ModeRead, ModeRead, ModeWrite, ModeWrite}) {
 		t.Fatalf("modes %v", got)
 	}
-	want := "write-0000000001:h:- read-0000000002:w:write-0000000001 LOCK-SHARED-0000000003:w:write-0000000001 " +
-		"LOCK-EXCLUSIVE-0000000004:w:LOCK-SHARED-0000000003 R_W-0000000005:w:LOCK-EXCLUSIVE-0000000004"
+	want := "write-0000000001:h:- read-0000000002:w:write-0000000001 SHARED-0000000003:w:write-0000000001 " +
+		"EXCLUSIVE-0000000004:w:SHARED-0000000003 R_W-0000000005:w:EXCLUSIVE-0000000004"
 	if got := layout(l); got != want {
 		t.Fatalf("layout\n%s\nwant\n%s", got, want)
 	}

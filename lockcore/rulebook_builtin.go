@@ -65,6 +65,10 @@ func builtinEntries() []Entry {
 		{Name: string(RecipeAccumuloFate), About: "Apache Accumulo's FATE table locks (flock#<seq>, read or write in the data)",
 			Children: "flock#{id}#{seq}", Grant: GrantReadWrite, Persistent: true, Order: OrderNumber,
 			Coded: "parsename_apps.go, app_accumulo.go (the mode and transaction from the data)"},
+		{Name: string(RecipeHive), About: "Apache Hive's ZooKeeperHiveLockManager (LOCK-<mode>-<seq> under /<namespace>/<db>/<table>/<partition>)",
+			Children: "LOCK-{mode}-{seq}", Modes: map[string]Mode{hiveShared: ModeRead, hiveExclusive: ModeWrite, hiveSemiShared: ModeRead},
+			Grant: GrantCoHolding, Persistent: true, Identity: "data:^([^:]+):",
+			Coded: "parsename_apps.go, app_hive.go (a node a lower one conflicts with gives up; LOCK TABLE's explicit locks; the query and HiveServer2 host)"},
 	}
 }
 

@@ -26,6 +26,7 @@ func TestBuiltinEntriesAgreeWithParser(t *testing.T) {
 		RecipeSessionLock:        {"lock-0x100000000000001-0000000001"},
 		RecipeSolrElection:       {"72057594037927937-core_node1-n_0000000001", "-72057594037927937-core_node1-n_0000000002"},
 		RecipeAccumuloLock:       {"zlock#" + uuid + "#0000000001"},
+		RecipeHive:               {"LOCK-SHARED-0000000001", "LOCK-EXCLUSIVE-0000000002", "LOCK-SEMI_SHARED-0000000003"},
 	}
 	b := builtinBook()
 	for _, c := range b.entries {
@@ -49,6 +50,9 @@ func TestBuiltinEntriesAgreeWithParser(t *testing.T) {
 			}
 			if want.Kind == KindCuratorLease {
 				rec, mode = RecipeCuratorSemaphore, ModeLease
+			}
+			if want.Kind == KindHiveLock {
+				mode, _ = hiveMode(want.Prefix)
 			}
 			if got := c.modeOf(vals); got != mode || rec != Recipe(c.Name) {
 				t.Errorf("%s: %q is %s in %s by the entry, %s in %s by the parser", c.Name, n, got, c.Name, mode, rec)

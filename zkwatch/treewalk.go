@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // walker walks the roots for lock parents without setting any watch, at a
@@ -126,7 +128,7 @@ func (wk *walker) visit(ctx context.Context, it walkItem) []walkItem {
 	}
 	if isLock {
 		wk.found(it.path)
-		return nil
+		names = lockcore.NestedDirs(names)
 	}
 	if w.cfg.MaxDepth > 0 && it.depth >= w.cfg.MaxDepth {
 		return nil

@@ -29,6 +29,9 @@ type appShowJSON struct {
 			Watches  *string `json:"watches"`
 			Identity string  `json:"identity"`
 			Mode     string  `json:"mode"`
+			Note     string  `json:"note"`
+			Eph      bool    `json:"ephemeral"`
+			Children bool    `json:"watches_children"`
 		} `json:"participants"`
 		Anomalies []struct {
 			Kind   string   `json:"kind"`

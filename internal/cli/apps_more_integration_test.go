@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/apptree"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+)
+
+// TestIntegrationMoreApplications builds the trees of Hive, HBase 1.x,
+// Helix, Mesos, Aurora, Pulsar and ClickHouse as their code writes them
+// (internal/testkit/apptree), each under a root of its own on one server,
+// and checks what show and ls say of holders, waiters, modes, watches and
+// identity, and each application's failure signs.
+func TestIntegrationMoreApplications(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	server := zks.Addr()
+
+	t.Run("hive", func(t *testing.T) {
+		hs2a, hs2b := zks.Connect(t), zks.Connect(t)
+		q := func(id, object, mode, client string) apptree.HiveLock {
+			return apptree.HiveLock{Namespace: "hive_zookeeper_namespace", Object: object, Mode: mode, QueryID: id,
+				LockTimeMs: 1700000000000, Query: "select * from " + object, ClientIP: client}
+		}
+		// Two queries of one HiveServer2 (one session, as Hive's Curator
+		// singleton has) and one of another hold SHARED on the database.
+		if apptree.LockHiveQuery(t, hs2a, q("hive_20231114221320_q1", "sales/orders", "SHARED", "10.0.0.5")) == nil ||
+			apptree.LockHiveQuery(t, hs2a, q("hive_20231114221321_q2", "sales/orders/ds=2023-11-14", "SHARED", "10.0.0.5")) == nil ||
+			apptree.LockHiveQuery(t, hs2b, q("hive_20231114221322_q3", "sales/orders/ds=2023-11-15", "EXCLUSIVE", "fe80::1")) == nil {
+			t.Fatal("a compatible lock was refused")
+		}
+		// An INSERT OVERWRITE meets the SHARED locks: it deletes its node
+		// and would try again later, leaving nothing behind.
+		if apptree.LockHiveQuery(t, hs2b, q("hive_20231114221323_q4", "sales/orders", "EXCLUSIVE", "fe80::1")) != nil {
+			t.Fatal("an EXCLUSIVE lock over SHARED ones was granted")
+		}
+		// LOCK TABLE sales.customers EXCLUSIVE: persistent, EXPLICIT.
+		explicit := q("hive_20231114221324_q5", "sales/customers", "EXCLUSIVE", "10.0.0.6")
+		explicit.Explicit, explicit.Query = true, "LOCK TABLE sales.customers EXCLUSIVE"
+		if _, ok := apptree.LockHive(t, hs2b, explicit); !ok {
+			t.Fatal("LOCK TABLE refused")
+		}
+
+		db := showApp(t, server, "/hive_zookeeper_namespace/sales").Locks[0]
+		if db.Recipe != "hive" || db.Holders != 3 || db.Waiters != 0 || len(db.Anomalies) != 0 || db.App == nil ||
+			db.App.What != "database lock on sales" || db.App.Holder != "3 co-holders (3 SHARED)" {
+			t.Fatalf("database: %+v app %+v", db, db.App)
+		}
+		for _, p := range db.Participants {
+			if p.Role != "holder" || p.Mode != "read" || !strings.HasPrefix(p.Identity, "query hive_2023111422132") {
+				t.Errorf("database participant %+v", p)
+			}
+		}
+		part := showApp(t, server, "/hive_zookeeper_namespace/sales/orders/ds=2023-11-15").Locks[0]
+		if p := part.Participants; len(p) != 1 || p[0].Mode != "write" || p[0].Role != "holder" ||
+			p[0].Identity != "query hive_20231114221322_q3 from fe80::1, locked 2023-11-14T22:13:20Z: select * from sales/orders/ds=2023-11-15" ||
+			part.App.What != "partition lock on sales@orders@ds=2023-11-15" {
+			t.Fatalf("partition: %+v app %+v", p, part.App)
+		}
+		table := showApp(t, server, "/hive_zookeeper_namespace/sales/customers").Locks[0]
+		if p := table.Participants; len(p) != 1 || p[0].Eph || p[0].Session != nil || p[0].Role != "holder" ||
+			!strings.HasPrefix(p[0].Identity, "LOCK TABLE hive_20231114221324_q5 from 10.0.0.6") ||
+			len(table.Anomalies) != 1 || !hasAnomaly(table.Anomalies, "explicit-lock", "until UNLOCK TABLE") {
+			t.Fatalf("explicit lock: %+v anomalies %+v", p, table.Anomalies)
+		}
+
+		// The moment between a refused node's create and its delete.
+		admin := zks.Connect(t)
+		apptree.Create(t, admin, "/hive_zookeeper_namespace/sales/orders/LOCK-EXCLUSIVE-", []byte("hive_x:1700000000000:IMPLICIT:insert overwrite:10.0.0.7"), zk.FlagEphemeral|zk.FlagSequence)
+		orders := showApp(t, server, "/hive_zookeeper_namespace/sales/orders").Locks[0]
+		last := orders.Participants[len(orders.Participants)-1]
+		if orders.Holders != 3 || last.Role != "waiter" || last.Mode != "write" || last.Watches != nil ||
+			!strings.Contains(last.Note, "Hive deletes this node") || len(orders.Anomalies) != 0 {
+			t.Fatalf("orders: %+v anomalies %+v", orders.Participants, orders.Anomalies)
+		}
+
+		want := []string{"/hive_zookeeper_namespace/sales", "/hive_zookeeper_namespace/sales/customers", "/hive_zookeeper_namespace/sales/orders",
+			"/hive_zookeeper_namespace/sales/orders/ds=2023-11-14", "/hive_zookeeper_namespace/sales/orders/ds=2023-11-15"}
+		if got := lsRecipes(t, server, "/hive_zookeeper_namespace"); !sameKeys(got, want, "hive") {
+			t.Fatalf("ls: %v, want %v as hive", got, want)
+		}
+	})
+}
+
+// lsRecipes lists the locks under root with their recipes.
+func lsRecipes(t *testing.T, server, root string) map[string]string {
+	t.Helper()
+	out, errOut, code := run(t, "ls", "--json", "--server", server, "--root", root)
+	if code != exitOK {
+		t.Fatalf("ls exited %d: %s", code, errOut)
+	}
+	var ls struct {
+		Locks []struct {
+			Path   string `json:"path"`
+			Recipe string `json:"recipe"`
+		} `json:"locks"`
+	}
+	if err := json.Unmarshal([]byte(out), &ls); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range ls.Locks {
+		got[l.Path] = l.Recipe
+	}
+	return got
+}
+
+func sameKeys(got map[string]string, want []string, recipe string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for _, p := range want {
+		if got[p] != recipe {
+			return false
+		}
+	}
+	return true
+}
