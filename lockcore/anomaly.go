@@ -35,6 +35,14 @@ const (
 	// holds a connection for (see LinkDisconnected): its client is gone,
 	// yet the lock stays held until the session expires. Set by WithLinks.
 	AnomalyDisconnectedHolder AnomalyKind = "disconnected-holder"
+	// AnomalyDisconnectedWaiter: a waiter whose session no ensemble member
+	// holds a connection for: its client is gone or cut off, and the
+	// servers dropped its watches with its connection. Unless the client
+	// reconnects, its session expires and its node goes on its own; until
+	// then the waiters queued behind it wait for it. It is told instead of
+	// unwatched-waiter, which a gone client's dropped watches would
+	// otherwise look like. Set by WithLinks.
+	AnomalyDisconnectedWaiter AnomalyKind = "disconnected-waiter"
 )
 
 // Anomaly is one thing that looks wrong, with its evidence.

@@ -111,6 +111,12 @@ type Lock struct {
 	// the waiters.
 	Observers []Observer
 	Anomalies []Anomaly
+	// SetAside are anomalies WithLinks took out of Anomalies because a
+	// session's link explains them otherwise: the unwatched-waiter of a
+	// waiter whose session is disconnected (its watches went with its
+	// connection; it is a disconnected-waiter instead). WithLinks puts
+	// them back when the link changes.
+	SetAside []Anomaly
 	// App is what the application whose tree this is says about it (its
 	// holder, waiters and fencing token in its own terms); nil for a lock
 	// no application's shape matches.

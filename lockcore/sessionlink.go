@@ -87,13 +87,18 @@ func (k Link) ExpiresText(left time.Duration) string {
 
 // WithLinks returns l with each participant's Link set from links (by
 // session; a session links does not name is LinkUnknown, a node no session
-// owns has the zero Link) and a disconnected-holder anomaly for each
-// holder whose session is disconnected. Anomalies of that kind already in
-// l are replaced, so WithLinks can be applied again as links change. l is
-// not modified: the result has its own Participants and Anomalies.
+// owns has the zero Link), a disconnected-holder anomaly for each holder
+// whose session is disconnected, and a disconnected-waiter for each such
+// waiter, in place of its unwatched-waiter (kept in SetAside). Anomalies
+// of those kinds already in l are replaced, and those set aside put back,
+// so WithLinks can be applied again as links change. l is not modified:
+// the result has its own Participants and Anomalies.
 func WithLinks(l Lock, links map[int64]Link) Lock {
 	l.Participants = slices.Clone(l.Participants)
-	l.Anomalies = slices.DeleteFunc(slices.Clone(l.Anomalies), func(a Anomaly) bool { return a.Kind == AnomalyDisconnectedHolder })
+	l.Anomalies = slices.DeleteFunc(slices.Clone(l.Anomalies), func(a Anomaly) bool {
+		return a.Kind == AnomalyDisconnectedHolder || a.Kind == AnomalyDisconnectedWaiter
+	})
+	l.Anomalies, l.SetAside = append(l.Anomalies, l.SetAside...), nil
 	for i := range l.Participants {
 		p := &l.Participants[i]
 		p.Link = Link{}
@@ -110,8 +115,29 @@ func WithLinks(l Lock, links map[int64]Link) Lock {
 					"and the lock stays held until the session expires (%s), unless the client reconnects first%s",
 					SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link), lastSeenIn(p.Link))))
 		}
+		if p.Role == RoleWaiter && p.Link.State == LinkDisconnected {
+			disconnectedWaiter(&l, *p)
+		}
 	}
 	return l
+}
+
+// disconnectedWaiter tells waiter p, whose session is disconnected, as
+// such: the servers dropped its watches with its connection, so an
+// unwatched-waiter of it says nothing of its recipe and is set aside.
+func disconnectedWaiter(l *Lock, p Participant) {
+	l.Anomalies = slices.DeleteFunc(l.Anomalies, func(a Anomaly) bool {
+		if a.Kind == AnomalyUnwatchedWaiter && a.Node == p.Node {
+			l.SetAside = append(l.SetAside, a)
+			return true
+		}
+		return false
+	})
+	l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedWaiter, p,
+		fmt.Sprintf("waits, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
+			"and the servers dropped its watches with its connection. Unless the client reconnects first, the session expires (%s) and its node goes on its own; "+
+			"until then the waiters behind it wait for it%s",
+			SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link), lastSeenIn(p.Link))))
 }
 
 // lastSeenIn is where and when the client was last seen, for an

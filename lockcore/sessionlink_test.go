@@ -78,3 +78,51 @@ func TestLinkExpiresText(t *testing.T) {
 		}
 	}
 }
+
+// A waiter whose client is gone lost its watches with its connection: it
+// is told as disconnected, never as a waiter nothing will wake, and told
+// so again only while its session is disconnected.
+func TestWithLinksDisconnectedWaiter(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	b := &builder{}
+	tree := queueTree("/l", b.node(c(0), 1), b.node(c(1), 2))
+	// The servers' table: session 2 watches nothing, as after its
+	// connection closed.
+	base := Analyze(tree, NewWatchTable(map[int64][]string{}), Options{})
+	if got := kinds(base); len(got) != 1 || got[0] != string(AnomalyUnwatchedWaiter) {
+		t.Fatalf("analysis: anomalies %v, want one unwatched-waiter", got)
+	}
+	at := readAt.Add(time.Second)
+	gone := Link{State: LinkDisconnected, At: at, ExpiresWithin: 8 * time.Second, ExpirySource: "cons"}
+	steps := []struct {
+		name  string
+		links map[int64]Link
+		want  []string
+	}{
+		{"its session disconnected", map[int64]Link{1: {State: LinkConnected}, 2: gone}, []string{string(AnomalyDisconnectedWaiter)}},
+		{"disconnected at the next answer too", map[int64]Link{1: {State: LinkConnected}, 2: gone}, []string{string(AnomalyDisconnectedWaiter)}},
+		{"an answer that is not complete judges nothing", map[int64]Link{1: {State: LinkConnected}, 2: {State: LinkUnknown}}, []string{string(AnomalyUnwatchedWaiter)}},
+		{"gone again", map[int64]Link{2: gone}, []string{string(AnomalyDisconnectedWaiter)}},
+		{"reconnected, still watching nothing", map[int64]Link{2: {State: LinkConnected}}, []string{string(AnomalyUnwatchedWaiter)}},
+	}
+	l := base
+	for _, s := range steps {
+		l = WithLinks(l, s.links)
+		got := kinds(l)
+		if strings.Join(got, " ") != strings.Join(s.want, " ") {
+			t.Fatalf("%s: anomalies %v, want %v", s.name, got, s.want)
+		}
+		if s.want[0] == string(AnomalyDisconnectedWaiter) {
+			a := anomaly(t, l, AnomalyDisconnectedWaiter)
+			if a.Node != c(1) || a.Session != 2 || !strings.Contains(a.Detail, "within ~8s") || !strings.Contains(a.Detail, "dropped its watches") {
+				t.Errorf("%s: %+v", s.name, a)
+			}
+		}
+	}
+	// A disconnected waiter whose watch the table still shows (read
+	// before its connection closed) is told as disconnected too.
+	watched := Analyze(tree, NewWatchTable(map[int64][]string{2: {"/l/" + c(0)}}), Options{})
+	if got := kinds(WithLinks(watched, map[int64]Link{2: gone})); len(got) != 1 || got[0] != string(AnomalyDisconnectedWaiter) {
+		t.Errorf("watching, disconnected: anomalies %v, want one disconnected-waiter", got)
+	}
+}

@@ -41,13 +41,14 @@ func DefaultThresholds() Thresholds {
 }
 
 // DefaultWarning are the anomaly kinds that are warnings by default: the
-// herd, a session's duplicate nodes, a long hold, and the applications'
+// herd, a session's duplicate nodes, a long hold, a waiter whose client is
+// gone (its session expires on its own), and the applications'
 // own failure signs. These can be a moment of a failover that the
 // application completes on its own (a breadcrumb rewritten after
 // fencing, a broker registering again), so they ask for a look rather
 // than page; name them with --critical to page on them.
 func DefaultWarning() []lockcore.AnomalyKind {
-	return []lockcore.AnomalyKind{lockcore.AnomalyHerd, lockcore.AnomalyDuplicateSession, lockcore.AnomalyLongHeld,
+	return []lockcore.AnomalyKind{lockcore.AnomalyHerd, lockcore.AnomalyDuplicateSession, lockcore.AnomalyLongHeld, lockcore.AnomalyDisconnectedWaiter,
 		lockcore.AnomalyUnfenced, lockcore.AnomalyHolderUnregistered, lockcore.AnomalyBackupIsActive,
 		lockcore.AnomalyLeaderWithoutCandidate, lockcore.AnomalyDuplicateSeq}
 }
