@@ -65,14 +65,16 @@ func TestIntegrationEnricherAdminServer(t *testing.T) {
 			}
 		}
 	}
-	if vias[ViaAdmin] != 3*3 { // cons, wchs, wchc on each member
-		t.Errorf("costs by way %v, want 9 words by the AdminServer", vias)
+	if vias[ViaAdmin] != 4*3 { // cons, wchs, wchc and the configuration on each member
+		t.Errorf("costs by way %v, want 12 words by the AdminServer", vias)
 	}
 	// Two polls: each word asked twice of each member, the refused
-	// four-letter word once, the first time only.
+	// four-letter word once, the first time only; and the AdminServer's
+	// configuration before each of its commands, which proves it the
+	// member's.
 	for _, m := range en.Cost {
 		for _, w := range m.Words {
-			if want := map[string]int{"srvr": 2, "cons": 3, "wchs": 3, "wchc": 3}[w.Word]; w.Asks != want {
+			if want := map[string]int{"srvr": 2, "cons": 3, "wchs": 3, "wchc": 3, "conf": 6}[w.Word]; w.Asks != want {
 				t.Errorf("%s %s: %d asks, want %d (two by the AdminServer, one refused)", m.Member, w.Word, w.Asks, want)
 			}
 		}
