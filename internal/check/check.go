@@ -62,6 +62,12 @@ type Finding struct {
 	// and Client what the servers said of its client.
 	Session int64
 	Client  model.Client
+	// HolderSession, for a wait finding, is the session of the holder the
+	// queue waits behind (the longest-holding one where several hold; 0
+	// when nobody holds), and HolderClient what the servers said of its
+	// client: whom to page about.
+	HolderSession int64
+	HolderClient  model.Client
 	// Detail is a sentence of evidence.
 	Detail string
 	// The lock's figures, for graphing. OldestHold is the longest hold
@@ -202,10 +208,29 @@ func (t Thresholds) waitFinding(l *lockcore.Lock, base Finding, oldest lockcore.
 		threshold = t.CritWait
 	}
 	f.Kind, f.Nodes, f.Session = KindWait, []string{oldest.Node}, oldest.Session
+	if h, ok := longestHolder(l); ok {
+		f.HolderSession = h.Session
+	}
 	f.Detail = fmt.Sprintf("the oldest waiter has waited %s (its node was created at %s), at or over the %s threshold of %s",
 		model.Duration(f.OldestWait.Truncate(time.Second)), oldest.Ctime.UTC().Format(time.RFC3339), f.Status, model.Duration(threshold))
 	f.Detail += "; " + holdersText(l)
 	return f, true
+}
+
+// longestHolder is the holder of l that may have held longest; ok is
+// false when nobody holds.
+func longestHolder(l *lockcore.Lock) (lockcore.Participant, bool) {
+	var best lockcore.Participant
+	ok := false
+	for _, p := range l.Participants {
+		if p.Role != lockcore.RoleHolder || p.PartOf != "" {
+			continue
+		}
+		if !ok || p.Hold.Max > best.Hold.Max {
+			best, ok = p, true
+		}
+	}
+	return best, ok
 }
 
 // holdersText says who holds l and for how long, as far as one read

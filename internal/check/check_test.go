@@ -164,10 +164,10 @@ func TestWriteText(t *testing.T) {
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `CRITICAL: 1 of 2 locks stuck: /locks/orders wait-cycle; 1 more needs a look | locks=2;;;0 stuck=1;;;0 warning=1;;;0 holders=1;;;0 waiters=3;;;0 oldest_wait=0s;;;0 complete=1;;;0;1
+	want := `CRITICAL: 1 of 2 locks stuck: /locks/orders wait-cycle; 1 more needs a look | locks=2;;;0 stuck=1;;;0 warning=1;;;0 holders=1;;;0 waiters=3;;;0 oldest_wait=0s;600;;0 complete=1;;;0;1
 CRITICAL /locks/orders wait-cycle nodes=_c_7595c1ba…-__READ__0000000003,_c_ebead31a…-__WRIT__0000000004,_c_4e74228d…-__WRIT__0000000005 session=0x103 client=10.0.0.7:51234 holders=0 waiters=3 oldest_hold=0ms oldest_wait=0ms: waits in a loop
 WARNING /locks/b'=x long-held nodes=_c_a-lock-0000000000 session=0x200 holders=1 waiters=0 oldest_hold=10m00s: held for about 10m0s
-| '/locks/orders:holders'=0;;;0 '/locks/orders:waiters'=3;4;;0 '/locks/orders:oldest_hold'=0s;300;;0 '/locks/orders:oldest_wait'=0s;;;0 '/locks/b''_x:holders'=1;;;0 '/locks/b''_x:waiters'=0;4;;0 '/locks/b''_x:oldest_hold'=600s;300;;0 '/locks/b''_x:oldest_wait'=0s;;;0
+| '/locks/orders:holders'=0;;;0 '/locks/orders:waiters'=3;4;;0 '/locks/orders:oldest_hold'=0s;300;;0 '/locks/orders:oldest_wait'=0s;600;;0 '/locks/b''_x:holders'=1;;;0 '/locks/b''_x:waiters'=0;4;;0 '/locks/b''_x:oldest_hold'=600s;300;;0 '/locks/b''_x:oldest_wait'=0s;600;;0
 `
 	if b.String() != want {
 		t.Errorf("text\n got:\n%s\nwant:\n%s", b.String(), want)

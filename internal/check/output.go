@@ -77,6 +77,15 @@ func (f Finding) Line() string {
 	case f.Client.Gone:
 		b.WriteString(" client=none")
 	}
+	if f.HolderSession != 0 {
+		fmt.Fprintf(&b, " holder_session=%s", model.SessionText(f.HolderSession))
+		switch {
+		case f.HolderClient.Addr != "":
+			fmt.Fprintf(&b, " holder_client=%s", model.Printable(f.HolderClient.Addr))
+		case f.HolderClient.Gone:
+			b.WriteString(" holder_client=none")
+		}
+	}
 	fmt.Fprintf(&b, " holders=%d waiters=%d oldest_hold=%s", f.Holders, f.Waiters, model.Duration(f.OldestHold))
 	if f.OldestHoldAtMost > f.OldestHold {
 		fmt.Fprintf(&b, " oldest_hold_at_most=%s", model.Duration(f.OldestHoldAtMost))
@@ -186,17 +195,21 @@ type undatedJSON struct {
 }
 
 type findingJSON struct {
-	Status       string   `json:"status"`
-	Lock         string   `json:"lock"`
-	Recipe       string   `json:"recipe"`
-	Kind         string   `json:"kind"`
-	Nodes        []string `json:"nodes"`
-	Session      *string  `json:"session"`
-	Client       *string  `json:"client"`
-	Detail       string   `json:"detail"`
-	Holders      int      `json:"holders"`
-	Waiters      int      `json:"waiters"`
-	OldestHoldMs int64    `json:"oldest_hold_ms"`
+	Status  string   `json:"status"`
+	Lock    string   `json:"lock"`
+	Recipe  string   `json:"recipe"`
+	Kind    string   `json:"kind"`
+	Nodes   []string `json:"nodes"`
+	Session *string  `json:"session"`
+	Client  *string  `json:"client"`
+	// HolderSession and HolderClient, on a wait finding, name the holder
+	// the queue waits behind.
+	HolderSession *string `json:"holder_session,omitempty"`
+	HolderClient  *string `json:"holder_client,omitempty"`
+	Detail        string  `json:"detail"`
+	Holders       int     `json:"holders"`
+	Waiters       int     `json:"waiters"`
+	OldestHoldMs  int64   `json:"oldest_hold_ms"`
 	// OldestHoldAtMostMs is the hold's upper bound; OldestWaitMs is null
 	// when no node waits.
 	OldestHoldAtMostMs int64  `json:"oldest_hold_at_most_ms"`
@@ -236,6 +249,13 @@ func (r Result) WriteJSON(w io.Writer) error {
 		}
 		if f.Client.Addr != "" {
 			fj.Client = &f.Client.Addr
+		}
+		if f.HolderSession != 0 {
+			s := lockcore.SessionHex(f.HolderSession)
+			fj.HolderSession = &s
+			if f.HolderClient.Addr != "" {
+				fj.HolderClient = &f.HolderClient.Addr
+			}
 		}
 		out.Findings = append(out.Findings, fj)
 	}

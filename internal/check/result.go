@@ -88,11 +88,15 @@ func (r Result) Unjudged() []string {
 	return []string{fmt.Sprintf("%s not judged for %d %s (%s)", k, r.UnknownLinks, plural(r.UnknownLinks, "holder", "holders"), why)}
 }
 
-// SetClients fills in each finding's client from client (what the servers'
-// cons said of a session).
+// SetClients fills in each finding's client, and a wait finding's
+// holder's, from client (what the servers' cons said of a session).
 func (r *Result) SetClients(client func(session int64) model.Client) {
 	for i := range r.Findings {
-		r.Findings[i].Client = client(r.Findings[i].Session)
+		f := &r.Findings[i]
+		f.Client = client(f.Session)
+		if f.HolderSession != 0 {
+			f.HolderClient = client(f.HolderSession)
+		}
 	}
 }
 

@@ -27,14 +27,23 @@ type Thresholds struct {
 	Critical, Warning []lockcore.AnomalyKind
 }
 
+// DefaultWarnWait is the wait of a lock's oldest waiter past which the
+// queue is a warning when neither flags nor the context say otherwise:
+// twice the default long-held hold, so that a holder that holds on alone
+// shows as long-held first, and a queue stuck behind it (or behind a
+// chain of holders) still warns where no hold can be dated.
+const DefaultWarnWait = 10 * time.Minute
+
 // DefaultThresholds are the thresholds when neither flags nor the context
 // set them: every kind that does not resolve on its own is critical, the
 // kinds that deserve a look are warnings, a hold of 5 minutes is
-// long-held (a warning), and waiters and critical holds have no threshold,
-// as what is normal for them depends on the lock.
+// long-held (a warning), an oldest waiter of DefaultWarnWait a warning,
+// and the number of waiters, critical holds and critical waits have no
+// threshold, as what is normal for them depends on the lock.
 func DefaultThresholds() Thresholds {
 	return Thresholds{
 		WarnHeld: 5 * time.Minute,
+		WarnWait: DefaultWarnWait,
 		Critical: DefaultCritical(),
 		Warning:  DefaultWarning(),
 	}

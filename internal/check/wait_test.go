@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 )
 
 var readAt = time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
@@ -40,7 +41,8 @@ func TestWaitThresholds(t *testing.T) {
 		want     Status
 		wantNode string
 	}{
-		{"off by default", queued("/q", lockcore.RecipeCuratorMutex, 7*time.Minute, 6*time.Minute, 2), base, OK, ""},
+		{"under the default", queued("/q", lockcore.RecipeCuratorMutex, 7*time.Minute, 6*time.Minute, 2), base, OK, ""},
+		{"past the default", queued("/q", lockcore.RecipeCuratorMutex, 14*time.Minute, DefaultWarnWait+time.Minute, 2), base, Warning, "_c_b-lock-0000000008"},
 		{"under warn", queued("/q", lockcore.RecipeCuratorMutex, 7*time.Minute, 4*time.Minute, 2), warn, OK, ""},
 		{"past warn", queued("/q", lockcore.RecipeCuratorMutex, 7*time.Minute, 6*time.Minute, 2), warn, Warning, "_c_b-lock-0000000008"},
 		{"past crit", queued("/q", lockcore.RecipeKazooLock, 20*time.Minute, 12*time.Minute, 1), both, Critical, "_c_b-lock-0000000008"},
@@ -95,6 +97,16 @@ func TestUndatedHoldIsSaidAndWaitCatchesTheQueue(t *testing.T) {
 	}
 	th.WarnWait = 5 * time.Minute
 	r = Evaluate([]*lockcore.Lock{l}, th)
+	r.SetClients(func(s int64) model.Client {
+		if s == 0x300 {
+			return model.Client{Session: s, Addr: "10.0.0.9:40000"}
+		}
+		return model.Client{Session: s}
+	})
+	if f := r.Findings[0]; f.HolderSession != 0x300 || f.HolderClient.Addr != "10.0.0.9:40000" ||
+		!strings.Contains(f.Line(), " session=0x301 ") || !strings.Contains(f.Line(), " holder_session=0x300 holder_client=10.0.0.9:40000 ") {
+		t.Errorf("the wait finding does not name the holder: %s", f.Line())
+	}
 	if r.Status() != Warning || !strings.Contains(r.Summary(), "/locks/orders wait") {
 		t.Errorf("with --warn-wait 5m: %s", r.Summary())
 	}
@@ -110,6 +122,8 @@ func TestUndatedHoldIsSaidAndWaitCatchesTheQueue(t *testing.T) {
 		OldestWaitMs int64 `json:"oldest_wait_ms"`
 		Findings     []struct {
 			Kind               string
+			HolderSession      string `json:"holder_session"`
+			HolderClient       string `json:"holder_client"`
 			OldestWaitMs       *int64 `json:"oldest_wait_ms"`
 			OldestHoldAtMostMs int64  `json:"oldest_hold_at_most_ms"`
 		}
@@ -123,7 +137,8 @@ func TestUndatedHoldIsSaidAndWaitCatchesTheQueue(t *testing.T) {
 	}
 	six := (6 * time.Minute).Milliseconds()
 	if got.OldestWaitMs != six || len(got.Findings) != 1 || got.Findings[0].Kind != "wait" || *got.Findings[0].OldestWaitMs != six ||
-		got.Findings[0].OldestHoldAtMostMs != (11*time.Minute).Milliseconds() || len(got.Undated) != 1 {
+		got.Findings[0].OldestHoldAtMostMs != (11*time.Minute).Milliseconds() || len(got.Undated) != 1 ||
+		got.Findings[0].HolderSession != "0x300" || got.Findings[0].HolderClient != "10.0.0.9:40000" {
 		t.Errorf("json:\n%s", b.String())
 	}
 }

@@ -22,12 +22,14 @@ type checkWaitJSON struct {
 	NotJudged    []string `json:"not_judged"`
 	OldestWaitMs int64    `json:"oldest_wait_ms"`
 	Findings     []struct {
-		Status       string   `json:"status"`
-		Lock         string   `json:"lock"`
-		Kind         string   `json:"kind"`
-		Nodes        []string `json:"nodes"`
-		Session      *string  `json:"session"`
-		OldestWaitMs *int64   `json:"oldest_wait_ms"`
+		Status        string   `json:"status"`
+		Lock          string   `json:"lock"`
+		Kind          string   `json:"kind"`
+		Nodes         []string `json:"nodes"`
+		Session       *string  `json:"session"`
+		HolderSession *string  `json:"holder_session"`
+		HolderClient  *string  `json:"holder_client"`
+		OldestWaitMs  *int64   `json:"oldest_wait_ms"`
 	} `json:"findings"`
 	Undated []struct {
 		Lock         string `json:"lock"`
@@ -96,10 +98,15 @@ func TestIntegrationCheckStuckQueueByWait(t *testing.T) {
 		*f.Session != fmt.Sprintf("0x%x", waiter.Session) || f.OldestWaitMs == nil || *f.OldestWaitMs < 3000 || got.OldestWaitMs < 3000 {
 		t.Errorf("wait finding %+v (oldest wait %d ms), want the waiter %s past 3 s", f, got.OldestWaitMs, waiter.Node)
 	}
+	// The page names the culprit: the holder's session and its client.
+	holderHex := fmt.Sprintf("0x%x", holder.Session)
+	if f.HolderSession == nil || *f.HolderSession != holderHex || f.HolderClient == nil || !strings.HasPrefix(*f.HolderClient, "127.0.0.1:") {
+		t.Errorf("wait finding names holder session %v client %v, want %s and its client's address", f.HolderSession, f.HolderClient, holderHex)
+	}
 	out, _, code := run(t, "check", "--server", server, "--warn-wait", "1s", "--crit-wait", "1h", lock)
 	if code != int(check.Warning) || !strings.HasPrefix(out, "WARNING: 1 of 1 lock needs a look: "+lock+" wait") ||
 		!strings.Contains(out, "\nWARNING "+lock+" wait nodes="+model.ShortNode(rel(waiter.Node))) || !strings.Contains(out, " oldest_wait=") ||
-		!strings.Contains(out, "'"+lock+":oldest_wait'=") {
+		!strings.Contains(out, "'"+lock+":oldest_wait'=") || !strings.Contains(out, " holder_session="+holderHex+" holder_client=127.0.0.1:") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }

@@ -46,8 +46,10 @@ A holder known to have held past --warn-held is long-held (a warning kind by def
 --warn-held to it. Holds are judged by what one read proves: a holder that got the lock when
 its predecessor left has no datable grant, so its hold is only known to lie between 0 and its
 node's age; check says so (NOTE ... undated-hold) rather than count it as 0. The oldest
-waiter's wait is exact (from its node's creation): --warn-wait and --crit-wait catch a stuck
-queue whatever its holder's hold (leader elections aside, whose candidates wait by design).
+waiter's wait is exact (from its node's creation): --warn-wait (10m by default) and --crit-wait
+catch a stuck queue whatever its holder's hold (leader elections aside, whose candidates wait by
+design), and the finding names the holder the queue waits behind (holder_session, holder_client):
+whom to page. --crit-wait alone, below the default --warn-wait, lowers it to the same.
 0 turns a threshold off. Thresholds not given as flags come from the context's check section
 of the config file (see zklocks config --help), then from the defaults; no config file is
 needed (cron, a Kubernetes CronJob).

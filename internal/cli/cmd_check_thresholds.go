@@ -43,6 +43,11 @@ func (f *checkFlags) mergeContext(given func(flag string) bool, s settings) (che
 	if !given("crit-wait") && cc.CritWait != 0 {
 		t.CritWait = cc.CritWait
 	}
+	if warnWaitSet := given("warn-wait") || cc.WarnWait != 0; !warnWaitSet && t.CritWait > 0 && t.CritWait < t.WarnWait {
+		// As for holds: --crit-wait alone, below the default
+		// --warn-wait, lowers the default to it.
+		t.WarnWait = t.CritWait
+	}
 	if !given("warn-waiters") && cc.WarnWaiters != 0 {
 		t.WarnWaiters = cc.WarnWaiters
 	}

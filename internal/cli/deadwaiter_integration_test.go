@@ -77,4 +77,3 @@ func TestIntegrationKilledWaiterIsDisconnectedNotUnwatched(t *testing.T) {
 		t.Errorf("anomalies %v after the dead waiter's session expired", k)
 	}
 }
-
