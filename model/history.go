@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
-	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // Change is what happened to one contender, as seen between two readings
@@ -18,7 +17,7 @@ const (
 	Granted  Change = "granted"  // a contender now holds (new or after waiting)
 	Released Change = "released" // a holder's node went
 	Left     Change = "left"     // a waiter's node went before it held
-	Expired  Change = "expired"  // our own session expired (Lock is empty)
+	Expired  Change = "expired"  // our own session expired (Lock is empty; see Ours)
 	// Disconnected: no member holds a connection for a holder's session
 	// any more (its client died or is cut off); the lock stays held until
 	// the session expires or the client reconnects.
@@ -70,6 +69,9 @@ type HistoryEntry struct {
 	// Audit is the operator's audit line when it was zklocks' operator.
 	EndedBy Ender
 	Audit   string
+	// Note says, in words, what happened to zklocks' own connection or
+	// the ensemble, for the entries that are about them (Change.Ours).
+	Note string
 	// Reconstructed marks a join (or a grant known exactly) that happened
 	// before its lock was found: At is the node's creation time (ctime,
 	// by the server's clock), not when it was seen.
@@ -239,13 +241,5 @@ func (s *State) add(e HistoryEntry) {
 	// would cost a 5,000-entry copy per event.
 	if len(s.History) > maxHistory+maxHistory/4 {
 		s.History = append(s.History[:0:0], s.History[len(s.History)-maxHistory:]...)
-	}
-}
-
-// recordConn logs our own session's expiry.
-func (s *State) recordConn(ev zkwatch.Event) {
-	if ev.Conn.Phase == zkwatch.Expired {
-		s.History = append(s.History, HistoryEntry{At: ev.At, Change: Expired, Session: ev.Conn.Session})
-		s.Logged++
 	}
 }

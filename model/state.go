@@ -90,6 +90,13 @@ type State struct {
 	foundPending map[string]bool
 	// clientsAsked is when the members were asked for Clients.
 	clientsAsked time.Time
+	// members is what the last members' answer said of each member,
+	// leader the member that last said it leads, and leaderless that no
+	// member answering says so since (connlog.go); members is replaced,
+	// never changed in place, so clones share it.
+	members    map[string]memberSeen
+	leader     string
+	leaderless bool
 }
 
 const maxErrors = 20
@@ -104,9 +111,10 @@ func NewState() *State {
 func (s *State) Apply(ev zkwatch.Event) {
 	switch ev.Kind {
 	case zkwatch.EventConn:
+		prev := s.Conn
 		s.Conn = ev.Conn
 		s.unwatched = s.unwatched || ev.Conn.Phase != zkwatch.Connected
-		s.recordConn(ev)
+		s.recordConn(prev, ev)
 	case zkwatch.EventLock:
 		s.trackOwners(ev.Lock, ev.At)
 		l := s.withLinks(ev.Lock)
@@ -132,6 +140,9 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventDenied:
 		s.Denied[ev.Path] = ev.Err
 	case zkwatch.EventSynced:
+		if s.unwatched {
+			s.recordReread(ev)
+		}
 		s.LastSync, s.Discovery, s.unwatched = ev.At, ev.Discovery, false
 		if s.FirstSync.IsZero() {
 			s.FirstSync = ev.At
@@ -146,6 +157,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		}
 		s.Fix = zkwatch.NoWayFix(ev.Servers)
 		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
+		s.recordServers(ev)
 		before := s.Links
 		if s.updateLinks(ev) {
 			s.recordDisconnects(ev, before)

@@ -36,7 +36,7 @@ func (p *eventsPane) rebuild() {
 	for i := range hist {
 		h := &hist[i]
 		if p.filter.active() && !p.filter.match(string(h.Change), model.Printable(h.Lock), model.ShortNode(h.Node),
-			model.SessionText(h.Session)) {
+			model.SessionText(h.Session), model.Printable(h.Note)) {
 			continue
 		}
 		rows = append(rows, i)
@@ -130,7 +130,7 @@ func (p eventsPane) view() string {
 	lines := make([]string, 0, p.h)
 	lines = append(lines, "  "+headerRow(cols, widths, st.header))
 	if len(p.rows) == 0 {
-		msg := "no changes since the first sync: joins, grants, releases and leaves appear here as they happen"
+		msg := "no changes since the first sync: joins, grants, releases and leaves, and zklocks' own connection, appear here as they happen"
 		if p.filter.active() {
 			msg = "nothing matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
 		}
@@ -138,6 +138,10 @@ func (p eventsPane) view() string {
 	}
 	for i, c := range cells {
 		sel := first+i == p.cur.idx
+		if h := &hist[p.rows[first+i]]; h.Change.Ours() {
+			lines = append(lines, marker(st, sel)+p.ourLine(h, c, widths, sel))
+			continue
+		}
 		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
 	}
 	if audit != "" {
@@ -165,9 +169,15 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 		// First seen then: it happened no later, when is not known.
 		t.text = "≤" + t.text
 	}
-	if h.Change == model.Expired {
-		return []cell{t, {text: "expired", p: st.danger}, {},
-			{text: "our session expired: everything is read again", p: st.danger}, {}, {text: model.SessionText(h.Session)}, {}}
+	if h.Change.Ours() {
+		// zklocks' own connection, or the ensemble: its words take the
+		// rest of the line (ourLine), not the lock's column.
+		p := st.muted
+		switch h.Change {
+		case model.Expired, model.ConnLost, model.MemberDown, model.LeaderChanged:
+			p = st.danger
+		}
+		return []cell{t, {text: string(h.Change), p: p}}
 	}
 	change := cell{text: changeText(h)}
 	if h.Reconstructed {
@@ -193,4 +203,18 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 	}
 	return []cell{t, change, {text: mode}, {text: model.Printable(h.Lock)}, {text: model.ShortNode(h.Node)},
 		{text: model.SessionText(h.Session), p: st.muted}, fifo}
+}
+
+// ourLine is an entry about zklocks' own connection or the ensemble: its
+// time and change in their columns, then what happened, in words, to the
+// end of the line.
+func (p *eventsPane) ourLine(h *model.HistoryEntry, c []cell, widths []int, sel bool) string {
+	st := p.env.st
+	note := model.Printable(h.Note)
+	rest := p.w - 2 - widths[0] - widths[1] - 2
+	text := fit(c[0].text, widths[0]) + " " + fit(c[1].text, widths[1]) + " " + fit(note, max(rest, 0))
+	if sel {
+		return st.selected.s(text)
+	}
+	return c[0].p.s(fit(c[0].text, widths[0])) + " " + c[1].p.s(fit(c[1].text, widths[1])) + " " + c[1].p.s(fit(note, max(rest, 0)))
 }

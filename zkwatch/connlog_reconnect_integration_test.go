@@ -1,0 +1,98 @@
+//go:build !race
+
+package zkwatch_test
+
+// Run without -race, as reconnect_integration_test.go's tests: the
+// watcher's connection is dropped while it holds watches.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// TestIntegrationReconnectOwnConnectionLogged: on a three-member
+// ensemble, the event log says what happened to zklocks' own connection
+// and to the ensemble, in order: the member it was connected to stops
+// (our connection lost, the session taken back by another member, that
+// member down, the picture re-read), comes back (up again), and the
+// leader stops (the leader changed, naming the new one and the old).
+func TestIntegrationReconnectOwnConnectionLogged(t *testing.T) {
+	ens := zktest.StartEnsemble(t, 3)
+	members := ens.Members()
+	admin := ens.Connect(t)
+	mkdirs(t, admin, "/own")
+	contender(t, admin, "/own")
+	c := watch(t, dial(t, ens.ConnectString(), 4*time.Second),
+		zkwatch.WatchConfig{Roots: []string{"/own"}, EnrichEvery: 200 * time.Millisecond})
+	answered := func(s *model.State) bool {
+		up := 0
+		for _, sv := range s.Servers {
+			if sv.Err == nil {
+				up++
+			}
+		}
+		return up == len(members)
+	}
+	c.waitFor(t, "the first sync and every member's answer", func(s *model.State) bool {
+		return !s.FirstSync.IsZero() && answered(s) && s.Locks["/own"] != nil
+	})
+	c.mu.Lock()
+	server := c.state.Conn.Server
+	c.mu.Unlock()
+	ours := -1
+	for i, m := range members {
+		if m.Addr() == server {
+			ours = i
+		}
+	}
+	if ours < 0 {
+		t.Fatalf("connected to %s, not a member", server)
+	}
+
+	logged := func(change model.Change, note string) func(*model.State) bool {
+		return func(s *model.State) bool { return find(s, change, note) >= 0 }
+	}
+	members[ours].Stop()
+	c.waitFor(t, "our connection lost", logged(model.ConnLost, "our connection to "+server+" lost"))
+	c.waitFor(t, "the session taken back", logged(model.Reconnected, "same session"))
+	c.waitFor(t, "the picture re-read", logged(model.Reread, "1 lock re-read"))
+	c.waitFor(t, "the member down", logged(model.MemberDown, "member "+server+" stopped answering"))
+	members[ours].Restart()
+	c.waitWithin(t, 60*time.Second, "the member up", logged(model.MemberUp, "member "+server+" answers again"))
+
+	leader := members[ens.Leader()].Addr()
+	members[ens.Leader()].Stop()
+	c.waitWithin(t, 60*time.Second, "the leader changed", func(s *model.State) bool {
+		i := find(s, model.LeaderChanged, "(was "+leader+")")
+		return i >= 0 && strings.HasPrefix(s.History[i].Note, "leader now ")
+	})
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.state
+	lost, back, reread := find(s, model.ConnLost, ""), find(s, model.Reconnected, ""), find(s, model.Reread, "")
+	if !(lost < back && back < reread) {
+		t.Fatalf("out of order (lost %d, reconnected %d, re-read %d): %+v", lost, back, reread, s.History)
+	}
+	for _, h := range s.History {
+		t.Logf("%s %-12s %s", h.At.Format("15:04:05.000"), h.Change, h.Note)
+		if h.Change.Ours() && (h.Lock != "" || h.Note == "") {
+			t.Fatalf("an entry about our connection without its words, or with a lock: %+v", h)
+		}
+	}
+}
+
+// find is the index of the first entry of change whose note has note.
+func find(s *model.State, change model.Change, note string) int {
+	for i, h := range s.History {
+		if h.Change == change && strings.Contains(h.Note, note) {
+			return i
+		}
+	}
+	return -1
+}
