@@ -188,6 +188,8 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeCuratorIDs(l)
 	case l.Recipe == RecipeHive:
 		analyzeHive(l)
+	case l.Recipe == RecipeHBaseTableLock:
+		analyzeHBaseTableLock(l)
 	}
 	if l.App != nil && t.Self.Ephemeral() && len(t.Children) == 0 && l.WatchesSource != WatchesFromServer {
 		l.App.Notes = append(l.App.Notes, "the candidates waiting for this node hold no node of their own: only the servers' watch table shows them, and it was not read")

@@ -40,6 +40,10 @@ var decoders = map[string]func(data []byte) (string, bool){
 		return fmt.Sprintf("broker %d", c.BrokerID), ok
 	},
 	"accumulo-lock": DecodeAccumuloLockData,
+	"hbase-table-lock": func(b []byte) (string, bool) {
+		l, ok := DecodeHBaseTableLock(b)
+		return l.String(), ok
+	},
 }
 
 // identityRule names a holder from its node: its name's parts and data.

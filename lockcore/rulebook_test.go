@@ -30,8 +30,13 @@ func TestBuiltinEntriesAgreeWithParser(t *testing.T) {
 	}
 	b := builtinBook()
 	for _, c := range b.entries {
-		if !c.Builtin || c.Coded == "" || c.Source != "built-in" {
-			t.Errorf("%s: built-in entries are coded and say so (Builtin %v, Coded %q, Source %q)", c.Name, c.Builtin, c.Coded, c.Source)
+		if !c.Builtin || c.Source != "built-in" {
+			t.Errorf("%s: built-in entries say so (Builtin %v, Source %q)", c.Name, c.Builtin, c.Source)
+		}
+		if c.Coded == "" {
+			// Read by its fields alone, as a user's entry: no parser
+			// to agree with (TestHBaseTableLockQueue reads one).
+			continue
 		}
 		for _, n := range names[Recipe(c.Name)] {
 			got, vals, ok := c.parse(n)

@@ -84,6 +84,42 @@ func TestIntegrationMoreApplications(t *testing.T) {
 			t.Fatalf("ls: %v, want %v as hive", got, want)
 		}
 	})
+
+	t.Run("hbase 1.x table locks", func(t *testing.T) {
+		lock := func(write bool, id string, thread uint64, purpose string) apptree.HBaseTableLock {
+			return apptree.HBaseTableLock{Parent: "/hbase1", Table: "t1", Write: write, Identifier: id,
+				Host: "hmaster1.example.com", Port: 16000, StartCode: 1700000000000, ThreadID: thread, Purpose: purpose, CreateMs: 1700000000000}
+		}
+		// Two region servers read (a split each), the master waits to
+		// write (disable), and a third reader queues behind the write.
+		rs1, rs2, master, rs3 := zks.Connect(t), zks.Connect(t), zks.Connect(t), zks.Connect(t)
+		r1, _ := apptree.LockHBaseTable(t, rs1, lock(false, "regionserver:16020", 11, "SPLIT_REGION"))
+		r2, _ := apptree.LockHBaseTable(t, rs2, lock(false, "regionserver:16020", 12, "SPLIT_REGION"))
+		w, wWatches := apptree.LockHBaseTable(t, master, lock(true, "master:16000", 13, "disableTable"))
+		r3, r3Watches := apptree.LockHBaseTable(t, rs3, lock(false, "regionserver:16020", 14, "SPLIT_REGION"))
+		if wWatches != r2 || r3Watches != w {
+			t.Fatalf("built: the write watches %s, the last read %s", wWatches, r3Watches)
+		}
+		l := showApp(t, server, "/hbase1/table-lock/t1").Locks[0]
+		p := l.Participants
+		if l.Recipe != "hbase-table-lock" || l.Holders != 2 || l.Waiters != 2 || len(p) != 4 || len(l.Anomalies) != 0 {
+			t.Fatalf("lock %+v", l)
+		}
+		want := []struct{ node, role, mode, watches string }{{r1, "holder", "read", ""}, {r2, "holder", "read", ""}, {w, "waiter", "write", r2}, {r3, "waiter", "read", w}}
+		for i, x := range want {
+			got := ""
+			if p[i].Watches != nil {
+				got = *p[i].Watches
+			}
+			if p[i].Node != x.node || p[i].Role != x.role || p[i].Mode != x.mode || got != x.watches {
+				t.Errorf("participant %d: %s %s %s watches %q, want %+v", i, p[i].Node, p[i].Role, p[i].Mode, got, x)
+			}
+		}
+		if p[2].Identity != "hmaster1.example.com,16000,1700000000000 (thread 13) for disableTable, since 2023-11-14T22:13:20Z" ||
+			l.App == nil || l.App.What != "table lock on t1" || !strings.HasPrefix(l.App.Holder, "2 readers: ") {
+			t.Errorf("identity %q app %+v", p[2].Identity, l.App)
+		}
+	})
 }
 
 // lsRecipes lists the locks under root with their recipes.
