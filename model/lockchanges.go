@@ -38,11 +38,15 @@ func (s *State) noteLock(path string) {
 // the mark to pass next time. ok is false when it cannot tell: mark is
 // the zero mark, from another State (a clone has changes of its own), or
 // older than the changes kept. Then any lock may have changed.
+//
+// It does not change s: several viewers may read one State at once
+// (zklocks serve's sessions share their cluster's).
 func (s *State) LockChanges(mark LockMark) (paths []string, next LockMark, ok bool) {
-	if s.journal == nil {
-		s.journal = &lockJournal{}
-	}
 	j := s.journal
+	if j == nil {
+		// Nothing was recorded in this State (a new one, or a clone).
+		return nil, LockMark{}, false
+	}
 	next = LockMark{j: j, n: j.base + len(j.paths)}
 	if mark.j != j || mark.n < j.base {
 		return nil, next, false

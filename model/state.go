@@ -104,7 +104,7 @@ const maxErrors = 20
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
-		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]string{}}
+		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]string{}, journal: &lockJournal{}}
 }
 
 // Apply moves the state forward by one event.
