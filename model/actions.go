@@ -30,9 +30,12 @@ type Actions struct {
 	ZK       lockcore.ZK
 	Audit    *Audit
 	ReadOnly bool
-	// Server, User, Host and Via (ViaUI or ViaCLI) are written into
-	// audit lines.
+	// Server, User, Host and Via (ViaUI, ViaCLI or ViaSSH) are written
+	// into audit lines.
 	Server, User, Host, Via string
+	// Key, under zklocks serve, is the fingerprint of the SSH key User
+	// signed in with, written into audit lines; "" otherwise.
+	Key string
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
 	// NewSession, when set, dials a session of Acquire's own, ended (with
@@ -173,7 +176,7 @@ func (a *Actions) record(action string, e lockcore.Expect, result error) error {
 	if result != nil {
 		res = "failed: " + result.Error()
 	}
-	entry := AuditEntry{Time: now().UTC(), User: a.User, Host: a.Host, Via: a.Via, Server: a.Server,
+	entry := AuditEntry{Time: now().UTC(), User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Server: a.Server,
 		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
 		Owner: sessionOrNone(e.EphemeralOwner), Result: res}
 	if a.Told != nil {

@@ -14,13 +14,17 @@ import (
 // it succeeded or not. It holds no credentials by construction.
 type AuditEntry struct {
 	Time time.Time `json:"time"`
-	// User is the operating-system user who acted.
+	// User is the operating-system user who acted, or under zklocks
+	// serve the SSH user.
 	User string `json:"user"`
 	// Host is the name of the machine the action was taken from, and Via
 	// says from where in zklocks: ViaUI or ViaCLI. An operator who comes
 	// second reads from them who acted first.
 	Host string `json:"host,omitempty"`
 	Via  string `json:"via,omitempty"`
+	// Key is, under zklocks serve, the fingerprint (SHA256:…) of the SSH
+	// key the user signed in with; absent otherwise.
+	Key string `json:"key,omitempty"`
 	// Server is the connect string acted on.
 	Server string `json:"server"`
 	// Session is the session that acted.
@@ -33,10 +37,13 @@ type AuditEntry struct {
 	Result string `json:"result"`
 }
 
-// Where an action came from (AuditEntry.Via).
+// Where an action came from (AuditEntry.Via). ViaSSH is a session of
+// zklocks serve: User is then the SSH user, Key their key's fingerprint,
+// and Host the address they connected from.
 const (
 	ViaUI  = "ui"
 	ViaCLI = "cli"
+	ViaSSH = "ssh"
 )
 
 // Audit appends entries as JSON lines to a writer (the audit log, opened

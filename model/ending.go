@@ -92,6 +92,12 @@ func ActorWords(line string) string {
 		out += " from the UI"
 	case ViaCLI:
 		out += " from the command line"
+	case ViaSSH:
+		out += " over SSH (zklocks serve)"
+		if a.Host != "" {
+			out += " from " + Printable(a.Host)
+		}
+		return out
 	}
 	if a.Host != "" {
 		out += " on " + Printable(a.Host)
