@@ -101,13 +101,16 @@ func New(opt Options) *App {
 	if opt.Location == nil {
 		opt.Location = time.Local
 	}
+	if opt.Shared != nil {
+		opt.Events, opt.State = nil, opt.Shared.State()
+	}
 	if opt.State == nil {
 		opt.State = model.NewState()
 	}
 	if opt.NodeTimeout <= 0 {
 		opt.NodeTimeout = 10 * time.Second
 	}
-	st := newStyles(opt.Profile)
+	st := newStyles(opt.Renderer, opt.Profile)
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
@@ -118,7 +121,7 @@ func New(opt Options) *App {
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), tree: newTreePane(e),
 		replay: replay}
-	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, host: a}
+	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, readOnlyWhy: opt.ReadOnlyWhy, host: a}
 	for f := range focusCount {
 		a.keymaps[f] = keys.screenKeys(f)
 	}
@@ -131,7 +134,7 @@ func New(opt Options) *App {
 // Init starts reading the watcher's events and the clock that ages what is
 // shown.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForEvents(a.opt.Events), tick(), a.startCmd}
+	cmds := []tea.Cmd{waitForEvents(a.opt.Events), waitForShared(a.opt.Shared), tick(), a.startCmd}
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
 	}
@@ -149,8 +152,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.toFocused(msg)
 	case watchEventsMsg:
 		return a, a.handleEvents(msg)
+	case sharedStateMsg:
+		return a, a.handleShared(msg)
 	case tickMsg:
-		if a.env.state.AgeTo(a.env.now()) {
+		// A shared picture is aged by whoever keeps it.
+		if a.opt.Shared == nil && a.env.state.AgeTo(a.env.now()) {
 			a.gen++
 			a.refresh()
 		}

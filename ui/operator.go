@@ -18,6 +18,8 @@ type operator struct {
 	env      *env
 	actions  *model.Actions
 	readOnly bool
+	// readOnlyWhy says why, when not the flag or the context (Options).
+	readOnlyWhy string
 	// seq counts acquisitions started, to drop answers about earlier ones.
 	seq int
 	// revokeWait bounds the wait for a revoked holder's release; zero
@@ -57,7 +59,11 @@ type selection struct {
 // opening their confirmDialog.
 func (op *operator) guardWrite(what string) bool {
 	if op.readOnly {
-		op.host.say("read-only: "+what+" is disabled (started with --read-only or a read-only context)", true)
+		why := op.readOnlyWhy
+		if why == "" {
+			why = "started with --read-only or a read-only context"
+		}
+		op.host.say("read-only: "+what+" is disabled ("+why+")", true)
 		return false
 	}
 	return true

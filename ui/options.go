@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -19,6 +20,10 @@ type Options struct {
 	// Events are the watcher's events; the App reads them until the channel
 	// closes. Nil means none (a fixed picture, as in tests).
 	Events <-chan zkwatch.Event
+	// Shared, when set, is a picture kept up to date by someone else
+	// (zklocks serve's one watcher per cluster): the App shows its latest
+	// State, never changes it, and ignores Events and State.
+	Shared Shared
 	// ReadNode reads a node for the node screen; nil disables reading.
 	ReadNode NodeReader
 	// Bell rings the terminal when a marked lock is granted or released;
@@ -40,9 +45,17 @@ type Options struct {
 	// ReadOnly shows the READ-ONLY badge and disables every binding that
 	// could change ZooKeeper.
 	ReadOnly bool
+	// ReadOnlyWhy is what a disabled binding says is why, when not
+	// --read-only or a read-only context (zklocks serve: the SSH key's
+	// role).
+	ReadOnlyWhy string
 	// Profile is the colour profile; termenv.Ascii for NO_COLOR. The zero
 	// value (TrueColor) is used as is; see ProfileFromEnv.
 	Profile termenv.Profile
+	// Renderer, when set, is the terminal the styles are made for, with
+	// its own colour profile (zklocks serve: each SSH session's, from
+	// wish's bubbletea.MakeRenderer); Profile is then ignored.
+	Renderer *lipgloss.Renderer
 	// Now is the clock; nil means time.Now. Views read time only through it.
 	Now func() time.Time
 	// Location is where timestamps are shown; nil means time.Local.

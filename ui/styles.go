@@ -52,11 +52,14 @@ type styles struct {
 	help                      help.Styles
 }
 
-// newStyles makes the styles for a colour profile: termenv.Ascii (for
-// NO_COLOR, or a terminal without colours) gives plain text.
-func newStyles(profile termenv.Profile) styles {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(profile)
+// newStyles makes the styles for a terminal, r, or when r is nil for a
+// colour profile: termenv.Ascii (for NO_COLOR, or a terminal without
+// colours) gives plain text.
+func newStyles(r *lipgloss.Renderer, profile termenv.Profile) styles {
+	if r == nil {
+		r = lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(profile)
+	}
 	// Never ask the terminal for its background: no adaptive colours.
 	r.SetHasDarkBackground(true)
 	fg := func(c string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(c)) }
