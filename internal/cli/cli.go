@@ -102,6 +102,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newReplayCommand(),
 		newCheckCommand(g),
 		newExporterCommand(g),
+		newServeCommand(g, o),
 		newManCommand(),
 		newDoctorCommand(g),
 	)

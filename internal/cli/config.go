@@ -29,9 +29,16 @@ import (
 //	    tls: {ca: ca.pem, cert: client.pem, key: client-key.pem}
 //	    read-only: true
 //	    session-timeout: 10s
+//	serve:
+//	  listen: 0.0.0.0:2222
+//	  authorized-keys: /etc/zklocks/authorized_keys
+//	  host-key: /var/lib/zklocks/ssh_host_ed25519_key
+//	  contexts: [prod, staging]
 type configFile struct {
 	CurrentContext string                   `yaml:"current-context"`
 	Contexts       map[string]contextConfig `yaml:"contexts"`
+	// Serve configures zklocks serve (see serveConfig).
+	Serve serveConfig `yaml:"serve"`
 
 	path  string // where it was read from, or would be
 	found bool   // whether the file exists

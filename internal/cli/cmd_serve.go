@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/serve"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+)
+
+func newServeCommand(g *globalFlags, o *operateFlags) *cobra.Command {
+	f := &serveFlags{}
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "Serve the UI over SSH: one shared watcher per cluster, a UI per person",
+		Long: `serve is an SSH server that gives each person who connects (ssh -p 2222 HOST) their
+own zklocks UI, and nothing else: no shell, no commands, no forwarding; a client that
+asks for no terminal is refused. Each session has its own screen size, colours,
+cursor and filter, while every session on a cluster shares one connection and one
+watcher: the ensemble pays for one zklocks however many people look. A cluster's
+watcher starts with its first session and stops --linger after its last one left.
+
+Keys: public-key authentication only, from --authorized-keys in OpenSSH's format.
+A key listed plainly may look (role view); one whose line starts with the option
+zklocks-role="operate" may also acquire, force-release, revoke and fence, with
+every confirmation and version check of the UI, each action's audit line naming
+the SSH user and the key's SHA256 fingerprint. The file is read again when it
+changes (and on SIGHUP); a session whose key was removed, or whose role changed,
+is ended.
+
+Clusters: the config file's contexts (--contexts, or the serve section's, or all
+of them); a session starts on --context or the current-context, and :ctx NAME
+switches. With --server, that one cluster only.
+
+The serve section of the config file gives listen, authorized-keys, host-key,
+contexts, max-sessions, idle-timeout and linger (flags win); serve --check
+validates them, and the keys file, without serving. See docs/serve.md.
+
+` + exitCodesHelp(),
+		Example: `  zklocks serve --authorized-keys /etc/zklocks/authorized_keys
+  zklocks serve --listen 0.0.0.0:2222 --host-key /var/lib/zklocks/ssh_host_ed25519_key --contexts prod,staging
+  zklocks serve --check`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd, g, o, f)
+		},
+	}
+	f.register(cmd.Flags())
+	return cmd
+}
+
+// servePlan is what serve would serve, worked out from the flags and the
+// config file without connecting.
+type servePlan struct {
+	cfg      serveConfig
+	keys     *serve.KeyFile
+	offered  []string // contexts; empty with --server or no config file
+	start    string   // the context a session starts on
+	noSwitch string
+}
+
+func planServe(cmd *cobra.Command, g *globalFlags, f *serveFlags) (servePlan, error) {
+	s, err := g.load()
+	if err != nil {
+		return servePlan{}, err
+	}
+	p := servePlan{cfg: f.merge(cmd.Flags(), s.file)}
+	if err := p.cfg.check(s.file); err != nil {
+		return servePlan{}, &exitError{code: exitUsage, err: err}
+	}
+	if p.keys, err = serve.OpenKeyFile(p.cfg.AuthorizedKeys); err != nil {
+		return servePlan{}, &exitError{code: exitUsage, err: err}
+	}
+	switch {
+	case s.given("server"):
+		p.noSwitch = "--server is given: this server shows that one cluster"
+	case len(s.file.Contexts) == 0:
+		p.noSwitch = "the config file defines no contexts"
+	default:
+		p.offered = p.cfg.Contexts
+		if len(p.offered) == 0 {
+			p.offered = s.file.names()
+		}
+		p.start = s.context
+		if p.start == "" {
+			p.start = p.offered[0]
+		}
+		if !slices.Contains(p.offered, p.start) {
+			return servePlan{}, &exitError{code: exitUsage, err: fmt.Errorf("context %q is not among those offered (%v)", p.start, p.offered)}
+		}
+		// Each context offered must load as --context would.
+		for _, name := range p.offered {
+			if _, err := g.loadContext(name); err != nil {
+				return servePlan{}, &exitError{code: exitUsage, err: fmt.Errorf("context %s: %w", name, err)}
+			}
+		}
+	}
+	return p, nil
+}
+
+func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags) error {
+	p, err := planServe(cmd, g, f)
+	if err != nil {
+		return err
+	}
+	s, err := g.load()
+	if err != nil {
+		return err
+	}
+	if f.check {
+		printServePlan(cmd.OutOrStdout(), p, s)
+		return nil
+	}
+	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
+	logger := log.New(cmd.ErrOrStderr(), "zklocks serve: ", log.LstdFlags)
+	srv, err := serve.New(serve.Config{
+		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys,
+		Contexts: p.offered, Default: p.start, NoSwitch: p.noSwitch,
+		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
+		Dial: serveDialer(g, p, f), Audit: audit, Log: logger, Version: cmd.Root().Version,
+	})
+	if err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	ctx, stop := context.WithCancel(cmd.Context())
+	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-hup:
+				srv.ReloadKeys()
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	logger.Printf("listening on %s, %d keys admitted, contexts %v", p.cfg.Listen, p.keys.Len(), p.offered)
+	if err := srv.ListenAndServe(ctx); err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	logger.Printf("stopped")
+	return nil
+}
+
+// serveDialer connects to a context as --context NAME would (or, with
+// --server or no contexts, as the flags say), watching it as the UI does.
+func serveDialer(g *globalFlags, p servePlan, f *serveFlags) serve.Dialer {
+	return func(ctx context.Context, name string) (serve.Cluster, error) {
+		var s settings
+		var err error
+		if len(p.offered) == 0 {
+			s, err = g.load()
+		} else {
+			s, err = g.loadContext(name)
+		}
+		if err != nil {
+			return serve.Cluster{}, err
+		}
+		if s.logFile == "-" {
+			return serve.Cluster{}, errNeedsFile
+		}
+		conn, err := s.dial(ctx)
+		if err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				err = ee.err
+			}
+			return serve.Cluster{}, err
+		}
+		cfg := s.watchConfig()
+		cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
+		cfg.ReadLater = true
+		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
+			NewSession: ownSessions(conn, s.timeout)}, nil
+	}
+}
+
+// printServePlan is serve --check's answer.
+func printServePlan(w io.Writer, p servePlan, s settings) {
+	view, operate := p.keys.Roles()
+	fmt.Fprintf(w, "listen           %s\n", p.cfg.Listen)
+	fmt.Fprintf(w, "host key         %s\n", p.cfg.HostKey)
+	fmt.Fprintf(w, "authorized keys  %s: %d view, %d operate\n", p.cfg.AuthorizedKeys, view, operate)
+	if len(p.offered) > 0 {
+		fmt.Fprintf(w, "contexts         %v (sessions start on %s)\n", p.offered, p.start)
+	} else {
+		fmt.Fprintf(w, "server           %s (%s)\n", model.Printable(s.server), p.noSwitch)
+	}
+	fmt.Fprintf(w, "max sessions     %d, idle timeout %s, watchers linger %s\n", p.cfg.MaxSessions, p.cfg.IdleTimeout, p.cfg.Linger)
+	if s.readOnly {
+		fmt.Fprintln(w, "read-only        every session, whatever its key's role")
+	}
+	fmt.Fprintln(w, "ok: the configuration is valid (nothing was connected to)")
+}

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/crypto/ssh"
+)
+
+// Defaults of zklocks serve, when neither a flag nor the config file's
+// serve section gives a value.
+const (
+	defaultServeListen      = ":2222"
+	defaultServeMaxSessions = 50
+	defaultServeIdle        = 30 * time.Minute
+	defaultServeLinger      = time.Minute
+)
+
+// serveConfig is the config file's serve section; zero values mean "not
+// set". Relative file names are relative to the config file.
+type serveConfig struct {
+	Listen         string        `yaml:"listen"`
+	AuthorizedKeys string        `yaml:"authorized-keys"`
+	HostKey        string        `yaml:"host-key"`
+	Contexts       []string      `yaml:"contexts"`
+	MaxSessions    int           `yaml:"max-sessions"`
+	IdleTimeout    time.Duration `yaml:"idle-timeout"`
+	Linger         time.Duration `yaml:"linger"`
+}
+
+// serveFlags are zklocks serve's own flags.
+type serveFlags struct {
+	serveConfig
+	longHeld time.Duration
+	check    bool
+}
+
+func (f *serveFlags) register(fs *pflag.FlagSet) {
+	hostKey, _ := xdgPath("XDG_STATE_HOME", filepath.Join(".local", "state"), "ssh_host_ed25519_key")
+	fs.StringVar(&f.Listen, "listen", defaultServeListen, "address to serve SSH on, host:port")
+	fs.StringVar(&f.AuthorizedKeys, "authorized-keys", "", "the keys admitted, in OpenSSH's authorized_keys format; a key is view unless its\nline starts with zklocks-role=\"operate\" (read again when it changes, or on SIGHUP)")
+	fs.StringVar(&f.HostKey, "host-key", hostKey, "the server's private key; made (ed25519, 0600) at the first start, then kept")
+	fs.StringSliceVar(&f.Contexts, "contexts", nil, "the config file's contexts offered, comma-separated (default all of them);\na session starts on --context, or the current-context, and :ctx switches")
+	fs.IntVar(&f.MaxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once; more are refused")
+	fs.DurationVar(&f.IdleTimeout, "idle-timeout", defaultServeIdle, "end a session after this long without a key press (0: never)")
+	fs.DurationVar(&f.Linger, "linger", defaultServeLinger, "how long a cluster's watcher runs on after its last session left")
+	fs.DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
+	fs.BoolVar(&f.check, "check", false, "check the configuration (keys file, host key, contexts) and exit, without serving")
+}
+
+// merge takes each value from its flag when given, else from the config
+// file's serve section, else the default; relative file names in the
+// file are relative to it.
+func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
+	c := f.serveConfig
+	file := cf.Serve
+	rel := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(filepath.Dir(cf.path), p)
+	}
+	take := func(flag string, set bool) bool { return !fs.Changed(flag) && set }
+	if take("listen", file.Listen != "") {
+		c.Listen = file.Listen
+	}
+	if take("authorized-keys", file.AuthorizedKeys != "") {
+		c.AuthorizedKeys = rel(file.AuthorizedKeys)
+	}
+	if take("host-key", file.HostKey != "") {
+		c.HostKey = rel(file.HostKey)
+	}
+	if take("contexts", len(file.Contexts) > 0) {
+		c.Contexts = file.Contexts
+	}
+	if take("max-sessions", file.MaxSessions != 0) {
+		c.MaxSessions = file.MaxSessions
+	}
+	if take("idle-timeout", file.IdleTimeout != 0) {
+		c.IdleTimeout = file.IdleTimeout
+	}
+	if take("linger", file.Linger != 0) {
+		c.Linger = file.Linger
+	}
+	return c
+}
+
+// check validates what needs no connection: the address, the host key
+// (readable, or its directory there to make it in), the numbers and the
+// contexts offered. The keys file is read by the caller.
+func (c serveConfig) check(cf *configFile) error {
+	if _, _, err := net.SplitHostPort(c.Listen); err != nil {
+		return fmt.Errorf("listen %q: %w", c.Listen, err)
+	}
+	if c.AuthorizedKeys == "" {
+		return errors.New("no authorized keys: give --authorized-keys FILE, or authorized-keys in the config file's serve section")
+	}
+	if err := checkHostKey(c.HostKey); err != nil {
+		return err
+	}
+	if c.MaxSessions <= 0 {
+		return fmt.Errorf("max-sessions must be positive, got %d", c.MaxSessions)
+	}
+	if c.IdleTimeout < 0 || c.Linger < 0 {
+		return errors.New("idle-timeout and linger cannot be negative")
+	}
+	for _, name := range c.Contexts {
+		if !slices.Contains(cf.names(), name) {
+			return fmt.Errorf("context %q is offered, but %s does not define it (there are: %v)", name, cf.path, cf.names())
+		}
+	}
+	return nil
+}
+
+// checkHostKey accepts a private key file that parses and that only its
+// owner can read, or no file in a directory where one can be made.
+func checkHostKey(path string) error {
+	if path == "" {
+		return errors.New("no host key file: give --host-key FILE")
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		dir := filepath.Dir(path)
+		if _, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("host key %s does not exist, and cannot be made: %w", path, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("host key: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return fmt.Errorf("host key %s is readable by others (mode %v): chmod 600 it", path, fi.Mode().Perm())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("host key: %w", err)
+	}
+	if _, err := ssh.ParsePrivateKey(b); err != nil {
+		return fmt.Errorf("host key %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,298 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+)
+
+// serveRig is a zklocks serve process and the keys of the people who
+// connect to it with OpenSSH's client.
+type serveRig struct {
+	t    testing.TB
+	dir  string
+	port int
+	log  *syncBuffer
+	cmd  *exec.Cmd
+}
+
+// sshKey makes an ed25519 key pair named name in dir and returns its
+// public line and its fingerprint as ssh-keygen prints it.
+func sshKey(t testing.TB, dir, name string) (pub, fingerprint string) {
+	t.Helper()
+	key := filepath.Join(dir, name)
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name+"@test", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(key + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("ssh-keygen", "-l", "-E", "sha256", "-f", key+".pub").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b)), strings.Fields(string(out))[1]
+}
+
+// startServe runs zklocks serve on zks with the authorized-keys lines
+// given, and waits until it listens.
+func startServe(t testing.TB, zks *zktest.Server, root string, keys []string, extra ...string) *serveRig {
+	t.Helper()
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Fatal("OpenSSH's client is not installed (apt-get install -y openssh-client; scripts/deps.sh does)")
+	}
+	r := &serveRig{t: t, dir: t.TempDir(), port: zktest.FreePort(t), log: &syncBuffer{}}
+	ak := filepath.Join(r.dir, "authorized_keys")
+	if err := os.WriteFile(ak, []byte(strings.Join(keys, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"serve", "--server", zks.Addr(), "--config", "", "--root", root,
+		"--listen", fmt.Sprintf("127.0.0.1:%d", r.port), "--host-key", filepath.Join(r.dir, "host_key"),
+		"--authorized-keys", ak, "--audit-log", r.path("audit.log"), "--log-file", r.path("zk.log"), "--idle-timeout", "0"}, extra...)
+	r.cmd = exec.Command(zklocksBinary(t), args...)
+	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = r.cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = r.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(20 * time.Second):
+			// Its goroutines, in the log, say where it hangs.
+			_ = r.cmd.Process.Signal(syscall.SIGQUIT)
+			select {
+			case <-exited:
+			case <-time.After(5 * time.Second):
+				_ = r.cmd.Process.Kill()
+			}
+			t.Errorf("zklocks serve did not stop on SIGTERM; its log:\n%s", r.log)
+		}
+	})
+	r.waitLog("listening on")
+	return r
+}
+
+func (r *serveRig) path(name string) string { return filepath.Join(r.dir, name) }
+
+// waitLog waits for the server's log to say text.
+func (r *serveRig) waitLog(text string) {
+	r.t.Helper()
+	zktest.WaitUntil(r.t, 30*time.Second, func() string {
+		if strings.Contains(r.log.String(), text) {
+			return ""
+		}
+		return fmt.Sprintf("the log never said %q:\n%s", text, r.log)
+	})
+}
+
+// sshArgs are OpenSSH's arguments to connect as user with key name.
+func (r *serveRig) sshArgs(user, key string) []string {
+	return []string{"-p", strconv.Itoa(r.port), "-i", r.path(key), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+		"-o", "StrictHostKeyChecking=accept-new", "-o", "UserKnownHostsFile=" + r.path("known_hosts"),
+		"-o", "LogLevel=ERROR", user + "@127.0.0.1"}
+}
+
+// open connects user with key under tmux, at w×h, and waits for the UI.
+func (r *serveRig) open(user, key string, w, h int) *tmuxScreen {
+	r.t.Helper()
+	cmd := "TERM=xterm-256color exec ssh -t " + strings.Join(r.sshArgs(user, key), " ")
+	s := startTmux(r.t, w, h, cmd)
+	s.waitText("Locks", "connected")
+	return s
+}
+
+// run runs ssh without a terminal and returns its exit code and output.
+func (r *serveRig) run(user, key string, args ...string) (int, string) {
+	r.t.Helper()
+	out, err := exec.Command("ssh", append(r.sshArgs(user, key), args...)...).CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.ExitCode(), string(out)
+	case err != nil:
+		r.t.Fatal(err)
+	}
+	return 0, string(out)
+}
+
+// audit returns the audit log's lines.
+func (r *serveRig) audit() []map[string]any {
+	b, err := os.ReadFile(r.path("audit.log"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			r.t.Fatalf("audit line %q: %v", l, err)
+		}
+		lines = append(lines, m)
+	}
+	return lines
+}
+
+// selectedLine is the screen's line with the ">" marker.
+func selectedLine(screen string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, ">") {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestIntegrationServe drives zklocks serve with OpenSSH's client, under
+// tmux: two people on one lock with their own cursors, a view key refused
+// a force-release before any request, an operate key's force-release
+// audited with its user and key, unknown keys, commands and sessions
+// without a terminal refused, and a client killed mid-session leaving the
+// others served.
+func TestIntegrationServe(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	holder := curator.Acquire(t, "c-holder", "mutex", "/serve/orders")
+	curator.WaitHeld(t, "c-holder", 30*time.Second)
+	waiter := curator.Acquire(t, "c-waiter", "mutex", "/serve/orders")
+
+	keys := t.TempDir()
+	alicePub, aliceFP := sshKey(t, keys, "alice")
+	bobPub, _ := sshKey(t, keys, "bob")
+	sshKey(t, keys, "eve")
+	r := startServe(t, zks, "/serve", []string{`zklocks-role="operate" ` + alicePub, bobPub})
+	for _, k := range []string{"alice", "bob", "eve"} {
+		for _, ext := range []string{"", ".pub"} {
+			b, _ := os.ReadFile(filepath.Join(keys, k+ext))
+			if err := os.WriteFile(r.path(k+ext), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if fi, err := os.Stat(r.path("host_key")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the host key was not made 0600: %v %v", fi, err)
+	}
+
+	// Two people at once on one lock, each with their own cursor.
+	alice := r.open("alice", "alice", 120, 30)
+	bob := r.open("bob", "bob", 100, 24)
+	short := func(n string) string { return n[len(n)-10:] }
+	for _, s := range []*tmuxScreen{alice, bob} {
+		s.keys("/", "orders", "Enter", "Enter")
+		s.waitText("/serve/orders", "1 holding", "1 waiting", short(holder.Node), short(waiter.Node))
+	}
+	alice.keys("G")
+	alice.waitFor("alice's cursor on the waiter", func(sc string) bool { return strings.Contains(selectedLine(sc), short(waiter.Node)) })
+	bob.keys("g")
+	bob.waitFor("bob's cursor on the holder", func(sc string) bool { return strings.Contains(selectedLine(sc), short(holder.Node)) })
+	if sc := alice.capture(); !strings.Contains(selectedLine(sc), short(waiter.Node)) {
+		t.Fatalf("bob's key moved alice's cursor:\n%s", sc)
+	}
+	if !strings.Contains(alice.capture(), "operate") && strings.Contains(alice.capture(), "READ-ONLY") {
+		t.Fatalf("alice's operate key shows read-only:\n%s", alice.last)
+	}
+	bob.waitText("READ-ONLY")
+
+	// A view key is refused a force-release, before any request.
+	zk := zks.Connect(t)
+	_, before, err := zk.Get(holder.Node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob.keys("D")
+	bob.waitText("read-only: force-release is disabled (your SSH key's role is view)")
+	bob.keys("y")
+	_, after, err := zk.Get(holder.Node)
+	if err != nil {
+		t.Fatalf("bob's view key deleted the holder: %v", err)
+	}
+	if after.Version != before.Version || after.Mzxid != before.Mzxid {
+		t.Fatalf("the holder changed after bob's refused force-release: %+v → %+v", before, after)
+	}
+	if lines := r.audit(); len(lines) != 0 {
+		t.Fatalf("a refused force-release was audited: %v", lines)
+	}
+
+	// alice's operate key force-releases the holder, audited as alice's.
+	alice.keys("g", "D")
+	alice.waitText("Force-release: delete")
+	alice.keys("y")
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		if len(r.audit()) > 0 {
+			return ""
+		}
+		return "no audit line for alice's force-release; the screen:\n" + alice.capture()
+	})
+	line := r.audit()[0]
+	if line["action"] != "force-release" || line["user"] != "alice" || line["key"] != aliceFP ||
+		line["node"] != holder.Node || line["result"] != "ok" {
+		t.Fatalf("audit line: %v (want alice's force-release of %s with key %s)", line, holder.Node, aliceFP)
+	}
+	if ok, _, _ := zk.Exists(holder.Node); ok {
+		t.Fatal("the holder's node is still there after alice's force-release")
+	}
+	r.waitLog(`user "alice", key ` + aliceFP)
+	if !strings.Contains(r.log.String(), "role operate") || !strings.Contains(r.log.String(), "role view") {
+		t.Fatalf("the log does not say each session's role:\n%s", r.log)
+	}
+
+	// An unknown key, a command and a session without a terminal are refused.
+	if code, out := r.run("eve", "eve"); code != 255 || !strings.Contains(out, "Permission denied (publickey)") {
+		t.Fatalf("eve's unknown key: exit %d, %q", code, out)
+	}
+	r.waitLog("is not in the authorized keys")
+	if code, out := r.run("alice", "alice", "-T", "cat", "/etc/passwd"); code != 1 || !strings.Contains(out, "no commands") {
+		t.Fatalf("a command: exit %d, %q", code, out)
+	}
+	if code, out := r.run("alice", "alice", "-T"); code != 1 || !strings.Contains(out, "needs a terminal") {
+		t.Fatalf("no terminal: exit %d, %q", code, out)
+	}
+
+	// A client killed mid-session leaves the others served.
+	carol := r.open("carol", "alice", 80, 24)
+	pid, err := strconv.Atoi(strings.TrimSpace(carol.tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	r.waitLog(`session of user "carol"`)
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		if strings.Contains(r.log.String(), `user "carol"`) && strings.Contains(r.log.String(), "the client went away") {
+			return ""
+		}
+		return "the server never saw carol's client go:\n" + r.log.String()
+	})
+	curator.Acquire(t, "c-jobs", "mutex", "/serve/jobs")
+	bob.keys("Escape")
+	bob.waitText("PATH", "match /orders")
+	bob.keys("Escape")
+	bob.waitText("/serve/jobs")
+	again := r.open("carol", "alice", 80, 24)
+	again.waitText("/serve/jobs")
+	if err := r.cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the server died: %v\n%s", err, r.log)
+	}
+}

@@ -1,0 +1,177 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// errStopping refuses a join while the registry shuts down.
+var errStopping = errors.New("serve: the server is stopping")
+
+// Clusters are the clusters a server offers, each watched by one hub for
+// every session on it: started at the first session's join, and stopped
+// Linger after its last session left (a viewer who reconnects, or
+// switches away and back, finds it still warm).
+type Clusters struct {
+	dial   Dialer
+	linger time.Duration
+
+	mu       sync.Mutex
+	entries  map[string]*entry
+	stopping bool
+}
+
+// entry is one cluster's hub, or its dial under way.
+type entry struct {
+	ready  chan struct{} // closed once dialled (hub or err set)
+	hub    *hub
+	err    error
+	feeds  int
+	linger *time.Timer // stops the hub once it has had no feed for Linger
+}
+
+// NewClusters dials with dial, and stops a hub linger after its last
+// session left.
+func NewClusters(dial Dialer, linger time.Duration) *Clusters {
+	return &Clusters{dial: dial, linger: linger, entries: map[string]*entry{}}
+}
+
+// Join returns a feed of the named cluster's picture, dialling it and
+// starting its watcher if no session is on it; ctx bounds the dial.
+// Close the feed when done.
+func (c *Clusters) Join(ctx context.Context, name string) (*Feed, error) {
+	for {
+		c.mu.Lock()
+		if c.stopping {
+			c.mu.Unlock()
+			return nil, errStopping
+		}
+		e := c.entries[name]
+		if e == nil {
+			e = &entry{ready: make(chan struct{})}
+			c.entries[name] = e
+			c.mu.Unlock()
+			c.start(ctx, name, e)
+			c.mu.Lock()
+		}
+		e.feeds++
+		if e.linger != nil {
+			e.linger.Stop()
+			e.linger = nil
+		}
+		c.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			c.release(name, e)
+			return nil, ctx.Err()
+		}
+		if e.err != nil {
+			c.release(name, e)
+			return nil, e.err
+		}
+		f := e.hub.join()
+		if f == nil {
+			// The watcher ended by itself: start again.
+			c.release(name, e)
+			c.forget(name, e)
+			continue
+		}
+		f.leave = func(*Feed) { c.release(name, e) }
+		return f, nil
+	}
+}
+
+// start dials the cluster and starts its hub, or records why not.
+func (c *Clusters) start(ctx context.Context, name string, e *entry) {
+	defer close(e.ready)
+	cl, err := c.dial(ctx, name)
+	if err != nil {
+		c.mu.Lock()
+		e.err = fmt.Errorf("context %s: %w", name, err)
+		if c.entries[name] == e {
+			delete(c.entries, name)
+		}
+		c.mu.Unlock()
+		return
+	}
+	h := startHub(name, cl)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.hub = h
+	// Everyone who waited for the dial may have given up meanwhile.
+	c.armLinger(name, e)
+}
+
+// forget drops e from the registry, if it is still there.
+func (c *Clusters) forget(name string, e *entry) {
+	c.mu.Lock()
+	if c.entries[name] == e {
+		delete(c.entries, name)
+	}
+	c.mu.Unlock()
+}
+
+// release counts one feed of e gone, and arms the hub's stop when it was
+// the last.
+func (c *Clusters) release(name string, e *entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.feeds--
+	c.armLinger(name, e)
+}
+
+// armLinger stops e's hub c.linger from now if it has no feed then. The
+// caller holds c.mu.
+func (c *Clusters) armLinger(name string, e *entry) {
+	if e.feeds > 0 || e.hub == nil || c.stopping || e.linger != nil {
+		return
+	}
+	e.linger = time.AfterFunc(c.linger, func() {
+		c.mu.Lock()
+		if e.feeds > 0 || c.entries[name] != e {
+			c.mu.Unlock()
+			return
+		}
+		delete(c.entries, name)
+		c.mu.Unlock()
+		e.hub.stop()
+	})
+}
+
+// Running reports the clusters whose watcher runs, for the log and tests.
+func (c *Clusters) Running() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var names []string
+	for n, e := range c.entries {
+		if e.hub != nil {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// Close stops every hub at once; sessions must have ended first.
+func (c *Clusters) Close() {
+	c.mu.Lock()
+	c.stopping = true
+	entries := c.entries
+	c.entries = map[string]*entry{}
+	c.mu.Unlock()
+	for _, e := range entries {
+		<-e.ready
+		c.mu.Lock()
+		h, t := e.hub, e.linger
+		c.mu.Unlock()
+		if t != nil {
+			t.Stop()
+		}
+		if h != nil {
+			h.stop()
+		}
+	}
+}

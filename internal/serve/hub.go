@@ -1,0 +1,203 @@
+// Package serve is zklocks serve: an SSH server (charmbracelet/wish) that
+// gives each person who connects their own zklocks UI, and nothing else.
+// Public-key authentication only, each key with its role (keys.go); each
+// session has its own screen, colour profile, cursor and filter, while
+// every session on a cluster shares one watcher and one model.State
+// (hub.go): the ensemble pays for one zklocks however many people look.
+package serve
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// publishEvery bounds how often a hub makes a new picture for its
+// sessions: each is a copy of the state's maps, and no screen is drawn
+// more often than 20 times a second.
+const publishEvery = 50 * time.Millisecond
+
+// Cluster is one context, connected, as the command line dials it.
+type Cluster struct {
+	// Conn is the connection the hub watches through, and that sessions
+	// read nodes and act through. The hub closes it when it stops.
+	Conn *zkwatch.Conn
+	// Watch is how to watch it (roots, watch mode, analysis).
+	Watch zkwatch.WatchConfig
+	// ReadOnly: the context is read-only, for every role.
+	ReadOnly bool
+	// Timeout bounds a node's read.
+	Timeout time.Duration
+	// NewSession dials a session of an acquisition's own (see
+	// model.Actions.NewSession).
+	NewSession func(ctx context.Context) (lockcore.ZK, func(), error)
+}
+
+// Dialer connects to a context by name; its errors are said to the user
+// who asked for it, so they must not quote secrets.
+type Dialer func(ctx context.Context, name string) (Cluster, error)
+
+// hub is one cluster watched for every session on it: one watcher, whose
+// events one goroutine applies to one model.State, copied for the
+// sessions (Feed) at most every publishEvery. A picture once published is
+// never changed, so that a session reads it without locks while the next
+// is made.
+type hub struct {
+	name    string
+	cluster Cluster
+	w       *zkwatch.Watcher
+	cancel  context.CancelFunc
+	done    chan struct{} // closed once the watcher has stopped
+
+	mu     sync.Mutex
+	state  *model.State // the latest picture published
+	feeds  map[*Feed]struct{}
+	closed bool // the watcher stopped: no picture will follow
+}
+
+// startHub watches c and publishes its first (empty) picture at once.
+func startHub(name string, c Cluster) *hub {
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &hub{name: name, cluster: c, cancel: cancel, done: make(chan struct{}),
+		state: model.NewState(), feeds: map[*Feed]struct{}{}}
+	h.w = zkwatch.Watch(ctx, c.Conn, c.Watch)
+	go h.run(h.w.Events())
+	return h
+}
+
+// run applies every event to the hub's own state, and publishes a copy
+// of it publishEvery after the first event not published yet, and each
+// second when ageing changed it (long-held, waits).
+func (h *hub) run(events <-chan zkwatch.Event) {
+	defer close(h.done)
+	state := model.NewState()
+	age := time.NewTicker(time.Second)
+	defer age.Stop()
+	pub := time.NewTimer(publishEvery)
+	pub.Stop()
+	pending := false
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				h.publish(state.Clone(), true)
+				return
+			}
+			state.Apply(ev)
+			if !pending {
+				pending = true
+				pub.Reset(publishEvery)
+			}
+		case <-pub.C:
+			pending = false
+			h.publish(state.Clone(), false)
+		case now := <-age.C:
+			if state.AgeTo(now) && !pending {
+				pending = true
+				pub.Reset(0)
+			}
+		}
+	}
+}
+
+// publish makes s the latest picture and tells every feed; last says the
+// watcher stopped.
+func (h *hub) publish(s *model.State, last bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.state = s
+	h.closed = last
+	for f := range h.feeds {
+		if last {
+			close(f.changed)
+			delete(h.feeds, f)
+			continue
+		}
+		select {
+		case f.changed <- struct{}{}:
+		default: // already told, not read yet
+		}
+	}
+}
+
+// join adds a feed; nil once the watcher has stopped.
+func (h *hub) join() *Feed {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil
+	}
+	f := &Feed{h: h, changed: make(chan struct{}, 1)}
+	h.feeds[f] = struct{}{}
+	return f
+}
+
+// leave removes f, and ends what waits on it.
+func (h *hub) leave(f *Feed) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.feeds[f]; ok {
+		delete(h.feeds, f)
+		close(f.changed)
+	}
+}
+
+// stop ends the watcher, waits for it, and closes the connection. Every
+// session's actions must have been closed first (Feed.Close).
+func (h *hub) stop() {
+	h.cancel()
+	<-h.done
+	h.cluster.Conn.Close()
+}
+
+// Feed is one viewer of a cluster's shared picture: it implements
+// ui.Shared, and carries what a session acts and reads through. Close it
+// when the session leaves the cluster.
+type Feed struct {
+	h       *hub
+	changed chan struct{}
+	once    sync.Once
+	leave   func(*Feed) // the registry's, which may stop the hub later
+}
+
+// State is the latest picture; it is never changed.
+func (f *Feed) State() *model.State {
+	f.h.mu.Lock()
+	defer f.h.mu.Unlock()
+	return f.h.state
+}
+
+// Changed receives when a newer picture is there, and closes when the
+// feed is closed or the watcher stopped.
+func (f *Feed) Changed() <-chan struct{} { return f.changed }
+
+// Name is the context's name.
+func (f *Feed) Name() string { return f.h.name }
+
+// Cluster is the connection and settings the hub watches.
+func (f *Feed) Cluster() Cluster { return f.h.cluster }
+
+// Focus tells the shared watcher the lock a session opened, for the
+// servers' watch table when it can be read for one lock only: the last
+// session to open a lock decides, and the picture says which lock the
+// table was read for (model.State.WatchesFor).
+func (f *Feed) Focus(lockPath string) { f.h.w.Focus(lockPath) }
+
+// Told passes an operator's audit entry to the shared watcher, so that
+// every session's event log says which holds were ended by whom.
+func (f *Feed) Told(e model.AuditEntry) { f.h.w.Tell(e.Event()) }
+
+// Close leaves the cluster; the hub stops a while after its last feed
+// closed.
+func (f *Feed) Close() {
+	f.once.Do(func() {
+		f.h.leave(f)
+		if f.leave != nil {
+			f.leave(f)
+		}
+	})
+}

@@ -1,0 +1,151 @@
+package serve
+
+import (
+	"context"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+)
+
+// input reads the client's keys for the whole session and hands them to
+// one program at a time: a program's reader ends (io.EOF) when the
+// program does, so that switching clusters loses no key to a read still
+// waiting for the last one. It also knows when the client last typed.
+type input struct {
+	chunks chan []byte // closed when the client's input ends
+	last   atomic.Int64
+
+	mu   sync.Mutex
+	rest []byte // read from the client, not yet by a program
+}
+
+func pumpInput(r io.Reader) *input {
+	in := &input{chunks: make(chan []byte)}
+	in.last.Store(time.Now().UnixNano())
+	go func() {
+		defer close(in.chunks)
+		for {
+			buf := make([]byte, 1024)
+			n, err := r.Read(buf)
+			if n > 0 {
+				in.last.Store(time.Now().UnixNano())
+				in.chunks <- buf[:n]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return in
+}
+
+// idle calls stop once the client has typed nothing for d, unless ctx
+// ends first.
+func (in *input) idle(ctx context.Context, d time.Duration, stop func()) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			quiet := time.Since(time.Unix(0, in.last.Load()))
+			if quiet >= d {
+				stop()
+				return
+			}
+			t.Reset(d - quiet)
+		}
+	}
+}
+
+// reader is one program's input.
+func (in *input) reader() *programInput {
+	return &programInput{in: in, done: make(chan struct{})}
+}
+
+// programInput is a program's view of the session's input.
+type programInput struct {
+	in   *input
+	done chan struct{}
+	once sync.Once
+}
+
+// Read returns what the client typed, or io.EOF once closed or once the
+// client's input ended.
+func (p *programInput) Read(b []byte) (int, error) {
+	in := p.in
+	in.mu.Lock()
+	if len(in.rest) > 0 {
+		n := copy(b, in.rest)
+		in.rest = in.rest[n:]
+		in.mu.Unlock()
+		return n, nil
+	}
+	in.mu.Unlock()
+	select {
+	case <-p.done:
+		return 0, io.EOF
+	case c, ok := <-in.chunks:
+		if !ok {
+			return 0, io.EOF
+		}
+		n := copy(b, c)
+		if n < len(c) {
+			in.mu.Lock()
+			in.rest = append(in.rest, c[n:]...)
+			in.mu.Unlock()
+		}
+		return n, nil
+	}
+}
+
+func (p *programInput) close() { p.once.Do(func() { close(p.done) }) }
+
+// windows follows the client's window size for the whole session, and
+// passes each change to the program running.
+type windows struct {
+	mu   sync.Mutex
+	last ssh.Window
+	p    *tea.Program
+}
+
+func watchWindows(winch <-chan ssh.Window) *windows {
+	w := &windows{}
+	go func() {
+		// The channel closes with the session; reading it to the end
+		// keeps the server's request loop from blocking on it.
+		for win := range winch {
+			w.mu.Lock()
+			w.last = win
+			p := w.p
+			w.mu.Unlock()
+			if p != nil {
+				p.Send(tea.WindowSizeMsg{Width: win.Width, Height: win.Height})
+			}
+		}
+	}()
+	return w
+}
+
+// follow sends p the window's size now and at each change, until stop.
+func (w *windows) follow(p *tea.Program) (stop func()) {
+	w.mu.Lock()
+	w.p = p
+	last := w.last
+	w.mu.Unlock()
+	go func() {
+		if last.Width > 0 {
+			p.Send(tea.WindowSizeMsg{Width: last.Width, Height: last.Height})
+		}
+	}()
+	return func() {
+		w.mu.Lock()
+		w.p = nil
+		w.mu.Unlock()
+	}
+}

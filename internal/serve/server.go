@@ -1,0 +1,227 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	"github.com/zklocks/zklocks/model"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// keysEvery is how often the keys file is looked at for changes: a key
+// removed stops admitting its holder, and ends their open sessions,
+// within it.
+const keysEvery = 2 * time.Second
+
+// Config is what a Server serves, and to whom.
+type Config struct {
+	// Listen is the address to listen on, host:port.
+	Listen string
+	// HostKey is the server's private key file, made (ed25519, 0600) on
+	// the first start and kept.
+	HostKey string
+	// Keys are the authorized keys with their roles.
+	Keys *KeyFile
+	// Contexts are the clusters offered, by name; a session starts on
+	// Default and may switch among them with :ctx.
+	Contexts []string
+	Default  string
+	// NoSwitch, when set, is why :ctx cannot switch (one cluster given
+	// by --server).
+	NoSwitch string
+	// ReadOnly makes every session read-only, whatever its key's role.
+	ReadOnly bool
+	// MaxSessions bounds the sessions open at once; more are refused.
+	MaxSessions int
+	// IdleTimeout ends a session that had no key press or mouse event for
+	// that long.
+	IdleTimeout time.Duration
+	// Linger is how long a cluster's watcher runs on once its last session
+	// left.
+	Linger time.Duration
+	// Dial connects to a context.
+	Dial Dialer
+	// Audit is where operate sessions' actions are written; nil under
+	// ReadOnly.
+	Audit *model.Audit
+	// Log gets a line per connection, refusal and end.
+	Log *log.Logger
+	// Version is zklocks' version, in the SSH banner.
+	Version string
+	// newModel, in tests, replaces the UI (see session.go).
+	newModel modelMaker
+}
+
+// Server is zklocks serve's SSH server.
+type Server struct {
+	cfg      Config
+	ssh      *ssh.Server
+	clusters *Clusters
+
+	mu       sync.Mutex
+	sessions map[*session]struct{}
+	wg       sync.WaitGroup
+}
+
+// New makes a server; it listens once ListenAndServe or Serve is called.
+// The host key is made now if its file does not exist (EnsureHostKey).
+func New(cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = log.New(log.Writer(), "", log.LstdFlags)
+	}
+	s := &Server{cfg: cfg, clusters: NewClusters(cfg.Dial, cfg.Linger), sessions: map[*session]struct{}{}}
+	made, err := EnsureHostKey(cfg.HostKey)
+	if err != nil {
+		return nil, err
+	}
+	if made {
+		cfg.Log.Printf("made a new host key: %s", cfg.HostKey)
+	}
+	srv, err := wish.NewServer(
+		wish.WithAddress(cfg.Listen),
+		wish.WithHostKeyPath(cfg.HostKey),
+		wish.WithVersion("zklocks-"+cfg.Version),
+		wish.WithPublicKeyAuth(s.authorize),
+		wish.WithMiddleware(s.handle),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("host key %s: %w", cfg.HostKey, err)
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// authorize admits a key the keys file lists, read again first if it
+// changed.
+func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
+	s.refreshKeys()
+	fp := gossh.FingerprintSHA256(key)
+	if _, ok := s.cfg.Keys.Lookup(fp); ok {
+		return true
+	}
+	s.cfg.Log.Printf("refused %s from %s: key %s is not in the authorized keys", quote(ctx.User()), ctx.RemoteAddr(), fp)
+	return false
+}
+
+// refreshKeys reads the keys file again if it changed, logs its errors,
+// and ends the sessions it no longer admits as they are.
+func (s *Server) refreshKeys() {
+	reloaded, errs := s.cfg.Keys.Refresh()
+	if reloaded {
+		s.keysReloaded(errs)
+	}
+}
+
+// ReloadKeys reads the keys file again (SIGHUP), whether or not it
+// changed.
+func (s *Server) ReloadKeys() { s.keysReloaded(s.cfg.Keys.Reload()) }
+
+func (s *Server) keysReloaded(errs []error) {
+	s.cfg.Log.Printf("authorized keys read again: %d admitted", s.cfg.Keys.Len())
+	for _, err := range errs {
+		s.cfg.Log.Printf("authorized keys: %v (admits nobody)", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ss := range s.sessions {
+		k, ok := s.cfg.Keys.Lookup(ss.who.Key.Fingerprint)
+		switch {
+		case !ok:
+			ss.end("your key was removed from the authorized keys")
+		case k.Role != ss.who.Key.Role:
+			ss.end("your key's role is now " + string(k.Role) + ": connect again")
+		}
+	}
+}
+
+// ListenAndServe listens on Config.Listen and serves until ctx ends, then
+// ends every session and stops every watcher.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	l, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, l)
+}
+
+// Serve serves on l until ctx ends (see ListenAndServe).
+func (s *Server) Serve(ctx context.Context, l net.Listener) error {
+	stopKeys := make(chan struct{})
+	go func() {
+		t := time.NewTicker(keysEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				s.refreshKeys()
+			case <-stopKeys:
+				return
+			}
+		}
+	}()
+	defer close(stopKeys)
+	served := make(chan error, 1)
+	go func() { served <- s.ssh.Serve(l) }()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+	}
+	s.shutdown()
+	if errors.Is(err, ssh.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// shutdown ends every session (each gives back its own lock and closes
+// its actions), then stops the watchers.
+func (s *Server) shutdown() {
+	_ = s.ssh.Close()
+	s.mu.Lock()
+	for ss := range s.sessions {
+		ss.end("the server is stopping")
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	s.clusters.Close()
+}
+
+// Clusters are the server's shared watchers.
+func (s *Server) Clusters() *Clusters { return s.clusters }
+
+// Sessions is how many sessions are open.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// admit counts a session in, unless MaxSessions are open.
+func (s *Server) admit(ss *session) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cfg.MaxSessions > 0 && len(s.sessions) >= s.cfg.MaxSessions {
+		return false
+	}
+	s.sessions[ss] = struct{}{}
+	s.wg.Add(1)
+	return true
+}
+
+func (s *Server) leave(ss *session) {
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// quote is a name from the network, escaped for the log.
+func quote(s string) string { return fmt.Sprintf("%q", model.Printable(s)) }

@@ -1,0 +1,238 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	"github.com/charmbracelet/wish/bubbletea"
+	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/ui"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Frame rate and how long ending a session may take to give back the
+// operator's own lock: as the local UI's (internal/cli/uirun.go).
+const (
+	sessionFPS       = 20
+	releaseOwnWithin = 5 * time.Second
+)
+
+// Who is who a session is: the SSH user, the key they signed in with, and
+// where from. Only the key is authenticated: the user name is the one the
+// client gave.
+type Who struct {
+	User string
+	Key  Key
+	From string
+}
+
+func (w Who) String() string {
+	s := fmt.Sprintf("user %s, key %s", quote(w.User), w.Key.Fingerprint)
+	if w.Key.Comment != "" {
+		s += " (" + quote(w.Key.Comment) + ")"
+	}
+	return s + fmt.Sprintf(" line %d, role %s, from %s", w.Key.Line, w.Key.Role, w.From)
+}
+
+// modelMaker makes a session's model from its options: ui.New, or in
+// tests a model that misbehaves.
+type modelMaker func(ui.Options) tea.Model
+
+// session is one SSH session: its UI, one cluster at a time.
+type session struct {
+	srv  *Server
+	sess ssh.Session
+	who  Who
+	ctx  context.Context
+	end  func(why string) // ends the session, saying why
+	in   *input
+	win  *windows
+}
+
+// handle is the SSH server's only handler (a wish middleware that calls
+// nothing after it): a UI per session, and nothing else.
+func (s *Server) handle(ssh.Handler) ssh.Handler { return s.serveSession }
+
+func (s *Server) serveSession(sess ssh.Session) {
+	from := sess.RemoteAddr().String()
+	pk := sess.PublicKey()
+	if pk == nil {
+		refuse(sess, "zklocks serve admits public keys only")
+		return
+	}
+	fp := gossh.FingerprintSHA256(pk)
+	k, ok := s.cfg.Keys.Lookup(fp)
+	if !ok {
+		s.cfg.Log.Printf("refused %s from %s: key %s was removed from the authorized keys", quote(sess.User()), from, fp)
+		refuse(sess, "your key is not in the authorized keys")
+		return
+	}
+	who := Who{User: sess.User(), Key: k, From: from}
+	if cmd := sess.RawCommand(); cmd != "" {
+		s.cfg.Log.Printf("refused a command from %s: %s", who, quote(cmd))
+		refuse(sess, "zklocks serve runs its UI and nothing else: no commands (connect with ssh -t and no command)")
+		return
+	}
+	pty, winch, ok := sess.Pty()
+	if !ok {
+		s.cfg.Log.Printf("refused a session without a terminal from %s", who)
+		refuse(sess, "zklocks serve needs a terminal, and your client asked for none: connect with ssh -t")
+		return
+	}
+	ctx, cancel := context.WithCancelCause(sess.Context())
+	defer cancel(nil)
+	ss := &session{srv: s, sess: sess, who: who, ctx: ctx,
+		end: func(why string) { cancel(errors.New(why)) }}
+	if !s.admit(ss) {
+		s.cfg.Log.Printf("refused %s: %d sessions are open, the most allowed", who, s.cfg.MaxSessions)
+		refuse(sess, fmt.Sprintf("%d sessions are open, the most this server allows: try again later", s.cfg.MaxSessions))
+		return
+	}
+	defer s.leave(ss)
+	start := time.Now()
+	s.cfg.Log.Printf("session of %s opened, terminal %s %dx%d", who, quote(pty.Term), pty.Window.Width, pty.Window.Height)
+	why := ss.run(winch, cancel)
+	s.cfg.Log.Printf("session of %s ended after %s: %s", who, time.Since(start).Round(time.Second), why)
+}
+
+// refuse tells the client why, on its stderr, and ends the session.
+func refuse(sess ssh.Session, why string) {
+	wish.Errorf(sess, "zklocks: %s\r\n", why)
+	_ = sess.Exit(1)
+}
+
+// run is the session's life: the UI on its first cluster, then on each
+// one the user switches to, until they quit, go idle, drop, or are ended.
+// It returns why the session ended. A panic anywhere in it ends this
+// session only.
+func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) (why string) {
+	defer func() {
+		if r := recover(); r != nil {
+			why = fmt.Sprintf("panic: %v", r)
+			wish.Errorf(ss.sess, "\r\nzklocks: an internal error ended this session (logged on the server)\r\n")
+			_ = ss.sess.Exit(2)
+		}
+	}()
+	// The renderer asks the client's terminal for its background, so it
+	// is made before anything else reads the session.
+	r := bubbletea.MakeRenderer(ss.sess)
+	ss.win = watchWindows(winch)
+	ss.in = pumpInput(ss.sess)
+	if d := ss.srv.cfg.IdleTimeout; d > 0 {
+		go ss.in.idle(ss.ctx, d, func() { cancel(fmt.Errorf("idle for %s", d)) })
+	}
+	name := ss.srv.cfg.Default
+	for {
+		next, err := ss.runOn(name, r)
+		switch {
+		case err != nil && errors.Is(err, tea.ErrProgramPanic):
+			wish.Errorf(ss.sess, "\r\nzklocks: an internal error ended this session (logged on the server)\r\n")
+			_ = ss.sess.Exit(2)
+			return "panic in the UI"
+		case ss.ctx.Err() != nil:
+			cause := context.Cause(ss.ctx)
+			if errors.Is(cause, context.Canceled) {
+				return "the client went away"
+			}
+			wish.Errorf(ss.sess, "\r\nzklocks: session ended: %s\r\n", cause)
+			_ = ss.sess.Exit(1)
+			return cause.Error()
+		case err != nil:
+			wish.Errorf(ss.sess, "zklocks: %s\r\n", model.Printable(err.Error()))
+			_ = ss.sess.Exit(1)
+			return err.Error()
+		case next == "":
+			_ = ss.sess.Exit(0)
+			return "quit"
+		}
+		ss.srv.cfg.Log.Printf("%s switched from context %s to %s", ss.who, quote(name), quote(next))
+		name = next
+	}
+}
+
+// runOn runs the UI on one cluster until it quits, returning the context
+// the user switched to, if any.
+func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err error) {
+	feed, err := ss.srv.clusters.Join(ss.ctx, name)
+	if err != nil {
+		return "", err
+	}
+	defer feed.Close()
+	opt, actions := ss.options(feed, r)
+	opt.SwitchContext = func(n string) { next = n }
+	if ss.srv.cfg.NoSwitch != "" {
+		opt.SwitchContext, opt.NoSwitch = nil, ss.srv.cfg.NoSwitch
+	}
+	newModel := ss.srv.cfg.newModel
+	if newModel == nil {
+		newModel = func(o ui.Options) tea.Model { return ui.New(o) }
+	}
+	m := newModel(opt)
+	in := ss.in.reader()
+	// The server's signals are its own: a program that caught SIGTERM
+	// would keep it from the server, and hang on its way out.
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.sess), tea.WithAltScreen(),
+		tea.WithContext(ss.ctx), tea.WithFPS(sessionFPS), tea.WithoutSignalHandler())
+	stopWin := ss.win.follow(p)
+	_, err = p.Run()
+	stopWin()
+	in.close()
+	// p.Kill restores the client's terminal if the program ended badly.
+	p.Kill()
+	if app, ok := m.(*ui.App); ok {
+		rctx, rcancel := context.WithTimeout(context.Background(), releaseOwnWithin)
+		did, rerr := app.ReleaseOwn(rctx)
+		rcancel()
+		switch {
+		case rerr != nil:
+			ss.srv.cfg.Log.Printf("%s: giving back their lock: %v", ss.who, model.Printable(rerr.Error()))
+		case did != "":
+			ss.srv.cfg.Log.Printf("%s: %s", ss.who, did)
+		}
+	}
+	actions.Close()
+	if errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrProgramPanic) {
+		err = nil // the session's context ended it: run says why
+	}
+	return next, err
+}
+
+// options are the UI's for this session on feed's cluster: the shared
+// picture, the session's own terminal, and actions that audit this SSH
+// user and key, refused unless the key's role is operate.
+func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model.Actions) {
+	cl := feed.Cluster()
+	cfg := ss.srv.cfg
+	readOnly, why := cfg.ReadOnly || cl.ReadOnly, ""
+	if !readOnly && ss.who.Key.Role != RoleOperate {
+		readOnly, why = true, "your SSH key's role is view"
+	}
+	server := cl.Conn.Target().String()
+	actions := &model.Actions{ZK: cl.Conn.LockZK(), Audit: cfg.Audit, ReadOnly: readOnly, Server: server,
+		User: ss.who.User, Key: ss.who.Key.Fingerprint, NewSession: cl.NewSession, Told: feed.Told}
+	out := termenv.NewOutput(ss.sess)
+	opt := ui.Options{
+		Shared:       feed,
+		ReadNode:     cl.Conn.ReadNodeDetail,
+		ReadChildren: cl.Conn.ReadChildren,
+		Focus:        feed.Focus,
+		NodeTimeout:  cl.Timeout,
+		Server:       server,
+		ReadOnly:     readOnly,
+		ReadOnlyWhy:  why,
+		Renderer:     r,
+		Copy:         out.Copy,
+		Bell:         func() { _, _ = ss.sess.Write([]byte("\a")) },
+		Actions:      actions,
+		Context:      feed.Name(),
+		Contexts:     cfg.Contexts,
+	}
+	return opt, actions
+}
