@@ -246,7 +246,7 @@ func TestIntegrationServe(t *testing.T) {
 	})
 	line := r.audit()[0]
 	if line["action"] != "force-release" || line["user"] != "alice" || line["key"] != aliceFP ||
-		line["node"] != holder.Node || line["result"] != "ok" {
+		line["node"] != holder.Node || line["result"] != "ok" || line["via"] != "ssh" || line["host"] != "127.0.0.1" {
 		t.Fatalf("audit line: %v (want alice's force-release of %s with key %s)", line, holder.Node, aliceFP)
 	}
 	if ok, _, _ := zk.Exists(holder.Node); ok {

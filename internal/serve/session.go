@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -39,6 +40,14 @@ func (w Who) String() string {
 		s += " (" + quote(w.Key.Comment) + ")"
 	}
 	return s + fmt.Sprintf(" line %d, role %s, from %s", w.Key.Line, w.Key.Role, w.From)
+}
+
+// host is the address the user connected from, without its port.
+func (w Who) host() string {
+	if h, _, err := net.SplitHostPort(w.From); err == nil {
+		return h
+	}
+	return w.From
 }
 
 // modelMaker makes a session's model from its options: ui.New, or in
@@ -216,7 +225,8 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 	}
 	server := cl.Conn.Target().String()
 	actions := &model.Actions{ZK: cl.Conn.LockZK(), Audit: cfg.Audit, ReadOnly: readOnly, Server: server,
-		User: ss.who.User, Key: ss.who.Key.Fingerprint, NewSession: cl.NewSession, Told: feed.Told}
+		User: ss.who.User, Key: ss.who.Key.Fingerprint, Host: ss.who.host(), Via: model.ViaSSH,
+		NewSession: cl.NewSession, Told: feed.Told}
 	out := termenv.NewOutput(ss.sess)
 	opt := ui.Options{
 		Shared:       feed,
