@@ -43,6 +43,12 @@ const (
 	// unwatched-waiter, which a gone client's dropped watches would
 	// otherwise look like. Set by WithLinks.
 	AnomalyDisconnectedWaiter AnomalyKind = "disconnected-waiter"
+	// AnomalySilentHolder: a holder whose connection stands but whose
+	// member has heard nothing from it for more than a third of its
+	// session timeout (see IsSilent): its process is frozen, the lock
+	// stays held until the session expires, and the client, if it wakes
+	// after that, may go on as if it held. Set by WithLinks.
+	AnomalySilentHolder AnomalyKind = "silent-holder"
 )
 
 // Anomaly is one thing that looks wrong, with its evidence.

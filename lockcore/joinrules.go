@@ -83,7 +83,7 @@ func CheckRevocable(name string, session int64) error {
 // help lists them.
 func AnomalyKinds() []AnomalyKind {
 	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes, AnomalyDisconnectedHolder,
-		AnomalyUnfenced, AnomalyHolderUnregistered, AnomalyLeaderWithoutCandidate, AnomalyBackupIsActive, AnomalyDuplicateSeq,
+		AnomalySilentHolder, AnomalyUnfenced, AnomalyHolderUnregistered, AnomalyLeaderWithoutCandidate, AnomalyBackupIsActive, AnomalyDuplicateSeq,
 		AnomalyExplicitLock,
 		AnomalyDisconnectedWaiter, AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
 }
@@ -114,7 +114,7 @@ const (
 // SeverityStray.
 func (k AnomalyKind) Severity() int {
 	switch k {
-	case AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyMixedRecipes, AnomalyPersistent, AnomalyDisconnectedHolder:
+	case AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyMixedRecipes, AnomalyPersistent, AnomalyDisconnectedHolder, AnomalySilentHolder:
 		return SeverityStuck
 	case AnomalyUnparsed:
 		return SeverityStray

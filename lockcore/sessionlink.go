@@ -56,6 +56,13 @@ type Link struct {
 	// LastName is LastClient's host name by reverse DNS, when one was
 	// found; empty otherwise.
 	LastName string
+	// Silent, for a connected session, says how long its member had heard
+	// nothing from it, once that is past a third of its timeout (see
+	// IsSilent); zero otherwise.
+	Silent Silent
+	// Talking, for a connected session, says two of its member's answers
+	// showed it sent something within a third of its timeout.
+	Talking bool
 }
 
 // LastSeenText says where and when the session's client was last seen,
@@ -96,7 +103,7 @@ func (k Link) ExpiresText(left time.Duration) string {
 func WithLinks(l Lock, links map[int64]Link) Lock {
 	l.Participants = slices.Clone(l.Participants)
 	l.Anomalies = slices.DeleteFunc(slices.Clone(l.Anomalies), func(a Anomaly) bool {
-		return a.Kind == AnomalyDisconnectedHolder || a.Kind == AnomalyDisconnectedWaiter
+		return a.Kind == AnomalyDisconnectedHolder || a.Kind == AnomalyDisconnectedWaiter || a.Kind == AnomalySilentHolder
 	})
 	l.Anomalies, l.SetAside = append(l.Anomalies, l.SetAside...), nil
 	for i := range l.Participants {
@@ -117,6 +124,14 @@ func WithLinks(l Lock, links map[int64]Link) Lock {
 		}
 		if p.Role == RoleWaiter && p.Link.State == LinkDisconnected {
 			disconnectedWaiter(&l, *p)
+		}
+		if sl := p.Link.Silent; p.Role == RoleHolder && p.Link.State == LinkConnected && sl.For > 0 {
+			l.Anomalies = append(l.Anomalies, one(AnomalySilentHolder, *p,
+				fmt.Sprintf("holds, and its connection stands, but its member had heard nothing from session %s for at least %ds when asked at %s, "+
+					"more than a third of its %ds timeout, which a live client pings within: its process is stopped (GC pause, SIGSTOP, stalled VM). "+
+					"Unless it wakes, the session expires within ~%ds of that answer and the lock passes on; if it wakes after that, its client is not told at once, "+
+					"so a downstream store must check its fencing token (czxid %d)",
+					SessionHex(p.Session), seconds(sl.For), stamp(sl.At), seconds(sl.Timeout), seconds(sl.Timeout-sl.For), p.Token)))
 		}
 	}
 	return l

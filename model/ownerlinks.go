@@ -78,7 +78,7 @@ func (s *State) trackOwners(l *lockcore.Lock, at time.Time) {
 			if s.Links == nil {
 				s.Links = map[int64]lockcore.Link{}
 			}
-			s.Links[p.Session] = lockcore.Link{State: lockcore.LinkConnected}
+			s.Links[p.Session] = ci.Link()
 		}
 	}
 }
@@ -115,7 +115,7 @@ func (s *State) updateLinks(ev zkwatch.Event) bool {
 				asked = ev.At
 			}
 			t.listed(ci, asked)
-			k = lockcore.Link{State: lockcore.LinkConnected}
+			k = ci.Link()
 		case !ev.ClientsComplete || ev.ClientsAsked.IsZero() || !t.seen.Before(ev.ClientsAsked):
 			t.missing = time.Time{}
 			k = t.lastSeen(lockcore.Link{State: lockcore.LinkUnknown})

@@ -13,8 +13,11 @@ import (
 // zkwatch.EventAction), which a format 1 reader would take for a corrupt
 // line. Format 3 added a participant's "pd" (not read yet,
 // lockcore.Participant.Pending), which a format 2 reader would drop and
-// then show the contender's unknown token and times as zeros.
-const Version = 3
+// then show the contender's unknown token and times as zeros. Format 4
+// added a client's traffic in the servers' answers (zkwatch.ClientInfo's
+// Received, Asked, Silent and Heard), which a format 3 reader would drop
+// and then show a frozen holder as a live one.
+const Version = 4
 
 // Header is a part's first line.
 type Header struct {

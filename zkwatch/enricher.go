@@ -69,7 +69,10 @@ type Enricher struct {
 	// merged from: while every member's is kept, the merge is kept too.
 	lastTables string
 	askedAt    time.Time // when that ask started; zero before
-	flight     *ask      // the ask under way, if any
+	// quiet is, by member and session, what its last cons said of the
+	// session's traffic (see hearSilence).
+	quiet  map[string]map[int64]quietMark
+	flight *ask // the ask under way, if any
 }
 
 // ask is one round of questions to every member, shared by the Polls that
@@ -187,6 +190,7 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 	wg.Wait()
 	tables := tableSources(answers)
 	e.mu.Lock()
+	e.hearSilence(answers)
 	reuse := e.last.Watches != nil && tables == e.lastTables
 	previous := e.last
 	e.mu.Unlock()
@@ -235,10 +239,18 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 
 // memberAnswer is what one member said in one ask.
 type memberAnswer struct {
-	info    ServerInfo
-	conns   []Connection
-	consOK  bool               // cons answered (conns may still be empty)
-	consAt  time.Time          // when that cons was asked for
+	info   ServerInfo
+	conns  []Connection
+	consOK bool      // cons answered (conns may still be empty)
+	consAt time.Time // when that cons was asked for
+	// consDone is when it came back; consReused marks an earlier ask's
+	// answer kept while cons is not due.
+	consDone   time.Time
+	consReused bool
+	// silent is, by session, how long at least the member had heard
+	// nothing from it when it answered cons (see hearSilence).
+	silent  map[int64]time.Duration
+	heard   map[int64]time.Time
 	consVia Via                // how cons was answered
 	watches map[int64][]string // nil unless wchc or wchp answered
 	// watchesZxid is the member's zxid (srvr) just before its watch table

@@ -40,7 +40,8 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 // while cons is not yet due again.
 func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer) {
 	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", e.interval) {
-		a.conns, a.consOK, a.consAt = kept.conns, true, kept.consAt
+		a.conns, a.consOK, a.consAt, a.consDone = kept.conns, true, kept.consAt, kept.consDone
+		a.silent, a.heard, a.consReused = kept.silent, kept.heard, true
 		a.info.setVia("cons", kept.consVia)
 		return
 	}
@@ -54,7 +55,7 @@ func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[str
 	case ViaAdmin:
 		a.conns, a.consOK = conns, ok
 	}
-	a.consAt, a.consVia = at, via
+	a.consAt, a.consVia, a.consDone = at, via, e.now()
 }
 
 // askWatches reads the member's watch table into a, as Mode and Budget

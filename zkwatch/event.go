@@ -126,4 +126,19 @@ type ClientInfo struct {
 	// Timeout is the session timeout the client negotiated (cons' to=);
 	// zero when the server did not say.
 	Timeout time.Duration
+	// Received counts the packets the member received on the connection
+	// (cons' recved, the AdminServer's packets_received).
+	Received int64 `json:",omitzero"`
+	// Asked is when the member that lists the session was asked for its
+	// connections (this machine's clock), and Silent how long, at least,
+	// it had then received nothing from the session: a lower bound, from
+	// its own clock or from two of its answers, never a guess (zero when
+	// it tells nothing). A live client sends at least a ping every third
+	// of its session timeout (see lockcore.IsSilent).
+	Asked  time.Time     `json:",omitzero"`
+	Silent time.Duration `json:",omitzero"`
+	// Heard is a time after which the member received something from the
+	// session: an earlier answer's Asked, its counts having grown in the
+	// answer after. Zero when no two answers tell.
+	Heard time.Time `json:",omitzero"`
 }

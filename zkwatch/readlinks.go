@@ -60,7 +60,7 @@ func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *Costs) Link
 		switch _, ok := en.Clients[s]; {
 		case s == 0:
 		case ok:
-			out.Links[s] = lockcore.Link{State: lockcore.LinkConnected}
+			out.Links[s] = en.Clients[s].Link()
 		case !en.Complete:
 			out.Links[s] = lockcore.Link{State: lockcore.LinkUnknown}
 		default:

@@ -228,8 +228,8 @@ func TestThresholdsValidate(t *testing.T) {
 	if got := (Thresholds{CritHeld: time.Hour}).LongHeld(); got != time.Hour {
 		t.Errorf("LongHeld with crit-held alone = %s", got)
 	}
-	if got := DefaultCritical(); len(got) != 6 || got[5] != lockcore.AnomalyDisconnectedHolder {
-		t.Errorf("default critical kinds %v: the issue's five and a disconnected holder", got)
+	if got := DefaultCritical(); len(got) != 7 || got[5] != lockcore.AnomalyDisconnectedHolder || got[6] != lockcore.AnomalySilentHolder {
+		t.Errorf("default critical kinds %v: the issue's five, a disconnected holder and a silent one", got)
 	}
 	for _, k := range []lockcore.AnomalyKind{lockcore.AnomalyUnfenced, lockcore.AnomalyHolderUnregistered,
 		lockcore.AnomalyBackupIsActive, lockcore.AnomalyLeaderWithoutCandidate, lockcore.AnomalyDuplicateSeq} {

@@ -1,0 +1,113 @@
+package zkwatch
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// A member's cons tells how long, at least, it has heard nothing from each
+// session's connection, in two ways that need no clock shared with the
+// server:
+//
+//   - Within one answer: lresp (last_response_time) is the member's own
+//     monotonic clock at its last reply to the connection, and no reply
+//     it lists is later than the moment it answered. The freshest lresp in
+//     the answer is thus a lower bound of the member's time then, and a
+//     connection's silence is at least that less its own lresp. It is
+//     tight when some other client talked to the member just before.
+//   - Across answers: a connection listed again with the same packets
+//     received and the same lresp received nothing in between, so it has
+//     been silent at least since the earlier answer came back (this
+//     machine's monotonic clock).
+//
+// A connection with a request in flight is not silent: its reply is
+// late, not its client. Either bound may be below the truth, never above
+// it: silence is never overstated.
+
+// quietMark is what a member last said of one session's connection, and
+// since when it has said the same.
+type quietMark struct {
+	client      string
+	established time.Time
+	received    int64
+	lresp       int64
+	// since is when the first answer with these counts came back; asked
+	// when the last answer listing the connection was asked for; heard
+	// a time after which the member heard from it (zero when unknown).
+	since, asked, heard time.Time
+}
+
+// hearSilence sets each fresh cons answer's silences from its own lresps
+// and from e.quiet, which it then brings up to date, and when each
+// session was last known to be heard from: after the answer before the
+// last one whose counts grew. e.mu is held.
+// Answers reused from an earlier ask keep the silences they had.
+func (e *Enricher) hearSilence(answers []memberAnswer) {
+	if e.quiet == nil {
+		e.quiet = map[string]map[int64]quietMark{}
+	}
+	for i := range answers {
+		a := &answers[i]
+		if !a.consOK || a.consReused {
+			continue
+		}
+		before := e.quiet[a.info.Addr]
+		marks := make(map[int64]quietMark, len(a.conns))
+		a.silent, a.heard = map[int64]time.Duration{}, map[int64]time.Time{}
+		freshest := int64(0)
+		for _, c := range a.conns {
+			freshest = max(freshest, c.LastResponseMonoMs)
+		}
+		for _, c := range a.conns {
+			if c.Session == 0 {
+				continue
+			}
+			m := quietMark{client: c.Client, established: c.Established, received: c.Received, lresp: c.LastResponseMonoMs, since: a.consDone, asked: a.consAt}
+			old, ok := before[c.Session]
+			ok = ok && old.client == m.client && old.established.Equal(m.established)
+			same := ok && old.received == m.received && old.lresp == m.lresp
+			switch {
+			case same:
+				m.since, m.heard = old.since, old.heard
+			case ok:
+				m.heard = old.asked
+			}
+			marks[c.Session] = m
+			if !m.heard.IsZero() {
+				a.heard[c.Session] = m.heard
+			}
+			if c.Queued > 0 {
+				continue
+			}
+			var d time.Duration
+			if c.LastResponseMonoMs > 0 {
+				d = time.Duration(freshest-c.LastResponseMonoMs) * time.Millisecond
+			}
+			if same {
+				d = max(d, a.consAt.Sub(old.since))
+			}
+			if d > 0 {
+				a.silent[c.Session] = d
+			}
+		}
+		e.quiet[a.info.Addr] = marks
+	}
+}
+
+// Link is the connected Link of the session ci lists, with what its
+// member's counters tell: Silent once it has sent nothing for more than a
+// third of its timeout, Talking when two answers show it sent something
+// within that third. A live session's Link is the same from one answer
+// to the next, as long as its member is asked more often than a third of
+// its timeout; asked less often, a session is never shown talking.
+func (ci ClientInfo) Link() lockcore.Link {
+	k := lockcore.Link{State: lockcore.LinkConnected}
+	switch {
+	case lockcore.IsSilent(ci.Silent, ci.Timeout):
+		k.Silent = lockcore.Silent{For: ci.Silent, At: ci.Asked, Timeout: ci.Timeout}
+	case !ci.Heard.IsZero() && ci.Timeout > 0:
+		k.Talking = ci.Asked.Sub(ci.Heard) <= lockcore.SilentAfter(ci.Timeout)
+	}
+	return k
+}

@@ -1,0 +1,81 @@
+package zkwatch
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHearSilence(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	est := t0.Add(-time.Hour)
+	conn := func(session, received, lresp, queued int64) Connection {
+		return Connection{Client: "10.0.0.9:4000", Session: session, Established: est, Received: received, LastResponseMonoMs: lresp, Queued: queued}
+	}
+	answer := func(asked time.Time, conns ...Connection) []memberAnswer {
+		return []memberAnswer{{info: ServerInfo{Addr: "zk1:2181"}, consOK: true, conns: conns, consAt: asked, consDone: asked.Add(10 * time.Millisecond)}}
+	}
+	e := &Enricher{}
+
+	// First answer: only the member's own clock can tell. Session 1 replied
+	// 7 s before session 2, the freshest; session 3 has a request in flight.
+	first := answer(t0, conn(1, 40, 100_000, 0), conn(2, 90, 107_000, 0), conn(3, 5, 90_000, 1))
+	e.hearSilence(first)
+	if got := first[0].silent[1]; got != 7*time.Second {
+		t.Errorf("one answer: session 1 silent %v, want 7s (freshest lresp less its own)", got)
+	}
+	if got, ok := first[0].silent[2]; ok {
+		t.Errorf("one answer: the freshest session is silent %v, want not at all", got)
+	}
+	if got, ok := first[0].silent[3]; ok {
+		t.Errorf("a session with a request in flight is silent %v, want not at all", got)
+	}
+
+	// Five seconds later nobody else talked (the freshest lresp is session
+	// 1's own): the same counts prove it, across two answers.
+	second := answer(t0.Add(5*time.Second), conn(1, 40, 100_000, 0), conn(2, 91, 100_000, 0))
+	second[0].conns[1].LastResponseMonoMs = 100_000
+	e.hearSilence(second)
+	if got, want := second[0].silent[1], 5*time.Second-10*time.Millisecond; got != want {
+		t.Errorf("two answers: session 1 silent %v, want %v (since the first answer came back)", got, want)
+	}
+	if got, ok := second[0].silent[2]; ok {
+		t.Errorf("session 2 sent a packet, yet is silent %v", got)
+	}
+
+	// A new connection for the session (it moved, or reconnected) starts
+	// afresh, as does one whose packets grew.
+	moved := answer(t0.Add(10*time.Second), conn(1, 3, 100_000, 0))
+	moved[0].conns[0].Established = t0.Add(9 * time.Second)
+	e.hearSilence(moved)
+	if got, ok := moved[0].silent[1]; ok {
+		t.Errorf("a new connection is silent %v, want not at all", got)
+	}
+
+	// An answer kept from an earlier ask is not heard again.
+	kept := answer(t0.Add(20*time.Second), conn(1, 3, 100_000, 0))
+	kept[0].consReused, kept[0].silent = true, map[int64]time.Duration{1: time.Second}
+	e.hearSilence(kept)
+	if got := kept[0].silent[1]; got != time.Second {
+		t.Errorf("a kept answer's silence became %v, want its own 1s", got)
+	}
+}
+
+func TestHearSilenceHeard(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	e := &Enricher{}
+	ask := func(at time.Time, received int64) []memberAnswer {
+		a := []memberAnswer{{info: ServerInfo{Addr: "zk1:2181"}, consOK: true, consAt: at, consDone: at,
+			conns: []Connection{{Client: "10.0.0.9:4000", Session: 1, Established: t0, Received: received, LastResponseMonoMs: received}}}}
+		e.hearSilence(a)
+		return a
+	}
+	if h, ok := ask(t0, 10)[0].heard[1]; ok {
+		t.Fatalf("one answer says the session was heard after %v", h)
+	}
+	if h := ask(t0.Add(5*time.Second), 11)[0].heard[1]; !h.Equal(t0) {
+		t.Fatalf("counts grew between two answers: heard after %v, want the first answer's %v", h, t0)
+	}
+	if h := ask(t0.Add(10*time.Second), 11)[0].heard[1]; !h.Equal(t0) {
+		t.Fatalf("counts unchanged since: heard after %v, want still %v", h, t0)
+	}
+}
