@@ -22,6 +22,10 @@ const (
 	// any more (its client died or is cut off); the lock stays held until
 	// the session expires or the client reconnects.
 	Disconnected Change = "disconnected"
+	// Silent: a holder's connection stands, but its member has heard
+	// nothing from it for more than a third of its session timeout: its
+	// process is frozen (lockcore.LiveSilent).
+	Silent Change = "silent"
 )
 
 // Ender says who or what ended a hold or a wait (a Released or Left
@@ -39,10 +43,20 @@ const (
 	// EndedByOperator: this zklocks' operator deleted it (force-release,
 	// fence); the entry's Audit is the action's audit line.
 	EndedByOperator Ender = "operator"
-	// EndedByExpiry: the node went while its session was connected to no
-	// member: the session expired, which deletes its ephemeral nodes
-	// (another session deleting it then reads the same).
+	// EndedByExpiry: the node went with its session: it was connected to
+	// no member as the node went, or a complete answer asked after
+	// listed it nowhere (another session deleting the node of a session
+	// that then expires reads the same). Its client, if it still runs,
+	// was not told at once: see State.Untold.
 	EndedByExpiry Ender = "expiry"
+	// EndedByUnknown: no member's answer since the node went tells
+	// whether its session outlived it (a release) or ended with it (an
+	// expiry); a later answer may.
+	EndedByUnknown Ender = "unknown"
+	// EndedByClose: the node went with its session, before the session
+	// could have expired (its member had heard from it less than its
+	// timeout before): its client closed the session, and knows.
+	EndedByClose Ender = "session-close"
 )
 
 // HistoryEntry is one line of the event log.
@@ -76,6 +90,8 @@ type HistoryEntry struct {
 	// before its lock was found: At is the node's creation time (ctime,
 	// by the server's clock), not when it was seen.
 	Reconstructed bool
+	// Silent, for a Silent entry, is what the member's answer said.
+	Silent lockcore.Silent
 }
 
 // maxHistory is how many entries the event log keeps at least; it may
@@ -102,6 +118,7 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			e.Seen = s.unwatched
 			e.EndedBy, e.Audit = s.endedBy(p)
 			s.add(e)
+			s.noteEnd(e, p)
 		}
 	}
 	if next == nil {
@@ -148,17 +165,23 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 	}
 }
 
-// endedBy says who or what ended p's hold or wait, as its node went.
+// endedBy says who or what ended p's hold or wait, as its node went, as
+// far as is known then: the operator, an expiry (its session was
+// connected to no member), or not known yet (see settleEnds); a node no
+// session owns was deleted by some client.
 func (s *State) endedBy(p lockcore.Participant) (Ender, string) {
 	k := keyOf(p)
 	if line, ok := s.actions[k]; ok {
 		delete(s.actions, k)
 		return EndedByOperator, line
 	}
-	if p.Session != 0 && s.Link(p.Session).State == lockcore.LinkDisconnected {
+	switch {
+	case p.Session == 0:
+		return EndedByRelease, ""
+	case s.Link(p.Session).State == lockcore.LinkDisconnected:
 		return EndedByExpiry, ""
 	}
-	return EndedByRelease, ""
+	return EndedByUnknown, ""
 }
 
 // recordFound logs a contender of a lock found after the first sync. Its

@@ -52,11 +52,18 @@ func (s *State) recordDisconnects(ev zkwatch.Event, before map[int64]lockcore.Li
 	var found []HistoryEntry
 	for _, l := range s.Locks {
 		for _, p := range l.Participants {
-			if p.Role != lockcore.RoleHolder || p.Link.State != lockcore.LinkDisconnected ||
-				before[p.Session].State == lockcore.LinkDisconnected {
+			if p.Role != lockcore.RoleHolder {
 				continue
 			}
-			found = append(found, s.entry(ev.At, Disconnected, l.Path, p, false))
+			was := before[p.Session]
+			switch {
+			case p.Link.State == lockcore.LinkDisconnected && was.State != lockcore.LinkDisconnected:
+				found = append(found, s.entry(ev.At, Disconnected, l.Path, p, false))
+			case p.Link.Silent.For > 0 && was.Silent.For == 0:
+				e := s.entry(ev.At, Silent, l.Path, p, false)
+				e.Silent = p.Link.Silent
+				found = append(found, e)
+			}
 		}
 	}
 	slices.SortFunc(found, func(a, b HistoryEntry) int {

@@ -24,6 +24,9 @@ type sessionTrack struct {
 	// once no member lists it, when the address matters most.
 	addr, server, name string
 	addrAt             time.Time
+	// heard is a time after which its member heard from it (see
+	// zkwatch.ClientInfo.Heard); zero when unknown.
+	heard time.Time
 }
 
 // listed takes what a cons asked for at asked said of the session, which
@@ -34,6 +37,9 @@ func (t *sessionTrack) listed(ci zkwatch.ClientInfo, asked time.Time) {
 	}
 	if ci.Client != "" {
 		t.addr, t.server, t.name, t.addrAt = ci.Client, ci.Server, ci.Name, asked
+	}
+	if ci.Heard.After(t.heard) {
+		t.heard = ci.Heard
 	}
 	t.missing = time.Time{}
 }

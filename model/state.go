@@ -64,6 +64,13 @@ type State struct {
 	// trimmed since: the entries an Apply added are the last Logged-before
 	// of History.
 	Logged int
+	// Expiries counts the contenders whose nodes went with their sessions
+	// (EndedByExpiry), however that became known.
+	Expiries int
+	// Untold are the holders whose holds expired while their clients may
+	// still believe they hold, oldest first (see Untold). Replaced, never
+	// changed in place.
+	Untold []Untold
 
 	tracks map[int64]*sessionTrack // owner sessions, for Links
 	// actions are the operator's deletes whose node was still shown when
@@ -97,6 +104,9 @@ type State struct {
 	members    map[string]memberSeen
 	leader     string
 	leaderless bool
+	// openEnds are the endings logged as not known yet (EndedByUnknown),
+	// oldest first.
+	openEnds []openEnd
 }
 
 const maxErrors = 20
@@ -162,6 +172,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		if s.updateLinks(ev) {
 			s.recordDisconnects(ev, before)
 		}
+		s.settleEnds(ev)
 	case zkwatch.EventAction:
 		s.recordAction(ev)
 	case zkwatch.EventError:

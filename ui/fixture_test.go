@@ -185,6 +185,13 @@ func fixtureState() *model.State {
 		{Addr: "10.0.0.1:2181"}, {Addr: "10.0.0.2:2181"}, {Addr: "10.0.0.3:2181"}}})
 	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0.Add(-50 * time.Second), Discovery: zkwatch.Discovery{Complete: true}})
 	history(s)
+	// The members' next answer still lists the story's sessions: they
+	// outlived their nodes, so those were released.
+	for i := 80; i <= 83; i++ {
+		clients[sid(i)] = zkwatch.ClientInfo{Session: sid(i), Server: "10.0.0.1:2181", Client: fmt.Sprintf("10.0.%d.%d:5%04d", i/10, i%10, i)}
+	}
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: t0, ClientsAsked: t0.Add(-time.Second), Clients: clients, Servers: []zkwatch.ServerInfo{
+		{Addr: "10.0.0.1:2181"}, {Addr: "10.0.0.2:2181"}, {Addr: "10.0.0.3:2181"}}})
 	return s
 }
 
