@@ -33,6 +33,11 @@ type Header struct {
 	Roots  []string `json:"roots,omitempty"`
 	// By names the program that wrote the recording.
 	By string `json:"by,omitempty"`
+	// Run is when the process that wrote the part began its recording: a
+	// part continues the one before it only when both have the same Run
+	// (a history's parts across a restart are two runs, with a gap
+	// between them that nothing watched).
+	Run time.Time `json:"run,omitzero"`
 }
 
 // Event kinds as lines name them.

@@ -97,10 +97,11 @@ func Load(files ...string) (*Recording, error) {
 	rec := &Recording{}
 	for k, p := range parts {
 		rec.Headers = append(rec.Headers, p.h)
-		err := readEvents(p.r, p.h, func(ev zkwatch.Event, snap bool) {
+		err := readEvents(p.r, p.h, func(ev zkwatch.Event, snap bool) bool {
 			if !snap || k == 0 {
 				rec.Events = append(rec.Events, ev)
 			}
+			return true
 		})
 		if err != nil {
 			err.File = p.name
@@ -115,6 +116,12 @@ func Load(files ...string) (*Recording, error) {
 // line, returning a *LineError (File empty), after calling fn for every
 // event before it.
 func Read(r io.Reader, fn func(ev zkwatch.Event, snap bool)) (Header, error) {
+	return readUntil(r, func(ev zkwatch.Event, snap bool) bool { fn(ev, snap); return true })
+}
+
+// readUntil is Read, stopping early (without an error) when fn returns
+// false.
+func readUntil(r io.Reader, fn func(ev zkwatch.Event, snap bool) bool) (Header, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		return Header{}, &LineError{Line: 1, Err: fmt.Errorf("%w (not gzip: %v)", ErrNotRecording, err)}
@@ -146,7 +153,7 @@ func parseHeader(b []byte) (Header, error) {
 	return h, nil
 }
 
-func readEvents(r *bufio.Reader, h Header, fn func(zkwatch.Event, bool)) *LineError {
+func readEvents(r *bufio.Reader, h Header, fn func(zkwatch.Event, bool) bool) *LineError {
 	d := newDecoder(h.Started)
 	for n := 2; ; n++ {
 		b, err := readLine(r)
@@ -160,7 +167,9 @@ func readEvents(r *bufio.Reader, h Header, fn func(zkwatch.Event, bool)) *LineEr
 		if err != nil {
 			return &LineError{Line: n, Err: fmt.Errorf("corrupt line: %w", err)}
 		}
-		fn(ev, snap)
+		if !fn(ev, snap) {
+			return nil
+		}
 	}
 }
 

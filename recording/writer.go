@@ -32,6 +32,22 @@ type Options struct {
 	Keep int
 	// Now is the clock for part headers; nil means time.Now.
 	Now func() time.Time
+	// MaxAge also rotates the recording once its current part began this
+	// long ago (by Now, checked at each Write); zero never does.
+	MaxAge time.Duration
+	// Name, when set, names each part by its number and start, and a
+	// rotation starts the next part under its own name rather than
+	// renaming the full ones (Keep is then ignored): a part's name never
+	// changes, so that a reader can read it while the recording goes on.
+	// The path given to Create is then unused.
+	Name func(part int, started time.Time) string
+	// FirstPart is the number of the first part; zero means 1. A
+	// recording that continues an earlier one's parts numbers on from
+	// them.
+	FirstPart int
+	// Rotated, when set, is called with the name of each part a rotation
+	// closed, once the next part is open.
+	Rotated func(closed string)
 }
 
 // Writer records events to a file. It is safe for concurrent use; Close
@@ -45,6 +61,7 @@ type Writer struct {
 	gz         *gzip.Writer
 	enc        *encoder
 	part       int
+	partStart  time.Time
 	snap       snapshot
 	events     int64
 	err        error
@@ -58,6 +75,7 @@ func Create(path string, opt Options) (*Writer, error) {
 		opt.Now = time.Now
 	}
 	w := &Writer{path: path, opt: opt, snap: newSnapshot(), stop: make(chan struct{}), done: make(chan struct{})}
+	w.part = max(opt.FirstPart, 1) - 1
 	if err := w.open(); err != nil {
 		return nil, err
 	}
@@ -66,13 +84,18 @@ func Create(path string, opt Options) (*Writer, error) {
 }
 
 func (w *Writer) open() error {
+	started := w.opt.Now()
+	if w.opt.Name != nil {
+		w.path = w.opt.Name(w.part+1, started)
+	}
 	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("recording: %w", err)
 	}
 	w.part++
+	w.partStart = started
 	h := w.opt.Header
-	h.Format, h.Started, h.Part = Version, w.opt.Now(), w.part
+	h.Format, h.Started, h.Part = Version, started, w.part
 	w.f, w.cnt = f, &countWriter{w: f}
 	w.gz, _ = gzip.NewWriterLevel(w.cnt, gzip.BestCompression)
 	w.enc = newEncoder(h.Started)
@@ -100,7 +123,7 @@ func (w *Writer) Write(ev zkwatch.Event) error {
 		return err
 	}
 	w.events++
-	if w.opt.MaxSize > 0 && w.cnt.n >= w.opt.MaxSize {
+	if (w.opt.MaxSize > 0 && w.cnt.n >= w.opt.MaxSize) || (w.opt.MaxAge > 0 && w.opt.Now().Sub(w.partStart) >= w.opt.MaxAge) {
 		if err := w.rotate(); err != nil {
 			w.err = err
 			return err
@@ -121,10 +144,21 @@ func (w *Writer) write(ev zkwatch.Event, snap bool) error {
 }
 
 // rotate closes the current part, shifts the full ones up (FILE becomes
-// FILE.1), and opens a new part with a snapshot.
+// FILE.1) unless parts have names of their own, and opens a new part
+// with a snapshot.
 func (w *Writer) rotate() error {
 	if err := w.closeFile(); err != nil {
 		return err
+	}
+	if w.opt.Name != nil {
+		closed := w.path
+		if err := w.openWithSnapshot(); err != nil {
+			return err
+		}
+		if w.opt.Rotated != nil {
+			w.opt.Rotated(closed)
+		}
+		return nil
 	}
 	for i := w.part - 1; i >= 1; i-- {
 		from := w.path + "." + strconv.Itoa(i)
@@ -139,6 +173,12 @@ func (w *Writer) rotate() error {
 	if err := os.Rename(w.path, w.path+".1"); err != nil {
 		return fmt.Errorf("recording: %w", err)
 	}
+	return w.openWithSnapshot()
+}
+
+// openWithSnapshot opens the next part and writes the snapshot it starts
+// with.
+func (w *Writer) openWithSnapshot() error {
 	if err := w.open(); err != nil {
 		return err
 	}
@@ -194,12 +234,18 @@ func (w *Writer) Flush() error {
 	return nil
 }
 
-// Events is how many events have been stored, Bytes how many compressed
-// bytes the current part holds, and Parts how many parts were begun.
+// Events is how many events have been stored.
 func (w *Writer) Events() int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.events
+}
+
+// Current is the name of the part being written.
+func (w *Writer) Current() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.path
 }
 
 // Close ends the recording: the stream's end is written and the file

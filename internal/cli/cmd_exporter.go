@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/exporter"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -26,6 +28,7 @@ func newExporterCommand(g *globalFlags) *cobra.Command {
 	var maxLocks int
 	var pathRes []string
 	var longHeld time.Duration
+	var hf historyFlags
 	cmd := &cobra.Command{
 		Use:   "exporter [flags]",
 		Short: "Serve Prometheus metrics of every lock under the roots, live",
@@ -45,12 +48,20 @@ first come first served, kept while the lock exists; the others are folded into 
 zklocks_folded_* totals, and zklocks_folded_locks says how many. Alerting rules to load
 into Prometheus are in contrib/prometheus/zklocks-rules.yml.
 
+It keeps the history of what it sees, by default: one rolling recording per cluster in
+--history (by default $XDG_STATE_HOME/zklocks/history/CLUSTER), kept for --history-max-age
+(7d) within --history-max-size (2GB), the oldest parts deleted whole; each part opens with
+a snapshot, so what is left replays on its own, and a restart continues the history. It
+serves it at /history?since=1h (or ?from=02:40&to=03:10), a recording streamed from disk
+that zklocks replay, show --at and postmortem read from the exporter's address.
+
 The default port, 12181, lies outside Prometheus' standard exporter range (9100-9999,
 which is full) and is free among the other allocations its wiki lists.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks exporter --context prod
-  zklocks exporter --listen 127.0.0.1:12181 --root /locks --max-locks 200 --path '^/locks/(orders|billing)/'`,
+  zklocks exporter --listen 127.0.0.1:12181 --root /locks --max-locks 200 --path '^/locks/(orders|billing)/'
+  zklocks exporter --history /var/lib/zklocks/history --history-max-age 14d --history-max-size 10GB`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := g.load()
@@ -78,10 +89,21 @@ which is full) and is free among the other allocations its wiki lists.
 			}
 			cfg := s.watchConfig()
 			cfg.Analysis = lockcore.Options{LongHeld: longHeld}
-			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: exporter serving http://%s/metrics for %s\n", ln.Addr(), s.server)
-			return serveExporter(cmd.Context(), s, cfg, exporter.New(opts), ln, func(err error) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %v; trying again\n", err)
-			})
+			stderr := cmd.ErrOrStderr()
+			warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
+			hist, err := hf.open(s, cmd.Root().Version, warn)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			fmt.Fprintf(stderr, "zklocks: exporter serving http://%s/metrics for %s\n", ln.Addr(), s.server)
+			if hist != nil {
+				fmt.Fprintf(stderr, "zklocks: keeping the history in %s (max age %s, max size %s), served at http://%s/history\n",
+					hist.Dir(), hf.maxAge.String(), hf.maxSize.String(), ln.Addr())
+			}
+			return serveExporter(cmd.Context(), s, cfg, exporter.New(opts), hist, ln, func(err error) {
+				fmt.Fprintf(stderr, "zklocks: %v; trying again\n", err)
+			}, warn)
 		},
 	}
 	fl := cmd.Flags()
@@ -89,6 +111,7 @@ which is full) and is free among the other allocations its wiki lists.
 	fl.IntVar(&maxLocks, "max-locks", exporter.DefaultMaxLocks, "most locks with series of their own; the rest are folded into totals (0: none)")
 	fl.StringArrayVar(&pathRes, "path", nil, "regular expression (RE2) a lock's path must match for series of its own (repeatable; default every path)")
 	fl.DurationVar(&longHeld, "long-held", 5*time.Minute, "holders older than this count as long-held anomalies (0 turns it off)")
+	hf.register(fl)
 	return cmd
 }
 
@@ -96,15 +119,22 @@ which is full) and is free among the other allocations its wiki lists.
 // until ctx ends (SIGINT, SIGTERM), then shuts the server down gracefully.
 // A ZooKeeper that cannot be reached at first is dialled again every few
 // seconds meanwhile, with zklocks_up 0; once connected, the watcher
-// reconnects and re-syncs by itself.
-func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, ln net.Listener, warn func(error)) error {
-	srv := &http.Server{Handler: exp.Handler(exp.Registry()), ReadHeaderTimeout: 10 * time.Second}
+// reconnects and re-syncs by itself. hist, when not nil, records every
+// event and is served at /history; it is closed on the way out.
+func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, hist *recording.History,
+	ln net.Listener, retry, warn func(error)) error {
+	mux := http.NewServeMux()
+	mux.Handle("/", exp.Handler(exp.Registry()))
+	if hist != nil {
+		mux.Handle("/history", exporter.HistoryHandler(hist, time.Now, warn))
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		watchForExporter(ctx, s, cfg, exp, warn)
+		watchForExporter(ctx, s, cfg, exp, hist, retry, warn)
 	}()
 	var err error
 	select {
@@ -117,6 +147,11 @@ func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp
 		err = serr
 	}
 	<-watched
+	if hist != nil {
+		if herr := hist.Close(); herr != nil {
+			warn(fmt.Errorf("history: %w", herr))
+		}
+	}
 	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return &exitError{code: exitFailed, err: err}
 	}
@@ -124,8 +159,10 @@ func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp
 }
 
 // watchForExporter dials until it gets a session, then feeds the
-// watcher's events to exp until ctx ends.
-func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, warn func(error)) {
+// watcher's events to the history and exp until ctx ends. The history
+// stops at its first failure (a full disk), said once; the metrics go on.
+func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, hist *recording.History,
+	retry, warn func(error)) {
 	var conn *zkwatch.Conn
 	for conn == nil {
 		var err error
@@ -133,7 +170,7 @@ func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, 
 			if ctx.Err() != nil {
 				return
 			}
-			warn(err)
+			retry(err)
 			select {
 			case <-ctx.Done():
 				return
@@ -142,7 +179,14 @@ func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, 
 		}
 	}
 	defer conn.Close()
+	failed := false
 	for ev := range zkwatch.Watch(ctx, conn, cfg).Events() {
+		if hist != nil && !failed {
+			if err := hist.Write(ev); err != nil {
+				failed = true
+				warn(fmt.Errorf("the history stopped recording: %w", err))
+			}
+		}
 		exp.Apply(ev)
 	}
 }
