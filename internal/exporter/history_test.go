@@ -159,4 +159,3 @@ func TestHistoryHandlerRefuses(t *testing.T) {
 		}
 	}
 }
-
