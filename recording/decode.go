@@ -94,12 +94,17 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 		}
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
 		l.Observers = h.Observers
+		l.Entry, l.Assumed = string(h.Recipe), h.Assumed
+		if h.Entry != nil {
+			l.Entry = *h.Entry
+		}
 	case prev != nil:
 		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
 			prev.Recipe, prev.MaxLeases, prev.HiddenWaiters, prev.Anomalies, prev.Warnings, prev.WatchesSource
 		l.WatchesGap = prev.WatchesGap
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = prev.LongHeldAfter, prev.MaybeLongHeld, prev.App
 		l.Observers = prev.Observers
+		l.Entry, l.Assumed = prev.Entry, prev.Assumed
 	default:
 		return nil, errors.New("first line of a lock without its fields")
 	}

@@ -77,7 +77,11 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 }
 
 func headOf(l *lockcore.Lock) lockHead {
-	return lockHead{Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters, Observers: l.Observers,
+	var entry *string
+	if l.Entry != string(l.Recipe) {
+		entry = &l.Entry
+	}
+	return lockHead{Entry: entry, Assumed: l.Assumed, Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters, Observers: l.Observers,
 		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource, WatchesGap: l.WatchesGap,
 		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld, App: l.App}
 }

@@ -99,6 +99,11 @@ type lockHead struct {
 	MaybeLongHeld []lockcore.Anomaly `json:"ml2,omitempty"`
 	// App is what the lock's application says of it (Lock.App).
 	App *lockcore.App `json:"ap,omitempty"`
+	// Entry is Lock.Entry when it is not the recipe's name (nil: it is;
+	// recordings made before it existed read so too); Assumed is
+	// Lock.Assumed.
+	Entry   *string  `json:"en,omitempty"`
+	Assumed []string `json:"as,omitempty"`
 }
 
 // holdJSON is a holder's hold (lockcore.Hold): its grant's bounds in Unix
