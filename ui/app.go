@@ -74,6 +74,12 @@ type App struct {
 	node     nodePane
 	timeline timelinePane
 	tree     treePane
+	fleet    fleetPane
+	// fleetBelow: esc on a screen with nothing to clear goes to the fleet
+	// screen, where this cluster was opened from or which was looked at.
+	fleetBelow bool
+	// fleetChanges is closed at the fleet's next change.
+	fleetChanges <-chan struct{}
 }
 
 // flash is a message shown in place of the key help for a while.
@@ -112,7 +118,7 @@ func New(opt Options) *App {
 	}
 	st := newStyles(opt.Renderer, opt.Profile)
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
-		operate: opt.Actions != nil && !opt.ReadOnly})
+		operate: opt.Actions != nil && !opt.ReadOnly, fleetOnly: opt.FleetOnly})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
 		forced: map[int64]forcedRelease{}, context: opt.Context}
 	h := help.New()
@@ -120,7 +126,7 @@ func New(opt Options) *App {
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), tree: newTreePane(e),
-		replay: replay}
+		fleet: newFleetPane(e), replay: replay}
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, readOnlyWhy: opt.ReadOnlyWhy, host: a}
 	for f := range focusCount {
 		a.keymaps[f] = keys.screenKeys(f)
@@ -128,6 +134,7 @@ func New(opt Options) *App {
 	a.pendingOpen = opt.Open
 	a.refresh()
 	a.startCmd = a.openPending()
+	a.startFleet()
 	return a
 }
 
@@ -137,6 +144,9 @@ func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitForEvents(a.opt.Events), waitForShared(a.opt.Shared), tick(), a.startCmd}
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
+	}
+	if a.opt.Fleet != nil {
+		cmds = append(cmds, waitFleet(a.fleetChanges))
 	}
 	return tea.Batch(cmds...)
 }
@@ -184,6 +194,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.operated(msg)
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
+	case fleetChangedMsg:
+		return a, a.fleetChanged()
 	case replayTickMsg:
 		return a, a.replayFrameTick(msg)
 	case replaySeekMsg:
@@ -311,6 +323,9 @@ func (a *App) back(tea.KeyMsg) tea.Cmd {
 // backOnTab clears the message in the status line, and the screen's
 // filter if it has one.
 func (a *App) backOnTab(msg tea.KeyMsg) tea.Cmd {
+	if a.flash.text == "" && a.fleetBelow && !a.tabFiltered() {
+		return a.openFleet()
+	}
 	if a.flash.text != "" {
 		a.flash = flash{}
 	}

@@ -124,6 +124,10 @@ func (a *App) tabsView(numbered, compact bool) string {
 	st := a.env.st
 	var b strings.Builder
 	b.WriteString(st.title.s(" zklocks "))
+	if a.focused() == focusFleet {
+		b.WriteString(st.tabActive.s("[Fleet]"))
+		return b.String()
+	}
 	for i, t := range tabs {
 		label := tabNames[t]
 		switch {
@@ -156,6 +160,9 @@ type segment struct {
 // badges that change how to read the screen: READ-ONLY and STALE.
 func (a *App) statusBar() string {
 	st, s := a.env.st, a.env.state
+	if a.opt.FleetOnly {
+		return a.fleetStatusBar()
+	}
 	segs := append([]segment{a.connSegment()}, a.op.segments()...)
 	if a.replay != nil {
 		segs = append([]segment{a.replaySegment()}, segs...)

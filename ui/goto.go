@@ -111,6 +111,11 @@ func (a *App) runCommand(text string) tea.Cmd {
 		return tea.Quit
 	case text == "ctx" || strings.HasPrefix(text, "ctx "):
 		return a.switchContext(strings.TrimSpace(strings.TrimPrefix(text, "ctx")))
+	case strings.HasPrefix("fleet", strings.ToLower(text)) && len(text) >= 2:
+		return a.openFleet()
+	case a.opt.FleetOnly:
+		a.say("no cluster is open: enter opens the one under the cursor, as :ctx NAME does", true)
+		return nil
 	case strings.HasPrefix(text, "/"):
 		lock, node, ok := a.findLock(text)
 		if !ok {
@@ -130,7 +135,7 @@ func (a *App) runCommand(text string) tea.Cmd {
 		a.setTab(screenCommands[names[0]])
 		return nil
 	}
-	a.say(":"+text+" is neither a path (it starts with /) nor a screen (locks, sessions, events, timeline)", true)
+	a.say(":"+text+" is neither a path (it starts with /) nor a screen (locks, sessions, events, timeline, fleet)", true)
 	return nil
 }
 
@@ -173,6 +178,9 @@ func (a *App) candidates(text string) []string {
 				out = append(out, name)
 			}
 		}
+		if a.opt.Fleet != nil && strings.HasPrefix("fleet", strings.ToLower(text)) {
+			out = append(out, "fleet")
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -202,7 +210,7 @@ func (a *App) commandPrompt(w int) string {
 	n := len(a.candidates(a.cmd.text))
 	hint := " " + count(n, "match", "matches") + " · tab completes · enter goes · esc cancels"
 	if a.cmd.text == "" {
-		hint = " a lock's path, or locks, sessions, events, timeline · esc cancels"
+		hint = " a lock's path, or locks, sessions, events, timeline, fleet, ctx · esc cancels"
 	}
 	count := st.muted.s(hint)
 	text := ":" + model.Printable(a.cmd.text)

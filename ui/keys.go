@@ -31,6 +31,8 @@ type keyMap struct {
 	CopyPath, CopySession, CopyClient key.Binding
 	// Mark tells of a lock's grants and releases (notify.go).
 	Mark key.Binding
+	// Repoll polls every cluster of the fleet screen again (fleet.go).
+	Repoll key.Binding
 
 	Help, Cost, Quit, ForceQuit key.Binding
 	// Command opens the command bar (goto.go); Complete completes in it.
@@ -70,6 +72,8 @@ type keyMode struct {
 	// operate enables the operations in the help; when false (read-only,
 	// or no actions) their keys still answer, to say why they are disabled.
 	operate bool
+	// fleetOnly: no cluster is open, only the fleet screen.
+	fleetOnly bool
 }
 
 func newKeyMap(m keyMode) keyMap {
@@ -114,6 +118,7 @@ func newKeyMap(m keyMode) keyMap {
 		CopySession: b([]string{"Y"}, "Y", "copy session"),
 		CopyClient:  b([]string{"C"}, "C", "copy client"),
 		Mark:        b([]string{"m"}, "m", "mark: notify"),
+		Repoll:      b([]string{"r"}, "r", "poll again"),
 		FullNode:    b([]string{"f"}, "f", "full names"),
 		InfoUp:      b([]string{"K"}, "K", "info up"),
 		InfoDown:    b([]string{"J"}, "J", "info down"),
@@ -179,6 +184,9 @@ func (k *keyMap) operations() []*key.Binding {
 // between screens, the help, and the demo's, the replay's and the
 // operations' keys where the mode and the screen have them.
 func (k *keyMap) screenKeys(f focus) keySet {
+	if f == focusFleet {
+		return k.fleetKeys()
+	}
 	var s keySet
 	moves := []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom}
 	if f != focusTimeline {
@@ -273,10 +281,38 @@ func (k *keyMap) short(f focus) []key.Binding {
 		return []key.Binding{k.Scroll, k.Hex, k.Reread, k.Back, k.Help, k.Quit}
 	case f == focusTree:
 		return []key.Binding{k.Move, k.Open, k.Parent, k.NodeInfo, k.Back, k.Help, k.Quit}
+	case f == focusFleet:
+		return k.fleetKeys().short
 	case f == focusSessions, f == focusEvents:
 		return []key.Binding{k.Move, k.Open, k.Filter, k.Screens, k.Help, k.Quit}
 	}
 	return []key.Binding{k.Move, k.Open, k.Filter, k.Sort, k.Screens, k.Help, k.Quit, k.Acquire, k.ReleaseOwn}
+}
+
+// fleetKeys is the fleet screen's key map: moving, opening a cluster,
+// polling again, and, when a cluster is open, its screens.
+func (k *keyMap) fleetKeys() keySet {
+	var s keySet
+	s.add(colMove, nil, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom)
+	s.add(colScreens, (*App).fleetOpen, &k.Open)
+	s.add(colScreens, (*App).fleetBack, &k.Back)
+	if !k.mode.fleetOnly {
+		s.add(colScreens, switchTab(+1), &k.NextScreen)
+		s.add(colScreens, switchTab(-1), &k.PrevScreen)
+		s.add(colScreens, setTab(focusLocks), &k.ScreenLocks)
+		s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
+		s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
+		s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
+	}
+	s.add(colScreens, (*App).openCommand, &k.Command)
+	s.add(colScreens, quit, &k.Quit)
+	s.add(colScreen, (*App).fleetPoll, &k.Repoll)
+	s.add(colScreen, (*App).openHelp, &k.Help)
+	s.short = []key.Binding{k.Move, k.Open, k.Back, k.Repoll, k.Help, k.Quit}
+	if k.mode.fleetOnly {
+		s.short = []key.Binding{k.Move, k.Open, k.Repoll, k.Help, k.Quit}
+	}
+	return s
 }
 
 // helpKeys is the key map while the help overlay is open: it scrolls,

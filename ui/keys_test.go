@@ -16,6 +16,7 @@ func allKeyModes() []keyMode {
 			for _, operate := range []bool{false, true} {
 				out = append(out, keyMode{demo: demo, replay: replay, operate: operate})
 			}
+			out = append(out, keyMode{demo: demo, replay: replay, fleetOnly: true})
 		}
 	}
 	return out

@@ -86,6 +86,21 @@ type Options struct {
 	// detail of as soon as it has been read; when every lock has been
 	// read and it is none, the UI says so on the locks screen.
 	Open string
+	// Fleet, when set, is every context's last light poll, for the
+	// fleet screen (:fleet); nil when there is no fleet to show (no
+	// contexts in the config file, a recording).
+	Fleet FleetSource
+	// NoFleet says why Fleet is nil, when :fleet is asked for.
+	NoFleet string
+	// FleetOnly starts the App with no cluster: it shows the fleet screen
+	// alone, and enter on a cluster switches to it (SwitchContext).
+	FleetOnly bool
+	// FromFleet says the cluster was opened from the fleet screen: esc on
+	// a screen with nothing to clear goes back to it.
+	FromFleet bool
+	// Message is shown in the status line at start, as an error: why
+	// the UI is where it is (a cluster the fleet screen could not open).
+	Message string
 	// Tape, when set, replays a recording instead of watching: Events,
 	// ReadNode, Actions, State and Now are ignored, and nothing can
 	// change ZooKeeper (see replay.go).

@@ -19,6 +19,7 @@ const (
 	focusNode
 	focusTimeline
 	focusTree
+	focusFleet
 	focusCount
 )
 
@@ -59,6 +60,8 @@ func (a *App) pane(f focus) pane {
 		return &a.node
 	case focusTree:
 		return &a.tree
+	case focusFleet:
+		return &a.fleet
 	case focusTimeline:
 		return timelineScreen{timelinePane: &a.timeline, follow: a.selectedLockPath}
 	}

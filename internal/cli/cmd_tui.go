@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -26,6 +27,10 @@ type tuiFlags struct {
 	open string
 	// bell rings the terminal when a lock marked with m changes hands.
 	bell bool
+	// fleet starts on the fleet screen, with no cluster open;
+	// fleetInterval is how often it polls each context.
+	fleet         bool
+	fleetInterval time.Duration
 }
 
 // tuiCommand registers the UI's flags on root and returns what root runs.
@@ -35,6 +40,8 @@ func tuiCommand(root *cobra.Command, g *globalFlags, o *operateFlags) func(*cobr
 	root.Flags().DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held in the UI (0 turns it off)")
 	f.record.register(root.Flags(), "record", "record what the UI is shown to this file, for zklocks replay (see zklocks record)")
 	root.Flags().BoolVar(&f.bell, "bell", false, "ring the terminal's bell when a lock marked with m in the UI is granted or released")
+	root.Flags().BoolVar(&f.fleet, "fleet", false, "start on the fleet screen: every context of the config file, worst first, with no\ncluster open (:fleet in the UI shows it too)")
+	root.Flags().DurationVar(&f.fleetInterval, "fleet-interval", fleet.DefaultInterval, "how often the fleet screen polls each context (one session and one read of its\nlocks each time, closed at once)")
 	root.Flags().StringVar(&f.open, "open", "", "start on this lock's detail (a lock's path, or a contender's); the same as\ngiving the path as the only argument")
 	return func(cmd *cobra.Command, args []string) error {
 		if err := f.takeOpen(args); err != nil {
@@ -93,16 +100,22 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 		return &exitError{code: exitUsage, err: errors.New("without a command zklocks opens its terminal UI, " +
 			"which needs a terminal; in scripts use zklocks ls or zklocks show (see zklocks --help)")}
 	}
+	fr, err := newFleetRun(cmd, g, f)
+	if err != nil {
+		return err
+	}
 	for {
-		next, err := runTUIOnce(cmd, g, o, f)
+		next, err := runTUIOnce(cmd, g, o, f, fr)
 		if err != nil || next == "" {
 			return err
 		}
-		// :ctx NAME in the UI: connect again, as --context NAME would.
+		// :ctx NAME in the UI, or enter on the fleet screen: connect
+		// again, as --context NAME would.
 		if err := g.flags.Set("context", next); err != nil {
 			return err
 		}
 		f.open = ""
+		fr.only, fr.switched, fr.message = false, true, ""
 		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: switching to context %s\n", model.Printable(next))
 	}
 }
@@ -110,10 +123,13 @@ func runTUI(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) er
 // runTUIOnce is one run of the UI on the settings the flags and the
 // config file give; it returns the context the operator switched to, or
 // "" when they quit.
-func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags) (string, error) {
+func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags, fr *fleetRun) (string, error) {
 	s, err := g.load()
 	if err != nil {
 		return "", err
+	}
+	if fr.only {
+		return runFleetOnly(cmd, s, fr, f.mouse)
 	}
 	if s.logFile == "-" {
 		return "", &exitError{code: exitUsage, err: errNeedsFile}
@@ -128,6 +144,11 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 	defer closeAudit()
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: connecting to %s (waiting up to %s)…\n", model.Printable(s.server), s.timeout)
 	conn, err := s.dial(cmd.Context())
+	if err != nil && fr.switched && fr.source != nil {
+		// Opened from the fleet screen (or :ctx): back to it, saying why.
+		fr.only, fr.message = true, "context "+s.context+": "+firstLine(err.Error())
+		return runFleetOnly(cmd, s, fr, f.mouse)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -160,6 +181,7 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 	default:
 		opt.SwitchContext = func(name string) { next = name }
 	}
+	fr.options(&opt)
 	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, opt, rec, progOpts...)
 	if rerr := finishRecording(rec, f.record.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
 		err = rerr

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,7 +61,8 @@ func fleetProbe(g *globalFlags, th func(settings) (check.Thresholds, error), wal
 
 func probeContext(ctx context.Context, g *globalFlags, th func(settings) (check.Thresholds, error), walk bool, name string) fleet.Cluster {
 	failed := func(reach fleet.Reach, server string, err error) fleet.Cluster {
-		return fleet.Cluster{Name: name, Server: server, Reach: reach, Err: firstLine(err.Error())}
+		// The package's prefix says nothing to the operator in a row.
+		return fleet.Cluster{Name: name, Server: server, Reach: reach, Err: strings.TrimPrefix(firstLine(err.Error()), "zkwatch: ")}
 	}
 	s, err := g.loadContext(name)
 	if err != nil {

@@ -89,12 +89,14 @@ func (f *fleetServers) checkFleet(t *testing.T, cond func(got fleetJSON, code in
 	return got
 }
 
-// One exporter, one check, one ls for every cluster: the stuck queue's
-// cluster comes first, CRITICAL, naming its lock, the others follow; a
-// stopped server is a line of its own saying it cannot be reached, and
-// the others are still judged.
-func TestIntegrationFleetCheckAndLs(t *testing.T) {
+// Every cluster at once, in check, ls and the fleet screen: the stuck
+// queue's cluster comes first, CRITICAL, naming its lock, the others
+// follow; enter opens a cluster's locks, esc comes back; a stopped server
+// is a line of its own saying it cannot be reached, and the others are
+// still judged.
+func TestIntegrationFleet(t *testing.T) {
 	t.Parallel()
+	bin := zklocksBinary(t)
 	f := startFleet(t)
 
 	got := f.checkFleet(t, func(got fleetJSON, code int) string {
@@ -135,8 +137,27 @@ func TestIntegrationFleetCheckAndLs(t *testing.T) {
 		t.Errorf("ls --all-contexts: exit %d:\n%s%s", code, out, errOut)
 	}
 
+	// The fleet screen, with no cluster open, polling every 2 s.
+	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --fleet --fleet-interval 2s --timeout 3s --log-file %s",
+		bin, f.config, filepath.Join(t.TempDir(), "zk.log"))
+	s := startTmux(t, 120, 40, command)
+	s.waitScreen(60*time.Second, `(?m)^> east +CRITICAL +connected +\d+s ago +1 +1 +\d+s +wait `+f.stuck+`\s*\n +north +OK +connected .*\n +west +OK +connected`)
+	s.waitText("[Fleet]", "3 clusters · 1 critical", "no cluster open")
+	s.keys("Enter")
+	s.waitText("⎈ east", f.stuck+"  ", "kazoo-lock")
+	s.keys("Escape")
+	s.waitText("[Fleet]", ">⎈east    CRITICAL")
+	s.keys("j", "Enter")
+	s.waitText("⎈ north", "/locks/calm")
+	s.keys("Escape")
+	s.waitText("[Fleet]", ">⎈north   OK")
+
 	// A cluster gone: its line says so, the others are judged as before.
 	f.north.Stop()
+	s.waitScreen(60*time.Second, `(?m)^. east +CRITICAL +connected .*\n.+north +UNKNOWN +unreachable +down \S+ .*connection refused by 127.*\n +west +OK +connected`)
+	s.keys("q")
+	s.waitExit(10 * time.Second)
+
 	got = f.checkFleet(t, func(got fleetJSON, code int) string {
 		if code != int(check.Critical) || len(got.Clusters) != 3 || got.Clusters[1].Context != "north" || got.Clusters[1].State != "unreachable" {
 			return fmt.Sprintf("exit %d: %+v", code, got)

@@ -1,0 +1,207 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/internal/fleet"
+	"github.com/zklocks/zklocks/model"
+)
+
+// The fleet screen: every context of the config file, one row each,
+// worst first, from light polls (a session and one read of the locks
+// each, closed at once) rather than a watcher per cluster. enter opens a
+// cluster's locks (the UI connects to it as :ctx does), esc comes back.
+
+// FleetSource is every cluster's last poll, as fleet.Poller keeps them.
+type FleetSource interface {
+	// Start starts polling, if it has not started; it returns at once.
+	Start()
+	// Snapshot is every cluster's last row, worst first, and a channel
+	// closed at the next change.
+	Snapshot() ([]fleet.Cluster, <-chan struct{})
+	// PollNow polls every cluster again without waiting.
+	PollNow()
+	// Interval is the time between a cluster's polls.
+	Interval() time.Duration
+}
+
+// fleetChangedMsg says a cluster's row changed.
+type fleetChangedMsg struct{}
+
+// waitFleet waits for the next change of the fleet's rows.
+func waitFleet(changed <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		<-changed
+		return fleetChangedMsg{}
+	}
+}
+
+// fleetPane lists the clusters. The cursor follows its cluster by name
+// as the rows re-sort.
+type fleetPane struct {
+	list
+	rows []fleet.Cluster
+	sel  string
+	// interval is the time between a cluster's polls, said where no
+	// cluster is open.
+	interval time.Duration
+}
+
+func newFleetPane(e *env) fleetPane { return fleetPane{list: list{env: e}} }
+
+func (p *fleetPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
+func (p *fleetPane) refresh(int)      {}
+
+func (p *fleetPane) prompt(int) (string, bool) { return "", false }
+
+func (p *fleetPane) handle(msg tea.Msg) (cmd tea.Cmd) { *p, cmd = p.update(msg); return cmd }
+
+// set takes the rows of a new snapshot.
+func (p *fleetPane) set(rows []fleet.Cluster) {
+	p.rows = rows
+	if p.sel != "" {
+		for i, c := range rows {
+			if c.Name == p.sel {
+				p.cur.idx = i
+			}
+		}
+	}
+	p.cur.fix(len(p.rows), p.listHeight())
+}
+
+// selected is the cluster under the cursor, and whether there is one.
+func (p *fleetPane) selected() (fleet.Cluster, bool) {
+	if p.cur.idx >= len(p.rows) {
+		return fleet.Cluster{}, false
+	}
+	return p.rows[p.cur.idx], true
+}
+
+func (p fleetPane) update(msg tea.Msg) (fleetPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		p.cur.wheel(msg, len(p.rows), p.listHeight())
+	case tea.KeyMsg:
+		if !p.cur.move(*p.env.keys, msg, len(p.rows), p.listHeight()) {
+			return p, nil
+		}
+	default:
+		return p, nil
+	}
+	if c, ok := p.selected(); ok {
+		p.sel = c.Name
+	}
+	return p, nil
+}
+
+// summary counts the clusters at each status.
+func (p *fleetPane) summary() string {
+	var b strings.Builder
+	b.WriteString(count(len(p.rows), "cluster", "clusters"))
+	for _, st := range []check.Status{check.Critical, check.Unknown, check.Warning} {
+		n := 0
+		for _, c := range p.rows {
+			if c.Reach != fleet.Pending && c.Status() == st {
+				n++
+			}
+		}
+		if n > 0 {
+			b.WriteString(" · " + itoa(n) + " " + strings.ToLower(st.String()))
+		}
+	}
+	return b.String()
+}
+
+func (p *fleetPane) columns() []column {
+	return []column{
+		{title: "CONTEXT", width: 8, most: 24, min: 6},
+		{title: "STATUS", width: 8, whole: true},
+		{title: "STATE", width: 11, whole: true},
+		{title: "READ", width: 6, right: true, whole: true, drop: 3},
+		{title: "LOCKS", width: 5, right: true, whole: true, drop: 2},
+		{title: "WAITING", width: 7, right: true, whole: true, drop: 1},
+		{title: "LONGEST WAIT", width: 12, right: true, whole: true},
+		{title: "WORST", width: 16, flex: true},
+	}
+}
+
+func (p fleetPane) view() string {
+	st := p.env.st
+	end := min(p.cur.first+p.listHeight(), len(p.rows))
+	cells := make([][]cell, 0, end-p.cur.first)
+	for i := p.cur.first; i < end; i++ {
+		cells = append(cells, p.cells(p.rows[i]))
+	}
+	cols := sizeToContent(p.columns(), cells...)
+	widths := layout(cols, p.w-2)
+	lines := make([]string, 0, p.h)
+	lines = append(lines, "  "+headerRow(cols, widths, st.header))
+	if len(p.rows) == 0 {
+		return strings.Join(append(lines, "  "+st.muted.s(clip("the config file defines no contexts", p.w-2))), "\n")
+	}
+	for i, c := range cells {
+		sel := p.cur.first+i == p.cur.idx
+		m := marker(st, sel)
+		if p.rows[p.cur.first+i].Name == p.env.context && p.env.context != "" {
+			m = m[:len(m)-1] + st.accent.s("⎈")
+		}
+		lines = append(lines, m+row(cols, widths, c, sel, st.selected))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cells are a cluster's cells: what its last poll found, or why it
+// found nothing.
+func (p *fleetPane) cells(c fleet.Cluster) []cell {
+	st := p.env.st
+	now := p.env.now()
+	name := cell{text: model.Printable(c.Name), p: st.strong}
+	switch c.Reach {
+	case fleet.Pending:
+		return []cell{name, {text: "-", p: st.muted}, {text: "polling…", p: st.muted}, {text: "-"}, {text: "-"}, {text: "-"},
+			{text: "-"}, {text: "", p: st.muted}}
+	case fleet.Unreachable, fleet.Failed:
+		down := "down " + model.Duration(max(now.Sub(c.Down), time.Second).Truncate(time.Second))
+		if c.Down.IsZero() {
+			down = "-"
+		}
+		return []cell{name, {text: check.Unknown.String(), p: st.warning}, {text: c.Reach.String(), p: st.danger},
+			{text: down, p: st.danger}, {text: "-"}, {text: "-"}, {text: "-"}, {text: model.Printable(c.Err), p: st.danger}}
+	}
+	r := c.Result
+	waits := st.muted
+	if r.Waiters > 0 {
+		waits = st.waiter
+	}
+	worst := cell{text: c.Worst.String(), p: st.muted}
+	if c.Worst.Kind != "" {
+		worst.p = p.statusPaint(c.Worst.Status)
+	}
+	return []cell{name, {text: c.Status().String(), p: p.statusPaint(c.Status())}, {text: c.Reach.String(), p: st.ok},
+		{text: ago(now, c.At), p: st.muted},
+		{text: itoa(r.Locks)}, {text: itoa(r.Waiters), p: waits}, {text: fleet.LongestWait(c), p: waits}, worst}
+}
+
+// ago is how long before now t was, to the second: "12s ago", or "now".
+func ago(now, t time.Time) string {
+	d := now.Sub(t).Truncate(time.Second)
+	if d <= 0 {
+		return "now"
+	}
+	return model.Duration(d) + " ago"
+}
+
+// statusPaint paints a status by what it asks of the operator.
+func (p *fleetPane) statusPaint(s check.Status) paint {
+	st := p.env.st
+	switch s {
+	case check.Critical:
+		return st.danger
+	case check.Warning, check.Unknown:
+		return st.warning
+	}
+	return st.ok
+}
