@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
-	"github.com/charmbracelet/wish/bubbletea"
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/ui"
@@ -129,9 +128,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 			_ = ss.sess.Exit(2)
 		}
 	}()
-	// The renderer asks the client's terminal for its background, so it
-	// is made before anything else reads the session.
-	r := bubbletea.MakeRenderer(ss.sess)
+	r := newRenderer(ss.sess)
 	ss.win = watchWindows(winch)
 	ss.in = pumpInput(ss.sess)
 	if d := ss.srv.cfg.IdleTimeout; d > 0 {

@@ -1,0 +1,446 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/ui"
+	"github.com/zklocks/zklocks/zkwatch"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// rig is a Server in this process on a throwaway ZooKeeper, with keys of
+// its own: the race detector sees the server's sessions and watchers.
+type rig struct {
+	t       *testing.T
+	srv     *Server
+	addr    string
+	zks     *zktest.Server
+	keys    map[string]gossh.Signer
+	keyFile string
+	log     *syncBuffer
+	dials   *countingDialer
+}
+
+// countingDialer counts the connections serve makes to ZooKeeper.
+type countingDialer struct {
+	mu    sync.Mutex
+	n     int
+	addr  string
+	conns []*zkwatch.Conn
+}
+
+func (d *countingDialer) dial(ctx context.Context, name string) (Cluster, error) {
+	target, err := zkwatch.ParseConnectString(d.addr)
+	if err != nil {
+		return Cluster{}, err
+	}
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
+	if err != nil {
+		return Cluster{}, err
+	}
+	d.mu.Lock()
+	d.n++
+	d.conns = append(d.conns, conn)
+	d.mu.Unlock()
+	return Cluster{Conn: conn, Watch: zkwatch.WatchConfig{Roots: []string{"/it"}, ReadLater: true}, Timeout: 10 * time.Second}, nil
+}
+
+func (d *countingDialer) dialled() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.n
+}
+
+// startRig serves with operate key "alice" and view key "bob"; change
+// adjusts the configuration.
+func startRig(t *testing.T, change func(*Config)) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	r := &rig{t: t, zks: zktest.Start(t), keys: map[string]gossh.Signer{}, log: &syncBuffer{},
+		keyFile: filepath.Join(dir, "authorized_keys")}
+	var lines []string
+	for _, name := range []string{"alice", "bob", "eve"} {
+		_, priv, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := gossh.NewSignerFromKey(priv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.keys[name] = s
+		line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(s.PublicKey()))) + " " + name
+		switch name {
+		case "alice":
+			lines = append(lines, `zklocks-role="operate" `+line)
+		case "bob":
+			lines = append(lines, line)
+		}
+	}
+	if err := os.WriteFile(r.keyFile, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := OpenKeyFile(r.keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.dials = &countingDialer{addr: r.zks.Addr()}
+	cfg := Config{HostKey: filepath.Join(dir, "host_key"), Keys: keys, MaxSessions: 10, Linger: 200 * time.Millisecond,
+		Dial: r.dials.dial, Log: log.New(r.log, "", 0), NoSwitch: "one cluster"}
+	if change != nil {
+		change(&cfg)
+	}
+	r.srv, err = New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.addr = l.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- r.srv.Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("the server did not stop")
+		}
+	})
+	return r
+}
+
+// client is one SSH session on the rig, as OpenSSH opens it: a pty, then
+// a shell.
+type client struct {
+	t     *testing.T
+	conn  *gossh.Client
+	sess  *gossh.Session
+	in    io.WriteCloser
+	out   *syncBuffer
+	ended chan error
+}
+
+func (r *rig) connect(user, key string, pty bool, command string) (*client, error) {
+	r.t.Helper()
+	conn, err := gossh.Dial("tcp", r.addr, &gossh.ClientConfig{User: user,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(r.keys[key])}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		return nil, err
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	c := &client{t: r.t, conn: conn, sess: sess, out: &syncBuffer{}, ended: make(chan error, 1)}
+	r.t.Cleanup(func() { conn.Close() })
+	sess.Stdout, sess.Stderr = c.out, c.out
+	if c.in, err = sess.StdinPipe(); err != nil {
+		r.t.Fatal(err)
+	}
+	if pty {
+		if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	if command != "" {
+		err = sess.Start(command)
+	} else {
+		err = sess.Shell()
+	}
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	go func() { c.ended <- sess.Wait() }()
+	return c, nil
+}
+
+func (r *rig) open(user, key string) *client {
+	r.t.Helper()
+	c, err := r.connect(user, key, true, "")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return c
+}
+
+// waitText waits until the session's output, escape sequences removed,
+// has said text.
+func (c *client) waitText(text string) {
+	c.t.Helper()
+	zktest.WaitUntil(c.t, 30*time.Second, func() string {
+		if strings.Contains(ansi.Strip(c.out.String()), text) {
+			return ""
+		}
+		return "the session never showed " + text + "; it showed:\n" + ansi.Strip(c.out.String())
+	})
+}
+
+// wait waits for the session to end and returns its exit status.
+func (c *client) wait() int {
+	c.t.Helper()
+	select {
+	case err := <-c.ended:
+		var ee *gossh.ExitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &ee):
+			return ee.ExitStatus()
+		}
+		return -1
+	case <-time.After(30 * time.Second):
+		c.t.Fatalf("the session did not end; it showed:\n%s", ansi.Strip(c.out.String()))
+	}
+	return -1
+}
+
+func takeLock(t *testing.T, c *zk.Conn, path string) *lockcore.Held {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	l, err := lockcore.Acquire(ctx, c, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// Sessions on one cluster share one connection and one watcher, which
+// stops once the last has left; each session's UI is its own.
+func TestIntegrationSessionsShareOneWatcher(t *testing.T) {
+	t.Parallel()
+	r := startRig(t, nil)
+	zc := r.zks.Connect(t)
+	takeLock(t, zc, "/it/orders")
+	a, b, c := r.open("alice", "alice"), r.open("bob", "bob"), r.open("carol", "alice")
+	for _, cl := range []*client{a, b, c} {
+		cl.waitText("/it/orders")
+	}
+	if n := r.dials.dialled(); n != 1 {
+		t.Fatalf("three sessions dialled ZooKeeper %d times, want once", n)
+	}
+	if got := r.srv.Clusters().Running(); len(got) != 1 {
+		t.Fatalf("watchers running: %v", got)
+	}
+	// A lock taken now shows in every session.
+	takeLock(t, zc, "/it/billing")
+	for _, cl := range []*client{a, b, c} {
+		cl.waitText("/it/billing")
+	}
+	b.waitText("READ-ONLY")
+	// q quits: each session ends by itself, and the watcher stops a
+	// while after the last.
+	for _, cl := range []*client{a, b} {
+		if _, err := cl.in.Write([]byte("q")); err != nil {
+			t.Fatal(err)
+		}
+		if code := cl.wait(); code != 0 {
+			t.Fatalf("a session quit with status %d", code)
+		}
+	}
+	if got := r.srv.Clusters().Running(); len(got) != 1 {
+		t.Fatalf("the watcher stopped with a session still on it: %v", got)
+	}
+	c.conn.Close()
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		if len(r.srv.Clusters().Running()) == 0 && r.srv.Sessions() == 0 {
+			return ""
+		}
+		return "the watcher still runs after its last session left"
+	})
+	// Coming back starts it again.
+	d := r.open("dave", "bob")
+	d.waitText("/it/billing")
+	if n := r.dials.dialled(); n != 2 {
+		t.Fatalf("dialled %d times, want twice", n)
+	}
+}
+
+// panicky is a UI whose Update panics at "!".
+type panicky struct{ tea.Model }
+
+func (p panicky) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "!" {
+		panic("boom")
+	}
+	m, cmd := p.Model.Update(msg)
+	return panicky{m}, cmd
+}
+
+// A panic in one session ends that session only; a client that drops
+// mid-frame, commands, sessions without a terminal and too many sessions
+// leave the server serving the others.
+func TestIntegrationSessionFaults(t *testing.T) {
+	t.Parallel()
+	r := startRig(t, func(c *Config) {
+		c.MaxSessions = 3
+		c.newModel = func(o ui.Options) tea.Model {
+			if o.Actions.User == "crash" {
+				return panicky{ui.New(o)}
+			}
+			return ui.New(o)
+		}
+	})
+	zc := r.zks.Connect(t)
+	takeLock(t, zc, "/it/orders")
+	good := r.open("alice", "alice")
+	crash := r.open("crash", "alice")
+	good.waitText("/it/orders")
+	crash.waitText("/it/orders")
+	if _, err := crash.in.Write([]byte("!")); err != nil {
+		t.Fatal(err)
+	}
+	if code := crash.wait(); code != 2 {
+		t.Fatalf("the panicking session ended with status %d, want 2:\n%s", code, ansi.Strip(crash.out.String()))
+	}
+	crash.waitText("an internal error ended this session")
+
+	// A client that drops while its screen is being drawn.
+	drop := r.open("drop", "bob")
+	drop.waitText("/it")
+	takeLock(t, zc, "/it/during-drop")
+	drop.conn.Close()
+
+	// Refused: a command, no terminal, and one session too many.
+	if c, err := r.connect("alice", "alice", false, "cat /etc/passwd"); err != nil {
+		t.Fatal(err)
+	} else if code := c.wait(); code != 1 || !strings.Contains(c.out.String(), "no commands") {
+		t.Fatalf("a command: status %d, %q", code, c.out.String())
+	}
+	if c, err := r.connect("alice", "alice", false, ""); err != nil {
+		t.Fatal(err)
+	} else if code := c.wait(); code != 1 || !strings.Contains(c.out.String(), "needs a terminal") {
+		t.Fatalf("no terminal: status %d, %q", code, c.out.String())
+	}
+	if _, err := r.connect("eve", "eve", true, ""); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
+		t.Fatalf("an unknown key: %v", err)
+	}
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		if r.srv.Sessions() == 1 {
+			return ""
+		}
+		return "sessions still counted after they ended"
+	})
+	second, third := r.open("bob", "bob"), r.open("bob2", "bob")
+	second.waitText("/it/orders")
+	third.waitText("/it/orders")
+	over, err := r.connect("bob3", "bob", true, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := over.wait(); code != 1 || !strings.Contains(over.out.String(), "3 sessions are open, the most this server allows") {
+		t.Fatalf("one session too many: status %d, %q", code, over.out.String())
+	}
+
+	// The first session is still served.
+	takeLock(t, zc, "/it/after-faults")
+	good.waitText("/it/after-faults")
+	for _, want := range []string{`session of user "crash"`, "panic", `session of user "drop"`} {
+		if !strings.Contains(r.log.String(), want) {
+			t.Fatalf("the log does not say %q:\n%s", want, r.log)
+		}
+	}
+}
+
+// A key removed from the file ends its sessions and admits it no more;
+// an idle session is ended.
+func TestIntegrationKeysAndIdle(t *testing.T) {
+	t.Parallel()
+	r := startRig(t, func(c *Config) { c.IdleTimeout = 3 * time.Second })
+	zc := r.zks.Connect(t)
+	takeLock(t, zc, "/it/orders")
+	bob, alice := r.open("bob", "bob"), r.open("alice", "alice")
+	bob.waitText("/it/orders")
+	alice.waitText("/it/orders")
+	// alice types now and then; bob does not.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(500 * time.Millisecond):
+				_, _ = alice.in.Write([]byte("j"))
+			}
+		}
+	}()
+	if code := bob.wait(); code != 1 {
+		t.Fatalf("bob's idle session ended with status %d", code)
+	}
+	bob.waitText("session ended: idle for 3s")
+	select {
+	case err := <-alice.ended:
+		t.Fatalf("alice's session, in use, ended: %v", err)
+	default:
+	}
+
+	// alice's key is removed: her session ends, and she is let in no more.
+	b, err := os.ReadFile(r.keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasSuffix(l, " alice") {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(r.keyFile+".new", []byte(strings.Join(kept, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(r.keyFile+".new", r.keyFile); err != nil {
+		t.Fatal(err)
+	}
+	if code := alice.wait(); code != 1 {
+		t.Fatalf("alice's session ended with status %d", code)
+	}
+	alice.waitText("your key was removed from the authorized keys")
+	if _, err := r.connect("alice", "alice", true, ""); err == nil {
+		t.Fatal("a removed key was let in")
+	}
+}
