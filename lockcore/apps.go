@@ -142,6 +142,8 @@ func RelatedPaths(lockPath string, self Node, childNames []string) []string {
 		return []string{kafkaEpochPath(lockPath)}
 	case len(childNames) == 0 && isHadoopLock(lockPath):
 		return []string{hadoopBreadcrumbPath(lockPath)}
+	case len(childNames) == 0 && self.Ephemeral() && isHelixLeader(lockPath, self):
+		return []string{helixHistoryPath(lockPath)}
 	}
 	if leader, parent, ok := solrLeaderPaths(lockPath); ok && len(childNames) > 0 {
 		if parent == "" {
@@ -158,7 +160,7 @@ func RelatedPaths(lockPath string, self Node, childNames []string) []string {
 // IsAppLockNode.
 func MaybeAppLockNode(path string) bool {
 	switch baseName(path) {
-	case kafkaControllerName, hbaseMasterName:
+	case kafkaControllerName, hbaseMasterName, helixLeaderName:
 		return true
 	}
 	return false
@@ -167,7 +169,7 @@ func MaybeAppLockNode(path string) bool {
 // IsAppLockNode reports whether the ephemeral leaf n at path is an
 // application's single-node election, by its name and data.
 func IsAppLockNode(path string, n Node) bool {
-	return n.Ephemeral() && (isKafkaController(path, n) || isHBaseMaster(path, n))
+	return n.Ephemeral() && (isKafkaController(path, n) || isHBaseMaster(path, n) || isHelixLeader(path, n))
 }
 
 // analyzeApp lets the application whose tree this is name the lock, its
@@ -180,6 +182,8 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeHadoop(l, t)
 	case l.Recipe == RecipeEphemeral && isHBaseMaster(t.Path, t.Self):
 		analyzeHBase(l, t)
+	case l.Recipe == RecipeEphemeral && isHelixLeader(t.Path, t.Self):
+		analyzeHelix(l, t)
 	case l.Recipe == RecipeSolrElection:
 		analyzeSolr(l, t)
 	case l.Recipe == RecipeAccumuloLock || l.Recipe == RecipeAccumuloFate:

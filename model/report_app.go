@@ -91,6 +91,8 @@ func MemberText(m lockcore.AppMember) string {
 	switch m.Role {
 	case lockcore.RoleWaiter:
 		parts = append(parts, "waiting:")
+	case lockcore.RolePrevious:
+		parts = append(parts, "held before:")
 	default:
 		parts = append(parts, "member:")
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +119,44 @@ func TestIntegrationMoreApplications(t *testing.T) {
 		if p[2].Identity != "hmaster1.example.com,16000,1700000000000 (thread 13) for disableTable, since 2023-11-14T22:13:20Z" ||
 			l.App == nil || l.App.What != "table lock on t1" || !strings.HasPrefix(l.App.Holder, "2 readers: ") {
 			t.Errorf("identity %q app %+v", p[2].Identity, l.App)
+		}
+	})
+
+	t.Run("helix", func(t *testing.T) {
+		c1, c2, c3 := zks.Connect(t), zks.Connect(t), zks.Connect(t)
+		apptree.HelixElect(t, "espresso", []apptree.HelixController{{Instance: "ctrl1_12000", Conn: c1}, {Instance: "ctrl2_12000", Conn: c2}, {Instance: "ctrl3_12000", Conn: c3}},
+			[]string{"ctrl2_12000", "ctrl3_12000"}, []int64{1699990000000, 1699995000000, 1700000000000}, "")
+		l := showApp(t, server, "/espresso/CONTROLLER/LEADER").Locks[0]
+		a := l.App
+		if l.Recipe != "helix-controller" || a == nil || a.Holder != "controller ctrl1_12000 (4242@ctrl1_12000)" || *a.HolderSession != sid(c1) ||
+			l.Participants[0].Identity != a.Holder || len(l.Anomalies) != 0 {
+			t.Fatalf("lock %+v app %+v", l, a)
+		}
+		var waiting, before []string
+		for _, m := range a.Members {
+			switch m.Role {
+			case "waiter":
+				waiting = append(waiting, *m.Session)
+			case "previous":
+				before = append(before, m.Identity)
+			}
+		}
+		if l.Waiters != 2 || len(waiting) != 2 || !slices.Contains(waiting, sid(c2)) || !slices.Contains(waiting, sid(c3)) {
+			t.Errorf("waiters %d, members waiting %v", l.Waiters, waiting)
+		}
+		if !slices.Equal(before, []string{"controller ctrl3_12000, leader from 2023-11-14T20:50:00Z", "controller ctrl2_12000, leader from 2023-11-14T19:26:40Z"}) {
+			t.Errorf("previous leaders %q", before)
+		}
+		if got := lsRecipes(t, server, "/espresso"); got["/espresso/CONTROLLER/LEADER"] != "helix-controller" || len(got) != 1 {
+			t.Errorf("ls: %v", got)
+		}
+
+		// A LEADER written with a session that is not its owner's.
+		stale := zks.Connect(t)
+		apptree.HelixElect(t, "stale", []apptree.HelixController{{Instance: "ctrl9_12000", Conn: stale}}, nil, nil, "deadbeef")
+		l = showApp(t, server, "/stale/CONTROLLER/LEADER").Locks[0]
+		if !hasAnomaly(l.Anomalies, "session-mismatch", `SESSION_ID "deadbeef", but session `+sid(stale)) {
+			t.Errorf("anomalies %+v", l.Anomalies)
 		}
 	})
 }

@@ -1,0 +1,153 @@
+package lockcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Apache Helix elects a cluster's controller with one ephemeral node,
+// /<cluster>/CONTROLLER/LEADER, a ZNRecord whose id is the controller's
+// instance name and whose simpleFields hold SESSION_ID (the creator's
+// session, hex), LIVE_INSTANCE (pid@host) and HELIX_VERSION
+// (DistributedLeaderElection.tryUpdateController). A controller that finds
+// the node there takes itself for the leader when SESSION_ID is its own
+// session. The new leader appends itself to /<cluster>/CONTROLLER/HISTORY,
+// whose listFields.HISTORY keeps the last ten as
+// "{CONTROLLER=…, TIME=<ms>, DATE=…, VERSION=…}" (ControllerHistory; older
+// releases keep only names, under the cluster's name). Standby controllers
+// watch LEADER's data.
+const (
+	helixLeaderName     = "LEADER"
+	helixControllerName = "CONTROLLER"
+	helixHistoryName    = "HISTORY"
+)
+
+// RecipeHelixController is Helix's controller leader election.
+const RecipeHelixController Recipe = "helix-controller"
+
+// AnomalySessionMismatch: an application's leader node names another
+// session than the one that owns it (Helix's SESSION_ID).
+const AnomalySessionMismatch AnomalyKind = "session-mismatch"
+
+// RolePrevious marks an application member that held the lock before (a
+// Helix HISTORY entry); it neither holds nor waits now.
+const RolePrevious Role = "previous"
+
+// HelixLeader is the data of a Helix controller's LEADER node.
+type HelixLeader struct {
+	Instance     string
+	Session      string // SESSION_ID as written: hex, no 0x
+	LiveInstance string // pid@host
+	Version      string
+}
+
+// DecodeHelixLeader reads LEADER's ZNRecord; false unless it is one with
+// an id.
+func DecodeHelixLeader(data []byte) (HelixLeader, bool) {
+	var r struct {
+		ID     string            `json:"id"`
+		Simple map[string]string `json:"simpleFields"`
+	}
+	if json.Unmarshal(data, &r) != nil || r.ID == "" {
+		return HelixLeader{}, false
+	}
+	return HelixLeader{Instance: r.ID, Session: r.Simple["SESSION_ID"], LiveInstance: r.Simple["LIVE_INSTANCE"], Version: r.Simple["HELIX_VERSION"]}, true
+}
+
+func (h HelixLeader) String() string {
+	s := "controller " + h.Instance
+	if h.LiveInstance != "" {
+		s += " (" + h.LiveInstance + ")"
+	}
+	return s
+}
+
+func isHelixLeader(lockPath string, self Node) bool {
+	if baseName(lockPath) != helixLeaderName || baseName(path.Dir(lockPath)) != helixControllerName {
+		return false
+	}
+	_, ok := DecodeHelixLeader(self.Data)
+	return ok
+}
+
+func helixHistoryPath(lockPath string) string { return join(path.Dir(lockPath), helixHistoryName) }
+
+// helixHistory reads HISTORY's entries, oldest first: each a controller
+// and, when the entry says, when it took over.
+func helixHistory(data []byte, cluster string) ([]string, []time.Time, bool) {
+	var r struct {
+		List map[string][]string `json:"listFields"`
+	}
+	if json.Unmarshal(data, &r) != nil {
+		return nil, nil, false
+	}
+	var names []string
+	var at []time.Time
+	if entries, ok := r.List[helixHistoryName]; ok {
+		for _, e := range entries {
+			fields := map[string]string{}
+			for _, kv := range strings.Split(strings.Trim(e, "{}"), ", ") {
+				if k, v, ok := strings.Cut(kv, "="); ok {
+					fields[k] = v
+				}
+			}
+			var t time.Time
+			if ms, err := strconv.ParseInt(fields["TIME"], 10, 64); err == nil {
+				t = time.UnixMilli(ms)
+			}
+			names, at = append(names, fields["CONTROLLER"]), append(at, t)
+		}
+		return names, at, true
+	}
+	names = r.List[cluster]
+	return names, make([]time.Time, len(names)), names != nil
+}
+
+func analyzeHelix(l *Lock, t Tree) {
+	setRecipe(l, RecipeHelixController)
+	dropHerd(l, "every standby controller watches the leader node by design")
+	cluster := baseName(path.Dir(path.Dir(t.Path)))
+	h, _ := DecodeHelixLeader(t.Self.Data)
+	a := &App{Name: "helix", What: "controller leader election of cluster " + cluster, Holder: h.String(), HolderSession: t.Self.Stat.EphemeralOwner}
+	l.App = a
+	if p, ok := holderOf(l); ok {
+		p.Identity = a.Holder
+	}
+	a.Members = hiddenMembers(l, func(int64) (string, string) { return "", "" })
+	for i := range a.Members {
+		a.Members[i].Evidence = "a standby controller: watches the leader node (servers' watch table)"
+	}
+	if owner := t.Self.Stat.EphemeralOwner; h.Session != "" && owner != 0 {
+		if s, err := strconv.ParseUint(h.Session, 16, 64); err != nil || int64(s) != owner {
+			l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalySessionMismatch, Node: helixLeaderName, Nodes: []string{helixLeaderName}, Session: owner,
+				Detail: fmt.Sprintf("LEADER says SESSION_ID %s, but session %s owns the node: Helix's controllers compare SESSION_ID with their own session, so the owner does not take itself for the leader",
+					strconv.Quote(h.Session), SessionHex(owner))})
+		}
+	}
+	hp := helixHistoryPath(t.Path)
+	hist, read := t.Related[hp]
+	switch {
+	case !read:
+	case hist.Stat.Czxid == 0:
+		a.Notes = append(a.Notes, "no CONTROLLER/HISTORY: the previous leaders are not known")
+	default:
+		names, at, ok := helixHistory(hist.Data, cluster)
+		if !ok {
+			a.Notes = append(a.Notes, undecoded("CONTROLLER/HISTORY", hist.Data, hist.Truncated(), hist.DataDenied))
+		}
+		for i := len(names) - 1; i >= 0; i-- {
+			if i == len(names)-1 && names[i] == h.Instance {
+				continue // the leader itself, appended when it won
+			}
+			id := "controller " + names[i]
+			if !at[i].IsZero() {
+				id += ", leader from " + stamp(at[i])
+			}
+			a.Members = append(a.Members, AppMember{Identity: id, Path: hp, Role: RolePrevious, Evidence: "a previous leader, from CONTROLLER/HISTORY"})
+		}
+	}
+}
