@@ -67,6 +67,8 @@ or vanished since it was read, none. Audited; refused under --read-only.
 			printCandidates(cmd.OutOrStdout(), report, chosen)
 			switch {
 			case dryRun:
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: dry run: nothing was deleted (%s would be, in one transaction, "+
+					"without --dry-run)\n", nodesText(len(chosen)))
 				return nil
 			case len(chosen) == 0:
 				fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: nothing to fence")

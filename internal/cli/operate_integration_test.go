@@ -146,7 +146,8 @@ func TestIntegrationOperateCommands(t *testing.T) {
 		mk(root+"/op/orphan", 0)
 		orphan := mk(root+"/op/orphan/lock-", zk.FlagSequence) // persistent: no session will ever remove it
 		out, errOut, code := run(t, "fence", root+"/op/orphan", "--dry-run", "--server", server, "--audit-log", audit)
-		if code != exitOK || !strings.Contains(out, orphan) || !strings.Contains(out, "persistent") {
+		if code != exitOK || !strings.Contains(out, orphan) || !strings.Contains(out, "persistent") ||
+			!strings.Contains(errOut, "dry run: nothing was deleted (1 node would be") {
 			t.Fatalf("dry run exit %d:\n%s%s", code, out, errOut)
 		}
 		if ok, _, _ := c.Exists(orphan); !ok {
