@@ -145,15 +145,27 @@ func searchLocks(ctx context.Context, conn *zkwatch.Conn, s settings, cfg zkwatc
 	return state
 }
 
-// writeWays says, on w, how each member that refuses four-letter words
-// answered, and the fix when neither way did.
+// writeWays says, on w, how each member that left a refused word
+// unanswered answered, and the fix when neither way did. A member whose
+// AdminServer answered every word it refused (ZooKeeper as Debian ships
+// it) gave all that was asked: nothing is said.
 func writeWays(w io.Writer, servers []zkwatch.ServerInfo, fix string) {
 	for _, sv := range servers {
-		if note := zkwatch.WaysNote(sv); note != "" && (len(sv.Refused) > 0 || sv.AdminErr != nil) {
+		if note := zkwatch.WaysNote(sv); note != "" && (unanswered(sv) || sv.AdminErr != nil) {
 			fmt.Fprintf(w, "zklocks: %s: %s\n", model.Printable(sv.Addr), model.Printable(note))
 		}
 	}
 	if fix != "" {
 		fmt.Fprintf(w, "zklocks: %s\n", model.Printable(fix))
 	}
+}
+
+// unanswered reports whether a word sv refused got no answer another way.
+func unanswered(sv zkwatch.ServerInfo) bool {
+	for _, w := range sv.Refused {
+		if sv.Via[w] == "" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// TestLsSaysNothingWhenEveryWordAnswered: ls's stderr stays empty for a
+// member whose AdminServer answered every word it refused (ZooKeeper as
+// Debian ships it), and says how a member answered when a word went
+// unanswered or its AdminServer failed.
+func TestLsSaysNothingWhenEveryWordAnswered(t *testing.T) {
+	admin := map[string]zkwatch.Via{"cons": zkwatch.ViaAdmin, "wchc": zkwatch.ViaAdmin, "srvr": zkwatch.ViaWord}
+	for _, c := range []struct {
+		name string
+		sv   zkwatch.ServerInfo
+		say  string
+	}{
+		{"all answered", zkwatch.ServerInfo{Addr: "zk1:2181", Refused: []string{"cons", "wchc"}, Via: admin}, ""},
+		{"one unanswered", zkwatch.ServerInfo{Addr: "zk1:2181", Refused: []string{"cons", "dump"}, Via: admin},
+			"refused, no answer: dump"},
+		{"admin failed", zkwatch.ServerInfo{Addr: "zk1:2181", Refused: []string{"cons"}, Via: admin,
+			AdminErr: errors.New("zkwatch: AdminServer: 500")}, "zk1:2181: by AdminServer"},
+	} {
+		var b strings.Builder
+		writeWays(&b, []zkwatch.ServerInfo{c.sv}, "")
+		if got := b.String(); (c.say == "") != (got == "") || !strings.Contains(got, c.say) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.say)
+		}
+	}
+}
