@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,6 +91,9 @@ func (a *App) childrenRead(msg childrenReadMsg) {
 		return
 	}
 	t.reading, t.err, t.names, t.total = false, msg.err, msg.names, msg.total
+	if a.env.state.Locks[msg.path] != nil || allSequential(t.names) {
+		t.names = bySequence(t.names)
+	}
 	for i, n := range t.names {
 		if n == t.sel {
 			t.cur.idx = i
@@ -181,4 +186,34 @@ func (p *treePane) cells(name string) []cell {
 			p: st.accent}
 	}
 	return c
+}
+
+// allSequential reports whether every name ends in a sequence suffix.
+func allSequential(names []string) bool {
+	for _, n := range names {
+		if !lockcore.ParseName(n).HasSeq {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
+// bySequence orders a lock's children as its queue: by sequence (Curator's
+// names start with a random GUID, so by name they come in no order), names
+// without one last, by name.
+func bySequence(names []string) []string {
+	out := slices.Clone(names)
+	slices.SortStableFunc(out, func(a, b string) int {
+		pa, pb := lockcore.ParseName(a), lockcore.ParseName(b)
+		switch {
+		case pa.HasSeq && pb.HasSeq:
+			return cmp.Or(cmp.Compare(pa.Seq, pb.Seq), strings.Compare(a, b))
+		case pa.HasSeq:
+			return -1
+		case pb.HasSeq:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return out
 }

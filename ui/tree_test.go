@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,4 +84,23 @@ func lineWith(screen string, texts ...string) bool {
 		}
 	}
 	return false
+}
+
+// TestTreeSortsALockBySequence: a lock's children are listed in queue
+// order, by sequence, not by their names' random Curator GUIDs.
+func TestTreeSortsALockBySequence(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	send(a, openLockMsg{path: "/locks/billing"})
+	press(a, "T")
+	var seqs []string
+	for _, n := range a.tree.names {
+		seqs = append(seqs, n[len(n)-10:])
+	}
+	if !slices.IsSorted(seqs) || len(seqs) < 3 || slices.IsSorted(a.tree.names) {
+		t.Fatalf("children not in sequence order (or the fixture's names already are): %v", a.tree.names)
+	}
+	if got := bySequence([]string{"b-0000000002", "zz", "a-0000000003", "c-0000000001", "aa"}); !slices.Equal(got,
+		[]string{"c-0000000001", "b-0000000002", "a-0000000003", "aa", "zz"}) {
+		t.Fatalf("bySequence: %v", got)
+	}
 }
