@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -41,6 +42,10 @@ func (p *eventsPane) rebuild() {
 		}
 		rows = append(rows, i)
 	}
+	// In time order: an entry is added when it is learnt, which for a
+	// join dated by its node's ctime, or a contender read late, is after
+	// entries of later times.
+	slices.SortStableFunc(rows, func(i, j int) int { return hist[i].At.Compare(hist[j].At) })
 	p.rows = rows
 	if p.tail {
 		p.cur.idx = len(rows) - 1
