@@ -103,6 +103,9 @@ func (a *App) copySelected(what copyWhat) tea.Cmd {
 	case !printable(text):
 		// Pasted into a shell, a control character would act.
 		a.say("not copied: the "+name+" holds characters a terminal would act on: "+model.Printable(text), true)
+	case a.opt.CopyBlocked != "":
+		a.opt.Copy(text)
+		a.say("asked the terminal to copy the "+name+" "+text+", but "+a.opt.CopyBlocked, true)
 	default:
 		a.opt.Copy(text)
 		a.say("asked the terminal to copy the "+name+" "+text+" (OSC 52)", false)
@@ -119,4 +122,21 @@ func printable(s string) bool {
 		}
 	}
 	return model.Printable(s) == s
+}
+
+// CopyBlockedUnderTmux is Options.CopyBlocked for a UI inside tmux whose
+// set-clipboard option is setClipboard ("on", "external" or "off", as
+// `tmux show-options -gv set-clipboard` prints it): only "on" lets an
+// application's OSC 52 through to the clipboard. "" when copying should
+// work.
+func CopyBlockedUnderTmux(setClipboard string) string {
+	v := strings.TrimSpace(setClipboard)
+	if v == "on" {
+		return ""
+	}
+	if v == "" {
+		v = "unknown"
+	}
+	return "tmux drops it (set-clipboard is " + model.Printable(v) + "): run tmux set -g set-clipboard on, " +
+		"and add set -g set-clipboard on to ~/.tmux.conf"
 }

@@ -33,3 +33,21 @@ func TestCopyTheSelection(t *testing.T) {
 		t.Fatalf("copied %q:\n%s", got, screen(a))
 	}
 }
+
+// TestCopyUnderTmuxWithoutSetClipboard: inside a tmux that would drop
+// the copy, the status line says so and how to fix it.
+func TestCopyUnderTmuxWithoutSetClipboard(t *testing.T) {
+	if CopyBlockedUnderTmux("on\n") != "" {
+		t.Fatal("set-clipboard on lets copies through, yet it is said to drop them")
+	}
+	var got []string
+	a := newTestApp(t, 120, 24, func(o *Options) {
+		o.Copy = func(s string) { got = append(got, s) }
+		o.CopyBlocked = CopyBlockedUnderTmux("external\n")
+	})
+	press(a, "y")
+	if len(got) != 1 || !strings.Contains(a.flash.text, "tmux drops it (set-clipboard is external): run tmux set -g set-clipboard on") ||
+		!a.flash.isErr {
+		t.Fatalf("copied %q; said %q", got, a.flash.text)
+	}
+}

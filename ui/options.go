@@ -32,6 +32,10 @@ type Options struct {
 	// Copy puts text on the terminal's clipboard (OSC 52); nil makes the
 	// copy keys say copying is not available.
 	Copy Copier
+	// CopyBlocked, when set, says why the terminal will most likely drop
+	// a copy, and how to fix it (under tmux without set-clipboard on, see
+	// CopyBlockedUnderTmux): a copy is still asked for, and this is said.
+	CopyBlocked string
 	// ReadChildren lists a node's children for the tree screen; nil
 	// disables browsing.
 	ReadChildren ChildrenReader

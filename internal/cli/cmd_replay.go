@@ -51,7 +51,8 @@ ends early or has a corrupt line is replayed up to that line, with a warning nam
 				return err
 			}
 			opt := ui.Options{Tape: model.NewTape(rec.Events), Server: rec.Headers[0].Server,
-				Profile: ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()), Copy: termenv.NewOutput(os.Stdout).Copy}
+				Profile: ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()), Copy: termenv.NewOutput(os.Stdout).Copy,
+				CopyBlocked: tmuxCopyBlocked()}
 			progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(cmd.Context())}
 			if mouse {
 				progOpts = append(progOpts, tea.WithMouseCellMotion())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"runtime/debug"
 	"time"
 
@@ -38,8 +39,25 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 		ReadOnly:     s.readOnly,
 		Profile:      ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
 		Copy:         termenv.NewOutput(os.Stdout).Copy,
+		CopyBlocked:  tmuxCopyBlocked(),
 		Actions:      actions,
 	}
+}
+
+// tmuxCopyBlocked says, inside tmux, whether tmux will drop the UI's
+// copies (OSC 52) and how to fix it: see ui.CopyBlockedUnderTmux. Outside
+// tmux, or when tmux cannot be asked, it says nothing.
+func tmuxCopyBlocked() string {
+	if os.Getenv("TMUX") == "" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "tmux", "show-options", "-gv", "set-clipboard").Output()
+	if err != nil {
+		return ""
+	}
+	return ui.CopyBlockedUnderTmux(string(out))
 }
 
 // ownSessions dials, for each lock the operator takes from the UI, a
