@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"time"
@@ -233,7 +234,8 @@ const (
 	ByContention = "contention"
 	ByAge        = "age"
 	ByPath       = "path"
-	// BySeverity puts the most severe anomaly first (see Trouble).
+	// BySeverity puts the worst first: the most severe anomaly (see
+	// Trouble), then the longest wait, then the most contended.
 	BySeverity = "severity"
 	// ByWait puts the longest wait first (see LongestWait).
 	ByWait = "wait"
@@ -241,8 +243,8 @@ const (
 
 // SortedLocks returns the locks ordered by: contention (most waiters, then
 // most holders, first), age (oldest known hold first, then the locks whose
-// holders are not read yet), severity (worst anomaly,
-// then most kinds of anomaly, first), wait (longest-waiting waiter first)
+// holders are not read yet), severity (worst anomaly, then most kinds of
+// anomaly, then longest wait, then contention, first), wait (longest-waiting waiter first)
 // or path.
 func (s *State) SortedLocks(order string) []*lockcore.Lock {
 	out := make([]*lockcore.Lock, 0, len(s.Locks))
@@ -256,11 +258,8 @@ func (s *State) SortedLocks(order string) []*lockcore.Lock {
 func lockLess(a, b *lockcore.Lock, order string) bool {
 	switch order {
 	case ByContention:
-		if wa, wb := a.Waiters(), b.Waiters(); wa != wb {
-			return wa > wb
-		}
-		if ha, hb := a.Holders(), b.Holders(); ha != hb {
-			return ha > hb
+		if c := contentionCmp(a, b); c != 0 {
+			return c < 0
 		}
 	case ByAge:
 		// Known holds first, longest first; then locks whose holders are
@@ -277,24 +276,48 @@ func lockLess(a, b *lockcore.Lock, order string) bool {
 			return pendingA > 0
 		}
 	case BySeverity:
+		// Worst first: the worst anomaly, then the longest wait, then
+		// the most contended.
 		if ta, tb := Trouble(a), Trouble(b); ta != tb {
 			return ta.Worse(tb)
 		}
+		if c := cmp.Or(waitCmp(a, b), contentionCmp(a, b)); c != 0 {
+			return c < 0
+		}
 	case ByWait:
-		wa, oka := LongestWait(a)
-		wb, okb := LongestWait(b)
-		if oka != okb {
-			return oka
-		}
-		if !wa.Equal(wb) {
-			return wa.Before(wb)
-		}
-		// Then the locks whose waiters are all not read yet.
-		if pa, pb := PendingWaiters(a) > 0, PendingWaiters(b) > 0; pa != pb {
-			return pa
+		if c := waitCmp(a, b); c != 0 {
+			return c < 0
 		}
 	}
 	return a.Path < b.Path
+}
+
+// contentionCmp puts the lock with more waiters, then more holders, first.
+func contentionCmp(a, b *lockcore.Lock) int {
+	return cmp.Or(cmp.Compare(b.Waiters(), a.Waiters()), cmp.Compare(b.Holders(), a.Holders()))
+}
+
+// waitCmp puts the lock whose waiter has waited longest first, then the
+// locks whose waiters are all not read yet, then those without waiter.
+func waitCmp(a, b *lockcore.Lock) int {
+	wa, oka := LongestWait(a)
+	wb, okb := LongestWait(b)
+	switch {
+	case oka != okb && oka:
+		return -1
+	case oka != okb:
+		return 1
+	case !wa.Equal(wb):
+		return wa.Compare(wb)
+	}
+	pa, pb := PendingWaiters(a) > 0, PendingWaiters(b) > 0
+	switch {
+	case pa == pb:
+		return 0
+	case pa:
+		return -1
+	}
+	return 1
 }
 
 // PartialNote says what a discovery that is not complete may have missed.

@@ -127,6 +127,7 @@ func New(opt Options) *App {
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
 		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), tree: newTreePane(e),
 		fleet: newFleetPane(e), replay: replay}
+	a.locks.order, a.locks.sortChanged = orderIndex(opt.Sort), opt.SortChanged
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, readOnlyWhy: opt.ReadOnlyWhy, host: a}
 	for f := range focusCount {
 		a.keymaps[f] = keys.screenKeys(f)

@@ -83,7 +83,7 @@ func TestCursorKeepsItsLockAcrossResort(t *testing.T) {
 func TestSortCycles(t *testing.T) {
 	a := newTestApp(t, 80, 24)
 	press(a, "down") // billing
-	for _, want := range []string{model.BySeverity, model.ByWait, model.ByAge, model.ByPath, model.ByContention} {
+	for _, want := range []string{model.ByAge, model.ByPath, model.BySeverity, model.ByWait, model.ByContention} {
 		press(a, "s")
 		if got := lockOrders[a.locks.order]; got != want {
 			t.Fatalf("order %s, want %s", got, want)
@@ -96,9 +96,10 @@ func TestSortCycles(t *testing.T) {
 		}
 	}
 	for _, want := range []struct{ order, first string }{
+		{model.ByAge, "/locks/orphans"},
+		{model.ByPath, "/app/kazoo/jobs"},
 		{model.BySeverity, "/locks/orphans"}, // persistent: stuck, and two more kinds
 		{model.ByWait, "/locks/billing"},     // a waiter queued 12 min ago
-		{model.ByAge, "/locks/orphans"},
 	} {
 		press(a, "s")
 		if first := a.locks.rows[0].path; first != want.first {

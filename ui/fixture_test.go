@@ -297,13 +297,14 @@ func fakeChildren(s *model.State) ChildrenReader {
 }
 
 // newTestApp returns an App on the fixture with a fixed clock, no colour,
-// UTC times, sized w×h.
+// UTC times, sized w×h, its locks sorted most contended first (the tests
+// that move the cursor count on it; sort_test.go tests the default).
 func newTestApp(t testing.TB, w, h int, change ...func(*Options)) *App {
 	t.Helper()
 	s := fixtureState()
 	opt := Options{State: s, Now: func() time.Time { return t0 }, Location: time.UTC, Profile: termenv.Ascii,
 		Server: "10.0.0.1:2181,10.0.0.2:2181,10.0.0.3:2181", ReadNode: fakeReader(s),
-		ReadChildren: fakeChildren(s)}
+		ReadChildren: fakeChildren(s), Sort: model.ByContention}
 	for _, c := range change {
 		c(&opt)
 	}

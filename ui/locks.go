@@ -10,10 +10,22 @@ import (
 	"github.com/zklocks/zklocks/model"
 )
 
-// lockOrders are the sort orders the sort key cycles through: the most
-// contended lock first to begin with, then the worst anomaly first, the
-// longest wait first, the oldest hold first, by path.
-var lockOrders = []string{model.ByContention, model.BySeverity, model.ByWait, model.ByAge, model.ByPath}
+// lockOrders are the sort orders the sort key cycles through: worst first
+// to begin with (the worst anomaly, then the longest wait, then the most
+// contended), then the longest wait first, the most contended first, the
+// oldest hold first, by path.
+var lockOrders = []string{model.BySeverity, model.ByWait, model.ByContention, model.ByAge, model.ByPath}
+
+// orderIndex is the place of order in lockOrders; worst first (0) for an
+// order it does not name.
+func orderIndex(order string) int {
+	for i, o := range lockOrders {
+		if o == order {
+			return i
+		}
+	}
+	return 0
+}
 
 // lockRow is one line of the locks screen, with what sorting and drawing
 // need worked out once per change rather than once per frame.
@@ -39,6 +51,9 @@ type lockRow struct {
 type locksPane struct {
 	list
 	order int
+	// sortChanged, when set, is told each order the operator picks, to
+	// remember it (Options.SortChanged).
+	sortChanged func(order string)
 	// problems shows only the locks with an anomaly (and denied paths).
 	problems bool
 	rows     []*lockRow
@@ -174,6 +189,9 @@ func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
 	case key.Matches(msg, k.Sort):
 		p.order = (p.order + 1) % len(lockOrders)
 		p.rebuild()
+		if tell, order := p.sortChanged, lockOrders[p.order]; tell != nil {
+			return p, func() tea.Msg { tell(order); return nil }
+		}
 	case key.Matches(msg, k.Problems):
 		p.problems = !p.problems
 		p.rebuild()

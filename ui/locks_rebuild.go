@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 
@@ -148,11 +149,8 @@ func rowLess(a, b *lockRow, order string) bool {
 	}
 	switch order {
 	case model.ByContention:
-		if a.waiters != b.waiters {
-			return a.waiters > b.waiters
-		}
-		if a.holders != b.holders {
-			return a.holders > b.holders
+		if c := rowContention(a, b); c != 0 {
+			return c < 0
 		}
 	case model.ByAge:
 		// Known holds first; then locks whose holders are not read yet,
@@ -167,19 +165,41 @@ func rowLess(a, b *lockRow, order string) bool {
 			return a.heldPending > 0
 		}
 	case model.BySeverity:
+		// Worst first: the worst anomaly, then the longest wait, then
+		// the most contended.
 		if a.trouble != b.trouble {
 			return a.trouble.Worse(b.trouble)
 		}
+		if c := cmp.Or(rowWait(a, b), rowContention(a, b)); c != 0 {
+			return c < 0
+		}
 	case model.ByWait:
-		if a.waitSince.IsZero() != b.waitSince.IsZero() {
-			return b.waitSince.IsZero()
-		}
-		if !a.waitSince.Equal(b.waitSince) {
-			return a.waitSince.Before(b.waitSince)
-		}
-		if (a.waitPending > 0) != (b.waitPending > 0) {
-			return a.waitPending > 0
+		if c := rowWait(a, b); c != 0 {
+			return c < 0
 		}
 	}
 	return a.path < b.path
+}
+
+// rowContention puts the row with more waiters, then more holders, first.
+func rowContention(a, b *lockRow) int {
+	return cmp.Or(cmp.Compare(b.waiters, a.waiters), cmp.Compare(b.holders, a.holders))
+}
+
+// rowWait puts the row whose waiter has waited longest first, then those
+// whose waiters are all not read yet, then those without waiter.
+func rowWait(a, b *lockRow) int {
+	switch {
+	case a.waitSince.IsZero() != b.waitSince.IsZero() && b.waitSince.IsZero():
+		return -1
+	case a.waitSince.IsZero() != b.waitSince.IsZero():
+		return 1
+	case !a.waitSince.Equal(b.waitSince):
+		return a.waitSince.Compare(b.waitSince)
+	case (a.waitPending > 0) == (b.waitPending > 0):
+		return 0
+	case a.waitPending > 0:
+		return -1
+	}
+	return 1
 }

@@ -105,6 +105,14 @@ type Options struct {
 	// Message is shown in the status line at start, as an error: why
 	// the UI is where it is (a cluster the fleet screen could not open).
 	Message string
+	// Sort is the locks list's order to begin with, as the status line
+	// names it ("severity", "wait", "contention", "age", "path"); empty or
+	// unknown means severity: worst first.
+	Sort string
+	// SortChanged, when set, is told each order the operator picks with
+	// the sort key, so that the next run can begin with it. It runs as a
+	// command, off the UI's loop.
+	SortChanged func(order string)
 	// Tape, when set, replays a recording instead of watching: Events,
 	// ReadNode, Actions, State and Now are ignored, and nothing can
 	// change ZooKeeper (see replay.go).

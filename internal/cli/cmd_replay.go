@@ -53,6 +53,7 @@ ends early or has a corrupt line is replayed up to that line, with a warning nam
 			opt := ui.Options{Tape: model.NewTape(rec.Events), Server: rec.Headers[0].Server,
 				Profile: ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()), Copy: termenv.NewOutput(os.Stdout).Copy,
 				CopyBlocked: tmuxCopyBlocked()}
+			rememberSort(&opt)
 			progOpts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(cmd.Context())}
 			if mouse {
 				progOpts = append(progOpts, tea.WithMouseCellMotion())

@@ -31,7 +31,7 @@ var errNeedsFile = errors.New(`--log-file - would write over the UI; give a file
 func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	actions := newActions(conn, audit, s.readOnly, model.ViaUI)
 	actions.NewSession = ownSessions(conn, s.timeout)
-	return ui.Options{
+	opt := ui.Options{
 		ReadNode:     conn.ReadNodeDetail,
 		ReadChildren: conn.ReadChildren,
 		NodeTimeout:  s.timeout,
@@ -42,6 +42,8 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 		CopyBlocked:  tmuxCopyBlocked(),
 		Actions:      actions,
 	}
+	rememberSort(&opt)
+	return opt
 }
 
 // tmuxCopyBlocked says, inside tmux, whether tmux will drop the UI's
