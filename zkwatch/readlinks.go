@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -48,26 +49,17 @@ type Links struct {
 // session, whose timeout cons gives, so that neither clock skew nor the
 // server's time zone counts. Where that cannot be done, the expiry is
 // unknown and Note says why.
+//
+// Only evidence judges: a session missing from one complete answer may
+// have been between members, or handshaking again after a dropped
+// connection, when its member answered. It is judged disconnected only if
+// a second complete answer, asked [SecondLook] later, misses it too;
+// listed by either, it is connected.
 func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *Costs) Links {
 	ensemble := c.Members(ctx)
 	e := NewEnricher(ensemble.Servers, 0)
 	e.Missing, e.TLS, e.Mode, e.Costs, e.Admin = ensemble.Missing, c.TLS(), WatchesRecipe, costs, c.admin
-	en := e.Poll(ctx)
-	out := Links{Links: map[int64]lockcore.Link{}, Clients: en.Clients, Complete: en.Complete, Note: en.ClientsNote,
-		Servers: en.Servers, Fix: NoWayFix(en.Servers)}
-	var gone []int64
-	for _, s := range owners {
-		switch _, ok := en.Clients[s]; {
-		case s == 0:
-		case ok:
-			out.Links[s] = en.Clients[s].Link()
-		case !en.Complete:
-			out.Links[s] = lockcore.Link{State: lockcore.LinkUnknown}
-		default:
-			out.Links[s] = lockcore.Link{State: lockcore.LinkDisconnected, At: en.At}
-			gone = append(gone, s)
-		}
-	}
+	out, gone, en := judgeLinks(ctx, owners, e.Poll, SecondLook)
 	if len(gone) == 0 {
 		return out
 	}
@@ -82,6 +74,58 @@ func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *Costs) Link
 		out.Links[s] = k
 	}
 	return out
+}
+
+// SecondLook is how long after a complete answer that misses an owner
+// session the members are asked again, before the session is judged
+// disconnected: longer than a live client takes to reconnect to another
+// member, short enough for a one-shot check.
+const SecondLook = 2 * time.Second
+
+// judgeLinks links owners from poll's answers: once, and, when a complete
+// answer misses some owner, again after wait (see ReadLinks). It returns
+// the links, the sessions judged disconnected and the last answer.
+func judgeLinks(ctx context.Context, owners []int64, poll func(context.Context) Enrichment, wait time.Duration) (Links, []int64, Enrichment) {
+	en := poll(ctx)
+	var missing []int64
+	for _, s := range owners {
+		if _, listed := en.Clients[s]; s != 0 && !listed && en.Complete {
+			missing = append(missing, s)
+		}
+	}
+	first := en
+	if len(missing) > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+			en = poll(ctx)
+		}
+	}
+	clients := en.Clients
+	if len(missing) > 0 && len(first.Clients) > 0 {
+		// A session the first answer listed was connected then, whatever
+		// the second says: only missing sessions are judged again.
+		clients = make(map[int64]ClientInfo, len(first.Clients)+len(en.Clients))
+		maps.Copy(clients, first.Clients)
+		maps.Copy(clients, en.Clients)
+	}
+	out := Links{Links: map[int64]lockcore.Link{}, Clients: clients, Complete: en.Complete, Note: en.ClientsNote,
+		Servers: en.Servers, Fix: NoWayFix(en.Servers)}
+	var gone []int64
+	for _, s := range owners {
+		_, listed := clients[s]
+		switch {
+		case s == 0:
+		case listed:
+			out.Links[s] = clients[s].Link()
+		case !first.Complete || !en.Complete:
+			out.Links[s] = lockcore.Link{State: lockcore.LinkUnknown}
+		default:
+			out.Links[s] = lockcore.Link{State: lockcore.LinkDisconnected, At: first.At}
+			gone = append(gone, s)
+		}
+	}
+	return out, gone, en
 }
 
 // expiries asks the leader's dump when each of sessions expires, as a
