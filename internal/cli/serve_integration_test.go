@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
 // serveRig is a zklocks serve process and the keys of the people who
@@ -294,5 +296,77 @@ func TestIntegrationServe(t *testing.T) {
 	again.waitText("/serve/jobs")
 	if err := r.cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatalf("the server died: %v\n%s", err, r.log)
+	}
+}
+
+// mntrValue is one of mntr's figures from the server at addr.
+func mntrValue(t testing.TB, addr, key string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reply, err := zkserver.FourLetter(ctx, addr, "mntr")
+	if err != nil {
+		t.Fatalf("mntr: %v", err)
+	}
+	for _, l := range strings.Split(reply, "\n") {
+		if v, ok := strings.CutPrefix(l, key+"\t"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				t.Fatalf("mntr %s: %q", key, v)
+			}
+			return n
+		}
+	}
+	t.Fatalf("mntr says no %s:\n%s", key, reply)
+	return 0
+}
+
+// TestIntegrationServeWatches: 20 people looking at one cluster through
+// zklocks serve cost its server the watches and connections of one.
+func TestIntegrationServeWatches(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	for _, p := range []string{"/watches/orders", "/watches/billing", "/watches/jobs"} {
+		id := strings.TrimPrefix(p, "/watches/")
+		curator.Acquire(t, id+"-holder", "mutex", p)
+		curator.WaitHeld(t, id+"-holder", 30*time.Second)
+		curator.Acquire(t, id+"-waiter", "mutex", p)
+	}
+	keys := t.TempDir()
+	pub, _ := sshKey(t, keys, "viewer")
+	r := startServe(t, zks, "/watches", []string{pub}, "--max-sessions", "25")
+	for _, ext := range []string{"", ".pub"} {
+		b, _ := os.ReadFile(filepath.Join(keys, "viewer"+ext))
+		if err := os.WriteFile(r.path("viewer"+ext), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	watchesBefore := zktest.WatchCount(t, zks.Addr())
+	connsBefore := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
+
+	first := r.open("viewer1", "viewer", 100, 24)
+	first.waitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
+	one := zktest.WatchCount(t, zks.Addr())
+	oneConns := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
+	if one <= watchesBefore || oneConns != connsBefore+1 {
+		t.Fatalf("one session: %d watches (%d before), %d connections (%d before)", one, watchesBefore, oneConns, connsBefore)
+	}
+	screens := []*tmuxScreen{first}
+	for i := 2; i <= 20; i++ {
+		screens = append(screens, r.open(fmt.Sprintf("viewer%d", i), "viewer", 100, 24))
+	}
+	for _, s := range screens {
+		s.waitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
+	}
+	if n := strings.Count(r.log.String(), "opened, terminal"); n != 20 {
+		t.Fatalf("%d sessions opened, want 20:\n%s", n, r.log)
+	}
+	twenty := zktest.WatchCount(t, zks.Addr())
+	twentyConns := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
+	t.Logf("watches: %d before zklocks, %d with one session, %d with 20; connections %d, %d, %d",
+		watchesBefore, one, twenty, connsBefore, oneConns, twentyConns)
+	if twenty != one || twentyConns != oneConns {
+		t.Fatalf("20 sessions hold %d watches and %d connections, one held %d and %d", twenty, twentyConns, one, oneConns)
 	}
 }
