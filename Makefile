@@ -71,6 +71,13 @@ bench-scale: deps
 bench-lock: deps
 	$(GO) test ./tests/lockbench -run '^$$' -bench '^BenchmarkLock$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
 
+# zklocks serve with 1 and with 20 SSH sessions on one cluster: its memory
+# and CPU, and the server's watches and connections, side by side (see
+# docs/performance.md, zklocks serve); about three minutes.
+.PHONY: bench-serve
+bench-serve: deps
+	$(GO) test ./internal/cli -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
+
 # What recording costs at 1,000 lock changes a second: CPU and bytes per
 # minute against the targets (see docs/recording.md); a few seconds, no
 # ZooKeeper needed.

@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// BenchmarkServe measures zklocks serve with 1 and with 20 sessions on
+// one cluster: 50 locks of a holder and two waiters each (our own lock
+// client's, so that the waiters hold real watches), one of them changing
+// hands five times a second so that every screen redraws. Beside each
+// other: the serve process's memory (RSS) and CPU over a minute, and the
+// ZooKeeper server's watches and connections. The target: the same
+// watches, and under twice one session's memory with 20. Run it with
+// make bench-serve; the sessions' SSH clients run in the benchmark's
+// process, not the server's.
+func BenchmarkServe(b *testing.B) {
+	zks := zktest.Start(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	benchLocks(b, ctx, zks, 50)
+	go churn(ctx, b, zks, "/bench/churn")
+
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pub := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
+	type result struct {
+		sessions                 int
+		rssKB, cpuPct            float64
+		watches, conns, baseline int
+	}
+	var results []result
+	for _, n := range []int{1, 20} {
+		r := startServe(b, zks, "/bench", []string{pub}, "--max-sessions", "25")
+		var sessions []*benchSession
+		for i := range n {
+			sessions = append(sessions, openBenchSession(b, r, signer, fmt.Sprintf("viewer%d", i)))
+		}
+		for _, s := range sessions {
+			s.waitText(b, "51 locks")
+		}
+		pid := r.cmd.Process.Pid
+		cpu0, at0 := procCPU(b, pid), time.Now()
+		time.Sleep(time.Minute) // the span CPU is measured over
+		cpu := procCPU(b, pid) - cpu0
+		res := result{sessions: n, rssKB: procRSS(b, pid),
+			cpuPct:  100 * cpu.Seconds() / time.Since(at0).Seconds(),
+			watches: zktest.WatchCount(b, zks.Addr()), conns: mntrValue(b, zks.Addr(), "zk_num_alive_connections")}
+		for _, s := range sessions {
+			s.close()
+		}
+		results = append(results, res)
+		_ = r.cmd.Process.Signal(syscall.SIGTERM)
+		_ = r.cmd.Wait()
+		b.Logf("%d session(s): %.1f MB RSS, %.2f %% of a core, %d watches and %d connections on the server",
+			n, res.rssKB/1024, res.cpuPct, res.watches, res.conns)
+	}
+	one, twenty := results[0], results[1]
+	fmt.Printf("\n%-28s %12s %12s\n", "zklocks serve", "1 session", "20 sessions")
+	fmt.Printf("%-28s %12.1f %12.1f   (%.2f×; target under 2×)\n", "memory, RSS (MB)", one.rssKB/1024, twenty.rssKB/1024, twenty.rssKB/one.rssKB)
+	fmt.Printf("%-28s %12.2f %12.2f\n", "CPU (% of a core)", one.cpuPct, twenty.cpuPct)
+	fmt.Printf("%-28s %12d %12d   (target: equal)\n", "server watches (mntr)", one.watches, twenty.watches)
+	fmt.Printf("%-28s %12d %12d\n", "server connections (mntr)", one.conns, twenty.conns)
+	b.ReportMetric(twenty.rssKB/one.rssKB, "rss-20/1")
+	b.ReportMetric(float64(twenty.watches-one.watches), "extra-watches")
+}
+
+// benchLocks makes n locks under /bench, each with a holder and two
+// waiters of our own lock client, which wait until ctx ends.
+func benchLocks(b *testing.B, ctx context.Context, zks *zktest.Server, n int) {
+	c := zks.Connect(b)
+	client := lockcore.NewClient(c)
+	for i := range n {
+		p := fmt.Sprintf("/bench/lock-%03d", i)
+		if _, err := client.Acquire(ctx, lockcore.Spec{Path: p, Mode: lockcore.ModeExclusive}); err != nil {
+			b.Fatal(err)
+		}
+		for range 2 {
+			go func() { _, _ = client.Acquire(ctx, lockcore.Spec{Path: p, Mode: lockcore.ModeExclusive}) }()
+		}
+	}
+}
+
+// churn takes and gives back the lock at p five times a second until ctx
+// ends.
+func churn(ctx context.Context, b *testing.B, zks *zktest.Server, p string) {
+	c := zks.Connect(b)
+	for ctx.Err() == nil {
+		h, err := lockcore.Acquire(ctx, c, lockcore.Spec{Path: p, Mode: lockcore.ModeExclusive})
+		if err != nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+		_ = h.Release(context.Background())
+	}
+}
+
+// benchSession is one SSH session, its screen read and thrown away but
+// for the last few kilobytes.
+type benchSession struct {
+	conn *gossh.Client
+	mu   sync.Mutex
+	tail []byte
+}
+
+func (s *benchSession) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tail = append(s.tail, p...)
+	if len(s.tail) > 64<<10 {
+		s.tail = append([]byte(nil), s.tail[len(s.tail)-32<<10:]...)
+	}
+	return len(p), nil
+}
+
+func openBenchSession(b *testing.B, r *serveRig, signer gossh.Signer, user string) *benchSession {
+	conn, err := gossh.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", r.port), &gossh.ClientConfig{User: user,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sess, err := conn.NewSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &benchSession{conn: conn}
+	sess.Stdout, sess.Stderr = s, s
+	if err := sess.RequestPty("xterm-256color", 40, 120, gossh.TerminalModes{}); err != nil {
+		b.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func (s *benchSession) waitText(b *testing.B, text string) {
+	zktest.WaitUntil(b, time.Minute, func() string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if bytes.Contains([]byte(ansi.Strip(string(s.tail))), []byte(text)) {
+			return ""
+		}
+		return "a session never showed " + text
+	})
+}
+
+func (s *benchSession) close() { s.conn.Close() }
+
+// procRSS is a process's resident memory in KB.
+func procRSS(b *testing.B, pid int) float64 {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range strings.Split(string(st), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.Fields(v)[0], 64)
+			return kb
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
