@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
@@ -81,5 +82,30 @@ func TestSortRemembered(t *testing.T) {
 		if got := lockOrders[a.locks.order]; got != model.BySeverity {
 			t.Errorf("Sort %q began by %s, want %s", bad, got, model.BySeverity)
 		}
+	}
+}
+
+// A plain lock watched by two zklocks (their mark), by a tool that also
+// watches another lock (judged), and by one real waiter: the row counts
+// one waiter and says observers: 3; the detail lists each observer with
+// its evidence, the judged one said to be judged.
+func TestGoldenPlainLockObservers(t *testing.T) {
+	const lock, other = "/jobs/nightly-lock", "/jobs/report-lock"
+	b := newTree(lock)
+	b.t.Self = b.node("nightly-lock", sid(40), time.Minute, "batch-7")
+	table := lockcore.NewWatchTable(map[int64][]string{
+		sid(41): {lockcore.ObserverMark, lock}, sid(42): {lock, lockcore.ObserverMark},
+		sid(43): {lock, other}, sid(44): {lock},
+	}).Scoped(func(p string) bool { return p == lock || p == other })
+	l := lockcore.Analyze(b.t, table, lockcore.Options{})
+	for _, sz := range sizes {
+		t.Run(sz.name, func(t *testing.T) {
+			a := New(Options{Now: func() time.Time { return t0 }, Location: time.UTC, Profile: termenv.Ascii})
+			a.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			send(a, lockEvents(&l))
+			golden(t, "locks_plain_observers_"+sz.name, a)
+			send(a, openLockMsg{path: lock})
+			golden(t, "detail_plain_observers_"+sz.name, a)
+		})
 	}
 }
