@@ -58,7 +58,7 @@ func assumeSequential(l *Lock, entries []*entry) {
 	if n == 0 {
 		return
 	}
-	l.Assumed = append(l.Assumed, fmt.Sprintf("no rule book entry describes %d contenders named like %q: taken as a lock in sequence order, "+
+	l.Assumed = append(l.Assumed, fmt.Sprintf("no rule book entry describes %d contenders named like \"%s\": taken as a lock in sequence order, "+
 		"where the lowest holds and each waiter watches the one before it", n, sample))
 	if len(words) > 0 {
 		var said []string

@@ -21,6 +21,9 @@ type Book struct {
 	entries []*compiled
 	// user is how many of entries are the user's (they come first).
 	user int
+	// byFields is how many entries are read by their fields alone (not
+	// Coded): when none, discovery and analysis need not ask the book.
+	byFields int
 }
 
 // NewBook checks the user's entries and makes the book of them and the
@@ -51,6 +54,7 @@ func NewBook(user []Entry) (*Book, error) {
 		b.entries = append(b.entries, c)
 	}
 	b.entries = append(b.entries, builtin.entries...)
+	b.byFields = len(user) + builtin.byFields
 	return b, nil
 }
 
@@ -106,6 +110,9 @@ var builtins = sync.OnceValue(func() *Book {
 			panic("lockcore: built-in rule book: " + err.Error())
 		}
 		b.entries = append(b.entries, c)
+		if c.Coded == "" {
+			b.byFields++
+		}
 	}
 	return b
 })
@@ -120,15 +127,26 @@ func builtinBook() *Book { return builtins() }
 // absent says the lock path has no node: only a single-node entry can
 // describe it, by its paths.
 func (b *Book) describes(lockPath string, self Node, names []string, absent bool) *compiled {
-	for _, c := range b.orBuiltin().entries {
+	b = b.orBuiltin()
+	if b.byFields == 0 {
+		return nil
+	}
+	var elems []string
+	split := false
+	for _, c := range b.entries {
+		if c.Coded != "" {
+			continue
+		}
+		if !split {
+			elems, split = splitPath(lockPath), true
+		}
 		switch {
-		case c.Coded != "":
 		case absent:
-			if c.Grant == GrantSingleNode && c.matchesPath(lockPath) {
+			if c.Grant == GrantSingleNode && c.matchesPath(elems) {
 				return c
 			}
 		default:
-			if ok, _ := c.fits(lockPath, self, names); ok {
+			if ok, _ := c.fits(lockPath, elems, self, names); ok {
 				return c
 			}
 		}
@@ -137,8 +155,9 @@ func (b *Book) describes(lockPath string, self Node, names []string, absent bool
 }
 
 // fits reports whether c describes the lock, and if not, why not.
-func (c *compiled) fits(lockPath string, self Node, names []string) (bool, string) {
-	if len(c.paths) > 0 && !c.matchesPath(lockPath) {
+// elems are lockPath's elements.
+func (c *compiled) fits(lockPath string, elems []string, self Node, names []string) (bool, string) {
+	if len(c.paths) > 0 && !c.matchesPath(elems) {
 		return false, "its paths do not match " + strconv.Quote(lockPath)
 	}
 	if c.Grant == GrantSingleNode {
@@ -168,9 +187,9 @@ func (c *compiled) fits(lockPath string, self Node, names []string) (bool, strin
 	return true, ""
 }
 
-func (c *compiled) matchesPath(p string) bool {
+func (c *compiled) matchesPath(elems []string) bool {
 	for _, pp := range c.paths {
-		if pp.match(p) {
+		if matchElems(pp, elems) {
 			return true
 		}
 	}

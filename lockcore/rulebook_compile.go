@@ -306,30 +306,41 @@ func compilePath(p string) (pathPattern, error) {
 }
 
 // match reports whether the absolute path p matches.
-func (pp pathPattern) match(p string) bool {
-	if p == "/" {
-		return len(pp) == 0 || len(pp) == 1 && pp[0] == "**"
+func (pp pathPattern) match(p string) bool { return matchElems(pp, splitPath(p)) }
+
+// splitPath is an absolute path's elements; none for the root.
+func splitPath(p string) []string {
+	if p == "/" || p == "" {
+		return nil
 	}
-	return matchElems(pp, strings.Split(strings.TrimPrefix(p, "/"), "/"))
+	return strings.Split(strings.TrimPrefix(p, "/"), "/")
 }
 
+// matchElems matches elements against a pattern's, "**" standing for any
+// number of them. It keeps, for each pattern prefix, which element prefixes
+// it matches: linear in each, however many "**" a pattern holds (trying each
+// split of each "**" in turn takes exponential time).
 func matchElems(pat, elems []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(elems); i++ {
-				if matchElems(pat[1:], elems[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(elems) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], elems[0]); !ok {
-			return false
-		}
-		pat, elems = pat[1:], elems[1:]
+	// can[j]: pat[:i] matches elems[:j], for the i of the loop.
+	var buf [32]bool
+	can := buf[:0]
+	if len(elems) >= len(buf) {
+		can = make([]bool, 0, len(elems)+1)
 	}
-	return len(elems) == 0
+	can = can[:len(elems)+1]
+	can[0] = true
+	for _, p := range pat {
+		if p == "**" {
+			for j := 1; j <= len(elems); j++ {
+				can[j] = can[j] || can[j-1]
+			}
+			continue
+		}
+		for j := len(elems); j >= 1; j-- {
+			ok, _ := path.Match(p, elems[j-1])
+			can[j] = can[j-1] && ok
+		}
+		can[0] = false
+	}
+	return can[len(elems)]
 }

@@ -45,8 +45,12 @@ type errorJSON struct {
 }
 
 type lockJSON struct {
-	Path          string            `json:"path"`
-	Recipe        string            `json:"recipe"`
+	Path   string `json:"path"`
+	Recipe string `json:"recipe"`
+	// Entry is the rule book entry that describes the lock, "" for none;
+	// Assumed what was assumed rather than known (lockcore.Lock.Assumed).
+	Entry         string            `json:"entry,omitempty"`
+	Assumed       []string          `json:"assumed,omitempty"`
 	WatchesSource string            `json:"watches_source"`
 	WatchesGap    string            `json:"watches_gap,omitempty"`
 	MaxLeases     *int              `json:"max_leases"`
@@ -196,7 +200,7 @@ func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
 
 func lockToJSON(l lockcore.Lock) lockJSON {
 	oldest, exact, pending := oldestHoldMs(&l)
-	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
+	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), Entry: l.Entry, Assumed: l.Assumed, WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
 		Pending:       PendingIn(&l),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings, App: appToJSON(l.App),

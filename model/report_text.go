@@ -87,6 +87,9 @@ func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
 	} else {
 		fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
 	}
+	for _, a := range l.Assumed {
+		fmt.Fprintf(w, "? assumed: %s\n", Printable(a))
+	}
 	writeAppText(w, l.App)
 	writeQueueTable(w, l.Participants, client)
 	if len(l.HiddenWaiters) > 0 {

@@ -230,6 +230,9 @@ func (p *detailPane) header() string {
 		b.WriteString(st.accent.s(" ◆"))
 	}
 	b.WriteString("  " + st.accent.s(string(l.Recipe)))
+	if len(l.Assumed) > 0 {
+		b.WriteString(st.warning.s("? assumed"))
+	}
 	b.WriteString(st.muted.s(" · ") + st.holder.s(itoa(l.Holders())+" holding") + st.muted.s(" · ") +
 		st.waiter.s(itoa(l.Waiters())+" waiting"))
 	if l.MaxLeases != nil {

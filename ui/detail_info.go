@@ -213,6 +213,9 @@ func (p *detailPane) lockInfo(b *infoLines) {
 		// the time, and says nothing wrong of the lock.
 		b.kv("watches", "by each recipe's rule until the table is read again: "+model.Printable(l.WatchesGap), st.muted)
 	}
+	for _, a := range l.Assumed {
+		b.text("? assumed: "+model.Printable(a), st.warning, "")
+	}
 	p.appInfo(b)
 	if l.Recipe == lockcore.RecipeEphemeral {
 		switch {

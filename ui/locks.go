@@ -303,7 +303,12 @@ func (p *locksPane) cells(r *lockRow) []cell {
 			// waiters: said, so that the WAIT figure is not doubted.
 			badge = cell{text: "observers: " + itoa(n), p: st.muted}
 		}
-		cells = []cell{{text: r.shown}, {text: string(r.lock.Recipe), p: st.muted},
+		recipe := cell{text: string(r.lock.Recipe), p: st.muted}
+		if len(r.lock.Assumed) > 0 {
+			// Read by the fallback rule: a guess, and marked as one.
+			recipe = cell{text: string(r.lock.Recipe) + "?", p: st.warning}
+		}
+		cells = []cell{{text: r.shown}, recipe,
 			{text: itoa(r.holders), p: holdPaint}, {text: itoa(r.waiters), p: waitPaint},
 			{text: oldest}, badge}
 	}

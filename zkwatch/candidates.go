@@ -156,7 +156,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]Eph
 	w.mu.Lock()
 	var todo []string
 	for p, ep := range candidates {
-		if node := joinPath(p, ep.Sample); ep.Sample != "" && !contenderName(ep.Sample) && lockcore.LooksLikeLockNode(node) {
+		if node := joinPath(p, ep.Sample); ep.Sample != "" && !w.contenderName(p, ep.Sample) && w.cfg.Analysis.Book.IsLockNode(node) {
 			// An ephemeral node is always a leaf: one named like a lock
 			// is a plain lock node, tracked at once and kept while it
 			// comes and goes. Listing the parent later could fall
@@ -169,7 +169,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]Eph
 		if _, tracked := w.owner[p]; tracked || w.checked[p] == ep.Count {
 			continue
 		}
-		if _, part := lockcore.SemaphorePart(p); !part && contenderName(ep.Sample) {
+		if _, part := lockcore.SemaphorePart(p); !part && w.contenderName(p, ep.Sample) {
 			// Tracked at once: listing it first would cost a request
 			// for each of thousands of lock parents.
 			w.found[p] = true
@@ -203,10 +203,11 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]Eph
 }
 
 // contenderName reports whether an ephemeral node's name alone makes its
-// parent a lock: a lock recipe's contender name, or a bare sequential name
-// (a lock parent when its oldest such child is ephemeral, as this one is).
-func contenderName(name string) bool {
-	c, _ := lockcore.Classify(lockcore.Node{}, []string{name})
+// parent a lock: a lock recipe's contender name (the rule book's entries
+// for the parent's path among them), or a bare sequential name (a lock
+// parent when its oldest such child is ephemeral, as this one is).
+func (w *Watcher) contenderName(parent, name string) bool {
+	c, _ := w.cfg.Analysis.Book.Classify(parent, lockcore.Node{}, []string{name})
 	return c != lockcore.NotALock
 }
 
@@ -234,7 +235,7 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 	}
 	for _, n := range names {
 		child := joinPath(p, n)
-		byName := lockcore.LooksLikeLockNode(child)
+		byName := w.cfg.Analysis.Book.IsLockNode(child)
 		if !byName && !lockcore.MaybeAppLockNode(child) {
 			continue
 		}
@@ -273,4 +274,11 @@ func dumpNote(err error) string {
 		return "dump refused: new locks are found by walking the tree"
 	}
 	return fmt.Sprintf("dump failed (%v): new locks are found by walking the tree", err)
+}
+
+// contenderName is Watcher.contenderName by the built-in entries alone,
+// for a dump's owners: a user's contender's owner is read with its node.
+func contenderName(name string) bool {
+	c, _ := lockcore.Classify(lockcore.Node{}, []string{name})
+	return c != lockcore.NotALock
 }

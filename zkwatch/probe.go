@@ -17,6 +17,13 @@ const systemTree = "/zookeeper"
 // isLock decides whether a walked node is a lock. probed is the child it
 // read to decide, if it read one, so that tracking need not read it again.
 func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock bool, probed []lockcore.Node, err error) {
+	book := w.cfg.Analysis.Book
+	if len(names) == 0 {
+		// A single-node entry of the rule book names its node by path.
+		if _, persistent, ok := book.SingleNodeEntry(path); ok && (persistent || stat.EphemeralOwner != 0) {
+			return true, nil, nil
+		}
+	}
 	if stat.EphemeralOwner != 0 && len(names) == 0 {
 		return w.isLockNode(path)
 	}
@@ -24,7 +31,7 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 		return false, nil, nil
 	}
 	self := lockcore.Node{Name: baseName(path), Stat: *stat}
-	switch c, probe := lockcore.Classify(self, names); c {
+	switch c, probe := book.Classify(path, self, names); c {
 	case lockcore.IsALock:
 		return true, nil, nil
 	case lockcore.IfEphemeral:
@@ -44,7 +51,7 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 // where an application keeps a single-node election under a plain name
 // (Kafka's controller, HBase's master), by its data.
 func (w *Watcher) isLockNode(path string) (bool, []lockcore.Node, error) {
-	if lockcore.LooksLikeLockNode(path) {
+	if w.cfg.Analysis.Book.IsLockNode(path) {
 		return true, nil, nil
 	}
 	if !lockcore.MaybeAppLockNode(path) {

@@ -9,6 +9,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -81,6 +82,10 @@ type Finding struct {
 	OldestHoldAtMost time.Duration
 	OldestWait       time.Duration
 	HasWaiter        bool
+	// Assumed: the finding rests on what the analysis assumed of a lock no
+	// rule book entry describes (lockcore.Lock.Assumed): it is at most a
+	// warning, never critical, and its detail says what was assumed.
+	Assumed bool
 }
 
 // Undated is a holder whose hold may have passed a hold threshold but
@@ -184,6 +189,15 @@ func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
 	}
 	if f, ok := t.waitFinding(l, base, oldest); ok {
 		out = append(out, f)
+	}
+	if len(l.Assumed) > 0 {
+		for i := range out {
+			// Roles, modes and watches were guessed: nothing proves the
+			// lock stuck, so nobody is paged for it.
+			out[i].Status = min(out[i].Status, Warning)
+			out[i].Assumed = true
+			out[i].Detail += " (rests on an assumption: " + strings.Join(l.Assumed, "; ") + ")"
+		}
 	}
 	return out
 }

@@ -214,6 +214,8 @@ type findingJSON struct {
 	// when no node waits.
 	OldestHoldAtMostMs int64  `json:"oldest_hold_at_most_ms"`
 	OldestWaitMs       *int64 `json:"oldest_wait_ms"`
+	// Assumed: the finding rests on an assumption (capped at warning).
+	Assumed bool `json:"assumed,omitempty"`
 }
 
 // WriteJSON writes the result for scripts: the status, the summary line,
@@ -238,7 +240,7 @@ func (r Result) WriteJSON(w io.Writer) error {
 	for _, f := range r.Findings {
 		fj := findingJSON{Status: f.Status.String(), Lock: f.Lock, Recipe: string(f.Recipe), Kind: f.Kind, Nodes: nonNil(f.Nodes),
 			Detail: f.Detail, Holders: f.Holders, Waiters: f.Waiters, OldestHoldMs: f.OldestHold.Milliseconds(),
-			OldestHoldAtMostMs: f.OldestHoldAtMost.Milliseconds()}
+			OldestHoldAtMostMs: f.OldestHoldAtMost.Milliseconds(), Assumed: f.Assumed}
 		if f.HasWaiter {
 			ms := f.OldestWait.Milliseconds()
 			fj.OldestWaitMs = &ms

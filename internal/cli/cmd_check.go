@@ -129,7 +129,7 @@ func runCheck(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []string) 
 		r = checkPaths(ctx, conn, s, th, args)
 	} else {
 		cfg := s.watchConfig()
-		cfg.Analysis, cfg.Once, cfg.FullWalk = lockcore.Options{LongHeld: th.LongHeld()}, true, f.walk
+		cfg.Analysis, cfg.Once, cfg.FullWalk = s.analysis(th.LongHeld()), true, f.walk
 		r = checkState(searchLocks(ctx, conn, s, cfg), th)
 	}
 	r.RequireComplete = f.requireComplete
@@ -175,7 +175,7 @@ func runCheckFleet(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []str
 
 // checkPaths judges the locks at paths, read once as show reads them.
 func checkPaths(ctx context.Context, conn *zkwatch.Conn, s settings, th check.Thresholds, paths []string) check.Result {
-	report := readReport(ctx, conn, s.timeout, s.watches, paths, lockcore.Options{LongHeld: th.LongHeld()})
+	report := readReport(ctx, conn, s.timeout, s.watches, paths, s.analysis(th.LongHeld()))
 	locks := make([]*lockcore.Lock, len(report.Locks))
 	for i := range report.Locks {
 		locks[i] = &report.Locks[i]

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/exporter"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -88,7 +87,7 @@ which is full) and is free among the other allocations its wiki lists.
 				return &exitError{code: exitFailed, err: fmt.Errorf("--listen: %w", err)}
 			}
 			cfg := s.watchConfig()
-			cfg.Analysis = lockcore.Options{LongHeld: longHeld}
+			cfg.Analysis = s.analysis(longHeld)
 			stderr := cmd.ErrOrStderr()
 			warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
 			hist, err := hf.open(s, cmd.Root().Version, warn)

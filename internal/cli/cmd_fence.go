@@ -59,7 +59,7 @@ or vanished since it was read, none. Audited; refused under --read-only.
 				}
 				defer done()
 			}
-			report := readReport(cmd.Context(), conn, s.timeout, s.watches, args, lockcore.Options{})
+			report := readReport(cmd.Context(), conn, s.timeout, s.watches, args, s.analysis(0))
 			chosen, err := choose(report, extra)
 			if err != nil {
 				return err

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/fleet"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -51,7 +50,7 @@ costs it, and its session is closed at once.
 				return err
 			}
 			cfg := s.watchConfig()
-			cfg.MaxDepth, cfg.Analysis, cfg.Once, cfg.FullWalk = depth, lockcore.Options{LongHeld: longHeld}, true, fullWalk
+			cfg.MaxDepth, cfg.Analysis, cfg.Once, cfg.FullWalk = depth, s.analysis(longHeld), true, fullWalk
 			state, err := listLocks(cmd.Context(), s, cfg)
 			if err != nil {
 				return err

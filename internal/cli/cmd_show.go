@@ -62,7 +62,7 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 				return err
 			}
 			defer conn.Close()
-			report := readReport(cmd.Context(), conn, s.timeout, s.watches, args, lockcore.Options{LongHeld: longHeld})
+			report := readReport(cmd.Context(), conn, s.timeout, s.watches, args, s.analysis(longHeld))
 			for _, e := range report.Errors {
 				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
 			}

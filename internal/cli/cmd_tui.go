@@ -12,7 +12,6 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/fleet"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -158,7 +157,7 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 		progOpts = append(progOpts, tea.WithMouseCellMotion())
 	}
 	cfg := s.watchConfig()
-	cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
+	cfg.Analysis = s.analysis(f.longHeld)
 	rec, err := f.record.start(cfg.Roots, conn.Target().String(), cmd.Root().Version)
 	if err != nil {
 		return "", err

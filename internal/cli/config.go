@@ -29,6 +29,8 @@ import (
 //	    tls: {ca: ca.pem, cert: client.pem, key: client-key.pem}
 //	    read-only: true
 //	    session-timeout: 10s
+//	    recipes: [ … ]   # this cluster's own lock recipes
+//	recipes: [ … ]       # lock recipes for every cluster (docs/rulebook.md)
 //	serve:
 //	  listen: 0.0.0.0:2222
 //	  authorized-keys: /etc/zklocks/authorized_keys
@@ -39,6 +41,8 @@ type configFile struct {
 	Contexts       map[string]contextConfig `yaml:"contexts"`
 	// Serve configures zklocks serve (see serveConfig).
 	Serve serveConfig `yaml:"serve"`
+	// Recipes are the user's rule book entries for every context.
+	Recipes recipeList `yaml:"recipes"`
 
 	path  string // where it was read from, or would be
 	found bool   // whether the file exists
@@ -57,6 +61,9 @@ type contextConfig struct {
 	Admin adminFlags `yaml:"admin"`
 	// Check holds zklocks check's thresholds for this cluster.
 	Check checkConfig `yaml:"check"`
+	// Recipes are this cluster's own rule book entries, read before the
+	// global ones; one of the same name replaces the global one.
+	Recipes recipeList `yaml:"recipes"`
 }
 
 // checkConfig is a context's thresholds for zklocks check; zero values
@@ -145,6 +152,9 @@ func readConfig(path string, mustExist bool) (*configFile, error) {
 		if err := cf.Contexts[name].validate(); err != nil {
 			return nil, fmt.Errorf("config %s: context %q: %w", path, name, err)
 		}
+	}
+	if err := cf.checkRecipes(); err != nil {
+		return nil, err
 	}
 	return cf, nil
 }

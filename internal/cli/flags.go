@@ -11,6 +11,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -163,6 +164,9 @@ type settings struct {
 	watches        zkwatch.WatchQuery // Mode and Budget
 	walkRate       int
 	admin          adminFlags // merged: flag, context, environment
+	// book is the rule book: the context's and the file's recipes, then
+	// the built-in ones.
+	book *lockcore.Book
 
 	// source says where each value came from: "--server", "$ZKLOCKS_SERVER",
 	// "context prod" or "default", by key as config view prints it.
@@ -299,7 +303,16 @@ func (g *globalFlags) merge(onContext string) (settings, error) {
 	}
 	s.watches, s.walkRate = zkwatch.WatchQuery{Mode: mode, Budget: g.watchBudget}, g.walkRate
 	s.mergeAdmin(g.admin, ctx.Admin, changed, inContext)
+	if s.book, err = cf.book(s.context); err != nil {
+		return settings{}, fmt.Errorf("config %s: %w", cf.path, err)
+	}
 	return s, s.check()
+}
+
+// analysis is how locks are read under these settings: by their rule
+// book, and with longHeld as the long-held threshold (0: none).
+func (s settings) analysis(longHeld time.Duration) lockcore.Options {
+	return lockcore.Options{LongHeld: longHeld, Book: s.book}
 }
 
 // check validates the merged values that need no I/O.
@@ -330,5 +343,6 @@ func (s settings) check() error {
 // watchConfig is the watcher's configuration for the settings' roots,
 // watch mode and walk rate.
 func (s settings) watchConfig() zkwatch.WatchConfig {
-	return zkwatch.WatchConfig{Roots: s.roots, WatchMode: s.watches.Mode, WatchBudget: s.watches.Budget, WalkRate: s.walkRate}
+	return zkwatch.WatchConfig{Roots: s.roots, WatchMode: s.watches.Mode, WatchBudget: s.watches.Budget, WalkRate: s.walkRate,
+		Analysis: s.analysis(0)}
 }

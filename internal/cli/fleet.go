@@ -10,7 +10,6 @@ import (
 
 	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/fleet"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -83,7 +82,7 @@ func probeContext(ctx context.Context, g *globalFlags, th func(settings) (check.
 	}
 	defer conn.Close()
 	cfg := s.watchConfig()
-	cfg.Analysis, cfg.Once, cfg.FullWalk = lockcore.Options{LongHeld: t.LongHeld()}, true, walk
+	cfg.Analysis, cfg.Once, cfg.FullWalk = s.analysis(t.LongHeld()), true, walk
 	state := searchLocks(ctx, conn, s, cfg)
 	if state.LastSync.IsZero() {
 		return failed(fleet.Failed, s.server, errors.New("the search for locks did not finish (the connection was lost)"))

@@ -1,0 +1,56 @@
+package lockcore
+
+// Discovery by the rule book: the entries read by their fields (the user's,
+// and built-in ones without Go code) say what is a lock beside the shapes
+// Classify and LooksLikeLockNode know.
+
+// Classify is Classify with the book's entries: a node an entry's paths
+// match, or (for an entry without paths) whose children all match its
+// pattern, is a lock when a child's name matches the entry's pattern,
+// ephemeral or not (Hive's LOCK TABLE nodes are persistent). Otherwise the
+// built-in shapes decide, as Classify does.
+func (b *Book) Classify(path string, self Node, childNames []string) (Candidate, string) {
+	if c := b.describes(path, self, childNames, false); c != nil && c.Grant != GrantSingleNode && len(childNames) > 0 {
+		return IsALock, ""
+	}
+	return Classify(self, childNames)
+}
+
+// IsLockNode reports whether a childless node at path is a lock node by
+// the book: a single-node entry's paths match it, or, as
+// LooksLikeLockNode says, its path mentions lock or mutex. The caller
+// checks that the node is ephemeral, or that the entry allows persistent.
+func (b *Book) IsLockNode(path string) bool {
+	return b.singleNode(path) != nil || LooksLikeLockNode(path)
+}
+
+// SingleNodeEntry returns the name of the single-node entry read by its
+// fields whose paths match path, if any, and whether it allows the node to
+// be persistent.
+func (b *Book) SingleNodeEntry(path string) (name string, persistent, ok bool) {
+	if c := b.singleNode(path); c != nil {
+		return c.Name, c.Persistent, true
+	}
+	return "", false, false
+}
+
+func (b *Book) singleNode(path string) *compiled {
+	b = b.orBuiltin()
+	if b.byFields == 0 {
+		return nil
+	}
+	var elems []string
+	split := false
+	for _, c := range b.entries {
+		if c.Coded != "" || c.Grant != GrantSingleNode {
+			continue
+		}
+		if !split {
+			elems, split = splitPath(path), true
+		}
+		if c.matchesPath(elems) {
+			return c
+		}
+	}
+	return nil
+}
