@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/serve"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -184,7 +183,7 @@ func serveDialer(g *globalFlags, p servePlan, f *serveFlags) serve.Dialer {
 			return serve.Cluster{}, err
 		}
 		cfg := s.watchConfig()
-		cfg.Analysis = lockcore.Options{LongHeld: f.longHeld}
+		cfg.Analysis = s.analysis(f.longHeld)
 		cfg.ReadLater = true
 		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
 			NewSession: ownSessions(conn, s.timeout)}, nil
