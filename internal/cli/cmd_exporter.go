@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,8 @@ func newExporterCommand(g *globalFlags) *cobra.Command {
 	var pathRes []string
 	var longHeld time.Duration
 	var hf historyFlags
+	var contexts []string
+	var allContexts bool
 	cmd := &cobra.Command{
 		Use:   "exporter [flags]",
 		Short: "Serve Prometheus metrics of every lock under the roots, live",
@@ -54,20 +57,24 @@ a snapshot, so what is left replays on its own, and a restart continues the hist
 serves it at /history?since=1h (or ?from=02:40&to=03:10), a recording streamed from disk
 that zklocks replay, show --at and postmortem read from the exporter's address.
 
+--contexts NAME,... (or --all-contexts: every context of the config file) watches several
+clusters at once, each with its own session, watcher and context settings (roots, auth,
+TLS), so that one exporter serves a fleet: every series of theirs then has a cluster label,
+the context's name (the process's own series do not). --max-locks bounds each cluster's
+locks; /healthz says each cluster's state on a line of its own; each cluster keeps its own
+history (in --history/CONTEXT when --history is given), served at /history?cluster=NAME.
+The rules in contrib/prometheus work for both: one alert per cluster.
+
 The default port, 12181, lies outside Prometheus' standard exporter range (9100-9999,
 which is full) and is free among the other allocations its wiki lists.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks exporter --context prod
   zklocks exporter --listen 127.0.0.1:12181 --root /locks --max-locks 200 --path '^/locks/(orders|billing)/'
-  zklocks exporter --history /var/lib/zklocks/history --history-max-age 14d --history-max-size 10GB`,
+  zklocks exporter --history /var/lib/zklocks/history --history-max-age 14d --history-max-size 10GB
+  zklocks exporter --all-contexts --listen :12181`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.load()
-			if err != nil {
-				return err
-			}
-			s.readOnly = true
 			opts := exporter.Options{MaxLocks: maxLocks}
 			if maxLocks == 0 {
 				opts.MaxLocks = -1
@@ -79,6 +86,14 @@ which is full) and is free among the other allocations its wiki lists.
 				}
 				opts.Paths = append(opts.Paths, re)
 			}
+			if allContexts || len(contexts) > 0 {
+				return runFleetExporter(cmd, g, &hf, fleetExporterFlags{listen: listen, longHeld: longHeld, all: allContexts, names: contexts}, opts)
+			}
+			s, err := g.load()
+			if err != nil {
+				return err
+			}
+			s.readOnly = true
 			if _, err := s.options(); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}
@@ -100,9 +115,11 @@ which is full) and is free among the other allocations its wiki lists.
 				fmt.Fprintf(stderr, "zklocks: keeping the history in %s (max age %s, max size %s), served at http://%s/history\n",
 					hist.Dir(), hf.maxAge.String(), hf.maxSize.String(), ln.Addr())
 			}
-			return serveExporter(cmd.Context(), s, cfg, exporter.New(opts), hist, ln, func(err error) {
+			exp := exporter.New(opts)
+			t := exporterTarget{s: s, cfg: cfg, exp: exp, hist: hist, retry: func(err error) {
 				fmt.Fprintf(stderr, "zklocks: %v; trying again\n", err)
-			}, warn)
+			}}
+			return serveExporter(cmd.Context(), exp.Handler(exp.Registry()), []exporterTarget{t}, ln, warn)
 		},
 	}
 	fl := cmd.Flags()
@@ -110,22 +127,37 @@ which is full) and is free among the other allocations its wiki lists.
 	fl.IntVar(&maxLocks, "max-locks", exporter.DefaultMaxLocks, "most locks with series of their own; the rest are folded into totals (0: none)")
 	fl.StringArrayVar(&pathRes, "path", nil, "regular expression (RE2) a lock's path must match for series of its own (repeatable; default every path)")
 	fl.DurationVar(&longHeld, "long-held", 5*time.Minute, "holders older than this count as long-held anomalies (0 turns it off)")
+	fl.StringSliceVar(&contexts, "contexts", nil, "watch these contexts of the config file at once, every series labelled with its\ncluster (comma-separated, repeatable)")
+	fl.BoolVar(&allContexts, "all-contexts", false, "watch every context of the config file at once, as --contexts would")
 	hf.register(fl)
 	return cmd
 }
 
-// serveExporter serves exp's metrics on ln and feeds it from a watcher
-// until ctx ends (SIGINT, SIGTERM), then shuts the server down gracefully.
-// A ZooKeeper that cannot be reached at first is dialled again every few
-// seconds meanwhile, with zklocks_up 0; once connected, the watcher
-// reconnects and re-syncs by itself. hist, when not nil, records every
-// event and is served at /history; it is closed on the way out.
-func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, hist *recording.History,
-	ln net.Listener, retry, warn func(error)) error {
+// exporterTarget is one cluster an exporter watches: its settings and
+// watcher configuration, the Exporter its events feed, its history (nil
+// for none), and what to say when it cannot be reached.
+type exporterTarget struct {
+	name  string // the context, when the exporter watches several; "" for one
+	s     settings
+	cfg   zkwatch.WatchConfig
+	exp   *exporter.Exporter
+	hist  *recording.History
+	retry func(error)
+}
+
+// serveExporter serves metrics (the handler of /metrics and /healthz) on
+// ln and feeds each target's Exporter from a watcher of its own until ctx
+// ends (SIGINT, SIGTERM), then shuts the server down gracefully. A
+// ZooKeeper that cannot be reached at first is dialled again every few
+// seconds meanwhile, with its zklocks_up 0; once connected, the watcher
+// reconnects and re-syncs by itself. The targets' histories record every
+// event and are served at /history (?cluster=NAME among several); they
+// are closed on the way out.
+func serveExporter(ctx context.Context, metrics http.Handler, targets []exporterTarget, ln net.Listener, warn func(error)) error {
 	mux := http.NewServeMux()
-	mux.Handle("/", exp.Handler(exp.Registry()))
-	if hist != nil {
-		mux.Handle("/history", exporter.HistoryHandler(hist, time.Now, warn))
+	mux.Handle("/", metrics)
+	if h := historyHandler(targets, warn); h != nil {
+		mux.Handle("/history", h)
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
@@ -133,7 +165,11 @@ func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		watchForExporter(ctx, s, cfg, exp, hist, retry, warn)
+		var wg sync.WaitGroup
+		for _, t := range targets {
+			wg.Go(func() { watchForExporter(ctx, t.s, t.cfg, t.exp, t.hist, t.retry, warn) })
+		}
+		wg.Wait()
 	}()
 	var err error
 	select {
@@ -146,8 +182,11 @@ func serveExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp
 		err = serr
 	}
 	<-watched
-	if hist != nil {
-		if herr := hist.Close(); herr != nil {
+	for _, t := range targets {
+		if t.hist == nil {
+			continue
+		}
+		if herr := t.hist.Close(); herr != nil {
 			warn(fmt.Errorf("history: %w", herr))
 		}
 	}

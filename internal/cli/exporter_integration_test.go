@@ -59,12 +59,19 @@ func TestIntegrationPrometheusRules(t *testing.T) {
 // end with code 0 when its context does (SIGTERM's path).
 func startExporter(t *testing.T, server string) string {
 	t.Helper()
+	return startExporterWith(t, "last sync", "--server", server)
+}
+
+// startExporterWith is startExporter with the exporter's arguments given,
+// waiting until /healthz says synced.
+func startExporterWith(t *testing.T, synced string, args ...string) string {
+	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	var errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- execute(ctx, "test", []string{"exporter", "--server", server, "--listen", addr}, strings.NewReader(""), io.Discard, &errOut)
+		done <- execute(ctx, "test", append([]string{"exporter", "--listen", addr}, args...), strings.NewReader(""), io.Discard, &errOut)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -79,7 +86,7 @@ func startExporter(t *testing.T, server string) string {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if !strings.Contains(string(body), "last sync") {
+		if !strings.Contains(string(body), synced) {
 			return "exporter has not synced: " + string(body)
 		}
 		return ""

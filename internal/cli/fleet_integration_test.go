@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -136,6 +138,32 @@ func TestIntegrationFleet(t *testing.T) {
 		!regexpMatch(`^north +OK +connected +1 +1 +0 +- +-$`, lines[2]) {
 		t.Errorf("ls --all-contexts: exit %d:\n%s%s", code, out, errOut)
 	}
+
+	// One exporter for two of the clusters: every series of theirs says
+	// which, the process's own do not.
+	addr := startExporterWith(t, "east: ok: connected, 1 locks", "--config", f.config, "--contexts", "east,west", "--history", "off")
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			return err.Error()
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body := string(b)
+		for _, want := range []string{
+			`zklocks_lock_waiters{cluster="east",path="` + f.stuck + `",recipe="kazoo-lock"} 1`,
+			`zklocks_up{cluster="east"} 1`, `zklocks_up{cluster="west"} 1`, `zklocks_locks{cluster="west"} 0`,
+		} {
+			if !strings.Contains(body, want) {
+				return "no " + want + " in:\n" + body
+			}
+		}
+		if strings.Contains(body, `cluster="north"`) || !regexpMatch(`(?m)^go_goroutines \d+$`, body) ||
+			regexpMatch(`(?m)^zklocks_\w+(\{\})? `, body) {
+			return "north, or the process's series with a cluster, or ours without:\n" + body
+		}
+		return ""
+	})
 
 	// The fleet screen, with no cluster open, polling every 2 s.
 	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --fleet --fleet-interval 2s --timeout 3s --log-file %s",

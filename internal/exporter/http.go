@@ -26,11 +26,17 @@ func (e *Exporter) Registry() *prometheus.Registry {
 // reconnects by itself); its body says the session's state, and
 // zklocks_up says it to Prometheus.
 func (e *Exporter) Handler(reg *prometheus.Registry) http.Handler {
+	return handler(reg, e.health)
+}
+
+// handler serves /metrics from reg, /healthz with health's answer, and a
+// page linking them.
+func handler(reg *prometheus.Registry, health func() string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, e.health())
+		fmt.Fprintln(w, health())
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
