@@ -53,6 +53,9 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 		Token:   &lockcore.AppToken{Name: "controller epoch", Path: "/controller_epoch", Value: "17", Version: 16},
 		Members: []lockcore.AppMember{{Session: 8, Identity: "broker 2", Path: "/brokers/ids/2", Role: lockcore.RoleWaiter, Evidence: "watches"}},
 		Notes:   []string{"a note"}}
+	// Sessions watching a plain lock's node that do not wait.
+	odd.Lock.Observers = []lockcore.Observer{{Session: 9, Certain: true, Evidence: "a zklocks watcher"},
+		{Session: 10, Evidence: "also watches the path of another lock (/b)"}}
 	evs = append(evs, odd, zkwatch.Event{Kind: zkwatch.EventLock, Path: "/no/time", Lock: &lockcore.Lock{Path: "/no/time", Recipe: lockcore.RecipeEmpty}})
 	return evs
 }
