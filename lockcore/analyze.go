@@ -148,6 +148,9 @@ func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) 
 	if families[string(KindHiveLock)] > 0 {
 		applyHiveRules(entries)
 	}
+	if families[string(KindMesosMaster)] > 0 {
+		mesosRules(entries, dir)
+	}
 	for _, e := range strays {
 		if !expectedBeside(e.name, families) {
 			l.Anomalies = append(l.Anomalies, unparsedAnomaly(e))

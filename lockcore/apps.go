@@ -112,9 +112,18 @@ func (a *App) registeredWaiters(hidden []int64) int {
 
 // expectedBeside reports whether a child that is no contender belongs
 // beside the contenders of families by its application's design: the
-// objects below a Hive object (its tables, its partitions).
+// objects below a Hive object (its tables, its partitions), Mesos's
+// log_replicas beside its masters, Aurora's announcement beside its latch.
 func expectedBeside(n Name, families map[string]int) bool {
-	return families[string(KindHiveLock)] > 0 && !n.HasSeq
+	switch {
+	case families[string(KindHiveLock)] > 0 || families[string(KindMesosMaster)] > 0:
+		// A Hive object's objects below it; Mesos's replicated log.
+		return !n.HasSeq
+	case n.Kind == KindServerSetMember:
+		// Aurora's leader announces itself beside its latch.
+		return families[string(KindCuratorLatch)] > 0
+	}
+	return false
 }
 
 // appExtraPaths names the directories whose children an application's
@@ -190,6 +199,9 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeAccumulo(l, t)
 	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeCuratorMutex:
 		analyzeCuratorIDs(l)
+		analyzeAurora(l, t)
+	case l.Recipe == RecipeMesos:
+		analyzeMesos(l)
 	case l.Recipe == RecipeHive:
 		analyzeHive(l)
 	case l.Recipe == RecipeHBaseTableLock:

@@ -51,6 +51,8 @@ func parseAppName(n *Name, body string) bool {
 		return true
 	case strings.HasPrefix(body, hiveLockPrefix):
 		return parseHiveName(n, body)
+	case body == mesosJSONInfo || body == mesosInfo || body == serverSetMember:
+		return parseMesosName(n, body)
 	case strings.HasSuffix(body, solrSeqMark):
 		return parseSolrName(n, strings.TrimSuffix(body, solrSeqMark))
 	}

@@ -55,7 +55,7 @@ func family(k NameKind) string {
 // isContender reports whether a name kind takes part in a sequential queue.
 func isContender(k NameKind) bool {
 	switch k {
-	case KindUnparsed, KindCuratorOther, KindCuratorLease, KindKazooLease, KindHBaseServer:
+	case KindUnparsed, KindCuratorOther, KindCuratorLease, KindKazooLease, KindHBaseServer, KindServerSetMember:
 		return false
 	}
 	return true
@@ -101,6 +101,8 @@ func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
 		return RecipeAccumuloFate, ModeExclusive
 	case KindHiveLock:
 		return RecipeHive, ModeRead
+	case KindMesosMaster:
+		return RecipeMesos, ModeExclusive
 	}
 	return RecipeSequential, ModeExclusive
 }

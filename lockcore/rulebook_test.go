@@ -26,6 +26,7 @@ func TestBuiltinEntriesAgreeWithParser(t *testing.T) {
 		RecipeSessionLock:        {"lock-0x100000000000001-0000000001"},
 		RecipeSolrElection:       {"72057594037927937-core_node1-n_0000000001", "-72057594037927937-core_node1-n_0000000002"},
 		RecipeAccumuloLock:       {"zlock#" + uuid + "#0000000001"},
+		RecipeMesos:              {"json.info_0000000001"},
 		RecipeHive:               {"LOCK-SHARED-0000000001", "LOCK-EXCLUSIVE-0000000002", "LOCK-SEMI_SHARED-0000000003"},
 	}
 	b := builtinBook()

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/apptree"
+	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -157,6 +159,81 @@ func TestIntegrationMoreApplications(t *testing.T) {
 		l = showApp(t, server, "/stale/CONTROLLER/LEADER").Locks[0]
 		if !hasAnomaly(l.Anomalies, "session-mismatch", `SESSION_ID "deadbeef", but session `+sid(stale)) {
 			t.Errorf("anomalies %+v", l.Anomalies)
+		}
+	})
+
+	t.Run("mesos", func(t *testing.T) {
+		admin := zks.Connect(t)
+		apptree.MkdirAll(t, admin, "/mesos/log_replicas")
+		m1, m2, m3 := zks.Connect(t), zks.Connect(t), zks.Connect(t)
+		n1 := apptree.MesosJoin(t, m1, "/mesos", apptree.MesosMasterInfo("m1.example.com", "10.0.0.1", 5050))
+		apptree.MesosJoin(t, m2, "/mesos", apptree.MesosMasterInfo("m2.example.com", "10.0.0.2", 5050))
+		apptree.MesosJoin(t, m3, "/mesos", apptree.MesosMasterInfo("m3.example.com", "10.0.0.3", 5050))
+		l := showApp(t, server, "/mesos").Locks[0]
+		p := l.Participants
+		if l.Recipe != "mesos-master" || l.Holders != 1 || l.Waiters != 2 || len(l.Anomalies) != 0 || p[0].Node != n1 ||
+			l.App == nil || l.App.Holder != "master m1.example.com (master@10.0.0.1:5050) 1.11.0" || *l.App.HolderSession != sid(m1) {
+			t.Fatalf("lock %+v app %+v", l, l.App)
+		}
+		for _, w := range p[1:] {
+			if w.Role != "waiter" || !w.Children || w.Watches == nil || *w.Watches != "*" || !strings.HasPrefix(w.Identity, "master m") {
+				t.Errorf("waiter %+v", w)
+			}
+		}
+	})
+
+	t.Run("aurora", func(t *testing.T) {
+		s1, s2 := zks.Connect(t), zks.Connect(t)
+		leader := apptree.CuratorLatch(t, s1, "/aurora/scheduler", "sched1.example.com")
+		apptree.CuratorLatch(t, s2, "/aurora/scheduler", "sched2.example.com")
+		member := apptree.AuroraAnnounce(t, s1, "/aurora/scheduler", "sched1.example.com", 8081)
+		l := showApp(t, server, "/aurora/scheduler").Locks[0]
+		if l.Recipe != "curator-leaderlatch" || l.Holders != 1 || l.Waiters != 1 || len(l.Participants) != 2 || len(l.Anomalies) != 0 ||
+			l.Participants[0].Node != leader || l.App == nil || l.App.Name != "aurora" || l.App.Holder != "participant sched1.example.com" {
+			t.Fatalf("lock %+v app %+v", l, l.App)
+		}
+		if m := l.App.Members; len(m) != 1 || m[0].Identity != "announced leader at sched1.example.com:8081" || *m[0].Session != sid(s1) || m[0].Path != "/aurora/scheduler/"+member {
+			t.Errorf("members %+v", m)
+		}
+		// An announcement left by a scheduler that no longer leads.
+		s3, s4 := zks.Connect(t), zks.Connect(t)
+		apptree.CuratorLatch(t, s3, "/aurora2/scheduler", "sched3.example.com")
+		apptree.AuroraAnnounce(t, s4, "/aurora2/scheduler", "sched4.example.com", 8081)
+		l = showApp(t, server, "/aurora2/scheduler").Locks[0]
+		if !hasAnomaly(l.Anomalies, "session-mismatch", "clients that read the announcement reach a scheduler that does not lead") {
+			t.Errorf("anomalies %+v", l.Anomalies)
+		}
+	})
+
+	t.Run("druid, spark and nifi", func(t *testing.T) {
+		p := peers.Start(t, peers.Curator, server)
+		p.Acquire(t, "http://coord1.example.com:8081", "leaderlatch", "/druid/coordinator/_COORDINATOR")
+		p.WaitHeld(t, "http://coord1.example.com:8081", 30*time.Second)
+		p.Acquire(t, "http://coord2.example.com:8081", "leaderlatch", "/druid/coordinator/_COORDINATOR")
+		p.Acquire(t, "nifi1.example.com:8443", "leaderselector", "/nifi/leaders/Cluster Coordinator")
+		p.WaitHeld(t, "nifi1.example.com:8443", 30*time.Second)
+		p.Acquire(t, "nifi2.example.com:8443", "leaderselector", "/nifi/leaders/Cluster Coordinator")
+		spark1, spark2 := zks.Connect(t), zks.Connect(t)
+		apptree.CuratorLatch(t, spark1, "/spark/leader_election", "")
+		apptree.CuratorLatch(t, spark2, "/spark/leader_election", "")
+
+		druid := waitApp(t, server, "/druid/coordinator/_COORDINATOR", func(s appShowJSON) bool { return len(s.Locks[0].Participants) == 2 }).Locks[0]
+		if druid.Recipe != "curator-leaderlatch" || druid.Participants[0].Identity != "participant http://coord1.example.com:8081" ||
+			druid.Participants[1].Role != "waiter" || len(druid.Anomalies) != 0 {
+			t.Errorf("druid %+v", druid)
+		}
+		nifi := waitApp(t, server, "/nifi/leaders/Cluster Coordinator", func(s appShowJSON) bool { return len(s.Locks[0].Participants) == 2 }).Locks[0]
+		if nifi.Path != "/nifi/leaders/Cluster Coordinator" || nifi.Recipe != "curator-mutex" || nifi.Holders != 1 || nifi.Waiters != 1 ||
+			!strings.HasPrefix(nifi.Participants[0].Identity, "participant nifi1.example.com:8443") || len(nifi.Anomalies) != 0 {
+			t.Errorf("nifi %+v", nifi)
+		}
+		spark := showApp(t, server, "/spark/leader_election").Locks[0]
+		if spark.Recipe != "curator-leaderlatch" || spark.Holders != 1 || spark.Waiters != 1 || spark.Participants[0].Identity != "" {
+			t.Errorf("spark %+v", spark)
+		}
+		got := lsRecipes(t, server, "/nifi")
+		if got["/nifi/leaders/Cluster Coordinator"] != "curator-mutex" {
+			t.Errorf("ls /nifi: %v", got)
 		}
 	})
 }

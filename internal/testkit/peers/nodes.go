@@ -22,7 +22,12 @@ var variants = map[Kind][]string{
 // contenderDirs returns the parents under which a contender of kind and
 // variant on lockPath creates its nodes, in the order it creates them.
 func contenderDirs(kind Kind, variant, lockPath string) ([]string, error) {
-	if !strings.HasPrefix(lockPath, "/") || lockPath == "/" || strings.ContainsAny(lockPath, " \n") {
+	// Only the Java peer reads a path with spaces: the rest of its line.
+	spaces := " \n"
+	if kind == Curator {
+		spaces = "\n"
+	}
+	if !strings.HasPrefix(lockPath, "/") || lockPath == "/" || strings.ContainsAny(lockPath, spaces) {
 		return nil, fmt.Errorf("bad lock path %q", lockPath)
 	}
 	known, ok := variants[kind]

@@ -66,7 +66,9 @@ final class Protocol {
     private void loop() throws IOException {
         var in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line; (line = in.readLine()) != null; ) {
-            String[] w = line.trim().split("\\s+");
+            // A path may hold spaces (NiFi's "/nifi/leaders/Cluster Coordinator"):
+            // it is the rest of the line.
+            String[] w = line.trim().split("\\s+", 4);
             if (w[0].equals("acquire") && w.length == 4) {
                 var slot = new Slot(w[1], w[2], w[3]);
                 if (slots.putIfAbsent(w[1], slot) != null) {
