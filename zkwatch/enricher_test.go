@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // fakeMember is a server that answers four-letter words with captured
@@ -476,5 +478,27 @@ func TestEnricherReadsOverBudgetForTheFocusedLock(t *testing.T) {
 	}
 	if !en.Covers("/locks/l1") || en.Covers("/locks/l2") {
 		t.Error("the table must cover the focused lock alone")
+	}
+}
+
+// zklocks' mark is one server path, whatever the chroot of the watchers
+// carrying it: kept as it is by a chrooted reader, so that a zklocks with
+// another chroot, or none, is still known for one.
+func TestEnrichmentWithinChrootKeepsTheMark(t *testing.T) {
+	en := Enrichment{Complete: true}.withTable(map[int64][]string{
+		1: {lockcore.ObserverMark, "/app/locks/a"},
+		2: {"/app/locks/a"},
+	})
+	got := en.WithinChroot("/app")
+	if want := map[string][]int64{lockcore.ObserverMark: {1}, "/locks/a": {1, 2}}; !reflect.DeepEqual(got.ByPath, want) {
+		t.Errorf("ByPath %v, want %v", got.ByPath, want)
+	}
+	c := &Conn{target: Target{Chroot: "/app"}}
+	in := c.interestIn(map[string]bool{"/locks/a": true}, map[string]bool{"/locks/a": true})
+	if !in.keepPath(lockcore.ObserverMark) || !in.keepPath("/app/locks/a") || in.keepPath("/app/other") {
+		t.Error("the interest in /locks/a does not keep the mark and the lock alone")
+	}
+	if p, ok := c.relOrMark(lockcore.ObserverMark); !ok || p != lockcore.ObserverMark {
+		t.Errorf("the mark read through chroot /app: %q %v", p, ok)
 	}
 }
