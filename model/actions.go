@@ -14,8 +14,8 @@ import (
 // Errors of the operator's actions.
 var (
 	// ErrReadOnly refuses every action that writes to ZooKeeper under
-	// --read-only.
-	ErrReadOnly = errors.New("read-only: zklocks was started with --read-only, so it changes nothing")
+	// --read-only or a read-only context (callers say which).
+	ErrReadOnly = errors.New("read-only: zklocks changes nothing")
 	// ErrAudit: the action went through, but its audit line could not be
 	// written. It is returned only when the action itself succeeded.
 	ErrAudit = errors.New("audit log")

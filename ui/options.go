@@ -49,9 +49,9 @@ type Options struct {
 	// ReadOnly shows the READ-ONLY badge and disables every binding that
 	// could change ZooKeeper.
 	ReadOnly bool
-	// ReadOnlyWhy is what a disabled binding says is why, when not
-	// --read-only or a read-only context (zklocks serve: the SSH key's
-	// role).
+	// ReadOnlyWhy is what a disabled binding says is why: --read-only,
+	// a read-only context named as such, or (zklocks serve) the SSH key's
+	// role.
 	ReadOnlyWhy string
 	// Profile is the colour profile; termenv.Ascii for NO_COLOR. The zero
 	// value (TrueColor) is used as is; see ProfileFromEnv.

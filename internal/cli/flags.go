@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -174,6 +175,23 @@ type settings struct {
 	// given reports whether a global flag was given on the command line
 	// (by its name without dashes).
 	given func(flag string) bool
+}
+
+// readOnlyWhy says why zklocks is read-only, naming a read-only context
+// as such; "" when it is not read-only.
+func (s settings) readOnlyWhy() string {
+	switch {
+	case !s.readOnly:
+		return ""
+	case s.context != "" && s.source["read-only"] == "context "+s.context:
+		where := "the config file"
+		if s.file != nil && s.file.path != "" {
+			where = s.file.path
+		}
+		return "context " + model.Printable(s.context) + " is read-only (read-only: true in " + model.Printable(where) +
+			"; --read-only=false overrides it)"
+	}
+	return "started with --read-only"
 }
 
 // load merges flags, environment and config file into the effective

@@ -43,7 +43,7 @@ func (o *operateFlags) openAudit() (*model.Audit, io.Closer, error) {
 // done closes the connection and the audit log.
 func operator(cmd *cobra.Command, s settings, o *operateFlags) (actions *model.Actions, conn *zkwatch.Conn, done func(), err error) {
 	if s.readOnly {
-		return nil, nil, nil, &exitError{code: exitFailed, err: fmt.Errorf("%s refused: %w", cmd.Name(), model.ErrReadOnly)}
+		return nil, nil, nil, &exitError{code: exitFailed, err: fmt.Errorf("%s refused: %w: %s", cmd.Name(), model.ErrReadOnly, s.readOnlyWhy())}
 	}
 	audit, closer, err := o.openAudit()
 	if err != nil {

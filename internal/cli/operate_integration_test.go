@@ -33,6 +33,27 @@ func TestReadOnlyRefusesEveryDestructiveCommand(t *testing.T) {
 	}
 }
 
+// TestReadOnlyContextNamed: a command refused because its context is
+// read-only says so, naming the context and the file, not --read-only.
+func TestReadOnlyContextNamed(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("contexts:\n  prod:\n    server: 127.0.0.1:1\n    read-only: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := run(t, "release", "/l/n", "--force", "--yes", "--config", cfg, "--context", "prod",
+		"--audit-log", filepath.Join(dir, "audit.log"))
+	if code != exitFailed || !strings.Contains(errOut, "release refused: read-only: zklocks changes nothing: context prod is read-only") ||
+		!strings.Contains(errOut, cfg) || strings.Contains(errOut, "started with --read-only") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, errOut, _ = run(t, "release", "/l/n", "--force", "--yes", "--read-only", "--server", "127.0.0.1:1",
+		"--audit-log", filepath.Join(dir, "audit.log"))
+	if !strings.Contains(errOut, "started with --read-only") {
+		t.Fatalf("the flag: %s", errOut)
+	}
+}
+
 func TestIntegrationOperateCommands(t *testing.T) {
 	t.Parallel()
 	zks, root := shared.Start(t), shared.Root(t)

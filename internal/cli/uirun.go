@@ -37,6 +37,7 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 		NodeTimeout:  s.timeout,
 		Server:       conn.Target().String(),
 		ReadOnly:     s.readOnly,
+		ReadOnlyWhy:  s.readOnlyWhy(),
 		Profile:      ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
 		Copy:         termenv.NewOutput(os.Stdout).Copy,
 		CopyBlocked:  tmuxCopyBlocked(),
