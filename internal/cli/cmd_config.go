@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"gopkg.in/yaml.v3"
 )
@@ -55,12 +59,27 @@ prefer digest:USER:@FILE or digest:USER:env:VAR. A password starting with @ or
 env: has to come from a file or a variable.`
 
 func newConfigCommand(g *globalFlags) *cobra.Command {
+	view := func(cmd *cobra.Command, _ []string) error {
+		s, err := g.load()
+		if err != nil {
+			return err
+		}
+		for _, w := range s.warnings() {
+			fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: warning:", model.Printable(w))
+		}
+		if err := writeView(cmd.OutOrStdout(), s); err != nil {
+			return &exitError{code: exitFailed, err: err}
+		}
+		return nil
+	}
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show the configuration: named clusters and where each setting comes from",
-		Long:  configHelp,
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Long: configHelp + `
+
+zklocks config alone prints the effective configuration, as config view does.`,
+		Args: cobra.NoArgs,
+		RunE: view,
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "view",
@@ -68,23 +87,12 @@ func newConfigCommand(g *globalFlags) *cobra.Command {
 		Long: `view prints the configuration a command would use, merged from flags,
 $ZKLOCKS_SERVER, the context and the defaults, as YAML; a comment says where each
 value comes from. Passwords are shown as ****; a password written in plain text in
-the config file gets a warning.`,
+the config file gets a warning. Its check section is the thresholds zklocks check
+uses when given no flags: the context's check section, else the defaults.`,
 		Example: `  zklocks config view
   zklocks --context prod --read-only=false config view`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := g.load()
-			if err != nil {
-				return err
-			}
-			for _, w := range s.warnings() {
-				fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: warning:", model.Printable(w))
-			}
-			if err := writeView(cmd.OutOrStdout(), s); err != nil {
-				return &exitError{code: exitFailed, err: err}
-			}
-			return nil
-		},
+		RunE: view,
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "contexts",
@@ -186,6 +194,7 @@ func writeView(w io.Writer, s settings) error {
 		put(doc, "tls", t, "")
 	}
 	s.viewAdmin(doc)
+	s.viewCheck(doc)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {
@@ -230,3 +239,66 @@ func put(m *yaml.Node, key string, value *yaml.Node, comment string) {
 
 // str is a YAML string scalar.
 func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+
+// viewCheck adds the thresholds zklocks check uses without flags: the
+// context's check section, else the defaults.
+func (s settings) viewCheck(doc *yaml.Node) {
+	def := check.DefaultThresholds()
+	f := &checkFlags{warnHeld: def.WarnHeld, critHeld: def.CritHeld, warnWait: def.WarnWait, critWait: def.CritWait,
+		warnWaiters: def.WarnWaiters, critWaiters: def.CritWaiters,
+		critical: kindStrings(def.Critical), warning: kindStrings(def.Warning)}
+	t, err := f.mergeContext(func(string) bool { return false }, s)
+	var cc checkConfig
+	if s.context != "" {
+		if c, cerr := s.file.context(s.context); cerr == nil {
+			cc = c.Check
+		}
+	}
+	from := func(set bool) string {
+		if set {
+			return "context " + s.context
+		}
+		return "default"
+	}
+	dur := func(d time.Duration, set bool) (*yaml.Node, string) {
+		note := from(set)
+		if d == 0 {
+			note += ", off"
+		}
+		return str(d.String()), note
+	}
+	num := func(n int, set bool) (*yaml.Node, string) {
+		note := from(set)
+		if n == 0 {
+			note += ", off"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(n)}, note
+	}
+	kinds := func(ks []lockcore.AnomalyKind) *yaml.Node {
+		n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, k := range kindStrings(ks) {
+			n.Content = append(n.Content, str(k))
+		}
+		return n
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	v, note := dur(t.WarnHeld, cc.WarnHeld != 0)
+	put(m, "warn-held", v, note)
+	v, note = dur(t.CritHeld, cc.CritHeld != 0)
+	put(m, "crit-held", v, note)
+	v, note = dur(t.WarnWait, cc.WarnWait != 0)
+	put(m, "warn-wait", v, note)
+	v, note = dur(t.CritWait, cc.CritWait != 0)
+	put(m, "crit-wait", v, note)
+	v, note = num(t.WarnWaiters, cc.WarnWaiters != 0)
+	put(m, "warn-waiters", v, note)
+	v, note = num(t.CritWaiters, cc.CritWaiters != 0)
+	put(m, "crit-waiters", v, note)
+	put(m, "critical", kinds(t.Critical), from(cc.Critical != nil))
+	put(m, "warning", kinds(t.Warning), from(cc.Warning != nil))
+	note = "what zklocks check uses without flags"
+	if err != nil {
+		note = "invalid: " + err.Error()
+	}
+	put(doc, "check", m, note)
+}

@@ -286,3 +286,39 @@ func TestTLSFromContext(t *testing.T) {
 		t.Errorf("options() with a missing CA: %v", err)
 	}
 }
+
+// TestConfigAloneShowsTheView: zklocks config alone prints what config
+// view prints, and the view holds the check thresholds check would use,
+// each with where it comes from.
+func TestConfigAloneShowsTheView(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv(serverEnv, "")
+	writeFile(t, filepath.Join(dir, "zklocks", "config.yaml"), `
+current-context: prod
+contexts:
+  prod:
+    server: zk1:2181
+    check: {warn-wait: 30s, crit-waiters: 5, critical: [persistent]}
+`)
+	alone, errOut, code := run(t, "config")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	view, _, _ := run(t, "config", "view")
+	if alone != view {
+		t.Fatalf("config alone:\n%s\nconfig view:\n%s", alone, view)
+	}
+	for _, want := range []string{
+		"check: # what zklocks check uses without flags",
+		"  warn-wait: 30s # context prod",
+		"  crit-waiters: 5 # context prod",
+		"  critical: [persistent] # context prod",
+		"  warn-held: 5m0s # default",
+		"  crit-held: 0s # default, off",
+	} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the view lacks %q:\n%s", want, view)
+		}
+	}
+}
