@@ -44,45 +44,59 @@ func NewClusters(dial Dialer, linger time.Duration) *Clusters {
 // Close the feed when done.
 func (c *Clusters) Join(ctx context.Context, name string) (*Feed, error) {
 	for {
-		c.mu.Lock()
-		if c.stopping {
-			c.mu.Unlock()
-			return nil, errStopping
-		}
-		e := c.entries[name]
-		if e == nil {
-			e = &entry{ready: make(chan struct{})}
-			c.entries[name] = e
-			c.mu.Unlock()
-			c.start(ctx, name, e)
-			c.mu.Lock()
-		}
-		e.feeds++
-		if e.linger != nil {
-			e.linger.Stop()
-			e.linger = nil
-		}
-		c.mu.Unlock()
-		select {
-		case <-e.ready:
-		case <-ctx.Done():
-			c.release(name, e)
-			return nil, ctx.Err()
-		}
-		if e.err != nil {
-			c.release(name, e)
-			return nil, e.err
+		e, release, err := c.acquire(ctx, name)
+		if err != nil {
+			return nil, err
 		}
 		f := e.hub.join()
 		if f == nil {
 			// The watcher ended by itself: start again.
-			c.release(name, e)
+			release()
 			c.forget(name, e)
 			continue
 		}
-		f.leave = func(*Feed) { c.release(name, e) }
+		f.leave = func(*Feed) { release() }
 		return f, nil
 	}
+}
+
+// acquire counts one more user of the named cluster's hub, starting it
+// if needed, and returns the entry with the function that counts the
+// user gone.
+func (c *Clusters) acquire(ctx context.Context, name string) (*entry, func(), error) {
+	c.mu.Lock()
+	if c.stopping {
+		c.mu.Unlock()
+		return nil, nil, errStopping
+	}
+	e := c.entries[name]
+	starting := e == nil
+	if starting {
+		e = &entry{ready: make(chan struct{})}
+		c.entries[name] = e
+	}
+	e.feeds++
+	if e.linger != nil {
+		e.linger.Stop()
+		e.linger = nil
+	}
+	c.mu.Unlock()
+	if starting {
+		c.start(ctx, name, e)
+	}
+	var once sync.Once
+	release := func() { once.Do(func() { c.release(name, e) }) }
+	select {
+	case <-e.ready:
+	case <-ctx.Done():
+		release()
+		return nil, nil, ctx.Err()
+	}
+	if e.err != nil {
+		release()
+		return nil, nil, e.err
+	}
+	return e, release, nil
 }
 
 // start dials the cluster and starts its hub, or records why not.

@@ -53,9 +53,12 @@ type hub struct {
 	cancel  context.CancelFunc
 	done    chan struct{} // closed once the watcher has stopped
 
+	taps chan *Tap // taps to start, in the run loop
+
 	mu     sync.Mutex
 	state  *model.State // the latest picture published
 	feeds  map[*Feed]struct{}
+	tapped map[*Tap]struct{}
 	closed bool // the watcher stopped: no picture will follow
 }
 
@@ -63,7 +66,7 @@ type hub struct {
 func startHub(name string, c Cluster) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &hub{name: name, cluster: c, cancel: cancel, done: make(chan struct{}),
-		state: model.NewState(), feeds: map[*Feed]struct{}{}}
+		state: model.NewState(), feeds: map[*Feed]struct{}{}, tapped: map[*Tap]struct{}{}, taps: make(chan *Tap)}
 	h.w = zkwatch.Watch(ctx, c.Conn, c.Watch)
 	go h.run(h.w.Events())
 	return h
@@ -88,6 +91,7 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 				return
 			}
 			state.Apply(ev)
+			h.tell(ev)
 			if !pending {
 				pending = true
 				pub.Reset(publishEvery)
@@ -95,6 +99,8 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 		case <-pub.C:
 			pending = false
 			h.publish(state.Clone(), false)
+		case t := <-h.taps:
+			h.startTap(t, state)
 		case now := <-age.C:
 			if state.AgeTo(now) && !pending {
 				pending = true
@@ -111,6 +117,12 @@ func (h *hub) publish(s *model.State, last bool) {
 	defer h.mu.Unlock()
 	h.state = s
 	h.closed = last
+	if last {
+		for t := range h.tapped {
+			close(t.events)
+			delete(h.tapped, t)
+		}
+	}
 	for f := range h.feeds {
 		if last {
 			close(f.changed)
