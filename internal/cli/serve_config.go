@@ -119,18 +119,28 @@ func (c serveConfig) check(cf *configFile) error {
 }
 
 // checkHostKey accepts a private key file that parses and that only its
-// owner can read, or no file in a directory where one can be made.
+// owner can read, or no file where one can be made.
 func checkHostKey(path string) error {
 	if path == "" {
 		return errors.New("no host key file: give --host-key FILE")
 	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) {
+		// It is made at the first start, with the directories it needs,
+		// under the nearest one that exists.
 		dir := filepath.Dir(path)
-		if _, err := os.Stat(dir); err != nil {
-			return fmt.Errorf("host key %s does not exist, and cannot be made: %w", path, err)
+		for {
+			fi, err := os.Stat(dir)
+			switch {
+			case err == nil && fi.IsDir():
+				return nil
+			case err == nil:
+				return fmt.Errorf("host key %s cannot be made: %s is not a directory", path, dir)
+			case !errors.Is(err, os.ErrNotExist) || filepath.Dir(dir) == dir:
+				return fmt.Errorf("host key %s cannot be made: %w", path, err)
+			}
+			dir = filepath.Dir(dir)
 		}
-		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("host key: %w", err)

@@ -169,6 +169,14 @@ func (c *Clusters) Running() []string {
 	return names
 }
 
+// running reports whether the named cluster's watcher runs.
+func (c *Clusters) running(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[name]
+	return e != nil && e.hub != nil
+}
+
 // Close stops every hub at once; sessions must have ended first.
 func (c *Clusters) Close() {
 	c.mu.Lock()

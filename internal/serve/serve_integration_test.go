@@ -339,6 +339,19 @@ func TestIntegrationSessionFaults(t *testing.T) {
 	}
 	crash.waitText("an internal error ended this session")
 
+	// No forwarding, no subsystem.
+	if _, err := good.conn.Dial("tcp", r.zks.Addr()); err == nil {
+		t.Fatal("a session forwarded a port to ZooKeeper")
+	}
+	if _, err := good.conn.Listen("tcp", "127.0.0.1:0"); err == nil {
+		t.Fatal("a session listened on the server")
+	}
+	if sub, err := good.conn.NewSession(); err != nil {
+		t.Fatal(err)
+	} else if err := sub.RequestSubsystem("sftp"); err == nil {
+		t.Fatal("the sftp subsystem was granted")
+	}
+
 	// A client that drops while its screen is being drawn.
 	drop := r.open("drop", "bob")
 	drop.waitText("/it")

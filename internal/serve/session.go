@@ -166,6 +166,13 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 // runOn runs the UI on one cluster until it quits, returning the context
 // the user switched to, if any.
 func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err error) {
+	if !ss.srv.clusters.running(name) {
+		what := "context " + name
+		if name == "" {
+			what = "the cluster"
+		}
+		wish.Printf(ss.sess, "zklocks: connecting to %s…\r\n", model.Printable(what))
+	}
 	feed, err := ss.srv.clusters.Join(ss.ctx, name)
 	if err != nil {
 		return "", err
