@@ -73,8 +73,9 @@ const (
 	// AnomalyUnfenced: Hadoop's breadcrumb names another node than the lock
 	// holder: the old active has not been fenced yet, or fencing failed.
 	AnomalyUnfenced AnomalyKind = "unfenced"
-	// AnomalyHolderUnregistered: Kafka's controller has no broker
-	// registration.
+	// AnomalyHolderUnregistered: the holder has no registration of its
+	// own session (Kafka's controller, Pulsar's leader or a bundle's
+	// owner).
 	AnomalyHolderUnregistered AnomalyKind = "holder-unregistered"
 	// AnomalyBackupIsActive: an HBase backup master is also the active
 	// master.
@@ -138,6 +139,10 @@ func appExtraPaths(lockPath string, self Node, childNames []string) []string {
 		return []string{kafkaBrokersPath(lockPath)}
 	case isHBaseMaster(lockPath, self):
 		return []string{hbaseBackupMastersPath(lockPath)}
+	case isPulsarLock(lockPath, self):
+		if _, leader, _ := pulsarRoot(lockPath); leader {
+			return []string{pulsarBrokersPath(lockPath)}
+		}
 	}
 	return nil
 }
@@ -153,6 +158,12 @@ func RelatedPaths(lockPath string, self Node, childNames []string) []string {
 		return []string{hadoopBreadcrumbPath(lockPath)}
 	case len(childNames) == 0 && self.Ephemeral() && isHelixLeader(lockPath, self):
 		return []string{helixHistoryPath(lockPath)}
+	case len(childNames) == 0 && self.Ephemeral() && isPulsarLock(lockPath, self):
+		if _, leader, _ := pulsarRoot(lockPath); !leader {
+			if reg := pulsarRegistrationPath(lockPath, self); reg != "" {
+				return []string{reg}
+			}
+		}
 	}
 	if leader, parent, ok := solrLeaderPaths(lockPath); ok && len(childNames) > 0 {
 		if parent == "" {
@@ -172,13 +183,14 @@ func MaybeAppLockNode(path string) bool {
 	case kafkaControllerName, hbaseMasterName, helixLeaderName:
 		return true
 	}
-	return false
+	_, _, pulsar := pulsarRoot(path)
+	return pulsar
 }
 
 // IsAppLockNode reports whether the ephemeral leaf n at path is an
 // application's single-node election, by its name and data.
 func IsAppLockNode(path string, n Node) bool {
-	return n.Ephemeral() && (isKafkaController(path, n) || isHBaseMaster(path, n) || isHelixLeader(path, n))
+	return n.Ephemeral() && (isKafkaController(path, n) || isHBaseMaster(path, n) || isHelixLeader(path, n) || isPulsarLock(path, n))
 }
 
 // analyzeApp lets the application whose tree this is name the lock, its
@@ -193,6 +205,8 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeHBase(l, t)
 	case l.Recipe == RecipeEphemeral && isHelixLeader(t.Path, t.Self):
 		analyzeHelix(l, t)
+	case l.Recipe == RecipeEphemeral && isPulsarLock(t.Path, t.Self):
+		analyzePulsar(l, t)
 	case l.Recipe == RecipeSolrElection:
 		analyzeSolr(l, t)
 	case l.Recipe == RecipeAccumuloLock || l.Recipe == RecipeAccumuloFate:

@@ -50,7 +50,8 @@ func JoinModes(recipe Recipe) ([]Mode, string) {
 	case RecipeEphemeral:
 		return nil, "a plain ephemeral lock node has no queue to join"
 	case RecipeKafkaController, RecipeHadoopHA, RecipeHBaseMaster, RecipeSolrElection, RecipeAccumuloLock, RecipeAccumuloFate,
-		RecipeHive, RecipeHBaseTableLock, RecipeHelixController, RecipeMesos:
+		RecipeHive, RecipeHBaseTableLock, RecipeHelixController, RecipeMesos,
+		RecipePulsarLeader, RecipePulsarBundle:
 		return nil, "it is an application's own election or lock: only that application's processes take part in it"
 	}
 	return nil, "its children match no recipe zklocks can join"

@@ -236,6 +236,46 @@ func TestIntegrationMoreApplications(t *testing.T) {
 			t.Errorf("ls /nifi: %v", got)
 		}
 	})
+
+	t.Run("pulsar", func(t *testing.T) {
+		b1 := apptree.PulsarBroker{Conn: zks.Connect(t), Host: "broker1.example.com"}
+		b2 := apptree.PulsarBroker{Conn: zks.Connect(t), Host: "broker2.example.com"}
+		gone := apptree.PulsarBroker{Conn: zks.Connect(t), Host: "broker3.example.com"}
+		apptree.PulsarRegister(t, b1)
+		apptree.PulsarRegister(t, b2)
+		apptree.PulsarLead(t, b1)
+		owned := apptree.PulsarOwn(t, b2, "public/default", "0x00000000_0x40000000", false)
+		unloading := apptree.PulsarOwn(t, b1, "public/default", "0x40000000_0x80000000", true)
+		// A broker whose registration is gone still owns a bundle.
+		orphan := apptree.PulsarOwn(t, gone, "public/default", "0x80000000_0xc0000000", false)
+
+		l := showApp(t, server, "/loadbalance/leader").Locks[0]
+		if l.Recipe != "pulsar-leader" || l.App == nil || l.App.Holder != "broker broker1.example.com:8080 (http://broker1.example.com:8080)" ||
+			*l.App.HolderSession != sid(b1.Conn) || len(l.App.Members) != 2 || len(l.Anomalies) != 0 {
+			t.Fatalf("leader %+v app %+v", l, l.App)
+		}
+		b := showApp(t, server, owned).Locks[0]
+		if b.Recipe != "pulsar-bundle" || b.App.What != "ownership of bundle public/default 0x00000000_0x40000000" ||
+			b.App.Holder != "broker pulsar://broker2.example.com:6650 (http://broker2.example.com:8080)" || *b.App.HolderSession != sid(b2.Conn) ||
+			b.Holders != 1 || len(b.Anomalies) != 0 {
+			t.Fatalf("bundle %+v app %+v", b, b.App)
+		}
+		u := showApp(t, server, unloading).Locks[0]
+		if !slices.ContainsFunc(u.App.Notes, func(n string) bool { return strings.HasPrefix(n, "disabled: the owner is unloading") }) {
+			t.Errorf("unloading bundle notes %q", u.App.Notes)
+		}
+		o := showApp(t, server, orphan).Locks[0]
+		if !hasAnomaly(o.Anomalies, "holder-unregistered", "no broker is registered at /loadbalance/brokers/broker3.example.com:8080") {
+			t.Errorf("orphan bundle anomalies %+v", o.Anomalies)
+		}
+		got := lsRecipes(t, server, "/namespace")
+		if len(got) != 3 || got[owned] != "pulsar-bundle" || got[orphan] != "pulsar-bundle" {
+			t.Errorf("ls /namespace: %v", got)
+		}
+		if got := lsRecipes(t, server, "/loadbalance"); got["/loadbalance/leader"] != "pulsar-leader" || len(got) != 1 {
+			t.Errorf("ls /loadbalance: %v", got)
+		}
+	})
 }
 
 // lsRecipes lists the locks under root with their recipes.

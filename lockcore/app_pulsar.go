@@ -1,0 +1,203 @@
+package lockcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Apache Pulsar keeps two kinds of single-node locks in its metadata store
+// (pulsar-metadata's LeaderElectionImpl and ResourceLockImpl): the load
+// manager's leader, /loadbalance/leader, an ephemeral JSON node
+// ({"serviceUrl": …}, later with "brokerId"), and the ownership of each
+// namespace bundle, /namespace/<tenant>/<namespace>/<0xLOW_0xHIGH>
+// (/namespace/<property>/<cluster>/<namespace>/… for version 1 names), an
+// ephemeral NamespaceEphemeralData ({"nativeUrl", "httpUrl", "disabled",
+// …}). Brokers register at /loadbalance/brokers/<host>:<web port>. A broker
+// that finds its own value under another session deletes the node and
+// creates it again; followers wait through one persistent recursive watch
+// on the root, not a watch on the node.
+const (
+	pulsarLoadBalance = "loadbalance"
+	pulsarLeaderName  = "leader"
+	pulsarBrokersDir  = "loadbalance/brokers"
+	pulsarNamespace   = "namespace"
+)
+
+// RecipePulsarLeader and RecipePulsarBundle are Pulsar's leader election
+// and a bundle's ownership.
+const (
+	RecipePulsarLeader Recipe = "pulsar-leader"
+	RecipePulsarBundle Recipe = "pulsar-bundle"
+)
+
+var pulsarBundleName = regexp.MustCompile(`^0x[0-9a-fA-F]{8}_0x[0-9a-fA-F]{8}$`)
+
+// PulsarOwner is what a Pulsar lock node's JSON says of the broker.
+type PulsarOwner struct {
+	BrokerID, ServiceURL       string // the leader's
+	NativeURL, HTTPURL         string // a bundle owner's
+	Disabled                   bool
+	nativeURLTLS, httpURLTLS   string
+	hasLeaderKeys, hasOwnerKey bool
+}
+
+// DecodePulsarOwner reads a leader or bundle node's JSON; false when it
+// has neither shape.
+func DecodePulsarOwner(data []byte) (PulsarOwner, bool) {
+	var o struct {
+		BrokerID     *string `json:"brokerId"`
+		ServiceURL   *string `json:"serviceUrl"`
+		NativeURL    *string `json:"nativeUrl"`
+		NativeURLTLS string  `json:"nativeUrlTls"`
+		HTTPURL      *string `json:"httpUrl"`
+		HTTPURLTLS   string  `json:"httpUrlTls"`
+		Disabled     bool    `json:"disabled"`
+	}
+	if json.Unmarshal(data, &o) != nil {
+		return PulsarOwner{}, false
+	}
+	p := PulsarOwner{Disabled: o.Disabled, nativeURLTLS: o.NativeURLTLS, httpURLTLS: o.HTTPURLTLS}
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	p.BrokerID, p.ServiceURL, p.NativeURL, p.HTTPURL = deref(o.BrokerID), deref(o.ServiceURL), deref(o.NativeURL), deref(o.HTTPURL)
+	p.hasLeaderKeys = o.ServiceURL != nil || o.BrokerID != nil
+	p.hasOwnerKey = o.NativeURL != nil || o.HTTPURL != nil || o.NativeURLTLS != "" || o.HTTPURLTLS != ""
+	return p, p.hasLeaderKeys || p.hasOwnerKey
+}
+
+func (p PulsarOwner) String() string {
+	switch {
+	case p.BrokerID != "" && p.ServiceURL != "":
+		return "broker " + p.BrokerID + " (" + p.ServiceURL + ")"
+	case p.ServiceURL != "":
+		return "broker " + p.ServiceURL
+	case p.BrokerID != "":
+		return "broker " + p.BrokerID
+	}
+	native, web := firstOf(p.NativeURL, p.nativeURLTLS), firstOf(p.HTTPURL, p.httpURLTLS)
+	switch {
+	case native != "" && web != "":
+		return "broker " + native + " (" + web + ")"
+	case native != "":
+		return "broker " + native
+	}
+	return "broker " + web
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// registration is the name the broker registers under in
+// /loadbalance/brokers: its web service's host:port.
+func (p PulsarOwner) registration() string {
+	if p.BrokerID != "" {
+		return p.BrokerID
+	}
+	for _, s := range []string{p.ServiceURL, p.HTTPURL, p.httpURLTLS} {
+		if u, err := url.Parse(s); err == nil && u.Host != "" {
+			return u.Host
+		}
+	}
+	return ""
+}
+
+// pulsarRoot is the metadata store's root above a Pulsar lock path, and
+// which lock it is; ok is false for any other path.
+func pulsarRoot(lockPath string) (root string, leader, ok bool) {
+	if baseName(lockPath) == pulsarLeaderName && baseName(path.Dir(lockPath)) == pulsarLoadBalance {
+		return path.Dir(path.Dir(lockPath)), true, true
+	}
+	if !pulsarBundleName.MatchString(baseName(lockPath)) {
+		return "", false, false
+	}
+	i := strings.LastIndex(lockPath, "/"+pulsarNamespace+"/")
+	if i < 0 {
+		return "", false, false
+	}
+	if i == 0 {
+		return "/", false, true
+	}
+	return lockPath[:i], false, true
+}
+
+func isPulsarLock(lockPath string, self Node) bool {
+	_, leader, ok := pulsarRoot(lockPath)
+	if !ok {
+		return false
+	}
+	o, decoded := DecodePulsarOwner(self.Data)
+	return decoded && (leader && o.hasLeaderKeys || !leader && o.hasOwnerKey)
+}
+
+func pulsarBrokersPath(lockPath string) string {
+	root, _, _ := pulsarRoot(lockPath)
+	return join(root, pulsarBrokersDir)
+}
+
+// pulsarRegistrationPath is the registration of a bundle's owner, or "".
+func pulsarRegistrationPath(lockPath string, self Node) string {
+	o, _ := DecodePulsarOwner(self.Data)
+	if r := o.registration(); r != "" {
+		return join(pulsarBrokersPath(lockPath), r)
+	}
+	return ""
+}
+
+func analyzePulsar(l *Lock, t Tree) {
+	root, leader, _ := pulsarRoot(t.Path)
+	o, _ := DecodePulsarOwner(t.Self.Data)
+	a := &App{Name: "pulsar", Holder: o.String(), HolderSession: t.Self.Stat.EphemeralOwner,
+		Notes: []string{"Pulsar's brokers wait through one persistent recursive watch on the metadata store's root, not a watch on this node"}}
+	l.App = a
+	if p, ok := holderOf(l); ok {
+		p.Identity = a.Holder
+	}
+	brokers := pulsarBrokersPath(t.Path)
+	reg := join(brokers, o.registration())
+	var regNode Node
+	known := false
+	if leader {
+		setRecipe(l, RecipePulsarLeader)
+		a.What = "load manager leader election"
+		kids, listed := t.Extra[brokers]
+		for _, n := range kids {
+			m := AppMember{Session: n.Stat.EphemeralOwner, Identity: "broker " + n.Name, Path: join(brokers, n.Name), Evidence: "registered under " + pulsarBrokersDir}
+			a.Members = append(a.Members, m)
+			if n.Name == o.registration() {
+				regNode = n
+			}
+		}
+		known = listed
+	} else {
+		setRecipe(l, RecipePulsarBundle)
+		bundle := strings.TrimPrefix(t.Path, join(root, pulsarNamespace)+"/")
+		a.What = "ownership of bundle " + path.Dir(bundle) + " " + baseName(bundle)
+		regNode, known = t.Related[reg]
+		if o.Disabled {
+			a.Notes = append(a.Notes, "disabled: the owner is unloading this bundle; it serves no new lookups")
+		}
+	}
+	owner := t.Self.Stat.EphemeralOwner
+	switch {
+	case !known || o.registration() == "":
+	case regNode.Stat.Czxid == 0:
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: baseName(t.Path), Nodes: []string{baseName(t.Path)}, Session: owner,
+			Detail: fmt.Sprintf("%s holds it, but no broker is registered at %s: a broker that lost its registration still holds it", o, reg)})
+	case regNode.Stat.EphemeralOwner != owner:
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: baseName(t.Path), Nodes: []string{baseName(t.Path)}, Session: owner,
+			Detail: fmt.Sprintf("%s holds it with session %s, but %s is registered by session %s: the holder is an old incarnation of the broker, or another process took its name",
+				o, SessionHex(owner), reg, SessionHex(regNode.Stat.EphemeralOwner))})
+	}
+}
