@@ -97,13 +97,19 @@ func TestSharedPicture(t *testing.T) {
 	}
 }
 
-// A read-only session says why its bindings are disabled.
+// A read-only session says why each of its operations is disabled, and
+// opens no dialog.
 func TestReadOnlyWhy(t *testing.T) {
 	a := newTestApp(t, 100, 30, func(o *Options) {
 		o.ReadOnly, o.ReadOnlyWhy, o.Actions = true, "your SSH key's role is view", &model.Actions{}
 	})
-	press(a, "enter", "D")
-	if want := "read-only: force-release is disabled (your SSH key's role is view)"; a.flash.text != want {
-		t.Fatalf("said %q, want %q", a.flash.text, want)
+	press(a, "enter")
+	for k, what := range map[string]string{"a": "acquire", "D": "force-release", "v": "revoke", "F": "fence"} {
+		a.flash = flash{}
+		press(a, k)
+		want := "read-only: " + what + " is disabled (your SSH key's role is view)"
+		if !strings.HasPrefix(a.flash.text, "read-only: "+what) || !strings.HasSuffix(a.flash.text, "(your SSH key's role is view)") || a.dialog != nil {
+			t.Errorf("%s: said %q (dialog %v), want %q", k, a.flash.text, a.dialog != nil, want)
+		}
 	}
 }

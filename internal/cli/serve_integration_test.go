@@ -271,6 +271,12 @@ func TestIntegrationServe(t *testing.T) {
 		t.Fatalf("no terminal: exit %d, %q", code, out)
 	}
 
+	// SIGHUP reads the keys file again, changed or not.
+	if err := r.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	r.waitLog("authorized keys read again: 2 admitted")
+
 	// A client killed mid-session leaves the others served.
 	carol := r.open("carol", "alice", 80, 24)
 	pid, err := strconv.Atoi(strings.TrimSpace(carol.tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
