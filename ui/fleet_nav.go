@@ -29,6 +29,12 @@ func (a *App) startFleet() {
 	a.fleetChanges = changed
 }
 
+// FleetBelow reports whether esc on a cluster's screen goes to the fleet
+// screen: the cluster was opened from it, or it was looked at. A caller
+// that connects the UI to another cluster passes it on as
+// Options.FromFleet.
+func (a *App) FleetBelow() bool { return a.fleetBelow }
+
 // fleetChanged takes the fleet's new snapshot and waits for the next.
 func (a *App) fleetChanged() tea.Cmd {
 	rows, changed := a.opt.Fleet.Snapshot()

@@ -12,8 +12,10 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/internal/serve"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/ui"
 )
 
 func newServeCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -125,7 +127,14 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 	}
 	defer closeAudit()
 	logger := log.New(cmd.ErrOrStderr(), "zklocks serve: ", log.LstdFlags)
+	// One fleet screen for every session: its polls start at the first
+	// look and go on until zklocks serve stops.
+	var fleetSrc ui.FleetSource
+	if len(p.offered) > 0 {
+		fleetSrc = fleetSource{Poller: fleet.NewPoller(p.offered, fleetProbe(g, contextThresholds, false), fleet.DefaultInterval), ctx: cmd.Context()}
+	}
 	srv, err := serve.New(serve.Config{
+		Fleet: fleetSrc, NoFleet: p.noSwitch,
 		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys,
 		Contexts: p.offered, Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,

@@ -147,4 +147,3 @@ func historyHandler(targets []exporterTarget, warn func(error)) http.Handler {
 		h.ServeHTTP(w, r)
 	})
 }
-

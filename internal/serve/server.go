@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/ui"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -36,6 +37,11 @@ type Config struct {
 	// NoSwitch, when set, is why :ctx cannot switch (one cluster given
 	// by --server).
 	NoSwitch string
+	// Fleet, when set, is every offered context's last light poll, for
+	// the fleet screen (:fleet), one for every session; NoFleet says why
+	// there is none.
+	Fleet   ui.FleetSource
+	NoFleet string
 	// ReadOnly makes every session read-only, whatever its key's role.
 	ReadOnly bool
 	// MaxSessions bounds the sessions open at once; more are refused.

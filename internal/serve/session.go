@@ -62,6 +62,8 @@ type session struct {
 	end  func(why string) // ends the session, saying why
 	in   *input
 	win  *windows
+	// fromFleet: the fleet screen lies below the next cluster's screens.
+	fromFleet bool
 }
 
 // handle is the SSH server's only handler (a wish middleware that calls
@@ -183,6 +185,7 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err er
 	if ss.srv.cfg.NoSwitch != "" {
 		opt.SwitchContext, opt.NoSwitch = nil, ss.srv.cfg.NoSwitch
 	}
+	opt.Fleet, opt.NoFleet, opt.FromFleet = ss.srv.cfg.Fleet, ss.srv.cfg.NoFleet, ss.fromFleet
 	newModel := ss.srv.cfg.newModel
 	if newModel == nil {
 		newModel = func(o ui.Options) tea.Model { return ui.New(o) }
@@ -200,6 +203,7 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err er
 	// p.Kill restores the client's terminal if the program ended badly.
 	p.Kill()
 	if app, ok := m.(*ui.App); ok {
+		ss.fromFleet = app.FleetBelow()
 		rctx, rcancel := context.WithTimeout(context.Background(), releaseOwnWithin)
 		did, rerr := app.ReleaseOwn(rctx)
 		rcancel()
