@@ -22,9 +22,10 @@ package lockcore
 //	                                # name:<part> or decoder:<name>
 //
 // Which entry describes a lock: the user's entries first, in the order of the
-// file, then the built-in ones; the first whose paths (or, with no paths, its
-// shape) match the lock's path and whose children pattern matches every one
-// of its children. An entry with paths and no children pattern describes a
+// file, then the built-in ones; the first whose paths match the lock's path
+// and whose children pattern matches one of its children at least (the
+// others are unparsed anomalies), or, for an entry without paths, whose
+// pattern matches every child. An entry with paths and no children pattern describes a
 // single node (grant single-node). A lock no entry describes is read by the
 // fallback rule, and what that rule assumes is shown as assumed (Lock.Assumed).
 

@@ -121,8 +121,9 @@ func builtinBook() *Book { return builtins() }
 
 // describes returns the first entry the analysis reads by its fields alone
 // (every user entry, and built-in ones that no Go code reads) that
-// describes the lock at lockPath: its paths match (or, with none, every
-// child's name does), and so does every child's name. self is the lock
+// describes the lock at lockPath: its paths match and some child's name
+// matches its pattern (or there are no children), or, for an entry
+// without paths, every child's name matches. self is the lock
 // node and names its children's names.
 // absent says the lock path has no node: only a single-node entry can
 // describe it, by its paths.
@@ -181,10 +182,16 @@ func (c *compiled) fits(lockPath string, elems []string, self Node, names []stri
 			miss++
 		}
 	}
-	if miss > 0 {
-		return false, fmt.Sprintf("%d of %d children do not match %q (%s, for one)", miss, len(names), c.Children, strconv.QuoteToASCII(first))
+	switch {
+	case miss == 0:
+		return true, ""
+	case len(c.paths) > 0 && miss < len(names):
+		// Its paths name the lock: a stray child is an unparsed anomaly.
+		return true, ""
+	case len(c.paths) > 0:
+		return false, fmt.Sprintf("none of its %d children matches %q (%s, for one)", len(names), c.Children, strconv.QuoteToASCII(first))
 	}
-	return true, ""
+	return false, fmt.Sprintf("%d of %d children do not match %q (%s, for one)", miss, len(names), c.Children, strconv.QuoteToASCII(first))
 }
 
 func (c *compiled) matchesPath(elems []string) bool {

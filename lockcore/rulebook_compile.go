@@ -133,10 +133,19 @@ func (c *compiled) compileChildren() error {
 		if end < 0 {
 			return fmt.Errorf("'{' without '}' in %q", c.Children)
 		}
-		p := part(rest[open+1 : open+end])
+		inside := rest[open+1 : open+end]
 		rest = rest[open+end+1:]
+		name, form, typed := strings.Cut(inside, ":")
+		p := part(name)
 		if !slices.Contains(parts, p) {
-			return fmt.Errorf("{%s} is no part: the parts are {seq}, {mode}, {owner}, {id} and {session}", p)
+			return fmt.Errorf("{%s} is no part: the parts are {seq}, {mode}, {owner}, {id} and {session}", inside)
+		}
+		formRE, known := textForms[form]
+		switch {
+		case typed && !free(p):
+			return fmt.Errorf("{%s}: only {owner} and {id} take a form", inside)
+		case typed && !known:
+			return fmt.Errorf("{%s}: the forms are uuid, hex, digits and word, not %q", inside, form)
 		}
 		if slices.Contains(c.groups, p) {
 			return fmt.Errorf("{%s} appears twice", p)
@@ -148,7 +157,11 @@ func (c *compiled) compileChildren() error {
 			return fmt.Errorf("{%s} follows {%s} with nothing between them, so where one ends is unknown", p, c.groups[len(c.groups)-1])
 		}
 		c.groups = append(c.groups, p)
-		re.WriteString(c.partRegexp(p))
+		if typed {
+			re.WriteString("(" + formRE + ")")
+		} else {
+			re.WriteString(c.partRegexp(p))
+		}
 	}
 	re.WriteString("$")
 	if !slices.Contains(c.groups, partSeq) && c.Grant != GrantCoHolding && c.Grant != GrantSemaphore {
@@ -157,6 +170,14 @@ func (c *compiled) compileChildren() error {
 	var err error
 	c.name, err = regexp.Compile(re.String())
 	return err
+}
+
+// textForms narrow {owner} and {id} to a form ({id:uuid}).
+var textForms = map[string]string{
+	"uuid":   `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`,
+	"hex":    `[0-9a-fA-F]+`,
+	"digits": `[0-9]+`,
+	"word":   `[A-Za-z0-9_]+`,
 }
 
 // free reports whether a part is free text (any name).

@@ -101,6 +101,8 @@ func TestNewBookRefusesBadEntries(t *testing.T) {
 		{"unclosed", with(func(e *Entry) { e.Children = "{owner-{seq}" }), "children", "no part"},
 		{"open brace", with(func(e *Entry) { e.Children = "a{" }), "children", "without '}'"},
 		{"adjacent free parts", with(func(e *Entry) { e.Children = "{owner}{id}-{seq}" }), "children", "nothing between"},
+		{"form of a seq", with(func(e *Entry) { e.Children = "{owner}.{seq:hex}" }), "children", "only {owner} and {id} take a form"},
+		{"unknown form", with(func(e *Entry) { e.Children = "{owner:guid}.{seq}" }), "children", "the forms are uuid"},
 		{"mutex without seq", with(func(e *Entry) { e.Children = "{owner}" }), "children", "needs {seq}"},
 		{"mode without words", with(func(e *Entry) { e.Children = "{mode}-{seq}" }), "modes", "say what each mode word means"},
 		{"words without mode", with(func(e *Entry) { e.Modes = map[string]Mode{"R": ModeRead} }), "modes", "need {mode}"},

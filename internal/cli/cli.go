@@ -105,6 +105,8 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newServeCommand(g, o),
 		newManCommand(),
 		newDoctorCommand(g),
+		newRecipesCommand(g),
+		newExplainCommand(g),
 	)
 	return root
 }
