@@ -78,8 +78,11 @@ type App struct {
 	// fleetBelow: esc on a screen with nothing to clear goes to the fleet
 	// screen, where this cluster was opened from or which was looked at.
 	fleetBelow bool
-	// fleetChanges is closed at the fleet's next change.
+	// fleetChanges is closed at the fleet's next change; fleetWaiting
+	// says a command waits for it. Nothing waits before the polls have
+	// started, as nothing would end the wait.
 	fleetChanges <-chan struct{}
+	fleetWaiting bool
 }
 
 // flash is a message shown in place of the key help for a while.
@@ -146,7 +149,8 @@ func (a *App) Init() tea.Cmd {
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
 	}
-	if a.opt.Fleet != nil {
+	if a.opt.Fleet != nil && a.opt.Fleet.Started() {
+		a.fleetWaiting = true
 		cmds = append(cmds, waitFleet(a.fleetChanges))
 	}
 	return tea.Batch(cmds...)

@@ -19,6 +19,8 @@ import (
 type FleetSource interface {
 	// Start starts polling, if it has not started; it returns at once.
 	Start()
+	// Started reports whether Start was called.
+	Started() bool
 	// Snapshot is every cluster's last row, worst first, and a channel
 	// closed at the next change.
 	Snapshot() ([]fleet.Cluster, <-chan struct{})

@@ -62,9 +62,13 @@ func (a *App) openFleet() tea.Cmd {
 	if a.focused() != focusFleet {
 		a.drill = append(a.drill, focusFleet)
 	}
-	rows, _ := f.Snapshot()
+	rows, changed := f.Snapshot()
 	a.fleet.set(rows)
-	return nil
+	if a.fleetWaiting {
+		return nil
+	}
+	a.fleetWaiting = true
+	return waitFleet(changed)
 }
 
 // fleetOpen opens the cluster under the cursor: the one the UI is on

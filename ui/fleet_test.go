@@ -16,11 +16,16 @@ type fakeFleet struct {
 	polls   int
 }
 
-func (f *fakeFleet) Start() { f.started = true }
+func (f *fakeFleet) Start()        { f.started = true }
+func (f *fakeFleet) Started() bool { return f.started }
 func (f *fakeFleet) Snapshot() ([]fleet.Cluster, <-chan struct{}) {
 	rows := append([]fleet.Cluster(nil), f.rows...)
 	fleet.Sort(rows)
-	return rows, make(chan struct{})
+	// Closed: the test App's commands must not block (a change is then
+	// taken again, up to the depth runCmd allows).
+	changed := make(chan struct{})
+	close(changed)
+	return rows, changed
 }
 func (f *fakeFleet) PollNow()                { f.polls++ }
 func (f *fakeFleet) Interval() time.Duration { return 30 * time.Second }

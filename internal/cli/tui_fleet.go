@@ -64,7 +64,7 @@ func newFleetRun(cmd *cobra.Command, g *globalFlags, f *tuiFlags) (*fleetRun, er
 // options gives a cluster's UI the fleet screen.
 func (fr *fleetRun) options(opt *ui.Options) {
 	opt.Fleet, opt.NoFleet, opt.Message = fr.source, fr.noFleet, fr.message
-	opt.FromFleet = fr.switched && fr.source != nil && fr.source.(fleetSource).Started()
+	opt.FromFleet = fr.switched && fr.source != nil && fr.source.Started()
 }
 
 // runFleetOnly runs the UI with the fleet screen alone, no cluster open
