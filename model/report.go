@@ -32,6 +32,44 @@ type Report struct {
 	Fix string
 	// Errors are the paths that could not be read, in the order asked.
 	Errors []PathError
+	// Ended are the holds and waits of these locks that ended, oldest
+	// first, as an event log tells them (see EndedOf); empty for a live
+	// read, which sees no endings.
+	Ended []Ended
+}
+
+// Ended is a hold or wait whose node went, as the event log tells it.
+type Ended struct {
+	Entry HistoryEntry
+	// NotTold: an expired holder whose client may still believe it holds
+	// (State.Untold); NewHolders hold the lock now.
+	NotTold    bool
+	NewHolders []lockcore.Participant
+}
+
+// EndedOf returns the endings in s's event log of the locks at paths,
+// oldest first.
+func (s *State) EndedOf(paths []string) []Ended {
+	want := map[string]bool{}
+	for _, p := range paths {
+		want[p] = true
+	}
+	untold := map[contenderKey]bool{}
+	for _, u := range s.Untold {
+		untold[contenderKey{u.Lock + "/" + u.Node, u.Token}] = true
+	}
+	var out []Ended
+	for _, h := range s.History {
+		if !want[h.Lock] || (h.Change != Released && h.Change != Left) {
+			continue
+		}
+		e := Ended{Entry: h, NotTold: untold[contenderKey{h.Lock + "/" + h.Node, h.Token}]}
+		if e.NotTold {
+			e.NewHolders = s.Holders(h.Lock)
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // PathError is a path that could not be read, and why.

@@ -25,6 +25,9 @@ type reportJSON struct {
 	// servers when neither way did.
 	Servers []serverWaysJSON `json:"servers,omitempty"`
 	Fix     string           `json:"fix,omitempty"`
+	// Ended are the holds and waits of the locks shown that ended, as a
+	// recording's event log tells them; a live read cannot see endings.
+	Ended []endedJSON `json:"ended,omitempty"`
 }
 
 // serverWaysJSON is how one member answered: each word by "4lw" or
@@ -125,6 +128,41 @@ type participantJSON struct {
 	LastServer string `json:"last_server,omitempty"`
 	LastSeen   string `json:"last_seen,omitempty"`
 	LastName   string `json:"last_client_name,omitempty"`
+	// Liveness is what the servers' traffic counters tell of the client
+	// (lockcore.Liveness): "talking", "silent", "disconnected" or
+	// "unknown"; null for a node no session owns. A silent session's
+	// figures: how long its member had heard nothing (a lower bound), as
+	// of when it was asked, its timeout, and how long it has left if it
+	// stays silent.
+	Liveness          *string `json:"liveness"`
+	SilentMs          *int64  `json:"silent_ms,omitempty"`
+	SilentAsOf        string  `json:"silent_as_of,omitempty"`
+	SessionTimeoutMs  *int64  `json:"session_timeout_ms,omitempty"`
+	ExpiresIfSilentMs *int64  `json:"expires_if_silent_within_ms,omitempty"`
+}
+
+// endedJSON is a hold or wait that ended, as the event log tells it:
+// how (ended_by: "release", "expiry", "session-close", "operator" or
+// "unknown"), and whether its client may still believe it holds.
+type endedJSON struct {
+	Lock    string  `json:"lock"`
+	Node    string  `json:"node"`
+	Role    string  `json:"role"`
+	Session *string `json:"session"`
+	Token   int64   `json:"token"`
+	At      string  `json:"at"`
+	EndedBy string  `json:"ended_by"`
+	Text    string  `json:"text"`
+	Why     string  `json:"why,omitempty"`
+	// NotTold: an expired holder whose client was not seen to learn it
+	// (State.Untold); NewHolders are who holds now, with their tokens.
+	NotTold    bool         `json:"not_told,omitempty"`
+	NewHolders []holderJSON `json:"new_holders,omitempty"`
+}
+
+type holderJSON struct {
+	Session *string `json:"session"`
+	Token   int64   `json:"token"`
 }
 
 type anomalyJSON struct {
@@ -150,6 +188,9 @@ func (r Report) WriteJSON(w io.Writer) error {
 	}
 	for _, e := range r.Errors {
 		out.Errors = append(out.Errors, errorJSON{Path: e.Path, Error: e.Err.Error()})
+	}
+	for _, e := range r.Ended {
+		out.Ended = append(out.Ended, endedToJSON(e))
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -269,6 +310,15 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		j.LastClient, j.LastServer, j.LastName = p.Link.LastClient, p.Link.LastServer, p.Link.LastName
 		j.LastSeen = p.Link.LastSeen.UTC().Format(time.RFC3339Nano)
 	}
+	if p.Session != 0 {
+		live := string(p.Link.Liveness())
+		j.Liveness = &live
+	}
+	if sl := p.Link.Silent; sl.For > 0 {
+		silent, timeout, left := sl.For.Milliseconds(), sl.Timeout.Milliseconds(), (sl.Timeout - sl.For).Milliseconds()
+		j.SilentMs, j.SessionTimeoutMs, j.ExpiresIfSilentMs = &silent, &timeout, &left
+		j.SilentAsOf = sl.At.UTC().Format(time.RFC3339Nano)
+	}
 	if p.Watches != nil {
 		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children
 	}
@@ -287,6 +337,20 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 			b64 := base64.StdEncoding.EncodeToString(p.Data)
 			j.DataB64 = &b64
 		}
+	}
+	return j
+}
+
+func endedToJSON(e Ended) endedJSON {
+	role := lockcore.RoleWaiter
+	if e.Entry.Change == Released {
+		role = lockcore.RoleHolder
+	}
+	j := endedJSON{Lock: e.Entry.Lock, Node: e.Entry.Node, Role: string(role), Session: session(e.Entry.Session), Token: e.Entry.Token,
+		At: e.Entry.At.UTC().Format(time.RFC3339Nano), EndedBy: string(e.Entry.EndedBy), Text: EndingText(e.Entry), Why: EndingWhy(e.Entry),
+		NotTold: e.NotTold}
+	for _, h := range e.NewHolders {
+		j.NewHolders = append(j.NewHolders, holderJSON{Session: session(h.Session), Token: h.Token})
 	}
 	return j
 }

@@ -25,6 +25,7 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		writeLockText(ew, l, r.client)
 	}
+	writeEnded(ew, r.Ended)
 	if r.WatchesNote != "" {
 		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
 	}
@@ -97,6 +98,7 @@ func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
 	}
 	writeObservers(w, l.Observers)
 	writeDisconnected(w, l.Participants)
+	writeLiveness(w, &l)
 	for _, a := range l.Anomalies {
 		fmt.Fprintf(w, "! %s", a.Kind)
 		if a.Node != "" {
@@ -141,6 +143,55 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", SessionText(s), strings.Join(owned[s], ", "),
 			link[s].ExpiresText(link[s].ExpiresWithin), last)
 	}
+}
+
+// writeLiveness says, of each frozen contender and each hung holder, what
+// its member's counters tell and the fix it calls for; a crashed one is
+// writeDisconnected's. A silent session's time left counts from its
+// member's answer: the read is a moment's.
+func writeLiveness(w io.Writer, l *lockcore.Lock) {
+	for _, p := range l.Participants {
+		live := p.Link.Liveness()
+		if live != lockcore.LiveSilent && !(live == lockcore.LiveTalking && p.Role == lockcore.RoleHolder && longHeld(l, p)) {
+			continue
+		}
+		fmt.Fprintf(w, "session %s (#%d %s): %s\n", SessionText(p.Session), p.Position, p.Role, LivenessText(l, p, p.Link.Silent.At))
+	}
+}
+
+// writeEnded lists the endings an event log told, with what an expired
+// holder's client may still believe and who holds now.
+func writeEnded(w io.Writer, ended []Ended) {
+	if len(ended) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nended:")
+	for _, e := range ended {
+		h := e.Entry
+		fmt.Fprintf(w, "  %s  %s  %s  session %s  token 0x%x: %s", h.At.UTC().Format(time.RFC3339), Printable(h.Lock), ShortNode(h.Node),
+			SessionText(h.Session), h.Token, EndingText(h))
+		if why := EndingWhy(h); why != "" {
+			fmt.Fprintf(w, " (%s)", why)
+		}
+		fmt.Fprintln(w)
+		if e.NotTold {
+			fmt.Fprintf(w, "    not told: may believe it holds; %s\n", NewHoldersText(e.NewHolders))
+		}
+	}
+}
+
+// NewHoldersText names who holds a lock now, with their fencing tokens,
+// for an expired holder's successors: "holds now: 0x1f… token 0x2a (42)",
+// or "nobody holds it now".
+func NewHoldersText(holders []lockcore.Participant) string {
+	if len(holders) == 0 {
+		return "nobody holds it now"
+	}
+	parts := make([]string, len(holders))
+	for i, p := range holders {
+		parts[i] = fmt.Sprintf("%s token 0x%x (%d)", SessionText(p.Session), p.Token, p.Token)
+	}
+	return "holds now: " + strings.Join(parts, ", ")
 }
 
 // writeQueueTable writes the participants as a table with columns aligned

@@ -76,5 +76,6 @@ func pastReport(s *model.State, server string, paths []string) model.Report {
 			r.WatchesSource = lockcore.WatchesFromServer
 		}
 	}
+	r.Ended = s.EndedOf(paths)
 	return r
 }

@@ -38,6 +38,15 @@ var (
 			"members' connections (cons, or the AdminServer's connections) name them; client is \"\" when no member does.",
 		append(lockLabels, "session", "client", "member"), nil)
 
+	descSilent = prometheus.NewDesc("zklocks_lock_holder_silent_seconds",
+		"For each holder whose connection stands but whose member has heard nothing from it for more than a third of its "+
+			"session timeout (frozen: a GC pause, SIGSTOP, a stalled VM): how long at least, as of the member's last answer.",
+		append(lockLabels, "session"), nil)
+	descUntold = prometheus.NewDesc("zklocks_untold_holders",
+		"Holders whose holds expired with their sessions while their clients may still believe they hold (not seen to queue again).", nil, nil)
+	descExpiries = prometheus.NewDesc("zklocks_contender_expiries_total",
+		"Contenders whose nodes went with their sessions (expired), as the members' answers after told.", nil, nil)
+
 	descFolded = prometheus.NewDesc("zklocks_folded_locks",
 		"Locks without series of their own (past --max-locks or not matching --path), counted in the zklocks_folded_* totals.", nil, nil)
 	descFoldedHolders = prometheus.NewDesc("zklocks_folded_holders", "Holders of the folded locks, in all.", nil, nil)
@@ -67,7 +76,7 @@ var (
 
 // Describe sends every family's description.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
+	for _, d := range []*prometheus.Desc{descSilent, descUntold, descExpiries, descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
 		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedWait, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
 		descLocks, descPending, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
 		ch <- d
@@ -124,6 +133,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 				seen[h.Session] = true
 				c := s.Client(h.Session)
 				gauge(descHolder, 1, append(labels, lockcore.SessionHex(h.Session), c.Addr, c.Server)...)
+				if sl := h.Link.Silent; sl.For > 0 {
+					gauge(descSilent, sl.For.Seconds(), append(labels, lockcore.SessionHex(h.Session))...)
+				}
 			}
 		}
 		gauge(descWaiters, float64(l.Waiters()), labels...)
@@ -156,6 +168,8 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	counter(descFoldedReleases, e.folded.releases)
 	counter(descFoldedFIFO, e.folded.fifoBreaks)
 
+	gauge(descUntold, float64(len(s.Untold)))
+	counter(descExpiries, float64(s.Expiries))
 	gauge(descLocks, float64(len(s.Locks)))
 	gauge(descPending, float64(s.Pending()))
 	gauge(descUp, boolFloat(s.Conn.Phase == zkwatch.Connected && !s.LastSync.IsZero() && !e.resyncing()))

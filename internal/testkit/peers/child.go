@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/zklocks/zklocks/internal/zkserver"
@@ -114,4 +115,10 @@ func (w *lineWriter) Write(b []byte) (int, error) {
 		w.logf("%s", w.buf[:i])
 		w.buf = w.buf[i+1:]
 	}
+}
+
+// signal sends sig to the process's group: a peer's helpers stop and go
+// on with it.
+func (c *child) signal(sig syscall.Signal) error {
+	return syscall.Kill(-c.cmd.Process.Pid, sig)
 }

@@ -56,6 +56,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -301,4 +302,33 @@ func (p *Peer) Close() {
 		}
 		p.log.stop()
 	})
+}
+
+// Freeze SIGSTOPs the peer's process, as a long GC pause or a stalled VM
+// would: its connections stay open, but its clients send nothing, not
+// even pings, so each session expires at its timeout while its client
+// still believes it holds. Thaw, or the test's end, SIGCONTs it. It fails
+// the test for a GoZk peer, which runs in the test's own process.
+func (p *Peer) Freeze(t testing.TB) {
+	t.Helper()
+	p.signal(t, syscall.SIGSTOP)
+	t.Cleanup(func() { _ = p.backend.(*child).signal(syscall.SIGCONT) })
+}
+
+// Thaw SIGCONTs a frozen peer's process: its clients find their sessions
+// expired only as they reconnect.
+func (p *Peer) Thaw(t testing.TB) {
+	t.Helper()
+	p.signal(t, syscall.SIGCONT)
+}
+
+func (p *Peer) signal(t testing.TB, sig syscall.Signal) {
+	t.Helper()
+	c, ok := p.backend.(*child)
+	if !ok {
+		t.Fatalf("peers: a %s peer has no process of its own to signal", p.kind)
+	}
+	if err := c.signal(sig); err != nil {
+		t.Fatalf("peers: %v %s: %v", sig, p.kind, err)
+	}
 }
