@@ -13,9 +13,12 @@ import (
 // What tells them apart is whether the session outlived its node, which
 // only the members' connection lists say, and only in an answer asked for
 // after the node went: listed there, the session lived on (a release);
-// missing from a complete answer, it ended with its node (an expiry, or a
-// close when it had talked too recently to have expired). Until such an
-// answer comes, the ending is not known, and the log says so.
+// missing from a complete answer, it ended with its node: an expiry when
+// it was frozen (silent) or connected nowhere as its node went, neither of
+// which can close a session; a close when it had talked too recently to
+// have expired; otherwise either, and the log says which is not known.
+// Until such an answer comes, whether it was a release is not known
+// either, and the log says so.
 
 // openEnd is an ending logged as not known yet, waiting for an answer.
 type openEnd struct {
@@ -28,9 +31,13 @@ type openEnd struct {
 	addr    string
 	timeout time.Duration
 	heard   time.Time
-	lock    string
-	node    string
-	token   int64
+	// silent: its member's last answer before the node went had heard
+	// nothing from it past a third of its timeout: frozen, it could not
+	// have closed its session itself.
+	silent bool
+	lock   string
+	node   string
+	token  int64
 }
 
 // maxOpenEnds bounds the endings waiting for an answer: without cons
@@ -64,6 +71,7 @@ func (s *State) noteEnd(e HistoryEntry, p lockcore.Participant) {
 	if t != nil {
 		o.addr, o.timeout, o.heard = t.addr, t.timeout, t.heard
 	}
+	o.silent = s.Link(p.Session).Silent.For > 0
 	switch e.EndedBy {
 	case EndedByUnknown:
 		s.openEnds = append(s.openEnds, o)
@@ -104,10 +112,13 @@ func (s *State) settleEnds(ev zkwatch.Event) {
 			// Asked before the node went: says nothing of after.
 		case listed:
 			by = EndedByRelease
-		case ev.ClientsComplete && !o.heard.IsZero() && o.timeout > 0 && o.at.Before(o.heard.Add(o.timeout)):
-			by = EndedByClose
-		case ev.ClientsComplete:
+		case !ev.ClientsComplete:
+		case o.silent:
 			by = EndedByExpiry
+		case !o.heard.IsZero() && o.timeout > 0 && o.at.Before(o.heard.Add(o.timeout)):
+			by = EndedByClose
+		default:
+			by = EndedBySessionEnd
 		}
 		if by == "" {
 			kept = append(kept, o)

@@ -66,10 +66,14 @@ func TestEndings(t *testing.T) {
 			before: []zkwatch.Event{answer(time.Second, true, h, w), answer(6*time.Second, true, heard(h, 5*time.Second), w)},
 			after:  []zkwatch.Event{answer(11*time.Second, true, w)},
 			want:   EndedByClose, log: []Change{Released}},
-		{name: "ended long after it was last heard: expired",
+		{name: "ended long after it was last heard, never seen silent: not known which",
 			before: []zkwatch.Event{answer(time.Second, true, heard(h, 0), w)},
 			after:  []zkwatch.Event{answer(11*time.Second, true, w)},
-			want:   EndedByExpiry, untold: true, log: []Change{Released}},
+			want:   EndedBySessionEnd, log: []Change{Released}},
+		{name: "never heard from, its session gone: not known which",
+			before: []zkwatch.Event{answer(time.Second, true, h, w)},
+			after:  []zkwatch.Event{answer(11*time.Second, true, w)},
+			want:   EndedBySessionEnd, log: []Change{Released}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -57,6 +57,9 @@ const (
 	// could have expired (its member had heard from it less than its
 	// timeout before): its client closed the session, and knows.
 	EndedByClose Ender = "session-close"
+	// EndedBySessionEnd: the node went with its session, and nothing
+	// tells whether the session expired or its client closed it.
+	EndedBySessionEnd Ender = "session-end"
 )
 
 // HistoryEntry is one line of the event log.

@@ -66,6 +66,8 @@ func EndingText(h HistoryEntry) string {
 		return "expired"
 	case EndedByClose:
 		return "closed its session"
+	case EndedBySessionEnd:
+		return "ended with its session (expired or closed: not known)"
 	case EndedByUnknown:
 		if h.Change == Left {
 			return "left (or expired: not known)"
@@ -86,6 +88,8 @@ func EndingWhy(h HistoryEntry) string {
 		return s
 	case EndedByClose:
 		return "its session ended with its node before it could have expired (its member had heard from it less than its timeout before): its client closed it, and knows"
+	case EndedBySessionEnd:
+		return "its session ended with its node, and nothing tells whether it expired (its client not told) or its client closed it"
 	case EndedByUnknown:
 		return "no member's answer since the node went tells whether its session lived on (a release) or ended with it (an expiry)"
 	case EndedByRelease:
