@@ -73,6 +73,7 @@ func shortErrText(err error) string {
 
 func (d diagnosis) writeText(w io.Writer) error {
 	var b strings.Builder
+	var fixes fixList
 	for i, p := range d.probes {
 		if i > 0 {
 			b.WriteString("\n")
@@ -105,24 +106,88 @@ func (d diagnosis) writeText(w io.Writer) error {
 		b.WriteString("  zklocks can show\n")
 		for _, c := range zkwatch.Capabilities {
 			via, why := p.Way(c)
-			switch via {
-			case zkwatch.ViaWord:
+			switch {
+			case via == zkwatch.ViaWord:
 				fmt.Fprintf(&b, "    ✓ %s  (four-letter word)\n", c.Name)
-			case zkwatch.ViaAdmin:
+			case via == zkwatch.ViaAdmin:
 				fmt.Fprintf(&b, "    ✓ %s  (AdminServer)\n", c.Name)
+			case d.fromLeader(p, c):
+				// Only the leader gives it, and the leader does: nothing
+				// is missing on a follower.
+				fmt.Fprintf(&b, "    ✓ %s  (from the leader, %s)\n", c.Name, model.Printable(d.leader().Member))
 			default:
 				fmt.Fprintf(&b, "    ✗ %s: %s\n", c.Name, model.Printable(why))
-				if fix := p.Fix(c); fix != "" {
-					fmt.Fprintf(&b, "      fix: %s\n", fix)
-				}
+				fixes.add(p.Fix(c), p.Member)
 			}
 		}
 	}
 	for _, m := range d.missing {
 		fmt.Fprintf(&b, "\nnot asked: %s\n", model.Printable(m))
 	}
+	fixes.write(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// leader is the probe of the member that says it leads (or stands
+// alone); nil when none does.
+func (d diagnosis) leader() *zkwatch.Probe {
+	for i, p := range d.probes {
+		if p.Mode == "leader" || p.Mode == "standalone" {
+			return &d.probes[i]
+		}
+	}
+	return nil
+}
+
+// fromLeader reports whether c, which p does not give, is one only the
+// leader gives, and the leader does.
+func (d diagnosis) fromLeader(p zkwatch.Probe, c zkwatch.Capability) bool {
+	if !c.LeaderOnly || p.Mode == "leader" || p.Mode == "standalone" {
+		return false
+	}
+	l := d.leader()
+	if l == nil {
+		return false
+	}
+	via, _ := l.Way(c)
+	return via != ""
+}
+
+// fixList is each distinct fix doctor gives, once, with the members it
+// is for, in the order first met.
+type fixList struct {
+	order   []string
+	members map[string][]string
+}
+
+func (f *fixList) add(fix, member string) {
+	if fix == "" {
+		return
+	}
+	if f.members == nil {
+		f.members = map[string][]string{}
+	}
+	if _, ok := f.members[fix]; !ok {
+		f.order = append(f.order, fix)
+	}
+	if ms := f.members[fix]; len(ms) == 0 || ms[len(ms)-1] != member {
+		f.members[fix] = append(ms, member)
+	}
+}
+
+func (f *fixList) write(b *strings.Builder) {
+	if len(f.order) == 0 {
+		return
+	}
+	b.WriteString("\nto fix the ✗ above:\n")
+	for _, fix := range f.order {
+		ms := make([]string, len(f.members[fix]))
+		for i, m := range f.members[fix] {
+			ms[i] = model.Printable(m)
+		}
+		fmt.Fprintf(b, "  on %s: %s\n", strings.Join(ms, ", "), model.Printable(fix))
+	}
 }
 
 // adminText says where the AdminServer was asked and what it answered.
@@ -187,7 +252,7 @@ type adminJSON struct {
 
 type capabilityJSON struct {
 	Name string  `json:"name"`
-	Via  *string `json:"via"` // "4lw", "admin", or null
+	Via  *string `json:"via"` // "4lw", "admin", "leader" (a follower's, from the leader), or null
 	Why  string  `json:"why,omitempty"`
 	Fix  string  `json:"fix,omitempty"`
 }
@@ -209,10 +274,14 @@ func (d diagnosis) writeJSON(w io.Writer) error {
 		for _, c := range zkwatch.Capabilities {
 			via, why := p.Way(c)
 			cj := capabilityJSON{Name: c.Name, Why: why}
-			if via != "" {
+			switch {
+			case via != "":
 				v := string(via)
 				cj.Via = &v
-			} else {
+			case d.fromLeader(p, c):
+				v := "leader"
+				cj.Via, cj.Why = &v, "only the leader gives it, and "+d.leader().Member+" does"
+			default:
 				cj.Fix = p.Fix(c)
 			}
 			m.Capabilities = append(m.Capabilities, cj)

@@ -228,15 +228,19 @@ func doctorWays(t *testing.T, args []string, memberName map[string]string) []str
 }
 
 // wantDoctor is what doctor should say of each member: every capability
-// by via, but a follower's expiry times, which only the leader's dump has,
-// and srvr, which every configuration allows.
+// by via, but a follower's expiry times, which only the leader's dump has
+// (from the leader when it gives them), and srvr, which every
+// configuration allows.
 func wantDoctor(t *testing.T, got []string, via string) {
 	t.Helper()
 	for _, m := range got {
 		f := strings.Fields(m)
 		want := []string{f[0], f[1], via, via, via, via, via, "4lw"}
 		if f[1] == "follower" {
-			want[6] = "-"
+			want[6] = "leader"
+			if via == "fix" {
+				want[6] = "-"
+			}
 		}
 		if !reflect.DeepEqual(f, want) {
 			t.Errorf("doctor: %s, want %s", m, strings.Join(want, " "))
