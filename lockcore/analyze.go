@@ -53,6 +53,8 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		entries = curatorSemaphoreEntries(&l, t)
 	case shape == shapeKazooSemaphore:
 		entries = kazooSemaphoreEntries(&l, t)
+	case IsDDLTask(t.Path, names):
+		entries = ddlEntries(&l, t)
 	case described != nil:
 		entries = bookEntries(&l, described, t, w)
 	default:

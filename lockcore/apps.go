@@ -216,6 +216,8 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeAurora(l, t)
 	case l.Recipe == RecipeMesos:
 		analyzeMesos(l)
+	case l.Recipe == RecipeClickHouseDDL:
+		analyzeClickHouseDDL(l, t)
 	case l.Recipe == RecipeHive:
 		analyzeHive(l)
 	case l.Recipe == RecipeHBaseTableLock:

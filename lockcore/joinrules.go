@@ -51,7 +51,7 @@ func JoinModes(recipe Recipe) ([]Mode, string) {
 		return nil, "a plain ephemeral lock node has no queue to join"
 	case RecipeKafkaController, RecipeHadoopHA, RecipeHBaseMaster, RecipeSolrElection, RecipeAccumuloLock, RecipeAccumuloFate,
 		RecipeHive, RecipeHBaseTableLock, RecipeHelixController, RecipeMesos,
-		RecipePulsarLeader, RecipePulsarBundle:
+		RecipePulsarLeader, RecipePulsarBundle, RecipeClickHouseDDL:
 		return nil, "it is an application's own election or lock: only that application's processes take part in it"
 	}
 	return nil, "its children match no recipe zklocks can join"
@@ -85,7 +85,7 @@ func CheckRevocable(name string, session int64) error {
 func AnomalyKinds() []AnomalyKind {
 	return []AnomalyKind{AnomalyWaitCycle, AnomalyUnwatchedWaiter, AnomalySelfWait, AnomalyPersistent, AnomalyMixedRecipes, AnomalyDisconnectedHolder,
 		AnomalySilentHolder, AnomalyUnfenced, AnomalyHolderUnregistered, AnomalyLeaderWithoutCandidate, AnomalyBackupIsActive, AnomalyDuplicateSeq,
-		AnomalyExplicitLock, AnomalySessionMismatch,
+		AnomalyExplicitLock, AnomalySessionMismatch, AnomalyStuckTask,
 		AnomalyDisconnectedWaiter, AnomalyHerd, AnomalyDuplicateSession, AnomalyLongHeld, AnomalyUnparsed}
 }
 

@@ -134,6 +134,7 @@ func WithLinks(l Lock, links map[int64]Link) Lock {
 					SessionHex(p.Session), seconds(sl.For), stamp(sl.At), seconds(sl.Timeout), seconds(sl.Timeout-sl.For), p.Token)))
 		}
 	}
+	ddlStuckLinks(&l)
 	return l
 }
 

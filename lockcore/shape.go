@@ -37,6 +37,9 @@ func ExtraPaths(lockPath string, self Node, childNames []string) []string {
 	case shapeKazooSemaphore:
 		return []string{kazooQueuePath(lockPath)}
 	}
+	if IsDDLTask(lockPath, childNames) {
+		return ddlPaths(lockPath)
+	}
 	return appExtraPaths(lockPath, self, childNames)
 }
 

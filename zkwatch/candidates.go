@@ -214,6 +214,11 @@ func (w *Watcher) contenderName(parent, name string) bool {
 // checkCandidate decides whether a directory holding ephemeral nodes holds
 // a lock.
 func (w *Watcher) checkCandidate(p string, found func(string)) error {
+	if task, ok := lockcore.DDLTaskOf(p); ok {
+		// A ClickHouse host executing a DDL task: the task is the lock.
+		found(task)
+		return nil
+	}
 	if sem, ok := lockcore.SemaphorePart(p); ok && w.isSemaphore(sem) {
 		found(sem)
 		return nil

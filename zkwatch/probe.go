@@ -18,6 +18,14 @@ const systemTree = "/zookeeper"
 // read to decide, if it read one, so that tracking need not read it again.
 func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock bool, probed []lockcore.Node, err error) {
 	book := w.cfg.Analysis.Book
+	if lockcore.IsDDLTask(path, names) {
+		// A ClickHouse DDL task is shown while a host executes it.
+		active, _, err := w.list(joinPath(path, "active"))
+		if errors.Is(err, zk.ErrNoNode) {
+			return false, nil, nil
+		}
+		return err == nil && len(active) > 0, nil, err
+	}
 	if len(names) == 0 {
 		// A single-node entry of the rule book names its node by path.
 		if _, persistent, ok := book.SingleNodeEntry(path); ok && (persistent || stat.EphemeralOwner != 0) {

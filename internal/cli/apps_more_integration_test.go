@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -276,6 +277,48 @@ func TestIntegrationMoreApplications(t *testing.T) {
 			t.Errorf("ls /loadbalance: %v", got)
 		}
 	})
+
+	t.Run("clickhouse ddl queue", func(t *testing.T) {
+		const queue = "/clickhouse/task_queue/ddl"
+		ch1, ch2, ch3 := apptree.ClickHouseHostID("ch1.example.com", 9000), apptree.ClickHouseHostID("ch2.example.com", 9000), apptree.ClickHouseHostID("ch3.example.com", 9000)
+		admin, h1, h2 := zks.Connect(t), zks.Connect(t), zks.Connect(t)
+		done := apptree.ClickHouseEnqueue(t, admin, queue, "CREATE DATABASE d1 ON CLUSTER c", []string{ch1, ch2})
+		apptree.ClickHouseStart(t, h1, done, ch1)
+		apptree.ClickHouseFinish(t, h1, done, ch1, 0, "")
+		apptree.ClickHouseStart(t, h2, done, ch2)
+		apptree.ClickHouseFinish(t, h2, done, ch2, 0, "")
+		running := apptree.ClickHouseEnqueue(t, admin, queue, "ALTER TABLE d1.t ON CLUSTER c ADD COLUMN x UInt8", []string{ch1, ch2, ch3})
+		apptree.ClickHouseStart(t, h1, running, ch1)
+		apptree.ClickHouseFinish(t, h1, running, ch1, 0, "")
+		apptree.ClickHouseStart(t, h2, running, ch2)
+
+		l := showApp(t, server, running).Locks[0]
+		a := l.App
+		if l.Recipe != "clickhouse-ddl" || l.Holders != 1 || len(l.Anomalies) != 0 || a == nil ||
+			a.What != "distributed DDL task "+apptree.Base(running)+": ALTER TABLE d1.t ON CLUSTER c ADD COLUMN x UInt8" ||
+			a.Holder != "host ch2.example.com:9000 executing" || *a.HolderSession != sid(h2) {
+			t.Fatalf("task %+v app %+v", l, a)
+		}
+		roles := map[string]string{}
+		for _, m := range a.Members {
+			roles[m.Identity] = m.Role
+		}
+		if len(a.Members) != 2 || roles["host ch1.example.com:9000"] != "" || roles["host ch3.example.com:9000"] != "waiter" {
+			t.Errorf("members %+v", a.Members)
+		}
+		// An active node no session owns (written back from a copy of the
+		// tree, say): ClickHouse waits for a host that is not there.
+		stuck := apptree.ClickHouseEnqueue(t, admin, queue, "DROP TABLE d1.old ON CLUSTER c", []string{ch3})
+		apptree.Create(t, admin, stuck+"/active/"+ch3, nil, 0)
+		l = showApp(t, server, stuck).Locks[0]
+		if !hasAnomaly(l.Anomalies, "stuck-task", "host ch3.example.com:9000 is active on this task, but no session owns its active node") {
+			t.Errorf("stuck task anomalies %+v", l.Anomalies)
+		}
+		got := lsRecipes(t, server, "/clickhouse")
+		if len(got) != 2 || got[running] != "clickhouse-ddl" || got[stuck] != "clickhouse-ddl" {
+			t.Errorf("ls: %v, want the two tasks with an active host (%s finished)", got, done)
+		}
+	})
 }
 
 // lsRecipes lists the locks under root with their recipes.
@@ -312,3 +355,61 @@ func sameKeys(got map[string]string, want []string, recipe string) bool {
 	}
 	return true
 }
+
+// TestIntegrationClickHouseStuckTask: a ClickHouse host that took a DDL
+// task (its ephemeral active node) and whose client is cut off, so that its
+// session lives on with no connection, leaves the task stuck: show says
+// so, with the session and the members' answer as evidence.
+func TestIntegrationClickHouseStuckTask(t *testing.T) {
+	t.Parallel()
+	// Every session gets 30 s, so that the cut-off host's session outlives
+	// its connection long enough to be seen on a busy machine.
+	srv := zktest.Start(t, zktest.WithConfig("minSessionTimeout=30000", "maxSessionTimeout=30000"))
+	const queue = "/clickhouse/task_queue/ddl"
+	ch1, ch2 := apptree.ClickHouseHostID("ch1.example.com", 9000), apptree.ClickHouseHostID("ch2.example.com", 9000)
+	admin, h1 := srv.Connect(t), srv.Connect(t)
+	task := apptree.ClickHouseEnqueue(t, admin, queue, "ALTER TABLE d1.t ON CLUSTER c DROP COLUMN x", []string{ch1, ch2})
+	apptree.ClickHouseStart(t, h1, task, ch1)
+
+	proxy := zktest.NewProxy(t, srv.Addr())
+	h2, _, err := zk.Connect([]string{proxy.Addr()}, 30*time.Second, zk.WithLogger(zkQuiet{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h2.Close)
+	zktest.WaitUntil(t, 20*time.Second, func() string {
+		if h2.State() != zk.StateHasSession {
+			return "the host behind the proxy has no session"
+		}
+		return ""
+	})
+	apptree.ClickHouseStart(t, h2, task, ch2)
+	hex := sid(h2)
+	proxy.Close()
+
+	var got showJSON
+	zktest.WaitUntil(t, 20*time.Second, func() string {
+		got = show(t, srv.Addr(), task)
+		for _, p := range got.Locks[0].Participants {
+			if p.Session != nil && *p.Session == hex && p.Conn != nil && *p.Conn == "disconnected" {
+				return ""
+			}
+		}
+		return fmt.Sprintf("show: the cut-off host's session %s is not seen disconnected: %+v", hex, got.Locks[0].Participants)
+	})
+	var stuck []string
+	for _, a := range got.Locks[0].Anomalies {
+		if a.Kind == "stuck-task" {
+			stuck = append(stuck, a.Detail)
+		}
+	}
+	want := "host ch2.example.com:9000 is active on this task, but its session " + hex + " is connected to no ensemble member"
+	if len(stuck) != 1 || !strings.HasPrefix(stuck[0], want) {
+		t.Errorf("stuck-task anomalies %q, want one starting %q", stuck, want)
+	}
+}
+
+// zkQuiet drops go-zookeeper's log: the cut-off client retries loudly.
+type zkQuiet struct{}
+
+func (zkQuiet) Printf(string, ...any) {}
