@@ -26,3 +26,18 @@ func (s *State) Clone() *State {
 	}
 	return &c
 }
+
+// Snapshot returns a copy of s to read while s moves on, as Clone does,
+// whose LockChanges carry on from the marks of s and of its earlier
+// snapshots: a reader that goes from one snapshot of s to the next
+// (zklocks serve's sessions) takes in only the locks that changed between
+// them. Apply on a snapshot starts its changes afresh, as on a clone.
+func (s *State) Snapshot() *State {
+	c := s.Clone()
+	if j := s.journal; j != nil {
+		// The paths up to now, never written again: s appends past them,
+		// and forgets into a new array.
+		c.journal = &lockJournal{origin: j.origin, base: j.base, paths: j.paths[:len(j.paths):len(j.paths)]}
+	}
+	return c
+}

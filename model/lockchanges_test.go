@@ -51,3 +51,53 @@ func TestLockChanges(t *testing.T) {
 		t.Error("a mark older than the changes kept told changes")
 	}
 }
+
+// A reader going from one snapshot of a State to the next takes in the
+// locks that changed between them, while the State moves on.
+func TestSnapshotLockChanges(t *testing.T) {
+	lock := func(p string) zkwatch.Event {
+		return zkwatch.Event{Kind: zkwatch.EventLock, Path: p, Lock: &lockcore.Lock{Path: p}}
+	}
+	s := NewState()
+	s.Apply(lock("/a"))
+	first := s.Snapshot()
+	_, mark, ok := first.LockChanges(LockMark{})
+	if ok {
+		t.Fatal("the zero mark told changes")
+	}
+	// The State moves on while the snapshot is read.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 3 * minJournal {
+			s.Apply(lock("/b"))
+		}
+	}()
+	for range 100 {
+		if got, _, ok := first.LockChanges(mark); !ok || len(got) != 0 {
+			t.Fatalf("a snapshot changed under its reader: %v %v", got, ok)
+		}
+	}
+	<-done
+	// Past what the journal keeps: the reader starts over.
+	if _, _, ok := s.Snapshot().LockChanges(mark); ok {
+		t.Fatal("a mark older than the changes kept told changes")
+	}
+	second := s.Snapshot()
+	_, mark, _ = second.LockChanges(LockMark{})
+	s.Apply(lock("/c"))
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLockGone, Path: "/a"})
+	third := s.Snapshot()
+	got, _, ok := third.LockChanges(mark)
+	if !ok || !slices.Equal(got, []string{"/c", "/a"}) {
+		t.Fatalf("from one snapshot to the next: %v (known %v), want [/c /a]", got, ok)
+	}
+	// A snapshot applied to has changes of its own, never its original's.
+	third.Apply(lock("/d"))
+	if got, _, ok := s.LockChanges(mark); !ok || slices.Contains(got, "/d") {
+		t.Fatalf("a snapshot's change showed in its original: %v", got)
+	}
+	if _, _, ok := third.LockChanges(mark); ok {
+		t.Fatal("a snapshot applied to told changes against its original's mark")
+	}
+}

@@ -115,7 +115,7 @@ const maxErrors = 20
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
-		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]string{}, journal: &lockJournal{}}
+		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]string{}, journal: newLockJournal()}
 }
 
 // Apply moves the state forward by one event.

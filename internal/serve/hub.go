@@ -87,7 +87,7 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 		select {
 		case ev, ok := <-events:
 			if !ok {
-				h.publish(state.Clone(), true)
+				h.publish(state.Snapshot(), true)
 				return
 			}
 			state.Apply(ev)
@@ -98,7 +98,7 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 			}
 		case <-pub.C:
 			pending = false
-			h.publish(state.Clone(), false)
+			h.publish(state.Snapshot(), false)
 		case t := <-h.taps:
 			h.startTap(t, state)
 		case now := <-age.C:
