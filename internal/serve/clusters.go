@@ -18,6 +18,8 @@ var errStopping = errors.New("serve: the server is stopping")
 type Clusters struct {
 	dial   Dialer
 	linger time.Duration
+	// logf, when set, is told when a watcher starts and stops.
+	logf func(format string, args ...any)
 
 	mu       sync.Mutex
 	entries  map[string]*entry
@@ -102,7 +104,9 @@ func (c *Clusters) acquire(ctx context.Context, name string) (*entry, func(), er
 // start dials the cluster and starts its hub, or records why not.
 func (c *Clusters) start(ctx context.Context, name string, e *entry) {
 	defer close(e.ready)
-	cl, err := c.dial(ctx, name)
+	// The dial is everyone's who waits for it: the first one leaving
+	// does not end it (the dialer bounds it with its own timeout).
+	cl, err := c.dial(context.WithoutCancel(ctx), name)
 	if err != nil {
 		c.mu.Lock()
 		e.err = fmt.Errorf("context %s: %w", name, err)
@@ -113,6 +117,7 @@ func (c *Clusters) start(ctx context.Context, name string, e *entry) {
 		return
 	}
 	h := startHub(name, cl)
+	c.log("watching %s", label(name))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.hub = h
@@ -153,6 +158,7 @@ func (c *Clusters) armLinger(name string, e *entry) {
 		delete(c.entries, name)
 		c.mu.Unlock()
 		e.hub.stop()
+		c.log("stopped watching %s: no session for %s", label(name), c.linger)
 	})
 }
 
@@ -167,6 +173,20 @@ func (c *Clusters) Running() []string {
 		}
 	}
 	return names
+}
+
+func (c *Clusters) log(format string, args ...any) {
+	if c.logf != nil {
+		c.logf(format, args...)
+	}
+}
+
+// label names a cluster in messages.
+func label(name string) string {
+	if name == "" {
+		return "the cluster"
+	}
+	return "context " + name
 }
 
 // running reports whether the named cluster's watcher runs.

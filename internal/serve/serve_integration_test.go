@@ -292,6 +292,9 @@ func TestIntegrationSessionsShareOneWatcher(t *testing.T) {
 		}
 		return "the watcher still runs after its last session left"
 	})
+	if !strings.Contains(r.log.String(), "stopped watching the cluster: no session for 200ms") {
+		t.Fatalf("the log does not say the watcher stopped:\n%s", r.log)
+	}
 	// Coming back starts it again.
 	d := r.open("dave", "bob")
 	d.waitText("/it/billing")

@@ -83,6 +83,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = log.New(log.Writer(), "", log.LstdFlags)
 	}
 	s := &Server{cfg: cfg, clusters: NewClusters(cfg.Dial, cfg.Linger), sessions: map[*session]struct{}{}}
+	s.clusters.logf = cfg.Log.Printf
 	made, err := EnsureHostKey(cfg.HostKey)
 	if err != nil {
 		return nil, err

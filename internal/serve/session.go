@@ -169,11 +169,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 // the user switched to, if any.
 func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err error) {
 	if !ss.srv.clusters.running(name) {
-		what := "context " + name
-		if name == "" {
-			what = "the cluster"
-		}
-		wish.Printf(ss.sess, "zklocks: connecting to %s…\r\n", model.Printable(what))
+		wish.Printf(ss.sess, "zklocks: connecting to %s…\r\n", model.Printable(label(name)))
 	}
 	feed, err := ss.srv.clusters.Join(ss.ctx, name)
 	if err != nil {
