@@ -34,7 +34,8 @@ type fleetJSON struct {
 		Worst        *struct {
 			Kind, Lock, Status string
 		} `json:"worst"`
-		Check *checkWaitJSON `json:"check"`
+		Check  *checkWaitJSON `json:"check"`
+		TookMs int64          `json:"took_ms"`
 	} `json:"clusters"`
 }
 
@@ -107,6 +108,9 @@ func TestIntegrationFleet(t *testing.T) {
 		}
 		return ""
 	})
+	for _, c := range got.Clusters {
+		t.Logf("%s: read in %d ms", c.Context, c.TookMs)
+	}
 	east := got.Clusters[0]
 	if east.Status != "CRITICAL" || east.Worst == nil || east.Worst.Kind != "wait" || east.Worst.Lock != f.stuck ||
 		east.Waiters != 1 || east.OldestWaitMs < 2000 || east.Check == nil || len(east.Check.Findings) != 1 ||
@@ -139,38 +143,17 @@ func TestIntegrationFleet(t *testing.T) {
 		t.Errorf("ls --all-contexts: exit %d:\n%s%s", code, out, errOut)
 	}
 
-	// One exporter for two of the clusters: every series of theirs says
-	// which, the process's own do not.
-	addr := startExporterWith(t, "east: ok: connected, 1 locks", "--config", f.config, "--contexts", "east,west", "--history", "off")
-	zktest.WaitUntil(t, 30*time.Second, func() string {
-		resp, err := http.Get("http://" + addr + "/metrics")
-		if err != nil {
-			return err.Error()
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		body := string(b)
-		for _, want := range []string{
-			`zklocks_lock_waiters{cluster="east",path="` + f.stuck + `",recipe="kazoo-lock"} 1`,
-			`zklocks_up{cluster="east"} 1`, `zklocks_up{cluster="west"} 1`, `zklocks_locks{cluster="west"} 0`,
-		} {
-			if !strings.Contains(body, want) {
-				return "no " + want + " in:\n" + body
-			}
-		}
-		if strings.Contains(body, `cluster="north"`) || !regexpMatch(`(?m)^go_goroutines \d+$`, body) ||
-			regexpMatch(`(?m)^zklocks_\w+(\{\})? `, body) {
-			return "north, or the process's series with a cluster, or ours without:\n" + body
-		}
-		return ""
-	})
-
 	// The fleet screen, with no cluster open, polling every 2 s.
 	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --fleet --fleet-interval 2s --timeout 3s --log-file %s",
 		bin, f.config, filepath.Join(t.TempDir(), "zk.log"))
 	s := startTmux(t, 120, 40, command)
 	s.waitScreen(60*time.Second, `(?m)^> east +CRITICAL +connected +\d+s ago +1 +1 +\d+s +wait `+f.stuck+`\s*\n +north +OK +connected .*\n +west +OK +connected`)
 	s.waitText("[Fleet]", "3 clusters · 1 critical", "no cluster open")
+	// Polls leave no watch behind: west has no client but zklocks'.
+	s.waitScreen(30*time.Second, `west +OK +connected +\d+s ago`)
+	if n := zktest.WatchCount(t, f.west.Addr()); n != 0 {
+		t.Errorf("west holds %d watches under the fleet screen's polls, want 0", n)
+	}
 	s.keys("Enter")
 	s.waitText("⎈ east", f.stuck+"  ", "kazoo-lock")
 	s.keys("Escape")
@@ -207,6 +190,33 @@ func TestIntegrationFleet(t *testing.T) {
 		!regexpMatch(`^west +OK +connected +0 `, lines[3]) || !strings.Contains(errOut, "1 of 3 contexts could not be read") {
 		t.Errorf("ls --all-contexts, north stopped: exit %d:\n%s%s", code, out, errOut)
 	}
+
+	// One exporter for every cluster: every series of theirs says which,
+	// the process's own do not; north, stopped, is down alone.
+	addr := startExporterWith(t, "east: ok: connected, 1 locks", "--config", f.config, "--all-contexts", "--history", "off", "--timeout", "3s")
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			return err.Error()
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body := string(b)
+		for _, want := range []string{
+			`zklocks_lock_waiters{cluster="east",path="` + f.stuck + `",recipe="kazoo-lock"} 1`,
+			`zklocks_up{cluster="east"} 1`, `zklocks_up{cluster="west"} 1`, `zklocks_locks{cluster="west"} 0`,
+			`zklocks_up{cluster="north"} 0`,
+		} {
+			if !strings.Contains(body, want) {
+				return "no " + want + " in:\n" + body
+			}
+		}
+		if !regexpMatch(`(?m)^go_goroutines \d+$`, body) ||
+			regexpMatch(`(?m)^zklocks_\w+(\{\})? `, body) {
+			return "the process's series with a cluster, or ours without:\n" + body
+		}
+		return ""
+	})
 }
 
 func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
