@@ -41,7 +41,7 @@ func NoWayFix(servers []ServerInfo) string {
 	if errors.Is(why, errAdminOff) {
 		reason = "--admin-port=off"
 	}
-	return fmt.Sprintf("%s: four-letter words refused and no AdminServer of its own (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
+	return fmt.Sprintf("%s: four-letter words refused and no AdminServer (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
 		strings.Join(stuck, ", "), reason, WhitelistFix, AdminFixFor(why))
 }
 
