@@ -71,8 +71,14 @@ func (e Ending) Words(clock func(time.Time) string) string {
 		}
 		return verb + ActorWords(e.Audit) + " " + at
 	case EndedByExpiry:
-		return "went when its session ended " + at + ": no member held a connection for it, so it expired " +
-			"(or its client closed it), which deletes its nodes"
+		return "went when its session expired " + at + ", which deletes its nodes"
+	case EndedByClose:
+		return "went when its client closed its session " + at
+	case EndedBySessionEnd:
+		return "went when its session ended " + at + " (expired or closed by its client: not known which)"
+	case EndedByUnknown:
+		return "was deleted " + at + "; whether its session outlived it (a release, or another operator) " +
+			"or ended with it is not known yet"
 	}
 	return "was deleted " + at + " while its session was still connected: its client released it, " +
 		"or another operator force-released it (ZooKeeper does not record who deletes a node)"
@@ -141,10 +147,12 @@ func prefixAt(s string) string {
 
 // GoneText is what an action refused because its node was gone says:
 // the node, and who or what ended it and when as far as the log knows.
-func (s *State) GoneText(e lockcore.Expect, clock func(time.Time) string) (string, bool) {
+// settled is false while the log has no end for it, or one whose cause a
+// later members' answer may still tell (EndedByUnknown).
+func (s *State) GoneText(e lockcore.Expect, clock func(time.Time) string) (text string, settled bool) {
 	end, ok := s.EndingOf(e.Path, e.Czxid)
 	if !ok {
 		return ShortNode(e.Path) + " is gone", false
 	}
-	return ShortNode(e.Path) + " " + end.Words(clock), true
+	return ShortNode(e.Path) + " " + end.Words(clock), end.EndedBy != EndedByUnknown
 }

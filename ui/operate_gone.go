@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"errors"
 	"time"
 
@@ -41,10 +42,10 @@ func goneText(ts []target, s *model.State, clock func(time.Time) string) string 
 	return ""
 }
 
+// checkGone notes a node gone, and says better how it ended as the log
+// learns it (a members' answer may settle an ending first not known).
 func (d *confirmDialog) checkGone(s *model.State, clock func(time.Time) string) {
-	if d.gone == "" {
-		d.gone = goneText(d.targets, s, clock)
-	}
+	d.gone = cmp.Or(goneText(d.targets, s, clock), d.gone)
 }
 
 func (d *forceDialog) checkGone(s *model.State, clock func(time.Time) string) {
@@ -52,14 +53,11 @@ func (d *forceDialog) checkGone(s *model.State, clock func(time.Time) string) {
 }
 
 func (d *fenceDialog) checkGone(s *model.State, clock func(time.Time) string) {
-	if d.gone != "" {
-		return
-	}
 	ts := make([]target, len(d.cands))
 	for i, c := range d.cands {
 		ts[i] = target{lock: d.path, expect: lockcore.ExpectParticipant(c.Participant)}
 	}
-	d.gone = goneText(ts, s, clock)
+	d.gone = cmp.Or(goneText(ts, s, clock), d.gone)
 }
 
 // goneView is a dialog whose node went: it says so and offers nothing.
@@ -93,33 +91,44 @@ func (a *App) checkDialog() {
 // yet; the operator then explains it when it does (explainRefusals).
 func (op *operator) refusedGone(msg actionDoneMsg) (text string, known bool) {
 	text = msg.action + " refused, nothing was changed: "
-	why, known := op.env.state.GoneText(msg.expect, op.env.preciseClock)
-	if !known {
+	why, settled := op.env.state.GoneText(msg.expect, op.env.preciseClock)
+	if _, logged := op.env.state.EndingOf(msg.expect.Path, msg.expect.Czxid); !logged {
 		return text + why + " (taken by someone else first; how it ended is said once the watcher sees it go)", false
 	}
-	return text + why, true
+	return text + why, settled
 }
 
-// explainRefusals says how the nodes of refused actions ended, once the
-// event log has it.
+// explainRefusals says how the nodes of refused actions ended, as the
+// event log learns it: once logged, and again when a members' answer
+// settles what ended them.
 func (op *operator) explainRefusals() {
 	left := op.unexplained[:0]
-	for _, msg := range op.unexplained {
-		if text, known := op.refusedGone(msg); known {
+	for _, u := range op.unexplained {
+		text, settled := op.refusedGone(u.msg)
+		if text != u.said {
 			op.host.say(text, true)
-			continue
+			u.said = text
 		}
-		left = append(left, msg)
+		if !settled {
+			left = append(left, u)
+		}
 	}
 	op.unexplained = left
+}
+
+// unexplained is a refusal whose node's end is not settled yet, and what
+// was last said of it.
+type unexplained struct {
+	msg  actionDoneMsg
+	said string
 }
 
 // actionDone says how an action ended.
 func (op *operator) actionDone(msg actionDoneMsg) {
 	if errors.Is(msg.err, lockcore.ErrNodeGone) && msg.expect.Path != "" {
-		text, known := op.refusedGone(msg)
-		if !known && len(op.unexplained) < maxUnexplained {
-			op.unexplained = append(op.unexplained, msg)
+		text, settled := op.refusedGone(msg)
+		if !settled && len(op.unexplained) < maxUnexplained {
+			op.unexplained = append(op.unexplained, unexplained{msg: msg, said: text})
 		}
 		op.host.say(text, true)
 		return

@@ -28,7 +28,7 @@ type operator struct {
 	host       host
 	// unexplained are actions refused because their node had gone, whose
 	// end the event log did not have yet (explainRefusals).
-	unexplained []actionDoneMsg
+	unexplained []unexplained
 }
 
 // host is what the operations ask of the App: a word in the status line,

@@ -87,7 +87,10 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	if err := other.ForceRelease(ctx, expectOf(first)); err != nil {
 		t.Fatal(err)
 	}
+	// Told at once, and how it ended once a members' answer says its
+	// session outlived it.
 	l.until("the dialog told its node went", func() bool { return strings.Contains(screen(a), "Nothing to do") })
+	l.until("the dialog told how", func() bool { return strings.Contains(screen(a), "while its session was still") })
 	if sc := screen(a); !strings.Contains(sc, "while its session was still connected") || !strings.Contains(sc, "any key closes") ||
 		strings.Contains(sc, "y deletes") {
 		t.Fatalf("the dialog:\n%s", sc)
@@ -112,7 +115,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	}
 	l.keys("y")
 	l.until("the refusal", func() bool { return strings.Contains(a.flash.text, "refused") })
-	l.until("the refusal explained", func() bool { return strings.Contains(a.flash.text, "was deleted at") })
+	l.until("the refusal explained", func() bool { return strings.Contains(a.flash.text, "still connected") })
 	text := a.flash.text
 	t.Logf("the refusal: %s", text)
 	if !strings.Contains(text, "force-release refused, nothing was changed") || !strings.Contains(text, "still connected") {
