@@ -127,7 +127,11 @@ func TestFleetScreen(t *testing.T) {
 	if a.focused() != focusFleet || src.polls != 1 || !strings.Contains(screen(a), "polling every cluster again") {
 		t.Fatalf("r on the fleet: focused %d, %d polls:\n%s", a.focused(), src.polls, screen(a))
 	}
-	press(a, "g")
+	press(a, "?")
+	if sc := screen(a); !strings.Contains(sc, "poll again") || strings.Contains(sc, "cost to servers") {
+		t.Errorf("the fleet screen's help:\n%s", sc)
+	}
+	press(a, "esc", "g")
 	if quit := press(a, "enter"); !quit || to != "east" {
 		t.Fatalf("enter on east: quit %v, switched to %q", quit, to)
 	}
@@ -153,6 +157,26 @@ func TestFleetOnly(t *testing.T) {
 	press(a, "j")
 	if quit := press(a, "enter"); !quit || to != "north" {
 		t.Fatalf("enter on north: quit %v, switched to %q", quit, to)
+	}
+}
+
+// What a context's name, a server's error or a lock's path holds reaches
+// the screen escaped.
+func TestFleetEscapes(t *testing.T) {
+	var to string
+	src := &fakeFleet{rows: []fleet.Cluster{
+		{Name: "evil\x1b[2J", Reach: fleet.Failed, Err: "bad \x1b]52;c;eA==\x07", Down: t0},
+		{Name: "fine", Reach: fleet.Reached, Result: check.Result{Locks: 1},
+			Worst: fleet.Worst{Kind: "herd", Lock: "/locks/\u202eevil", Status: check.OK}},
+	}}
+	a := newFleetApp(t, 120, 40, src, &to)
+	press(a, ":", "f", "l", "enter")
+	v := a.View()
+	if strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\x1b]52") || strings.Contains(v, "\u202e") {
+		t.Fatalf("raw escapes reach the terminal:\n%q", v)
+	}
+	if sc := screen(a); !strings.Contains(sc, `evil\x1b[2J`) || !strings.Contains(sc, `/locks/\u202eevil`) {
+		t.Errorf("escaped names not shown:\n%s", sc)
 	}
 }
 

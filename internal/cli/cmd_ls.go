@@ -43,6 +43,11 @@ costs it, and its session is closed at once.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if allContexts {
+				for _, f := range []string{"depth", "long-held"} {
+					if cmd.Flags().Changed(f) {
+						return &exitError{code: exitUsage, err: fmt.Errorf("--all-contexts and --%s exclude each other: each cluster is judged as check judges it, with its context's check section", f)}
+					}
+				}
 				return runLsFleet(cmd, g, asJSON, fullWalk)
 			}
 			s, err := g.load()
