@@ -83,6 +83,9 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	if l.Entry == "" && builtinBook().byName(string(l.Recipe)) != nil {
 		l.Entry = string(l.Recipe)
 	}
+	if c := opt.Book.orBuiltin().byName(l.Entry); c != nil {
+		l.Grant = c.Grant
+	}
 	l.Warnings = append(l.Warnings, counterWarnings(t)...)
 	if n := deniedData(l.Participants); n > 0 {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("the data of %d of %d contenders is unreadable: their ACL denies this session (queue, sessions and tokens come from the children list and exists)", n, len(l.Participants)))

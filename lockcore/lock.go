@@ -96,6 +96,9 @@ type Lock struct {
 	// rests on an assumption is shown as such, and check does not page on
 	// its anomalies.
 	Assumed []string
+	// Grant is the grant rule of the entry that describes the lock; empty
+	// when none does.
+	Grant Grant
 	// MaxLeases is a semaphore's lease limit when the tree states it (kazoo
 	// keeps it in the semaphore node's data); nil when unknown or not a
 	// semaphore. It is never guessed.

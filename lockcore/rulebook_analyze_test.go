@@ -122,3 +122,24 @@ func TestReadWriteWordsAreNeverExclusive(t *testing.T) {
 		t.Fatalf("assumed %q", l.Assumed)
 	}
 }
+
+// An election the user describes is one for every judge of long waits.
+func TestUserElectionElects(t *testing.T) {
+	book, err := NewBook([]Entry{{Name: "billing-leader", Paths: []string{"/billing/leader"}, Children: "cand-{id}-{seq}",
+		Grant: GrantElection, Identity: "name:id"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b builder
+	tree := queueTree("/billing/leader", b.node("cand-pay1-0000000001", 1), b.node("cand-pay2-0000000002", 2))
+	if l := Analyze(tree, nil, Options{}); l.Elects() {
+		t.Fatalf("without the entry, %s elects", l.Recipe)
+	}
+	l := Analyze(tree, nil, Options{Book: book})
+	if !l.Elects() || l.Grant != GrantElection || l.Participants[0].Identity != "pay1" {
+		t.Fatalf("with the entry: elects %v, grant %s, identity %q", l.Elects(), l.Grant, l.Participants[0].Identity)
+	}
+	if got := layout(l); got != "cand-pay1-0000000001:h:- cand-pay2-0000000002:w:cand-pay1-0000000001" {
+		t.Fatalf("layout %s", got)
+	}
+}

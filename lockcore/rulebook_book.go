@@ -24,6 +24,8 @@ type Book struct {
 	// byFields is how many entries are read by their fields alone (not
 	// Coded): when none, discovery and analysis need not ask the book.
 	byFields int
+	// byName indexes entries by name.
+	byNameIndex map[string]*compiled
 }
 
 // NewBook checks the user's entries and makes the book of them and the
@@ -55,6 +57,7 @@ func NewBook(user []Entry) (*Book, error) {
 	}
 	b.entries = append(b.entries, builtin.entries...)
 	b.byFields = len(user) + builtin.byFields
+	b.index()
 	return b, nil
 }
 
@@ -92,14 +95,7 @@ func (b *Book) orBuiltin() *Book {
 	return b
 }
 
-func (b *Book) byName(name string) *compiled {
-	for _, c := range b.entries {
-		if c.Name == name {
-			return c
-		}
-	}
-	return nil
-}
+func (b *Book) byName(name string) *compiled { return b.byNameIndex[name] }
 
 var builtins = sync.OnceValue(func() *Book {
 	b := &Book{}
@@ -114,8 +110,16 @@ var builtins = sync.OnceValue(func() *Book {
 			b.byFields++
 		}
 	}
+	b.index()
 	return b
 })
+
+func (b *Book) index() {
+	b.byNameIndex = make(map[string]*compiled, len(b.entries))
+	for _, c := range b.entries {
+		b.byNameIndex[c.Name] = c
+	}
+}
 
 func builtinBook() *Book { return builtins() }
 

@@ -30,3 +30,8 @@ func (l *Lock) OldestWaiter(now time.Time) (p Participant, wait time.Duration, o
 func IsElection(recipe Recipe) bool {
 	return recipe == RecipeCuratorLeaderLatch || recipe == RecipeZKElection
 }
+
+// Elects reports whether the lock is a leader election: its recipe is one
+// (IsElection), or the rule book entry that describes it has grant
+// election (Solr's and Accumulo's elections, the user's own).
+func (l *Lock) Elects() bool { return IsElection(l.Recipe) || l.Grant == GrantElection }

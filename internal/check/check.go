@@ -114,7 +114,7 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 		r.Findings = append(r.Findings, lockFindings(l, t)...)
 		r.Holders += l.Holders()
 		r.Waiters += l.Waiters()
-		if _, wait, ok := l.OldestWaiter(l.ReadAt); ok && !lockcore.IsElection(l.Recipe) {
+		if _, wait, ok := l.OldestWaiter(l.ReadAt); ok && !l.Elects() {
 			r.OldestWait = max(r.OldestWait, wait)
 		}
 		for _, a := range l.MaybeLongHeld {
@@ -205,7 +205,7 @@ func lockFindings(l *lockcore.Lock, t Thresholds) []Finding {
 // waitFinding is the finding of a lock whose oldest waiter (oldest, with
 // base's figures) has waited past a wait threshold.
 func (t Thresholds) waitFinding(l *lockcore.Lock, base Finding, oldest lockcore.Participant) (Finding, bool) {
-	if !base.HasWaiter || lockcore.IsElection(l.Recipe) {
+	if !base.HasWaiter || l.Elects() {
 		return Finding{}, false
 	}
 	f := base

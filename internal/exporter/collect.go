@@ -120,7 +120,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			for _, a := range l.Anomalies {
 				foldedKinds[a.Kind]++
 			}
-			if !lockcore.IsElection(l.Recipe) {
+			if !l.Elects() {
 				foldedWait = max(foldedWait, wait)
 			}
 			continue
