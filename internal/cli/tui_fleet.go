@@ -55,6 +55,8 @@ func newFleetRun(cmd *cobra.Command, g *globalFlags, f *tuiFlags) (*fleetRun, er
 			return nil, &exitError{code: exitUsage, err: errors.New("--fleet: " + fr.noFleet)}
 		case f.open != "":
 			return nil, &exitError{code: exitUsage, err: errors.New("--fleet starts with no cluster open: it cannot open a lock's path too")}
+		case f.record.out != "":
+			return nil, &exitError{code: exitUsage, err: errors.New("--fleet and --record exclude each other: a recording holds one cluster")}
 		}
 		fr.only = true
 	}
