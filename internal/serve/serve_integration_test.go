@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -164,6 +165,10 @@ type client struct {
 }
 
 func (r *rig) connect(user, key string, pty bool, command string) (*client, error) {
+	return r.connectTerm(user, key, pty, command, "xterm-256color")
+}
+
+func (r *rig) connectTerm(user, key string, pty bool, command, term string) (*client, error) {
 	r.t.Helper()
 	conn, err := gossh.Dial("tcp", r.addr, &gossh.ClientConfig{User: user,
 		Auth: []gossh.AuthMethod{gossh.PublicKeys(r.keys[key])}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
@@ -182,7 +187,7 @@ func (r *rig) connect(user, key string, pty bool, command string) (*client, erro
 		r.t.Fatal(err)
 	}
 	if pty {
-		if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+		if err := sess.RequestPty(term, 30, 100, gossh.TerminalModes{}); err != nil {
 			r.t.Fatal(err)
 		}
 	}
@@ -525,4 +530,29 @@ func TestIntegrationTap(t *testing.T) {
 		}
 		return "the watcher still runs after its tap closed"
 	})
+}
+
+// sgr matches a Select Graphic Rendition sequence with a parameter:
+// colour, bold, reverse.
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*[1-9][0-9;]*m")
+
+// Each session's colours are its own terminal's: a dumb terminal gets
+// none while a colour one beside it gets colours.
+func TestIntegrationSessionColours(t *testing.T) {
+	t.Parallel()
+	r := startRig(t, nil)
+	takeLock(t, r.zks.Connect(t), "/it/orders")
+	colour := r.open("alice", "alice")
+	dumb, err := r.connectTerm("bob", "bob", true, "", "dumb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	colour.waitText("/it/orders")
+	dumb.waitText("/it/orders")
+	if !sgr.MatchString(colour.out.String()) {
+		t.Fatal("an xterm-256color session was drawn without colours")
+	}
+	if m := sgr.FindString(dumb.out.String()); m != "" {
+		t.Fatalf("a dumb terminal's session was drawn with %q", m)
+	}
 }
