@@ -135,7 +135,7 @@ func TestHistoryAgeCap(t *testing.T) {
 }
 
 // A History opened again continues the numbering, and a reading in a row
-// tells the gap between the runs: the watcher disconnected from the last
+// tells the gap between the runs: the watcher closed from the last
 // event before it, the locks not listed again by the next sync gone.
 func TestHistoryRestart(t *testing.T) {
 	evs := mixed(t, 2000)
@@ -170,7 +170,7 @@ func TestHistoryRestart(t *testing.T) {
 	gap, gone := -1, -1
 	for i, ev := range rec.Events {
 		switch {
-		case ev.Kind == zkwatch.EventConn && ev.Conn.Phase == zkwatch.Disconnected && ev.At.Equal(evs[1199].At.Truncate(time.Microsecond)):
+		case ev.Kind == zkwatch.EventConn && ev.Conn.Phase == zkwatch.Closed && ev.At.Equal(evs[1199].At.Truncate(time.Microsecond)):
 			gap = i
 		case ev.Kind == zkwatch.EventLockGone && ev.Path == "/locks/orders-004" && i > gap && gap >= 0:
 			gone = i

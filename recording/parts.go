@@ -45,7 +45,7 @@ type ReadOptions struct {
 // the one before read to its end) has its opening snapshot skipped, as
 // Load does. Otherwise nothing watched between the two (the writer
 // stopped, or a part is missing or spoilt): the reader is told with an
-// EventConn, Disconnected since the last event before the gap, and the
+// EventConn, Closed since the last event before the gap, and the
 // part is read whole, its snapshot included; and the locks known before
 // the gap that the part's first sync does not list again are reported
 // gone at that sync, as a watcher's re-sync would.
@@ -178,7 +178,7 @@ func (s *stitch) gap() {
 	if s.last.IsZero() {
 		return
 	}
-	s.pass(zkwatch.Event{Kind: zkwatch.EventConn, At: s.last, Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Since: s.last}})
+	s.pass(zkwatch.Event{Kind: zkwatch.EventConn, At: s.last, Conn: zkwatch.ConnState{Phase: zkwatch.Closed, Since: s.last}})
 	s.stale = map[string]bool{}
 	for p := range s.live {
 		s.stale[p] = true

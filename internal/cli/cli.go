@@ -100,6 +100,7 @@ for the trees that Curator, kazoo, go-zookeeper and ZooKeeper's own recipes writ
 		newConfigCommand(g),
 		newRecordCommand(g),
 		newReplayCommand(),
+		newPostmortemCommand(),
 		newCheckCommand(g),
 		newExporterCommand(g),
 		newServeCommand(g, o),

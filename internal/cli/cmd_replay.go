@@ -2,23 +2,22 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-isatty"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/model"
-	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/ui"
 )
 
 func newReplayCommand() *cobra.Command {
 	var mouse bool
+	var rng rangeFlags
 	cmd := &cobra.Command{
-		Use:   "replay FILE...",
+		Use:   "replay FILE...|DIR|URL [--since D | --from T --to T]",
 		Short: "Replay a recording in the UI, with a time cursor",
 		Long: `replay opens the UI on a recording (zklocks record, or --record on the UI or demo) instead of
 a cluster: every screen shows the locks, sessions, events and anomalies as they were at the
@@ -29,15 +28,23 @@ previous and next change; { and } to the previous and next grant of the selected
 to a typed time (03:12:04, 2026-11-22 03:12, +90s from the start, -1m from the end). The
 timeline (4) shows the selected lock's waits and holds up to the cursor.
 
-Give a rotated recording's parts (FILE.2 FILE.1 FILE) to replay them in a row. A file that
-ends early or has a corrupt line is replayed up to that line, with a warning naming it.
+Give a rotated recording's parts (FILE.2 FILE.1 FILE) to replay them in a row, a history's
+directory (zklocks exporter --history) to replay its parts, or an exporter's address
+(http://host:port, or its /history?since=1h) to replay what it kept. --since 1h, or --from
+02:40 --to 03:10, replays that stretch only, from the state it began in; a history without
+them replays its last hour. A part that ends
+early or has a corrupt line is replayed up to that line, with a warning naming it; a part
+that cannot be read at all is skipped with a warning; the rest still replays. Where the
+recording stopped (an exporter restarted), the replay shows the connection lost.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks replay incident.zklocks
-  zklocks replay locks.zklocks.2 locks.zklocks.1 locks.zklocks`,
+  zklocks replay locks.zklocks.2 locks.zklocks.1 locks.zklocks
+  zklocks replay http://exporter:12181 --since 1h
+  zklocks replay ~/.local/state/zklocks/history/zk1_2181 --from 02:40 --to 03:10`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return &exitError{code: exitUsage, err: errors.New("replay needs a recording FILE (see zklocks replay --help)")}
+				return &exitError{code: exitUsage, err: errors.New("replay needs a recording FILE, a history DIR or an exporter's URL (see zklocks replay --help)")}
 			}
 			return nil
 		},
@@ -46,7 +53,15 @@ ends early or has a corrupt line is replayed up to that line, with a warning nam
 				return &exitError{code: exitUsage, err: errors.New("replay opens the terminal UI, which needs a terminal; " +
 					"in scripts use zklocks show --recording FILE --at TIME")}
 			}
-			rec, err := loadRecording(cmd.ErrOrStderr(), args)
+			now := time.Now()
+			r, err := rng.parse(now)
+			if err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				r = historyDefault(args[0], r, rng.given(), now)
+			}
+			rec, err := loadSource(cmd.Context(), cmd.ErrOrStderr(), args, r)
 			if err != nil {
 				return err
 			}
@@ -63,22 +78,6 @@ ends early or has a corrupt line is replayed up to that line, with a warning nam
 		},
 	}
 	cmd.Flags().BoolVar(&mouse, "mouse", false, "scroll lists with the mouse wheel")
+	rng.register(cmd.Flags())
 	return cmd
-}
-
-// loadRecording reads a recording's parts. A reading that stopped at a bad
-// line keeps what came before it, with a warning on stderr; a recording
-// with no event at all is an error.
-func loadRecording(stderr io.Writer, files []string) (*recording.Recording, error) {
-	rec, err := recording.Load(files...)
-	var le *recording.LineError
-	switch {
-	case errors.As(err, &le) && rec != nil && len(rec.Events) > 0:
-		fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error()))
-	case err != nil:
-		return nil, &exitError{code: exitFailed, err: err}
-	case len(rec.Events) == 0:
-		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%s: the recording holds no event", files[0])}
-	}
-	return rec, nil
 }

@@ -33,7 +33,9 @@ or a plain ephemeral lock node itself.
 With --recording FILE --at TIME, show prints the locks as a recording (zklocks record)
 saw them at that moment, without connecting: every lock when no PATH is given. TIME is
 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s (from the start), -1m (from the
-end), start or end. Watch targets come from the servers' watch table
+end), start or end. --recording also takes a history's directory or an exporter's address
+(http://host:port), where 03:12:04 is the latest such moment and +90s and -1m count in
+the last hour, or in --since D (--from T --to T) when given. Watch targets come from the servers' watch table
 (the wchc four-letter word, asked of every server, or its AdminServer's watches where
 the word is refused) when all servers give it, and from each recipe's rule otherwise;
 the output says which. CLIENT is each session's client address, from every server's
@@ -42,7 +44,8 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 ` + exitCodesHelp(),
 		Example: `  zklocks show /locks/orders
   zklocks show --json --server zk1:2181,zk2:2181/app /locks/orders /locks/billing
-  zklocks show --recording incident.zklocks --at 03:12:04 /locks/orders`,
+  zklocks show --recording incident.zklocks --at 03:12:04 /locks/orders
+  zklocks show --recording http://exporter:12181 --at 02:50 /locks/orders`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if past.file != "" && len(args) == 0 {
 				return nil // every lock of the recording
@@ -50,7 +53,7 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 			return paths(args, "show needs at least one PATH (see zklocks show --help)")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if past.file != "" || past.at != "" {
+			if past.file != "" || past.at != "" || past.rng.given() {
 				return past.show(cmd, asJSON, args)
 			}
 			s, err := g.load()

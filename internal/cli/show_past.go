@@ -9,17 +9,20 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
 )
 
 // pastFlags are show's --recording and --at: a lock as a recording saw it.
 type pastFlags struct {
 	file string
 	at   string
+	rng  rangeFlags
 }
 
 func (f *pastFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.file, "recording", "", "read the locks from this recording (zklocks record) instead of ZooKeeper")
+	cmd.Flags().StringVar(&f.file, "recording", "", "read the locks from this recording (a file, a history directory or an exporter's http://host:port) instead of ZooKeeper")
 	cmd.Flags().StringVar(&f.at, "at", "", "with --recording, the moment to show (03:12:04, +90s, -1m, end, …)")
+	f.rng.register(cmd.Flags())
 }
 
 // show prints paths (every lock, when none) as they were at f.at.
@@ -27,14 +30,37 @@ func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error 
 	if f.file == "" || f.at == "" {
 		return &exitError{code: exitUsage, err: errors.New("--recording and --at go together")}
 	}
-	rec, err := loadRecording(cmd.ErrOrStderr(), []string{f.file})
+	// A history (a directory, an exporter) runs to now: a moment given
+	// as a time of day is the latest one, and only what led up to it is
+	// read unless a range says otherwise.
+	history := isURL(f.file) || isDir(f.file)
+	now := time.Now()
+	var at time.Time
+	r, err := f.rng.parse(now)
+	if err != nil {
+		return err
+	}
+	if history {
+		if ar, aerr := recording.ParseRange("", f.at, "", now, time.Local); aerr == nil {
+			at = ar.From
+			if !f.rng.given() {
+				r = recording.Range{From: at, To: at}
+			}
+		}
+	}
+	if history && at.IsZero() && !f.rng.given() {
+		// +90s, -1m, start, end: of the last hour.
+		r.From = now.Add(-time.Hour)
+	}
+	rec, err := loadSource(cmd.Context(), cmd.ErrOrStderr(), []string{f.file}, r)
 	if err != nil {
 		return err
 	}
 	tape := model.NewTape(rec.Events)
-	at, err := tape.ParseAt(f.at, time.Local)
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+	if at.IsZero() {
+		if at, err = tape.ParseAt(f.at, time.Local); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
 	}
 	n := tape.Count(at)
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s as at %s (after %d of its %d events, %s – %s)\n", model.Printable(f.file),

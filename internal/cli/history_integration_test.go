@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model"
+)
+
+// exporterRun is `zklocks exporter` running in-process with its default
+// history; stop ends it as SIGTERM does and fails the test unless it
+// exits 0.
+type exporterRun struct {
+	cancel context.CancelFunc
+	done   chan int
+	errOut *syncBuffer
+}
+
+func runExporter(t *testing.T, server, addr string) *exporterRun {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &exporterRun{cancel: cancel, done: make(chan int, 1), errOut: &syncBuffer{}}
+	go func() {
+		r.done <- execute(ctx, "test", []string{"exporter", "--server", server, "--listen", addr}, strings.NewReader(""), io.Discard, r.errOut)
+	}()
+	t.Cleanup(r.stop)
+	zktest.WaitUntil(t, 60*time.Second, func() string {
+		body, err := httpGet("http://" + addr + "/healthz")
+		if err != nil || !strings.Contains(body, "last sync") {
+			return fmt.Sprintf("exporter not synced: %v %s (%s)", err, body, r.errOut.String())
+		}
+		return ""
+	})
+	return r
+}
+
+func (r *exporterRun) stop() {
+	if r.cancel == nil {
+		return
+	}
+	r.cancel()
+	r.cancel = nil
+	if code := <-r.done; code != 0 {
+		panic(fmt.Sprintf("exporter ended with %d: %s", code, r.errOut.String()))
+	}
+}
+
+func httpGet(url string) (string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
+
+// metricIs waits until the exporter's /metrics has name{path="…",…} = want.
+func metricIs(t *testing.T, addr, name, path string, want int) {
+	t.Helper()
+	re := regexp.MustCompile(fmt.Sprintf(`(?m)^%s\{path="%s"[^}]*\} (\S+)$`, regexp.QuoteMeta(name), regexp.QuoteMeta(path)))
+	zktest.WaitUntil(t, 60*time.Second, func() string {
+		body, err := httpGet("http://" + addr + "/metrics")
+		if err != nil {
+			return err.Error()
+		}
+		m := re.FindStringSubmatch(body)
+		if m == nil || m[1] != fmt.Sprint(want) {
+			return fmt.Sprintf("%s{path=%q} = %v, want %d", name, path, m, want)
+		}
+		return ""
+	})
+}
+
+// An exporter with its default history watches real Curator contenders
+// through an incident: the holder's process is killed, its session
+// expires, the next waiter is granted; the exporter is restarted; the
+// new holder releases and the last waiter is granted. Then replay,
+// show --at and postmortem, reading the exporter's /history, tell the
+// incident with the right holders, times and endings across the restart.
+func TestIntegrationExporterHistoryIncident(t *testing.T) {
+	zks := zktest.Start(t)
+	server := zks.Addr()
+	addr := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
+	const lock = "/pm/orders"
+
+	exp := runExporter(t, server, addr)
+	holderClient := peers.Start(t, peers.Curator, server)
+	waiters := peers.Start(t, peers.Curator, server)
+	h := holderClient.Acquire(t, "h", "mutex", lock)
+	holderClient.WaitHeld(t, "h", 60*time.Second)
+	w1 := waiters.Acquire(t, "w1", "mutex", lock)
+	w2 := waiters.Acquire(t, "w2", "mutex", lock)
+	metricIs(t, addr, "zklocks_lock_waiters", lock, 2)
+
+	killed := time.Now()
+	holderClient.Kill(t)
+	waiters.WaitHeld(t, "w1", 90*time.Second)
+	granted1 := time.Now()
+	metricIs(t, addr, "zklocks_lock_grants_total", lock, 2)
+
+	// The exporter restarts: its history goes on in the same directory.
+	exp.stop()
+	restarted := time.Now()
+	runExporter(t, server, addr)
+	metricIs(t, addr, "zklocks_lock_holders", lock, 1)
+	releasing := time.Now()
+	waiters.Release(t, "w1")
+	waiters.WaitHeld(t, "w2", 60*time.Second)
+	released := time.Now()
+	metricIs(t, addr, "zklocks_lock_grants_total", lock, 1)
+
+	dirs, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "zklocks", "history", "*"+fmt.Sprint(zks.Port())+"*", "history-*.zklocks"))
+	if len(dirs) < 2 {
+		t.Fatalf("the default history holds %v: want a part per run", dirs)
+	}
+
+	// postmortem, as JSON: every holder with its grant and ending.
+	out, errOut, code := run(t, "postmortem", lock, "--recording", "http://"+addr, "--since", "10m", "--json")
+	if code != 0 {
+		t.Fatalf("postmortem: %d %s", code, errOut)
+	}
+	var st model.Story
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	hex := func(c peers.Contender) string { return fmt.Sprintf("0x%x", c.Session) }
+	if len(st.Holds) != 3 {
+		t.Fatalf("holds %+v, want h, w1, w2", st.Holds)
+	}
+	hh, h1, h2 := st.Holds[0], st.Holds[1], st.Holds[2]
+	if hh.Session != hex(h) || hh.End != model.EndExpired || hh.Ended.Before(killed) || hh.Ended.After(granted1) || hh.Disconnected.IsZero() {
+		t.Errorf("the killed holder's hold: %+v (killed %v, next granted by %v)", hh, killed, granted1)
+	}
+	if h1.Session != hex(w1) || h1.Start != model.StartSeen || !h1.Granted.Equal(hh.Ended) || h1.End != model.EndReleased ||
+		h1.Ended.Before(releasing) || h1.Ended.After(released) || h1.Held != h1.Ended.Sub(h1.Granted) {
+		t.Errorf("w1's hold across the restart: %+v (restarted %v, released by %v)", h1, restarted, released)
+	}
+	if h2.Session != hex(w2) || h2.Start != model.StartSeen || !h2.Granted.Equal(h1.Ended) || h2.End != model.EndOngoing {
+		t.Errorf("w2's hold: %+v", h2)
+	}
+	var w2wait *model.StoryWait
+	for i, w := range st.Waits {
+		if w.Session == hex(w2) {
+			w2wait = &st.Waits[i]
+		}
+	}
+	if w2wait == nil || w2wait.End != model.EndGranted || !w2wait.Ended.Equal(h2.Granted) || w2wait.Joined.After(killed) {
+		t.Errorf("w2's wait, across the restart: %+v", w2wait)
+	}
+	stopped := false
+	for _, c := range st.Connection {
+		if strings.Contains(c.What, "recording stopped") && !c.At.After(restarted) {
+			stopped = true
+		}
+	}
+	if !stopped {
+		t.Errorf("the restart is not among the connection losses: %+v", st.Connection)
+	}
+	// The text says the same for an incident report.
+	out, errOut, code = run(t, "postmortem", lock, "--recording", "http://"+addr, "--since", "10m")
+	if code != 0 || !strings.Contains(out, hex(h)+" granted") || !strings.Contains(out, "expired at") || !strings.Contains(out, "released at") {
+		t.Errorf("postmortem text (%d, %s):\n%s", code, errOut, out)
+	}
+
+	// show --at: who held at each moment, from the exporter's history.
+	for _, tc := range []struct {
+		at   time.Time
+		want peers.Contender
+	}{{killed, h}, {hh.Ended.Add(time.Millisecond), w1}, {releasing, w1}, {time.Now(), w2}} {
+		out, errOut, code := run(t, "show", "--recording", "http://"+addr, "--at", tc.at.Format(time.RFC3339Nano), "--json", lock)
+		var rep struct {
+			Locks []struct {
+				Participants []struct {
+					Session *string `json:"session"`
+					Role    string  `json:"role"`
+				} `json:"participants"`
+			} `json:"locks"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Locks) != 1 {
+			t.Fatalf("show --at %v: %d %s\n%s", tc.at, code, errOut, out)
+		}
+		holder := ""
+		for _, p := range rep.Locks[0].Participants {
+			if p.Role == "holder" && p.Session != nil {
+				holder = *p.Session
+			}
+		}
+		if holder != hex(tc.want) {
+			t.Errorf("show --at %v: holder %s, want %s (%s)\n%s", tc.at, holder, hex(tc.want), tc.want.ID, out)
+		}
+	}
+
+	// replay of the exporter's URL: the events screen at the end tells
+	// the expiry and both grants.
+	command := fmt.Sprintf("TERM=xterm-256color %s replay 'http://%s/history?since=10m'", zklocksBinary(t), addr)
+	s := startTmux(t, 160, 40, command)
+	s.waitText("REPLAY")
+	s.keys("t")
+	s.waitText("Go to a time")
+	s.keys("e", "n", "d", "Enter")
+	s.waitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
+	s.keys("3")
+	s.waitText("expired", "granted", "released")
+}

@@ -1,0 +1,278 @@
+package model
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Story is what a recording tells of one lock over a stretch of time,
+// for a postmortem: every hold and wait with how it began and ended, the
+// connections lost, the anomalies as they arose and cleared, and the
+// figures. It is read from the event log and State.Timeline, the same as
+// the UI's timeline, over the whole recording (the log's own bound does
+// not apply).
+type Story struct {
+	Lock   string          `json:"lock"`
+	Recipe lockcore.Recipe `json:"recipe,omitempty"`
+	// From and To bound the stretch told; WatchingFrom is when the
+	// recording first had the whole picture (its first sync): what was
+	// already there then has no earlier time.
+	From         time.Time `json:"from"`
+	To           time.Time `json:"to"`
+	WatchingFrom time.Time `json:"watching_from,omitzero"`
+	// Known: the lock was in the recording at all.
+	Known bool `json:"known"`
+	// Holds and Waits in the order they began.
+	Holds []StoryHold `json:"holds"`
+	Waits []StoryWait `json:"waits"`
+	// Connection lists the recording's own connection losses and the
+	// contenders' sessions found connected to no member, in time order.
+	Connection []StoryConn `json:"connection"`
+	// Anomalies as they arose, each with when it cleared (zero: still
+	// there at To).
+	Anomalies []StoryAnomaly `json:"anomalies"`
+	// WaitTimes (join to grant) and HoldTimes (grant to release) of those
+	// seen from their start that ended in the stretch.
+	WaitTimes StoryStats `json:"wait_times"`
+	HoldTimes StoryStats `json:"hold_times"`
+}
+
+// How a hold or wait's start is known.
+const (
+	// StartSeen: the recording saw it begin.
+	StartSeen = "seen"
+	// StartBefore: it was there when the recording first had the whole
+	// picture; it began earlier, at a time not known.
+	StartBefore = "before"
+	// StartLate: first seen then (the lock found, or read again after a
+	// lost connection); it began earlier.
+	StartLate = "first-seen"
+	// StartCtime: it began before its lock was found, at its node's
+	// creation time (by the server's clock).
+	StartCtime = "ctime"
+)
+
+// How a hold or wait ended.
+const (
+	EndReleased = "released" // its client deleted its node
+	EndExpired  = "expired"  // its session ended with its client gone
+	EndForced   = "forced"   // zklocks' operator deleted it (Audit says how)
+	EndGranted  = "granted"  // a wait that became a hold
+	EndLeft     = "left"     // a wait whose node went before it held
+	EndOngoing  = "ongoing"  // still there at To
+)
+
+// StoryHold is one holder's hold.
+type StoryHold struct {
+	Session string    `json:"session"`
+	Node    string    `json:"node"`
+	Granted time.Time `json:"granted"`
+	// Start says how Granted is known (StartSeen …).
+	Start string `json:"start"`
+	// OutOfOrder: the grant overtook an earlier waiter.
+	OutOfOrder bool      `json:"out_of_order,omitempty"`
+	Ended      time.Time `json:"ended,omitzero"`
+	End        string    `json:"end"`
+	// Held is Ended (or To) minus Granted; AtLeast when the start is not
+	// when it began.
+	Held    time.Duration `json:"held_ns"`
+	AtLeast bool          `json:"held_at_least,omitempty"`
+	// Disconnected is when its session was found connected to no member.
+	Disconnected time.Time `json:"disconnected,omitzero"`
+	// Audit is the operator's audit line of a forced end.
+	Audit string `json:"audit,omitempty"`
+}
+
+// StoryWait is one waiter's wait.
+type StoryWait struct {
+	Session string        `json:"session"`
+	Node    string        `json:"node"`
+	Joined  time.Time     `json:"joined"`
+	Start   string        `json:"start"`
+	Ended   time.Time     `json:"ended,omitzero"`
+	End     string        `json:"end"`
+	Waited  time.Duration `json:"waited_ns"`
+	AtLeast bool          `json:"waited_at_least,omitempty"`
+	// AtMost: the hold that ended it was first seen late, so the wait
+	// ended by Ended, not at it (with AtLeast too, how long it lasted is
+	// not known).
+	AtMost bool   `json:"waited_at_most,omitempty"`
+	Audit  string `json:"audit,omitempty"`
+}
+
+// StoryConn is a connection lost: the recording's own (Session empty:
+// what it saw after, until its next sync, is dated when seen), or a
+// contender's session found connected to no member.
+type StoryConn struct {
+	At      time.Time `json:"at"`
+	What    string    `json:"what"`
+	Session string    `json:"session,omitempty"`
+	Node    string    `json:"node,omitempty"`
+}
+
+// StoryAnomaly is an anomaly from when it arose to when it cleared.
+type StoryAnomaly struct {
+	Kind    lockcore.AnomalyKind `json:"kind"`
+	Node    string               `json:"node,omitempty"`
+	Session string               `json:"session,omitempty"`
+	Detail  string               `json:"detail"`
+	Arose   time.Time            `json:"arose"`
+	Cleared time.Time            `json:"cleared,omitzero"`
+}
+
+// StoryStats are figures of durations, zero when Count is.
+type StoryStats struct {
+	Count int           `json:"count"`
+	P50   time.Duration `json:"p50_ns"`
+	P90   time.Duration `json:"p90_ns"`
+	P99   time.Duration `json:"p99_ns"`
+	Max   time.Duration `json:"max_ns"`
+}
+
+func statsOf(sorted []time.Duration) StoryStats {
+	if len(sorted) == 0 {
+		return StoryStats{}
+	}
+	return StoryStats{Count: len(sorted), P50: Percentile(sorted, 0.5), P90: Percentile(sorted, 0.9),
+		P99: Percentile(sorted, 0.99), Max: sorted[len(sorted)-1]}
+}
+
+// TellStory replays events (a recording, in order) and tells lock's story
+// over [from, to]; a zero from or to is the recording's first or last
+// event's time.
+func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
+	s := NewState()
+	var log []HistoryEntry
+	var anomalies []StoryAnomaly
+	open := map[anomalyKey]int{} // anomaly → its index in anomalies, while it lasts
+	st := Story{Lock: lock}
+	var conns []StoryConn
+	var last time.Time
+	for _, ev := range events {
+		if ev.At.After(last) {
+			last = ev.At
+		}
+		if from.IsZero() && !ev.At.IsZero() {
+			from = ev.At
+		}
+		logged := s.Logged
+		s.Apply(ev)
+		added := min(s.Logged-logged, len(s.History))
+		for _, h := range s.History[len(s.History)-added:] {
+			if h.Lock == lock {
+				log = append(log, h)
+			}
+		}
+		switch ev.Kind {
+		case zkwatch.EventAction:
+			// An operator's action may end an entry already logged.
+			syncAudits(log, s.History)
+		case zkwatch.EventConn:
+			if what := connLoss(ev.Conn.Phase); what != "" {
+				conns = append(conns, StoryConn{At: ev.At, What: what})
+			}
+		case zkwatch.EventLock, zkwatch.EventLockGone:
+			if ev.Path != lock {
+				break
+			}
+			var now []lockcore.Anomaly
+			if ev.Lock != nil {
+				st.Known, st.Recipe = true, ev.Lock.Recipe
+				now = ev.Lock.Anomalies
+			}
+			anomalies = trackAnomalies(anomalies, open, now, ev.At)
+		}
+	}
+	if to.IsZero() {
+		to = last
+	}
+	st.From, st.To, st.WatchingFrom = from, to, s.FirstSync
+	saved := s.History
+	s.History = log
+	lt := s.Timeline(lock, from, to)
+	s.History = saved
+	st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
+	st.Holds, st.Waits = storySpans(lt.Spans, log, to)
+	for _, h := range log {
+		if h.Change == Disconnected && !h.At.Before(from) && !h.At.After(to) {
+			conns = append(conns, StoryConn{At: h.At, What: "holder's session connected to no member (its client gone or cut off)",
+				Session: lockcore.SessionHex(h.Session), Node: h.Node})
+		}
+	}
+	for _, c := range conns {
+		if !c.At.Before(from) && !c.At.After(to) {
+			st.Connection = append(st.Connection, c)
+		}
+	}
+	sortConns(st.Connection)
+	for _, a := range anomalies {
+		if !a.Arose.After(to) && (a.Cleared.IsZero() || !a.Cleared.Before(from)) {
+			st.Anomalies = append(st.Anomalies, a)
+		}
+	}
+	return st
+}
+
+// connLoss says what a change of the recording's own connection lost.
+func connLoss(p zkwatch.ConnPhase) string {
+	switch p {
+	case zkwatch.Disconnected:
+		return "the recording's connection lost: changes until the next sync are dated when seen"
+	case zkwatch.Expired:
+		return "the recording's session expired: everything was read again"
+	case zkwatch.Closed:
+		return "the recording stopped (restarted, or a part missing): nothing was watched until the next sync"
+	}
+	return ""
+}
+
+// syncAudits copies onto log the operator's ends that an action marked
+// on entries already logged.
+func syncAudits(log, history []HistoryEntry) {
+	for i := len(history) - 1; i >= 0 && i >= len(history)-maxPendingActions; i-- {
+		h := history[i]
+		if h.EndedBy != EndedByOperator {
+			continue
+		}
+		for j := len(log) - 1; j >= 0; j-- {
+			if l := &log[j]; l.Lock == h.Lock && l.Node == h.Node && l.Token == h.Token && l.Change == h.Change && l.At.Equal(h.At) {
+				l.EndedBy, l.Audit = h.EndedBy, h.Audit
+				break
+			}
+		}
+	}
+}
+
+type anomalyKey struct {
+	kind    lockcore.AnomalyKind
+	node    string
+	session int64
+}
+
+// trackAnomalies notes the anomalies of a lock's new reading that arose,
+// and closes those no longer there.
+func trackAnomalies(all []StoryAnomaly, open map[anomalyKey]int, now []lockcore.Anomaly, at time.Time) []StoryAnomaly {
+	seen := map[anomalyKey]bool{}
+	for _, a := range now {
+		k := anomalyKey{a.Kind, a.Node, a.Session}
+		seen[k] = true
+		if _, ok := open[k]; ok {
+			continue
+		}
+		open[k] = len(all)
+		sa := StoryAnomaly{Kind: a.Kind, Node: a.Node, Detail: a.Detail, Arose: at}
+		if a.Session != 0 {
+			sa.Session = lockcore.SessionHex(a.Session)
+		}
+		all = append(all, sa)
+	}
+	for k, i := range open {
+		if !seen[k] {
+			all[i].Cleared = at
+			delete(open, k)
+		}
+	}
+	return all
+}

@@ -1,0 +1,149 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// storyEvents is the run of story (history_truth_test.go) as events: /t
+// found with a holder (0) and a waiter (1), 2 joining while watched, 0's
+// client dying and the operator force-releasing it, 1 releasing, 2's
+// session expiring, 3 finding the lock free; then churn enough on
+// another lock to push all of that out of the event log's bound.
+func storyEvents(t *testing.T) []zkwatch.Event {
+	t.Helper()
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	lockAt := func(d time.Duration, seqs ...int) zkwatch.Event {
+		l := lockOf("/t", seqs...)
+		l.ReadAt = at(d)
+		return zkwatch.Event{Kind: zkwatch.EventLock, At: at(d), Path: "/t", Lock: l}
+	}
+	servers := func(d time.Duration, sessions ...int64) zkwatch.Event {
+		clients := map[int64]zkwatch.ClientInfo{}
+		for _, id := range sessions {
+			clients[id] = zkwatch.ClientInfo{Session: id, Server: "zk1:2181", Client: fmt.Sprintf("10.0.0.%d:5000", id-99), Timeout: 30 * time.Second}
+		}
+		return zkwatch.Event{Kind: zkwatch.EventServers, At: at(d), ClientsAsked: at(d - time.Second), ClientsComplete: true, Clients: clients}
+	}
+	evs := []zkwatch.Event{
+		{Kind: zkwatch.EventConn, At: at(-2 * time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
+		{Kind: zkwatch.EventSynced, At: at(-time.Minute)},
+		lockAt(-50*time.Second, 0, 1),
+		servers(-45*time.Second, 100, 101),
+		lockAt(-40*time.Second, 0, 1, 2),
+		servers(-30*time.Second, 101, 102),
+	}
+	audit := AuditEntry{Time: at(-20 * time.Second), User: "sre", Action: "force-release",
+		Node: lockOf("/t", 0).Participants[0].Path, Czxid: 1, Owner: "0x64", Result: "ok"}
+	evs = append(evs, lockAt(-20*time.Second, 1, 2), audit.Event(), lockAt(-10*time.Second, 2),
+		servers(-5*time.Second, 101), lockAt(0, 3),
+		zkwatch.Event{Kind: zkwatch.EventConn, At: at(time.Second), Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Session: 7}})
+	for i := range 4000 {
+		l := lockOf("/other", i, i+1)
+		l.ReadAt = at(2*time.Second + time.Duration(i)*time.Millisecond)
+		evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLock, At: l.ReadAt, Path: "/other", Lock: l})
+	}
+	return evs
+}
+
+func TestTellStory(t *testing.T) {
+	evs := storyEvents(t)
+	st := TellStory(evs, "/t", time.Time{}, time.Time{})
+	if !st.Known || st.Recipe != lockOf("/t", 0).Recipe {
+		t.Fatalf("known %v, recipe %q", st.Known, st.Recipe)
+	}
+	var holds []string
+	for _, h := range st.Holds {
+		holds = append(holds, fmt.Sprintf("%s %s %s %s", h.Session, h.Start, storyDur(h.Held, h.AtLeast), h.End))
+		if h.Session == "0x64" && (!strings.Contains(h.Audit, `"force-release"`) || !h.Disconnected.Equal(t0.Add(-30*time.Second))) {
+			t.Errorf("the forced hold: %+v", h)
+		}
+	}
+	want := []string{"0x64 first-seen ≥30s forced", "0x65 seen 10s released", "0x66 seen 10s expired", "0x67 seen 5.999s ongoing"}
+	if strings.Join(holds, "; ") != strings.Join(want, "; ") {
+		t.Errorf("holds\n got %s\nwant %s", strings.Join(holds, "; "), strings.Join(want, "; "))
+	}
+	var waits []string
+	for _, w := range st.Waits {
+		d := storyDur(w.Waited, w.AtLeast)
+		if w.AtMost {
+			d = "≤" + d
+		}
+		waits = append(waits, fmt.Sprintf("%s %s %s %s", w.Session, w.Start, d, w.End))
+	}
+	// 0 and 1 joined before the lock was found: their nodes' ctimes date
+	// them; 0 was first seen holding, so its wait ended by then at most.
+	want = []string{"0x64 ctime ≤10s granted", "0x65 ctime 40s granted", "0x66 seen 30s granted"}
+	if strings.Join(waits, "; ") != strings.Join(want, "; ") {
+		t.Errorf("waits\n got %s\nwant %s", strings.Join(waits, "; "), strings.Join(want, "; "))
+	}
+	if st.WaitTimes.Count != 2 || st.WaitTimes.Max != 30*time.Second || st.HoldTimes.Count != 2 || st.HoldTimes.P50 != 10*time.Second {
+		t.Errorf("figures: waits %+v, holds %+v", st.WaitTimes, st.HoldTimes)
+	}
+	var conns []string
+	for _, c := range st.Connection {
+		conns = append(conns, c.At.Sub(t0).String()+" "+c.Session)
+	}
+	if strings.Join(conns, ", ") != "-30s 0x64, -5s 0x66, 1s " {
+		t.Errorf("connection losses: %q", conns)
+	}
+	var buf bytes.Buffer
+	if err := st.WriteText(&buf, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"holders (4)", "forced at 02:59:40.000", "audit: {", "expired at 03:00:00.000",
+		"still holding at the end", "granted (first seen then; began earlier); held ≥30s", "waited ≤10s; granted at 02:59:10.000",
+		"waits (join to grant): 2; p50 0s, p90 30s"} {
+		if !strings.Contains(buf.String(), s) {
+			t.Errorf("the text lacks %q:\n%s", s, buf.String())
+		}
+	}
+	buf.Reset()
+	if err := st.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var back Story
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || len(back.Holds) != 4 || back.Holds[2].End != EndExpired {
+		t.Errorf("JSON: %v %+v", err, back.Holds)
+	}
+}
+
+// Anomalies are told as they arose and cleared.
+func TestTellStoryAnomalies(t *testing.T) {
+	mk := func(d time.Duration, kinds ...lockcore.AnomalyKind) zkwatch.Event {
+		l := lockOf("/a", 0, 1)
+		l.ReadAt = t0.Add(d)
+		l.Anomalies = nil
+		for _, k := range kinds {
+			l.Anomalies = append(l.Anomalies, lockcore.Anomaly{Kind: k, Node: l.Participants[1].Node, Detail: string(k) + " here"})
+		}
+		return zkwatch.Event{Kind: zkwatch.EventLock, At: l.ReadAt, Path: "/a", Lock: l}
+	}
+	evs := []zkwatch.Event{
+		{Kind: zkwatch.EventConn, At: t0, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
+		mk(0), {Kind: zkwatch.EventSynced, At: t0},
+		mk(time.Second, lockcore.AnomalyUnwatchedWaiter),
+		mk(2*time.Second, lockcore.AnomalyUnwatchedWaiter, lockcore.AnomalyWaitCycle),
+		mk(3*time.Second, lockcore.AnomalyWaitCycle),
+	}
+	st := TellStory(evs, "/a", time.Time{}, time.Time{})
+	var got []string
+	for _, a := range st.Anomalies {
+		cleared := "-"
+		if !a.Cleared.IsZero() {
+			cleared = a.Cleared.Sub(t0).String()
+		}
+		got = append(got, fmt.Sprintf("%s %s %s", a.Kind, a.Arose.Sub(t0), cleared))
+	}
+	want := fmt.Sprintf("%s 1s 3s, %s 2s -", lockcore.AnomalyUnwatchedWaiter, lockcore.AnomalyWaitCycle)
+	if strings.Join(got, ", ") != want {
+		t.Errorf("anomalies\n got %s\nwant %s", strings.Join(got, ", "), want)
+	}
+}
