@@ -56,12 +56,14 @@ const (
 
 // How a hold or wait ended.
 const (
-	EndReleased = "released" // its client deleted its node
-	EndExpired  = "expired"  // its session ended with its client gone
-	EndForced   = "forced"   // zklocks' operator deleted it (Audit says how)
-	EndGranted  = "granted"  // a wait that became a hold
-	EndLeft     = "left"     // a wait whose node went before it held
-	EndOngoing  = "ongoing"  // still there at To
+	EndReleased = "released"       // its client deleted its node, its session living on
+	EndExpired  = "expired"        // its node went with its session (see EndedByExpiry)
+	EndClosed   = "session-closed" // its client closed its session (see EndedByClose)
+	EndForced   = "forced"         // zklocks' operator deleted it (Audit says how)
+	EndUnknown  = "unknown"        // its node went; no member's answer since said whether its session outlived it
+	EndGranted  = "granted"        // a wait that became a hold
+	EndLeft     = "left"           // a wait whose node went before it held, its session living on
+	EndOngoing  = "ongoing"        // still there at To
 )
 
 // StoryHold is one holder's hold.
@@ -145,6 +147,7 @@ func statsOf(sorted []time.Duration) StoryStats {
 func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 	s := NewState()
 	var log []HistoryEntry
+	logged := map[entryKey]int{} // an entry of log → its index
 	var anomalies []StoryAnomaly
 	open := map[anomalyKey]int{} // anomaly → its index in anomalies, while it lasts
 	st := Story{Lock: lock}
@@ -157,18 +160,20 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 		if from.IsZero() && !ev.At.IsZero() {
 			from = ev.At
 		}
-		logged := s.Logged
+		before := s.Logged
 		s.Apply(ev)
-		added := min(s.Logged-logged, len(s.History))
+		added := min(s.Logged-before, len(s.History))
 		for _, h := range s.History[len(s.History)-added:] {
 			if h.Lock == lock {
+				logged[keyOfEntry(h)] = len(log)
 				log = append(log, h)
 			}
 		}
 		switch ev.Kind {
-		case zkwatch.EventAction:
-			// An operator's action may end an entry already logged.
-			syncAudits(log, s.History)
+		case zkwatch.EventAction, zkwatch.EventServers:
+			// An operator's action, or the members' answer after a node
+			// went, may say how an entry already logged ended.
+			syncEnds(log, logged, s.History, lock)
 		case zkwatch.EventConn:
 			if what := connLoss(ev.Conn.Phase); what != "" {
 				conns = append(conns, StoryConn{At: ev.At, What: what})
@@ -228,19 +233,27 @@ func connLoss(p zkwatch.ConnPhase) string {
 	return ""
 }
 
-// syncAudits copies onto log the operator's ends that an action marked
-// on entries already logged.
-func syncAudits(log, history []HistoryEntry) {
-	for i := len(history) - 1; i >= 0 && i >= len(history)-maxPendingActions; i-- {
+// entryKey tells a log's entries apart.
+type entryKey struct {
+	node   string
+	token  int64
+	change Change
+	at     int64
+}
+
+func keyOfEntry(h HistoryEntry) entryKey { return entryKey{h.Node, h.Token, h.Change, h.At.UnixNano()} }
+
+// syncEnds copies onto log how its entries ended where the event log has
+// learnt it since (an operator's action, a members' answer): the endings
+// still open are among its latest entries.
+func syncEnds(log []HistoryEntry, logged map[entryKey]int, history []HistoryEntry, lock string) {
+	for i := len(history) - 1; i >= 0 && i >= len(history)-2*maxOpenEnds; i-- {
 		h := history[i]
-		if h.EndedBy != EndedByOperator {
+		if h.Lock != lock || (h.Change != Released && h.Change != Left) {
 			continue
 		}
-		for j := len(log) - 1; j >= 0; j-- {
-			if l := &log[j]; l.Lock == h.Lock && l.Node == h.Node && l.Token == h.Token && l.Change == h.Change && l.At.Equal(h.At) {
-				l.EndedBy, l.Audit = h.EndedBy, h.Audit
-				break
-			}
+		if j, ok := logged[keyOfEntry(h)]; ok && (log[j].EndedBy != h.EndedBy || log[j].Audit != h.Audit) {
+			log[j].EndedBy, log[j].Audit = h.EndedBy, h.Audit
 		}
 	}
 }

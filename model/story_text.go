@@ -74,8 +74,12 @@ func enderWord(e Ender, plain string) string {
 	switch e {
 	case EndedByExpiry:
 		return EndExpired
+	case EndedByClose:
+		return EndClosed
 	case EndedByOperator:
 		return EndForced
+	case EndedByUnknown:
+		return EndUnknown
 	}
 	return plain
 }
@@ -89,6 +93,17 @@ func auditOf(log []HistoryEntry, node string, at time.Time) string {
 		}
 	}
 	return ""
+}
+
+// endWords is how an ending reads in the text.
+func endWords(end string) string {
+	switch end {
+	case EndUnknown:
+		return "ended (released or expired: no member's answer since told)"
+	case EndClosed:
+		return "ended with its session, closed by its client,"
+	}
+	return end
 }
 
 func sortConns(cs []StoryConn) {
@@ -144,7 +159,7 @@ func (st Story) WriteText(w io.Writer, loc *time.Location) error {
 		if h.End == EndOngoing {
 			fmt.Fprintf(b, "; still holding at the end, held %s\n", storyDur(h.Held, h.AtLeast))
 		} else {
-			fmt.Fprintf(b, "; held %s; %s at %s\n", storyDur(h.Held, h.AtLeast), h.End, storyTime(h.Ended, loc))
+			fmt.Fprintf(b, "; held %s; %s at %s\n", storyDur(h.Held, h.AtLeast), endWords(h.End), storyTime(h.Ended, loc))
 		}
 		fmt.Fprintf(b, "      node %s\n", Printable(h.Node))
 		if !h.Disconnected.IsZero() {
@@ -167,7 +182,7 @@ func (st Story) WriteText(w io.Writer, loc *time.Location) error {
 			case wt.AtMost:
 				d = "≤" + d
 			}
-			fmt.Fprintf(b, "; waited %s; %s at %s\n", d, wt.End, storyTime(wt.Ended, loc))
+			fmt.Fprintf(b, "; waited %s; %s at %s\n", d, endWords(wt.End), storyTime(wt.Ended, loc))
 		}
 		fmt.Fprintf(b, "      node %s\n", Printable(wt.Node))
 		if wt.Audit != "" {

@@ -140,10 +140,13 @@ func TestIntegrationExporterHistoryIncident(t *testing.T) {
 		t.Fatalf("holds %+v, want h, w1, w2", st.Holds)
 	}
 	hh, h1, h2 := st.Holds[0], st.Holds[1], st.Holds[2]
-	if hh.Session != hex(h) || hh.End != model.EndExpired || hh.Ended.Before(killed) || hh.Ended.After(granted1) || hh.Disconnected.IsZero() {
+	if hh.Session != hex(h) || hh.End != model.EndExpired || hh.Ended.Before(killed) || hh.Ended.After(granted1) {
 		t.Errorf("the killed holder's hold: %+v (killed %v, next granted by %v)", hh, killed, granted1)
 	}
-	if h1.Session != hex(w1) || h1.Start != model.StartSeen || !h1.Granted.Equal(hh.Ended) || h1.End != model.EndReleased ||
+	// The peer closes w1's session as soon as it has released, so the
+	// members may never list the session after its node went: its end is
+	// a release or its session's, as the answers tell; when is known.
+	if h1.Session != hex(w1) || h1.Start != model.StartSeen || !h1.Granted.Equal(hh.Ended) || h1.End == model.EndOngoing ||
 		h1.Ended.Before(releasing) || h1.Ended.After(released) || h1.Held != h1.Ended.Sub(h1.Granted) {
 		t.Errorf("w1's hold across the restart: %+v (restarted %v, released by %v)", h1, restarted, released)
 	}
@@ -170,7 +173,7 @@ func TestIntegrationExporterHistoryIncident(t *testing.T) {
 	}
 	// The text says the same for an incident report.
 	out, errOut, code = run(t, "postmortem", lock, "--recording", "http://"+addr, "--since", "10m")
-	if code != 0 || !strings.Contains(out, hex(h)+" granted") || !strings.Contains(out, "expired at") || !strings.Contains(out, "released at") {
+	if code != 0 || !strings.Contains(out, hex(h)+" granted") || !strings.Contains(out, "expired at") || !strings.Contains(out, hex(w2)+" granted") {
 		t.Errorf("postmortem text (%d, %s):\n%s", code, errOut, out)
 	}
 
@@ -203,7 +206,7 @@ func TestIntegrationExporterHistoryIncident(t *testing.T) {
 	}
 
 	// replay of the exporter's URL: the events screen at the end tells
-	// the expiry and both grants.
+	// the expiry and the grants.
 	command := fmt.Sprintf("TERM=xterm-256color %s replay 'http://%s/history?since=10m'", zklocksBinary(t), addr)
 	s := startTmux(t, 160, 40, command)
 	s.waitText("REPLAY")
@@ -212,5 +215,8 @@ func TestIntegrationExporterHistoryIncident(t *testing.T) {
 	s.keys("e", "n", "d", "Enter")
 	s.waitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
 	s.keys("3")
-	s.waitText("expired", "granted", "released")
+	s.waitFor("the expiry and the grants", func(sc string) bool {
+		return lineWith(sc, "expired", h.Node[len(h.Node)-10:]) && lineWith(sc, "granted", w1.Node[len(w1.Node)-10:]) &&
+			lineWith(sc, "granted", w2.Node[len(w2.Node)-10:])
+	})
 }
