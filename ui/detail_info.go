@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -73,8 +74,18 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 	}
 	b.kv(string(q.Role), strings.Join(facts, " · "), paint{})
 	if q.Link.State == lockcore.LinkDisconnected {
-		b.kv("link", "disconnected, "+p.env.expires(q.Link)+": no member holds a connection for this session, "+
-			"so its client is gone or cut off; its nodes go when it expires, unless the client reconnects", st.danger)
+		then := "its nodes go when it expires, unless the client reconnects"
+		if q.Role == lockcore.RoleHolder {
+			then = "it holds until then, unless it reconnects; force-release passes the lock now"
+		}
+		b.kv("link", "disconnected, "+p.env.expires(q.Link)+": no member holds a connection for this session "+
+			"(its client crashed or is cut off); "+then, st.danger)
+	} else if text := model.LivenessText(l, *q, p.env.now()); q.Link.Liveness() == lockcore.LiveSilent {
+		b.kv("liveness", model.Printable(text), st.danger)
+	} else if strings.HasPrefix(text, "hung") {
+		// Said only when it matters: a live client holding a short while
+		// is the common case, and needs no line.
+		b.kv("liveness", model.Printable(text), st.warning)
 	}
 	switch {
 	case q.Pending:
@@ -235,6 +246,7 @@ func (p *detailPane) lockInfo(b *infoLines) {
 		}
 		p.observersInfo(b)
 	}
+	p.untoldInfo(b)
 	if len(l.Anomalies) > 0 {
 		b.lines = append(b.lines, " "+st.strong.s("anomalies ("+itoa(len(l.Anomalies))+")"))
 	}
@@ -298,5 +310,20 @@ func (p *detailPane) observersInfo(b *infoLines) {
 			why = "judged, not known: " + why
 		}
 		b.text(model.Printable(why), st.muted, indent+"  ")
+	}
+}
+
+// untoldInfo names the lock's holders whose sessions expired while their
+// clients may still believe they hold, with both fencing tokens: the one
+// a downstream store must now refuse, and the one it must accept.
+func (p *detailPane) untoldInfo(b *infoLines) {
+	st, l := p.env.st, p.lock
+	for _, u := range p.env.state.Untold {
+		if u.Lock != l.Path {
+			continue
+		}
+		b.kv("not told", fmt.Sprintf("%s held with token 0x%x (%d) until its session expired %s: its client may believe it holds. "+
+			"A downstream store must refuse that token; %s", model.SessionText(u.Session), u.Token, u.Token, p.env.ago(u.At),
+			model.NewHoldersText(p.env.state.Holders(l.Path))), st.danger)
 	}
 }

@@ -113,11 +113,12 @@ func (p eventsPane) view() string {
 	st := p.env.st
 	hist := p.env.state.History
 	first, end := p.cur.first, min(p.cur.first+p.listHeight(), len(p.rows))
-	// The selected entry's audit line, when the operator ended it, takes
-	// the last line, keeping the selected entry in view.
+	// The selected entry's audit line, when the operator ended it, or
+	// what its ending or liveness rests on, takes the last line, keeping
+	// the selected entry in view.
 	audit := ""
 	if p.cur.idx < len(p.rows) {
-		audit = hist[p.rows[p.cur.idx]].Audit
+		audit = entryNote(&hist[p.rows[p.cur.idx]])
 	}
 	if audit != "" && 1+end-first >= p.h {
 		if p.cur.idx == end-1 {
@@ -150,19 +151,44 @@ func (p eventsPane) view() string {
 		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
 	}
 	if audit != "" {
-		lines = append(lines, "  "+st.muted.s(clip("audit: "+model.Printable(audit), p.w-2)))
+		lines = append(lines, "  "+st.muted.s(clip(model.Printable(audit), p.w-2)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// entryNote is the line under the log for the selected entry: the
+// operator's audit line, or how a node's ending or a holder's silence
+// was told.
+func entryNote(h *model.HistoryEntry) string {
+	switch {
+	case h.Audit != "":
+		return "audit: " + h.Audit
+	case h.Change == model.Silent:
+		return "frozen: " + h.Silent.Short(h.At) + ": its member heard nothing from it, not even a ping, for over a third of its session timeout"
+	case h.EndedBy == model.EndedByRelease:
+		// The common case, said by its CHANGE alone.
+	case h.Change == model.Released || h.Change == model.Left:
+		if why := model.EndingWhy(*h); why != "" {
+			return model.EndingText(*h) + ": " + why
+		}
+	}
+	return ""
 }
 
 // changeText is an entry's CHANGE cell: what happened and, for a node
 // that went, who or what ended it.
 func changeText(h *model.HistoryEntry) string {
-	switch {
-	case h.EndedBy == model.EndedByOperator:
+	switch h.EndedBy {
+	case model.EndedByOperator:
 		return "forced"
-	case h.EndedBy == model.EndedByExpiry:
+	case model.EndedByExpiry:
 		return "expired"
+	case model.EndedByClose:
+		return "closed"
+	case model.EndedBySessionEnd:
+		return "ended?"
+	case model.EndedByUnknown:
+		return string(h.Change) + "?"
 	}
 	return string(h.Change)
 }
@@ -195,7 +221,10 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 		change.p = st.waiter
 	case model.Released, model.Left:
 		change.p = st.muted
-	case model.Disconnected:
+	case model.Disconnected, model.Silent:
+		change.p = st.danger
+	}
+	if h.EndedBy == model.EndedByExpiry {
 		change.p = st.danger
 	}
 	fifo := cell{}

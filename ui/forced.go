@@ -22,6 +22,21 @@ type forcedRelease struct {
 	// (a session may own several): a node not among them means it queued
 	// again.
 	had map[string]bool
+	// expired, when set, is a holder whose session expired rather than an
+	// operator's force-release (model.State.Untold): its client was not
+	// told either, and the state, not this UI, follows it.
+	expired *model.Untold
+}
+
+// untoldRows are the state's expired holders not told, as rows beside the
+// force-released ones.
+func untoldRows(s *model.State) []forcedRelease {
+	out := make([]forcedRelease, 0, len(s.Untold))
+	for i := range s.Untold {
+		u := &s.Untold[i]
+		out = append(out, forcedRelease{lock: u.Lock, node: u.Lock + "/" + u.Node, role: lockcore.RoleHolder, at: u.At, expired: u})
+	}
+	return out
 }
 
 // noteForced records a force-release that went through.
@@ -63,7 +78,7 @@ func (a *App) pruneForced() {
 
 // forcedColumns lay out a force-released contender's line on the
 // Sessions screen: what it may believe is never cut, the lock's path is.
-var forcedColumns = []column{{width: 2}, {width: 6}, {width: 12, flex: true, tail: true}, {whole: true}}
+var forcedColumns = []column{{width: 2}, {width: 7}, {width: 12, flex: true, tail: true}, {whole: true}}
 
 // forcedLine is a force-released contender's line on the Sessions screen.
 func (p *sessionsPane) forcedLine(r *sessionRow, selected bool) string {
@@ -74,6 +89,22 @@ func (p *sessionsPane) forcedLine(r *sessionRow, selected bool) string {
 	}
 	cells := []cell{{}, {text: "forced", p: st.danger}, {text: model.Printable(f.lock)},
 		{text: "not told: may believe it " + believes + " · force-released " + p.env.ago(f.at), p: st.danger}}
+	if f.expired != nil {
+		// Both tokens are in the lock's detail: the row says what to
+		// look for.
+		cells[1].text = "expired"
+		cells[3].text = "not told: may believe it holds · expired " + p.env.ago(f.at)
+	}
 	cols := sizeToContent(forcedColumns, cells)
 	return marker(st, selected) + row(cols, layout(cols, p.w-2), cells, selected, st.selected)
+}
+
+// untoldOf is session's expired hold not told, or nil.
+func untoldOf(s *model.State, session int64) *model.Untold {
+	for i := range s.Untold {
+		if s.Untold[i].Session == session {
+			return &s.Untold[i]
+		}
+	}
+	return nil
 }

@@ -98,6 +98,13 @@ func (p *sessionsPane) rebuild() {
 		o.items = append(o.items, sessionRow{session: s, forced: &f})
 		o.forced = true
 	}
+	// An expired holder's session owns nothing any more, but its client
+	// may still act as the holder: it stays, marked, like a force-release.
+	for _, f := range untoldRows(p.env.state) {
+		o := get(f.expired.Session)
+		o.items = append(o.items, sessionRow{session: f.expired.Session, forced: &f})
+		o.forced = true
+	}
 	list := make([]*owned, 0, len(by))
 	for _, o := range by {
 		list = append(list, o)
@@ -125,7 +132,7 @@ func (p *sessionsPane) rebuild() {
 			items = items[:0:0]
 			for _, it := range o.items {
 				if it.forced != nil {
-					if p.filter.match(model.Printable(it.forced.lock), "forced") {
+					if p.filter.match(model.Printable(it.forced.lock), "forced", "expired") {
 						items = append(items, it)
 					}
 					continue
@@ -330,6 +337,20 @@ func (p *sessionsPane) headCells(r *sessionRow, serverWidth int) []cell {
 		if link.ExpiryKnown() {
 			server.text = "expires " + strings.TrimPrefix(p.env.expires(link), "expires within ")
 		}
+	}
+	if u := untoldOf(p.env.state, r.session); u != nil && link.State != lockcore.LinkConnected {
+		// Its session is gone; its client, last seen at that address,
+		// may not know.
+		conn = cell{text: "expired", p: st.danger}
+		server = cell{}
+		client := cell{text: model.Printable(u.Client), p: st.accent}
+		return []cell{id, client, {text: itoa(r.holds), p: st.holder}, {text: itoa(r.waits), p: st.waiter}, conn, server}
+	}
+	if sl := link.Silent; sl.For > 0 {
+		// Connected, but frozen: what its member heard, and when the
+		// session goes if it stays silent.
+		conn = cell{text: "silent ≥" + model.Duration(sl.For), p: st.danger}
+		server = cell{text: "expires ~" + model.Duration(sl.Left(p.env.now())) + " if still silent", p: st.danger}
 	}
 	client := cell{text: p.env.client(r.session).Short(), p: st.accent}
 	if link.LastClient != "" && link.State != lockcore.LinkConnected {
