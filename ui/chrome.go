@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 
@@ -19,6 +20,12 @@ func (a *App) View() string {
 	if a.width < minWidth || a.height < minHeight {
 		return a.tooSmall()
 	}
+	// One instant per frame: a hold or wait shown in a row and again in
+	// the detail below it must read the same, not differ by the time it
+	// took to draw between them.
+	now, clock := a.env.now(), a.env.now
+	a.env.now = func() time.Time { return now }
+	defer func() { a.env.now = clock }()
 	var b strings.Builder
 	b.Grow(a.width * a.height * 2)
 	bottom := a.bottomLines()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -26,6 +27,9 @@ type detailPane struct {
 	full  bool   // full node names instead of shortened ones
 	info  []string
 	top   int // first info line shown
+	// infoAt is the instant info was worked out for: its holds and waits
+	// are as of then.
+	infoAt time.Time
 }
 
 func newDetailPane(e *env) detailPane { return detailPane{env: e} }
@@ -177,6 +181,12 @@ func (p detailPane) view() string {
 		return " " + st.danger.s("lock "+model.Printable(p.path)+" is gone") + "\n " + st.muted.s("esc goes back")
 	}
 	qh, ih := p.split()
+	if ih > 0 && !p.infoAt.Equal(p.env.now()) {
+		// The rows below are drawn as of now; so is what is said of the
+		// selection, or a hold would read one figure in its row and an
+		// older one under it (p is a copy: the pane keeps its own).
+		p.buildInfo()
+	}
 	end := min(p.cur.first+qh, p.count())
 	cells := make([][]cell, 0, end-p.cur.first)
 	for i := p.cur.first; i < end; i++ {

@@ -48,6 +48,7 @@ func (p *detailPane) buildInfo() {
 		p.info = nil
 		return
 	}
+	p.infoAt = p.env.now()
 	b := &infoLines{st: p.env.st, w: max(p.w, 20)}
 	if q := p.selected(); q != nil {
 		p.participantInfo(b, q)
