@@ -213,6 +213,7 @@ func analyzeApp(l *Lock, t Tree) {
 		analyzeAccumulo(l, t)
 	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeCuratorMutex:
 		analyzeCuratorIDs(l)
+		analyzeCuratorApp(l)
 		analyzeAurora(l, t)
 	case l.Recipe == RecipeMesos:
 		analyzeMesos(l)

@@ -220,16 +220,19 @@ func TestIntegrationMoreApplications(t *testing.T) {
 
 		druid := waitApp(t, server, "/druid/coordinator/_COORDINATOR", func(s appShowJSON) bool { return len(s.Locks[0].Participants) == 2 }).Locks[0]
 		if druid.Recipe != "curator-leaderlatch" || druid.Participants[0].Identity != "participant http://coord1.example.com:8081" ||
-			druid.Participants[1].Role != "waiter" || len(druid.Anomalies) != 0 {
+			druid.Participants[1].Role != "waiter" || len(druid.Anomalies) != 0 || druid.App == nil ||
+			druid.App.What != "coordinator leader election" || druid.App.Holder != "participant http://coord1.example.com:8081" {
 			t.Errorf("druid %+v", druid)
 		}
 		nifi := waitApp(t, server, "/nifi/leaders/Cluster Coordinator", func(s appShowJSON) bool { return len(s.Locks[0].Participants) == 2 }).Locks[0]
 		if nifi.Path != "/nifi/leaders/Cluster Coordinator" || nifi.Recipe != "curator-mutex" || nifi.Holders != 1 || nifi.Waiters != 1 ||
-			!strings.HasPrefix(nifi.Participants[0].Identity, "participant nifi1.example.com:8443") || len(nifi.Anomalies) != 0 {
+			!strings.HasPrefix(nifi.Participants[0].Identity, "participant nifi1.example.com:8443") || len(nifi.Anomalies) != 0 ||
+			nifi.App == nil || nifi.App.What != "Cluster Coordinator election" {
 			t.Errorf("nifi %+v", nifi)
 		}
 		spark := showApp(t, server, "/spark/leader_election").Locks[0]
-		if spark.Recipe != "curator-leaderlatch" || spark.Holders != 1 || spark.Waiters != 1 || spark.Participants[0].Identity != "" {
+		if spark.Recipe != "curator-leaderlatch" || spark.Holders != 1 || spark.Waiters != 1 || spark.Participants[0].Identity != "" ||
+			spark.App == nil || spark.App.Holder != "session "+sid(spark1) {
 			t.Errorf("spark %+v", spark)
 		}
 		got := lsRecipes(t, server, "/nifi")
