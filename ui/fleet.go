@@ -171,16 +171,19 @@ func (p *fleetPane) cells(c fleet.Cluster) []cell {
 			down = "-"
 		}
 		return []cell{name, {text: check.Unknown.String(), p: st.warning}, {text: c.Reach.String(), p: st.danger},
-			{text: down, p: st.danger}, {text: "-"}, {text: "-"}, {text: "-"}, {text: model.Printable(c.Err), p: st.danger}}
+			{text: down, p: st.danger}, {text: "-"}, {text: "-"}, {text: "-"}, {text: c.Why(), p: st.danger}}
 	}
 	r := c.Result
 	waits := st.muted
 	if r.Waiters > 0 {
 		waits = st.waiter
 	}
-	worst := cell{text: c.Worst.String(), p: st.muted}
-	if c.Worst.Kind != "" {
+	worst := cell{text: c.Why(), p: st.muted}
+	switch {
+	case c.Worst.Kind != "":
 		worst.p = p.statusPaint(c.Worst.Status)
+	case c.Status() == check.Unknown:
+		worst.p = st.warning
 	}
 	return []cell{name, {text: c.Status().String(), p: p.statusPaint(c.Status())}, {text: c.Reach.String(), p: st.ok},
 		{text: ago(now, c.At), p: st.muted},

@@ -97,6 +97,21 @@ func TestSortWorstFirst(t *testing.T) {
 	if s := Summary(rows); s != "CRITICAL: 7 clusters; 1 critical: crit; 2 unknown: down, pending; 1 warning: warn" {
 		t.Errorf("summary %q", s)
 	}
+	failed := reached("failed", th)
+	failed.Result.Errors = []string{"/locks/x: not authenticated"}
+	for _, tc := range []struct {
+		c    Cluster
+		want string
+	}{
+		{rows[0], "wait /q"},
+		{rows[1], "refused"},
+		{rows[4], "-"},
+		{failed, "0 locks, none stuck or over a threshold; 1 read failed: /locks/x: not authenticated"},
+	} {
+		if got := tc.c.Why(); got != tc.want {
+			t.Errorf("%s: Why %q, want %q", tc.c.Name, got, tc.want)
+		}
+	}
 }
 
 // What a context's name, its server's error or a lock's path holds

@@ -70,12 +70,12 @@ func WriteListText(w io.Writer, rows []Cluster) error {
 	for _, c := range rows {
 		name := model.Printable(c.Name)
 		if c.Reach != Reached {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t%s\n", name, c.Status(), c.Reach, model.Printable(c.Err))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\t-\t-\t%s\n", name, c.Status(), c.Reach, c.Why())
 			continue
 		}
 		r := c.Result
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", name, c.Status(), c.Reach, r.Locks, r.Holders, r.Waiters,
-			LongestWait(c), c.Worst.String())
+			LongestWait(c), c.Why())
 	}
 	return tw.Flush()
 }
@@ -87,6 +87,24 @@ func LongestWait(c Cluster) string {
 		return "-"
 	}
 	return model.Duration(c.Result.OldestWait.Truncate(time.Second))
+}
+
+// Why is what the row's WORST column says, escaped: the worst finding or
+// anomaly; for a cluster read but not judged (reads failed), its check's
+// reason; for one not read, why; else "-".
+func (c Cluster) Why() string {
+	switch {
+	case c.Reach == Pending:
+		return ""
+	case c.Reach != Reached:
+		return model.Printable(c.Err)
+	case c.Worst.Kind != "":
+		return c.Worst.String()
+	case c.Status() == check.Unknown:
+		_, why, _ := strings.Cut(c.Result.Summary(), ": ")
+		return why
+	}
+	return "-"
 }
 
 // String is "wait /locks/orders", or "-" for nothing; escaped.
