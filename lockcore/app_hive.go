@@ -162,6 +162,9 @@ func analyzeHive(l *Lock) {
 	a := &App{Name: "hive", What: what + " on " + object,
 		Notes: []string{"Hive's lock manager never queues: a query that meets a conflicting lock deletes its node and tries again later, so every node that stays is a holder"}}
 	l.App = a
+	// SHOW LOCKS reads every lock node with a data watch: sessions that
+	// watch Hive's nodes wait for nothing.
+	dropHerd(l, "sessions watch these lock nodes, as Hive's SHOW LOCKS leaves them doing; nobody waits on a Hive lock's node")
 	var holders []*Participant
 	for i := range l.Participants {
 		p := &l.Participants[i]
