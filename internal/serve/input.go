@@ -23,7 +23,9 @@ type input struct {
 	rest []byte // read from the client, not yet by a program
 }
 
-func pumpInput(r io.Reader) *input {
+// pumpInput reads r until it ends or ctx does (what the client types
+// once no program reads it is dropped with the session).
+func pumpInput(ctx context.Context, r io.Reader) *input {
 	in := &input{chunks: make(chan []byte)}
 	in.last.Store(time.Now().UnixNano())
 	go func() {
@@ -33,7 +35,11 @@ func pumpInput(r io.Reader) *input {
 			n, err := r.Read(buf)
 			if n > 0 {
 				in.last.Store(time.Now().UnixNano())
-				in.chunks <- buf[:n]
+				select {
+				case in.chunks <- buf[:n]:
+				case <-ctx.Done():
+					return
+				}
 			}
 			if err != nil {
 				return

@@ -132,7 +132,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 	}()
 	r := newRenderer(ss.sess)
 	ss.win = watchWindows(winch)
-	ss.in = pumpInput(ss.sess)
+	ss.in = pumpInput(ss.ctx, ss.sess)
 	if d := ss.srv.cfg.IdleTimeout; d > 0 {
 		go ss.in.idle(ss.ctx, d, func() { cancel(fmt.Errorf("idle for %s", d)) })
 	}
