@@ -74,18 +74,24 @@ func (r Result) Status() Status {
 func (r Result) Complete() bool { return len(r.Partial) == 0 && len(r.Unjudged()) == 0 }
 
 // Unjudged says, for each listed anomaly kind that could not be judged,
-// why: today disconnected-holder, which needs every member's cons.
+// why: today disconnected-holder and silent-holder, which need every
+// member's cons (a holder no answer lists is neither connected nowhere
+// nor silent, as far as anyone can tell).
 func (r Result) Unjudged() []string {
-	k := lockcore.AnomalyDisconnectedHolder
-	listed := slices.Contains(r.Thresholds.Critical, k) || slices.Contains(r.Thresholds.Warning, k)
-	if !listed || r.UnknownLinks == 0 {
+	if r.UnknownLinks == 0 {
 		return nil
 	}
 	why := r.LinksNote
 	if why == "" {
 		why = "not every member answered cons"
 	}
-	return []string{fmt.Sprintf("%s not judged for %d %s (%s)", k, r.UnknownLinks, plural(r.UnknownLinks, "holder", "holders"), why)}
+	var out []string
+	for _, k := range []lockcore.AnomalyKind{lockcore.AnomalyDisconnectedHolder, lockcore.AnomalySilentHolder} {
+		if slices.Contains(r.Thresholds.Critical, k) || slices.Contains(r.Thresholds.Warning, k) {
+			out = append(out, fmt.Sprintf("%s not judged for %d %s (%s)", k, r.UnknownLinks, plural(r.UnknownLinks, "holder", "holders"), why))
+		}
+	}
+	return out
 }
 
 // SetClients fills in each finding's client, and a wait finding's

@@ -143,8 +143,8 @@ func TestUndatedHoldIsSaidAndWaitCatchesTheQueue(t *testing.T) {
 	}
 }
 
-// Where cons is refused, disconnected-holder (critical by default) cannot
-// be judged: the result says so and is not complete.
+// Where cons is refused, disconnected-holder and silent-holder (critical
+// by default) cannot be judged: the result says so and is not complete.
 func TestDisconnectedHolderNotJudged(t *testing.T) {
 	l := queued("/locks/orders", lockcore.RecipeCuratorMutex, time.Minute, 30*time.Second, 1)
 	for i := range l.Participants {
@@ -152,12 +152,14 @@ func TestDisconnectedHolderNotJudged(t *testing.T) {
 	}
 	r := Evaluate([]*lockcore.Lock{l}, DefaultThresholds())
 	r.LinksNote = "cons refused by 127.0.0.1:2181"
-	if r.Complete() || len(r.Unjudged()) != 1 || r.Status() != OK {
+	if r.Complete() || len(r.Unjudged()) != 2 || r.Status() != OK {
 		t.Fatalf("complete %v, unjudged %v, status %s", r.Complete(), r.Unjudged(), r.Status())
 	}
 	want := "disconnected-holder not judged for 1 holder (cons refused by 127.0.0.1:2181)"
-	if !strings.Contains(r.Summary(), want) {
-		t.Errorf("summary %q, want it to contain %q", r.Summary(), want)
+	for _, w := range []string{want, "silent-holder not judged for 1 holder"} {
+		if !strings.Contains(r.Summary(), w) {
+			t.Errorf("summary %q, want it to contain %q", r.Summary(), w)
+		}
 	}
 	var b bytes.Buffer
 	if err := r.WriteJSON(&b); err != nil {

@@ -126,8 +126,9 @@ func TestIntegrationCheckSaysDisconnectedHolderNotJudged(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("invalid JSON (%v): %s %s", err, out, errOut)
 	}
-	if code != int(check.OK) || got.Complete || len(got.NotJudged) != 1 ||
-		!strings.Contains(got.NotJudged[0], "disconnected-holder not judged for 1 holder (cons refused, and no AdminServer answered, by "+server) {
+	if code != int(check.OK) || got.Complete || len(got.NotJudged) != 2 ||
+		!strings.Contains(got.NotJudged[0], "disconnected-holder not judged for 1 holder (cons refused, and no AdminServer answered, by "+server) ||
+		!strings.Contains(got.NotJudged[1], "silent-holder not judged for 1 holder") {
 		t.Errorf("exit %d: %+v", code, got)
 	}
 	out, _, code = run(t, "check", "--server", server)

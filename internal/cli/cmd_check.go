@@ -54,8 +54,13 @@ whom to page. --crit-wait alone, below the default --warn-wait, lowers it to the
 of the config file (see zklocks config --help), then from the defaults; no config file is
 needed (cron, a Kubernetes CronJob).
 
-disconnected-holder needs every member's cons: where a member refuses it (4lw.commands.whitelist)
-the kind is not judged, and check says so ("not judged", complete=0, "complete": false in JSON).
+disconnected-holder and silent-holder need every member's cons: where a member refuses it
+(4lw.commands.whitelist) and has no AdminServer, the kinds are not judged, and check says so
+("not judged", complete=0, "complete": false in JSON). silent-holder (critical by default) is a
+holder whose connection stands but whose member has heard nothing from it, not even a ping, for
+more than a third of its session timeout: a frozen process (GC pause, SIGSTOP, stalled VM) that
+blocks the lock until its session expires, and then, if it wakes, may go on as if it held. One
+read judges it by the member's own clock (its freshest reply against the holder's last).
 
 In a large tree the search uses the servers' dump of ephemeral nodes and stops there, as ls
 does: locks whose contenders are all persistent nodes may then be missing. The summary says
