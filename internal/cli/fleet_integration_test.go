@@ -131,8 +131,11 @@ func TestIntegrationFleet(t *testing.T) {
 
 	out, _, code := run(t, "check", "--all-contexts", "--config", f.config, "--timeout", "3s")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != int(check.Critical) || len(lines) != 4 || !strings.HasPrefix(lines[1], "CRITICAL east: 1 of 1 lock stuck: "+f.stuck+" wait") ||
-		!strings.HasPrefix(lines[2], "OK north: 1 lock, none stuck") || !strings.HasPrefix(lines[3], "OK west: 0 locks") {
+	if code != int(check.Critical) || len(lines) != 5 ||
+		!strings.HasSuffix(lines[0], " | clusters=3;;;0 critical=1;;;0 unknown=0;;;0 warning=0;;;0") ||
+		!strings.HasPrefix(lines[1], "CRITICAL east: 1 of 1 lock stuck: "+f.stuck+" wait") ||
+		!strings.HasPrefix(lines[2], "OK north: 1 lock, none stuck") || !strings.HasPrefix(lines[3], "OK west: 0 locks") ||
+		!regexpMatch(`^\| 'east:read'=1;;;0;1 'east:locks'=1;;;0 'east:waiters'=1;;;0 'east:oldest_wait'=[\d.]+s;;;0 'north:read'=1;;;0;1 `, lines[4]) {
 		t.Errorf("check --all-contexts: exit %d:\n%s", code, out)
 	}
 	out, errOut, code := run(t, "ls", "--all-contexts", "--config", f.config, "--timeout", "3s")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -47,18 +48,54 @@ func (c Cluster) Line() string {
 	return fmt.Sprintf("%s %s: %s: %s", check.Unknown, name, c.Reach, model.Printable(c.Err))
 }
 
-// WriteCheckText writes check --all-contexts: the fleet's summary line,
-// then one line per cluster, worst first.
+// WriteCheckText writes check --all-contexts: the fleet's summary line
+// with how many clusters are at each status as performance data, one line
+// per cluster, worst first, then each cluster's figures as performance
+// data after a "|" line, as the plugin guidelines have a long output end.
+//
+//	CRITICAL: 3 clusters; 1 critical: east | clusters=3;;;0 critical=1;;;0 unknown=0;;;0 warning=0;;;0
+//	CRITICAL east: 1 of 1 lock stuck: /locks/orders wait
+//	| 'east:read'=1;;;0;1 'east:locks'=1;;;0 'east:waiters'=1;;;0 'east:oldest_wait'=63s;;;0 ...
 func WriteCheckText(w io.Writer, rows []Cluster) error {
 	var b strings.Builder
 	b.WriteString(Summary(rows))
-	b.WriteByte('\n')
+	at := map[check.Status]int{}
+	for _, c := range rows {
+		at[c.Status()]++
+	}
+	fmt.Fprintf(&b, " | clusters=%d;;;0 critical=%d;;;0 unknown=%d;;;0 warning=%d;;;0\n", len(rows), at[check.Critical],
+		at[check.Unknown], at[check.Warning])
+	var perf []string
 	for _, c := range rows {
 		b.WriteString(c.Line())
 		b.WriteByte('\n')
+		read := 0
+		if c.Reach == Reached {
+			read = 1
+		}
+		perf = append(perf, fmt.Sprintf("%s=%d;;;0;1", perfLabel(c.Name, "read"), read))
+		if c.Reach == Reached {
+			r := c.Result
+			perf = append(perf, fmt.Sprintf("%s=%d;;;0", perfLabel(c.Name, "locks"), r.Locks),
+				fmt.Sprintf("%s=%d;;;0", perfLabel(c.Name, "waiters"), r.Waiters),
+				fmt.Sprintf("%s=%ss;;;0", perfLabel(c.Name, "oldest_wait"),
+					strconv.FormatFloat(r.OldestWait.Truncate(time.Millisecond).Seconds(), 'f', -1, 64)))
+		}
+	}
+	if len(perf) > 0 {
+		b.WriteString("| " + strings.Join(perf, " ") + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// perfLabel quotes a performance-data label as the plugin guidelines say:
+// in single quotes, a quote doubled; "=" cannot appear in one.
+func perfLabel(name, figure string) string {
+	l := model.Printable(name) + ":" + figure
+	l = strings.ReplaceAll(l, "'", "''")
+	l = strings.ReplaceAll(l, "=", "_")
+	return "'" + l + "'"
 }
 
 // WriteListText writes ls --all-contexts: a table of one line per
