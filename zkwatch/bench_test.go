@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -45,6 +46,9 @@ type benchEnv struct {
 	actor *zk.Conn
 	// znodes is what discovery tracks: every parent and every contender.
 	znodes int
+	// book is the rule book watchers read locks by; nil: the built-in
+	// entries alone.
+	book *lockcore.Book
 }
 
 // BenchmarkWatch measures the watcher against ZooKeeper itself, on one
@@ -60,6 +64,7 @@ func BenchmarkWatch(b *testing.B) {
 	b.Run("Memory", func(b *testing.B) { benchMemory(b, env, &r) })
 	b.Run("Latency", func(b *testing.B) { benchLatency(b, env, &r) })
 	b.Run("Churn", func(b *testing.B) { benchChurn(b, env, &r) })
+	b.Run("RuleBook", func(b *testing.B) { benchRuleBook(b, env, &r) })
 	r.print(os.Stdout, env)
 }
 
@@ -228,7 +233,9 @@ func startWatcherHook(tb testing.TB, env *benchEnv, beforeWatch func(), on func(
 	if beforeWatch != nil {
 		beforeWatch()
 	}
-	lw.w = zkwatch.Watch(ctx, lw.conn, benchConfig())
+	cfg := benchConfig()
+	cfg.Analysis.Book = env.book
+	lw.w = zkwatch.Watch(ctx, lw.conn, cfg)
 	go func() {
 		defer close(lw.done)
 		for ev := range lw.w.Events() {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,4 +157,33 @@ func FuzzConfigRecipes(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRecipesCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(recipesConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "recipes", "--config", path, "--context", "dev")
+	if code != exitOK {
+		t.Fatalf("recipes exited %d: %s", code, errOut)
+	}
+	yours, builtin := strings.Index(out, "\nyours"), strings.Index(out, "\nbuilt-in:")
+	if yours < 0 || builtin < yours || !strings.Contains(out[yours:builtin], "acme-rw  read-write") ||
+		!strings.Contains(out[builtin:], "curator-mutex  mutex") || !strings.Contains(out, "decoder:<name>: accumulo-lock") {
+		t.Fatalf("recipes:\n%s", out)
+	}
+	out, _, code = run(t, "recipes", "--json", "--config", path)
+	var got struct {
+		Entries []lockcore.Entry `json:"entries"`
+		Yours   int              `json:"yours"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
+		t.Fatalf("recipes --json: exit %d, %v\n%s", code, err, out)
+	}
+	// The current context is prod: its two entries, then acme-rw.
+	if got.Yours != 3 || got.Entries[0].Name != "acme-pool" || got.Entries[0].Limit != "5" || got.Entries[3].Builtin != true {
+		t.Fatalf("recipes --json: %d yours, first %+v", got.Yours, got.Entries[0])
+	}
 }
