@@ -151,7 +151,7 @@ func (b *Book) describes(lockPath string, self Node, names []string, absent bool
 				return c
 			}
 		default:
-			if ok, _ := c.fits(lockPath, elems, self, names); ok {
+			if c.fits(elems, self, names) {
 				return c
 			}
 		}
@@ -159,48 +159,32 @@ func (b *Book) describes(lockPath string, self Node, names []string, absent bool
 	return nil
 }
 
-// fits reports whether c describes the lock, and if not, why not.
-// elems are lockPath's elements.
-func (c *compiled) fits(lockPath string, elems []string, self Node, names []string) (bool, string) {
+// fits reports whether c describes the lock; elems are lockPath's
+// elements. It says nothing of why not (Explain does), as it runs for
+// every entry on every lock read.
+func (c *compiled) fits(elems []string, self Node, names []string) bool {
 	if len(c.paths) > 0 && !c.matchesPath(elems) {
-		return false, "its paths do not match " + strconv.Quote(lockPath)
+		return false
 	}
 	if c.Grant == GrantSingleNode {
-		switch {
-		case len(names) > 0:
-			return false, fmt.Sprintf("it is a single node, and this one has %d children", len(names))
-		case !self.Ephemeral() && !c.Persistent:
-			return false, "it is an ephemeral node, and this one is not"
-		}
-		return true, ""
+		return len(names) == 0 && (self.Ephemeral() || c.Persistent)
 	}
 	if len(c.paths) == 0 && len(names) == 0 {
-		return false, "it has no paths, so only its children can show it, and there are none"
+		return false
 	}
-	miss, first := 0, ""
+	miss := 0
 	for _, n := range names {
 		if !c.name.MatchString(n) {
-			if miss == 0 {
-				first = n
-			}
 			miss++
 		}
 	}
-	switch {
-	case miss == 0:
-		return true, ""
-	case len(c.paths) > 0 && miss < len(names):
-		// Its paths name the lock: a stray child is an unparsed anomaly.
-		return true, ""
-	case len(c.paths) > 0:
-		return false, fmt.Sprintf("none of its %d children matches %q (%s, for one)", len(names), c.Children, strconv.QuoteToASCII(first))
-	}
-	return false, fmt.Sprintf("%d of %d children do not match %q (%s, for one)", miss, len(names), c.Children, strconv.QuoteToASCII(first))
+	// With paths naming the lock, a stray child is an unparsed anomaly.
+	return miss == 0 || len(c.paths) > 0 && miss < len(names)
 }
 
 func (c *compiled) matchesPath(elems []string) bool {
 	for _, pp := range c.paths {
-		if matchElems(pp, elems) {
+		if pp.matchElems(elems) {
 			return true
 		}
 	}

@@ -299,35 +299,49 @@ func (c *compiled) fillLimit() (string, error) {
 	return "", nil
 }
 
-// pathPattern is a compiled path pattern: its elements.
-type pathPattern []string
+// pathPattern is a compiled path pattern: its elements, and what lets
+// most paths be refused without matching globs: whether it has "**", and
+// its literal elements, each of which a matching path must hold.
+type pathPattern struct {
+	elems    []string
+	literal  []bool
+	double   bool
+	literals []string
+}
 
 func compilePath(p string) (pathPattern, error) {
 	if !strings.HasPrefix(p, "/") {
-		return nil, errors.New("must be absolute (begin with /)")
+		return pathPattern{}, errors.New("must be absolute (begin with /)")
 	}
+	var pp pathPattern
 	if p == "/" {
-		return pathPattern{}, nil
+		return pp, nil
 	}
-	elems := strings.Split(p[1:], "/")
-	for _, el := range elems {
+	pp.elems = strings.Split(p[1:], "/")
+	for _, el := range pp.elems {
 		switch {
 		case el == "":
-			return nil, errors.New("has an empty element (// or a trailing /)")
+			return pathPattern{}, errors.New("has an empty element (// or a trailing /)")
 		case el == "**":
+			pp.double = true
 		case strings.Contains(el, "**"):
-			return nil, errors.New("** must be a whole element")
+			return pathPattern{}, errors.New("** must be a whole element")
 		default:
 			if _, err := path.Match(el, ""); err != nil {
-				return nil, fmt.Errorf("element %q: %v", el, err)
+				return pathPattern{}, fmt.Errorf("element %q: %v", el, err)
 			}
 		}
+		lit := el != "**" && !strings.ContainsAny(el, `*?[\`)
+		pp.literal = append(pp.literal, lit)
+		if lit {
+			pp.literals = append(pp.literals, el)
+		}
 	}
-	return pathPattern(elems), nil
+	return pp, nil
 }
 
 // match reports whether the absolute path p matches.
-func (pp pathPattern) match(p string) bool { return matchElems(pp, splitPath(p)) }
+func (pp pathPattern) match(p string) bool { return pp.matchElems(splitPath(p)) }
 
 // splitPath is an absolute path's elements; none for the root.
 func splitPath(p string) []string {
@@ -335,6 +349,26 @@ func splitPath(p string) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimPrefix(p, "/"), "/")
+}
+
+// matchElems reports whether a path's elements match.
+func (pp pathPattern) matchElems(elems []string) bool {
+	if !pp.double {
+		if len(elems) != len(pp.elems) {
+			return false
+		}
+		for i, el := range pp.elems {
+			if pp.literal[i] && el != elems[i] {
+				return false
+			}
+		}
+	}
+	for _, lit := range pp.literals {
+		if !slices.Contains(elems, lit) {
+			return false
+		}
+	}
+	return matchElems(pp.elems, elems)
 }
 
 // matchElems matches elements against a pattern's, "**" standing for any

@@ -62,7 +62,7 @@ func (b *Book) Explain(t Tree, l Lock) Explanation {
 func (c *compiled) reasons(t Tree, elems []string, names []string) []string {
 	var why []string
 	for i, pp := range c.paths {
-		if matchElems(pp, elems) {
+		if pp.matchElems(elems) {
 			why = append(why, fmt.Sprintf("its path pattern %s matches %s", strconv.Quote(c.Paths[i]), strconv.QuoteToASCII(t.Path)))
 			break
 		}
