@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -9,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // input reads the client's keys for the whole session and hands them to
@@ -111,6 +113,43 @@ func (p *programInput) Read(b []byte) (int, error) {
 }
 
 func (p *programInput) close() { p.once.Do(func() { close(p.done) }) }
+
+// keepalive asks the client for a reply every `every`, and ends the
+// session and closes its connection when none comes within wait.
+func (ss *session) keepalive(every, wait time.Duration) {
+	conn, ok := ss.sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn)
+	if !ok {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ss.ctx.Done():
+			return
+		case <-t.C:
+		}
+		replied := make(chan error, 1)
+		go func() {
+			// Any reply will do: OpenSSH answers an unknown request
+			// with a failure. It returns once the connection closes.
+			_, _, err := conn.SendRequest("keepalive@openssh.com", true, nil)
+			replied <- err
+		}()
+		select {
+		case err := <-replied:
+			if err != nil {
+				return
+			}
+		case <-time.After(wait):
+			ss.end(fmt.Sprintf("the client did not answer for %s", wait))
+			_ = conn.Close()
+			return
+		case <-ss.ctx.Done():
+			return
+		}
+	}
+}
 
 // windows follows the client's window size for the whole session, and
 // passes each change to the program running.

@@ -166,8 +166,14 @@ func (r *rig) connect(user, key string, pty bool, command string) (*client, erro
 }
 
 func (r *rig) connectTerm(user, key string, pty bool, command, term string) (*client, error) {
+	return r.connectVia(r.addr, user, key, pty, command, term)
+}
+
+// connectVia connects to the server at addr (the server's, or a proxy's
+// to it).
+func (r *rig) connectVia(addr, user, key string, pty bool, command, term string) (*client, error) {
 	r.t.Helper()
-	conn, err := gossh.Dial("tcp", r.addr, &gossh.ClientConfig{User: user,
+	conn, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: user,
 		Auth: []gossh.AuthMethod{gossh.PublicKeys(r.keys[key])}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
 	if err != nil {
 		return nil, err

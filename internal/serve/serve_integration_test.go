@@ -317,3 +317,34 @@ func TestIntegrationSessionColours(t *testing.T) {
 		t.Fatalf("a dumb terminal's session was drawn with %q", m)
 	}
 }
+
+// A client that goes silent without closing its connection (a laptop
+// shut, a network cut) is found out by the keepalives and its session
+// ended, while the others go on.
+func TestIntegrationSilentClient(t *testing.T) {
+	t.Parallel()
+	r := startRig(t, func(c *Config) { c.keepaliveEvery, c.keepaliveWait = 200*time.Millisecond, time.Second })
+	zc := r.zks.Connect(t)
+	takeLock(t, zc, "/it/orders")
+	proxy := zktest.NewProxy(t, r.addr)
+	silent, err := r.connectVia(proxy.Addr(), "silent", "alice", true, "", "xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := r.open("bob", "bob")
+	silent.waitText("/it/orders")
+	other.waitText("/it/orders")
+	proxy.Delay(time.Hour)
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		if strings.Contains(r.log.String(), "the client did not answer for 1s") && r.srv.Sessions() == 1 {
+			return ""
+		}
+		return "the silent client's session was not ended:\n" + r.log.String()
+	})
+	// bob, whose client answers, was asked all along and is still served.
+	takeLock(t, zc, "/it/after")
+	other.waitText("/it/after")
+	if r.srv.Sessions() != 1 {
+		t.Fatal("a client that answers its keepalives was let go")
+	}
+}

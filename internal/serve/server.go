@@ -16,6 +16,18 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
+// A client is asked for a reply every keepaliveEvery (as sshd's
+// ClientAliveInterval does), and its connection closed when none came
+// within keepaliveWait: a client gone without a word (a laptop shut, a
+// network cut) ends its session within a minute, rather than when TCP
+// gives up a quarter of an hour later. A connection that says nothing for
+// connectionIdle (a handshake left hanging) is closed.
+const (
+	keepaliveEvery = 30 * time.Second
+	keepaliveWait  = 30 * time.Second
+	connectionIdle = 2 * time.Minute
+)
+
 // keysEvery is how often the keys file is looked at for changes: a key
 // removed stops admitting its holder, and ends their open sessions,
 // within it.
@@ -63,6 +75,9 @@ type Config struct {
 	Version string
 	// newModel, in tests, replaces the UI (see session.go).
 	newModel modelMaker
+	// keepaliveEvery and keepaliveWait, when set (in tests), replace the
+	// constants.
+	keepaliveEvery, keepaliveWait time.Duration
 }
 
 // Server is zklocks serve's SSH server.
@@ -82,6 +97,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = log.New(log.Writer(), "", log.LstdFlags)
 	}
+	if cfg.keepaliveEvery == 0 {
+		cfg.keepaliveEvery, cfg.keepaliveWait = keepaliveEvery, keepaliveWait
+	}
 	s := &Server{cfg: cfg, clusters: NewClusters(cfg.Dial, cfg.Linger), sessions: map[*session]struct{}{}}
 	s.clusters.logf = cfg.Log.Printf
 	made, err := EnsureHostKey(cfg.HostKey)
@@ -95,6 +113,7 @@ func New(cfg Config) (*Server, error) {
 		wish.WithAddress(cfg.Listen),
 		wish.WithHostKeyPath(cfg.HostKey),
 		wish.WithVersion("zklocks-"+cfg.Version),
+		wish.WithIdleTimeout(connectionIdle),
 		wish.WithPublicKeyAuth(s.authorize),
 		wish.WithMiddleware(s.handle),
 	)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime/debug"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -126,6 +127,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 	defer func() {
 		if r := recover(); r != nil {
 			why = fmt.Sprintf("panic: %v", r)
+			ss.srv.cfg.Log.Printf("panic in the session of %s: %v\n%s", ss.who, r, debug.Stack())
 			wish.Errorf(ss.sess, "\r\nzklocks: an internal error ended this session (logged on the server)\r\n")
 			_ = ss.sess.Exit(2)
 		}
@@ -133,6 +135,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 	r := newRenderer(ss.sess)
 	ss.win = watchWindows(winch)
 	ss.in = pumpInput(ss.ctx, ss.sess)
+	go ss.keepalive(ss.srv.cfg.keepaliveEvery, ss.srv.cfg.keepaliveWait)
 	if d := ss.srv.cfg.IdleTimeout; d > 0 {
 		go ss.in.idle(ss.ctx, d, func() { cancel(fmt.Errorf("idle for %s", d)) })
 	}
