@@ -77,7 +77,7 @@ func applyHiveRules(entries []*entry) {
 		if e.name.Kind != KindHiveLock {
 			continue
 		}
-		e.rule = nil
+		e.rule, e.noWatch = nil, true
 		var blocker int64 = -1
 		switch e.name.Prefix {
 		case hiveExclusive:

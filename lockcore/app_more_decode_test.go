@@ -102,3 +102,26 @@ func TestDecodeMesosMaster(t *testing.T) {
 		t.Error("an info_ protobuf decoded as JSON")
 	}
 }
+
+// FuzzApplicationDecoders: no data makes a decoder of the new
+// applications panic, whatever bytes a node holds.
+func FuzzApplicationDecoders(f *testing.F) {
+	f.Add([]byte("q:1700000000000:EXPLICIT:LOCK TABLE t:fe80::1"))
+	f.Add([]byte("\xff\x00\x00\x00\x04abcdPBUF\x12\x03\x0a\x01h"))
+	f.Add([]byte(`{"id":"c","simpleFields":{"SESSION_ID":"zz"},"listFields":{"HISTORY":["{CONTROLLER=c, TIME=x}"]}}`))
+	f.Add([]byte(`{"nativeUrl":"pulsar://b:6650","httpUrl":"http://[::1"}`))
+	f.Add([]byte("version: 1\nquery: q\nhosts: ['a\\'b:1']\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		DecodeHiveLockData(data)
+		DecodeHBaseTableLock(data)
+		DecodeHelixLeader(data)
+		helixHistory(data, "k")
+		if o, ok := DecodePulsarOwner(data); ok {
+			_ = o.String() + o.registration()
+		}
+		parseDDLEntry(data)
+		DecodeMesosMaster(data)
+		serverSetEndpoint(data)
+		DDLHostName(string(data))
+	})
+}

@@ -31,7 +31,7 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 	}
 	for _, e := range entries {
 		session := e.node.Stat.EphemeralOwner
-		if session == 0 || l.Recipe == RecipeEphemeral || e.rule != nil && e.rule.Children {
+		if session == 0 || l.Recipe == RecipeEphemeral || e.rule != nil && e.rule.Children || e.noWatch {
 			continue
 		}
 		shared := perSession[session] > 1
@@ -71,7 +71,10 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 			e.rule = nil
 		default:
 			actual := nearestAhead(e, watched, byPath)
-			e.note = fmt.Sprintf("its session watches %s, not %s as its recipe's rule says", actual.Node, e.rule.Node)
+			e.note = fmt.Sprintf("its session watches %s, which its recipe's rule does not name", actual.Node)
+			if e.rule != nil {
+				e.note = fmt.Sprintf("its session watches %s, not %s as its recipe's rule says", actual.Node, e.rule.Node)
+			}
 			e.rule = actual
 		}
 	}
