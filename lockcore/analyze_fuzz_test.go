@@ -27,7 +27,9 @@ func fuzzTree(data []byte, watches bool) (Tree, *WatchTable) {
 		func(i int) string { return fmt.Sprintf("zlock#%08x-0000-4000-8000-000000000000#%010d", i%3, i) },
 		func(i int) string { return fmt.Sprintf("flock#%010d", i) },
 		func(i int) string { return fmt.Sprintf("h%d.example.com,16000,%d", i, 1700000000000+i) },
-		func(i int) string { return fmt.Sprintf("LOCK-%s-%010d", []string{"SHARED", "EXCLUSIVE", "SEMI_SHARED"}[i%3], i) },
+		func(i int) string {
+			return fmt.Sprintf("LOCK-%s-%010d", []string{"SHARED", "EXCLUSIVE", "SEMI_SHARED"}[i%3], i)
+		},
 		func(i int) string { return fmt.Sprintf("%s-master:16000%010d", []string{"read", "write"}[i%2], i) },
 		func(i int) string { return fmt.Sprintf("json.info_%010d", i) },
 		func(i int) string { return fmt.Sprintf("member_%010d", i) },
