@@ -65,7 +65,19 @@ type session struct {
 	win  *windows
 	// fromFleet: the fleet screen lies below the next cluster's screens.
 	fromFleet bool
+	// message is said when the next cluster's UI starts: why the session
+	// is back on it.
+	message string
 }
+
+// joinError is a cluster the session could not open.
+type joinError struct {
+	name string
+	err  error
+}
+
+func (e *joinError) Error() string { return "context " + e.name + ": " + e.err.Error() }
+func (e *joinError) Unwrap() error { return e.err }
 
 // handle is the SSH server's only handler (a wish middleware that calls
 // nothing after it): a UI per session, and nothing else.
@@ -139,9 +151,10 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 	if d := ss.srv.cfg.IdleTimeout; d > 0 {
 		go ss.in.idle(ss.ctx, d, func() { cancel(fmt.Errorf("idle for %s", d)) })
 	}
-	name := ss.srv.cfg.Default
+	name, prev := ss.srv.cfg.Default, ""
 	for {
 		next, err := ss.runOn(name, r)
+		var join *joinError
 		switch {
 		case err != nil && errors.Is(err, tea.ErrProgramPanic):
 			wish.Errorf(ss.sess, "\r\nzklocks: an internal error ended this session (logged on the server)\r\n")
@@ -155,6 +168,13 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 			wish.Errorf(ss.sess, "\r\nzklocks: session ended: %s\r\n", cause)
 			_ = ss.sess.Exit(1)
 			return cause.Error()
+		case errors.As(err, &join) && prev != "":
+			// Switched to a cluster that cannot be opened (from the fleet
+			// screen, or :ctx): back to the one the user was on, saying why.
+			ss.srv.cfg.Log.Printf("%s could not open %s; back on context %s", ss.who, model.Printable(err.Error()), quote(prev))
+			ss.message = err.Error()
+			name, prev = prev, ""
+			continue
 		case err != nil:
 			wish.Errorf(ss.sess, "zklocks: %s\r\n", model.Printable(err.Error()))
 			_ = ss.sess.Exit(1)
@@ -164,7 +184,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 			return "quit"
 		}
 		ss.srv.cfg.Log.Printf("%s switched from context %s to %s", ss.who, quote(name), quote(next))
-		name = next
+		name, prev = next, name
 	}
 }
 
@@ -176,7 +196,7 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err er
 	}
 	feed, err := ss.srv.clusters.Join(ss.ctx, name)
 	if err != nil {
-		return "", err
+		return "", &joinError{name: name, err: err}
 	}
 	defer feed.Close()
 	opt, actions := ss.options(feed, r)
@@ -185,6 +205,7 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err er
 		opt.SwitchContext, opt.NoSwitch = nil, ss.srv.cfg.NoSwitch
 	}
 	opt.Fleet, opt.NoFleet, opt.FromFleet = ss.srv.cfg.Fleet, ss.srv.cfg.NoFleet, ss.fromFleet
+	opt.Message, ss.message = ss.message, ""
 	newModel := ss.srv.cfg.newModel
 	if newModel == nil {
 		newModel = func(o ui.Options) tea.Model { return ui.New(o) }
