@@ -142,6 +142,16 @@ func (e *Enricher) Poll(ctx context.Context) Enrichment {
 	return e.last
 }
 
+// AskSoon makes the next Poll ask the members whatever the interval: srvr,
+// and each other word its cost allows (cons and a watch table read for the
+// same locks are kept as usual; a table read before the locks of interest
+// grew is read again as soon as its cost allows).
+func (e *Enricher) AskSoon() {
+	e.mu.Lock()
+	e.askedAt = time.Time{}
+	e.mu.Unlock()
+}
+
 // start begins an ask; e.mu is held. The ask keeps ctx's values but not its
 // cancellation, which belongs to the Polls that wait.
 func (e *Enricher) start(ctx context.Context) *ask {

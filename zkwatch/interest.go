@@ -30,6 +30,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
+		polled := time.Now()
 		pollCtx, cancel := context.WithTimeout(ctx, every)
 		en := e.Poll(pollCtx).WithinChroot(w.conn.target.Chroot).Without(w.conn.SessionID())
 		cancel()
@@ -48,11 +49,51 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			w.SetWatchTable(table)
 			last, lastGen, first = table, en.CoversGen, false
 		}
-		select {
-		case <-ctx.Done():
+		early, ok := w.nextPoll(ctx, tick.C, every, polled)
+		if !ok {
 			return
-		case <-tick.C:
 		}
+		if early {
+			e.AskSoon()
+		}
+	}
+}
+
+// foundSettle is how long the enrich loop lets a lock's discovery settle
+// (the rest of a walk's or dump's locks come with it) before it reads the
+// watch table for them, and earlyGap the least time between two polls
+// that locks found call early.
+const (
+	foundSettle = 100 * time.Millisecond
+	earlyGap    = time.Second
+)
+
+// nextPoll waits for the next period, or for locks first tracked since
+// the last poll, which was at last: the table read before they were found
+// holds none of their watches, and their waiters would be judged by the
+// recipes' rules alone until the next period ("watches: recipe" on a
+// table that can be read). Such early polls come at most every earlyGap
+// (or every, if shorter); what they ask beyond srvr is paced by its cost
+// as always. It reports whether the poll is early, and false for ok when
+// ctx ends.
+func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every time.Duration, last time.Time) (early, ok bool) {
+	select {
+	case <-ctx.Done():
+		return false, false
+	case <-tick:
+		return false, true
+	case <-w.lockFound:
+	}
+	wait := max(foundSettle, time.Until(last.Add(min(earlyGap, every))))
+	settle := time.NewTimer(min(wait, every))
+	defer settle.Stop()
+	select {
+	case <-ctx.Done():
+		return false, false
+	case <-tick:
+		return false, true
+	case <-settle.C:
+		return true, true
 	}
 }
 

@@ -142,6 +142,10 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 	if first {
 		w.lockGen++
 		w.dirLocks[dirOf(path)]++
+		select {
+		case w.lockFound <- struct{}{}:
+		default:
+		}
 	}
 	w.locks[path] = next
 	for _, p := range parts {

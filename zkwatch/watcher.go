@@ -151,10 +151,13 @@ type Watcher struct {
 	wake        chan struct{}
 	syncWaiters []chan struct{}
 
-	disc          Discovery
-	dumpRefused   bool
-	focus         string  // the lock the operator looks at
-	lockGen       uint64  // grows whenever a lock is first tracked
+	disc        Discovery
+	dumpRefused bool
+	focus       string // the lock the operator looks at
+	lockGen     uint64 // grows whenever a lock is first tracked
+	// lockFound wakes the enrich loop when a lock is first tracked: the watch
+	// table is read again soon, with its watches (see enrichLoop).
+	lockFound     chan struct{}
 	walk          *walker // under way, or nil
 	lastWalkStart time.Time
 	lastWalkTook  time.Duration
@@ -197,7 +200,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
 		before: map[string]bool{}, plain: map[string]time.Time{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
-		told: make(chan Event, toldBuffer), unread: map[string]int{}, fillWake: make(chan struct{}, 1), firstSync: make(chan struct{}),
+		told: make(chan Event, toldBuffer), unread: map[string]int{}, fillWake: make(chan struct{}, 1), firstSync: make(chan struct{}), lockFound: make(chan struct{}, 1),
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
