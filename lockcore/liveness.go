@@ -75,8 +75,9 @@ const (
 	// session yet, or only one answer did and it showed nothing).
 	LiveUnknown Liveness = "unknown"
 	// LiveTalking: two of its member's answers show it sent something
-	// within a third of its timeout: its process runs. A holder that
-	// talks yet holds long is hung (its work, not its client, is stuck).
+	// within its timeout, and none shows it silent: its process runs. A
+	// holder that talks yet holds long is hung (its work, not its client,
+	// is stuck).
 	LiveTalking Liveness = "talking"
 	// LiveSilent: connected, but its member has heard nothing from it for
 	// longer than a third of its timeout: frozen. Unless it wakes, its

@@ -61,7 +61,7 @@ type Link struct {
 	// IsSilent); zero otherwise.
 	Silent Silent
 	// Talking, for a connected session, says two of its member's answers
-	// showed it sent something within a third of its timeout.
+	// showed it sent something within its timeout, and it is not silent.
 	Talking bool
 }
 

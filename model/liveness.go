@@ -34,10 +34,11 @@ func LivenessText(l *lockcore.Lock, p lockcore.Participant, now time.Time) strin
 		return s
 	case lockcore.LiveTalking:
 		if holder && longHeld(l, p) {
-			return "hung: alive and pinging its member, yet holding long: its work, not its client, is stuck; " +
+			return "hung: alive (its member heard from it within its session timeout, and it has not gone silent), yet holding long: " +
+				"its work, not its client, is stuck; " +
 				"look at the process' threads (jstack, py-spy), then revoke or force-release"
 		}
-		return "alive: its member heard from it within a third of its session timeout"
+		return "alive: its member heard from it within its session timeout, and it has not gone silent"
 	}
 	if k.State == lockcore.LinkConnected {
 		return "connected; whether it still pings is not known yet (one answer of its member shows nothing either way)"

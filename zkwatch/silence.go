@@ -98,16 +98,18 @@ func (e *Enricher) hearSilence(answers []memberAnswer) {
 // Link is the connected Link of the session ci lists, with what its
 // member's counters tell: Silent once it has sent nothing for more than a
 // third of its timeout, Talking when two answers show it sent something
-// within that third. A live session's Link is the same from one answer
-// to the next, as long as its member is asked more often than a third of
-// its timeout; asked less often, a session is never shown talking.
+// within its timeout and it is not silent. Within the timeout rather than
+// its third: answers a few seconds apart cannot place a packet closer, and
+// a live client's pings, a third of its timeout apart, would make a
+// tighter claim come and go from one answer to the next, and with it the
+// Link of every live session.
 func (ci ClientInfo) Link() lockcore.Link {
 	k := lockcore.Link{State: lockcore.LinkConnected}
 	switch {
 	case lockcore.IsSilent(ci.Silent, ci.Timeout):
 		k.Silent = lockcore.Silent{For: ci.Silent, At: ci.Asked, Timeout: ci.Timeout}
 	case !ci.Heard.IsZero() && ci.Timeout > 0:
-		k.Talking = ci.Asked.Sub(ci.Heard) <= lockcore.SilentAfter(ci.Timeout)
+		k.Talking = ci.Asked.Sub(ci.Heard) <= ci.Timeout
 	}
 	return k
 }
