@@ -69,6 +69,15 @@ type servePlan struct {
 	noSwitch string
 }
 
+// shown are the contexts the UI lists for :ctx: those offered, or with
+// --server the file's, which :ctx then says it cannot switch to.
+func (p servePlan) shown(s settings) []string {
+	if len(p.offered) > 0 {
+		return p.offered
+	}
+	return s.file.names()
+}
+
 func planServe(cmd *cobra.Command, g *globalFlags, f *serveFlags) (servePlan, error) {
 	s, err := g.load()
 	if err != nil {
@@ -136,7 +145,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 	srv, err := serve.New(serve.Config{
 		Fleet: fleetSrc, NoFleet: p.noSwitch,
 		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys,
-		Contexts: p.offered, Default: p.start, NoSwitch: p.noSwitch,
+		Contexts: p.shown(s), Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
 		Dial: serveDialer(g, p, f), Audit: audit, Log: logger, Version: cmd.Root().Version,
 	})

@@ -43,7 +43,8 @@ type Config struct {
 	// Keys are the authorized keys with their roles.
 	Keys *KeyFile
 	// Contexts are the clusters offered, by name; a session starts on
-	// Default and may switch among them with :ctx.
+	// Default and may switch among them with :ctx. With NoSwitch, they
+	// are only listed.
 	Contexts []string
 	Default  string
 	// NoSwitch, when set, is why :ctx cannot switch (one cluster given
