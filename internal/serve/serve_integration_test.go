@@ -348,3 +348,32 @@ func TestIntegrationSilentClient(t *testing.T) {
 		t.Fatal("a client that answers its keepalives was let go")
 	}
 }
+
+// :ctx switches a session to another context, whose watcher starts for
+// it; the keys typed and the window's size go on to the new screen.
+func TestIntegrationSwitchContext(t *testing.T) {
+	t.Parallel()
+	r := startRig(t, func(c *Config) { c.Contexts, c.Default, c.NoSwitch = []string{"east", "west"}, "east", "" })
+	zc := r.zks.Connect(t)
+	takeLock(t, zc, "/it/east/orders")
+	takeLock(t, zc, "/it/west/jobs")
+	a := r.open("alice", "alice")
+	a.waitText("/it/east/orders")
+	if _, err := a.in.Write([]byte(":ctx west\r")); err != nil {
+		t.Fatal(err)
+	}
+	a.waitText("/it/west/jobs")
+	if n := r.dials.dialled(); n != 2 {
+		t.Fatalf("dialled %d times, want once for each context", n)
+	}
+	if !strings.Contains(r.log.String(), `switched from context "east" to "west"`) {
+		t.Fatalf("the log does not say the switch:\n%s", r.log)
+	}
+	// The next key reaches the new screen: q ends the session.
+	if _, err := a.in.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	if code := a.wait(); code != 0 {
+		t.Fatalf("the session quit with status %d", code)
+	}
+}
