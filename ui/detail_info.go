@@ -277,7 +277,7 @@ func (p *detailPane) appInfo(b *infoLines) {
 	}
 	b.kv(a.Name, model.Printable(a.What), paint{})
 	if a.Holder != "" {
-		b.kv("leader", model.Printable(a.Holder), st.holder)
+		b.kv("holder", model.Printable(a.Holder), st.holder)
 	}
 	if a.Token != nil {
 		b.kv("fencing", model.Printable(model.TokenText(a.Token)), paint{})
