@@ -169,17 +169,23 @@ func (c *compiled) fits(elems []string, self Node, names []string) bool {
 	if c.Grant == GrantSingleNode {
 		return len(names) == 0 && (self.Ephemeral() || c.Persistent)
 	}
-	if len(c.paths) == 0 && len(names) == 0 {
-		return false
+	if len(c.paths) == 0 {
+		// A tree shape: every child must be the entry's.
+		for _, n := range names {
+			if !c.name.MatchString(n) {
+				return false
+			}
+		}
+		return len(names) > 0
 	}
-	miss := 0
+	// Its paths name the lock: one child of its shape is enough, a stray
+	// one is an unparsed anomaly.
 	for _, n := range names {
-		if !c.name.MatchString(n) {
-			miss++
+		if c.name.MatchString(n) {
+			return true
 		}
 	}
-	// With paths naming the lock, a stray child is an unparsed anomaly.
-	return miss == 0 || len(c.paths) > 0 && miss < len(names)
+	return len(names) == 0
 }
 
 func (c *compiled) matchesPath(elems []string) bool {
