@@ -169,6 +169,15 @@ func TestIntegrationFleet(t *testing.T) {
 	// A cluster gone: its line says so, the others are judged as before.
 	f.north.Stop()
 	s.waitScreen(60*time.Second, `(?m)^. east +CRITICAL +connected .*\n.+north +UNKNOWN +unreachable +down \S+ .*connection refused by 127.*\n +west +OK +connected`)
+	// Opening it from another cluster: the fleet screen comes back, with no
+	// cluster open, saying why.
+	s.keys("g", "Enter")
+	s.waitText("⎈ east", f.stuck+"  ")
+	s.keys("Escape")
+	s.waitText("[Fleet]", ">⎈east")
+	s.keys("j", "Enter")
+	s.waitText("no cluster open", "context north: ")
+	s.waitText("[Fleet]", "east    CRITICAL")
 	s.keys("q")
 	s.waitExit(10 * time.Second)
 
