@@ -19,6 +19,7 @@ func (s *State) Clone() *State {
 	c.Links = maps.Clone(s.Links)
 	c.actions = maps.Clone(s.actions)
 	c.foundPending = maps.Clone(s.foundPending)
+	c.hidden = maps.Clone(s.hidden)
 	c.tracks = make(map[int64]*sessionTrack, len(s.tracks))
 	for id, t := range s.tracks {
 		tc := *t

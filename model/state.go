@@ -102,6 +102,9 @@ type State struct {
 	// leader the member that last said it leads, and leaderless that no
 	// member answering says so since (connlog.go); members is replaced,
 	// never changed in place, so clones share it.
+	// hidden is, by plain lock, the hidden waiters the last table read
+	// for it found (KnownHidden).
+	hidden     map[string]HiddenAsOf
 	members    map[string]memberSeen
 	leader     string
 	leaderless bool
@@ -133,6 +136,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.record(ev.At, s.Locks[ev.Path], l)
 		}
 		s.notePending(s.Locks[ev.Path], l)
+		s.noteHidden(l)
 		s.Locks[ev.Path] = l
 		s.noteLock(ev.Path)
 		s.ownersMoved = true

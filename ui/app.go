@@ -40,6 +40,9 @@ type env struct {
 	forced map[int64]forcedRelease
 	// context is the config file's context the UI is on; "" for none.
 	context string
+	// demoLine says, in the demo, what its fair and naive locks mean,
+	// the one running first: one line at 80 columns.
+	demoLine string
 }
 
 // App is the root Bubble Tea model. Use it through a pointer.
@@ -124,6 +127,12 @@ func New(opt Options) *App {
 		operate: opt.Actions != nil && !opt.ReadOnly, fleetOnly: opt.FleetOnly})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
 		forced: map[int64]forcedRelease{}, context: opt.Context}
+	if opt.Demo != nil {
+		e.demoLine = "fair (this lock): a release wakes only the next waiter · naive: wakes them all"
+		if opt.Demo.Naive() {
+			e.demoLine = "naive (this lock): a release wakes every waiter to race · fair: only the next"
+		}
+	}
 	h := help.New()
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,

@@ -50,6 +50,9 @@ func (p *detailPane) buildInfo() {
 	}
 	p.infoAt = p.env.now()
 	b := &infoLines{st: p.env.st, w: max(p.w, 20)}
+	if p.env.demoLine != "" {
+		b.text(p.env.demoLine, p.env.st.muted, "")
+	}
 	if q := p.selected(); q != nil {
 		p.participantInfo(b, q)
 	}
@@ -230,7 +233,18 @@ func (p *detailPane) lockInfo(b *infoLines) {
 	}
 	p.appInfo(b)
 	if l.Recipe == lockcore.RecipeEphemeral {
+		known, ok := p.env.state.KnownHidden(l.Path)
 		switch {
+		case l.WatchesGap != "" && ok && len(known.Sessions) > 0:
+			// The lock changed since the table was read: what that read
+			// found is still the best there is, said as such.
+			b.kv("hidden", itoa(len(known.Sessions))+" waiters as of the watch table read at "+p.env.clock(known.At)+
+				", before the lock's last change: sessions watching the node", st.waiter)
+			for _, s := range known.Sessions {
+				b.lines = append(b.lines, strings.Repeat(" ", labelWidth+1)+model.SessionText(s)+"  "+st.muted.s(p.env.client(s).Short()))
+			}
+		case l.WatchesGap != "" && ok:
+			b.kv("hidden", "none as of the watch table read at "+p.env.clock(known.At)+", before the lock's last change", st.muted)
 		case l.WatchesGap != "":
 			b.kv("hidden", "waiters unknown until the servers' watch table is read again", st.muted)
 		case l.WatchesSource != lockcore.WatchesFromServer:
