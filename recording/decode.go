@@ -94,7 +94,7 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 		}
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
 		l.Observers = h.Observers
-		l.Entry, l.Assumed = string(h.Recipe), h.Assumed
+		l.Entry, l.Assumed, l.Grant, l.SetAside = string(h.Recipe), h.Assumed, h.Grant, h.SetAside
 		if h.Entry != nil {
 			l.Entry = *h.Entry
 		}
@@ -104,7 +104,7 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 		l.WatchesGap = prev.WatchesGap
 		l.LongHeldAfter, l.MaybeLongHeld, l.App = prev.LongHeldAfter, prev.MaybeLongHeld, prev.App
 		l.Observers = prev.Observers
-		l.Entry, l.Assumed = prev.Entry, prev.Assumed
+		l.Entry, l.Assumed, l.Grant, l.SetAside = prev.Entry, prev.Assumed, prev.Grant, prev.SetAside
 	default:
 		return nil, errors.New("first line of a lock without its fields")
 	}

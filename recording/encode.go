@@ -81,7 +81,7 @@ func headOf(l *lockcore.Lock) lockHead {
 	if l.Entry != string(l.Recipe) {
 		entry = &l.Entry
 	}
-	return lockHead{Entry: entry, Assumed: l.Assumed, Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters, Observers: l.Observers,
+	return lockHead{Entry: entry, Assumed: l.Assumed, Grant: l.Grant, SetAside: l.SetAside, Recipe: l.Recipe, MaxLeases: l.MaxLeases, HiddenWaiters: l.HiddenWaiters, Observers: l.Observers,
 		Anomalies: l.Anomalies, Warnings: l.Warnings, WatchesSource: l.WatchesSource, WatchesGap: l.WatchesGap,
 		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld, App: l.App}
 }

@@ -104,6 +104,9 @@ type lockHead struct {
 	// Lock.Assumed.
 	Entry   *string  `json:"en,omitempty"`
 	Assumed []string `json:"as,omitempty"`
+	// Grant is Lock.Grant; SetAside Lock.SetAside.
+	Grant    lockcore.Grant     `json:"gr,omitempty"`
+	SetAside []lockcore.Anomaly `json:"sa,omitempty"`
 }
 
 // holdJSON is a holder's hold (lockcore.Hold): its grant's bounds in Unix

@@ -122,7 +122,8 @@ func LoadParts(names []string, opt ReadOptions) (*Recording, error) {
 }
 
 // LoadDir reads a history's directory as LoadParts does: every part in
-// it, oldest first.
+// it, oldest first. The newest may be the one a running History writes:
+// unless opt.Live names another, its end in the middle is no warning.
 func LoadDir(dir string, opt ReadOptions) (*Recording, error) {
 	parts, err := ListParts(dir)
 	if err != nil {
@@ -134,6 +135,9 @@ func LoadDir(dir string, opt ReadOptions) (*Recording, error) {
 	names := make([]string, len(parts))
 	for i, p := range parts {
 		names[i] = p.Name
+	}
+	if opt.Live == "" {
+		opt.Live = names[len(names)-1]
 	}
 	return LoadParts(names, opt)
 }

@@ -124,7 +124,7 @@ func New(opt Options) *App {
 	}
 	st := newStyles(opt.Renderer, opt.Profile)
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
-		operate: opt.Actions != nil && !opt.ReadOnly, fleetOnly: opt.FleetOnly})
+		operate: opt.Actions != nil && !opt.ReadOnly, fleetOnly: opt.FleetOnly, history: opt.OpenHistory != nil && replay == nil})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
 		forced: map[int64]forcedRelease{}, context: opt.Context}
 	if opt.Demo != nil {

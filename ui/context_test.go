@@ -58,3 +58,20 @@ func TestSwitchContext(t *testing.T) {
 		t.Fatalf("quit %v:\n%s", quit, screen(b))
 	}
 }
+
+// R leaves the live UI for a replay of its caller's history, on every
+// screen; without a history it does nothing.
+func TestOpenHistory(t *testing.T) {
+	for _, tab := range []string{"1", "2", "3", "4"} {
+		asked := 0
+		a := newTestApp(t, 80, 24, func(o *Options) { o.OpenHistory = func() { asked++ } })
+		press(a, tab)
+		if quit := press(a, "R"); !quit || asked != 1 {
+			t.Fatalf("screen %s: quit %v, asked %d", tab, quit, asked)
+		}
+	}
+	b := newTestApp(t, 80, 24)
+	if quit := press(b, "R"); quit {
+		t.Fatal("R quit a UI whose caller keeps no history")
+	}
+}

@@ -139,6 +139,18 @@ func (a *App) runCommand(text string) tea.Cmd {
 	return nil
 }
 
+// openHistory leaves the live UI for its caller to replay the history it
+// keeps (Options.OpenHistory). Not while the operator holds or waits for
+// a lock of their own: leaving the UI gives it back.
+func (a *App) openHistory(tea.KeyMsg) tea.Cmd {
+	if a.env.own != nil {
+		a.say("release your own lock first (r on the locks): leaving for the replay would give it back", true)
+		return nil
+	}
+	a.opt.OpenHistory()
+	return tea.Quit
+}
+
 // switchContext lists the contexts (name "") or switches to one: the UI
 // quits, for the caller to connect to it as --context would.
 func (a *App) switchContext(name string) tea.Cmd {

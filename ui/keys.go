@@ -51,6 +51,9 @@ type keyMap struct {
 
 	// A replay's time cursor (replay.go).
 	PlayPause, PrevChange, NextChange, PrevGrant, NextGrant, JumpTime, Slower, Faster key.Binding
+	// History leaves the live UI for a replay of the history its caller
+	// keeps (Options.OpenHistory, under zklocks serve).
+	History key.Binding
 	// The timeline screen (timeline.go).
 	ScreenTimeline, ZoomIn, ZoomOut, Busiest key.Binding
 
@@ -74,6 +77,8 @@ type keyMode struct {
 	operate bool
 	// fleetOnly: no cluster is open, only the fleet screen.
 	fleetOnly bool
+	// history binds History: the live UI's caller keeps a history.
+	history bool
 }
 
 func newKeyMap(m keyMode) keyMap {
@@ -160,6 +165,7 @@ func newKeyMap(m keyMode) keyMap {
 		DemoLoseReply: b([]string{"L"}, "L", "lose reply"),
 		DemoSwitch:    b([]string{"N"}, "N", map[bool]string{false: "herd (naive lock)", true: "fair lock"}[m.naive]),
 
+		History:    b([]string{"R"}, "R", "replay the last hour"),
 		PlayPause:  b([]string{" "}, "space", "play/pause"),
 		PrevChange: b([]string{"["}, "[", "previous change"),
 		NextChange: b([]string{"]"}, "]", "next change"),
@@ -239,6 +245,9 @@ func (k *keyMap) screenKeys(f focus) keySet {
 			s.add(colDemo, (*App).handleDemoKey, &k.DemoAdd)
 		}
 		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply, &k.DemoSwitch)
+	}
+	if k.mode.history && !k.mode.replay {
+		s.add(colScreens, (*App).openHistory, &k.History)
 	}
 	if k.mode.replay {
 		s.add(colReplay, (*App).handleReplayKey, &k.PlayPause, &k.PrevChange, &k.NextChange,

@@ -15,6 +15,7 @@ func allKeyModes() []keyMode {
 		for _, replay := range []bool{false, true} {
 			for _, operate := range []bool{false, true} {
 				out = append(out, keyMode{demo: demo, replay: replay, operate: operate})
+				out = append(out, keyMode{demo: demo, replay: replay, operate: operate, history: !replay})
 			}
 			out = append(out, keyMode{demo: demo, replay: replay, fleetOnly: true})
 		}

@@ -86,6 +86,10 @@ type Options struct {
 	// nil, :ctx says NoSwitch.
 	SwitchContext func(name string)
 	NoSwitch      string
+	// OpenHistory, when set, binds R in the live UI: it is called, and the
+	// UI quits, for the caller to open a replay of the last hour of the
+	// history it keeps (zklocks serve), and the live UI again after.
+	OpenHistory func()
 	// Open is a lock's path, or a contender's node path, to open the
 	// detail of as soon as it has been read; when every lock has been
 	// read and it is none, the UI says so on the locks screen.

@@ -42,6 +42,12 @@ Clusters: the config file's contexts (--contexts, or the serve section's, or all
 of them); a session starts on --context or the current-context, and :ctx NAME
 switches. With --server, that one cluster only.
 
+History: each cluster's shared watcher records what it sees, by default, in
+--history (by default $XDG_STATE_HOME/zklocks/history/serve/CLUSTER), kept for
+--history-max-age within --history-max-size as the exporter's is, while the watcher
+runs; in any session, R replays its last hour (q goes back to the live UI), and
+zklocks replay DIR or postmortem --recording DIR read it.
+
 The serve section of the config file gives listen, authorized-keys, host-key,
 contexts, max-sessions, idle-timeout and linger (flags win); serve --check
 validates them, and the keys file, without serving. See docs/serve.md.
@@ -147,7 +153,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys,
 		Contexts: p.shown(s), Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
-		Dial: serveDialer(g, p, f), Audit: audit, Log: logger, Version: cmd.Root().Version,
+		Dial: serveDialer(g, p, f, cmd.Root().Version, logger), Audit: audit, Log: logger, Version: cmd.Root().Version,
 	})
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}
@@ -177,7 +183,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 
 // serveDialer connects to a context as --context NAME would (or, with
 // --server or no contexts, as the flags say), watching it as the UI does.
-func serveDialer(g *globalFlags, p servePlan, f *serveFlags) serve.Dialer {
+func serveDialer(g *globalFlags, p servePlan, f *serveFlags, version string, logger *log.Logger) serve.Dialer {
 	return func(ctx context.Context, name string) (serve.Cluster, error) {
 		var s settings
 		var err error
@@ -203,8 +209,14 @@ func serveDialer(g *globalFlags, p servePlan, f *serveFlags) serve.Dialer {
 		cfg := s.watchConfig()
 		cfg.Analysis = s.analysis(f.longHeld)
 		cfg.ReadLater = true
+		hf := f.hist.forCluster("serve", s)
+		hist, err := hf.open(s, version, func(err error) { logger.Printf("%s", model.Printable(err.Error())) })
+		if err != nil {
+			// The UI goes on without its history, said once per start.
+			logger.Printf("context %q: no history: %s", model.Printable(name), model.Printable(err.Error()))
+		}
 		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
-			NewSession: ownSessions(conn, s.timeout)}, nil
+			NewSession: ownSessions(conn, s.timeout), History: hist}, nil
 	}
 }
 

@@ -49,6 +49,26 @@ func (f *historyFlags) open(s settings, version string, warn func(error)) (*reco
 	return h, nil
 }
 
+// forCluster is f for one of several clusters a process watches: its
+// history in a directory of its own, named after the cluster, under
+// --history when given, else under the default's directory sub (apart
+// from the exporter's, which may run beside).
+func (f historyFlags) forCluster(sub string, s settings) historyFlags {
+	if f.dir == "off" {
+		return f
+	}
+	base := f.dir
+	if base == "" {
+		def, err := xdgPath("XDG_STATE_HOME", filepath.Join(".local", "state"), "history")
+		if err != nil {
+			return f // open says why
+		}
+		base = filepath.Join(def, sub)
+	}
+	f.dir = filepath.Join(base, clusterDirName(s.server, s.roots))
+	return f
+}
+
 // clusterDirName names a cluster's history directory after its connect
 // string, and its roots when they are not the whole tree, in characters
 // safe in a file name.

@@ -80,18 +80,7 @@ func loadSource(ctx context.Context, stderr io.Writer, srcs []string, r recordin
 	case len(srcs) == 1 && isURL(srcs[0]):
 		rec, err = fetchHistory(ctx, srcs[0], r, warn)
 	case len(srcs) == 1 && isDir(srcs[0]):
-		var parts []recording.Part
-		if parts, err = recording.ListParts(srcs[0]); err == nil && len(parts) == 0 {
-			err = fmt.Errorf("%s: %w", srcs[0], recording.ErrNoParts)
-		}
-		if err == nil {
-			names := make([]string, len(parts))
-			for i, p := range parts {
-				names[i] = p.Name
-			}
-			// The newest part may be the one a running exporter writes.
-			rec, err = recording.LoadParts(names, recording.ReadOptions{Range: r, Warn: warn, Live: names[len(names)-1]})
-		}
+		rec, err = recording.LoadDir(srcs[0], recording.ReadOptions{Range: r, Warn: warn})
 	default:
 		for _, s := range srcs {
 			if isURL(s) || isDir(s) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -41,6 +42,10 @@ type Cluster struct {
 	// NewSession dials a session of an acquisition's own (see
 	// model.Actions.NewSession).
 	NewSession func(ctx context.Context) (lockcore.ZK, func(), error)
+	// History, when not nil, records every event of the shared watcher;
+	// each session replays its last hour with R. The hub closes it when
+	// it stops.
+	History *recording.History
 }
 
 // Dialer connects to a context by name; its errors are said to the user
@@ -57,7 +62,9 @@ type hub struct {
 	cluster Cluster
 	w       *zkwatch.Watcher
 	cancel  context.CancelFunc
-	done    chan struct{} // closed once the watcher has stopped
+	// histFailed: the history stopped at its first failure (run's own).
+	histFailed bool
+	done       chan struct{} // closed once the watcher has stopped
 
 	taps chan *Tap // taps to start, in the run loop
 
@@ -103,6 +110,11 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 			if !ok {
 				publish(true)
 				return
+			}
+			if hist := h.cluster.History; hist != nil && !h.histFailed {
+				// A history that failed (a full disk) stops recording;
+				// the sessions go on.
+				h.histFailed = hist.Write(ev) != nil
 			}
 			state.Apply(ev)
 			h.tell(ev)
@@ -178,6 +190,9 @@ func (h *hub) stop() {
 	h.cancel()
 	<-h.done
 	h.cluster.Conn.Close()
+	if h.cluster.History != nil {
+		h.cluster.History.Close()
+	}
 }
 
 // Feed is one viewer of a cluster's shared picture: it implements

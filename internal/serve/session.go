@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/wish"
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/ui"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -152,9 +153,20 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 		go ss.in.idle(ss.ctx, d, func() { cancel(fmt.Errorf("idle for %s", d)) })
 	}
 	name, prev := ss.srv.cfg.Default, ""
+	history := ""
 	for {
-		next, err := ss.runOn(name, r)
+		var next string
+		var err error
 		var join *joinError
+		replayed := false
+		if history != "" {
+			// The replay's end goes back to the live UI, on the same
+			// cluster.
+			err = ss.runReplay(history, r)
+			next, history, replayed = name, "", true
+		} else {
+			next, history, err = ss.runOn(name, r)
+		}
 		switch {
 		case err != nil && errors.Is(err, tea.ErrProgramPanic):
 			wish.Errorf(ss.sess, "\r\nzklocks: an internal error ended this session (logged on the server)\r\n")
@@ -179,9 +191,15 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 			wish.Errorf(ss.sess, "zklocks: %s\r\n", model.Printable(err.Error()))
 			_ = ss.sess.Exit(1)
 			return err.Error()
-		case next == "":
+		case next == "" && history == "" && !replayed:
 			_ = ss.sess.Exit(0)
 			return "quit"
+		case history != "":
+			ss.srv.cfg.Log.Printf("%s opened the history of context %s", ss.who, quote(name))
+			continue
+		}
+		if next == name {
+			continue
 		}
 		ss.srv.cfg.Log.Printf("%s switched from context %s to %s", ss.who, quote(name), quote(next))
 		name, prev = next, name
@@ -189,18 +207,27 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 }
 
 // runOn runs the UI on one cluster until it quits, returning the context
-// the user switched to, if any.
-func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err error) {
+// the user switched to, if any, or the directory of the cluster's history
+// when they asked to replay it (R).
+func (ss *session) runOn(name string, r *lipgloss.Renderer) (next, history string, err error) {
 	if !ss.srv.clusters.running(name) {
 		wish.Printf(ss.sess, "zklocks: connecting to %s…\r\n", model.Printable(label(name)))
 	}
 	feed, err := ss.srv.clusters.Join(ss.ctx, name)
 	if err != nil {
-		return "", &joinError{name: name, err: err}
+		return "", "", &joinError{name: name, err: err}
 	}
 	defer feed.Close()
 	opt, actions := ss.options(feed, r)
 	opt.SwitchContext = func(n string) { next = n }
+	if hist := feed.Cluster().History; hist != nil {
+		opt.OpenHistory = func() {
+			// What the watcher saw up to now is on disk before the
+			// replay reads it.
+			hist.Flush()
+			history = hist.Dir()
+		}
+	}
 	if ss.srv.cfg.NoSwitch != "" {
 		opt.SwitchContext, opt.NoSwitch = nil, ss.srv.cfg.NoSwitch
 	}
@@ -211,17 +238,7 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err er
 		newModel = func(o ui.Options) tea.Model { return ui.New(o) }
 	}
 	m := newModel(opt)
-	in := ss.in.reader()
-	// The server's signals are its own: a program that caught SIGTERM
-	// would keep it from the server, and hang on its way out.
-	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.sess), tea.WithAltScreen(),
-		tea.WithContext(ss.ctx), tea.WithFPS(sessionFPS), tea.WithoutSignalHandler())
-	stopWin := ss.win.follow(p)
-	_, err = p.Run()
-	stopWin()
-	in.close()
-	// p.Kill restores the client's terminal if the program ended badly.
-	p.Kill()
+	err = ss.program(m)
 	if app, ok := m.(*ui.App); ok {
 		ss.fromFleet = app.FleetBelow()
 		rctx, rcancel := context.WithTimeout(context.Background(), releaseOwnWithin)
@@ -235,10 +252,56 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next string, err er
 		}
 	}
 	actions.Close()
+	return next, history, err
+}
+
+// program runs m on the session's terminal until it quits.
+func (ss *session) program(m tea.Model) error {
+	in := ss.in.reader()
+	// The server's signals are its own: a program that caught SIGTERM
+	// would keep it from the server, and hang on its way out.
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.sess), tea.WithAltScreen(),
+		tea.WithContext(ss.ctx), tea.WithFPS(sessionFPS), tea.WithoutSignalHandler())
+	stopWin := ss.win.follow(p)
+	_, err := p.Run()
+	stopWin()
+	in.close()
+	// p.Kill restores the client's terminal if the program ended badly.
+	p.Kill()
 	if errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, tea.ErrProgramPanic) {
 		err = nil // the session's context ended it: run says why
 	}
-	return next, err
+	return err
+}
+
+// replayFor is how far back R replays a cluster's history.
+const replayFor = time.Hour
+
+// runReplay replays the last hour of the history in dir, read-only by
+// construction, until the user quits it. A history with nothing in that
+// hour says so in the live UI's place for a moment, rather than end the
+// session.
+func (ss *session) runReplay(dir string, r *lipgloss.Renderer) error {
+	var warned []string
+	rec, err := recording.LoadDir(dir, recording.ReadOptions{Range: recording.Range{From: time.Now().Add(-replayFor)},
+		Warn: func(err error) { warned = append(warned, err.Error()) }})
+	for _, w := range warned {
+		ss.srv.cfg.Log.Printf("%s: replaying the history: %s", ss.who, model.Printable(w))
+	}
+	if err != nil || len(rec.Events) == 0 {
+		if err == nil {
+			err = errors.New("nothing recorded in the last hour")
+		}
+		wish.Printf(ss.sess, "\r\nzklocks: no replay: %s\r\n", model.Printable(err.Error()))
+		return nil
+	}
+	opt := ui.Options{Tape: model.NewTape(rec.Events), Server: rec.Headers[0].Server, Renderer: r,
+		Copy: termenv.NewOutput(ss.sess).Copy}
+	newModel := ss.srv.cfg.newModel
+	if newModel == nil {
+		newModel = func(o ui.Options) tea.Model { return ui.New(o) }
+	}
+	return ss.program(newModel(opt))
 }
 
 // options are the UI's for this session on feed's cluster: the shared

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+)
+
+// serve keeps its shared watcher's history by default, and R replays its
+// last hour in the session that asked, which q leaves for the live UI.
+func TestIntegrationServeHistory(t *testing.T) {
+	zks := zktest.Start(t)
+	curator := peers.Start(t, peers.Curator, zks.Addr())
+	holder := curator.Acquire(t, "c-holder", "mutex", "/serveh/orders")
+	curator.WaitHeld(t, "c-holder", 30*time.Second)
+	waiter := curator.Acquire(t, "c-waiter", "mutex", "/serveh/orders")
+
+	keys := t.TempDir()
+	pub, _ := sshKey(t, keys, "alice")
+	r := startServe(t, zks, "/serveh", []string{pub})
+	for _, ext := range []string{"", ".pub"} {
+		b, _ := os.ReadFile(filepath.Join(keys, "alice"+ext))
+		if err := os.WriteFile(r.path("alice"+ext), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := r.open("alice", "alice", 140, 30)
+	s.waitText("/serveh/orders")
+	curator.Release(t, "c-holder")
+	curator.WaitHeld(t, "c-waiter", 30*time.Second)
+	short := func(n string) string { return n[len(n)-10:] }
+	s.keys("3")
+	s.waitFor("the grant in the live event log", func(sc string) bool { return lineWith(sc, "granted", short(waiter.Node)) })
+
+	s.keys("R")
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(r.log.String())
+		}
+	})
+	s.waitText("REPLAY")
+	s.keys("t")
+	s.waitText("Go to a time")
+	s.keys("e", "n", "d", "Enter")
+	s.waitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
+	s.keys("3")
+	s.waitFor("the release and the grant, replayed", func(sc string) bool {
+		return lineWith(sc, "released", short(holder.Node)) && lineWith(sc, "granted", short(waiter.Node))
+	})
+	r.waitLog("opened the history of context")
+
+	// q ends the replay, not the session.
+	s.keys("q")
+	s.waitFor("the live UI again", func(sc string) bool {
+		return strings.Contains(sc, "Locks") && strings.Contains(sc, "connected") && !strings.Contains(sc, "REPLAY")
+	})
+	if s.paneDead() {
+		t.Fatal("q in the replay ended the session")
+	}
+}
