@@ -76,12 +76,7 @@ func (d *countingDialer) dial(ctx context.Context, name string) (Cluster, error)
 	d.n++
 	d.conns = append(d.conns, conn)
 	d.mu.Unlock()
-	// A context's locks are under /it/NAME; without one, under /it.
-	root := "/it"
-	if name != "" {
-		root += "/" + name
-	}
-	return Cluster{Conn: conn, Watch: zkwatch.WatchConfig{Roots: []string{root}, ReadLater: true}, Timeout: 10 * time.Second}, nil
+	return Cluster{Conn: conn, Watch: zkwatch.WatchConfig{Roots: []string{"/it"}, ReadLater: true}, Timeout: 10 * time.Second}, nil
 }
 
 func (d *countingDialer) dialled() int {

@@ -353,7 +353,16 @@ func TestIntegrationSilentClient(t *testing.T) {
 // it; the keys typed and the window's size go on to the new screen.
 func TestIntegrationSwitchContext(t *testing.T) {
 	t.Parallel()
-	r := startRig(t, func(c *Config) { c.Contexts, c.Default, c.NoSwitch = []string{"east", "west"}, "east", "" })
+	r := startRig(t, func(c *Config) {
+		c.Contexts, c.Default, c.NoSwitch = []string{"east", "west"}, "east", ""
+		// Each context's locks are under /it/NAME.
+		dial := c.Dial
+		c.Dial = func(ctx context.Context, name string) (Cluster, error) {
+			cl, err := dial(ctx, name)
+			cl.Watch.Roots = []string{"/it/" + name}
+			return cl, err
+		}
+	})
 	zc := r.zks.Connect(t)
 	takeLock(t, zc, "/it/east/orders")
 	takeLock(t, zc, "/it/west/jobs")
