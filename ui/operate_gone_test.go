@@ -47,4 +47,3 @@ func TestDialogsSayTheirNodeWent(t *testing.T) {
 		})
 	}
 }
-
