@@ -49,6 +49,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 		splitWatchers(&l, w, 0)
 	case shape == shapeEphemeral:
 		entries = ephemeralEntries(&l, t, w)
+		assumeNodeWord(entries)
 	case shape == shapeCuratorSemaphore:
 		entries = curatorSemaphoreEntries(&l, t)
 	case shape == shapeKazooSemaphore:

@@ -71,3 +71,18 @@ func assumeSequential(l *Lock, entries []*entry) {
 			strings.Join(said, ", ")))
 	}
 }
+
+// assumeNodeWord gives a plain ephemeral lock node whose own name says
+// read or write ("/jobs/nightly-write-lock") that mode rather than
+// exclusive, and its note says the mode comes from the name. Only the
+// mode's word is taken from the name, and nothing judged of the lock
+// rests on it (one node has one holder whatever its mode), so the lock
+// is not marked assumed.
+func assumeNodeWord(entries []*entry) {
+	for _, e := range entries {
+		if m, w := wordMode(e.name.Raw); m != "" {
+			e.mode = m
+			e.note = fmt.Sprintf("its mode, %s, is read from the word %q in its name; a single node has one holder at a time whatever its mode", m, w)
+		}
+	}
+}

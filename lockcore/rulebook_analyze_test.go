@@ -143,3 +143,17 @@ func TestUserElectionElects(t *testing.T) {
 		t.Fatalf("layout %s", got)
 	}
 }
+
+func TestPlainNodeWithAWriteWord(t *testing.T) {
+	var b builder
+	self := b.node("nightly-write-lock", 7)
+	l := Analyze(Tree{Path: "/jobs/nightly-write-lock", Self: self, ReadAt: readAt}, nil, Options{})
+	if l.Recipe != RecipeEphemeral || len(l.Participants) != 1 || l.Participants[0].Mode != ModeWrite ||
+		!strings.Contains(l.Participants[0].Note, `word "write"`) {
+		t.Fatalf("recipe %s, participants %+v, assumed %q", l.Recipe, l.Participants, l.Assumed)
+	}
+	plain := Analyze(Tree{Path: "/jobs/nightly-lock", Self: b.node("nightly-lock", 8), ReadAt: readAt}, nil, Options{})
+	if plain.Participants[0].Mode != ModeExclusive || len(plain.Assumed) != 0 {
+		t.Fatalf("a plain lock node: %s, assumed %q", plain.Participants[0].Mode, plain.Assumed)
+	}
+}
