@@ -15,7 +15,7 @@ import (
 // lockcore.Participant.Pending), which a format 2 reader would drop and
 // then show the contender's unknown token and times as zeros. Format 4
 // added a client's traffic in the servers' answers (zkwatch.ClientInfo's
-// Received, Asked, Silent and Heard), which a format 3 reader would drop
+// Asked, Silent and Heard), which a format 3 reader would drop
 // and then show a frozen holder as a live one.
 const Version = 4
 

@@ -24,7 +24,7 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 		{Kind: zkwatch.EventServers, At: at, Servers: []zkwatch.ServerInfo{{Addr: "127.0.0.1:2181",
 			Status: zkwatch.ServerStatus{Mode: "standalone", Version: "3.8.0"}, Failed: map[string]error{"wchc": errors.New("timeout")}}},
 			Clients: map[int64]zkwatch.ClientInfo{c.sessions[0]: {Session: c.sessions[0], Server: "127.0.0.1:2181", Client: "10.0.0.7:4711",
-				Received: 42, Asked: at.Add(-time.Second), Silent: 7 * time.Second, Heard: at.Add(-9 * time.Second), Timeout: 9 * time.Second}},
+				Asked: at.Add(-time.Second), Silent: 7 * time.Second, Heard: at.Add(-9 * time.Second), Timeout: 9 * time.Second}},
 			ClientsComplete: true, WatchesAt: at},
 	}
 	for _, l := range c.locks {

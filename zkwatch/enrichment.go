@@ -112,7 +112,7 @@ func mergeTable(answers []memberAnswer, at time.Time, withTable bool) Enrichment
 			}
 			en.Clients[c.Session] = ClientInfo{Session: c.Session, Server: a.info.Addr, Client: c.Client,
 				LastOperation: c.LastOperation, Established: c.Established, Timeout: c.Timeout,
-				Received: c.Received, Asked: a.consAt, Silent: a.silent[c.Session], Heard: a.heard[c.Session]}
+				Asked: a.consAt, Silent: a.silent[c.Session], Heard: a.heard[c.Session]}
 		}
 		switch {
 		case a.overBudget > 0:

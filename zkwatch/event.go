@@ -126,9 +126,6 @@ type ClientInfo struct {
 	// Timeout is the session timeout the client negotiated (cons' to=);
 	// zero when the server did not say.
 	Timeout time.Duration
-	// Received counts the packets the member received on the connection
-	// (cons' recved, the AdminServer's packets_received).
-	Received int64 `json:",omitzero"`
 	// Asked is when the member that lists the session was asked for its
 	// connections (this machine's clock), and Silent how long, at least,
 	// it had then received nothing from the session: a lower bound, from
