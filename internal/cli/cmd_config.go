@@ -195,6 +195,7 @@ func writeView(w io.Writer, s settings) error {
 	}
 	s.viewAdmin(doc)
 	s.viewCheck(doc)
+	s.viewRecipes(doc)
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {

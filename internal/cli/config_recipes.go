@@ -127,3 +127,20 @@ func (cf *configFile) book(context string) (*lockcore.Book, error) {
 	}
 	return lockcore.NewBook(entries)
 }
+
+// viewRecipes lists, for config view, the names of the user's rule book
+// entries in force, each with where it comes from.
+func (s settings) viewRecipes(doc *yaml.Node) {
+	entries := s.book.Entries()[:s.book.UserEntries()]
+	if len(entries) == 0 {
+		put(doc, "recipes", &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}, "none of your own (zklocks recipes lists the built-in ones)")
+		return
+	}
+	list := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, e := range entries {
+		n := str(e.Name)
+		n.LineComment = e.Source
+		list.Content = append(list.Content, n)
+	}
+	put(doc, "recipes", list, "zklocks recipes shows them whole")
+}

@@ -62,6 +62,14 @@ func TestConfigRecipes(t *testing.T) {
 	if e, ok := s.book.Entry("acme-rw"); !ok || !strings.HasSuffix(e.Source, ", recipes, line 4") || e.ReadWaitsOn != lockcore.ReadNearestWrite {
 		t.Fatalf("acme-rw: %+v", e)
 	}
+	var view strings.Builder
+	if err := writeView(&view, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(view.String(), "recipes: # zklocks recipes shows them whole\n  - acme-pool # ") ||
+		!strings.Contains(view.String(), "  - acme-rw # ") {
+		t.Fatalf("config view does not list the recipes in force:\n%s", view.String())
+	}
 	dev, err := loadSettings(t, recipesConfig, nil, "--context", "dev")
 	if err != nil {
 		t.Fatal(err)
