@@ -86,7 +86,8 @@ func TestIntegrationSecondOperatorRelease(t *testing.T) {
 		}
 		why := outs[lost]
 		if !strings.Contains(why, "force-release refused, nothing was changed") ||
-			!(strings.Contains(why, "is still connected") || strings.Contains(why, "does not exist")) {
+			!(strings.Contains(why, "is still connected") || strings.Contains(why, "does not exist") ||
+				strings.Contains(why, "is still alive cannot be told")) {
 			t.Fatalf("the second operator: %s", why)
 		}
 		t.Logf("the second operator: %s", why)
