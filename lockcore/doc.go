@@ -12,9 +12,18 @@
 // about the moment the tree was read: by the time a caller acts on it,
 // contenders may have come or gone.
 //
-// The rule book (joinrules.go). What may be done with a lock of each recipe
-// and how much each anomaly matters, asked by the UI and the command line
-// alike: the modes a lock can be joined in ([JoinModes], [Modes],
+// The rule book (rulebook*.go). Every lock shape zklocks understands is one
+// declarative [Entry] of a [Book]: where it applies, how its contenders are
+// named, what their mode words mean, its grant rule, how waiters wait and
+// how a holder is named. The built-in entries (the clients' recipes, the
+// classic shapes, the applications) and the user's, from the config file,
+// are read alike by [Analyze] (Options.Book), by discovery ([Book.Classify],
+// [Book.IsLockNode]) and by [Book.Explain]; a lock no entry describes is read
+// by a fallback rule whose guesses are kept in Lock.Assumed. Go code reads
+// the entries whose Coded field names it, for quirks no field can say.
+//
+// What may be done with a lock of each recipe (joinrules.go) and how much
+// each anomaly matters, asked by the UI and the command line alike: the modes a lock can be joined in ([JoinModes], [Modes],
 // [JoinableRecipes]), which nodes can be asked to release ([CheckRevocable])
 // and anomaly severity ([AnomalyKind.Severity], [Worst]).
 //

@@ -9,7 +9,9 @@ package lockcore
 //	- name: acme-rw                 # unique; becomes the lock's recipe
 //	  about: ACME's read/write lock (libacme 2.x)
 //	  paths: [/acme/locks/*]        # where: path patterns; * one element, ** any
-//	  children: "{owner}.{mode}.{seq}"
+//	  children: "{owner}.{mode}.{seq}" # parts {seq} {mode} {owner} {id} {session};
+//	                                # {owner} and {id} may take a form: {id:uuid},
+//	                                # {id:hex}, {id:digits} or {id:word}
 //	  modes: {R: read, W: write}    # mode word -> read, write, exclusive or lease
 //	  grant: read-write             # mutex, read-write, semaphore, election,
 //	                                # co-holding or single-node
@@ -20,13 +22,14 @@ package lockcore
 //	                                # lock node's data, decimal text)
 //	  identity: json:host           # text, json:<field>, data:<regexp>,
 //	                                # name:<part> or decoder:<name>
+//	  persistent: false             # true: persistent nodes are by design
 //
 // Which entry describes a lock: the user's entries first, in the order of the
 // file, then the built-in ones; the first whose paths match the lock's path
 // and whose children pattern matches one of its children at least (the
 // others are unparsed anomalies), or, for an entry without paths, whose
-// pattern matches every child. An entry with paths and no children pattern describes a
-// single node (grant single-node). A lock no entry describes is read by the
+// pattern matches every child. An entry with paths and no children pattern
+// describes a single node (grant single-node). A lock no entry describes is read by the
 // fallback rule, and what that rule assumes is shown as assumed (Lock.Assumed).
 
 // Grant is an entry's grant rule, from a closed set.
