@@ -27,6 +27,9 @@ var (
 			"0 with no waiter. A leader election's candidates wait by design: filter on recipe.", lockLabels, nil)
 	descAnomalies = prometheus.NewDesc("zklocks_lock_anomalies",
 		"Anomalies the analysis found in the lock, by kind (wait-cycle, unwatched-waiter, ...).", append(lockLabels, "kind"), nil)
+	descAssumed = prometheus.NewDesc("zklocks_lock_assumed",
+		"1 for a lock no rule book entry describes, read by the fallback rule: its roles, modes and watches, and so its "+
+			"anomalies, rest on an assumption (zklocks explain PATH says which). Absent for every other lock.", lockLabels, nil)
 	descGrants = prometheus.NewDesc("zklocks_lock_grants_total",
 		"Grants seen since the lock got series of its own.", lockLabels, nil)
 	descReleases = prometheus.NewDesc("zklocks_lock_releases_total",
@@ -76,7 +79,7 @@ var (
 
 // Describe sends every family's description.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descSilent, descUntold, descExpiries, descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descGrants, descReleases, descFIFO,
+	for _, d := range []*prometheus.Desc{descSilent, descUntold, descExpiries, descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descAssumed, descGrants, descReleases, descFIFO,
 		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedWait, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
 		descLocks, descPending, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
 		ch <- d
@@ -151,6 +154,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 			if n := kinds[k]; n > 0 {
 				gauge(descAnomalies, float64(n), append(labels, string(k))...)
 			}
+		}
+		if len(l.Assumed) > 0 {
+			gauge(descAssumed, 1, labels...)
 		}
 		c := e.counts[p]
 		counter(descGrants, c.grants, labels...)

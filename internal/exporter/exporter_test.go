@@ -372,3 +372,19 @@ func TestPendingContendersCountInNoAge(t *testing.T) {
 		t.Errorf("zklocks_contenders_pending once read = %v, want 0", got)
 	}
 }
+
+// A lock read by assumption says so, so that alerts can leave it out; a
+// known lock has no such series.
+func TestAssumedLockMetric(t *testing.T) {
+	guessed := mutex("/jobs/nightly", 0, 1, 2)
+	guessed.Recipe, guessed.Assumed = lockcore.RecipeSequential, []string{"no rule book entry describes 2 contenders"}
+	e, _ := feed(t, Options{}, mutex("/locks/billing", time.Second, 4, 5), guessed)
+	want := `
+# HELP zklocks_lock_assumed 1 for a lock no rule book entry describes, read by the fallback rule: its roles, modes and watches, and so its anomalies, rest on an assumption (zklocks explain PATH says which). Absent for every other lock.
+# TYPE zklocks_lock_assumed gauge
+zklocks_lock_assumed{path="/jobs/nightly",recipe="sequential"} 1
+`
+	if err := testutil.CollectAndCompare(e, strings.NewReader(want), "zklocks_lock_assumed"); err != nil {
+		t.Fatal(err)
+	}
+}
