@@ -80,8 +80,9 @@ func (e Ending) Words(clock func(time.Time) string) string {
 		return "was deleted " + at + "; whether its session outlived it (a release, or another operator) " +
 			"or ended with it is not known yet"
 	}
-	return "was deleted " + at + " while its session was still connected: its client released it, " +
-		"or another operator force-released it (ZooKeeper does not record who deletes a node)"
+	// ZooKeeper does not record who deletes a node: both are said.
+	return "was deleted " + at + " while its session was still connected: released by its client, " +
+		"or force-released by another operator"
 }
 
 // ActorWords names who acted in an audit line (a JSON AuditEntry): "by
