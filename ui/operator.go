@@ -18,7 +18,7 @@ type operator struct {
 	env      *env
 	actions  *model.Actions
 	readOnly bool
-	// readOnlyWhy says why, when not the flag or the context (Options).
+	// readOnlyWhy says why it is read-only (Options.ReadOnlyWhy).
 	readOnlyWhy string
 	// seq counts acquisitions started, to drop answers about earlier ones.
 	seq int
