@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -28,5 +29,31 @@ func TestEventsShowOwnConnection(t *testing.T) {
 		if !lineHas(sc, want...) {
 			t.Fatalf("no line with %q:\n%s", want, sc)
 		}
+	}
+}
+
+// TestEventsInTimeOrder: an entry learnt late (a join dated by its node's
+// ctime, logged after later entries) is listed at its time, not where it
+// was added.
+func TestEventsInTimeOrder(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	s := a.env.state
+	if len(s.History) < 2 {
+		t.Fatal("the fixture's log is too short")
+	}
+	late := s.History[len(s.History)-1]
+	late.At, late.Node = s.History[0].At.Add(-time.Minute), "late-0000000099"
+	s.History = append(s.History, late)
+	a.gen++
+	a.refresh()
+	press(a, "3")
+	rows := a.events.rows
+	for i := 1; i < len(rows); i++ {
+		if s.History[rows[i]].At.Before(s.History[rows[i-1]].At) {
+			t.Fatalf("row %d (%v) before row %d (%v)", i, s.History[rows[i]].At, i-1, s.History[rows[i-1]].At)
+		}
+	}
+	if rows[0] != len(s.History)-1 {
+		t.Fatalf("the entry learnt last, earliest of all, is not first: rows %v", rows)
 	}
 }
