@@ -16,10 +16,13 @@ import (
 type decoder struct {
 	t      *tables
 	prevUs int64
+	// format is the part's; from 5 on, holds are derived (hold.go).
+	format int
+	readAt time.Time
 }
 
-func newDecoder(started time.Time) *decoder {
-	return &decoder{t: newTables(), prevUs: started.UnixMicro()}
+func newDecoder(started time.Time, format int) *decoder {
+	return &decoder{t: newTables(), prevUs: started.UnixMicro(), format: format}
 }
 
 // decode reads one event line; snap reports a snapshot line.
@@ -114,6 +117,10 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 	case ln.RA != nil:
 		l.ReadAt = time.UnixMicro(ev.At.UnixMicro() + *ln.RA)
 	}
+	d.readAt = time.Time{}
+	if !l.ReadAt.IsZero() {
+		d.readAt = time.UnixMicro(l.ReadAt.UnixMicro())
+	}
 	var olds []lockcore.Participant
 	if prev != nil {
 		olds = prev.Participants
@@ -121,6 +128,9 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 	oldAt := func(j int) (lockcore.Participant, error) {
 		if j < 0 || j >= len(olds) {
 			return lockcore.Participant{}, fmt.Errorf("participant %d of %d", j, len(olds))
+		}
+		if d.format >= 5 {
+			return withCarriedHold(olds[j], d.readAt), nil
 		}
 		return olds[j], nil
 	}
@@ -230,6 +240,7 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers map[int][]int64) error {
 	p := &l.Participants[i]
 	isNew := pt.I == nil
+	base := *p
 	if pt.Path != nil {
 		p.Path = *pt.Path
 	} else if isNew {
@@ -266,6 +277,9 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	}
 	if pt.Eph != nil {
 		p.Ephemeral = *pt.Eph
+	}
+	if d.format >= 5 && !isNew && promoted(base, *p) {
+		p.Watches = nil
 	}
 	switch {
 	case pt.W0:
@@ -344,9 +358,13 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	if pt.Pend != nil {
 		p.Pending = *pt.Pend
 	}
-	if h := pt.Hold; h != nil {
+	switch h := pt.Hold; {
+	case h != nil:
 		p.Hold = lockcore.Hold{After: fromUnixNano(h.After), By: fromUnixNano(h.By), How: h.How,
 			Min: time.Duration(h.Min), Max: time.Duration(h.Max)}
+	case d.format >= 5:
+		// p.Hold is still its base's.
+		p.Hold = deriveHold(pt.HK, p.Hold, *p, d.readAt)
 	}
 	return nil
 }

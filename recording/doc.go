@@ -4,7 +4,7 @@
 // a model.State (see model.Tape) rebuilds the operator's picture as it was
 // after any of them.
 //
-// # Format (version 3)
+// # Format (version 5)
 //
 // A recording is a gzip stream of JSON lines. The first line is a header:
 //
@@ -66,4 +66,14 @@
 // opens with a snapshot (lines marked "s":true) of every lock, the
 // connection, the servers and the discovery, so that it replays on its
 // own; reading parts in a row skips the later parts' snapshots.
+//
+// A History (history.go) keeps a rolling recording in a directory instead:
+// parts named by their start, never renamed, deleted whole past an age or
+// a total size; ReadParts reads parts in a row, telling the gap where one
+// run of the writer ended and the next began, and WriteRange streams a
+// stretch of them as one recording.
+//
+// From format 5 a holder's hold is derived rather than stored (hold.go):
+// it carries on from the lock's last line, with its bounds as of the read
+// worked out again to the microsecond, or "hk" names a usual one.
 package recording

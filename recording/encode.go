@@ -20,6 +20,8 @@ type encoder struct {
 	t      *tables
 	prevUs int64
 	buf    bytes.Buffer
+	// readAt is the lock line's read time as the reader gets it.
+	readAt time.Time
 }
 
 func newEncoder(started time.Time) *encoder {
@@ -99,6 +101,11 @@ func (e *encoder) lock(ln *line, ev zkwatch.Event) {
 		d := l.ReadAt.UnixMicro() - ev.At.UnixMicro()
 		ln.RA = &d
 	}
+	// The read time as the reader has it: to the microsecond.
+	e.readAt = time.Time{}
+	if !l.ReadAt.IsZero() {
+		e.readAt = time.UnixMicro(l.ReadAt.UnixMicro())
+	}
 	// What the reader will derive, to store only what differs from it.
 	want := *l
 	want.Participants = slices.Clone(l.Participants)
@@ -132,7 +139,7 @@ func (e *encoder) lock(ln *line, ev zkwatch.Event) {
 	for i, p := range l.Participants {
 		j, seen := old[keyOf(p)]
 		derived := want.Participants[i]
-		if seen && sameStored(prev.Participants[j], p) && sameDerived(p, derived) {
+		if seen && sameStoredHeld(prev.Participants[j], p, e.readAt) && sameDerived(p, derived) {
 			if runFrom >= 0 && j == runTo+1 {
 				runTo = j
 			} else {
@@ -251,6 +258,9 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	} else if p.Ephemeral != eph {
 		pt.Eph = ptr(p.Ephemeral)
 	}
+	if promoted(base, p) {
+		base.Watches = nil
+	}
 	e.watches(&pt, l.Path, p.Watches, base.Watches, index)
 	if p.ChainCut != d.ChainCut || !slices.Equal(p.Chain, d.Chain) {
 		pt.ChSet, pt.Chain, pt.Cut = true, p.Chain, ptr(p.ChainCut)
@@ -320,9 +330,17 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	if p.Pending != base.Pending {
 		pt.Pend = ptr(p.Pending)
 	}
-	if p.Hold != base.Hold {
-		pt.Hold = &holdJSON{After: unixNano(p.Hold.After), By: unixNano(p.Hold.By), How: p.Hold.How,
-			Min: int64(p.Hold.Min), Max: int64(p.Hold.Max)}
+	if !sameHold(p.Hold, deriveHold("", base.Hold, p, e.readAt)) {
+		for _, k := range holdKinds {
+			if sameHold(p.Hold, deriveHold(k, base.Hold, p, e.readAt)) {
+				pt.HK = k
+				break
+			}
+		}
+		if pt.HK == "" {
+			pt.Hold = &holdJSON{After: unixNano(p.Hold.After), By: unixNano(p.Hold.By), How: p.Hold.How,
+				Min: int64(p.Hold.Min), Max: int64(p.Hold.Max)}
+		}
 	}
 	return pt
 }

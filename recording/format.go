@@ -16,8 +16,14 @@ import (
 // then show the contender's unknown token and times as zeros. Format 4
 // added a client's traffic in the servers' answers (zkwatch.ClientInfo's
 // Asked, Silent and Heard), which a format 3 reader would drop
-// and then show a frozen holder as a live one.
-const Version = 4
+// and then show a frozen holder as a live one. Format 5 derives a
+// holder's hold (lockcore.Hold) rather than store it on every reading: a
+// hold carries on from the lock's last line, its bounds as of the read
+// worked out again (to the microsecond, as every time), "hk" names one of
+// a few usual holds, and a waiter granted watches nothing unless the line
+// says; a format 4 reader would keep each holder's hold as first read,
+// and a new holder's watch.
+const Version = 5
 
 // Header is a part's first line.
 type Header struct {
@@ -172,7 +178,10 @@ type part struct {
 	PF    *string        `json:"pf,omitempty"` // PartOf
 	ID    *string        `json:"id,omitempty"` // Identity
 	Link  *lockcore.Link `json:"lk,omitempty"`
-	Hold  *holdJSON      `json:"hd,omitempty"` // when it differs from the base's
+	Hold  *holdJSON      `json:"hd,omitempty"` // when it differs from the derived one
+	// HK names the hold when it is one of holdKinds rather than the
+	// default (format 5).
+	HK string `json:"hk,omitempty"`
 	// Pend is Pending when it differs from the base's (format 3).
 	Pend *bool `json:"pd,omitempty"`
 }

@@ -154,7 +154,7 @@ func parseHeader(b []byte) (Header, error) {
 }
 
 func readEvents(r *bufio.Reader, h Header, fn func(zkwatch.Event, bool) bool) *LineError {
-	d := newDecoder(h.Started)
+	d := newDecoder(h.Started, h.Format)
 	for n := 2; ; n++ {
 		b, err := readLine(r)
 		if errors.Is(err, io.EOF) {

@@ -1,0 +1,108 @@
+package recording
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// holdKinds are the holds a line names by a letter ("hk", format 5)
+// rather than store, when the default is not the participant's: seen
+// granted at the read, held since its creation, granted between its
+// creation and the read, not read yet, none.
+var holdKinds = []string{"s", "c", "b", "p", "0"}
+
+// deriveHold is the hold a reader derives for p, kind "" being the
+// default: base's hold carried to the read (a holder's grant stays what
+// it was; only its bounds as of the read move), or for a participant
+// whose base held nothing, a holder granted between its creation and the
+// read, a waiter none. Times are made as lockcore makes them (plain), so
+// that a derived hold equals the analysis' own.
+func deriveHold(kind string, base lockcore.Hold, p lockcore.Participant, readAt time.Time) lockcore.Hold {
+	var h lockcore.Hold
+	switch kind {
+	case "":
+		switch {
+		case base.How != "":
+			h = base
+		case p.Role == lockcore.RoleHolder:
+			h = lockcore.Hold{After: plainTime(p.Ctime), By: plainTime(readAt), How: lockcore.HoldBounded}
+		default:
+			return lockcore.Hold{}
+		}
+	case "s":
+		h = lockcore.Hold{After: plainTime(readAt), By: plainTime(readAt), How: lockcore.HoldSeen}
+	case "c":
+		h = lockcore.Hold{After: plainTime(p.Ctime), By: plainTime(p.Ctime), How: lockcore.HoldCreated}
+	case "b":
+		h = lockcore.Hold{After: plainTime(p.Ctime), By: plainTime(readAt), How: lockcore.HoldBounded}
+	case "p":
+		return lockcore.Hold{How: lockcore.HoldPending}
+	default:
+		return lockcore.Hold{}
+	}
+	return carryHold(h, readAt)
+}
+
+// carryHold is h as of readAt: its bounds on the hold worked out again,
+// as lockcore does at each read (nothing is known of a pending one).
+func carryHold(h lockcore.Hold, readAt time.Time) lockcore.Hold {
+	if h.How == "" || h.How == lockcore.HoldPending {
+		return h
+	}
+	h.Min = sinceRead(readAt, h.By)
+	h.Max = max(sinceRead(readAt, h.After), h.Min)
+	return h
+}
+
+// sinceRead is lockcore's: readAt - t, zero when either is unknown or t
+// is later.
+func sinceRead(readAt, t time.Time) time.Duration {
+	if readAt.IsZero() || t.IsZero() || t.After(readAt) {
+		return 0
+	}
+	return readAt.Sub(t)
+}
+
+// plainTime is lockcore's plain: t as an instant in the local zone,
+// without a monotonic reading.
+func plainTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return time.Unix(0, t.UnixNano())
+}
+
+// withCarriedHold is p with its hold carried to readAt: what a line that
+// refers to p unchanged gives from format 5 on.
+func withCarriedHold(p lockcore.Participant, readAt time.Time) lockcore.Participant {
+	p.Hold = carryHold(p.Hold, readAt)
+	return p
+}
+
+// sameHold reports whether the reader's hold b stands for a: the same
+// kind, times to the microsecond (the recording's precision; the bounds
+// are worked out from a read time kept to it), durations within one.
+func sameHold(a, b lockcore.Hold) bool {
+	near := func(x, y time.Duration) bool { return x-y <= time.Microsecond && y-x <= time.Microsecond }
+	return a.How == b.How && a.After.IsZero() == b.After.IsZero() && a.By.IsZero() == b.By.IsZero() &&
+		a.After.UnixMicro() == b.After.UnixMicro() && a.By.UnixMicro() == b.By.UnixMicro() &&
+		near(a.Min, b.Min) && near(a.Max, b.Max)
+}
+
+// sameStoredHeld is sameStored with a's hold as the reader carries it to
+// readAt, compared as sameHold does.
+func sameStoredHeld(a, b lockcore.Participant, readAt time.Time) bool {
+	if !sameHold(carryHold(a.Hold, readAt), b.Hold) {
+		return false
+	}
+	a.Hold, b.Hold = lockcore.Hold{}, lockcore.Hold{}
+	return sameStored(a, b)
+}
+
+// promoted reports whether p holds where its base (the same contender on
+// the lock's last line) waited: a holder watches nothing, unless the line
+// says otherwise (format 5).
+func promoted(base, p lockcore.Participant) bool {
+	return base.Node != "" && base.Role != lockcore.RoleHolder && p.Role == lockcore.RoleHolder
+}
