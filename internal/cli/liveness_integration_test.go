@@ -170,8 +170,9 @@ func testLiveness(t *testing.T, admin bool) {
 			}
 		}
 		if !seen["check"] {
-			c, code := liveCheck(t, addr, flags, "/live/frozen")
-			if code == int(check.Critical) && findingOf(c, "silent-holder", fh.Session) {
+			c, code := liveCheck(t, addr, flags, "/live/frozen", "/live/crashed")
+			if code == int(check.Critical) && findingOf(c, "silent-holder", fh.Session) && findingOf(c, "disconnected-holder", ch.Session) &&
+				!findingOf(c, "silent-holder", ch.Session) {
 				seen["check"] = true
 			}
 		}
@@ -258,10 +259,13 @@ func testLiveness(t *testing.T, admin bool) {
 	if !stillUntold {
 		t.Fatal("the thawed holder was forgotten as untold, though it queued nowhere again")
 	}
+	if m := scrape(t, exporter); m["zklocks_untold_holders"] < 2 {
+		t.Errorf("exporter: untold holders %v after the thaw, want still 2", m["zklocks_untold_holders"])
+	}
 
 	// show from the recording tells the ending and both tokens.
 	w.flush(t)
-	out, errOut, code := run(t, "show", "--json", "--recording", rec, "--at", "end", "/live/frozen")
+	out, errOut, code := run(t, "show", "--json", "--recording", rec, "--at", "end", "/live/frozen", "/live/crashed", "/live/released")
 	if code != exitOK {
 		t.Fatalf("show --recording exited %d: %s", code, errOut)
 	}
@@ -271,6 +275,14 @@ func testLiveness(t *testing.T, admin bool) {
 	}
 	found := false
 	for _, e := range past.Ended {
+		for _, c := range []struct {
+			session int64
+			by      string
+		}{{ch.Session, "expiry"}, {rh.Session, "release"}} {
+			if e.Session != nil && *e.Session == lockcore.SessionHex(c.session) && (e.EndedBy != c.by || e.NotTold != (c.by == "expiry")) {
+				t.Errorf("show --recording: %s's hold ended %+v, want by %s", e.Lock, e, c.by)
+			}
+		}
 		if e.Session != nil && *e.Session == lockcore.SessionHex(fh.Session) {
 			found = true
 			if e.EndedBy != "expiry" || !e.NotTold || e.Token != fhNode.Token || len(e.NewHolders) != 1 || e.NewHolders[0].Token != fwNode.Token {
@@ -278,8 +290,8 @@ func testLiveness(t *testing.T, admin bool) {
 			}
 		}
 	}
-	if !found {
-		t.Errorf("show --recording: no ending of the frozen holder in %+v", past.Ended)
+	if !found || len(past.Ended) != 3 {
+		t.Errorf("show --recording: endings %+v, want the frozen, crashed and released holders'", past.Ended)
 	}
 }
 
