@@ -79,3 +79,19 @@ func TestHearSilenceHeard(t *testing.T) {
 		t.Fatalf("counts unchanged since: heard after %v, want still %v", h, t0)
 	}
 }
+
+// BenchmarkHearSilence: one member's answer of 10,000 connections, heard
+// against the one before, as every ask of a large cluster's member is.
+func BenchmarkHearSilence(b *testing.B) {
+	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	conns := make([]Connection, 10000)
+	for i := range conns {
+		conns[i] = Connection{Client: "10.0.0.9:4000", Session: int64(i + 1), Established: t0, Received: int64(i % 7), LastResponseMonoMs: int64(100_000 + i)}
+	}
+	e := &Enricher{}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		a := []memberAnswer{{info: ServerInfo{Addr: "zk1:2181"}, consOK: true, conns: conns, consAt: t0.Add(time.Duration(i) * time.Second)}}
+		e.hearSilence(a)
+	}
+}
