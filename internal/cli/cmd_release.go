@@ -27,7 +27,12 @@ downstream, and for Curator locks made revocable try 'zklocks revoke NODE' first
 The node is read first and shown (session, client address, hold time); the delete happens
 only if it is still the same node (czxid, owner, version) and is version-checked. It asks
 for an explicit y on a terminal, and refuses without one unless --yes. Every attempt is
-appended to the audit log. Refused under --read-only.
+appended to the audit log (with this host and "via": "cli"). Refused under --read-only.
+
+When another operator, its client or its session's end removed the node first, nothing is
+deleted, and the refusal says what can be known of it: another delete in this machine's
+audit log (who, from the UI or the command line, on which host, when), else when it went
+and whether its session is still connected (deleted by another session) or not (ended).
 
 ` + exitCodesHelp(),
 		Args: exactlyOnePath,
