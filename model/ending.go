@@ -55,12 +55,12 @@ func (s *State) EndingOf(nodePath string, token int64) (Ending, bool) {
 }
 
 // Words says who or what ended the node and when, in a phrase that
-// follows the node's name ("… was force-released by …"); clock formats
-// a time as the caller shows times.
+// follows the node's name ("… went at …"), short enough for a status
+// line; clock formats a time as the caller shows times.
 func (e Ending) Words(clock func(time.Time) string) string {
 	at := "at " + clock(e.At)
 	if e.Seen {
-		at = "by " + clock(e.At) + " (seen then; when exactly is not known)"
+		at = "by " + clock(e.At) // seen gone then: it went no later
 	}
 	switch e.EndedBy {
 	case EndedByOperator:
@@ -71,18 +71,16 @@ func (e Ending) Words(clock func(time.Time) string) string {
 		}
 		return verb + ActorWords(e.Audit) + " " + at
 	case EndedByExpiry:
-		return "went when its session expired " + at + ", which deletes its nodes"
+		return "went " + at + " with its session, which expired"
 	case EndedByClose:
-		return "went when its client closed its session " + at
+		return "went " + at + ": its client closed its session"
 	case EndedBySessionEnd:
-		return "went when its session ended " + at + " (expired or closed by its client: not known which)"
+		return "went " + at + " with its session (expired or closed by its client)"
 	case EndedByUnknown:
-		return "was deleted " + at + "; whether its session outlived it (a release, or another operator) " +
-			"or ended with it is not known yet"
+		return "went " + at + "; whether its session outlived it is not known yet"
 	}
 	// ZooKeeper does not record who deletes a node: both are said.
-	return "was deleted " + at + " while its session was still connected: released by its client, " +
-		"or force-released by another operator"
+	return "went " + at + ", its session still connected: its client or another operator deleted it"
 }
 
 // ActorWords names who acted in an audit line (a JSON AuditEntry): "by

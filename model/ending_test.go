@@ -34,11 +34,11 @@ func TestEndingWords(t *testing.T) {
 			[]string{"was force-released by sre from the command line on jump-1 at 03:04:05"}},
 		{"fence", Ending{At: at, EndedBy: EndedByOperator, Audit: `{"user":"sre","via":"ui","action":"fence"}`},
 			[]string{"was fenced by sre from the UI at 03:04:05"}},
-		{"expiry", Ending{At: at, EndedBy: EndedByExpiry}, []string{"went when its session expired at 03:04:05"}},
-		{"close", Ending{At: at, EndedBy: EndedByClose}, []string{"went when its client closed its session at 03:04:05"}},
-		{"unknown", Ending{At: at, EndedBy: EndedByUnknown}, []string{"was deleted at 03:04:05; whether its session outlived it"}},
-		{"release", Ending{At: at, EndedBy: EndedByRelease}, []string{"was deleted at 03:04:05 while its session was still connected"}},
-		{"seen", Ending{At: at, Seen: true, EndedBy: EndedByRelease}, []string{"by 03:04:05 (seen then"}},
+		{"expiry", Ending{At: at, EndedBy: EndedByExpiry}, []string{"went at 03:04:05 with its session, which expired"}},
+		{"close", Ending{At: at, EndedBy: EndedByClose}, []string{"went at 03:04:05: its client closed its session"}},
+		{"unknown", Ending{At: at, EndedBy: EndedByUnknown}, []string{"went at 03:04:05; whether its session outlived it"}},
+		{"release", Ending{At: at, EndedBy: EndedByRelease}, []string{"went at 03:04:05, its session still connected: its client or another operator"}},
+		{"seen", Ending{At: at, Seen: true, EndedBy: EndedByRelease}, []string{"went by 03:04:05,"}},
 	} {
 		got := c.e.Words(clock)
 		for _, w := range c.want {

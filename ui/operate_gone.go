@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"errors"
+	"path"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -69,8 +70,10 @@ func goneView(st *styles, w int, gone string) string {
 
 // goneClosed is what closing a dialog whose node went says: nothing was
 // done, and why.
-func goneClosed(gone string) tea.Cmd {
-	return func() tea.Msg { return flashMsg{text: "nothing was done: " + gone} }
+func goneClosed(string) tea.Cmd {
+	return func() tea.Msg {
+		return flashMsg{text: "nothing was done: the node had already gone (the Events screen says how)"}
+	}
 }
 
 // preciseClock formats a time to the millisecond: two operators' actions
@@ -90,12 +93,25 @@ func (a *App) checkDialog() {
 // knows. known is false while the watcher has not reported the node's end
 // yet; the operator then explains it when it does (explainRefusals).
 func (op *operator) refusedGone(msg actionDoneMsg) (text string, known bool) {
-	text = msg.action + " refused, nothing was changed: "
-	why, settled := op.env.state.GoneText(msg.expect, op.env.preciseClock)
-	if _, logged := op.env.state.EndingOf(msg.expect.Path, msg.expect.Czxid); !logged {
-		return text + why + " (taken by someone else first; how it ended is said once the watcher sees it go)", false
+	// Two status lines at 80 columns: the node by its name alone (the
+	// lock is the one on screen), and the action not done.
+	text = "not " + pastTense(msg.action) + ": " + model.ShortNode(path.Base(msg.expect.Path))
+	end, logged := op.env.state.EndingOf(msg.expect.Path, msg.expect.Czxid)
+	if !logged {
+		return text + " had gone, taken first; how it ended is said once the watcher sees it go", false
 	}
-	return text + why, settled
+	return text + " " + end.Words(op.env.preciseClock), end.EndedBy != model.EndedByUnknown
+}
+
+// pastTense is an action's name as done: "force-released", "revoked".
+func pastTense(action string) string {
+	switch action {
+	case "revoke":
+		return "revoked"
+	case "fence":
+		return "fenced"
+	}
+	return action + "d"
 }
 
 // explainRefusals says how the nodes of refused actions ended, as the

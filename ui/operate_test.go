@@ -297,7 +297,7 @@ func TestForceReleaseActsOnTheNodeAsShown(t *testing.T) {
 	delete(z.nodes, holder.Path)
 	z.mu.Unlock()
 	press(a, "y")
-	if l := statusLine(a); !strings.Contains(l, " is gone") || len(z.writes()) != 0 {
+	if l := statusLine(a); !strings.HasPrefix(l, "not force-released: ") || !strings.Contains(l, "had gone") || len(z.writes()) != 0 {
 		t.Fatalf("a gone node: %q %v", l, z.writes())
 	}
 }

@@ -92,7 +92,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	// operator), or, while no answer since says, that it is not known
 	// yet (members asked less often under load, as their cost paces).
 	l.until("the dialog told its node went", func() bool { return strings.Contains(screen(a), "Nothing to do") })
-	if sc := screen(a); !strings.Contains(sc, "was deleted at") || !(strings.Contains(sc, "while its session was still") ||
+	if sc := screen(a); !strings.Contains(sc, "went at") || !(strings.Contains(sc, "its session still connected") ||
 		strings.Contains(sc, "not known yet")) || !strings.Contains(sc, "any key closes") || strings.Contains(sc, "y deletes") {
 		t.Fatalf("the dialog:\n%s", sc)
 	}
@@ -115,11 +115,11 @@ func TestIntegrationSecondOperator(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.keys("y")
-	l.until("the refusal", func() bool { return strings.Contains(a.flash.text, "refused") })
-	l.until("the refusal explained", func() bool { return strings.Contains(a.flash.text, "was deleted at") })
+	l.until("the refusal", func() bool { return strings.HasPrefix(a.flash.text, "not force-released: ") })
+	l.until("the refusal explained", func() bool { return strings.Contains(a.flash.text, " went at ") })
 	text := a.flash.text
 	t.Logf("the refusal: %s", text)
-	if !strings.Contains(text, "force-release refused, nothing was changed") ||
+	if !strings.HasPrefix(text, "not force-released: ") || len(text) > 2*(120-3) ||
 		!(strings.Contains(text, "still connected") || strings.Contains(text, "not known yet")) {
 		t.Fatalf("the refusal: %q", text)
 	}
