@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -166,5 +167,30 @@ func TestUntoldForgotten(t *testing.T) {
 	}
 	if s.Link(waiter).Liveness() != lockcore.LiveUnknown {
 		t.Errorf("the waiter's liveness %q from answers that tell nothing", s.Link(waiter).Liveness())
+	}
+}
+
+func TestSilentThenWoke(t *testing.T) {
+	const holder, waiter = int64(100), int64(101)
+	h, w := client(holder, "10.0.0.1:4000"), client(waiter, "10.0.0.2:4000")
+	s := NewState()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
+	s.Apply(lockEvent(lockOf("/l", 0, 1)))
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	s.Apply(answer(time.Second, true, h, w))
+	frozen := h
+	frozen.Silent = 5 * time.Second
+	s.Apply(answer(6*time.Second, true, frozen, w))
+	s.Apply(answer(7*time.Second, true, frozen, w)) // still silent: logged once
+	s.Apply(answer(8*time.Second, true, h, w))
+	var log []Change
+	for _, e := range s.History {
+		log = append(log, e.Change)
+	}
+	if len(log) != 2 || log[0] != Silent || log[1] != Woke {
+		t.Fatalf("log %v, want silent then woke", log)
+	}
+	if !strings.Contains(s.History[0].Silent.Short(s.History[0].At), "silent ≥5s") {
+		t.Errorf("silent entry %+v", s.History[0])
 	}
 }

@@ -26,6 +26,9 @@ const (
 	// nothing from it for more than a third of its session timeout: its
 	// process is frozen (lockcore.LiveSilent).
 	Silent Change = "silent"
+	// Woke: a silent holder's member heard from it again: its process
+	// runs again, and still holds.
+	Woke Change = "woke"
 )
 
 // Ender says who or what ended a hold or a wait (a Released or Left

@@ -63,6 +63,8 @@ func (s *State) recordDisconnects(ev zkwatch.Event, before map[int64]lockcore.Li
 				e := s.entry(ev.At, Silent, l.Path, p, false)
 				e.Silent = p.Link.Silent
 				found = append(found, e)
+			case p.Link.State == lockcore.LinkConnected && p.Link.Silent.For == 0 && was.Silent.For > 0:
+				found = append(found, s.entry(ev.At, Woke, l.Path, p, false))
 			}
 		}
 	}

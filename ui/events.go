@@ -223,6 +223,8 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 		change.p = st.muted
 	case model.Disconnected, model.Silent:
 		change.p = st.danger
+	case model.Woke:
+		change.p = st.holder
 	}
 	if h.EndedBy == model.EndedByExpiry {
 		change.p = st.danger

@@ -19,7 +19,9 @@ import (
 //   - Across answers: a connection listed again with the same packets
 //     received and the same lresp received nothing in between, so it has
 //     been silent at least since the earlier answer came back (this
-//     machine's monotonic clock).
+//     machine's monotonic clock), and at least as long as the earlier
+//     answer proved, plus the time between: a member whose other clients
+//     fall quiet cannot make a frozen session look as if it woke.
 //
 // A connection with a request in flight is not silent: its reply is
 // late, not its client. Either bound may be below the truth, never above
@@ -33,9 +35,14 @@ type quietMark struct {
 	received    int64
 	lresp       int64
 	// since is when the first answer with these counts came back; asked
-	// when the last answer listing the connection was asked for; heard
-	// a time after which the member heard from it (zero when unknown).
-	since, asked, heard time.Time
+	// when the last answer listing the connection was asked for, and done
+	// when it came back; heard a time after which the member heard from
+	// it (zero when unknown).
+	since, asked, done, heard time.Time
+	// silent is the silence that last answer proved: with the counts
+	// unchanged, a later answer proves it and the time between, however
+	// little its own lresps show.
+	silent time.Duration
 }
 
 // hearSilence sets each fresh cons answer's silences from its own lresps
@@ -63,7 +70,8 @@ func (e *Enricher) hearSilence(answers []memberAnswer) {
 			if c.Session == 0 {
 				continue
 			}
-			m := quietMark{client: c.Client, established: c.Established, received: c.Received, lresp: c.LastResponseMonoMs, since: a.consDone, asked: a.consAt}
+			m := quietMark{client: c.Client, established: c.Established, received: c.Received, lresp: c.LastResponseMonoMs,
+				since: a.consDone, asked: a.consAt, done: a.consDone}
 			old, ok := before[c.Session]
 			ok = ok && old.client == m.client && old.established.Equal(m.established)
 			same := ok && old.received == m.received && old.lresp == m.lresp
@@ -73,11 +81,11 @@ func (e *Enricher) hearSilence(answers []memberAnswer) {
 			case ok:
 				m.heard = old.asked
 			}
-			marks[c.Session] = m
 			if !m.heard.IsZero() {
 				a.heard[c.Session] = m.heard
 			}
 			if c.Queued > 0 {
+				marks[c.Session] = m
 				continue
 			}
 			var d time.Duration
@@ -85,8 +93,10 @@ func (e *Enricher) hearSilence(answers []memberAnswer) {
 				d = time.Duration(freshest-c.LastResponseMonoMs) * time.Millisecond
 			}
 			if same {
-				d = max(d, a.consAt.Sub(old.since))
+				d = max(d, a.consAt.Sub(old.since), old.silent+a.consAt.Sub(old.done))
 			}
+			m.silent = d
+			marks[c.Session] = m
 			if d > 0 {
 				a.silent[c.Session] = d
 			}

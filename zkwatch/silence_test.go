@@ -35,11 +35,20 @@ func TestHearSilence(t *testing.T) {
 	second := answer(t0.Add(5*time.Second), conn(1, 40, 100_000, 0), conn(2, 91, 100_000, 0))
 	second[0].conns[1].LastResponseMonoMs = 100_000
 	e.hearSilence(second)
-	if got, want := second[0].silent[1], 5*time.Second-10*time.Millisecond; got != want {
-		t.Errorf("two answers: session 1 silent %v, want %v (since the first answer came back)", got, want)
+	if got, want := second[0].silent[1], 7*time.Second+5*time.Second-10*time.Millisecond; got != want {
+		t.Errorf("two answers: session 1 silent %v, want %v (the first answer's 7s, and the time since it came back)", got, want)
 	}
 	if got, ok := second[0].silent[2]; ok {
 		t.Errorf("session 2 sent a packet, yet is silent %v", got)
+	}
+
+	// The member's other clients fall quiet: its own freshest lresp is
+	// session 1's, yet what the first answer proved still holds, and
+	// grows.
+	quiet := answer(t0.Add(8*time.Second), conn(1, 40, 100_000, 0))
+	e.hearSilence(quiet)
+	if got, want := quiet[0].silent[1], 7*time.Second+8*time.Second-20*time.Millisecond; got != want {
+		t.Errorf("members' clients quiet: session 1 silent %v, want %v (7s proven by the first answer, and the time since, less each answer's way back)", got, want)
 	}
 
 	// A new connection for the session (it moved, or reconnected) starts
