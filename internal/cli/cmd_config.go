@@ -4,13 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"gopkg.in/yaml.v3"
 )
@@ -240,66 +236,3 @@ func put(m *yaml.Node, key string, value *yaml.Node, comment string) {
 
 // str is a YAML string scalar.
 func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
-
-// viewCheck adds the thresholds zklocks check uses without flags: the
-// context's check section, else the defaults.
-func (s settings) viewCheck(doc *yaml.Node) {
-	def := check.DefaultThresholds()
-	f := &checkFlags{warnHeld: def.WarnHeld, critHeld: def.CritHeld, warnWait: def.WarnWait, critWait: def.CritWait,
-		warnWaiters: def.WarnWaiters, critWaiters: def.CritWaiters,
-		critical: kindStrings(def.Critical), warning: kindStrings(def.Warning)}
-	t, err := f.mergeContext(func(string) bool { return false }, s)
-	var cc checkConfig
-	if s.context != "" {
-		if c, cerr := s.file.context(s.context); cerr == nil {
-			cc = c.Check
-		}
-	}
-	from := func(set bool) string {
-		if set {
-			return "context " + s.context
-		}
-		return "default"
-	}
-	dur := func(d time.Duration, set bool) (*yaml.Node, string) {
-		note := from(set)
-		if d == 0 {
-			note += ", off"
-		}
-		return str(d.String()), note
-	}
-	num := func(n int, set bool) (*yaml.Node, string) {
-		note := from(set)
-		if n == 0 {
-			note += ", off"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(n)}, note
-	}
-	kinds := func(ks []lockcore.AnomalyKind) *yaml.Node {
-		n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-		for _, k := range kindStrings(ks) {
-			n.Content = append(n.Content, str(k))
-		}
-		return n
-	}
-	m := &yaml.Node{Kind: yaml.MappingNode}
-	v, note := dur(t.WarnHeld, cc.WarnHeld != 0)
-	put(m, "warn-held", v, note)
-	v, note = dur(t.CritHeld, cc.CritHeld != 0)
-	put(m, "crit-held", v, note)
-	v, note = dur(t.WarnWait, cc.WarnWait != 0)
-	put(m, "warn-wait", v, note)
-	v, note = dur(t.CritWait, cc.CritWait != 0)
-	put(m, "crit-wait", v, note)
-	v, note = num(t.WarnWaiters, cc.WarnWaiters != 0)
-	put(m, "warn-waiters", v, note)
-	v, note = num(t.CritWaiters, cc.CritWaiters != 0)
-	put(m, "crit-waiters", v, note)
-	put(m, "critical", kinds(t.Critical), from(cc.Critical != nil))
-	put(m, "warning", kinds(t.Warning), from(cc.Warning != nil))
-	note = "what zklocks check uses without flags"
-	if err != nil {
-		note = "invalid: " + err.Error()
-	}
-	put(doc, "check", m, note)
-}
