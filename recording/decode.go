@@ -73,6 +73,11 @@ func (d *decoder) decode(b []byte) (ev zkwatch.Event, snap bool, err error) {
 	case zkwatch.EventServers:
 		if ln.Srv != nil {
 			fillServers(&ev, ln.Srv)
+			if d.format >= 6 {
+				if ev.Clients, err = d.undiffClients(ln.Srv, ln.Srv.Asked); err != nil {
+					return ev, false, err
+				}
+			}
 		}
 	case zkwatch.EventAction:
 		ev.Note = ln.N

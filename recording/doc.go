@@ -4,7 +4,7 @@
 // a model.State (see model.Tape) rebuilds the operator's picture as it was
 // after any of them.
 //
-// # Format (version 5)
+// # Format (version 6)
 //
 // A recording is a gzip stream of JSON lines. The first line is a header:
 //
@@ -51,7 +51,9 @@
 //     milliseconds before the read, sequences as the difference from the
 //     lock's largest.
 //
-// Servers, discovery and connection events are stored whole: even a
+// Servers, discovery and connection events are stored whole (but a
+// servers' reading's clients, format 6, as what changed since the part's
+// last reading: clients.go): even a
 // servers' reading that says nothing new moves on what the model derives
 // from its time (how long a disconnected session has left). Errors keep
 // their text only.

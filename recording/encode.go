@@ -68,6 +68,7 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 		ln.Disc = &d
 	case zkwatch.EventServers:
 		ln.Srv = serversOf(ev)
+		e.diffClients(ln.Srv)
 	case zkwatch.EventAction:
 		ln.N = ev.Note
 	}

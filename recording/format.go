@@ -22,8 +22,10 @@ import (
 // worked out again (to the microsecond, as every time), "hk" names one of
 // a few usual holds, and a waiter granted watches nothing unless the line
 // says; a format 4 reader would keep each holder's hold as first read,
-// and a new holder's watch.
-const Version = 5
+// and a new holder's watch. Format 6 stores a servers' reading's clients
+// as differences from the part's last reading ("cd", "cg"), which a format
+// 5 reader would read as no clients.
+const Version = 6
 
 // Header is a part's first line.
 type Header struct {
@@ -205,6 +207,11 @@ type serversJSON struct {
 	Note      string               `json:"note,omitempty"`
 	WatchesAt time.Time            `json:"watches_at"`
 	Cost      []zkwatch.MemberCost `json:"cost,omitempty"`
+	// CD and CG are the clients as differences from the part's last
+	// reading (format 6, clients.go): the sessions changed or new, and
+	// those gone.
+	CD []clientDiff      `json:"cd,omitempty"`
+	CG []json.RawMessage `json:"cg,omitempty"`
 }
 
 type serverJSON struct {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // tables are what the lines of one part refer back to: numbered paths
@@ -25,6 +26,8 @@ type tables struct {
 	// lastLens are the last packed name's run lengths, which the next
 	// packed name has unless it says otherwise.
 	lastLens []int
+	// clients are the part's last servers' reading's (format 6).
+	clients map[int64]zkwatch.ClientInfo
 }
 
 func newTables() *tables {
