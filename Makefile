@@ -47,6 +47,7 @@ FUZZTIME ?= 1m
 fuzz:
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzParseName$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzNameMatcher$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/cli -run '^$$' -fuzz '^FuzzConfigRecipes$$' -fuzztime $(FUZZTIME)
 

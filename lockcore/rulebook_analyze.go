@@ -68,8 +68,9 @@ func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 
 // modeOf is what a contender asks for: its mode word's meaning, else the
 // grant's one mode.
-func (c *compiled) modeOf(vals map[part]string) Mode {
-	if m, ok := c.Modes[vals[partMode]]; ok {
+func (c *compiled) modeOf(vals partValues) Mode {
+	w, _ := vals.get(partMode)
+	if m, ok := c.Modes[w]; ok {
 		return m
 	}
 	if c.Grant == GrantSemaphore {
@@ -139,7 +140,7 @@ func singleNodeEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 	}
 	for _, e := range entries {
 		e.recipe, e.persistentOK = l.Recipe, c.Persistent
-		e.identity = c.identity.identify(nil, e.node)
+		e.identity = c.identity.identify(partValues{}, e.node)
 	}
 	return entries
 }

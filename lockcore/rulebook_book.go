@@ -172,7 +172,7 @@ func (c *compiled) fits(elems []string, self Node, names []string) bool {
 	if len(c.paths) == 0 {
 		// A tree shape: every child must be the entry's.
 		for _, n := range names {
-			if !c.name.MatchString(n) {
+			if !c.matches(n) {
 				return false
 			}
 		}
@@ -181,11 +181,17 @@ func (c *compiled) fits(elems []string, self Node, names []string) bool {
 	// Its paths name the lock: one child of its shape is enough, a stray
 	// one is an unparsed anomaly.
 	for _, n := range names {
-		if c.name.MatchString(n) {
+		if c.matches(n) {
 			return true
 		}
 	}
 	return len(names) == 0
+}
+
+// matches reports whether a child's name matches c's children pattern.
+func (c *compiled) matches(name string) bool {
+	var sp spans
+	return c.matcher.match(name, &sp)
 }
 
 func (c *compiled) matchesPath(elems []string) bool {
@@ -199,26 +205,26 @@ func (c *compiled) matchesPath(elems []string) bool {
 
 // parse reads a child's name by c's pattern: its parts, and the Name the
 // analysis orders it by.
-func (c *compiled) parse(raw string) (Name, map[part]string, bool) {
-	m := c.name.FindStringSubmatch(raw)
-	if m == nil {
-		return Name{Raw: raw, Kind: KindUnparsed}, nil, false
+func (c *compiled) parse(raw string) (Name, partValues, bool) {
+	var sp spans
+	var vals partValues
+	if !c.matcher.match(raw, &sp) {
+		return Name{Raw: raw, Kind: KindUnparsed}, vals, false
 	}
 	kind := KindBookNumber
 	if c.Order == OrderText {
 		kind = KindBookText
 	}
 	n := Name{Raw: raw, Kind: kind}
-	vals := make(map[part]string, len(c.groups))
 	for i, p := range c.groups {
-		vals[p] = m[i+1]
+		vals.set(p, raw[sp[i][0]:sp[i][1]])
 	}
-	if s, ok := vals[partSeq]; ok {
+	if s, ok := vals.get(partSeq); ok {
 		n.SeqText = s
 		n.Seq, _ = strconv.ParseInt(s, 10, 64)
 		n.HasSeq = true
 	}
-	if s, ok := vals[partSession]; ok {
+	if s, ok := vals.get(partSession); ok {
 		if d, neg := strings.CutPrefix(s, "-"); neg && isDecimal(d) {
 			n.Session, _ = strconv.ParseInt(s, 10, 64)
 			n.HasSession = true
@@ -226,9 +232,9 @@ func (c *compiled) parse(raw string) (Name, map[part]string, bool) {
 			n.Session, n.HasSession = parseSessionText(s)
 		}
 	}
-	n.Prefix = vals[partOwner]
+	n.Prefix, _ = vals.get(partOwner)
 	if n.Prefix == "" {
-		n.Prefix = vals[partID]
+		n.Prefix, _ = vals.get(partID)
 	}
 	return n, vals, true
 }

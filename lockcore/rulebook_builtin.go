@@ -27,9 +27,6 @@ func builtinEntries() []Entry {
 			Children: "_c_{id:uuid}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText,
 			Coded: "semaphore.go, shape.go (the tree shape: leases/ and locks/)"},
 		mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex}-lock-{seq}", OrderNumber, queue),
-		// Read by Go code though its fields say it all: an entry's pattern is
-		// a regexp, 3.5 µs a child against the parser's 60 ns, too slow for
-		// the locks of a hundred thousand contenders kazoo users keep.
 		mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id}__lock__{seq}", OrderText, queue),
 		{Name: string(RecipeKazooRWLock), About: "kazoo ReadLock and WriteLock sharing one path",
 			Children: "{id}__{mode}__{seq}", Modes: map[string]Mode{"lock": ModeWrite, "rlock": ModeRead},

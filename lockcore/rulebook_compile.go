@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -52,9 +51,12 @@ var parts = []part{partSeq, partMode, partOwner, partID, partSession}
 type compiled struct {
 	Entry
 	paths []pathPattern
-	// name matches a child's whole name; group i+1 is groups[i].
-	name   *regexp.Regexp
-	groups []part
+	// name matches a child's whole name; group i+1 is groups[i]. It is
+	// the reference: matcher, which matches the same names without a
+	// regexp, is what reads children.
+	name    *regexp.Regexp
+	matcher nameMatcher
+	groups  []part
 	// limit is a semaphore's fixed lease count; limitData reads it from the
 	// lock node's data instead.
 	limit     int
@@ -125,6 +127,9 @@ func (c *compiled) compileChildren() error {
 			return fmt.Errorf("'}' without '{' in %q", c.Children)
 		}
 		re.WriteString(regexp.QuoteMeta(rest[:open]))
+		if open > 0 {
+			c.matcher.segs = append(c.matcher.segs, segment{kind: segLiteral, lit: rest[:open]})
+		}
 		if open == len(rest) {
 			break
 		}
@@ -155,6 +160,7 @@ func (c *compiled) compileChildren() error {
 		if free(p) && open == 0 && len(c.groups) > 0 && free(c.groups[len(c.groups)-1]) {
 			return fmt.Errorf("{%s} follows {%s} with nothing between them, so where one ends is unknown", p, c.groups[len(c.groups)-1])
 		}
+		c.matcher.segs = append(c.matcher.segs, c.segmentOf(p, form, len(c.groups)))
 		c.groups = append(c.groups, p)
 		if typed {
 			re.WriteString("(" + formRE + ")")
@@ -166,9 +172,27 @@ func (c *compiled) compileChildren() error {
 	if !slices.Contains(c.groups, partSeq) && c.Grant != GrantCoHolding && c.Grant != GrantSemaphore {
 		return fmt.Errorf("grant %s orders contenders by their sequence: the pattern needs {seq}", c.Grant)
 	}
+	c.matcher.finish()
 	var err error
 	c.name, err = regexp.Compile(re.String())
 	return err
+}
+
+// segmentOf is the matcher's segment for part p (of form form) that is
+// group g.
+func (c *compiled) segmentOf(p part, form string, g int) segment {
+	s := segment{group: g, kind: segFree}
+	switch {
+	case form != "":
+		s.kind = formKinds[form]
+	case p == partSeq:
+		s.kind = segSeq
+	case p == partSession:
+		s.kind = segSession
+	case p == partMode:
+		s.kind, s.words = segMode, modeWordOrder(c.Modes)
+	}
+	return s
 }
 
 // textForms narrow {owner} and {id} to a form ({id:uuid}).
@@ -191,16 +215,7 @@ func (c *compiled) partRegexp(p part) string {
 	case partSession:
 		return `(0x[0-9a-fA-F]{1,16}|-?[0-9]{1,20})`
 	case partMode:
-		words := make([]string, 0, len(c.Modes))
-		for w := range c.Modes {
-			words = append(words, w)
-		}
-		sort.Slice(words, func(i, j int) bool {
-			if len(words[i]) != len(words[j]) {
-				return len(words[i]) > len(words[j])
-			}
-			return words[i] < words[j]
-		})
+		words := modeWordOrder(c.Modes)
 		for i, w := range words {
 			words[i] = regexp.QuoteMeta(w)
 		}

@@ -77,7 +77,7 @@ func (c *compiled) reasons(t Tree, elems []string, names []string) []string {
 	default:
 		n := 0
 		for _, name := range names {
-			if c.name.MatchString(name) {
+			if c.matches(name) {
 				n++
 			}
 		}
@@ -122,7 +122,7 @@ func (c *compiled) near(t Tree, elems []string, names []string, read Recipe) (st
 	}
 	n, miss := 0, ""
 	for _, name := range names {
-		if c.name.MatchString(name) {
+		if c.matches(name) {
 			n++
 		} else if miss == "" {
 			miss = name

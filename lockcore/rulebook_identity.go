@@ -99,12 +99,13 @@ func compileIdentity(spec string, groups []part) (identityRule, error) {
 
 // identify names a holder from its name's parts and its node; empty when
 // the rule is none. Data that does not read by the rule says so, escaped.
-func (r identityRule) identify(vals map[part]string, node Node) string {
+func (r identityRule) identify(vals partValues, node Node) string {
 	switch r.kind {
 	case "":
 		return ""
 	case "name":
-		q := strconv.QuoteToASCII(vals[r.part])
+		v, _ := vals.get(r.part)
+		q := strconv.QuoteToASCII(v)
 		return q[1 : len(q)-1]
 	}
 	if node.DataDenied || node.Pending || len(node.Data) == 0 {
