@@ -102,10 +102,10 @@ func TestHistorySizeCap(t *testing.T) {
 // The age cap drops whole the parts that ended before it; the part being
 // written stays whatever its age.
 func TestHistoryAgeCap(t *testing.T) {
-	evs := mixed(t, 20000) // 3 ms apart: a minute
+	evs := mixed(t, 6000) // 3 ms apart: 18 s
 	dir := t.TempDir()
 	clock := &fakeClock{}
-	keep(t, dir, evs, HistoryOptions{MaxAge: 25 * time.Second}, clock)
+	keep(t, dir, evs, HistoryOptions{MaxAge: 8 * time.Second}, clock)
 	parts, err := ListParts(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -115,11 +115,11 @@ func TestHistoryAgeCap(t *testing.T) {
 	}
 	now := clock.now()
 	for i := range parts[:len(parts)-1] {
-		if end := parts[i+1].Started; now.Sub(end) > 25*time.Second {
+		if end := parts[i+1].Started; now.Sub(end) > 8*time.Second {
 			t.Errorf("%s ended %v before the last event, past the cap", filepath.Base(parts[i].Name), now.Sub(end))
 		}
 	}
-	if now.Sub(parts[0].Started) < 25*time.Second {
+	if now.Sub(parts[0].Started) < 8*time.Second {
 		t.Errorf("the oldest part kept began %v before the end: dropped too much", now.Sub(parts[0].Started))
 	}
 	rec, err := LoadDir(dir, ReadOptions{})
@@ -184,7 +184,7 @@ func TestHistoryRestart(t *testing.T) {
 // A spoilt part is skipped, and one cut short read up to the cut, each
 // with a warning naming it; the rest still replays.
 func TestHistorySpoiltParts(t *testing.T) {
-	evs := mixed(t, 20000)
+	evs := mixed(t, 6000)
 	dir := t.TempDir()
 	keep(t, dir, evs, HistoryOptions{MaxSize: 2 << 20, MaxAge: 50 * time.Second}, &fakeClock{})
 	parts, _ := ListParts(dir)
@@ -219,7 +219,7 @@ func TestHistorySpoiltParts(t *testing.T) {
 // A range's stream is one recording: the snapshot of what came before it,
 // then its events and no later one.
 func TestHistoryWriteRange(t *testing.T) {
-	evs := mixed(t, 20000)
+	evs := mixed(t, 6000)
 	dir := t.TempDir()
 	clock := &fakeClock{}
 	keep(t, dir, evs, HistoryOptions{MaxAge: 50 * time.Second}, clock)
@@ -228,7 +228,7 @@ func TestHistoryWriteRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	from, to := evs[5000].At, evs[15000].At
+	from, to := evs[1500].At, evs[4500].At
 	var buf bytes.Buffer
 	if err := h.WriteRange(&buf, Range{From: from, To: to}, func(err error) { t.Error(err) }, nil); err != nil {
 		t.Fatal(err)
@@ -248,10 +248,10 @@ func TestHistoryWriteRange(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if snap < 20 || in < 9000 || in > 10100 {
+	if snap < 20 || in < 2900 || in > 3100 {
 		t.Fatalf("%d snapshot events, %d in the range", snap, in)
 	}
-	want, _ := lastLock(evs[:15001], last.Path)
+	want, _ := lastLock(evs[:4501], last.Path)
 	if d := diffEvent(want, last); d != "" {
 		t.Errorf("the range ends differently: %s", d)
 	}
