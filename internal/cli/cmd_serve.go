@@ -216,7 +216,10 @@ func serveDialer(g *globalFlags, p servePlan, f *serveFlags, version string, log
 			logger.Printf("context %q: no history: %s", model.Printable(name), model.Printable(err.Error()))
 		}
 		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
-			NewSession: ownSessions(conn, s.timeout), History: hist}, nil
+			NewSession: ownSessions(conn, s.timeout), History: hist,
+			HistoryFailed: func(err error) {
+				logger.Printf("context %q: the history stopped recording: %s", model.Printable(name), model.Printable(err.Error()))
+			}}, nil
 	}
 }
 

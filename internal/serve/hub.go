@@ -46,6 +46,9 @@ type Cluster struct {
 	// each session replays its last hour with R. The hub closes it when
 	// it stops.
 	History *recording.History
+	// HistoryFailed hears why the history stopped recording (a full
+	// disk), once; the sessions go on without it.
+	HistoryFailed func(error)
 }
 
 // Dialer connects to a context by name; its errors are said to the user
@@ -114,7 +117,12 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 			if hist := h.cluster.History; hist != nil && !h.histFailed {
 				// A history that failed (a full disk) stops recording;
 				// the sessions go on.
-				h.histFailed = hist.Write(ev) != nil
+				if err := hist.Write(ev); err != nil {
+					h.histFailed = true
+					if h.cluster.HistoryFailed != nil {
+						h.cluster.HistoryFailed(err)
+					}
+				}
 			}
 			state.Apply(ev)
 			h.tell(ev)
