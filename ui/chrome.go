@@ -233,6 +233,8 @@ func (a *App) statusBar() string {
 		segs = append([]segment{{text: "⎈ " + model.Printable(a.opt.Context), p: st.strong}}, segs...)
 	}
 	switch {
+	case a.opt.ReadOnly && a.opt.ReadOnlyBadge != "":
+		segs = append(segs, segment{text: " " + model.Printable(a.opt.ReadOnlyBadge) + " ", p: st.badgeRO})
 	case a.opt.ReadOnly:
 		segs = append(segs, segment{text: " READ-ONLY ", p: st.badgeRO})
 	case a.opt.Actions != nil:

@@ -25,6 +25,15 @@ func TestContextAndWriteModeInTheStatusBar(t *testing.T) {
 	if sc := screen(ro); strings.Contains(sc, " WRITE ") || !strings.Contains(sc, " READ-ONLY ") {
 		t.Fatalf("read-only:\n%s", sc)
 	}
+	// A context marked read-only is named so on the badge, not only in
+	// the refusals.
+	byContext := newTestApp(t, 80, 24, func(o *Options) {
+		o.Context, o.ReadOnly, o.ReadOnlyBadge, o.Actions = "prod", true, "READ-ONLY CONTEXT", &model.Actions{}
+	})
+	lines := strings.Split(screen(byContext), "\n")
+	if status := lines[len(lines)-2]; !strings.Contains(status, "⎈ prod") || !strings.Contains(status, " READ-ONLY CONTEXT ") {
+		t.Fatalf("read-only context, status bar: %q", status)
+	}
 }
 
 func TestSwitchContext(t *testing.T) {

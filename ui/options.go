@@ -53,6 +53,10 @@ type Options struct {
 	// a read-only context named as such, or (zklocks serve) the SSH key's
 	// role.
 	ReadOnlyWhy string
+	// ReadOnlyBadge is the READ-ONLY badge's words when they say more, as
+	// "READ-ONLY CONTEXT" for a context marked read-only; "" is
+	// "READ-ONLY".
+	ReadOnlyBadge string
 	// Profile is the colour profile; termenv.Ascii for NO_COLOR. The zero
 	// value (TrueColor) is used as is; see ProfileFromEnv.
 	Profile termenv.Profile

@@ -179,11 +179,26 @@ type settings struct {
 
 // readOnlyWhy says why zklocks is read-only, naming a read-only context
 // as such; "" when it is not read-only.
+// readOnlyByContext reports whether the context, not a flag or the
+// environment, made the settings read-only.
+func (s settings) readOnlyByContext() bool {
+	return s.readOnly && s.context != "" && s.source["read-only"] == "context "+s.context
+}
+
+// readOnlyBadge is the UI's badge for read-only settings: a read-only
+// context is named as such there too.
+func (s settings) readOnlyBadge() string {
+	if s.readOnlyByContext() {
+		return "READ-ONLY CONTEXT"
+	}
+	return ""
+}
+
 func (s settings) readOnlyWhy() string {
 	switch {
 	case !s.readOnly:
 		return ""
-	case s.context != "" && s.source["read-only"] == "context "+s.context:
+	case s.readOnlyByContext():
 		where := "the config file"
 		if s.file != nil && s.file.path != "" {
 			where = s.file.path

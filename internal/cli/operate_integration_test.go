@@ -194,3 +194,16 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(b)
 }
+
+// TestReadOnlyBadgeNamesTheContext: the UI's badge says a read-only
+// context is one; --read-only keeps the plain badge.
+func TestReadOnlyBadgeNamesTheContext(t *testing.T) {
+	byContext := settings{readOnly: true, context: "prod", source: map[string]string{"read-only": "context prod"}}
+	byFlag := settings{readOnly: true, context: "prod", source: map[string]string{"read-only": "flag"}}
+	if got := byContext.readOnlyBadge(); got != "READ-ONLY CONTEXT" {
+		t.Errorf("read-only by its context: badge %q", got)
+	}
+	if got := byFlag.readOnlyBadge(); got != "" {
+		t.Errorf("read-only by --read-only: badge %q, want the plain one", got)
+	}
+}

@@ -32,16 +32,17 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	actions := newActions(conn, audit, s.readOnly, model.ViaUI)
 	actions.NewSession = ownSessions(conn, s.timeout)
 	opt := ui.Options{
-		ReadNode:     conn.ReadNodeDetail,
-		ReadChildren: conn.ReadChildren,
-		NodeTimeout:  s.timeout,
-		Server:       conn.Target().String(),
-		ReadOnly:     s.readOnly,
-		ReadOnlyWhy:  s.readOnlyWhy(),
-		Profile:      ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
-		Copy:         termenv.NewOutput(os.Stdout).Copy,
-		CopyBlocked:  tmuxCopyBlocked(),
-		Actions:      actions,
+		ReadNode:      conn.ReadNodeDetail,
+		ReadChildren:  conn.ReadChildren,
+		NodeTimeout:   s.timeout,
+		Server:        conn.Target().String(),
+		ReadOnly:      s.readOnly,
+		ReadOnlyWhy:   s.readOnlyWhy(),
+		ReadOnlyBadge: s.readOnlyBadge(),
+		Profile:       ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()),
+		Copy:          termenv.NewOutput(os.Stdout).Copy,
+		CopyBlocked:   tmuxCopyBlocked(),
+		Actions:       actions,
 	}
 	rememberSort(&opt)
 	return opt
