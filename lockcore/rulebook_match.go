@@ -252,7 +252,9 @@ func digitByte(b byte) bool { return '0' <= b && b <= '9' }
 
 func hexByte(b byte) bool { return digitByte(b) || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F' }
 
-func wordByte(b byte) bool { return hexByte(b) || 'g' <= b && b <= 'z' || 'G' <= b && b <= 'Z' || b == '_' }
+func wordByte(b byte) bool {
+	return hexByte(b) || 'g' <= b && b <= 'z' || 'G' <= b && b <= 'Z' || b == '_'
+}
 
 func allDigitBytes(s string) bool { return byteRun(s, digitByte) == len(s) }
 

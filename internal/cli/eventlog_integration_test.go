@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
+
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -28,7 +30,15 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	lockPath := root + "/ev/orders"
 	first := curator.Acquire(t, "first", "mutex", lockPath)
 	curator.WaitHeld(t, "first", 30*time.Second)
-	second := curator.Acquire(t, "second", "mutex", lockPath)
+	// The second contender is Curator's shape on a session of the test's
+	// own: the kit's peers close their session as they release, and a
+	// session that ends with its node cannot be told to have released it.
+	own := zks.Connect(t)
+	secondNode, err := own.Create(lockPath+"/_c_00000000-0000-4000-8000-000000000002-lock-", nil,
+		zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll))
+	if err != nil {
+		t.Fatal(err)
+	}
 	third := doomed.Acquire(t, "third", "mutex", lockPath)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -95,11 +105,14 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 		return h != nil && h.EndedBy == model.EndedByOperator && strings.Contains(h.Audit, `"action":"force-release"`)
 	})
 
-	// The second holder releases of its own accord.
-	curator.WaitHeld(t, "second", 30*time.Second)
-	curator.Release(t, "second")
+	// The second holder releases of its own accord, and its session
+	// lives on.
+	until("the second contender granted", 30*time.Second, func() bool { return entry(model.Granted, secondNode) != nil })
+	if err := own.Delete(secondNode, -1); err != nil {
+		t.Fatal(err)
+	}
 	until("the release logged as a release", 30*time.Second, func() bool {
-		h := entry(model.Released, second.Node)
+		h := entry(model.Released, secondNode)
 		return h != nil && h.EndedBy == model.EndedByRelease
 	})
 
