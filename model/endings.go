@@ -113,10 +113,11 @@ func (s *State) settleEnds(ev zkwatch.Event) {
 		case listed:
 			by = EndedByRelease
 		case !ev.ClientsComplete:
+		case !o.heard.IsZero() && o.timeout > 0 && o.at.Before(o.heard.Add(o.timeout)):
+			// Too recently heard to have expired, silent or not.
+			by = EndedByClose
 		case o.silent:
 			by = EndedByExpiry
-		case !o.heard.IsZero() && o.timeout > 0 && o.at.Before(o.heard.Add(o.timeout)):
-			by = EndedByClose
 		default:
 			by = EndedBySessionEnd
 		}

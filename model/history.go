@@ -122,7 +122,7 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			}
 			e := s.entry(at, change, prev.Path, p, false)
 			e.Seen = s.unwatched
-			e.EndedBy, e.Audit = s.endedBy(p)
+			e.EndedBy, e.Audit = s.endedBy(p, e.At)
 			s.add(e)
 			s.noteEnd(e, p)
 		}
@@ -174,8 +174,8 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 // endedBy says who or what ended p's hold or wait, as its node went, as
 // far as is known then: the operator, an expiry (its session was
 // connected to no member), or not known yet (see settleEnds); a node no
-// session owns was deleted by some client.
-func (s *State) endedBy(p lockcore.Participant) (Ender, string) {
+// session owns was deleted by some client. at is when the node went.
+func (s *State) endedBy(p lockcore.Participant, at time.Time) (Ender, string) {
 	k := keyOf(p)
 	if line, ok := s.actions[k]; ok {
 		delete(s.actions, k)
@@ -184,6 +184,12 @@ func (s *State) endedBy(p lockcore.Participant) (Ender, string) {
 	switch {
 	case p.Session == 0:
 		return EndedByRelease, ""
+	case s.Link(p.Session).State == lockcore.LinkDisconnected && s.tracks[p.Session].tooRecentToExpire(at):
+		// Connected nowhere, yet heard from less than its timeout ago:
+		// its client closed it (a peer that releases and closes at once
+		// is seen so when the members' answer comes before the node's
+		// deletion).
+		return EndedByClose, ""
 	case s.Link(p.Session).State == lockcore.LinkDisconnected:
 		return EndedByExpiry, ""
 	}

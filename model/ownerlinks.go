@@ -29,6 +29,15 @@ type sessionTrack struct {
 	heard time.Time
 }
 
+// tooRecentToExpire reports whether the session's member heard from it
+// less than its timeout before at: it cannot have expired by then, as
+// heard is no later than the last time it was heard, and a session
+// expires no sooner than its timeout after that. It is false when either
+// is unknown (t nil, no heard, no timeout).
+func (t *sessionTrack) tooRecentToExpire(at time.Time) bool {
+	return t != nil && !t.heard.IsZero() && t.timeout > 0 && at.Before(t.heard.Add(t.timeout))
+}
+
 // listed takes what a cons asked for at asked said of the session, which
 // it listed.
 func (t *sessionTrack) listed(ci zkwatch.ClientInfo, asked time.Time) {
