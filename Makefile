@@ -48,6 +48,7 @@ fuzz:
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzParseName$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzNameMatcher$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzByFieldsRecipes$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/cli -run '^$$' -fuzz '^FuzzConfigRecipes$$' -fuzztime $(FUZZTIME)
 

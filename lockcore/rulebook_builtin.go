@@ -18,7 +18,8 @@ func builtinEntries() []Entry {
 	)
 	return []Entry{
 		mutex(string(RecipeCuratorMutex), "Apache Curator InterProcessMutex (also LeaderSelector), protected mode",
-			"_c_{id:uuid}-lock-{seq}", OrderText, queue+", app_curator.go (LeaderSelector ids)"),
+			"_c_{id:uuid}-lock-{seq}", OrderText,
+			queue+", app_curator.go (a LeaderSelector's id in its node's data names the holder, which no identity rule states)"),
 		{Name: string(RecipeCuratorRWLock), About: "Apache Curator InterProcessReadWriteLock",
 			Children: "_c_{id:uuid}-{mode}{seq}", Modes: map[string]Mode{"__READ__": ModeRead, "__WRIT__": ModeWrite},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadFirstWrite, Order: OrderText,
@@ -26,8 +27,12 @@ func builtinEntries() []Entry {
 		{Name: string(RecipeCuratorSemaphore), About: "Apache Curator InterProcessSemaphoreV2: lease nodes under leases/, acquirers' mutex under locks/",
 			Children: "_c_{id:uuid}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText,
 			Coded: "semaphore.go, shape.go (the tree shape: leases/ and locks/)"},
-		mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex}-lock-{seq}", OrderNumber, queue),
-		mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id}__lock__{seq}", OrderText, queue),
+		mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex}-lock-{seq}", OrderNumber,
+			queue+" (its id is exactly 32 hex digits, one of any other length is no contender; and zk.Lock waits on every child whose text after the last '-' is a number, whatever its shape)"),
+		// kazoo's ids are a uuid4's hex: {id:hex} leaves names of any other
+		// id (and every lock holding one) to the parser, which reads them as
+		// it always did, never taking a protected-mode _c_ name for kazoo's.
+		mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id:hex}__lock__{seq}", OrderText, ""),
 		{Name: string(RecipeKazooRWLock), About: "kazoo ReadLock and WriteLock sharing one path",
 			Children: "{id}__{mode}__{seq}", Modes: map[string]Mode{"lock": ModeWrite, "rlock": ModeRead},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText,
@@ -35,7 +40,8 @@ func builtinEntries() []Entry {
 		{Name: string(RecipeKazooSemaphore), About: "kazoo Semaphore: one lease node per holder, max_leases in the node's data, acquirers queue in <path>-__lock__",
 			Children: "{id:hex}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren,
 			Coded: "semaphore.go, shape.go (the sibling queue)"},
-		mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber, queue),
+		mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber,
+			queue+" (the session a non-negative decimal long, narrower than {session}; and WriteLock sorts every child whose text after the last '-' reads as a Java int)"),
 		{Name: string(RecipeCuratorLeaderLatch), About: "Apache Curator LeaderLatch: the lowest leads",
 			Children: "_c_{id:uuid}-latch-{seq}", Grant: GrantElection, Order: OrderText, Identity: "text",
 			Coded: election + ", app_curator.go"},
@@ -44,7 +50,8 @@ func builtinEntries() []Entry {
 		{Name: string(RecipeHostRW), About: "the classic host-tagged read/write lock (<host>-R-<seq>, <host>-W-<seq>)",
 			Children: "{owner}-{mode}-{seq}", Modes: map[string]Mode{"R": ModeRead, "W": ModeWrite},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText},
-		mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText, queue),
+		mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText,
+			queue+" (the session as the shape writes it: decimal up to 2^64-1 and never negative, 0x hex, or bare hex; {session} takes a negative decimal and no bare hex)"),
 		{Name: string(RecipeEphemeral), About: "a plain ephemeral node whose path mentions lock or mutex, in any case: its creator holds",
 			Paths: []string{"/**"}, Grant: GrantSingleNode, Identity: "text", Coded: "classify.go (the path's words)"},
 		{Name: string(RecipeKafkaController), About: "Apache Kafka's controller election (/controller)",

@@ -180,7 +180,7 @@ func (m *nameMatcher) from(name string, k, i int, sp *spans) bool {
 	case segUUID:
 		return uuidAt(rest) && try(36)
 	}
-	for n := byteRun(rest, classOf(s.kind)); n > 0; n-- {
+	for n := formRun(s.kind, rest); n > 0; n-- {
 		if try(n) {
 			return true
 		}
@@ -228,18 +228,28 @@ func (m *nameMatcher) free(name string, k, i int, sp *spans) bool {
 	return false
 }
 
-// classOf is the bytes a form of one or more characters takes.
-func classOf(k segKind) func(byte) bool {
+// formRun is the length of s's leading bytes of form k; each form has its
+// own loop, as calling a class function a byte doubles a match's cost.
+func formRun(k segKind, s string) int {
+	n := 0
 	switch k {
 	case segHex:
-		return hexByte
+		for n < len(s) && hexByte(s[n]) {
+			n++
+		}
 	case segDigits:
-		return digitByte
+		for n < len(s) && digitByte(s[n]) {
+			n++
+		}
+	default:
+		for n < len(s) && wordByte(s[n]) {
+			n++
+		}
 	}
-	return wordByte
+	return n
 }
 
-// run is the length of s's leading bytes in a class.
+// byteRun is the length of s's leading bytes in a class.
 func byteRun(s string, in func(byte) bool) int {
 	n := 0
 	for n < len(s) && in(s[n]) {
