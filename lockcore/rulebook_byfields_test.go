@@ -189,3 +189,28 @@ func FuzzByFieldsRecipes(f *testing.F) {
 		readBoth(t, recipe, books[recipe][0], books[recipe][1], tree, w)
 	})
 }
+
+// BenchmarkAnalyzeKazooLock: one kazoo lock of 100,000 contenders read
+// by its entry's fields and by the code that read it before.
+func BenchmarkAnalyzeKazooLock(b *testing.B) {
+	g := childGen{rand.New(rand.NewPCG(1, 2))}
+	tree := Tree{Path: "/app/locks/big", ReadAt: time.Now()}
+	for i := range 100000 {
+		tree.Children = append(tree.Children, Node{Name: fmt.Sprintf("%s__lock__%010d", g.hex(32), i),
+			Stat: zk.Stat{Czxid: int64(0x100000000 + i), EphemeralOwner: int64(0x100000000000000 + i)}})
+	}
+	for _, c := range []struct {
+		name  string
+		coded bool
+	}{{"fields", false}, {"code", true}} {
+		book := bookReading(b, RecipeKazooLock, c.coded)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if l := Analyze(tree, nil, Options{Book: book}); l.Recipe != RecipeKazooLock || len(l.Participants) != len(tree.Children) {
+					b.Fatal(l.Recipe, len(l.Participants))
+				}
+			}
+		})
+	}
+}
