@@ -83,7 +83,7 @@ func (a *App) handleDemoKey(msg tea.KeyMsg) tea.Cmd {
 				return d.Unfreeze()
 			}
 			text, err := d.Freeze()
-			return "Z thaws · " + text, err
+			return "Z lets it go · " + text, err
 		})
 	case key.Matches(msg, k.DemoSwitch):
 		if a.opt.DemoSwitch == nil {
@@ -135,7 +135,7 @@ func (a *App) demoSegment() segment {
 		text += "FIFO kept"
 	}
 	if s.Frozen > 0 {
-		text += " · " + itoa(s.Frozen) + " frozen"
+		text += " · " + itoa(s.Frozen) + " hung"
 	}
 	if n := s.Orphans; n > 0 {
 		text += " · " + itoa(n) + " orphan"
@@ -157,7 +157,7 @@ func (a *App) demoLegend() []string {
 			"for the naive one"},
 		{"FIFO", "whether a grant ever overtook a contender waiting longer"},
 		{"+ X", "add a contender · kill one's session: its node vanishes and the chain heals"},
-		{"Z", "freezes the holder that has held longest (Z again thaws it): past --long-held it shows as long-held"},
+		{"Z", "hangs the holder that has held longest: alive, pinging, never releasing (Z again lets it go); past --long-held it shows as long-held and hung"},
 		{"L", "loses a create reply: the contender retries and waits behind its own orphan; F fences the orphan"},
 	} {
 		lines = append(lines, legendLines(e[0], paint{}, e[1], a.width)...)

@@ -29,12 +29,12 @@ func (f *fakeDemo) Kill() (string, error) {
 func (f *fakeDemo) Freeze() (string, error) {
 	f.calls = append(f.calls, "freeze")
 	f.stats.Frozen = 1
-	return "froze contender 1", f.fail
+	return "hung contender 1", f.fail
 }
 func (f *fakeDemo) Unfreeze() (string, error) {
 	f.calls = append(f.calls, "unfreeze")
 	f.stats.Frozen = 0
-	return "thawed 1 holder(s)", f.fail
+	return "let 1 hung holder go", f.fail
 }
 func (f *fakeDemo) LoseReply(context.Context) (string, error) {
 	f.calls = append(f.calls, "lose")
@@ -69,7 +69,7 @@ func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
 		t.Fatalf("focused %v on %q, want the demo lock's detail", a.focused(), a.detail.path)
 	}
 	sc := screen(a)
-	for _, want := range []string{"DEMO 1.00 wakeups/release · FIFO kept", "+ add contender", "X kill", "N herd", "Z freeze", "L lose reply"} {
+	for _, want := range []string{"DEMO 1.00 wakeups/release · FIFO kept", "+ add contender", "X kill", "N herd", "Z hang", "L lose reply"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("screen lacks %q:\n%s", want, sc)
 		}
@@ -158,7 +158,7 @@ func TestDemoFlashLinesPutTheKeyFirst(t *testing.T) {
 	}
 	golden(t, "demo_lose_reply_80x24", a)
 	press(a, "Z")
-	if line := statusLine(a); !strings.HasPrefix(line, "Z thaws · froze contender 1") {
+	if line := statusLine(a); !strings.HasPrefix(line, "Z lets it go · hung contender 1") {
 		t.Errorf("after Z: %q", line)
 	}
 }

@@ -161,7 +161,7 @@ func newKeyMap(m keyMode) keyMap {
 
 		DemoAdd:       b([]string{"+"}, "+", "add contender"),
 		DemoKill:      b([]string{"X"}, "X", "kill"),
-		DemoFreeze:    b([]string{"Z"}, "Z", "freeze"),
+		DemoFreeze:    b([]string{"Z"}, "Z", "hang"),
 		DemoLoseReply: b([]string{"L"}, "L", "lose reply"),
 		DemoSwitch:    b([]string{"N"}, "N", map[bool]string{false: "herd (naive lock)", true: "fair lock"}[m.naive]),
 

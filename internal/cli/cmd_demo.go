@@ -88,7 +88,7 @@ and the next demo removes the files left behind.
 	fl.BoolVar(&f.plain, "plain", false, "print events as lines and read controls as lines instead of opening the terminal UI")
 	fl.BoolVar(&f.throwaway, "throwaway", false, "start a throwaway ZooKeeper even when one answers on "+localServer)
 	fl.DurationVar(&f.longHeld, "long-held", demo.DefaultLongHeld,
-		"report holders that have held longer than this as long-held in the UI (0 turns it off); holds last 0.3–1.5 s, so Z's frozen holder passes it")
+		"report holders that have held longer than this as long-held in the UI (0 turns it off); holds last 0.3–1.5 s, so Z's hung holder passes it")
 	f.record.register(fl, "record", "record what the watcher sees of the demo's lock to this file, for zklocks replay")
 	return cmd
 }

@@ -18,7 +18,7 @@ import (
 // plainStatsEvery is how often the plain view prints the counters.
 const plainStatsEvery = 5 * time.Second
 
-const plainKeys = "controls: + add a contender · x kill a session · z freeze/thaw the holder · l lose a reply · s counters · q quit (then Enter)"
+const plainKeys = "controls: + add a contender · x kill a session · z hang the holder / let it go · l lose a reply · s counters · q quit (then Enter)"
 
 // runDemoPlain is the demo's line-oriented view: one line per event, the
 // counters every few seconds, and controls read as lines from stdin. It
@@ -140,7 +140,7 @@ func statsLine(s demo.Stats) string {
 	line := fmt.Sprintf("-- %d grants, %d releases · %.2f wakeups per release · %s · %d contenders: %d holding, %d waiting",
 		s.Grants, s.Releases, s.WakeupsPerRelease(), fifo, s.Contenders, s.Holding, s.Waiting)
 	if s.Frozen > 0 {
-		line += fmt.Sprintf(", %d frozen", s.Frozen)
+		line += fmt.Sprintf(", %d hung", s.Frozen)
 	}
 	if len(s.Orphans) > 0 {
 		line += fmt.Sprintf("; orphans: %s", strings.Join(s.Orphans, " "))

@@ -17,7 +17,7 @@ import (
 // runDemoTUI shows the demo in the terminal UI, opened on the demo's lock,
 // with its counters and controls, watching /zklocks-demo through a session
 // of its own. The UI's operating actions work as in the plain UI (fence
-// the orphan that L leaves, force-release a frozen holder), audited, unless
+// the orphan that L leaves, force-release a hung holder), audited, unless
 // --read-only, to the demo's own audit log unless --audit-log names one.
 // It returns when the user quits or ctx ends; the caller then closes the
 // demo.

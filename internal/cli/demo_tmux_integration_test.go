@@ -64,7 +64,7 @@ func TestIntegrationDemoTmux(t *testing.T) {
 					t.Errorf("long-held before any freeze:\n%s", sc)
 				}
 				m.keys("Z")
-				m.waitScreen(10*time.Second, `Z thaws · froze contender`)
+				m.waitScreen(10*time.Second, `Z lets it go · hung contender`)
 				m.waitScreen(60*time.Second, regexp.QuoteMeta(tc.lock)+`.*long-held`)
 			}
 			m.keys("q")

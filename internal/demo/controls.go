@@ -111,7 +111,7 @@ func (d *Demo) Freeze() (string, error) {
 	ev := Event{Kind: Frozen, Contender: pick.id, Session: pick.session, Node: pick.node, Mode: pick.mode}
 	d.mu.Unlock()
 	d.emit(ev)
-	return fmt.Sprintf("froze contender %d, holding %s (session 0x%x)", pick.id, model.ShortNode(path.Base(ev.Node)), uint64(pick.session)), nil
+	return fmt.Sprintf("hung contender %d, holding %s (session 0x%x): alive, never releasing", pick.id, model.ShortNode(path.Base(ev.Node)), uint64(pick.session)), nil
 }
 
 // Unfreeze lets every frozen holder release. It returns ErrNoHolder when
@@ -133,9 +133,9 @@ func (d *Demo) Unfreeze() (string, error) {
 		d.emit(ev)
 	}
 	if len(evs) == 1 {
-		return "thawed 1 holder", nil
+		return "let 1 hung holder go", nil
 	}
-	return fmt.Sprintf("thawed %d holders", len(evs)), nil
+	return fmt.Sprintf("let %d hung holders go", len(evs)), nil
 }
 
 // LoseReply starts a contender whose first create's reply is lost, as
