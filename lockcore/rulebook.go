@@ -11,7 +11,7 @@ package lockcore
 //	  paths: [/acme/locks/*]        # where: path patterns; * one element, ** any
 //	  children: "{owner}.{mode}.{seq}" # parts {seq} {mode} {owner} {id} {session};
 //	                                # {owner} and {id} may take a form: {id:uuid},
-//	                                # {id:hex}, {id:digits} or {id:word}
+//	                                # {id:hex}, {id:hex32}, {id:digits} or {id:word}
 //	  modes: {R: read, W: write}    # mode word -> read, write, exclusive or lease
 //	  grant: read-write             # mutex, read-write, semaphore, election,
 //	                                # co-holding or single-node

@@ -27,8 +27,10 @@ func builtinEntries() []Entry {
 		{Name: string(RecipeCuratorSemaphore), About: "Apache Curator InterProcessSemaphoreV2: lease nodes under leases/, acquirers' mutex under locks/",
 			Children: "_c_{id:uuid}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText,
 			Coded: "semaphore.go, shape.go (the tree shape: leases/ and locks/)"},
-		mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex}-lock-{seq}", OrderNumber,
-			queue+" (its id is exactly 32 hex digits, one of any other length is no contender; and zk.Lock waits on every child whose text after the last '-' is a number, whatever its shape)"),
+		// zk.Lock waits on every child whose text after the last '-' is a
+		// number, whatever its shape: a lock with a child of another name is
+		// read by the parser, which knows that, as it always was.
+		mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex32}-lock-{seq}", OrderNumber, ""),
 		// kazoo's ids are a uuid4's hex: {id:hex} leaves names of any other
 		// id (and every lock holding one) to the parser, which reads them as
 		// it always did, never taking a protected-mode _c_ name for kazoo's.

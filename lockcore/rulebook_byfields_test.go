@@ -17,7 +17,7 @@ import (
 
 // byFieldsRecipes are the built-in entries read by their fields alone
 // that Go code used to read.
-var byFieldsRecipes = []Recipe{RecipeKazooLock}
+var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock}
 
 // bookReading is the built-in book with recipe read by Go code (coded) or
 // by its fields.

@@ -149,7 +149,7 @@ func (c *compiled) compileChildren() error {
 		case typed && !free(p):
 			return fmt.Errorf("{%s}: only {owner} and {id} take a form", inside)
 		case typed && !known:
-			return fmt.Errorf("{%s}: the forms are uuid, hex, digits and word, not %q", inside, form)
+			return fmt.Errorf("{%s}: the forms are uuid, hex, hex32, digits and word, not %q", inside, form)
 		}
 		if slices.Contains(c.groups, p) {
 			return fmt.Errorf("{%s} appears twice", p)
@@ -199,6 +199,7 @@ func (c *compiled) segmentOf(p part, form string, g int) segment {
 var textForms = map[string]string{
 	"uuid":   `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`,
 	"hex":    `[0-9a-fA-F]+`,
+	"hex32":  `[0-9a-fA-F]{32}`,
 	"digits": `[0-9]+`,
 	"word":   `[A-Za-z0-9_]+`,
 }

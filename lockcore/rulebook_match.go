@@ -24,6 +24,7 @@ const (
 	segMode            // one of the mode words, longest first
 	segUUID            // 8-4-4-4-12 hex digits
 	segHex             // hex digits, longest first
+	segHex32           // 32 hex digits
 	segDigits          // decimal digits, longest first
 	segWord            // letters, digits and '_', longest first
 )
@@ -80,7 +81,7 @@ func (v *partValues) set(p part, s string) { v.text[ordinal(p)], v.has[ordinal(p
 func (v *partValues) get(p part) (string, bool) { return v.text[ordinal(p)], v.has[ordinal(p)] }
 
 // formKinds maps a form ({id:hex}) to its segment kind.
-var formKinds = map[string]segKind{"uuid": segUUID, "hex": segHex, "digits": segDigits, "word": segWord}
+var formKinds = map[string]segKind{"uuid": segUUID, "hex": segHex, "hex32": segHex32, "digits": segDigits, "word": segWord}
 
 // modeWordOrder is the mode words in the order the regexp tries them: longest
 // first so that a word that begins another does not cut it.
@@ -179,6 +180,8 @@ func (m *nameMatcher) from(name string, k, i int, sp *spans) bool {
 		return false
 	case segUUID:
 		return uuidAt(rest) && try(36)
+	case segHex32:
+		return len(rest) >= 32 && formRun(segHex, rest[:32]) == 32 && try(32)
 	}
 	for n := formRun(s.kind, rest); n > 0; n-- {
 		if try(n) {

@@ -16,6 +16,7 @@ func matchEntries() []Entry {
 		{Name: "session-free", Children: "{session}{owner}", Grant: GrantCoHolding},
 		{Name: "owner-hex", Children: "{owner}-{id:hex}", Grant: GrantCoHolding},
 		{Name: "forms", Children: "{id:digits}.{owner}.{seq}", Grant: GrantMutex},
+		{Name: "hex32", Children: "{owner}-{id:hex32}{seq}", Grant: GrantMutex},
 		{Name: "uuid-mode", Children: "{id:uuid}{mode}{seq}", Modes: map[string]Mode{"r": ModeRead, "rw": ModeWrite}, Grant: GrantReadWrite},
 		{Name: "dots", Children: "{owner}..{mode}..{seq}", Modes: map[string]Mode{".": ModeRead, "..": ModeWrite}, Grant: GrantReadWrite},
 	}
@@ -75,6 +76,8 @@ var matchSeeds = []string{
 	"12-core1-n_0000000001", "lease-a\nb", "lease-é", "0x1fabc", "-12abc-0000000001",
 	"0f0e0d0c-0b0a-4908-8706-050403020100rw0000000001", "a....0000000001", "a.....0000000001",
 	"1.x.y.0000000001", "\xff__lock__0000000001", "a__lock__00000000011",
+	"_c_0f0e0d0c0b0a4908870605040302010-lock-0000000001", "_c_0f0e0d0c0b0a490887060504030201000-lock-0000000001",
+	"a0f0e0d0c0b0a49088706050403020100-0000000001",
 }
 
 // TestNameMatcherAgreesWithRegexp: the matcher accepts exactly the names
