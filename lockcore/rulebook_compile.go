@@ -102,7 +102,8 @@ func compile(e Entry, i int) (*compiled, error) {
 	return c, nil
 }
 
-// compileChildren turns the children pattern into a regexp over whole names.
+// compileChildren turns the children pattern into the matcher's segments,
+// and into the regexp over whole names that is the matcher's reference.
 func (c *compiled) compileChildren() error {
 	single := c.Grant == GrantSingleNode
 	switch {
