@@ -217,7 +217,7 @@ func (c *compiled) parse(raw string) (Name, partValues, bool) {
 	}
 	n := Name{Raw: raw, Kind: kind}
 	for i, p := range c.groups {
-		vals.set(p, raw[sp[i][0]:sp[i][1]])
+		vals.set(p, raw[sp.at[i][0]:sp.at[i][1]])
 	}
 	if s, ok := vals.get(partSeq); ok {
 		n.SeqText = s

@@ -176,6 +176,7 @@ func (c *compiled) compileChildren() error {
 	c.matcher.finish()
 	var err error
 	c.name, err = regexp.Compile(re.String())
+	c.matcher.re = c.name
 	return err
 }
 

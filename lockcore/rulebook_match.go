@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -45,13 +46,19 @@ type nameMatcher struct {
 	// anything else; lastDigit says a match ends with a {seq}.
 	suffix    string
 	lastDigit bool
+	// re is the pattern's regexp, for the names the matcher gives up on.
+	re *regexp.Regexp
 }
 
 // maxGroups is the number of parts: each appears at most once in a pattern.
 const maxGroups = 5
 
-// spans holds each group's start and end in the name.
-type spans [maxGroups][2]int
+// spans holds each group's start and end in the name, and the steps the
+// matcher has left.
+type spans struct {
+	at    [maxGroups][2]int
+	steps int
+}
 
 // partValues is the text of each part a name has, without a map: a
 // child's name is read on every analysis of locks that can be very long.
@@ -120,11 +127,32 @@ func (m *nameMatcher) match(name string, sp *spans) bool {
 	if m.lastDigit && (name == "" || !digitByte(name[len(name)-1])) {
 		return false
 	}
-	return m.from(name, 0, 0, sp)
+	// A pattern of several unbounded parts can try a number of splits
+	// that grows as the square of the name's length (a 16 KB name took 17
+	// s); past a budget linear in its length the name goes to the
+	// regexp, whose time is linear.
+	sp.steps = 8*len(name) + 64
+	if m.from(name, 0, 0, sp) {
+		return true
+	}
+	if sp.steps >= 0 {
+		return false
+	}
+	idx := m.re.FindStringSubmatchIndex(name)
+	if idx == nil {
+		return false
+	}
+	for g := range len(idx)/2 - 1 {
+		sp.at[g] = [2]int{idx[2*g+2], idx[2*g+3]}
+	}
+	return true
 }
 
 // from matches segments segs[k:] against name[i:] to its end.
 func (m *nameMatcher) from(name string, k, i int, sp *spans) bool {
+	if sp.steps--; sp.steps < 0 {
+		return false
+	}
 	if k == len(m.segs) {
 		return i == len(name)
 	}
@@ -132,7 +160,7 @@ func (m *nameMatcher) from(name string, k, i int, sp *spans) bool {
 	rest := name[i:]
 	try := func(n int) bool {
 		if s.kind != segLiteral {
-			sp[s.group] = [2]int{i, i + n}
+			sp.at[s.group] = [2]int{i, i + n}
 		}
 		return m.from(name, k+1, i+n, sp)
 	}
@@ -148,24 +176,24 @@ func (m *nameMatcher) from(name string, k, i int, sp *spans) bool {
 		if rest == "" || rest[0] != '-' {
 			return false
 		}
-		n := 1 + min(byteRun(rest[1:], digitByte), 10)
+		n := 1 + byteRun(head(rest[1:], 10), digitByte)
 		return n >= 11 && try(11) || n >= 10 && try(10)
 	case segSession:
 		if strings.HasPrefix(rest, "0x") {
-			for n := 2 + min(byteRun(rest[2:], hexByte), 16); n > 2; n-- {
+			for n := 2 + byteRun(head(rest[2:], 16), hexByte); n > 2; n-- {
 				if try(n) {
 					return true
 				}
 			}
 		}
 		if strings.HasPrefix(rest, "-") {
-			for n := 1 + min(byteRun(rest[1:], digitByte), 20); n > 1; n-- {
+			for n := 1 + byteRun(head(rest[1:], 20), digitByte); n > 1; n-- {
 				if try(n) {
 					return true
 				}
 			}
 		}
-		for n := min(byteRun(rest, digitByte), 20); n > 0; n-- {
+		for n := byteRun(head(rest, 20), digitByte); n > 0; n-- {
 			if try(n) {
 				return true
 			}
@@ -183,7 +211,9 @@ func (m *nameMatcher) from(name string, k, i int, sp *spans) bool {
 	case segHex32:
 		return len(rest) >= 32 && formRun(segHex, rest[:32]) == 32 && try(32)
 	}
-	for n := formRun(s.kind, rest); n > 0; n-- {
+	n := formRun(s.kind, rest)
+	sp.steps -= n
+	for ; n > 0; n-- {
 		if try(n) {
 			return true
 		}
@@ -200,11 +230,12 @@ func (m *nameMatcher) free(name string, k, i int, sp *spans) bool {
 	if nl := strings.IndexByte(name[i:], '\n'); nl >= 0 {
 		limit = i + nl
 	}
+	sp.steps -= limit - i
 	if k+1 == len(m.segs) {
 		if limit != len(name) || limit == i {
 			return false
 		}
-		sp[s.group] = [2]int{i, limit}
+		sp.at[s.group] = [2]int{i, limit}
 		return true
 	}
 	if next := m.segs[k+1]; next.kind == segLiteral {
@@ -214,7 +245,8 @@ func (m *nameMatcher) free(name string, k, i int, sp *spans) bool {
 				return false
 			}
 			end := from + at
-			sp[s.group] = [2]int{i, end}
+			sp.steps -= at
+			sp.at[s.group] = [2]int{i, end}
 			if m.from(name, k+1, end, sp) {
 				return true
 			}
@@ -223,7 +255,7 @@ func (m *nameMatcher) free(name string, k, i int, sp *spans) bool {
 		return false
 	}
 	for end := i + 1; end <= limit; end++ {
-		sp[s.group] = [2]int{i, end}
+		sp.at[s.group] = [2]int{i, end}
 		if m.from(name, k+1, end, sp) {
 			return true
 		}
@@ -251,6 +283,9 @@ func formRun(k segKind, s string) int {
 	}
 	return n
 }
+
+// head is s's first n bytes, or s when shorter.
+func head(s string, n int) string { return s[:min(len(s), n)] }
 
 // byteRun is the length of s's leading bytes in a class.
 func byteRun(s string, in func(byte) bool) int {

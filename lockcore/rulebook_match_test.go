@@ -2,6 +2,7 @@ package lockcore
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -17,6 +18,7 @@ func matchEntries() []Entry {
 		{Name: "owner-hex", Children: "{owner}-{id:hex}", Grant: GrantCoHolding},
 		{Name: "forms", Children: "{id:digits}.{owner}.{seq}", Grant: GrantMutex},
 		{Name: "hex32", Children: "{owner}-{id:hex32}{seq}", Grant: GrantMutex},
+		{Name: "quadratic", Children: "{owner}{session}{id:word}.{seq}", Grant: GrantMutex},
 		{Name: "uuid-mode", Children: "{id:uuid}{mode}{seq}", Modes: map[string]Mode{"r": ModeRead, "rw": ModeWrite}, Grant: GrantReadWrite},
 		{Name: "dots", Children: "{owner}..{mode}..{seq}", Modes: map[string]Mode{".": ModeRead, "..": ModeWrite}, Grant: GrantReadWrite},
 	}
@@ -46,7 +48,7 @@ func fastMatch(c *compiled, name string) []string {
 	}
 	out := make([]string, len(c.groups))
 	for i := range c.groups {
-		out[i] = name[sp[i][0]:sp[i][1]]
+		out[i] = name[sp.at[i][0]:sp.at[i][1]]
 	}
 	return out
 }
@@ -78,6 +80,9 @@ var matchSeeds = []string{
 	"1.x.y.0000000001", "\xff__lock__0000000001", "a__lock__00000000011",
 	"_c_0f0e0d0c0b0a4908870605040302010-lock-0000000001", "_c_0f0e0d0c0b0a490887060504030201000-lock-0000000001",
 	"a0f0e0d0c0b0a49088706050403020100-0000000001",
+	// Names on which the matcher gives up and asks the regexp.
+	strings.Repeat("1", 3000) + "0000000001", strings.Repeat("1", 3000) + ".0000000001",
+	strings.Repeat("a.", 2000) + "..r..0000000001", "x" + strings.Repeat("1", 2000) + "a.0000000001",
 }
 
 // TestNameMatcherAgreesWithRegexp: the matcher accepts exactly the names
