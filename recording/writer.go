@@ -53,17 +53,21 @@ type Options struct {
 // Writer records events to a file. It is safe for concurrent use; Close
 // ends the gzip stream.
 type Writer struct {
-	mu         sync.Mutex
-	path       string
-	opt        Options
-	f          *os.File
-	cnt        *countWriter
-	gz         *gzip.Writer
-	enc        *encoder
-	part       int
-	partStart  time.Time
-	snap       snapshot
-	events     int64
+	mu        sync.Mutex
+	path      string
+	opt       Options
+	f         *os.File
+	cnt       *countWriter
+	gz        *gzip.Writer
+	enc       *encoder
+	part      int
+	partStart time.Time
+	snap      snapshot
+	events    int64
+	// unflushed counts the bytes given to gz since it last flushed: gzip
+	// holds them until it has a block's worth, so that the file's size,
+	// which MaxSize is checked against, lags what was written.
+	unflushed  int64
 	err        error
 	stop, done chan struct{}
 }
@@ -139,6 +143,16 @@ func (w *Writer) write(ev zkwatch.Event, snap bool) error {
 	}
 	if _, err := w.gz.Write(b); err != nil {
 		return fmt.Errorf("recording: %w", err)
+	}
+	// A part is rotated by the size of its file, which grows only as
+	// gzip lets go of what it holds: flushing after a quarter of MaxSize
+	// given keeps a part within about a quarter of MaxSize of it, however
+	// often the clock's flushes come.
+	if w.unflushed += int64(len(b)); w.opt.MaxSize > 0 && w.unflushed >= w.opt.MaxSize/4 {
+		w.unflushed = 0
+		if err := w.gz.Flush(); err != nil {
+			return fmt.Errorf("recording: %w", err)
+		}
 	}
 	return nil
 }
