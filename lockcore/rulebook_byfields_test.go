@@ -107,7 +107,7 @@ func (g childGen) name(recipe Recipe) string {
 func randomTree(r *rand.Rand, recipe Recipe) (Tree, *WatchTable) {
 	g := childGen{r}
 	at := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	tree := Tree{Path: "/app/locks/" + g.pick("job", "lock-7", "x"), ReadAt: at}
+	tree := Tree{Path: g.pick("/app/locks/job", "/app/locks/lock-7", "/nifi/leaders/Cluster Coordinator", "/hbase/table-lock/t1"), ReadAt: at}
 	tree.Self.Stat.Pzxid = 0x100000000
 	watches := map[int64][]string{}
 	for i := range 1 + r.IntN(7) {
@@ -115,7 +115,7 @@ func randomTree(r *rand.Rand, recipe Recipe) (Tree, *WatchTable) {
 		if r.IntN(6) != 0 {
 			owner = 0x100000000000000 + r.Int64N(5)
 		}
-		n := Node{Name: g.name(recipe), Data: []byte(g.pick("", "worker-1", "{\"host\":\"a\"}", "\x1b[31m")),
+		n := Node{Name: g.name(recipe), Data: []byte(g.pick("", "worker-1", "{\"host\":\"a\"}", "\x1b[31m", "10.0.0.7", revokeRequest)),
 			Stat: zk.Stat{Czxid: 0x100000000 + int64(r.IntN(50)), EphemeralOwner: owner, Version: int32(i),
 				Ctime: at.Add(-time.Duration(r.IntN(3600)) * time.Second).UnixMilli()}}
 		n.Stat.DataLength = int32(len(n.Data))
