@@ -93,9 +93,13 @@ func (w *Watcher) discover(ctx context.Context) {
 		w.watchWhole(ctx)
 	}
 	w.emitDiscovery(ctx)
-	go w.dumpLoop(ctx)
-	go w.pollDirs(ctx)
-	go w.walkProgress(ctx)
+	// Counted with discover itself (which holds discoverWG above zero, so
+	// adding to it here is safe), so that run waits for every loop that
+	// may still emit before it closes Events: a send after that close
+	// panics.
+	w.discoverWG.Go(func() { w.dumpLoop(ctx) })
+	w.discoverWG.Go(func() { w.pollDirs(ctx) })
+	w.discoverWG.Go(func() { w.walkProgress(ctx) })
 	if !done {
 		if wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
 			w.walkEnded(wk)
