@@ -93,11 +93,21 @@ func (e *notMemberError) Unwrap() []error { return []error{e.kind, ErrAdminUnava
 // nil only if that names member's client port. It is asked before every
 // command rather than remembered: a balancer may send the next request to
 // another server, and the keep-alive connection the next command reuses is
-// the one this proof went over.
-func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs) error {
+// the one this proof went over. also, if not nil, is given the
+// configuration's keys first, for a caller that asked for it; it returns
+// the answer's size.
+func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs, also adminField) (int64, error) {
 	var id adminIdentity
-	if _, err := adminStream(ctx, a, member, "conf", costs, id.field); err != nil {
-		return err
+	n, err := adminStream(ctx, a, member, "conf", costs, func(key string, dec *json.Decoder) (bool, error) {
+		if also != nil {
+			if used, err := also(key, dec); used || err != nil {
+				return used, err
+			}
+		}
+		return id.field(key, dec)
+	})
+	if err != nil {
+		return n, err
 	}
-	return id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member)
+	return n, id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member)
 }

@@ -50,19 +50,9 @@ func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs
 	}
 	if word == "conf" {
 		// The configuration proves itself: it names its client port.
-		var id adminIdentity
-		n, err := adminStream(ctx, a, member, word, costs, func(key string, dec *json.Decoder) (bool, error) {
-			if used, err := field(key, dec); used || err != nil {
-				return used, err
-			}
-			return id.field(key, dec)
-		})
-		if err != nil {
-			return n, err
-		}
-		return n, id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member)
+		return proveAdmin(ctx, a, member, costs, field)
 	}
-	if err := proveAdmin(ctx, a, member, costs); err != nil {
+	if _, err := proveAdmin(ctx, a, member, costs, nil); err != nil {
 		return 0, err
 	}
 	return adminStream(ctx, a, member, word, costs, field)
