@@ -113,7 +113,7 @@ func (s *State) settleEnds(ev zkwatch.Event) {
 		case listed:
 			by = EndedByRelease
 		case !ev.ClientsComplete:
-		case !o.heard.IsZero() && o.timeout > 0 && o.at.Before(o.heard.Add(o.timeout)):
+		case heardTooRecently(o.heard, o.timeout, o.at):
 			// Too recently heard to have expired, silent or not.
 			by = EndedByClose
 		case o.silent:

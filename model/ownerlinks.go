@@ -30,12 +30,18 @@ type sessionTrack struct {
 }
 
 // tooRecentToExpire reports whether the session's member heard from it
-// less than its timeout before at: it cannot have expired by then, as
-// heard is no later than the last time it was heard, and a session
-// expires no sooner than its timeout after that. It is false when either
-// is unknown (t nil, no heard, no timeout).
+// less than its timeout before at (see heardTooRecently); false for an
+// untracked session.
 func (t *sessionTrack) tooRecentToExpire(at time.Time) bool {
-	return t != nil && !t.heard.IsZero() && t.timeout > 0 && at.Before(t.heard.Add(t.timeout))
+	return t != nil && heardTooRecently(t.heard, t.timeout, at)
+}
+
+// heardTooRecently reports whether a session heard from after heard, with
+// this timeout, cannot have expired by at: heard is no later than the
+// last time it was heard, and a session expires no sooner than its
+// timeout after that. It is false when either is unknown (zero).
+func heardTooRecently(heard time.Time, timeout time.Duration, at time.Time) bool {
+	return !heard.IsZero() && timeout > 0 && at.Before(heard.Add(timeout))
 }
 
 // listed takes what a cons asked for at asked said of the session, which
