@@ -65,7 +65,7 @@ bench-watch: deps
 # clusters); five to ten minutes. BENCHFLAGS adds e.g. -scale.members=3.
 .PHONY: bench-scale
 bench-scale: deps
-	$(GO) test ./internal/cli -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
+	$(GO) test ./tests/bench/scale -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
 
 # Our lock client against go-zookeeper's zk.Lock, Curator and kazoo on one
 # throwaway ZooKeeper, in one run on this machine (see docs/performance.md, Lock client

@@ -6,8 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/zklocks/zklocks/internal/testkit/procstat"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	gossh "golang.org/x/crypto/ssh"
@@ -61,10 +60,10 @@ func BenchmarkServe(b *testing.B) {
 			s.waitText(b, "51 locks")
 		}
 		pid := r.cmd.Process.Pid
-		cpu0, at0 := procCPU(b, pid), time.Now()
+		cpu0, at0 := procstat.CPU(b, pid), time.Now()
 		time.Sleep(time.Minute) // the span CPU is measured over
-		cpu := procCPU(b, pid) - cpu0
-		res := result{sessions: n, rssKB: procRSS(b, pid),
+		cpu := procstat.CPU(b, pid) - cpu0
+		res := result{sessions: n, rssKB: float64(procstat.RSS(b, pid)) / 1024,
 			cpuPct:  100 * cpu.Seconds() / time.Since(at0).Seconds(),
 			watches: zktest.WatchCount(b, zks.Addr()), conns: mntrValue(b, zks.Addr(), "zk_num_alive_connections")}
 		for _, s := range sessions {
@@ -170,19 +169,3 @@ func (s *benchSession) waitText(b *testing.B, text string) {
 }
 
 func (s *benchSession) close() { s.conn.Close() }
-
-// procRSS is a process's resident memory in KB.
-func procRSS(b *testing.B, pid int) float64 {
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, l := range strings.Split(string(st), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, _ := strconv.ParseFloat(strings.Fields(v)[0], 64)
-			return kb
-		}
-	}
-	b.Fatal("no VmRSS")
-	return 0
-}

@@ -1,4 +1,4 @@
-package cli
+package scale
 
 import (
 	"context"
@@ -18,6 +18,9 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/bigtree"
+	"github.com/zklocks/zklocks/internal/testkit/procstat"
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -47,7 +50,7 @@ var (
 // four-letter-word run's, with the difference. It fails only on errors.
 // Run it with make bench-scale.
 func BenchmarkScale(b *testing.B) {
-	bin := zklocksBinary(b)
+	bin := zklocksbin.Path(b)
 	var r scaleReport
 	words := scaleMeasure(b, bin, false, &r)
 	var admin *scaleFigures
@@ -266,12 +269,12 @@ func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int) scaleUIResu
 	if walkRate > 0 {
 		command += fmt.Sprintf(" --walk-rate %d", walkRate)
 	}
-	s := startTmux(b, 120, 40, command)
-	pid := panePID(b, s)
+	s := tmuxscreen.Start(b, 120, 40, command)
+	pid := s.PID()
 	var res scaleUIResult
 	deadline := time.Now().Add(5 * time.Minute)
 	for res.synced == 0 && time.Now().Before(deadline) {
-		screen := s.capture()
+		screen := s.Capture()
 		if res.firstRow == 0 && strings.Contains(screen, "/app/locks/group-") {
 			res.firstRow = time.Since(start)
 		}
@@ -281,31 +284,31 @@ func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int) scaleUIResu
 		time.Sleep(20 * time.Millisecond)
 	}
 	if res.synced == 0 {
-		b.Fatalf("the UI never said synced; the screen:\n%s", s.last)
+		b.Fatalf("the UI never said synced; the screen:\n%s", s.Last())
 	}
 	for res.allRead == 0 && time.Now().Before(deadline) {
-		if !strings.Contains(s.capture(), notReadOnScreen) {
+		if !strings.Contains(s.Capture(), notReadOnScreen) {
 			res.allRead = time.Since(start)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	if res.allRead == 0 {
-		b.Fatalf("the UI never read every contender; the screen:\n%s", s.last)
+		b.Fatalf("the UI never read every contender; the screen:\n%s", s.Last())
 	}
 	res.watches = c.watchCountSettled(b) - before
 	if walkRate > 0 {
 		zktest.WaitUntil(b, 10*time.Minute, func() string {
-			if strings.Contains(s.capture(), "partial:") {
-				return "the UI's walk did not end; the screen:\n" + s.last
+			if strings.Contains(s.Capture(), "partial:") {
+				return "the UI's walk did not end; the screen:\n" + s.Last()
 			}
 			return ""
 		})
 	}
-	cpu0 := procCPU(b, pid)
+	cpu0 := procstat.CPU(b, pid)
 	time.Sleep(*scaleIdle)
-	res.cpu = (procCPU(b, pid) - cpu0).Seconds() / scaleIdle.Seconds()
-	res.peakRSS = procPeakRSS(b, pid)
-	s.keys("q")
+	res.cpu = (procstat.CPU(b, pid) - cpu0).Seconds() / scaleIdle.Seconds()
+	res.peakRSS = procstat.PeakRSS(b, pid)
+	s.Keys("q")
 	return res
 }
 
@@ -385,44 +388,6 @@ func scaleCommand(b *testing.B, bin string, args ...string) scaleRun {
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i].took < runs[j].took })
 	return runs[len(runs)/2]
-}
-
-// panePID is the process the tmux pane runs.
-func panePID(b *testing.B, s *tmuxScreen) int {
-	pid, err := strconv.Atoi(strings.TrimSpace(s.tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return pid
-}
-
-// procCPU is the user and system time a process has used.
-func procCPU(b *testing.B, pid int) time.Duration {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
-	utime, _ := strconv.ParseInt(fields[11], 10, 64)
-	stime, _ := strconv.ParseInt(fields[12], 10, 64)
-	const ticks = 100 // USER_HZ on Linux
-	return time.Duration(utime+stime) * time.Second / ticks
-}
-
-// procPeakRSS is a process's peak resident memory (VmHWM).
-func procPeakRSS(b *testing.B, pid int) uint64 {
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	b.Fatalf("no VmHWM for pid %d", pid)
-	return 0
 }
 
 type quietZK struct{}
