@@ -164,7 +164,7 @@ func TestFilter(t *testing.T) {
 		t.Fatal("q typed into the filter quit")
 	}
 	press(a, "backspace", "enter")
-	if a.locks.filter.typing || a.locks.filter.text != "Ord" {
+	if a.locks.filter.typing || a.locks.filter.text() != "Ord" {
 		t.Fatalf("enter should keep the filter: %+v", a.locks.filter)
 	}
 	// Events keep the filter; a matching lock appears, others do not.
@@ -480,7 +480,7 @@ func TestKeysReadTogether(t *testing.T) {
 		t.Fatalf("jj read as one message moved to %d, want 2", a.locks.cur.idx)
 	}
 	send(a, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/jobs")})
-	if !a.locks.filter.typing || a.locks.filter.text != "jobs" {
+	if !a.locks.filter.typing || a.locks.filter.text() != "jobs" {
 		t.Fatalf("filter after /jobs: %+v", a.locks.filter)
 	}
 }

@@ -2,11 +2,9 @@ package ui
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/model"
 )
 
 // filter is a list's filter and its prompt. While typing, every key goes to
@@ -14,43 +12,44 @@ import (
 // case-insensitive on the text as displayed (escaped).
 type filter struct {
 	typing bool
-	text   string
+	edit   lineEditor
 	lower  string
 }
 
 // start opens the prompt on the current text.
-func (f *filter) start() { f.typing = true }
+func (f *filter) start(k *keyMap) {
+	if !f.edit.ready() {
+		f.edit = newLineEditor(k, 0)
+	}
+	f.typing = true
+}
 
 // update handles a key while typing and reports whether the text changed.
 func (f *filter) update(k keyMap, msg tea.KeyMsg) bool {
-	old := f.text
 	switch {
 	case key.Matches(msg, k.Accept):
 		f.typing = false
+		return false
 	case key.Matches(msg, k.Cancel):
-		f.typing, f.text = false, ""
-	case key.Matches(msg, k.EraseAll):
-		f.text = ""
-	case key.Matches(msg, k.Erase):
-		if r := []rune(f.text); len(r) > 0 {
-			f.text = string(r[:len(r)-1])
-		}
-	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
-		for _, r := range msg.Runes {
-			if unicode.IsPrint(r) {
-				f.text += string(r)
-			}
-		}
+		changed := f.text() != ""
+		f.clear()
+		return changed
 	}
-	f.lower = strings.ToLower(f.text)
-	return f.text != old
+	if !f.edit.update(msg) {
+		return false
+	}
+	f.lower = strings.ToLower(f.text())
+	return true
 }
+
+// text is the filter's text, as typed.
+func (f *filter) text() string { return f.edit.value() }
 
 // clear drops the filter.
 func (f *filter) clear() { *f = filter{} }
 
 // active reports whether a filter narrows the list.
-func (f *filter) active() bool { return f.text != "" }
+func (f *filter) active() bool { return f.text() != "" }
 
 // match reports whether any of the texts contains the filter.
 func (f *filter) match(texts ...string) bool {
@@ -68,9 +67,5 @@ func (f *filter) match(texts ...string) bool {
 // prompt renders the prompt line, w cells wide.
 func (f *filter) prompt(st *styles, w int, matched, total int) string {
 	count := st.muted.s(" " + itoa(matched) + " of " + itoa(total) + " · enter keep · esc clear")
-	text := "/" + model.Printable(f.text)
-	if room := w - width(count) - 2; width(text) > room {
-		text = fitTail(text, max(room, 1))
-	}
-	return st.accent.s(text) + st.cursor.s("█") + count
+	return f.edit.line("/", st.accent, st.cursor, w-width(count)-2) + count
 }

@@ -363,3 +363,6 @@ func press(a *App, keys ...string) (quit bool) {
 
 // screen is the View without escape sequences.
 func screen(a *App) string { return ansi.Strip(a.View()) }
+
+// openDialog is the dialog open over the screen, or nil.
+func openDialog(a *App) dialog { return a.dialog }

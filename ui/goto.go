@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -65,11 +64,11 @@ func (a *App) openPending() tea.Cmd {
 
 // commandBar is the : prompt: a lock's path or a screen's name.
 type commandBar struct {
-	text string
+	edit lineEditor
 }
 
 func (a *App) openCommand(tea.KeyMsg) tea.Cmd {
-	a.cmd = &commandBar{}
+	a.cmd = &commandBar{edit: newLineEditor(a.env.keys, 0)}
 	return nil
 }
 
@@ -80,23 +79,13 @@ func (a *App) commandKey(msg tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Accept):
 		a.cmd = nil
-		return a.runCommand(strings.TrimSpace(c.text))
+		return a.runCommand(strings.TrimSpace(c.edit.value()))
 	case key.Matches(msg, k.Cancel):
 		a.cmd = nil
 	case key.Matches(msg, k.Complete):
-		c.text = a.complete(c.text)
-	case key.Matches(msg, k.EraseAll):
-		c.text = ""
-	case key.Matches(msg, k.Erase):
-		if r := []rune(c.text); len(r) > 0 {
-			c.text = string(r[:len(r)-1])
-		}
-	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
-		for _, r := range msg.Runes {
-			if unicode.IsPrint(r) {
-				c.text += string(r)
-			}
-		}
+		c.edit.set(a.complete(c.edit.value()))
+	default:
+		c.edit.update(msg)
 	}
 	return nil
 }
@@ -219,15 +208,11 @@ func (a *App) complete(text string) string {
 // commandPrompt is the command bar's line, w cells wide.
 func (a *App) commandPrompt(w int) string {
 	st := a.env.st
-	n := len(a.candidates(a.cmd.text))
-	hint := " " + count(n, "match", "matches") + " · tab completes · enter goes · esc cancels"
-	if a.cmd.text == "" {
+	text := a.cmd.edit.value()
+	hint := " " + count(len(a.candidates(text)), "match", "matches") + " · tab completes · enter goes · esc cancels"
+	if text == "" {
 		hint = " a lock's path, or locks, sessions, events, timeline, fleet, ctx · esc cancels"
 	}
-	count := st.muted.s(hint)
-	text := ":" + model.Printable(a.cmd.text)
-	if room := w - width(count) - 2; width(text) > room {
-		text = fitTail(text, max(room, 1))
-	}
-	return st.accent.s(text) + st.cursor.s("█") + count
+	hint = st.muted.s(hint)
+	return a.cmd.edit.line(":", st.accent, st.cursor, w-width(hint)-2) + hint
 }

@@ -57,8 +57,10 @@ type keyMap struct {
 	// The timeline screen (timeline.go).
 	ScreenTimeline, ZoomIn, ZoomOut, Busiest key.Binding
 
-	// In the filter prompt.
-	Accept, Cancel, Erase, EraseAll key.Binding
+	// In a prompt: keeping or dropping what was typed.
+	Accept, Cancel key.Binding
+	// In a prompt's line editor (editor.go).
+	Erase, EraseNext, EraseWord, EraseToStart, CursorLeft, CursorRight, LineStart, LineEnd key.Binding
 	// In a confirmation dialog: only Yes confirms.
 	Yes key.Binding
 
@@ -140,10 +142,17 @@ func newKeyMap(m keyMode) keyMap {
 		Complete:  b([]string{"tab"}, "tab", "complete"),
 		ForceQuit: b([]string{"ctrl+c"}, "ctrl+c", "quit"),
 
-		Accept:   b([]string{"enter"}, "enter", "keep filter"),
-		Cancel:   b([]string{"esc"}, "esc", "clear filter"),
-		Erase:    b([]string{"backspace", "ctrl+h"}, "backspace", "erase"),
-		EraseAll: b([]string{"ctrl+u"}, "ctrl+u", "erase all"),
+		Accept: b([]string{"enter"}, "enter", "keep filter"),
+		Cancel: b([]string{"esc"}, "esc", "clear filter"),
+
+		Erase:        b([]string{"backspace", "ctrl+h"}, "backspace", "erase"),
+		EraseNext:    b([]string{"delete"}, "delete", "erase under the cursor"),
+		EraseWord:    b([]string{"ctrl+w", "alt+backspace"}, "ctrl+w", "erase a word"),
+		EraseToStart: b([]string{"ctrl+u"}, "ctrl+u", "erase to the start"),
+		CursorLeft:   b([]string{"left"}, "←", "cursor left"),
+		CursorRight:  b([]string{"right"}, "→", "cursor right"),
+		LineStart:    b([]string{"home", "ctrl+a"}, "home", "line start"),
+		LineEnd:      b([]string{"end", "ctrl+e"}, "end", "line end"),
 
 		Yes: b([]string{"y", "Y"}, "y", "yes"),
 
@@ -357,7 +366,14 @@ func (k *keyMap) costKeys() keySet {
 
 // filterKeys are the filter prompt's keys.
 func (k *keyMap) filterKeys() []key.Binding {
-	return []key.Binding{k.Accept, k.Cancel, k.EraseAll, k.Erase, k.ForceQuit}
+	return append([]key.Binding{k.Accept, k.Cancel, k.ForceQuit}, k.editKeys()...)
+}
+
+// editKeys are the line editor's keys (editor.go), in every prompt but the
+// lease count, which takes digits and backspace only.
+func (k *keyMap) editKeys() []key.Binding {
+	return []key.Binding{k.Erase, k.EraseNext, k.EraseWord, k.EraseToStart, k.CursorLeft, k.CursorRight, k.LineStart,
+		k.LineEnd}
 }
 
 // dialogKeys are each dialog's keys, by dialog.
@@ -368,8 +384,8 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 		"acquire":        {k.ModeExclusive, k.ModeRead, k.ModeWrite, k.ModeLease, k.Accept, k.ForceQuit},
 		"acquire leases": {k.Digit, k.Erase, k.Yes, k.ForceQuit},
 		"fence":          {k.Up, k.Down, k.Toggle, k.Digit, k.Yes, k.ForceQuit},
-		"time":           {k.Accept, k.Cancel, k.Erase, k.ForceQuit},
-		"command":        {k.Accept, k.Cancel, k.Complete, k.EraseAll, k.Erase, k.ForceQuit},
+		"time":           append([]key.Binding{k.Accept, k.Cancel, k.ForceQuit}, k.editKeys()...),
+		"command":        append([]key.Binding{k.Accept, k.Cancel, k.Complete, k.ForceQuit}, k.editKeys()...),
 	}
 }
 

@@ -48,7 +48,7 @@ func (l *list) listKey(msg tea.KeyMsg, n int) (handled, moved, refilter bool) {
 	case l.cur.move(*k, msg, n, l.listHeight()):
 		return true, true, false
 	case key.Matches(msg, k.Filter):
-		l.filter.start()
+		l.filter.start(k)
 		return true, false, false
 	case key.Matches(msg, k.Back) && l.filter.active():
 		l.filter.clear()

@@ -217,7 +217,7 @@ func (p *locksPane) summary() string {
 		b.WriteString(" · " + itoa(n) + " denied")
 	}
 	if p.filter.active() {
-		b.WriteString(" · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text))
+		b.WriteString(" · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text()))
 	}
 	if p.problems {
 		b.WriteString(" · " + count(len(p.rows), "with problems", "with problems"))
@@ -256,7 +256,7 @@ func (p locksPane) view() string {
 		msg := "no locks found under the roots yet"
 		switch {
 		case p.filter.active():
-			msg = "no lock matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+			msg = "no lock matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
 		case p.problems:
 			msg = "no lock has an anomaly (" + p.env.keys.Problems.Help().Key + " shows every lock)"
 		}

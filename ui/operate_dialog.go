@@ -21,7 +21,7 @@ type acquireDialog struct {
 	modes  []lockcore.Mode
 	leases *int // the semaphore's limit, when the tree states it
 	typing bool // asking for the limit
-	number string
+	number lineEditor
 	// choices says which key picks which mode.
 	choices string
 }
@@ -50,18 +50,11 @@ func modeKey(k keyMap, m lockcore.Mode) key.Binding {
 func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 	if d.typing {
 		switch {
-		case key.Matches(msg, k.Digit):
-			if len(d.number) < 6 {
-				d.number += msg.String()
-			}
-			return false, nil
-		case key.Matches(msg, k.Erase):
-			if d.number != "" {
-				d.number = d.number[:len(d.number)-1]
-			}
+		case key.Matches(msg, k.Digit), key.Matches(msg, k.Erase):
+			d.number.update(msg)
 			return false, nil
 		case key.Matches(msg, k.Yes):
-			n, err := strconv.Atoi(d.number)
+			n, err := strconv.Atoi(d.number.value())
 			if err != nil || n <= 0 {
 				return true, flashErr("acquire: no max leases given (a whole number above 0): nothing acquired")
 			}
@@ -76,7 +69,7 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 			continue
 		}
 		if m == lockcore.ModeLease && d.leases == nil {
-			d.typing = true
+			d.typing, d.number = true, newLineEditor(&k, 6)
 			return false, nil
 		}
 		// A limit the tree states is read again as the lease is taken.
@@ -94,7 +87,7 @@ func (d *acquireDialog) view(st *styles, w int) string {
 	c.lines = append(c.lines, "recipe "+string(d.recipe)+": zklocks' own client "+how+
 		". Its node is ephemeral; r gives it back, and so does quitting.")
 	if d.typing {
-		c.lines = append(c.lines, "", "max leases: "+d.number+"█")
+		c.lines = append(c.lines, "", d.number.line("max leases: ", paint{}, paint{}, dialogWidth(w)-1))
 		if d.recipe != lockcore.RecipeKazooSemaphore {
 			c.lines = append(c.lines, "Curator does not record a semaphore's limit in the tree: give the number "+
 				"its applications use. A larger one lets zklocks take a lease they would not give.")

@@ -95,7 +95,7 @@ func (a *App) handleReplayKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.NextGrant), key.Matches(msg, k.PrevGrant):
 		a.seekGrant(key.Matches(msg, k.NextGrant))
 	case key.Matches(msg, k.JumpTime):
-		a.open(&timeDialog{tape: r.tape, loc: a.env.loc})
+		a.open(&timeDialog{tape: r.tape, loc: a.env.loc, edit: newLineEditor(k, 0)})
 	}
 	return nil
 }
@@ -206,10 +206,10 @@ func (a *App) replaySegment() segment {
 
 // timeDialog asks for a time to go to.
 type timeDialog struct {
-	tape  *model.Tape
-	loc   *time.Location
-	input string
-	err   string
+	tape *model.Tape
+	loc  *time.Location
+	edit lineEditor
+	err  string
 }
 
 func (d *timeDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
@@ -217,22 +217,14 @@ func (d *timeDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 	case key.Matches(msg, k.Cancel):
 		return true, nil
 	case key.Matches(msg, k.Accept):
-		at, err := d.tape.ParseAt(d.input, d.loc)
+		at, err := d.tape.ParseAt(d.edit.value(), d.loc)
 		if err != nil {
 			d.err = err.Error()
 			return false, nil
 		}
 		return true, func() tea.Msg { return replaySeekMsg{at: at} }
-	case key.Matches(msg, k.Erase):
-		if r := []rune(d.input); len(r) > 0 {
-			d.input = string(r[:len(r)-1])
-		}
-	case msg.Type == tea.KeyRunes || msg.Type == tea.KeySpace:
-		d.input += string(msg.Runes)
-		if msg.Type == tea.KeySpace {
-			d.input += " "
-		}
 	}
+	d.edit.update(msg)
 	d.err = ""
 	return false, nil
 }
@@ -241,7 +233,7 @@ func (d *timeDialog) view(st *styles, w int) string {
 	inner := dialogWidth(w)
 	lines := []string{st.strong.s("Go to a time"),
 		fit("recording "+d.tape.Start().In(d.loc).Format("2006-01-02 15:04:05")+" – "+d.tape.End().In(d.loc).Format("15:04:05"), inner),
-		"", "> " + model.Printable(d.input) + "█", ""}
+		"", d.edit.line("> ", paint{}, paint{}, inner-1), ""}
 	if d.err != "" {
 		for _, l := range wrap(d.err, inner, "") {
 			lines = append(lines, st.danger.s(fit(l, inner)))

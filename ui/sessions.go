@@ -243,7 +243,7 @@ func (p *sessionsPane) open() tea.Cmd {
 func (p *sessionsPane) summary() string {
 	s := count(p.total, "session owns", "sessions own") + " contenders"
 	if p.filter.active() {
-		s += " · " + itoa(p.matched) + " match /" + model.Printable(p.filter.text)
+		s += " · " + itoa(p.matched) + " match /" + model.Printable(p.filter.text())
 	}
 	return s
 }
@@ -297,7 +297,7 @@ func (p sessionsPane) view() string {
 	if len(p.rows) == 0 {
 		msg := "no session owns a contender"
 		if p.filter.active() {
-			msg = "nothing matches /" + model.Printable(p.filter.text) + " (esc clears the filter)"
+			msg = "nothing matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
 		}
 		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
 	}
