@@ -57,7 +57,7 @@ fuzz:
 # e.g. -cpuprofile cpu.out.
 BENCHFLAGS ?=
 bench-watch: deps
-	$(GO) test ./zkwatch -run '^$$' -bench '^BenchmarkWatch$$' -benchtime 1x -timeout 20m $(BENCHFLAGS)
+	$(GO) test ./tests/bench/watch -run '^$$' -bench '^BenchmarkWatch$$' -benchtime 1x -timeout 20m $(BENCHFLAGS)
 
 # zklocks on a generated production-sized cluster (a million znodes, 10,000
 # locks × 6 Curator contenders, a million foreign watches), every figure

@@ -1,4 +1,4 @@
-package zkwatch_test
+package watch
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package zkwatch_test
+package watch
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // BesideALock: a tree found as a big one (a walk burst of 2 reads), with
 // dumps and walks an hour apart, so that the lock directory's watch is
 // the only way; SmallTree: a tree watched whole. It reports p50 and p99
-// over 200 locks (`go test ./zkwatch -run '^$' -bench NewLockFound`).
+// over 200 locks (`go test ./tests/bench/watch -run '^$' -bench NewLockFound`).
 func BenchmarkNewLockFound(b *testing.B) {
 	zks := zktest.Start(b)
 	actor := benchConnect(b, zks.Addr())
