@@ -55,7 +55,7 @@ const partTime = "20060102T150405.000000Z"
 // size, the oldest parts deleted whole. Each part opens with a snapshot,
 // so the parts left after the oldest are deleted still replay; a History
 // opened again on the same directory continues its parts' numbering, and
-// reading them in a row (ReadHistory) tells the gap between the two runs
+// reading them in a row (ReadParts) tells the gap between the two runs
 // from a part that continues the one before it.
 //
 // A History is safe for concurrent use: Write from the reader of the

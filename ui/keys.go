@@ -13,7 +13,7 @@ import (
 //
 // Operations that change ZooKeeper (acquire, release, force-release,
 // revoke, fence) are disabled in read-only mode and say why when pressed
-// (see App.guardWrite); the destructive ones act only through a dialog
+// (see operator.guardWrite); the destructive ones act only through a dialog
 // that an explicit y confirms.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding

@@ -107,7 +107,7 @@ type Undated struct {
 // Evaluate judges each lock against t. Findings come critical first, then
 // by lock path, each lock's in the analysis' order; the clients are left
 // for SetClients. The locks are the whole picture only if the caller says
-// so (see Result.Notes).
+// so (see Result.Partial).
 func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 	r := Result{Locks: len(locks), Thresholds: t}
 	for _, l := range locks {

@@ -71,7 +71,7 @@ func WithMemberFourLetterWords(id int, list string) Option {
 // port of its own (Server.AdminPort); the servlet API it needs on Debian is
 // added to the class path. Without it a server has no AdminServer. Over
 // HTTPS, add WithConfig("admin.forceHttps=true", and the
-// ssl.quorum.keyStore.* lines): see AdminKeystore.
+// ssl.quorum.keyStore.* lines), which AdminHTTPS makes.
 func WithAdminServer() Option {
 	return func(c *config) { c.admin = true }
 }
