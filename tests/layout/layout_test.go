@@ -1,5 +1,6 @@
-// Package layout holds the check that keeps the shipped code apart from the
-// test rigs: no package the binary can link may import a rig.
+// Package layout holds the checks of the tree's layout: no package the
+// binary can link may import a test rig, and docs/architecture.md's layout
+// table names every package as it stands.
 package layout
 
 import (
