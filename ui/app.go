@@ -1,7 +1,9 @@
 // Package ui is zklocks' terminal interface, built on Bubble Tea: a root
 // App that owns the operator's model.State, moved forward only by
-// State.Apply as watcher events arrive, and one concrete pane per screen
-// (locks, lock detail, node, sessions, events). Only the focused pane gets
+// State.Apply as watcher events arrive (under zklocks serve, the latest
+// State a shared watcher publishes, which the App reads and never
+// changes), and one concrete pane per screen (locks, lock detail, node,
+// sessions, events, timeline, tree, fleet). Only the focused pane gets
 // keys; sizes flow down from the App. Everything from ZooKeeper is escaped
 // (model.Printable, model.ShortNode) before it is drawn.
 package ui
