@@ -1,7 +1,9 @@
 // Package cli is zklocks' command line: the root command, which opens the
-// terminal UI, and its subcommands (show, ls, acquire, release, revoke,
-// fence, demo, config, check, exporter, man), their flags, the configuration file, the exit
-// codes, and the wiring of connections, watchers and the UI.
+// terminal UI (cmd_tui.go), and its subcommands (cmd_<name>.go: show,
+// ls, explain, recipes, doctor, check, exporter, serve, record, replay,
+// postmortem, acquire, release, revoke, fence, demo, config, man), their
+// flags, the configuration file, the exit codes, and the wiring of
+// connections, watchers, recordings and the UI.
 //
 // Every command is registered in newRootCommand. A command is a
 // newXxxCommand(g, ...) function returning a *cobra.Command whose RunE loads
