@@ -57,20 +57,16 @@ type App struct {
 
 	width, height int
 	tab           focus
-	drill         []focus // detail, then node, above the tab
-	showHelp      bool
-	helpTop       int // the help overlay's first line shown
-	showCost      bool
+	drill         []focus            // detail, then node, above the tab
 	keymaps       [focusCount]keySet // each screen's key map, made once
-	dialog        dialog
+	over          overlay            // nil unless one is open
 	flash         flash
 	closed        bool // the watcher's events ended
 	demoStats     DemoStats
 	op            operator
 	replay        *replayer // nil unless replaying
-	cmd           *commandBar
-	pendingOpen   string  // Options.Open until opened
-	startCmd      tea.Cmd // what opening it at start asks, for Init
+	pendingOpen   string    // Options.Open until opened
+	startCmd      tea.Cmd   // what opening it at start asks, for Init
 
 	locks    locksPane
 	sessions sessionsPane
@@ -215,7 +211,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case replayTickMsg:
 		return a, a.replayFrameTick(msg)
 	case replaySeekMsg:
-		a.seekTime(msg.at)
+		a.seek(a.replay.atTime(msg.at))
 	}
 	return a, nil
 }
@@ -254,16 +250,10 @@ func (a *App) say(text string, isErr bool) {
 	a.flash = flash{text: model.Printable(model.Plain(text)), isErr: isErr, at: a.env.now()}
 }
 
-// open shows d unless a dialog is open already.
-func (a *App) open(d dialog) {
-	if a.dialog == nil {
-		a.dialog = d
-	}
-}
-
-// handleKey routes a key: quitting first, then an open dialog, the help
-// or cost overlay, a pane's filter prompt, and last the focused screen's
-// key map (keys.go), which says which binding a key is and what it does.
+// handleKey routes a key: quitting first, then an open overlay (a
+// dialog, the command bar, the help or cost screen), a pane's filter
+// prompt, and last the focused screen's key map (keys.go), which says
+// which binding a key is and what it does.
 func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 	// Keys typed faster than they are read (over a slow SSH link, or sent
 	// by tmux) come as one message: take them one at a time.
@@ -274,26 +264,15 @@ func (a *App) handleKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
-	k := a.env.keys
 	switch {
-	case pressed(msg, k.ForceQuit):
+	case pressed(msg, a.env.keys.ForceQuit):
 		return tea.Quit
-	case a.dialog != nil:
-		done, cmd := a.dialog.update(*k, msg)
+	case a.over != nil:
+		done, cmd := a.over.update(a, msg)
 		if done {
-			a.dialog = nil
-			if cmd == nil {
-				// Every dialog ends without a command only when cancelled.
-				a.say("cancelled: nothing was done", false)
-			}
+			a.over = nil
 		}
 		return cmd
-	case a.cmd != nil:
-		return a.commandKey(msg)
-	case a.showHelp:
-		return a.dispatch(k.helpKeys(), msg)
-	case a.showCost:
-		return a.dispatch(k.costKeys(), msg)
 	case a.typing():
 		return a.toFocused(msg)
 	}
@@ -314,16 +293,6 @@ func (a *App) dispatch(s keySet, msg tea.KeyMsg) tea.Cmd {
 		return a.toFocused(msg)
 	}
 	return b.do(a, msg)
-}
-
-func (a *App) openHelp(tea.KeyMsg) tea.Cmd {
-	a.showHelp, a.helpTop = true, 0
-	return nil
-}
-
-func (a *App) openCost(tea.KeyMsg) tea.Cmd {
-	a.showCost = true
-	return nil
 }
 
 // back leaves a drilled-in screen (a lock's detail, a node) for the one

@@ -254,19 +254,19 @@ func TestTabsAndHelp(t *testing.T) {
 		t.Fatal("a number key leaves the detail for its screen")
 	}
 	press(a, "?")
-	if !a.showHelp || !strings.Contains(screen(a), "Reading the screen") {
+	if !helpOpen(a) || !strings.Contains(screen(a), "Reading the screen") {
 		t.Fatal("? should open the help")
 	}
 	press(a, "j")
-	if !a.showHelp || a.sessions.cur.idx != 0 {
+	if !helpOpen(a) || a.sessions.cur.idx != 0 {
 		t.Fatal("keys other than ?/esc/q do nothing under the help")
 	}
 	press(a, "?")
-	if a.showHelp {
+	if helpOpen(a) {
 		t.Fatal("? should close the help")
 	}
 	press(a, "?", "esc")
-	if a.showHelp || a.focused() != focusSessions {
+	if helpOpen(a) || a.focused() != focusSessions {
 		t.Fatal("esc should close the help only")
 	}
 }
@@ -452,16 +452,16 @@ func TestConfirmDialog(t *testing.T) {
 		t.Fatalf("dialog not shown:\n%s", screen(a))
 	}
 	press(a, "enter")
-	if a.dialog != nil || ran != 0 {
+	if openDialog(a) != nil || ran != 0 {
 		t.Fatal("enter must cancel")
 	}
 	a.open(&confirmDialog{title: "release?", yes: yes})
-	if press(a, "q") || a.dialog != nil || ran != 0 {
+	if press(a, "q") || openDialog(a) != nil || ran != 0 {
 		t.Fatal("q in a dialog cancels, it does not quit")
 	}
 	a.open(&confirmDialog{title: "release?", yes: yes})
 	press(a, "y")
-	if a.dialog != nil || ran != 1 {
+	if openDialog(a) != nil || ran != 1 {
 		t.Fatal("y must confirm")
 	}
 	ro := newTestApp(t, 80, 24, func(o *Options) { o.ReadOnly = true })

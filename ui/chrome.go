@@ -43,19 +43,13 @@ func (a *App) View() string {
 	return b.String()
 }
 
+// body is the focused screen, or the overlay open over it.
 func (a *App) body() string {
-	h := a.height - 3
-	if a.showHelp {
-		return a.helpView(h)
+	under := a.pane(a.focused()).view
+	if a.over != nil {
+		return a.over.view(under)
 	}
-	if a.showCost {
-		return a.costView(h)
-	}
-	v := a.pane(a.focused()).view()
-	if a.dialog != nil {
-		v = overlay(v, a.dialog.view(a.env.st, a.width), a.width, h)
-	}
-	return v
+	return under()
 }
 
 func (a *App) tooSmall() string {
@@ -86,21 +80,6 @@ func block(s string, w, h int) string {
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(l, w)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// overlay puts box in the middle of the body, whole lines at a time.
-func overlay(body, box string, w, h int) string {
-	lines := strings.Split(block(body, w, h), "\n")
-	boxLines := strings.Split(box, "\n")
-	top := max((h-len(boxLines))/2, 0)
-	for i, l := range boxLines {
-		if top+i >= len(lines) {
-			break
-		}
-		left := max((w-width(l))/2, 0)
-		lines[top+i] = strings.Repeat(" ", left) + l
 	}
 	return strings.Join(lines, "\n")
 }
@@ -172,7 +151,7 @@ func (a *App) statusBar() string {
 	}
 	segs := append([]segment{a.connSegment()}, a.op.segments()...)
 	if a.replay != nil {
-		segs = append([]segment{a.replaySegment()}, segs...)
+		segs = append([]segment{a.replay.segment(st, a.env.loc)}, segs...)
 	}
 	if a.closed {
 		segs = append(segs, segment{text: "■ watch stopped", p: st.danger})
@@ -284,12 +263,15 @@ func joinSegments(segs []segment, w int, sep string) string {
 	return " " + strings.Join(parts, sep)
 }
 
-// bottomLines are the filter prompt while typing, else a fresh message
-// (on two lines when it needs them), else the focused pane's keys.
+// bottomLines are the overlay's (the command bar's prompt), else the
+// filter prompt while typing, else a fresh message (on two lines when it
+// needs them), else the focused pane's keys.
 func (a *App) bottomLines() []string {
 	st := a.env.st
-	if a.cmd != nil {
-		return []string{a.commandPrompt(a.width)}
+	if a.over != nil {
+		if lines := a.over.bottom(); lines != nil {
+			return lines
+		}
 	}
 	if prompt, open := a.pane(a.focused()).prompt(a.width); open {
 		return []string{prompt}

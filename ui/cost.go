@@ -5,30 +5,54 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
-// costView is the cost overlay: what zklocks asks of the servers (its
+// costOverlay is the cost screen: what zklocks asks of the servers (its
 // watches, how it finds locks, the watch table and its age) and what its
 // four-letter words cost each member over the last minute.
-func (a *App) costView(h int) string {
-	st, s := a.env.st, a.env.state
+type costOverlay struct {
+	env    *env
+	own    keySet // its keys: closing
+	w, h   int
+	closed bool
+}
+
+// newCost is the cost screen of a's cluster.
+func newCost(a *App) overlay {
+	c := &costOverlay{env: a.env}
+	c.own = a.env.keys.costKeys(c)
+	return c
+}
+
+func (c *costOverlay) setSize(w, h int) { c.w, c.h = w, h }
+
+func (c *costOverlay) update(a *App, msg tea.KeyMsg) (bool, tea.Cmd) {
+	cmd := a.dispatch(c.own, msg)
+	return c.closed, cmd
+}
+
+func (c *costOverlay) bottom() []string { return nil }
+
+func (c *costOverlay) view(func() string) string {
+	st, s, e, w := c.env.st, c.env.state, c.env, c.w
 	d := s.Discovery
 	lines := []string{st.strong.s(" What zklocks costs the servers") + st.muted.s("  (c or esc closes)"), ""}
 	field := func(name, text string) {
-		lines = append(lines, wrap(" "+pad(name, 15)+text, a.width, strings.Repeat(" ", 16))...)
+		lines = append(lines, wrap(" "+pad(name, 15)+text, w, strings.Repeat(" ", 16))...)
 	}
 	if s.Fix != "" {
 		// First: on a short screen the fix is what must not be cut.
-		for _, l := range wrap(" "+model.Printable(s.Fix), a.width, " ") {
+		for _, l := range wrap(" "+model.Printable(s.Fix), w, " ") {
 			lines = append(lines, st.warning.s(l))
 		}
 		lines = append(lines, "")
 	}
 	field("watches held", itoa(d.Watching)+" (per lock parent, semaphore part, lock directory; none elsewhere)")
-	field("new locks", a.newLocksText(d))
-	field("finding locks", a.discoveryText(d))
+	field("new locks", newLocksText(d))
+	field("finding locks", discoveryText(e, d))
 	switch {
 	case s.WatchesNote != "":
 		field("watch table", "recipe rules: "+model.Printable(s.WatchesNote))
@@ -36,9 +60,9 @@ func (a *App) costView(h int) string {
 		field("watch table", "not read yet")
 	case s.WatchesFor != "":
 		field("watch table", "over the budget for every lock: read for "+model.Printable(s.WatchesFor)+" only (the lock last opened), "+
-			a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
+			e.clock(s.WatchesAt)+" ("+e.ago(s.WatchesAt)+")")
 	default:
-		field("watch table", "the servers', read "+a.env.clock(s.WatchesAt)+" ("+a.env.ago(s.WatchesAt)+")")
+		field("watch table", "the servers', read "+e.clock(s.WatchesAt)+" ("+e.ago(s.WatchesAt)+")")
 	}
 	lines = append(lines, "", st.strong.s(" Four-letter words, last minute")+st.muted.s("  (VIA admin: asked of the AdminServer)"))
 	head := fmt.Sprintf(" %-22s %-5s %-5s %6s %10s %9s %10s", "MEMBER", "WORD", "VIA", "ASKS", "BYTES", "TIME", "COST GAP")
@@ -69,31 +93,31 @@ func (a *App) costView(h int) string {
 			continue
 		}
 		if note := zkwatch.WaysNote(sv); note != "" {
-			lines = append(lines, wrap(" "+model.Printable(sv.Addr)+": "+model.Printable(note), a.width, "   ")...)
+			lines = append(lines, wrap(" "+model.Printable(sv.Addr)+": "+model.Printable(note), w, "   ")...)
 		}
 	}
-	if len(lines) > h {
-		lines = lines[:h]
+	if len(lines) > c.h {
+		lines = lines[:c.h]
 	}
 	return strings.Join(lines, "\n")
 }
 
 // discoveryText says how locks are found and how far the walk has got.
-func (a *App) discoveryText(d zkwatch.Discovery) string {
+func discoveryText(e *env, d zkwatch.Discovery) string {
 	var parts []string
 	switch {
 	case d.DumpNote != "":
 		parts = append(parts, model.Printable(d.DumpNote))
 	case !d.DumpAt.IsZero():
-		parts = append(parts, "dump "+a.env.clock(d.DumpAt)+" ("+itoa(d.Candidates)+" dirs with ephemerals)")
+		parts = append(parts, "dump "+e.clock(d.DumpAt)+" ("+itoa(d.Candidates)+" dirs with ephemerals)")
 	}
 	switch {
 	case d.Walking:
 		parts = append(parts, "walking, "+itoa(d.WalkReads)+" reads at ≤"+itoa(d.WalkRate)+"/s")
 	case !d.WalkedAt.IsZero():
-		w := "walked " + a.env.clock(d.WalkedAt) + " (" + itoa(d.WalkReads) + " reads)"
+		w := "walked " + e.clock(d.WalkedAt) + " (" + itoa(d.WalkReads) + " reads)"
 		if !d.NextWalk.IsZero() {
-			w += ", next " + a.env.clock(d.NextWalk)
+			w += ", next " + e.clock(d.NextWalk)
 		}
 		parts = append(parts, w)
 	}
@@ -106,7 +130,7 @@ func (a *App) discoveryText(d zkwatch.Discovery) string {
 // newLocksText says how soon a new lock is found: at once in a watched
 // directory, on the poll's period in a polled one, and elsewhere within
 // the period of the dump or the walk.
-func (a *App) newLocksText(d zkwatch.Discovery) string {
+func newLocksText(d zkwatch.Discovery) string {
 	if d.WholeTree && !d.TreeFull {
 		return "at once: the tree is small enough to watch every directory (" + itoa(d.WatchedDirs) + ")"
 	}

@@ -66,43 +66,55 @@ func demoAction(d DemoControls, do func(ctx context.Context) (string, error)) te
 	}
 }
 
-// handleDemoKey runs the demo control bound to msg, if any.
-func (a *App) handleDemoKey(msg tea.KeyMsg) tea.Cmd {
-	d, k := a.opt.Demo, a.env.keys
-	if d == nil {
+// The demo's bindings (keys.go), one each; they are bound only when
+// Options.Demo is set.
+
+// demoAdd adds a contender.
+func demoAdd(a *App, _ tea.KeyMsg) tea.Cmd {
+	d := a.opt.Demo
+	return demoAction(d, d.Add)
+}
+
+// demoKill kills a contender's session.
+func demoKill(a *App, _ tea.KeyMsg) tea.Cmd {
+	d := a.opt.Demo
+	return demoAction(d, func(context.Context) (string, error) { return d.Kill() })
+}
+
+// demoHang hangs the longest holder, or lets the hung one go.
+func demoHang(a *App, _ tea.KeyMsg) tea.Cmd {
+	d := a.opt.Demo
+	return demoAction(d, func(context.Context) (string, error) {
+		if d.Stats().Frozen > 0 {
+			return d.Unfreeze()
+		}
+		text, err := d.Freeze()
+		return "Z lets it go · " + text, err
+	})
+}
+
+// demoSwitch leaves for the demo of the other lock, fair or naive.
+func demoSwitch(a *App, _ tea.KeyMsg) tea.Cmd {
+	if a.opt.DemoSwitch == nil {
+		a.say("N is off: a recording (--record) holds one run of the demo", true)
 		return nil
 	}
-	switch {
-	case key.Matches(msg, k.DemoAdd):
-		return demoAction(d, d.Add)
-	case key.Matches(msg, k.DemoKill):
-		return demoAction(d, func(context.Context) (string, error) { return d.Kill() })
-	case key.Matches(msg, k.DemoFreeze):
-		return demoAction(d, func(context.Context) (string, error) {
-			if d.Stats().Frozen > 0 {
-				return d.Unfreeze()
-			}
-			text, err := d.Freeze()
-			return "Z lets it go · " + text, err
-		})
-	case key.Matches(msg, k.DemoSwitch):
-		if a.opt.DemoSwitch == nil {
-			a.say("N is off: a recording (--record) holds one run of the demo", true)
-			return nil
-		}
-		a.say("switching the demo to the "+a.opt.DemoSwitch()+" lock", false)
-		return tea.Quit
-	case key.Matches(msg, k.DemoLoseReply):
-		hint := keyHint(k.Fence, "fences the orphan")
-		if d.Naive() {
-			hint = "on the lock node, " + keyHint(k.ForceRelease, "force-releases the orphan")
-		}
-		return demoAction(d, func(ctx context.Context) (string, error) {
-			text, err := d.LoseReply(ctx)
-			return hint + " · " + text, err
-		})
+	a.say("switching the demo to the "+a.opt.DemoSwitch()+" lock", false)
+	return tea.Quit
+}
+
+// demoLoseReply loses a contender's create reply, and says how to clear
+// the orphan it leaves.
+func demoLoseReply(a *App, _ tea.KeyMsg) tea.Cmd {
+	d, k := a.opt.Demo, a.env.keys
+	hint := keyHint(k.Fence, "fences the orphan")
+	if d.Naive() {
+		hint = "on the lock node, " + keyHint(k.ForceRelease, "force-releases the orphan")
 	}
-	return nil
+	return demoAction(d, func(ctx context.Context) (string, error) {
+		text, err := d.LoseReply(ctx)
+		return hint + " · " + text, err
+	})
 }
 
 // keyHint says which key does what, confirmed with y: "F, y fences…".
@@ -144,12 +156,8 @@ func (a *App) demoSegment() segment {
 	return segment{text: text, p: p}
 }
 
-// demoLegend explains the demo's counters in the help overlay.
-func (a *App) demoLegend() []string {
-	if a.opt.Demo == nil {
-		return nil
-	}
-	st := a.env.st
+// demoLegend explains the demo's counters in the help, w cells wide.
+func demoLegend(st *styles, w int) []string {
 	lines := []string{"", st.strong.s(" Demo")}
 	for _, e := range [][2]string{
 		{"wakeups", "per release: watch notifications each release delivered to the other contenders' sessions " +
@@ -160,7 +168,7 @@ func (a *App) demoLegend() []string {
 		{"Z", "hangs the holder that has held longest: alive, pinging, never releasing (Z again lets it go); past --long-held it shows as long-held and hung"},
 		{"L", "loses a create reply: the contender retries and waits behind its own orphan; F fences the orphan"},
 	} {
-		lines = append(lines, legendLines(e[0], paint{}, e[1], a.width)...)
+		lines = append(lines, legendLines(e[0], paint{}, e[1], w)...)
 	}
 	return lines
 }

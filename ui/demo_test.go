@@ -101,7 +101,7 @@ func TestDemoOpensOnItsLockWithCounters(t *testing.T) {
 		t.Errorf("g does not go back to the top:\n%s", sc)
 	}
 	press(a, "esc")
-	if a.showHelp {
+	if helpOpen(a) {
 		t.Error("esc does not close the help")
 	}
 }

@@ -365,4 +365,25 @@ func press(a *App, keys ...string) (quit bool) {
 func screen(a *App) string { return ansi.Strip(a.View()) }
 
 // openDialog is the dialog open over the screen, or nil.
-func openDialog(a *App) dialog { return a.dialog }
+func openDialog(a *App) dialog {
+	if b, ok := a.over.(*dialogBox); ok {
+		return b.d
+	}
+	return nil
+}
+
+// helpOpen, costOpen and commandOpen say which overlay is open.
+func helpOpen(a *App) bool {
+	_, ok := a.over.(*helpOverlay)
+	return ok
+}
+
+func costOpen(a *App) bool {
+	_, ok := a.over.(*costOverlay)
+	return ok
+}
+
+func commandOpen(a *App) bool {
+	_, ok := a.over.(*commandBar)
+	return ok
+}

@@ -208,7 +208,7 @@ func TestGoldenCost(t *testing.T) {
 			press(a, "c")
 			golden(t, "cost_"+sz.name, a)
 			press(a, "esc")
-			if a.showCost {
+			if costOpen(a) {
 				t.Fatal("esc did not close the cost screen")
 			}
 		})

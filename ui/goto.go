@@ -3,10 +3,8 @@ package ui
 import (
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/model"
 )
@@ -60,34 +58,6 @@ func (a *App) openPending() tea.Cmd {
 	a.say(p+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
 		" found under the roots; the tree shows what is there", true)
 	return a.browse(p, "")
-}
-
-// commandBar is the : prompt: a lock's path or a screen's name.
-type commandBar struct {
-	edit lineEditor
-}
-
-func (a *App) openCommand(tea.KeyMsg) tea.Cmd {
-	a.cmd = &commandBar{edit: newLineEditor(a.env.keys, 0)}
-	return nil
-}
-
-// commandKey handles a key while the command bar is open; it takes every
-// key.
-func (a *App) commandKey(msg tea.KeyMsg) tea.Cmd {
-	k, c := a.env.keys, a.cmd
-	switch {
-	case key.Matches(msg, k.Accept):
-		a.cmd = nil
-		return a.runCommand(strings.TrimSpace(c.edit.value()))
-	case key.Matches(msg, k.Cancel):
-		a.cmd = nil
-	case key.Matches(msg, k.Complete):
-		c.edit.set(a.complete(c.edit.value()))
-	default:
-		c.edit.update(msg)
-	}
-	return nil
 }
 
 // runCommand goes where text says: a lock (by its path or a contender's),
@@ -161,58 +131,4 @@ func (a *App) switchContext(name string) tea.Cmd {
 		return tea.Quit
 	}
 	return nil
-}
-
-// candidates are what text may complete to: the locks' paths for a path,
-// the screens' names otherwise.
-func (a *App) candidates(text string) []string {
-	var out []string
-	if strings.HasPrefix(text, "/") {
-		for p := range a.env.state.Locks {
-			if strings.HasPrefix(p, text) {
-				out = append(out, p)
-			}
-		}
-	} else {
-		for name := range screenCommands {
-			if strings.HasPrefix(name, strings.ToLower(text)) {
-				out = append(out, name)
-			}
-		}
-		if a.opt.Fleet != nil && strings.HasPrefix("fleet", strings.ToLower(text)) {
-			out = append(out, "fleet")
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// complete extends text to what every candidate shares.
-func (a *App) complete(text string) string {
-	c := a.candidates(text)
-	if len(c) == 0 {
-		return text
-	}
-	common := c[0]
-	for _, s := range c[1:] {
-		for !strings.HasPrefix(s, common) {
-			common = common[:len(common)-1]
-		}
-	}
-	if len(common) > len(text) {
-		return common
-	}
-	return text
-}
-
-// commandPrompt is the command bar's line, w cells wide.
-func (a *App) commandPrompt(w int) string {
-	st := a.env.st
-	text := a.cmd.edit.value()
-	hint := " " + count(len(a.candidates(text)), "match", "matches") + " · tab completes · enter goes · esc cancels"
-	if text == "" {
-		hint = " a lock's path, or locks, sessions, events, timeline, fleet, ctx · esc cancels"
-	}
-	hint = st.muted.s(hint)
-	return a.cmd.edit.line(":", st.accent, st.cursor, w-width(hint)-2) + hint
 }

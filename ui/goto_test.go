@@ -69,7 +69,7 @@ func TestCommandBar(t *testing.T) {
 		t.Fatalf(":se went to %v", a.focused())
 	}
 	// While the bar is open, keys are typed, not bound: q does not quit.
-	if quit := press(a, ":", "q", "x"); quit || a.cmd == nil {
+	if quit := press(a, ":", "q", "x"); quit || !commandOpen(a) {
 		t.Fatal("a key typed in the command bar acted")
 	}
 	press(a, "enter")
@@ -83,7 +83,7 @@ func TestCommandBar(t *testing.T) {
 	}
 	press(a, "esc")
 	press(a, ":", "l", "esc")
-	if a.cmd != nil || a.focused() != focusSessions {
+	if commandOpen(a) || a.focused() != focusSessions {
 		t.Fatal("esc did not close the command bar")
 	}
 	_, cmd := a.Update(keyMsg(":"))

@@ -3,22 +3,52 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
-// The help overlay: the focused screen's keys, then how to read the
-// screen.
+// helpOverlay is the help screen: the focused screen's keys, then how to
+// read the screen, scrolled from line top.
+type helpOverlay struct {
+	st     *styles
+	help   help.Model
+	keys   keySet // the focused screen's map, which it lists
+	demo   bool   // explain the demo's counters too
+	own    keySet // its own keys: scrolling, closing
+	top    int
+	w, h   int
+	closed bool
+}
 
-// helpLines are the help overlay's lines: every key, and how to read the
-// screen, each explanation wrapped to the width under its term.
-func (a *App) helpLines() []string {
-	st := a.env.st
+// newHelp is the help over a's focused screen.
+func newHelp(a *App) overlay {
+	h := &helpOverlay{st: a.env.st, help: a.help, keys: a.keys(), demo: a.opt.Demo != nil}
+	h.own = a.env.keys.helpKeys(h)
+	return h
+}
+
+func (h *helpOverlay) setSize(w, ht int) {
+	h.w, h.h = w, ht
+	h.help.Width = w
+}
+
+func (h *helpOverlay) update(a *App, msg tea.KeyMsg) (bool, tea.Cmd) {
+	cmd := a.dispatch(h.own, msg)
+	return h.closed, cmd
+}
+
+func (h *helpOverlay) bottom() []string { return nil }
+
+// lines are the help's lines: every key, and how to read the screen, each
+// explanation wrapped to the width under its term.
+func (h *helpOverlay) lines() []string {
+	st := h.st
 	lines := []string{st.strong.s(" Keys") + st.muted.s("  (? or esc closes; ↑↓ pgup pgdn scroll)"), ""}
-	keys := a.keys()
-	for _, l := range strings.Split(a.help.FullHelpView(keys.columns()), "\n") {
+	for _, l := range strings.Split(h.help.FullHelpView(h.keys.columns()), "\n") {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, a.operationsHelp(keys.in(colOperate))...)
+	lines = append(lines, operationsHelp(st, h.keys.in(colOperate))...)
 	lines = append(lines, "", st.strong.s(" Reading the screen"))
 	for _, e := range []struct {
 		term string
@@ -51,9 +81,12 @@ func (a *App) helpLines() []string {
 			"ZooKeeper, each after a y and written to the audit log"},
 		{"⎈ name", st.strong, "the context (named cluster) of the config file; :ctx lists them, :ctx NAME switches"},
 	} {
-		lines = append(lines, legendLines(e.term, e.p, e.text, a.width)...)
+		lines = append(lines, legendLines(e.term, e.p, e.text, h.w)...)
 	}
-	return append(lines, a.demoLegend()...)
+	if h.demo {
+		lines = append(lines, demoLegend(st, h.w)...)
+	}
+	return lines
 }
 
 // legendLines is one term of the legend: the term, then its explanation
@@ -92,13 +125,13 @@ func legendLines(term string, p paint, text string, w int) []string {
 	return strings.Split(strings.Join(out, "\n"), "\n")
 }
 
-// operationsHelp is the help overlay's line on the operations bs, the
-// enabled ones (one line: they do not fit as a further column at 80 cells).
-func (a *App) operationsHelp(bs []key.Binding) []string {
+// operationsHelp is the help's line on the operations bs, the enabled
+// ones (one line: they do not fit as a further column at 80 cells).
+func operationsHelp(st *styles, bs []key.Binding) []string {
 	var parts []string
 	for _, b := range bs {
 		if b.Enabled() {
-			parts = append(parts, a.env.st.strong.s(b.Help().Key)+" "+b.Help().Desc)
+			parts = append(parts, st.strong.s(b.Help().Key)+" "+b.Help().Desc)
 		}
 	}
 	if len(parts) == 0 {
@@ -107,25 +140,25 @@ func (a *App) operationsHelp(bs []key.Binding) []string {
 	return []string{"", " " + strings.Join(parts, " · ")}
 }
 
-// helpRoom is how many help lines fit above the help's footer.
-func (a *App) helpRoom() int { return max(a.height-4, 1) }
+// room is how many lines fit above the help's footer.
+func (h *helpOverlay) room() int { return max(h.h-1, 1) }
 
-// scrollHelp moves the help overlay by n lines (or to an end), within it.
-func (a *App) scrollHelp(n int) {
-	a.helpTop = max(0, min(a.helpTop+n, len(a.helpLines())-a.helpRoom()))
+// scroll moves the help by n lines (or to an end), within it.
+func (h *helpOverlay) scroll(n int) {
+	h.top = max(0, min(h.top+n, len(h.lines())-h.room()))
 }
 
-// helpView is the help overlay, from line helpTop; when it is longer than
-// the screen, its last line says where it is and how to scroll.
-func (a *App) helpView(h int) string {
-	lines := a.helpLines()
-	if len(lines) <= h {
+// view is the help from line top; when it is longer than the screen, its
+// last line says where it is and how to scroll.
+func (h *helpOverlay) view(func() string) string {
+	lines := h.lines()
+	if len(lines) <= h.h {
 		return strings.Join(lines, "\n")
 	}
-	room := h - 1
-	top := max(0, min(a.helpTop, len(lines)-room))
+	room := h.h - 1
+	top := max(0, min(h.top, len(lines)-room))
 	out := append(append([]string(nil), lines[top:top+room]...),
-		a.env.st.muted.s(" lines "+itoa(top+1)+"–"+itoa(top+room)+" of "+itoa(len(lines))+
+		h.st.muted.s(" lines "+itoa(top+1)+"–"+itoa(top+room)+" of "+itoa(len(lines))+
 			" · ↑↓/jk pgup/pgdn g/G scroll · ? or esc closes"))
 	return strings.Join(out, "\n")
 }

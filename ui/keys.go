@@ -221,7 +221,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
 	s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
 	s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
-	s.add(colScreens, (*App).openCommand, &k.Command)
+	s.add(colScreens, showing(newCommandBar), &k.Command)
 	s.add(colScreens, quit, &k.Quit)
 	switch f {
 	case focusLocks:
@@ -246,21 +246,30 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		s.add(colScreen, copyKey(copySession), &k.CopySession)
 		s.add(colScreen, copyKey(copyClient), &k.CopyClient)
 	}
-	s.add(colScreen, (*App).openHelp, &k.Help)
-	s.add(colScreen, (*App).openCost, &k.Cost)
+	s.add(colScreen, showing(newHelp), &k.Help)
+	s.add(colScreen, showing(newCost), &k.Cost)
 	if k.mode.demo {
 		// On the timeline, + zooms in.
 		if f != focusTimeline {
-			s.add(colDemo, (*App).handleDemoKey, &k.DemoAdd)
+			s.add(colDemo, demoAdd, &k.DemoAdd)
 		}
-		s.add(colDemo, (*App).handleDemoKey, &k.DemoKill, &k.DemoFreeze, &k.DemoLoseReply, &k.DemoSwitch)
+		s.add(colDemo, demoKill, &k.DemoKill)
+		s.add(colDemo, demoHang, &k.DemoFreeze)
+		s.add(colDemo, demoLoseReply, &k.DemoLoseReply)
+		s.add(colDemo, demoSwitch, &k.DemoSwitch)
 	}
 	if k.mode.history && !k.mode.replay {
 		s.add(colScreens, (*App).openHistory, &k.History)
 	}
 	if k.mode.replay {
-		s.add(colReplay, (*App).handleReplayKey, &k.PlayPause, &k.PrevChange, &k.NextChange,
-			&k.PrevGrant, &k.NextGrant, &k.JumpTime, &k.Slower, &k.Faster)
+		s.add(colReplay, replayPlay, &k.PlayPause)
+		s.add(colReplay, replayPrevChange, &k.PrevChange)
+		s.add(colReplay, replayNextChange, &k.NextChange)
+		s.add(colReplay, replayGrant(false), &k.PrevGrant)
+		s.add(colReplay, replayGrant(true), &k.NextGrant)
+		s.add(colReplay, replayJump, &k.JumpTime)
+		s.add(colReplay, replaySpeed(-1), &k.Slower)
+		s.add(colReplay, replaySpeed(+1), &k.Faster)
 	}
 	if f == focusLocks || f == focusDetail {
 		s.add(colScreen, (*App).toggleMark, &k.Mark)
@@ -322,10 +331,10 @@ func (k *keyMap) fleetKeys() keySet {
 		s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
 		s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
 	}
-	s.add(colScreens, (*App).openCommand, &k.Command)
+	s.add(colScreens, showing(newCommandBar), &k.Command)
 	s.add(colScreens, quit, &k.Quit)
 	s.add(colScreen, (*App).fleetPoll, &k.Repoll)
-	s.add(colScreen, (*App).openHelp, &k.Help)
+	s.add(colScreen, showing(newHelp), &k.Help)
 	s.short = []key.Binding{k.Move, k.Open, k.Back, k.Repoll, k.Help, k.Quit}
 	if k.mode.fleetOnly {
 		s.short = []key.Binding{k.Move, k.Open, k.Repoll, k.Help, k.Quit}
@@ -333,28 +342,28 @@ func (k *keyMap) fleetKeys() keySet {
 	return s
 }
 
-// helpKeys is the key map while the help overlay is open: it scrolls,
-// closes or quits; every other key does nothing.
-func (k *keyMap) helpKeys() keySet {
+// helpKeys is the key map of the help h: it scrolls, closes or quits;
+// every other key does nothing.
+func (k *keyMap) helpKeys(h *helpOverlay) keySet {
 	var s keySet
-	scroll := func(by func(a *App) int) keyDo {
-		return func(a *App, _ tea.KeyMsg) tea.Cmd { a.scrollHelp(by(a)); return nil }
+	scroll := func(by func() int) keyDo {
+		return func(*App, tea.KeyMsg) tea.Cmd { h.scroll(by()); return nil }
 	}
-	s.add(colMove, scroll(func(*App) int { return -1 }), &k.Up)
-	s.add(colMove, scroll(func(*App) int { return 1 }), &k.Down)
-	s.add(colMove, scroll(func(a *App) int { return -a.helpRoom() }), &k.PageUp, &k.HalfUp)
-	s.add(colMove, scroll(func(a *App) int { return a.helpRoom() }), &k.PageDown, &k.HalfDown)
-	s.add(colMove, func(a *App, _ tea.KeyMsg) tea.Cmd { a.helpTop = 0; return nil }, &k.Top)
-	s.add(colMove, scroll(func(a *App) int { return len(a.helpLines()) }), &k.Bottom)
-	s.add(colScreens, func(a *App, _ tea.KeyMsg) tea.Cmd { a.showHelp = false; return nil }, &k.Help, &k.Back)
+	s.add(colMove, scroll(func() int { return -1 }), &k.Up)
+	s.add(colMove, scroll(func() int { return 1 }), &k.Down)
+	s.add(colMove, scroll(func() int { return -h.room() }), &k.PageUp, &k.HalfUp)
+	s.add(colMove, scroll(func() int { return h.room() }), &k.PageDown, &k.HalfDown)
+	s.add(colMove, scroll(func() int { return -h.top }), &k.Top)
+	s.add(colMove, scroll(func() int { return len(h.lines()) }), &k.Bottom)
+	s.add(colScreens, closing(&h.closed), &k.Help, &k.Back)
 	s.add(colScreens, quit, &k.Quit)
 	return s
 }
 
-// costKeys is the key map while the cost overlay is open.
-func (k *keyMap) costKeys() keySet {
+// costKeys is the key map of the cost screen c: it closes or quits.
+func (k *keyMap) costKeys(c *costOverlay) keySet {
 	var s keySet
-	s.add(colScreens, func(a *App, _ tea.KeyMsg) tea.Cmd { a.showCost = false; return nil }, &k.Cost, &k.Back)
+	s.add(colScreens, closing(&c.closed), &k.Cost, &k.Back)
 	s.add(colScreens, quit, &k.Quit)
 	return s
 }

@@ -54,8 +54,8 @@ func TestKeyMapsHaveNoCollisions(t *testing.T) {
 	for _, m := range allKeyModes() {
 		k := newKeyMap(m)
 		maps := map[string][]key.Binding{
-			"help":   bindingsOf(k.helpKeys()),
-			"cost":   bindingsOf(k.costKeys()),
+			"help":   bindingsOf(k.helpKeys(&helpOverlay{})),
+			"cost":   bindingsOf(k.costKeys(&costOverlay{})),
 			"filter": k.filterKeys(),
 		}
 		for f := range focusCount {

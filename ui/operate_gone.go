@@ -83,8 +83,10 @@ func (e *env) preciseClock(t time.Time) string { return t.In(e.loc).Format("15:0
 // checkDialog tells the open dialog, if it acts on nodes, what the last
 // events showed.
 func (a *App) checkDialog() {
-	if d, ok := a.dialog.(goneWatcher); ok {
-		d.checkGone(a.env.state, a.env.preciseClock)
+	if b, ok := a.over.(*dialogBox); ok {
+		if d, ok := b.d.(goneWatcher); ok {
+			d.checkGone(a.env.state, a.env.preciseClock)
+		}
 	}
 }
 

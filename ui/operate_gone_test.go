@@ -32,7 +32,7 @@ func TestDialogsSayTheirNodeWent(t *testing.T) {
 			a, z, audit := newOperateApp(t)
 			send(a, openLockMsg{path: tc.lock})
 			press(a, tc.key)
-			if a.dialog == nil {
+			if openDialog(a) == nil {
 				t.Fatalf("no dialog: %q", statusLine(a))
 			}
 			send(a, without(t, a, tc.lock, tc.pos))
@@ -41,7 +41,7 @@ func TestDialogsSayTheirNodeWent(t *testing.T) {
 				t.Fatalf("the dialog:\n%s", sc)
 			}
 			press(a, "y")
-			if a.dialog != nil || len(z.writes()) != 0 || audit.Len() != 0 {
+			if openDialog(a) != nil || len(z.writes()) != 0 || audit.Len() != 0 {
 				t.Fatalf("a dialog whose node went acted: writes %v, audit %q", z.writes(), audit.String())
 			}
 		})

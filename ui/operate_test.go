@@ -173,7 +173,7 @@ func TestOperateReadOnlyRefusesAndSaysWhy(t *testing.T) {
 	for k, what := range map[string]string{"a": "acquire", "r": "release", "D": "force-release", "v": "revoke", "F": "fence"} {
 		a.flash = flash{}
 		press(a, k)
-		if a.dialog != nil {
+		if openDialog(a) != nil {
 			t.Fatalf("%s opened a dialog under read-only", k)
 		}
 		if l := statusLine(a); !strings.Contains(l, "read-only: "+what+" is disabled") {
@@ -197,7 +197,7 @@ func TestOperateWithoutActionsSaysSo(t *testing.T) {
 	a := newTestApp(t, 80, 24)
 	send(a, openLockMsg{path: "/locks/billing"})
 	press(a, "D")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "force-release is unavailable") {
+	if openDialog(a) != nil || !strings.Contains(statusLine(a), "force-release is unavailable") {
 		t.Fatalf("D without actions: %q", statusLine(a))
 	}
 }
@@ -215,7 +215,7 @@ func TestForceReleaseNeedsY(t *testing.T) {
 		}
 	}
 	for _, cancel := range [][]string{{"enter"}, {"esc"}, {"q"}, {"n"}} {
-		if press(a, cancel...) || a.dialog != nil {
+		if press(a, cancel...) || openDialog(a) != nil {
 			t.Fatalf("%s should cancel, and not quit", cancel)
 		}
 		press(a, "D")
@@ -329,7 +329,7 @@ func TestRevoke(t *testing.T) {
 	// offer it (v there cancels).
 	send(a, openLockMsg{path: "/app/kazoo/jobs"})
 	press(a, "v")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "only a Curator lock") {
+	if openDialog(a) != nil || !strings.Contains(statusLine(a), "only a Curator lock") {
 		t.Fatalf("v on kazoo: %q", statusLine(a))
 	}
 	press(a, "D")
@@ -337,13 +337,13 @@ func TestRevoke(t *testing.T) {
 		t.Fatalf("the force dialog offers revoke on kazoo:\n%s", screen(a))
 	}
 	press(a, "v")
-	if a.dialog != nil || len(z.writes()) != 1 {
+	if openDialog(a) != nil || len(z.writes()) != 1 {
 		t.Fatalf("v in a kazoo force dialog: %v", z.writes())
 	}
 	// A persistent node has no client to ask.
 	send(a, openLockMsg{path: "/locks/orphans"})
 	press(a, "v")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "no session owns the node") || len(z.writes()) != 1 {
+	if openDialog(a) != nil || !strings.Contains(statusLine(a), "no session owns the node") || len(z.writes()) != 1 {
 		t.Fatalf("v on a persistent node: %q %v", statusLine(a), z.writes())
 	}
 }
@@ -368,7 +368,7 @@ func TestFenceDialog(t *testing.T) {
 		t.Fatalf("space should uncheck it:\n%s", screen(a))
 	}
 	press(a, "enter")
-	if a.dialog != nil || len(z.writes()) != 0 {
+	if openDialog(a) != nil || len(z.writes()) != 0 {
 		t.Fatal("enter should cancel the fence")
 	}
 	l := a.env.state.Locks["/locks/orphans"]
@@ -398,7 +398,7 @@ func TestFenceAbortsWhenANodeChanged(t *testing.T) {
 	// A lock without candidates says so rather than opening an empty dialog.
 	send(a, openLockMsg{path: "/locks/billing"})
 	press(a, "F")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "nothing to fence") {
+	if openDialog(a) != nil || !strings.Contains(statusLine(a), "nothing to fence") {
 		t.Fatalf("F without candidates: %q", statusLine(a))
 	}
 }
@@ -433,7 +433,7 @@ func TestAcquireAsksTheMode(t *testing.T) {
 		t.Fatalf("r on a read-write lock: %+v", s)
 	}
 	// Two choices: enter cancels.
-	if _, ok := chosen("a", "enter"); ok || a.dialog != nil {
+	if _, ok := chosen("a", "enter"); ok || openDialog(a) != nil {
 		t.Fatal("enter should cancel when there is a choice")
 	}
 	// A Curator semaphore does not record its limit: it is asked for.
@@ -445,14 +445,14 @@ func TestAcquireAsksTheMode(t *testing.T) {
 	if s, ok := chosen("1", "2", "backspace", "4", "y"); !ok || s.Mode != lockcore.ModeLease || s.MaxLeases != 14 {
 		t.Fatalf("14 leases: %+v", s)
 	}
-	if _, ok := chosen("a", "l", "4", "enter"); ok || a.dialog != nil {
+	if _, ok := chosen("a", "l", "4", "enter"); ok || openDialog(a) != nil {
 		t.Fatal("enter should cancel the number too")
 	}
 	// Trees zklocks cannot join say why, from the list as from the detail.
 	for _, path := range []string{"/services/scheduler/leader-lock", "/locks/\u202eevil"} {
 		send(a, openLockMsg{path: path})
 		press(a, "a")
-		if a.dialog != nil || !strings.Contains(statusLine(a), "acquire: ") {
+		if openDialog(a) != nil || !strings.Contains(statusLine(a), "acquire: ") {
 			t.Fatalf("a on %s: %q", path, statusLine(a))
 		}
 	}
@@ -537,7 +537,7 @@ func TestAcquireGiveUpAndOneAtATime(t *testing.T) {
 	waitingOnBilling(t, a)
 	o := a.env.own
 	press(a, "esc", "j", "a")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "r gives back /locks/billing first") {
+	if openDialog(a) != nil || !strings.Contains(statusLine(a), "r gives back /locks/billing first") {
 		t.Fatalf("a second acquisition: %q", statusLine(a))
 	}
 	press(a, "r")
@@ -586,7 +586,7 @@ func TestFenceDialogSuspectAndCancel(t *testing.T) {
 	}
 	golden(t, "fence_dialog_suspect_80x24", a)
 	press(a, "esc")
-	if a.dialog != nil || statusLine(a) != "cancelled: nothing was done" || len(z.writes()) != 0 {
-		t.Fatalf("esc: dialog %v, status %q, writes %v", a.dialog != nil, statusLine(a), z.writes())
+	if openDialog(a) != nil || statusLine(a) != "cancelled: nothing was done" || len(z.writes()) != 0 {
+		t.Fatalf("esc: dialog %v, status %q, writes %v", openDialog(a) != nil, statusLine(a), z.writes())
 	}
 }

@@ -104,7 +104,7 @@ func TestDestructiveActionsRefuseANodeNotReadYet(t *testing.T) {
 	for k, what := range map[string]string{"D": "force-release", "v": "revoke"} {
 		a.flash = flash{}
 		press(a, k)
-		if a.dialog != nil {
+		if openDialog(a) != nil {
 			t.Fatalf("%s opened a dialog on a node not read", k)
 		}
 		if l := statusLine(a); !strings.Contains(l, what+": ") ||
@@ -121,8 +121,8 @@ func TestDestructiveActionsRefuseANodeNotReadYet(t *testing.T) {
 	send(a, openLockMsg{path: "/locks/orphan"})
 	a.flash = flash{}
 	press(a, "F")
-	if a.dialog != nil || !strings.Contains(statusLine(a), "fence: ") || !strings.Contains(statusLine(a), "not read yet") {
-		t.Errorf("F with a candidate not read: dialog %v, says %q", a.dialog != nil, statusLine(a))
+	if openDialog(a) != nil || !strings.Contains(statusLine(a), "fence: ") || !strings.Contains(statusLine(a), "not read yet") {
+		t.Errorf("F with a candidate not read: dialog %v, says %q", openDialog(a) != nil, statusLine(a))
 	}
 	if w := z.writes(); len(w) != 0 || audit.Len() != 0 {
 		t.Fatalf("wrote %v, audit %q", w, audit.String())
@@ -131,7 +131,7 @@ func TestDestructiveActionsRefuseANodeNotReadYet(t *testing.T) {
 	addLock(a, pendingLock("/locks/pending"))
 	send(a, openLockMsg{path: "/locks/pending", node: participant(t, a, "/locks/pending", 0).Path})
 	press(a, "D")
-	if a.dialog == nil {
+	if openDialog(a) == nil {
 		t.Fatalf("D on the node once read opened no dialog: %q", statusLine(a))
 	}
 }

@@ -55,77 +55,96 @@ func replayTick(frame int) tea.Cmd {
 // replaySeekMsg asks to move the cursor to a time (from the t prompt).
 type replaySeekMsg struct{ at time.Time }
 
-// handleReplayKey moves the cursor as a key asks.
-func (a *App) handleReplayKey(msg tea.KeyMsg) tea.Cmd {
-	r, k := a.replay, a.env.keys
-	switch {
-	case key.Matches(msg, k.PlayPause):
-		if r.playing {
-			r.playing = false
+// The replay's bindings (keys.go), one each.
+
+// replayPlay plays from the cursor, from the start at the end, or pauses.
+func replayPlay(a *App, _ tea.KeyMsg) tea.Cmd {
+	r := a.replay
+	if r.playing {
+		r.playing = false
+		return nil
+	}
+	if r.n >= r.tape.Len() {
+		a.seek(0, r.tape.Start())
+	}
+	r.playing = true
+	r.frame++
+	return replayTick(r.frame)
+}
+
+// replaySpeed plays by more (or fewer) times the tape's own pace.
+func replaySpeed(step int) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd {
+		r := a.replay
+		r.speed = max(0, min(r.speed+step, len(replaySpeeds)-1))
+		return nil
+	}
+}
+
+// replayNextChange goes to the next event that changes the picture.
+func replayNextChange(a *App, _ tea.KeyMsg) tea.Cmd {
+	r := a.replay
+	for i := r.n; i < r.tape.Len(); i++ {
+		if r.tape.Changes(i) {
+			a.seek(r.afterEvent(i))
 			return nil
 		}
-		if r.n >= r.tape.Len() {
-			a.seek(0, r.tape.Start())
-		}
-		r.playing = true
-		r.frame++
-		return replayTick(r.frame)
-	case key.Matches(msg, k.Slower):
-		r.speed = max(r.speed-1, 0)
-	case key.Matches(msg, k.Faster):
-		r.speed = min(r.speed+1, len(replaySpeeds)-1)
-	case key.Matches(msg, k.NextChange):
-		for i := r.n; i < r.tape.Len(); i++ {
-			if r.tape.Changes(i) {
-				a.seekEvent(i)
-				return nil
-			}
-		}
-		a.say("no later change: this is the end of the recording", false)
-	case key.Matches(msg, k.PrevChange):
-		// The change that made the current picture is event n-1; the
-		// previous picture is the one before it.
-		for i := r.n - 2; i >= 0; i-- {
-			if r.tape.Changes(i) {
-				a.seekEvent(i)
-				return nil
-			}
-		}
-		a.seek(0, r.tape.Start())
-	case key.Matches(msg, k.NextGrant), key.Matches(msg, k.PrevGrant):
-		a.seekGrant(key.Matches(msg, k.NextGrant))
-	case key.Matches(msg, k.JumpTime):
-		a.open(&timeDialog{tape: r.tape, loc: a.env.loc, edit: newLineEditor(k, 0)})
 	}
+	a.say("no later change: this is the end of the recording", false)
 	return nil
 }
 
-// seekGrant moves to the selected lock's next (or previous) grant.
-func (a *App) seekGrant(next bool) {
-	path := a.selectedLockPath()
-	if path == "" {
-		a.say("select a lock first: grants are per lock", true)
-		return
-	}
+// replayPrevChange goes to the picture before the current one, or the
+// start.
+func replayPrevChange(a *App, _ tea.KeyMsg) tea.Cmd {
 	r := a.replay
-	grants := r.tape.Grants(path)
-	if next {
-		for _, i := range grants {
-			if i >= r.n {
-				a.seekEvent(i)
-				return
+	// The change that made the current picture is event n-1; the
+	// previous picture is the one before it.
+	for i := r.n - 2; i >= 0; i-- {
+		if r.tape.Changes(i) {
+			a.seek(r.afterEvent(i))
+			return nil
+		}
+	}
+	a.seek(0, r.tape.Start())
+	return nil
+}
+
+// replayGrant goes to the selected lock's next (or previous) grant.
+func replayGrant(next bool) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd {
+		path := a.selectedLockPath()
+		if path == "" {
+			a.say("select a lock first: grants are per lock", true)
+			return nil
+		}
+		r := a.replay
+		grants := r.tape.Grants(path)
+		if next {
+			for _, i := range grants {
+				if i >= r.n {
+					a.seek(r.afterEvent(i))
+					return nil
+				}
+			}
+			a.say("no later grant of "+path, false)
+			return nil
+		}
+		for k := len(grants) - 1; k >= 0; k-- {
+			if grants[k] < r.n-1 {
+				a.seek(r.afterEvent(grants[k]))
+				return nil
 			}
 		}
-		a.say("no later grant of "+path, false)
-		return
+		a.say("no earlier grant of "+path, false)
+		return nil
 	}
-	for k := len(grants) - 1; k >= 0; k-- {
-		if grants[k] < r.n-1 {
-			a.seekEvent(grants[k])
-			return
-		}
-	}
-	a.say("no earlier grant of "+path, false)
+}
+
+// replayJump asks for a time to go to.
+func replayJump(a *App, _ tea.KeyMsg) tea.Cmd {
+	a.open(&timeDialog{tape: a.replay.tape, loc: a.env.loc, edit: newLineEditor(a.env.keys, 0)})
+	return nil
 }
 
 // selectedLockPath is the lock the operator is looking at: the detail's,
@@ -142,15 +161,11 @@ func (a *App) selectedLockPath() string {
 	return a.locks.sel
 }
 
-// seekEvent moves the cursor to just after event i.
-func (a *App) seekEvent(i int) {
-	a.seek(i+1, a.replay.tape.TimeOf(i+1))
-}
+// afterEvent is the cursor just after event i: its count and time.
+func (r *replayer) afterEvent(i int) (int, time.Time) { return i + 1, r.tape.TimeOf(i + 1) }
 
-// seekTime moves the cursor to time at.
-func (a *App) seekTime(at time.Time) {
-	a.seek(a.replay.tape.Count(at), at)
-}
+// atTime is the cursor at time at: its count and time.
+func (r *replayer) atTime(at time.Time) (int, time.Time) { return r.tape.Count(at), at }
 
 // seek shows the state after the first n events, with the clock at at.
 func (a *App) seek(n int, at time.Time) {
@@ -187,20 +202,19 @@ func (a *App) replayFrameTick(msg replayTickMsg) tea.Cmd {
 		a.say("end of the recording", false)
 		return nil
 	}
-	a.seekTime(at)
+	a.seek(r.atTime(at))
 	return replayTick(r.frame)
 }
 
-// replaySegment is the status bar's time cursor.
-func (a *App) replaySegment() segment {
-	r, st := a.replay, a.env.st
+// segment is the status bar's time cursor.
+func (r *replayer) segment(st *styles, loc *time.Location) segment {
 	state := "❚❚ paused"
 	if r.playing {
 		state = "▶ ×" + itoa(replaySpeeds[r.speed])
 	} else if r.speed > 0 {
 		state += " ×" + itoa(replaySpeeds[r.speed])
 	}
-	text := "REPLAY " + state + " " + r.at.In(a.env.loc).Format("2006-01-02 15:04:05.000") + " · " + itoa(r.n) + "/" + itoa(r.tape.Len())
+	text := "REPLAY " + state + " " + r.at.In(loc).Format("2006-01-02 15:04:05.000") + " · " + itoa(r.n) + "/" + itoa(r.tape.Len())
 	return segment{text: text, p: st.accent}
 }
 

@@ -139,7 +139,7 @@ func TestReplayCursor(t *testing.T) {
 	}
 	same("t")
 	press(a, "t", "x", "enter")
-	if a.dialog == nil || !strings.Contains(screen(a), "is not a time") {
+	if openDialog(a) == nil || !strings.Contains(screen(a), "is not a time") {
 		t.Fatalf("a bad time does not say so:\n%s", screen(a))
 	}
 	press(a, "esc")

@@ -82,6 +82,9 @@ func (a *App) handleResize(w, h int) {
 	for f := range focusCount {
 		a.pane(f).setSize(w, max(h-3, 1))
 	}
+	if a.over != nil {
+		a.over.setSize(w, max(h-3, 1))
+	}
 }
 
 // refresh brings the focused screen up to date with the state; the others

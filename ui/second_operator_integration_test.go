@@ -81,7 +81,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	l.until("the first holder shown", holds(first))
 	l.send(openLockMsg{path: lockPath})
 	l.keys("g", "D")
-	if a.dialog == nil {
+	if openDialog(a) == nil {
 		t.Fatalf("no dialog; status %q", a.flash.text)
 	}
 	if err := other.ForceRelease(ctx, expectOf(first)); err != nil {
@@ -98,7 +98,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	}
 	t.Logf("the dialog:\n%s", screen(a))
 	l.keys("y")
-	l.until("the dialog closed", func() bool { return a.dialog == nil && strings.Contains(a.flash.text, "nothing was done") })
+	l.until("the dialog closed", func() bool { return openDialog(a) == nil && strings.Contains(a.flash.text, "nothing was done") })
 	noPrefix(a.flash.text)
 	if ours.String() != "" {
 		t.Fatalf("a dialog whose node went acted: %s", ours.String())
@@ -108,7 +108,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	// watcher has seen the node go.
 	l.until("the second holder shown", holds(second))
 	l.keys("g", "D")
-	if a.dialog == nil {
+	if openDialog(a) == nil {
 		t.Fatalf("no dialog; status %q", a.flash.text)
 	}
 	if err := other.ForceRelease(ctx, expectOf(second)); err != nil {

@@ -108,8 +108,8 @@ func TestReadOnlyWhy(t *testing.T) {
 		a.flash = flash{}
 		press(a, k)
 		want := "read-only: " + what + " is disabled (your SSH key's role is view)"
-		if !strings.HasPrefix(a.flash.text, "read-only: "+what) || !strings.HasSuffix(a.flash.text, "(your SSH key's role is view)") || a.dialog != nil {
-			t.Errorf("%s: said %q (dialog %v), want %q", k, a.flash.text, a.dialog != nil, want)
+		if !strings.HasPrefix(a.flash.text, "read-only: "+what) || !strings.HasSuffix(a.flash.text, "(your SSH key's role is view)") || openDialog(a) != nil {
+			t.Errorf("%s: said %q (dialog %v), want %q", k, a.flash.text, openDialog(a) != nil, want)
 		}
 	}
 }
