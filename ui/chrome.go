@@ -18,7 +18,7 @@ func (a *App) View() string {
 		return ""
 	}
 	if a.width < minWidth || a.height < minHeight {
-		return a.tooSmall()
+		return tooSmall(a.width, a.height)
 	}
 	// One instant per frame: a hold or wait shown in a row and again in
 	// the detail below it must read the same, not differ by the time it
@@ -52,10 +52,12 @@ func (a *App) body() string {
 	return under()
 }
 
-func (a *App) tooSmall() string {
-	lines := []string{"terminal too small", itoa(a.width) + "×" + itoa(a.height) + ", need " +
+// tooSmall is the whole screen, w×h, of a terminal smaller than the
+// layout works in.
+func tooSmall(w, h int) string {
+	lines := []string{"terminal too small", itoa(w) + "×" + itoa(h) + ", need " +
 		itoa(minWidth) + "×" + itoa(minHeight), "q quits"}
-	return block(strings.Join(lines, "\n"), a.width, a.height)
+	return block(strings.Join(lines, "\n"), w, h)
 }
 
 // fitLine cuts or pads a painted line to exactly w cells.
@@ -88,7 +90,7 @@ func block(s string, w, h int) string {
 // focused pane says of itself.
 func (a *App) titleBar() string {
 	st := a.env.st
-	right := a.summary()
+	right := a.pane(a.focused()).summary()
 	left := a.tabsView(a.width >= 100, false)
 	if room := a.width - width(left) - 2; width(right) > room {
 		// The summary is cut only when the other tabs' numbers alone
@@ -131,9 +133,6 @@ func (a *App) tabsView(numbered, compact bool) string {
 	return b.String()
 }
 
-// summary is the focused screen's one-line description of itself.
-func (a *App) summary() string { return a.pane(a.focused()).summary() }
-
 // segment is a piece of the status bar; when the bar is too wide, the
 // highest drop goes first.
 type segment struct {
@@ -149,7 +148,7 @@ func (a *App) statusBar() string {
 	if a.opt.FleetOnly {
 		return a.fleetStatusBar()
 	}
-	segs := append([]segment{a.connSegment()}, a.op.segments()...)
+	segs := append([]segment{connSegment(a.env)}, a.op.segments()...)
 	if a.replay != nil {
 		segs = append([]segment{a.replay.segment(st, a.env.loc)}, segs...)
 	}
@@ -197,7 +196,7 @@ func (a *App) statusBar() string {
 		sync = "updated " + a.env.clock(last)
 	}
 	segs = append(segs, segment{text: sync, p: st.muted, drop: 1})
-	if seg, ok := a.discoverySegment(); ok {
+	if seg, ok := discoverySegment(a.env); ok {
 		segs = append(segs, seg)
 	}
 	if n := s.Pending(); n > 0 {
@@ -206,7 +205,7 @@ func (a *App) statusBar() string {
 		segs = append(segs, segment{text: "⋯ " + grouped(n) + " " + plural(n, "contender", "contenders") + " not read yet", p: st.warning})
 	}
 	if a.opt.Demo != nil {
-		segs = append(segs, a.demoSegment())
+		segs = append(segs, demoSegment(st, a.demoStats))
 	}
 	if a.opt.Context != "" {
 		segs = append([]segment{{text: "⎈ " + model.Printable(a.opt.Context), p: st.strong}}, segs...)
@@ -225,17 +224,18 @@ func (a *App) statusBar() string {
 	return joinSegments(segs, a.width, st.muted.s(" │ "))
 }
 
-func (a *App) connSegment() segment {
-	st, c := a.env.st, a.env.state.Conn
+// connSegment is the status bar's connection.
+func connSegment(e *env) segment {
+	st, c := e.st, e.state.Conn
 	switch c.Phase {
 	case zkwatch.Connected:
 		return segment{text: "● connected", p: st.ok}
 	case zkwatch.Connecting:
 		return segment{text: "◌ connecting", p: st.warning}
 	case zkwatch.Disconnected:
-		return segment{text: "◌ reconnecting since " + a.env.clock(c.Since), p: st.warning}
+		return segment{text: "◌ reconnecting since " + e.clock(c.Since), p: st.warning}
 	case zkwatch.Expired:
-		return segment{text: "✗ session expired " + a.env.clock(c.Since), p: st.danger}
+		return segment{text: "✗ session expired " + e.clock(c.Since), p: st.danger}
 	}
 	return segment{text: "■ closed", p: st.danger}
 }

@@ -161,16 +161,16 @@ func newLocksText(d zkwatch.Discovery) string {
 
 // discoverySegment is the status bar's word on a search not finished: a
 // picture without the locks only a walk finds is not the whole one.
-func (a *App) discoverySegment() (segment, bool) {
-	d := a.env.state.Discovery
-	if d.Complete || a.env.state.LastSync.IsZero() {
+func discoverySegment(e *env) (segment, bool) {
+	d := e.state.Discovery
+	if d.Complete || e.state.LastSync.IsZero() {
 		return segment{}, false
 	}
 	text := "⚠ partial: walk " + itoa(d.WalkReads) + " reads"
 	if !d.Walking {
 		text = "⚠ partial: walk pending"
 	}
-	return segment{text: text, p: a.env.st.warning}, true
+	return segment{text: text, p: e.st.warning}, true
 }
 
 // viaText is how a word was last asked: "4lw" or "admin".

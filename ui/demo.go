@@ -135,8 +135,7 @@ func (a *App) demoDone(msg demoDoneMsg) {
 // watch notifications a release delivered to the other contenders'
 // sessions, the releaser's notice of its own delete not counted) and
 // whether a grant ever overtook a longer waiter.
-func (a *App) demoSegment() segment {
-	st, s := a.env.st, a.demoStats
+func demoSegment(st *styles, s DemoStats) segment {
 	text := "DEMO " + fmt.Sprintf("%.2f", s.WakeupsPerRelease) + " wakeups/release · "
 	p := st.accent
 	switch {
