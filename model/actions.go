@@ -46,11 +46,11 @@ type Actions struct {
 	// session closes), which every other observer counts against the
 	// lock; and it cannot tell its waiter's watches from its own reading.
 	NewSession func(ctx context.Context) (zk lockcore.ZK, close func(), err error)
-	// Told, when set, gets every audit entry an action makes, also
-	// without an audit log: the UI passes them on to its watcher
-	// (AuditEntry.Event), so that the event log says which holds the
-	// operator ended. It must not block.
-	Told func(AuditEntry)
+	// Told, when set, gets every action made, audited or not, also
+	// without an audit log: the program passes it on among the watcher's
+	// events (see ActionFeed), so that the state, the event log and a
+	// recording say what the operator did. It must not block.
+	Told func(lockcore.Action)
 
 	once  sync.Once
 	locks *lockcore.Client // our lock client on ZK, made at the first Acquire
@@ -59,7 +59,7 @@ type Actions struct {
 // ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
 // it gives up when ctx ends.
 func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
-	return a.act("force-release", e, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
+	return a.act(lockcore.ActionForceRelease, e, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
 }
 
 // Revoke asks a holder to release, Curator-style (see lockcore.Revoke). A
@@ -67,7 +67,7 @@ func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
 // lockcore.ErrNotRevocable (see lockcore.CheckRevocable), and nothing is
 // written. It gives up when ctx ends.
 func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
-	return a.act("revoke", e, func() error {
+	return a.act(lockcore.ActionRevoke, e, func() error {
 		if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
 	}
 	err := lockcore.Fence(ctx, a.ZK, es)
 	for _, e := range es {
-		if aerr := a.record("fence", e, err); aerr != nil && err == nil {
+		if aerr := a.record(lockcore.ActionFence, e, err); aerr != nil && err == nil {
 			err = aerr
 		}
 	}
@@ -148,7 +148,7 @@ func (a *Actions) Close() error {
 	return a.client().Close()
 }
 
-func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
+func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, do func() error) error {
 	if a.ReadOnly {
 		return ErrReadOnly
 	}
@@ -164,7 +164,7 @@ func (a *Actions) act(action string, e lockcore.Expect, do func() error) error {
 
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
-func (a *Actions) record(action string, e lockcore.Expect, result error) error {
+func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, result error) error {
 	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
@@ -172,20 +172,21 @@ func (a *Actions) record(action string, e lockcore.Expect, result error) error {
 	if a.Now != nil {
 		now = a.Now
 	}
-	res := "ok"
+	act := lockcore.Action{At: now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
+		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Server: a.Server, Session: a.ZK.SessionID()}
 	if result != nil {
-		res = "failed: " + result.Error()
+		act.Failed = result.Error()
+		if act.Failed == "" {
+			act.Failed = "failed"
+		}
 	}
-	entry := AuditEntry{Time: now().UTC(), User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Server: a.Server,
-		Session: sessionOrNone(a.ZK.SessionID()), Action: action, Node: e.Path, Czxid: e.Czxid,
-		Owner: sessionOrNone(e.EphemeralOwner), Result: res}
 	if a.Told != nil {
-		a.Told(entry)
+		a.Told(act)
 	}
 	if a.Audit == nil {
 		return nil
 	}
-	err := a.Audit.Record(entry)
+	err := a.Audit.Record(act)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrAudit, err)
 	}

@@ -3,7 +3,6 @@ package model_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -46,15 +45,21 @@ func TestIntegrationActionsAudit(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("want one audit line per action, got:\n%s", log.String())
 	}
-	var first, second model.AuditEntry
-	json.Unmarshal([]byte(lines[0]), &first)
-	json.Unmarshal([]byte(lines[1]), &second)
-	if first.Action != "force-release" || first.Node != held.Node || first.Czxid != held.Token || first.User != "sre" ||
-		first.Result != "ok" || first.Owner != lockcore.SessionHex(held.Session) || first.Session != lockcore.SessionHex(c.SessionID()) ||
-		!first.Time.Equal(now) || first.Server != zks.Addr() {
+	first, err := model.ParseAuditLine([]byte(lines[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := model.ParseAuditLine([]byte(lines[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Kind != lockcore.ActionForceRelease || first.Node != held.Node || first.Token != held.Token || first.User != "sre" ||
+		!first.Done() || first.Owner != held.Session || first.Session != c.SessionID() ||
+		!first.At.Equal(now) || first.Server != zks.Addr() ||
+		!strings.Contains(lines[0], `"owner_session":"`+lockcore.SessionHex(held.Session)+`"`) || !strings.Contains(lines[0], `"result":"ok"`) {
 		t.Fatalf("audit line: %s", lines[0])
 	}
-	if !strings.HasPrefix(second.Result, "failed: ") {
+	if second.Done() || !strings.Contains(lines[1], `"result":"failed: `) {
 		t.Fatalf("a refused action is audited with its failure: %s", lines[1])
 	}
 }

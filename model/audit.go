@@ -2,51 +2,75 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
-	"github.com/zklocks/zklocks/zkwatch"
 )
 
-// AuditEntry is one line of the audit log: one destructive action, whether
-// it succeeded or not. It holds no credentials by construction.
-type AuditEntry struct {
-	Time time.Time `json:"time"`
-	// User is the operating-system user who acted, or under zklocks
-	// serve the SSH user.
-	User string `json:"user"`
-	// Host is the name of the machine the action was taken from, and Via
-	// says from where in zklocks: ViaUI or ViaCLI. An operator who comes
-	// second reads from them who acted first.
-	Host string `json:"host,omitempty"`
-	Via  string `json:"via,omitempty"`
-	// Key is, under zklocks serve, the fingerprint (SHA256:…) of the SSH
-	// key the user signed in with; absent otherwise.
-	Key string `json:"key,omitempty"`
-	// Server is the connect string acted on.
-	Server string `json:"server"`
-	// Session is the session that acted.
-	Session string `json:"session"`
-	Action  string `json:"action"`
-	Node    string `json:"node"`
-	Czxid   int64  `json:"czxid"`
-	// Owner is the session that owned the node acted on.
-	Owner  string `json:"owner_session"`
-	Result string `json:"result"`
-}
-
-// Where an action came from (AuditEntry.Via). ViaSSH is a session of
-// zklocks serve: User is then the SSH user, Key their key's fingerprint,
-// and Host the address they connected from.
+// Where an action came from (lockcore.Action's Via). ViaSSH is a session
+// of zklocks serve: User is then the SSH user, Key their key's
+// fingerprint, and Host the address they connected from.
 const (
 	ViaUI  = "ui"
 	ViaCLI = "cli"
 	ViaSSH = "ssh"
 )
 
-// Audit appends entries as JSON lines to a writer (the audit log, opened
+// auditLine is an action as the audit log writes it, one JSON object a
+// line; its names are what the log's readers (and their tools) know.
+type auditLine struct {
+	Time    time.Time `json:"time"`
+	User    string    `json:"user"`
+	Host    string    `json:"host,omitempty"`
+	Via     string    `json:"via,omitempty"`
+	Key     string    `json:"key,omitempty"`
+	Server  string    `json:"server"`
+	Session string    `json:"session"`
+	Action  string    `json:"action"`
+	Node    string    `json:"node"`
+	Czxid   int64     `json:"czxid"`
+	Owner   string    `json:"owner_session"`
+	Result  string    `json:"result"`
+}
+
+// AuditLine is the action's line in the audit log, without its newline:
+// what the event log shows of an operator's action, so that it can be
+// found in the log.
+func AuditLine(a lockcore.Action) string {
+	res := "ok"
+	if !a.Done() {
+		res = "failed: " + a.Failed
+	}
+	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Server: a.Server,
+		Session: sessionOrNone(a.Session), Action: string(a.Kind), Node: a.Node, Czxid: a.Token,
+		Owner: sessionOrNone(a.Owner), Result: res}) // strings, numbers and a time
+	return string(b)
+}
+
+// ParseAuditLine reads one line of the audit log.
+func ParseAuditLine(line []byte) (lockcore.Action, error) {
+	var l auditLine
+	if err := json.Unmarshal(line, &l); err != nil {
+		return lockcore.Action{}, fmt.Errorf("audit line: %w", err)
+	}
+	a := lockcore.Action{At: l.Time, User: l.User, Host: l.Host, Via: l.Via, Key: l.Key, Server: l.Server,
+		Kind: lockcore.ActionKind(l.Action), Node: l.Node, Token: l.Czxid,
+		Session: sessionOf(l.Session), Owner: sessionOf(l.Owner)}
+	if l.Result != "ok" {
+		a.Failed = strings.TrimPrefix(l.Result, "failed: ")
+		if a.Failed == "" {
+			a.Failed = "failed"
+		}
+	}
+	return a, nil
+}
+
+// Audit appends actions as JSON lines to a writer (the audit log, opened
 // for appending with mode 0600 by the caller). It is safe for concurrent
 // use.
 type Audit struct {
@@ -54,26 +78,16 @@ type Audit struct {
 	w  io.Writer
 }
 
-// NewAudit writes entries to w.
+// NewAudit writes lines to w.
 func NewAudit(w io.Writer) *Audit { return &Audit{w: w} }
 
-// Record writes one entry.
-func (a *Audit) Record(e AuditEntry) error {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
+// Record writes one action's line.
+func (a *Audit) Record(act lockcore.Action) error {
+	line := AuditLine(act) + "\n"
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	_, err = a.w.Write(append(b, '\n'))
+	_, err := io.WriteString(a.w, line)
 	return err
-}
-
-// Event is the entry as the watcher passes it on (zkwatch.EventAction):
-// its audit line, as the log has it, on the node acted on.
-func (e AuditEntry) Event() zkwatch.Event {
-	b, _ := json.Marshal(e) // a struct of strings, numbers and a time
-	return zkwatch.Event{Kind: zkwatch.EventAction, At: e.Time, Path: e.Node, Note: string(b)}
 }
 
 func sessionOrNone(id int64) string {
@@ -81,4 +95,14 @@ func sessionOrNone(id int64) string {
 		return ""
 	}
 	return lockcore.SessionHex(id)
+}
+
+// sessionOf reads a session written by sessionOrNone: 0 for none, or for
+// what is not one.
+func sessionOf(hex string) int64 {
+	u, err := strconv.ParseUint(strings.TrimPrefix(hex, "0x"), 16, 64)
+	if err != nil {
+		return 0
+	}
+	return int64(u)
 }

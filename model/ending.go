@@ -1,7 +1,6 @@
 package model
 
 import (
-	"encoding/json"
 	"path"
 	"strings"
 	"time"
@@ -17,9 +16,9 @@ type Ending struct {
 	Seen    bool
 	Change  Change // Released or Left
 	EndedBy Ender
-	// Audit is the operator's audit line, when an operator of this
-	// zklocks (or of the recording replayed) ended it.
-	Audit string
+	// Action is what the operator did, when an operator of this zklocks
+	// (or of the recording replayed) ended it.
+	Action *lockcore.Action
 }
 
 // Present reports whether the contender at nodePath with that token (its
@@ -49,7 +48,7 @@ func (s *State) EndingOf(nodePath string, token int64) (Ending, bool) {
 		if token != 0 && h.Token != 0 && h.Token != token {
 			continue
 		}
-		return Ending{At: h.At, Seen: h.Seen, Change: h.Change, EndedBy: h.EndedBy, Audit: h.Audit}, true
+		return Ending{At: h.At, Seen: h.Seen, Change: h.Change, EndedBy: h.EndedBy, Action: h.Action}, true
 	}
 	return Ending{}, false
 }
@@ -65,11 +64,10 @@ func (e Ending) Words(clock func(time.Time) string) string {
 	switch e.EndedBy {
 	case EndedByOperator:
 		verb := "was force-released "
-		var a AuditEntry
-		if json.Unmarshal([]byte(e.Audit), &a) == nil && a.Action == "fence" {
+		if e.Action != nil && e.Action.Kind == lockcore.ActionFence {
 			verb = "was fenced "
 		}
-		return verb + ActorWords(e.Audit) + " " + at
+		return verb + ActorWords(e.Action) + " " + at
 	case EndedByExpiry:
 		return "went " + at + " with its session, which expired"
 	case EndedByClose:
@@ -83,12 +81,10 @@ func (e Ending) Words(clock func(time.Time) string) string {
 	return "went " + at + ", its session still connected: its client or another operator deleted it"
 }
 
-// ActorWords names who acted in an audit line (a JSON AuditEntry): "by
-// sre from the UI on host-a"; "from this zklocks" when the line does not
-// say.
-func ActorWords(line string) string {
-	var a AuditEntry
-	if err := json.Unmarshal([]byte(line), &a); err != nil || a.User == "" {
+// ActorWords names who made an action: "by sre from the UI on host-a";
+// "from this zklocks" when it does not say.
+func ActorWords(a *lockcore.Action) string {
+	if a == nil || a.User == "" {
 		return "from this zklocks"
 	}
 	out := "by " + Printable(a.User)

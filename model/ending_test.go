@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 func TestPlain(t *testing.T) {
@@ -24,15 +26,15 @@ func TestPlain(t *testing.T) {
 func TestEndingWords(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	clock := func(t time.Time) string { return t.Format("15:04:05") }
-	audit := `{"user":"sre","host":"jump-1","via":"cli","action":"force-release"}`
+	audit := &lockcore.Action{User: "sre", Host: "jump-1", Via: ViaCLI, Kind: lockcore.ActionForceRelease}
 	for _, c := range []struct {
 		name string
 		e    Ending
 		want []string
 	}{
-		{"operator", Ending{At: at, EndedBy: EndedByOperator, Audit: audit},
+		{"operator", Ending{At: at, EndedBy: EndedByOperator, Action: audit},
 			[]string{"was force-released by sre from the command line on jump-1 at 03:04:05"}},
-		{"fence", Ending{At: at, EndedBy: EndedByOperator, Audit: `{"user":"sre","via":"ui","action":"fence"}`},
+		{"fence", Ending{At: at, EndedBy: EndedByOperator, Action: &lockcore.Action{User: "sre", Via: ViaUI, Kind: lockcore.ActionFence}},
 			[]string{"was fenced by sre from the UI at 03:04:05"}},
 		{"expiry", Ending{At: at, EndedBy: EndedByExpiry}, []string{"went at 03:04:05 with its session, which expired"}},
 		{"close", Ending{At: at, EndedBy: EndedByClose}, []string{"went at 03:04:05: its client closed its session"}},

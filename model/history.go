@@ -44,7 +44,7 @@ const (
 	// reads the same).
 	EndedByRelease Ender = "release"
 	// EndedByOperator: this zklocks' operator deleted it (force-release,
-	// fence); the entry's Audit is the action's audit line.
+	// fence); the entry's Action is what the operator did.
 	EndedByOperator Ender = "operator"
 	// EndedByExpiry: the node went with its session: it was connected to
 	// no member as the node went, or a complete answer asked after
@@ -86,9 +86,9 @@ type HistoryEntry struct {
 	// granted. Such times count in no wait or hold figure.
 	Seen bool
 	// EndedBy says who or what ended a hold or wait (Released, Left), and
-	// Audit is the operator's audit line when it was zklocks' operator.
+	// Action what the operator did when it was zklocks' operator.
 	EndedBy Ender
-	Audit   string
+	Action  *lockcore.Action
 	// Note says, in words, what happened to zklocks' own connection or
 	// the ensemble, for the entries that are about them (Change.Ours).
 	Note string
@@ -122,7 +122,7 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			}
 			e := s.entry(at, change, prev.Path, p, false)
 			e.Seen = s.unwatched
-			e.EndedBy, e.Audit = s.endedBy(p, e.At)
+			e.EndedBy, e.Action = s.endedBy(p, e.At)
 			s.add(e)
 			s.noteEnd(e, p)
 		}
@@ -175,25 +175,25 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 // far as is known then: the operator, an expiry (its session was
 // connected to no member), or not known yet (see settleEnds); a node no
 // session owns was deleted by some client. at is when the node went.
-func (s *State) endedBy(p lockcore.Participant, at time.Time) (Ender, string) {
+func (s *State) endedBy(p lockcore.Participant, at time.Time) (Ender, *lockcore.Action) {
 	k := keyOf(p)
-	if line, ok := s.actions[k]; ok {
+	if a, ok := s.actions[k]; ok {
 		delete(s.actions, k)
-		return EndedByOperator, line
+		return EndedByOperator, a
 	}
 	switch {
 	case p.Session == 0:
-		return EndedByRelease, ""
+		return EndedByRelease, nil
 	case s.Link(p.Session).State == lockcore.LinkDisconnected && s.tracks[p.Session].tooRecentToExpire(at):
 		// Connected nowhere, yet heard from less than its timeout ago:
 		// its client closed it (a peer that releases and closes at once
 		// is seen so when the members' answer comes before the node's
 		// deletion).
-		return EndedByClose, ""
+		return EndedByClose, nil
 	case s.Link(p.Session).State == lockcore.LinkDisconnected:
-		return EndedByExpiry, ""
+		return EndedByExpiry, nil
 	}
-	return EndedByUnknown, ""
+	return EndedByUnknown, nil
 }
 
 // recordFound logs a contender of a lock found after the first sync. Its

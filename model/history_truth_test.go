@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -35,10 +36,10 @@ func story(t *testing.T) *State {
 	s.Apply(servers(-45*time.Second, 100, 101))
 	s.Apply(lockAt(-40*time.Second, 0, 1, 2))
 	s.Apply(servers(-30*time.Second, 101, 102))
-	audit := AuditEntry{Time: at(-20 * time.Second), User: "sre", Action: "force-release",
-		Node: s.Locks["/t"].Participants[0].Path, Czxid: 1, Owner: "0x64", Result: "ok"}
+	audit := lockcore.Action{At: at(-20 * time.Second), User: "sre", Kind: lockcore.ActionForceRelease,
+		Node: s.Locks["/t"].Participants[0].Path, Token: 1, Owner: 0x64}
 	s.Apply(lockAt(-20*time.Second, 1, 2)) // the watcher saw it go before the action was told
-	s.Apply(audit.Event())
+	s.Apply(ActionEvent(audit))
 	s.Apply(lockAt(-10*time.Second, 2))
 	s.Apply(servers(-5*time.Second, 101))
 	s.Apply(lockAt(0, 3))
@@ -59,8 +60,8 @@ func TestHistoryEndsAndSightings(t *testing.T) {
 		if h.EndedBy != "" {
 			e += " by " + string(h.EndedBy)
 		}
-		if h.Audit != "" && !strings.Contains(h.Audit, `"action":"force-release"`) {
-			t.Errorf("audit line %q", h.Audit)
+		if h.Action != nil && h.Action.Kind != lockcore.ActionForceRelease {
+			t.Errorf("action %+v", h.Action)
 		}
 		got = append(got, e)
 	}

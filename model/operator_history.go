@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"encoding/json"
 	"path"
 	"slices"
 	"strings"
@@ -15,32 +14,30 @@ import (
 // node's end is logged: one whose lock is not watched never is.
 const maxPendingActions = 1000
 
-// deleting names the audited actions that delete the node acted on.
-var deleting = map[string]bool{"force-release": true, "fence": true}
-
-// recordAction takes in an operator's action (EventAction, its audit line
-// in Note): a delete that went through ends its contender's hold or wait
-// by the operator's hand. The watcher may have reported the node gone
-// before the action was told, or may report it after.
+// recordAction takes in an operator's action (EventAction): a delete that
+// went through ends its contender's hold or wait by the operator's hand,
+// and leaves its client not told (Forced). The watcher may have reported
+// the node gone before the action was told, or may report it after.
 func (s *State) recordAction(ev zkwatch.Event) {
-	var a AuditEntry
-	if err := json.Unmarshal([]byte(ev.Note), &a); err != nil || !deleting[a.Action] || a.Result != "ok" {
+	a := ev.Action
+	if a == nil || !a.Kind.Deletes() || !a.Done() {
 		return
 	}
-	k := contenderKey{path: a.Node, token: a.Czxid}
+	s.noteForced(a)
+	k := contenderKey{path: a.Node, token: a.Token}
 	// An action ends what was shown moments before: the log's latest
 	// entries are searched, newest first.
 	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-maxPendingActions; i-- {
 		h := &s.History[i]
-		if (h.Change == Released || h.Change == Left) && h.Token == a.Czxid && path.Join(h.Lock, h.Node) == a.Node {
-			h.EndedBy, h.Audit = EndedByOperator, strings.TrimSpace(ev.Note)
+		if (h.Change == Released || h.Change == Left) && h.Token == a.Token && path.Join(h.Lock, h.Node) == a.Node {
+			h.EndedBy, h.Action = EndedByOperator, a
 			return
 		}
 	}
 	if len(s.actions) >= maxPendingActions {
 		clear(s.actions)
 	}
-	s.actions[k] = strings.TrimSpace(ev.Note)
+	s.actions[k] = a
 }
 
 // recordDisconnects logs each holder whose session a members' answer

@@ -72,12 +72,16 @@ type State struct {
 	// still believe they hold, oldest first (see Untold). Replaced, never
 	// changed in place.
 	Untold []Untold
+	// Forced are the contenders the operator force-released whose clients
+	// may still believe they hold or wait, oldest first (see Forced).
+	// Replaced, never changed in place.
+	Forced []Forced
 
 	tracks map[int64]*sessionTrack // owner sessions, for Links
 	// actions are the operator's deletes whose node was still shown when
-	// they were told (EventAction): contender → audit line, until the
-	// node's end is logged.
-	actions map[contenderKey]string
+	// they were told (EventAction), by contender, until the node's end is
+	// logged.
+	actions map[contenderKey]*lockcore.Action
 	// unwatched: the connection was lost since the last sync, so what a
 	// read shows may have happened while nothing watched.
 	unwatched bool
@@ -118,7 +122,7 @@ const maxErrors = 20
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
-		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]string{}, journal: newLockJournal()}
+		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]*lockcore.Action{}, journal: newLockJournal()}
 }
 
 // Apply moves the state forward by one event.
@@ -141,6 +145,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.noteLock(ev.Path)
 		s.ownersMoved = true
 		s.steady = steadySpan{}
+		s.pruneForced(ev)
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventLockGone:
@@ -178,6 +183,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 			s.recordDisconnects(ev, before)
 		}
 		s.settleEnds(ev)
+		s.pruneForced(ev)
 	case zkwatch.EventAction:
 		s.recordAction(ev)
 	case zkwatch.EventError:

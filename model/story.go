@@ -252,8 +252,8 @@ func syncEnds(log []HistoryEntry, logged map[entryKey]int, history []HistoryEntr
 		if h.Lock != lock || (h.Change != Released && h.Change != Left) {
 			continue
 		}
-		if j, ok := logged[keyOfEntry(h)]; ok && (log[j].EndedBy != h.EndedBy || log[j].Audit != h.Audit) {
-			log[j].EndedBy, log[j].Audit = h.EndedBy, h.Audit
+		if j, ok := logged[keyOfEntry(h)]; ok && (log[j].EndedBy != h.EndedBy || log[j].Action != h.Action) {
+			log[j].EndedBy, log[j].Action = h.EndedBy, h.Action
 		}
 	}
 }

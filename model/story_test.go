@@ -40,9 +40,9 @@ func storyEvents(t *testing.T) []zkwatch.Event {
 		lockAt(-40*time.Second, 0, 1, 2),
 		servers(-30*time.Second, 101, 102),
 	}
-	audit := AuditEntry{Time: at(-20 * time.Second), User: "sre", Action: "force-release",
-		Node: lockOf("/t", 0).Participants[0].Path, Czxid: 1, Owner: "0x64", Result: "ok"}
-	evs = append(evs, lockAt(-20*time.Second, 1, 2), audit.Event(), lockAt(-10*time.Second, 2),
+	audit := lockcore.Action{At: at(-20 * time.Second), User: "sre", Kind: lockcore.ActionForceRelease,
+		Node: lockOf("/t", 0).Participants[0].Path, Token: 1, Owner: 0x64}
+	evs = append(evs, lockAt(-20*time.Second, 1, 2), ActionEvent(audit), lockAt(-10*time.Second, 2),
 		servers(-5*time.Second, 101), lockAt(0, 3),
 		zkwatch.Event{Kind: zkwatch.EventConn, At: at(time.Second), Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Session: 7}})
 	for i := range 4000 {

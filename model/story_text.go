@@ -84,12 +84,12 @@ func enderWord(e Ender, plain string) string {
 	return plain
 }
 
-// auditOf is the operator's audit line of node's end at at, if it was
-// the operator's.
+// auditOf is the audit line of the operator's action that ended node at
+// at, if it was the operator's: the story says it as the audit log does.
 func auditOf(log []HistoryEntry, node string, at time.Time) string {
 	for _, h := range log {
-		if h.Node == node && h.At.Equal(at) && h.EndedBy == EndedByOperator {
-			return h.Audit
+		if h.Node == node && h.At.Equal(at) && h.EndedBy == EndedByOperator && h.Action != nil {
+			return AuditLine(*h.Action)
 		}
 	}
 	return ""

@@ -80,7 +80,12 @@ func (d *decoder) decode(b []byte) (ev zkwatch.Event, snap bool, err error) {
 			}
 		}
 	case zkwatch.EventAction:
-		ev.Note = ln.N
+		switch {
+		case ln.A != nil:
+			ev.Action = ln.A.action()
+		case ln.N != "":
+			ev.Action = oldAction(ln.N, ev.Path)
+		}
 	}
 	return ev, ln.Snap, nil
 }

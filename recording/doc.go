@@ -4,7 +4,7 @@
 // a model.State (see model.Tape) rebuilds the operator's picture as it was
 // after any of them.
 //
-// # Format (version 6)
+// # Format (version 7)
 //
 // A recording is a gzip stream of JSON lines. The first line is a header:
 //
@@ -13,8 +13,9 @@
 // Every later line is one watcher event, with "t" the microseconds since
 // the previous line's time (the header's started, for the first) and "k"
 // its kind: conn, gone, denied, synced, disc, servers, error or act (an
-// operator's action, "n" its audit line; format 2), or none for the
-// commonest, lock. Each
+// operator's action, format 2: "a" the action, with the audit log's names
+// for its fields, from format 7; "n" its audit line as a string before),
+// or none for the commonest, lock. Each
 // line is written whole, and the gzip stream is flushed every second, so
 // a crash loses at most the last second and leaves every earlier line
 // readable; a clean close ends the stream.

@@ -70,7 +70,9 @@ func (e *encoder) encode(ev zkwatch.Event, snap bool) ([]byte, error) {
 		ln.Srv = serversOf(ev)
 		e.diffClients(ln.Srv)
 	case zkwatch.EventAction:
-		ln.N = ev.Note
+		if ev.Action != nil {
+			ln.A = actionOf(ev.Action)
+		}
 	}
 	e.buf.Reset()
 	if err := json.NewEncoder(&e.buf).Encode(&ln); err != nil {

@@ -24,8 +24,11 @@ import (
 // says; a format 4 reader would keep each holder's hold as first read,
 // and a new holder's watch. Format 6 stores a servers' reading's clients
 // as differences from the part's last reading ("cd", "cg"), which a format
-// 5 reader would read as no clients.
-const Version = 6
+// 5 reader would read as no clients. Format 7 stores an operator's action
+// as an object of its own ("a", actionJSON) rather than its audit line as
+// a string ("n"), which a format 6 reader would read as an action that
+// says nothing, so it refuses the file as newer instead.
+const Version = 7
 
 // Header is a part's first line.
 type Header struct {
@@ -83,8 +86,29 @@ type line struct {
 	Conn *connJSON          `json:"c,omitempty"`
 	Disc *zkwatch.Discovery `json:"d,omitempty"`
 	Srv  *serversJSON       `json:"sv,omitempty"`
-	// N is an action's audit line (EventAction's Note).
-	N string `json:"n,omitempty"`
+	// A is an operator's action (EventAction, format 7); N, up to format
+	// 6, was its audit line.
+	A *actionJSON `json:"a,omitempty"`
+	N string      `json:"n,omitempty"`
+}
+
+// actionJSON is an operator's action (lockcore.Action). Its names are the
+// audit log's, so that the audit line an act line carried up to format 6
+// ("n") reads into it too.
+type actionJSON struct {
+	Time    time.Time `json:"time"`
+	User    string    `json:"user,omitempty"`
+	Host    string    `json:"host,omitempty"`
+	Via     string    `json:"via,omitempty"`
+	Key     string    `json:"key,omitempty"`
+	Server  string    `json:"server,omitempty"`
+	Session string    `json:"session,omitempty"`
+	Action  string    `json:"action"`
+	Node    string    `json:"node,omitempty"`
+	Czxid   int64     `json:"czxid,omitempty"`
+	Owner   string    `json:"owner_session,omitempty"`
+	// Result is "ok", or "failed: " and why.
+	Result string `json:"result"`
 }
 
 // lockHead is a lock's fields other than its participants and read time.

@@ -31,7 +31,10 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 		evs = append(evs, c.event(l))
 	}
 	evs = append(evs, zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkReads: 40}},
-		zkwatch.Event{Kind: zkwatch.EventAction, At: at, Path: c.locks[0].path + "/n", Note: `{"action":"force-release","czxid":7}`})
+		zkwatch.Event{Kind: zkwatch.EventAction, At: at, Path: c.locks[0].path + "/n", Action: &lockcore.Action{At: at, Kind: lockcore.ActionForceRelease,
+			Node: c.locks[0].path + "/n", Token: 7, Owner: 0x100, User: "sre", Host: "jump-1", Via: "ui", Key: "SHA256:k", Server: "zk1:2181", Session: 0x1000abc}},
+		zkwatch.Event{Kind: zkwatch.EventAction, At: at, Path: c.locks[1].path + "/n", Action: &lockcore.Action{At: at, Kind: lockcore.ActionFence,
+			Node: c.locks[1].path + "/n", Failed: "node is gone", User: "sre"}})
 	for i := range n {
 		evs = append(evs, c.next())
 		if i == n/2 {

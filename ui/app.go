@@ -38,9 +38,6 @@ type env struct {
 	// marked are the locks the operator is told of when granted or
 	// released (notify.go), by path.
 	marked map[string]bool
-	// forced are the contenders force-released from this UI whose
-	// clients have not let go yet, by session (forced.go).
-	forced map[int64]forcedRelease
 	// context is the config file's context the UI is on; "" for none.
 	context string
 	// demoLine says, in the demo, what its fair and naive locks mean,
@@ -125,7 +122,7 @@ func New(opt Options) *App {
 	keys := newKeyMap(keyMode{demo: opt.Demo != nil, naive: opt.Demo != nil && opt.Demo.Naive(), replay: replay != nil,
 		operate: opt.Actions != nil && !opt.ReadOnly, fleetOnly: opt.FleetOnly, history: opt.OpenHistory != nil && replay == nil})
 	e := &env{state: opt.State, st: &st, keys: &keys, now: opt.Now, loc: opt.Location, marked: map[string]bool{},
-		forced: map[int64]forcedRelease{}, context: opt.Context}
+		context: opt.Context}
 	if opt.Demo != nil {
 		e.demoLine = "fair (this lock): a release wakes only the next waiter · naive: wakes them all"
 		if opt.Demo.Naive() {
@@ -230,7 +227,6 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 	if len(msg.events) > 0 {
 		a.checkDialog()
 		a.op.explainRefusals()
-		a.pruneForced()
 		a.gen++
 		a.refresh()
 		opened = a.openPending()

@@ -161,8 +161,8 @@ func (p eventsPane) view() string {
 // was told.
 func entryNote(h *model.HistoryEntry) string {
 	switch {
-	case h.Audit != "":
-		return "audit: " + h.Audit
+	case h.Action != nil:
+		return "audit: " + model.AuditLine(*h.Action)
 	case h.Change == model.Silent:
 		return "frozen: " + h.Silent.Short(h.At) + ": its member heard nothing from it, not even a ping, for over a third of its session timeout"
 	case h.EndedBy == model.EndedByRelease:

@@ -7,73 +7,35 @@ import (
 	"github.com/zklocks/zklocks/model"
 )
 
-// Following a contender the operator force-released: its session was not
-// told, so while it stays connected its client may go on as if its node
-// were there (a holder as if it held). The Sessions screen keeps it,
-// marked, until it lets go: its session is gone from every server's
-// connections, or it queues on that lock again.
+// A contender taken from its client without the client being told: one
+// the operator force-released (model.State.Forced), or a holder whose
+// session expired (model.State.Untold). While it stays connected its
+// client may go on as if its node were there (a holder as if it held);
+// the Sessions screen keeps it, marked, until the state says it let go.
 
-// forcedRelease is a contender force-released from this UI.
+// forcedRelease is such a contender, as the Sessions screen lists it.
 type forcedRelease struct {
 	lock, node string
+	session    int64
 	role       lockcore.Role
 	at         time.Time
-	// had are the session's nodes in the lock when it was force-released
-	// (a session may own several): a node not among them means it queued
-	// again.
-	had map[string]bool
 	// expired, when set, is a holder whose session expired rather than an
-	// operator's force-release (model.State.Untold): its client was not
-	// told either, and the state, not this UI, follows it.
+	// operator's force-release.
 	expired *model.Untold
 }
 
-// untoldRows are the state's expired holders not told, as rows beside the
-// force-released ones.
-func untoldRows(s *model.State) []forcedRelease {
-	out := make([]forcedRelease, 0, len(s.Untold))
+// forcedRows are the state's force-released contenders and expired
+// holders not told.
+func forcedRows(s *model.State) []forcedRelease {
+	out := make([]forcedRelease, 0, len(s.Forced)+len(s.Untold))
+	for _, f := range s.Forced {
+		out = append(out, forcedRelease{lock: f.Lock, node: f.Node, session: f.Session, role: f.Role, at: f.At()})
+	}
 	for i := range s.Untold {
 		u := &s.Untold[i]
-		out = append(out, forcedRelease{lock: u.Lock, node: u.Lock + "/" + u.Node, role: lockcore.RoleHolder, at: u.At, expired: u})
+		out = append(out, forcedRelease{lock: u.Lock, node: u.Lock + "/" + u.Node, session: u.Session, role: lockcore.RoleHolder, at: u.At, expired: u})
 	}
 	return out
-}
-
-// noteForced records a force-release that went through.
-func (a *App) noteForced(m actionDoneMsg) {
-	if m.err != nil || m.action != "force-release" || m.owner == 0 || len(m.nodes) != 1 {
-		return
-	}
-	had := map[string]bool{m.nodes[0]: true}
-	if l := a.env.state.Locks[m.lock]; l != nil {
-		for _, q := range l.Participants {
-			if q.Session == m.owner {
-				had[q.Path] = true
-			}
-		}
-	}
-	a.env.forced[m.owner] = forcedRelease{lock: m.lock, node: m.nodes[0], role: m.role, at: a.env.now(), had: had}
-	a.gen++
-	a.refresh()
-}
-
-// pruneForced forgets the force-released contenders that let go.
-func (a *App) pruneForced() {
-	s := a.env.state
-	for session, f := range a.env.forced {
-		_, listed := s.Clients[session]
-		if s.ClientsComplete && !listed {
-			delete(a.env.forced, session) // its session is gone
-			continue
-		}
-		if l := s.Locks[f.lock]; l != nil {
-			for _, q := range l.Participants {
-				if q.Session == session && !f.had[q.Path] {
-					delete(a.env.forced, session) // it queued again
-				}
-			}
-		}
-	}
 }
 
 // forcedColumns lay out a force-released contender's line on the

@@ -6,8 +6,27 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
+
+// newToldApp is newOperateApp whose actions come back among its events,
+// as the program merges them (model.ActionFeed): tell sends those made
+// since it was last called.
+func newToldApp(t *testing.T) (a *App, tell func()) {
+	t.Helper()
+	var told []lockcore.Action
+	a, _, _ = newOperateApp(t, func(o *Options) { o.Actions.Told = func(act lockcore.Action) { told = append(told, act) } })
+	return a, func() {
+		evs := make([]zkwatch.Event, 0, len(told))
+		for _, act := range told {
+			evs = append(evs, model.ActionEvent(act))
+		}
+		told = nil
+		send(a, watchEventsMsg{events: evs})
+	}
+}
 
 // TestForceReleasedHolderIsFollowed: a holder force-released from the UI
 // stays on the Sessions screen, marked, while its session is connected,
@@ -15,10 +34,11 @@ import (
 func TestForceReleasedHolderIsFollowed(t *testing.T) {
 	for _, sz := range sizes {
 		t.Run(sz.name, func(t *testing.T) {
-			a, _, _ := newOperateApp(t)
+			a, tell := newToldApp(t)
 			a.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
 			send(a, openLockMsg{path: "/locks/billing"})
 			press(a, "D", "y")
+			tell()
 			// The node is gone from the next read of the lock.
 			next := newTree("/locks/billing")
 			next.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
@@ -48,18 +68,19 @@ func TestForceReleasedHolderIsFollowed(t *testing.T) {
 // TestForceReleasedFollowedUntilItQueuesAgain: a new node of the session
 // in that lock means its client let go and came back.
 func TestForceReleasedFollowedUntilItQueuesAgain(t *testing.T) {
-	a, _, _ := newOperateApp(t)
+	a, tell := newToldApp(t)
 	send(a, openLockMsg{path: "/locks/billing"})
 	press(a, "D", "y")
-	if len(a.env.forced) != 1 {
-		t.Fatalf("forced: %v", a.env.forced)
+	tell()
+	if f := a.env.state.Forced; len(f) != 1 || f[0].Role != lockcore.RoleHolder || f[0].Lock != "/locks/billing" {
+		t.Fatalf("forced: %+v", f)
 	}
 	next := newTree("/locks/billing")
 	next.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
 	next.kid(curator("lock-", 20, 30), sid(20), 1e9, "10.0.1.20") // the same session, a new node
 	l := next.analyze(nil, longHeld)
 	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventLock, At: t0, Path: l.Path, Lock: l}}})
-	if len(a.env.forced) != 0 {
-		t.Fatalf("still followed after it queued again: %v", a.env.forced)
+	if f := a.env.state.Forced; len(f) != 0 {
+		t.Fatalf("still followed after it queued again: %+v", f)
 	}
 }

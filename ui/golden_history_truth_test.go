@@ -37,15 +37,14 @@ func storyEvents() []zkwatch.Event {
 		}
 		return zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(d), ClientsAsked: t0.Add(d - time.Second), ClientsComplete: true, Clients: clients}
 	}
-	audit := model.AuditEntry{Time: t0.Add(-20 * time.Second), User: "sre", Server: "10.0.0.1:2181", Session: "0x100008e2d9b0001",
-		Action: "force-release", Node: "/locks/story/" + all[0].Name, Czxid: all[0].Stat.Czxid,
-		Owner: lockcore.SessionHex(sid(110)), Result: "ok"}
+	audit := lockcore.Action{At: t0.Add(-20 * time.Second), User: "sre", Server: "10.0.0.1:2181", Session: 0x100008e2d9b0001,
+		Kind: lockcore.ActionForceRelease, Node: "/locks/story/" + all[0].Name, Token: all[0].Stat.Czxid, Owner: sid(110)}
 	return []zkwatch.Event{
 		lockAt(-48*time.Second, 0, 1),
 		servers(-45*time.Second, 0, 1),
 		lockAt(-40*time.Second, 0, 1, 2),
 		servers(-30*time.Second, 1, 2),
-		audit.Event(),
+		model.ActionEvent(audit),
 		lockAt(-20*time.Second, 1, 2),
 		lockAt(-10*time.Second, 2),
 		servers(-5*time.Second, 1),

@@ -90,7 +90,7 @@ func (op *operator) askForceRelease(sel selection) {
 	lines := append(op.describe(q, sel.lock), told,
 		"Deleted only if it is still this node (same czxid, owner and version). Audited.")
 	d := &forceDialog{confirm: confirmDialog{title: "Force-release: delete this contender's node?", lines: lines,
-		yes: forceRelease(op.actions, e, sel.lockPath, q.Role), targets: []target{{sel.lockPath, e}}}}
+		yes: forceRelease(op.actions, e), targets: []target{{sel.lockPath, e}}}}
 	if lockcore.CheckRevocable(path.Base(q.Path), q.Session) == nil {
 		d.revoke = revoke(op.actions, e)
 		d.confirm.lines = append(d.confirm.lines, "A Curator lock: v asks its client to release instead "+
@@ -187,11 +187,6 @@ type actionDoneMsg struct {
 	expect   lockcore.Expect
 	released *bool
 	waited   time.Duration
-	// For a force-release: the node's lock, session and role, to follow
-	// the client that was not told (forced.go).
-	lock  string
-	owner int64
-	role  lockcore.Role
 }
 
 // defaultRevokeWait bounds the wait for a revoked holder to release: a
@@ -202,12 +197,11 @@ const defaultRevokeWait = 5 * time.Second
 // actionTimeout bounds a confirmed force-release, revoke or fence.
 const actionTimeout = 15 * time.Second
 
-func forceRelease(act *model.Actions, e lockcore.Expect, lock string, role lockcore.Role) tea.Cmd {
+func forceRelease(act *model.Actions, e lockcore.Expect) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
-		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(ctx, e),
-			expect: e, lock: lock, owner: e.EphemeralOwner, role: role}
+		return actionDoneMsg{action: "force-release", nodes: []string{e.Path}, err: act.ForceRelease(ctx, e), expect: e}
 	}
 }
 

@@ -118,9 +118,6 @@ func (a *App) selection() selection {
 // operated hands an operation's message to the operator; the detail then
 // lays out again, as our own lock's lines take room from its information.
 func (a *App) operated(msg tea.Msg) tea.Cmd {
-	if m, ok := msg.(actionDoneMsg); ok {
-		a.noteForced(m)
-	}
 	cmd := a.op.update(msg, a.selection())
 	a.detail.buildInfo()
 	return cmd

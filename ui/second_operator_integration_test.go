@@ -44,10 +44,11 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	}
 	defer conn.Close()
 	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/second"}, EnrichEvery: 200 * time.Millisecond})
+	feed := model.NewActionFeed()
 	var ours, theirs lockedBuffer
-	a := New(Options{Profile: termenv.Ascii, Location: time.UTC, Events: w.Events(),
+	a := New(Options{Profile: termenv.Ascii, Location: time.UTC, Events: feed.Merge(ctx, w.Events()),
 		Actions: &model.Actions{ZK: conn.LockZK(), Audit: model.NewAudit(&ours), User: "sre-b", Host: "host-b",
-			Via: model.ViaUI, Told: func(e model.AuditEntry) { w.Tell(e.Event()) }}})
+			Via: model.ViaUI, Told: feed.Tell}})
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	l := newLoop(t, a)
 	l.run(a.Init())

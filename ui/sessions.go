@@ -18,7 +18,7 @@ type sessionRow struct {
 	session      int64
 	lock         *lockcore.Lock
 	q            *lockcore.Participant
-	forced       *forcedRelease // a contender force-released from this UI
+	forced       *forcedRelease // a contender whose client was not told
 	holds, waits int
 }
 
@@ -63,7 +63,7 @@ func (p *sessionsPane) refresh(gen int) {
 type owned struct {
 	head   sessionRow
 	items  []sessionRow
-	forced bool // a contender of it was force-released from this UI
+	forced bool // a contender of it was taken without its client being told
 }
 
 func (p *sessionsPane) rebuild() {
@@ -93,16 +93,11 @@ func (p *sessionsPane) rebuild() {
 			o.head.waits++
 		}
 	}
-	for s, f := range p.env.forced {
-		o := get(s)
-		o.items = append(o.items, sessionRow{session: s, forced: &f})
-		o.forced = true
-	}
-	// An expired holder's session owns nothing any more, but its client
-	// may still act as the holder: it stays, marked, like a force-release.
-	for _, f := range untoldRows(p.env.state) {
-		o := get(f.expired.Session)
-		o.items = append(o.items, sessionRow{session: f.expired.Session, forced: &f})
+	// A force-released contender, and an expired holder whose session
+	// owns nothing any more: its client may still act as if it held.
+	for _, f := range forcedRows(p.env.state) {
+		o := get(f.session)
+		o.items = append(o.items, sessionRow{session: f.session, forced: &f})
 		o.forced = true
 	}
 	list := make([]*owned, 0, len(by))

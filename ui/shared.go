@@ -49,7 +49,6 @@ func (a *App) handleShared(msg sharedStateMsg) tea.Cmd {
 		if err := lastError(msg.state); err != nil && err != lastError(prev) {
 			a.say(err.Error(), true)
 		}
-		a.pruneForced()
 		a.gen++
 		a.refresh()
 	}

@@ -35,9 +35,10 @@ const (
 	// has got, changed (Event.Discovery).
 	EventDiscovery
 	// EventAction: an operator acted on the node at Event.Path through
-	// this process; Event.Note is the action's audit line (a JSON object,
-	// see model.AuditEntry). The watcher only passes it on (Watcher.Tell),
-	// so that the event log and recordings have it among what it saw.
+	// zklocks (Event.Action). A Watcher never sends one: the program adds
+	// its operator's actions to the watcher's events (model.ActionFeed),
+	// so that the state and a recording have them in order with what the
+	// cluster did.
 	EventAction
 )
 
@@ -49,6 +50,8 @@ type Event struct {
 	Path string
 	Lock *lockcore.Lock
 	Conn ConnState
+	// Action comes with EventAction.
+	Action *lockcore.Action
 	// Servers and Clients come with EventServers.
 	Servers []ServerInfo
 	Clients map[int64]ClientInfo

@@ -163,8 +163,6 @@ type Watcher struct {
 	lastWalkTook  time.Duration
 	stopDiscovery context.CancelFunc
 	discoverWG    sync.WaitGroup
-	// told holds the events Tell passes on, until the watcher sends them.
-	told chan Event
 	// dumpOwners are the owners of the contenders the first sync's dump
 	// named, by path, until that sync (ReadLater).
 	dumpOwners *dumpOwners
@@ -200,7 +198,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
 		before: map[string]bool{}, plain: map[string]time.Time{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
-		told: make(chan Event, toldBuffer), unread: map[string]int{}, fillWake: make(chan struct{}, 1), firstSync: make(chan struct{}), lockFound: make(chan struct{}, 1),
+		unread: map[string]int{}, fillWake: make(chan struct{}, 1), firstSync: make(chan struct{}), lockFound: make(chan struct{}, 1),
 		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
@@ -225,7 +223,6 @@ func (w *Watcher) run(ctx context.Context) {
 	var background sync.WaitGroup
 	if !w.cfg.Once {
 		background.Go(func() { w.trackConn(ctx) })
-		background.Go(func() { w.passOnTold(ctx) })
 		if w.cfg.ReadLater {
 			background.Go(func() { w.fillLoop(ctx) })
 		}

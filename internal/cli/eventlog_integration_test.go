@@ -54,14 +54,16 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	defer conn.Close()
 	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ev"}, EnrichEvery: 200 * time.Millisecond})
 	actions := newActions(conn, nil, false, model.ViaUI)
-	actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
+	feed := model.NewActionFeed()
+	actions.Told = feed.Tell
+	events := feed.Merge(ctx, w.Events())
 	s := model.NewState()
 	until := func(what string, deadline time.Duration, cond func() bool) {
 		t.Helper()
 		end := time.After(deadline)
 		for !cond() {
 			select {
-			case ev, ok := <-w.Events():
+			case ev, ok := <-events:
 				if !ok {
 					t.Fatal("the watcher ended")
 				}
@@ -102,7 +104,7 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	}
 	until("the force-release logged as the operator's", 30*time.Second, func() bool {
 		h := entry(model.Released, first.Node)
-		return h != nil && h.EndedBy == model.EndedByOperator && strings.Contains(h.Audit, `"action":"force-release"`)
+		return h != nil && h.EndedBy == model.EndedByOperator && h.Action != nil && h.Action.Kind == lockcore.ActionForceRelease
 	})
 
 	// The second holder releases of its own accord, and its session

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -84,14 +83,13 @@ func auditedDelete(auditLog, node string, czxid int64) (string, bool) {
 		return "", false
 	}
 	defer f.Close()
-	var found *model.AuditEntry
+	var found *lockcore.Action
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
-		var a model.AuditEntry
-		if json.Unmarshal(sc.Bytes(), &a) != nil || a.Node != node || a.Result != "ok" ||
-			(a.Action != "force-release" && a.Action != "fence") || (czxid != 0 && a.Czxid != czxid) ||
-			(czxid == 0 && time.Since(a.Time) > unknownNodeWindow) {
+		a, err := model.ParseAuditLine(sc.Bytes())
+		if err != nil || a.Node != node || !a.Done() || !a.Kind.Deletes() || (czxid != 0 && a.Token != czxid) ||
+			(czxid == 0 && time.Since(a.At) > unknownNodeWindow) {
 			continue
 		}
 		found = &a
@@ -99,10 +97,9 @@ func auditedDelete(auditLog, node string, czxid int64) (string, bool) {
 	if found == nil {
 		return "", false
 	}
-	line, _ := json.Marshal(found)
 	verb := "force-released"
-	if found.Action == "fence" {
+	if found.Kind == lockcore.ActionFence {
 		verb = "fenced"
 	}
-	return fmt.Sprintf("the audit log says it was %s %s at %s", verb, model.ActorWords(string(line)), preciseUTC(found.Time)), true
+	return fmt.Sprintf("the audit log says it was %s %s at %s", verb, model.ActorWords(found), preciseUTC(found.At)), true
 }

@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
 
@@ -127,11 +127,11 @@ func TestIntegrationOperateCommands(t *testing.T) {
 			t.Fatalf("audit log mode: %v %v", info, err)
 		}
 		lines := strings.Split(strings.TrimSpace(readFile(t, audit)), "\n")
-		var last model.AuditEntry
-		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		last, err := model.ParseAuditLine([]byte(lines[len(lines)-1]))
+		if err != nil {
 			t.Fatal(err)
 		}
-		if len(lines) != 2 || last.Action != "force-release" || last.Node != holder || last.Result != "ok" || last.User == "" {
+		if len(lines) != 2 || last.Kind != lockcore.ActionForceRelease || last.Node != holder || !last.Done() || last.User == "" {
 			t.Fatalf("audit:\n%s", readFile(t, audit))
 		}
 	})

@@ -106,10 +106,13 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w := zkwatch.Watch(ctx, conn, cfg)
+	// The operator's actions join the watcher's events ahead of the
+	// recording and the UI's state.
+	feed := model.NewActionFeed()
 	if opt.Actions != nil {
-		opt.Actions.Told = func(e model.AuditEntry) { w.Tell(e.Event()) }
+		opt.Actions.Told = feed.Tell
 	}
-	events := w.Events()
+	events := feed.Merge(ctx, w.Events())
 	if rec != nil {
 		events = recording.Tee(events, rec)
 	}

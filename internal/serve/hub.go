@@ -64,6 +64,9 @@ type hub struct {
 	name    string
 	cluster Cluster
 	w       *zkwatch.Watcher
+	// actions are what the sessions' operators did, merged into the
+	// watcher's events ahead of the state and the history.
+	actions *model.ActionFeed
 	cancel  context.CancelFunc
 	// histFailed: the history stopped at its first failure (run's own).
 	histFailed bool
@@ -84,7 +87,8 @@ func startHub(name string, c Cluster) *hub {
 	h := &hub{name: name, cluster: c, cancel: cancel, done: make(chan struct{}),
 		state: model.NewState(), feeds: map[*Feed]struct{}{}, tapped: map[*Tap]struct{}{}, taps: make(chan *Tap)}
 	h.w = zkwatch.Watch(ctx, c.Conn, c.Watch)
-	go h.run(h.w.Events())
+	h.actions = model.NewActionFeed()
+	go h.run(h.actions.Merge(ctx, h.w.Events()))
 	return h
 }
 
@@ -236,9 +240,10 @@ func (f *Feed) Cluster() Cluster { return f.h.cluster }
 // table was read for (model.State.WatchesFor).
 func (f *Feed) Focus(lockPath string) { f.h.w.Focus(lockPath) }
 
-// Told passes an operator's audit entry to the shared watcher, so that
-// every session's event log says which holds were ended by whom.
-func (f *Feed) Told(e model.AuditEntry) { f.h.w.Tell(e.Event()) }
+// Told passes an operator's action on among the shared watcher's events,
+// so that every session's picture, and the history, say which holds were
+// ended by whom.
+func (f *Feed) Told(a lockcore.Action) { f.h.actions.Tell(a) }
 
 // Close leaves the cluster; the hub stops a while after its last feed
 // closed.

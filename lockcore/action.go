@@ -1,0 +1,53 @@
+package lockcore
+
+import "time"
+
+// ActionKind names an operator's write to another client's contender.
+type ActionKind string
+
+// The operator's actions: the writes to nodes zklocks does not own, each
+// audited whether it went through or not. Taking and giving back our own
+// lock is not among them: it writes only our own nodes.
+const (
+	// ActionForceRelease deleted the contender's node (ForceDelete).
+	ActionForceRelease ActionKind = "force-release"
+	// ActionFence deleted the node with others in one transaction (Fence).
+	ActionFence ActionKind = "fence"
+	// ActionRevoke asked the holder to release (Revoke); the node stays
+	// until its client lets go.
+	ActionRevoke ActionKind = "revoke"
+)
+
+// Deletes reports whether the action, when it went through, deleted the
+// node acted on, so that its contender's client was not told.
+func (k ActionKind) Deletes() bool { return k == ActionForceRelease || k == ActionFence }
+
+// Action is one of the operator's writes to a contender, who made it and
+// how it went: what the audit log writes as a line, what the event log
+// says ended a hold, what a recording keeps so that a replay shows it. It
+// holds no credentials by construction.
+type Action struct {
+	At   time.Time
+	Kind ActionKind
+	// Node is the path of the contender's node acted on, Token its czxid
+	// (the fencing token) and Owner the session that owned it (0 when
+	// not known).
+	Node  string
+	Token int64
+	Owner int64
+	// Failed says why the action did not go through; empty when it did.
+	Failed string
+	// User is the operating-system user who acted, or under zklocks
+	// serve the SSH user; Host the machine acted from (under serve, the
+	// address the user connected from); Via where in zklocks ("ui",
+	// "cli", "ssh"); Key, under serve, the fingerprint of the SSH key the
+	// user signed in with.
+	User, Host, Via, Key string
+	// Server is the connect string acted on, Session the session that
+	// acted (0 when not known).
+	Server  string
+	Session int64
+}
+
+// Done reports whether the action went through.
+func (a Action) Done() bool { return a.Failed == "" }

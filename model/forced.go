@@ -1,0 +1,131 @@
+package model
+
+import (
+	"path"
+	"slices"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Forced is a contender the operator force-released: its session was not
+// told, so while it stays connected its client may go on as if its node
+// were there (a holder as if it held). It is followed until its client
+// lets go: its session is gone from a complete members' answer, or it has
+// a node in the lock that it did not have when it was force-released
+// (it queued again).
+type Forced struct {
+	// Lock is the lock's path, Node the path of the node deleted.
+	Lock, Node string
+	Session    int64
+	// Role is what the contender was as it was force-released.
+	Role lockcore.Role
+	// Action is what the operator did.
+	Action *lockcore.Action
+	// had are the session's nodes in the lock as it was force-released
+	// (a session may own several): a node not among them means it queued
+	// again.
+	had map[string]bool
+}
+
+// At is when it was force-released.
+func (f Forced) At() time.Time { return f.Action.At }
+
+// maxForced bounds the force-released contenders followed, the oldest
+// dropped first.
+const maxForced = 100
+
+// noteForced follows the contender of a force-release that went through.
+// One its lock never showed is not followed: what it was is not known.
+// State.Forced is replaced, never changed in place, so that clones share it.
+func (s *State) noteForced(a *lockcore.Action) {
+	if a.Kind != lockcore.ActionForceRelease || a.Owner == 0 {
+		return
+	}
+	f, ok := s.forcedOf(a)
+	if !ok {
+		return
+	}
+	f.had = map[string]bool{a.Node: true}
+	if l := s.Locks[f.Lock]; l != nil {
+		for _, q := range l.Participants {
+			if q.Session == a.Owner {
+				f.had[q.Path] = true
+			}
+		}
+	}
+	// One a session: its latest force-release.
+	kept := slices.DeleteFunc(slices.Clone(s.Forced), func(o Forced) bool { return o.Session == a.Owner })
+	s.Forced = append(kept, f)
+	if len(s.Forced) > maxForced {
+		s.Forced = s.Forced[len(s.Forced)-maxForced:]
+	}
+}
+
+// forcedOf is the contender a acted on, as its lock shows it or, when its
+// node's end came first, as the event log logged that end.
+func (s *State) forcedOf(a *lockcore.Action) (Forced, bool) {
+	f := Forced{Node: a.Node, Session: a.Owner, Action: a}
+	for dir := path.Dir(a.Node); ; dir = path.Dir(dir) {
+		if l := s.Locks[dir]; l != nil {
+			for _, p := range l.Participants {
+				if p.Path == a.Node && (a.Token == 0 || p.Token == a.Token) {
+					f.Lock, f.Role = dir, p.Role
+					return f, true
+				}
+			}
+		}
+		if dir == "/" || dir == "." {
+			break
+		}
+	}
+	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-maxPendingActions; i-- {
+		h := &s.History[i]
+		if (h.Change == Released || h.Change == Left) && h.Token == a.Token && path.Join(h.Lock, h.Node) == a.Node {
+			f.Lock, f.Role = h.Lock, lockcore.RoleWaiter
+			if h.Change == Released {
+				f.Role = lockcore.RoleHolder
+			}
+			return f, true
+		}
+	}
+	return f, false
+}
+
+// pruneForced stops following the force-released contenders whose
+// clients let go: after a members' answer (EventServers) or a reading of
+// their lock (EventLock).
+func (s *State) pruneForced(ev zkwatch.Event) {
+	if len(s.Forced) == 0 {
+		return
+	}
+	gone := func(f Forced) bool {
+		switch ev.Kind {
+		case zkwatch.EventServers:
+			_, listed := s.Clients[f.Session]
+			return s.ClientsComplete && !listed // its session is gone
+		case zkwatch.EventLock:
+			return ev.Path == f.Lock && s.queuedAgainAfterForce(f)
+		}
+		return false
+	}
+	if slices.ContainsFunc(s.Forced, gone) {
+		s.Forced = slices.DeleteFunc(slices.Clone(s.Forced), gone)
+	}
+}
+
+// queuedAgainAfterForce reports whether f's session has a node in its
+// lock it did not have when force-released.
+func (s *State) queuedAgainAfterForce(f Forced) bool {
+	l := s.Locks[f.Lock]
+	if l == nil {
+		return false
+	}
+	for _, q := range l.Participants {
+		if q.Session == f.Session && !f.had[q.Path] {
+			return true
+		}
+	}
+	return false
+}
