@@ -49,7 +49,7 @@ fuzz:
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzNameMatcher$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./lockcore -run '^$$' -fuzz '^FuzzByFieldsRecipes$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./zkwatch -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./zkwatch/words -run '^$$' -fuzz '^FuzzParsers$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/cli -run '^$$' -fuzz '^FuzzConfigRecipes$$' -fuzztime $(FUZZTIME)
 
 # The watcher's performance against ZooKeeper itself, in one run on this

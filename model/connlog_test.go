@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestConnectionLogged feeds our connection's and the members' changes
@@ -22,7 +23,7 @@ func TestConnectionLogged(t *testing.T) {
 	servers := func(modes ...string) {
 		var svs []zkwatch.ServerInfo
 		for i, m := range modes {
-			sv := zkwatch.ServerInfo{Addr: "zk" + string(rune('1'+i)) + ":2181", Status: zkwatch.ServerStatus{Mode: m}}
+			sv := zkwatch.ServerInfo{Addr: "zk" + string(rune('1'+i)) + ":2181", Status: words.ServerStatus{Mode: m}}
 			if m == "" {
 				sv.Err = errors.New("zkwatch: srvr: connection refused")
 			}

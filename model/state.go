@@ -8,6 +8,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // State is what the operator knows of the cluster: every lock with its
@@ -53,7 +54,7 @@ type State struct {
 	Discovery zkwatch.Discovery
 	// Cost is what zklocks' four-letter words cost each member over the
 	// last minute.
-	Cost []zkwatch.MemberCost
+	Cost []words.MemberCost
 	// History is the event log, oldest first: joins, grants, releases.
 	// It starts after the first sync, so the initial picture is not
 	// reported as a flood of joins.

@@ -10,6 +10,7 @@ import (
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestReplayLogsOwnConnection: a recording keeps what zklocks' own
@@ -22,7 +23,7 @@ func TestReplayLogsOwnConnection(t *testing.T) {
 	members := func(modes ...string) []zkwatch.ServerInfo {
 		var svs []zkwatch.ServerInfo
 		for i, m := range modes {
-			sv := zkwatch.ServerInfo{Addr: "zk" + string(rune('1'+i)) + ":2181", Status: zkwatch.ServerStatus{Mode: m}}
+			sv := zkwatch.ServerInfo{Addr: "zk" + string(rune('1'+i)) + ":2181", Status: words.ServerStatus{Mode: m}}
 			if m == "" {
 				sv.Err = errors.New("srvr: connection refused")
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Version is the format version this package writes; it reads every
@@ -230,7 +231,7 @@ type serversJSON struct {
 	For       string               `json:"watches_for,omitempty"`
 	Note      string               `json:"note,omitempty"`
 	WatchesAt time.Time            `json:"watches_at"`
-	Cost      []zkwatch.MemberCost `json:"cost,omitempty"`
+	Cost      []words.MemberCost   `json:"cost,omitempty"`
 	// CD and CG are the clients as differences from the part's last
 	// reading (format 6, clients.go): the sessions changed or new, and
 	// those gone.
@@ -239,13 +240,13 @@ type serversJSON struct {
 }
 
 type serverJSON struct {
-	Addr    string               `json:"addr"`
-	Status  zkwatch.ServerStatus `json:"status"`
-	Refused []string             `json:"refused,omitempty"`
-	Err     string               `json:"err,omitempty"`
-	Failed  map[string]string    `json:"failed,omitempty"`
+	Addr    string             `json:"addr"`
+	Status  words.ServerStatus `json:"status"`
+	Refused []string           `json:"refused,omitempty"`
+	Err     string             `json:"err,omitempty"`
+	Failed  map[string]string  `json:"failed,omitempty"`
 	// Via says how each word was answered: "4lw" or "admin"; AdminErr
 	// why the member's AdminServer was not there.
-	Via      map[string]zkwatch.Via `json:"via,omitempty"`
-	AdminErr string                 `json:"admin_err,omitempty"`
+	Via      map[string]words.Via `json:"via,omitempty"`
+	AdminErr string               `json:"admin_err,omitempty"`
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // mixed is a run of every kind of event around a churn.
@@ -22,7 +23,7 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 		{Kind: zkwatch.EventConn, At: at, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Server: "127.0.0.1:2181", Session: 0x1000abc, Since: at}},
 		{Kind: zkwatch.EventDenied, At: at, Path: "/secret", Err: errors.New("zk: not authenticated")},
 		{Kind: zkwatch.EventServers, At: at, Servers: []zkwatch.ServerInfo{{Addr: "127.0.0.1:2181",
-			Status: zkwatch.ServerStatus{Mode: "standalone", Version: "3.8.0"}, Failed: map[string]error{"wchc": errors.New("timeout")}}},
+			Status: words.ServerStatus{Mode: "standalone", Version: "3.8.0"}, Failed: map[string]error{"wchc": errors.New("timeout")}}},
 			Clients: map[int64]zkwatch.ClientInfo{c.sessions[0]: {Session: c.sessions[0], Server: "127.0.0.1:2181", Client: "10.0.0.7:4711",
 				Asked: at.Add(-time.Second), Silent: 7 * time.Second, Heard: at.Add(-9 * time.Second), Timeout: 9 * time.Second}},
 			ClientsComplete: true, WatchesAt: at},

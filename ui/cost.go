@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // costOverlay is the cost screen: what zklocks asks of the servers (its
@@ -174,7 +175,7 @@ func discoverySegment(e *env) (segment, bool) {
 }
 
 // viaText is how a word was last asked: "4lw" or "admin".
-func viaText(v zkwatch.Via) string {
+func viaText(v words.Via) string {
 	if v == "" {
 		return "4lw"
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -171,18 +172,18 @@ func TestGoldenCostWays(t *testing.T) {
 			a := newTestApp(t, sz.w, sz.h)
 			at := a.env.now().Add(-20 * time.Second)
 			refused := []string{"cons", "wchs", "wchc", "wchp"}
-			noAdmin := fmt.Errorf("%w at http://10.0.0.2:8080/commands/connections: connection refused", zkwatch.ErrAdminUnavailable)
+			noAdmin := fmt.Errorf("%w at http://10.0.0.2:8080/commands/connections: connection refused", words.ErrAdminUnavailable)
 			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: at,
 				Note: "wchc and wchp refused, and no AdminServer answered, by 10.0.0.2:2181",
 				Servers: []zkwatch.ServerInfo{
-					{Addr: "10.0.0.1:2181", Status: zkwatch.ServerStatus{Mode: "leader"}, Refused: refused[:3],
-						Via: map[string]zkwatch.Via{"srvr": zkwatch.ViaWord, "cons": zkwatch.ViaAdmin, "wchs": zkwatch.ViaAdmin, "wchc": zkwatch.ViaAdmin}},
-					{Addr: "10.0.0.2:2181", Status: zkwatch.ServerStatus{Mode: "follower"}, Refused: refused, AdminErr: noAdmin,
-						Via: map[string]zkwatch.Via{"srvr": zkwatch.ViaWord}}},
-				Cost: []zkwatch.MemberCost{{Member: "10.0.0.1:2181", Bytes: 1 << 20, Time: 80 * time.Millisecond, Words: []zkwatch.WordCost{
-					{Word: "cons", Asks: 12, Bytes: 200 << 10, Time: 40 * time.Millisecond, Every: 5 * time.Second, Via: zkwatch.ViaAdmin},
-					{Word: "srvr", Asks: 12, Bytes: 3 << 10, Time: 10 * time.Millisecond, Every: 5 * time.Second, Via: zkwatch.ViaWord},
-					{Word: "wchs", Asks: 12, Bytes: 900, Time: 30 * time.Millisecond, Every: 5 * time.Second, Via: zkwatch.ViaAdmin}}}}}}})
+					{Addr: "10.0.0.1:2181", Status: words.ServerStatus{Mode: "leader"}, Refused: refused[:3],
+						Via: map[string]words.Via{"srvr": words.ViaWord, "cons": words.ViaAdmin, "wchs": words.ViaAdmin, "wchc": words.ViaAdmin}},
+					{Addr: "10.0.0.2:2181", Status: words.ServerStatus{Mode: "follower"}, Refused: refused, AdminErr: noAdmin,
+						Via: map[string]words.Via{"srvr": words.ViaWord}}},
+				Cost: []words.MemberCost{{Member: "10.0.0.1:2181", Bytes: 1 << 20, Time: 80 * time.Millisecond, Words: []words.WordCost{
+					{Word: "cons", Asks: 12, Bytes: 200 << 10, Time: 40 * time.Millisecond, Every: 5 * time.Second, Via: words.ViaAdmin},
+					{Word: "srvr", Asks: 12, Bytes: 3 << 10, Time: 10 * time.Millisecond, Every: 5 * time.Second, Via: words.ViaWord},
+					{Word: "wchs", Asks: 12, Bytes: 900, Time: 30 * time.Millisecond, Every: 5 * time.Second, Via: words.ViaAdmin}}}}}}})
 			golden(t, "locks_ways_"+sz.name, a)
 			press(a, "c")
 			golden(t, "cost_ways_"+sz.name, a)
@@ -199,7 +200,7 @@ func TestGoldenCost(t *testing.T) {
 				Walking: true, WalkReads: 41_200, WalkRate: 2000, Watching: 10_107, WatchedDirs: 99, PolledCount: 1,
 				PolledDirs: []string{"/locks"}, ElsewhereWithin: 30 * time.Second}}}})
 			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: at, Note: "1000000 watches, over the budget of 100000, on 10.0.0.1:2181",
-				Cost: []zkwatch.MemberCost{{Member: "10.0.0.1:2181", Bytes: 9 << 20, Time: 310 * time.Millisecond, Words: []zkwatch.WordCost{
+				Cost: []words.MemberCost{{Member: "10.0.0.1:2181", Bytes: 9 << 20, Time: 310 * time.Millisecond, Words: []words.WordCost{
 					{Word: "cons", Asks: 12, Bytes: 1 << 20, Time: 60 * time.Millisecond, Every: 5 * time.Second},
 					{Word: "dump", Asks: 6, Bytes: 8 << 20, Time: 240 * time.Millisecond, Every: 12 * time.Second},
 					{Word: "srvr", Asks: 12, Bytes: 3 << 10, Time: 10 * time.Millisecond, Every: 5 * time.Second},

@@ -2,8 +2,6 @@ package zkwatch
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestIntegrationEnricherAdminServer: an ensemble whose members allow only
@@ -22,7 +21,7 @@ import (
 func TestIntegrationEnricherAdminServer(t *testing.T) {
 	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer())
 	members := ens.Members()
-	admin := &AdminServer{Ports: map[string]int{}}
+	admin := &words.AdminServer{Ports: map[string]int{}}
 	var addrs []string
 	for _, m := range members {
 		addrs = append(addrs, m.Addr())
@@ -46,7 +45,7 @@ func TestIntegrationEnricherAdminServer(t *testing.T) {
 		en = e.Poll(context.Background())
 	}
 	for i, s := range en.Servers {
-		if s.Err != nil || s.Status.Mode == "" || s.Via["cons"] != ViaAdmin || s.Via["wchs"] != ViaAdmin || s.Via["wchc"] != ViaAdmin || s.Via["srvr"] != ViaWord {
+		if s.Err != nil || s.Status.Mode == "" || s.Via["cons"] != words.ViaAdmin || s.Via["wchs"] != words.ViaAdmin || s.Via["wchc"] != words.ViaAdmin || s.Via["srvr"] != words.ViaWord {
 			t.Errorf("member %d: %+v", i, s)
 		}
 	}
@@ -56,16 +55,16 @@ func TestIntegrationEnricherAdminServer(t *testing.T) {
 	if got := en.ByPath["/w"]; !reflect.DeepEqual(got, []int64{b.SessionID()}) {
 		t.Errorf("watchers of /w: %d, want exactly %d (note %q)", got, b.SessionID(), en.WatchesNote)
 	}
-	vias := map[Via]int{}
+	vias := map[words.Via]int{}
 	for _, m := range en.Cost {
 		for _, w := range m.Words {
 			vias[w.Via]++
-			if w.Word != "srvr" && w.Via != ViaAdmin {
+			if w.Word != "srvr" && w.Via != words.ViaAdmin {
 				t.Errorf("%s %s last asked by %q", m.Member, w.Word, w.Via)
 			}
 		}
 	}
-	if vias[ViaAdmin] != 4*3 { // cons, wchs, wchc and the configuration on each member
+	if vias[words.ViaAdmin] != 4*3 { // cons, wchs, wchc and the configuration on each member
 		t.Errorf("costs by way %v, want 12 words by the AdminServer", vias)
 	}
 	// Two polls: each word asked twice of each member, the refused
@@ -93,63 +92,18 @@ func TestIntegrationEnricherAdminServer(t *testing.T) {
 	}
 }
 
-// TestIntegrationAdminDumpByRole: the AdminServer's dump lists every
-// session's ephemeral nodes on any member, but the expiry times only on
-// the leader, as servers.md says.
-func TestIntegrationAdminDumpByRole(t *testing.T) {
-	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer())
-	members := ens.Members()
-	leader := ens.Leader()
-	c := members[(leader+1)%3].Connect(t)
-	if _, err := c.Create("/lockdir", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Create("/lockdir/lock-", nil, zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range members {
-		admin := &AdminServer{Port: m.AdminPort()}
-		var eph Ephemerals
-		at := map[int64]time.Time{}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, err := AdminStream(ctx, admin, m.Addr(), "dump", nil, func(key string, dec *json.Decoder) (bool, error) {
-			if ok, err := adminEphemerals(&eph, func(string) bool { return true })(key, dec); ok {
-				return ok, err
-			}
-			return adminExpiry(at)(key, dec)
-		})
-		cancel()
-		if err != nil {
-			t.Fatalf("member %d: %v", i, err)
-		}
-		if eph.Parents["/lockdir"].Count != 1 {
-			t.Errorf("member %d: ephemerals %+v", i, eph)
-		}
-		_, scheduled := at[c.SessionID()]
-		if scheduled != (i == leader) {
-			t.Errorf("member %d (leader %d): expiry map %v", i, leader, at)
-		}
-	}
-	// A word asked of a member whose AdminServer is not there is told
-	// apart from one that failed.
-	_, err := AdminStream(context.Background(), &AdminServer{Port: members[0].Port()}, members[0].Addr(), "cons", nil, adminConnections(new([]Connection)))
-	if !errors.Is(err, ErrAdminUnavailable) {
-		t.Errorf("the client port asked as an AdminServer: %v, want ErrAdminUnavailable", err)
-	}
-}
-
 // TestIntegrationMembersByAdminServer: members whose client addresses
 // /zookeeper/config does not give are told apart by their server id, which
 // conf gives, or the AdminServer's configuration where conf is refused.
 func TestIntegrationMembersByAdminServer(t *testing.T) {
 	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer(), zktest.WithoutClientAddresses())
-	admin := &AdminServer{Ports: map[string]int{}}
+	admin := &words.AdminServer{Ports: map[string]int{}}
 	var addrs []string
 	for _, m := range ens.Members() {
 		addrs = append(addrs, m.Addr())
 		admin.Ports[m.Addr()] = m.AdminPort()
 	}
-	for _, a := range []*AdminServer{admin, {Off: true}} {
+	for _, a := range []*words.AdminServer{admin, {Off: true}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		conn, err := Dial(ctx, Options{Target: Target{Servers: addrs}, Admin: a})
 		if err != nil {

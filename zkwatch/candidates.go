@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Discovery defaults.
@@ -48,7 +49,7 @@ func (w *Watcher) dumpMember() string {
 // lock parents under the roots, chroot-relative, with how many ephemeral
 // nodes each holds; with owners, also the owner of each contender under
 // the roots, by chroot-relative path (else nil).
-func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]EphemeralParent, *dumpOwners, error) {
+func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]words.EphemeralParent, *dumpOwners, error) {
 	member := w.dumpMember()
 	var before int64
 	if owners {
@@ -61,24 +62,24 @@ func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]EphemeralPa
 		rel, ok := w.conn.rel(p)
 		return ok && w.underRoots(dirOf(rel))
 	}
-	var eph Ephemerals
+	var eph words.Ephemerals
 	if owners {
 		eph.Owners = map[string]int64{}
 	}
 	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
 	defer cancel()
-	_, err := w.conn.ways(w.costs).askEither(ctx, member, "dump", reader{
-		text: func(r *bufio.Reader) error {
+	_, err := w.conn.ways(w.costs).AskEither(ctx, member, "dump", words.Reader{
+		Text: func(r *bufio.Reader) error {
 			var err error
-			eph, err = ParseDump(r, keep, eph.Owners)
+			eph, err = words.ParseDump(r, keep, eph.Owners, contenderName)
 			return err
 		},
-		json: adminEphemerals(&eph, keep),
+		JSON: words.AdminEphemerals(&eph, keep, contenderName),
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make(map[string]EphemeralParent, len(eph.Parents))
+	out := make(map[string]words.EphemeralParent, len(eph.Parents))
 	for p, ep := range eph.Parents {
 		rel, _ := w.conn.rel(p)
 		out[rel] = ep
@@ -108,12 +109,12 @@ type dumpOwners struct {
 func (w *Watcher) memberZxid(ctx context.Context, member string) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
 	defer cancel()
-	var answer statusAnswer
-	via, err := w.conn.ways(w.costs).askEither(ctx, member, "srvr", answer.reader())
+	var answer words.StatusAnswer
+	via, err := w.conn.ways(w.costs).AskEither(ctx, member, "srvr", answer.Reader())
 	if err != nil {
 		return 0, err
 	}
-	st, err := answer.status(via)
+	st, err := answer.Status(via)
 	if err != nil {
 		return 0, err
 	}
@@ -152,7 +153,7 @@ func (w *Watcher) underRoots(p string) bool {
 // tracked and have changed since last checked, without watches, and
 // reports the locks among them to found: the parent itself, its
 // semaphore, or a plain ephemeral lock node inside it.
-func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]EphemeralParent, found func(string)) {
+func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]words.EphemeralParent, found func(string)) {
 	w.mu.Lock()
 	var todo []string
 	for p, ep := range candidates {
@@ -271,11 +272,11 @@ func (w *Watcher) list(path string) ([]string, *zk.Stat, error) {
 
 // dumpNote explains a discovery without dump.
 func dumpNote(err error) string {
-	var none *noWayError
+	var none *words.NoWayError
 	switch {
-	case errors.As(err, &none) && errors.Is(err, ErrFourLetterRefused):
-		return fmt.Sprintf("dump refused and %s: new locks are found by walking the tree", strings.TrimPrefix(none.admin.Error(), "zkwatch: "))
-	case errors.Is(err, ErrFourLetterRefused):
+	case errors.As(err, &none) && errors.Is(err, words.ErrFourLetterRefused):
+		return fmt.Sprintf("dump refused and %s: new locks are found by walking the tree", strings.TrimPrefix(none.Admin.Error(), "zkwatch: "))
+	case errors.Is(err, words.ErrFourLetterRefused):
 		return "dump refused: new locks are found by walking the tree"
 	}
 	return fmt.Sprintf("dump failed (%v): new locks are found by walking the tree", err)

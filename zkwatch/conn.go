@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Errors of connecting and reading.
@@ -50,8 +51,8 @@ type Options struct {
 	// Admin says where the members' AdminServers listen: what the servers
 	// say of their sessions and watches is asked of them where a
 	// four-letter word is refused. nil means the defaults (http, port
-	// 8080); AdminServer.Off never asks.
-	Admin *AdminServer
+	// 8080); words.AdminServer.Off never asks.
+	Admin *words.AdminServer
 }
 
 // Conn is a ZooKeeper session, with paths relative to the target's chroot.
@@ -72,10 +73,10 @@ type Conn struct {
 	// closed is set by Close: the session is over for the lock client
 	// even though go-zookeeper still reports its id (see LockZK).
 	closed atomic.Bool
-	admin  *AdminServer
+	admin  *words.AdminServer
 	// memory remembers the words each member refused and which members
 	// have no AdminServer, for every ask made through this Conn.
-	memory *wayMemory
+	memory *words.WayMemory
 }
 
 // watchHandler holds the function that watch notifications go to. go-zookeeper
@@ -182,10 +183,10 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 				}
 				admin := opt.Admin
 				if admin == nil {
-					admin = &AdminServer{}
+					admin = &words.AdminServer{}
 				}
 				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session,
-					opt: opt, admin: admin, memory: newWayMemory()}, nil
+					opt: opt, admin: admin, memory: words.NewWayMemory()}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()
@@ -248,17 +249,17 @@ func (c *Conn) TLS() *tls.Config {
 }
 
 // Admin returns where the members' AdminServers are asked.
-func (c *Conn) Admin() *AdminServer { return c.admin }
+func (c *Conn) Admin() *words.AdminServer { return c.admin }
 
 // Answered says how each member answered the words this connection asked
 // it outside an Enricher (the watch table of ReadWatches, discovery's
 // dump, the leader's expiry times): by member, the way each word last
 // came.
-func (c *Conn) Answered() map[string]map[string]Via { return c.memory.answered() }
+func (c *Conn) Answered() map[string]map[string]words.Via { return c.memory.Answered() }
 
 // ways is how this connection asks members, counting in costs.
-func (c *Conn) ways(costs *Costs) ways {
-	return ways{tls: c.tls, admin: c.admin, costs: costs, memory: c.memory}
+func (c *Conn) ways(costs *words.Costs) words.Ways {
+	return words.Ways{TLS: c.tls, Admin: c.admin, Costs: costs, Memory: c.memory}
 }
 
 // abs turns a chroot-relative path into the server's absolute path.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // beginSync forgets what was read, after a session expiry or at the start,
@@ -173,7 +174,7 @@ func (w *Watcher) dumpRound(ctx context.Context, owners bool) bool {
 	}
 	if err != nil {
 		w.disc.DumpNote = dumpNote(err)
-		w.dumpRefused = errors.Is(err, ErrFourLetterRefused)
+		w.dumpRefused = errors.Is(err, words.ErrFourLetterRefused)
 	} else {
 		w.disc.DumpNote, w.disc.DumpAt, w.disc.Candidates = "", time.Now(), len(candidates)
 	}
@@ -306,4 +307,4 @@ func (w *Watcher) Watched() []string {
 }
 
 // Costs returns the counter of the four-letter words the watcher asks.
-func (w *Watcher) Costs() *Costs { return w.costs }
+func (w *Watcher) Costs() *words.Costs { return w.costs }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zklocks/zklocks/zkwatch/words"
 	"slices"
 	"strings"
 	"sync"
@@ -19,12 +20,12 @@ type Probe struct {
 	// said.
 	Mode string
 	// Words holds, by word, nil when the member answered it, else why not
-	// (wrapping ErrFourLetterRefused when its whitelist refused it).
+	// (wrapping words.ErrFourLetterRefused when its whitelist refused it).
 	Words map[string]error
 	// AdminURL is where its AdminServer was asked (the commands' base),
 	// AdminTLS whether over HTTPS, and Admin, by the word each command
 	// stands for, nil when it answered, else why not (wrapping
-	// ErrAdminUnavailable when nothing answers there as an AdminServer).
+	// words.ErrAdminUnavailable when nothing answers there as an AdminServer).
 	// Admin is empty when asking the AdminServer is turned off.
 	AdminURL string
 	AdminTLS bool
@@ -57,9 +58,9 @@ func (c *Conn) probe(ctx context.Context, member string) Probe {
 	for _, w := range ProbeWords {
 		wctx, cancel := context.WithTimeout(ctx, defaultWordTimeout)
 		var head string
-		_, err := FourLetterStream(wctx, member, w, c.tls, nil, func(r *bufio.Reader) error {
+		_, err := words.FourLetterStream(wctx, member, w, c.tls, nil, func(r *bufio.Reader) error {
 			if w == "srvr" {
-				return textReader(&head)(r)
+				return words.TextReader(&head)(r)
 			}
 			return errProbed
 		})
@@ -69,7 +70,7 @@ func (c *Conn) probe(ctx context.Context, member string) Probe {
 		}
 		p.Words[w] = err
 		if w == "srvr" && err == nil {
-			if st, perr := ParseSrvr(head); perr == nil {
+			if st, perr := words.ParseSrvr(head); perr == nil {
 				p.Mode = st.Mode
 			}
 		}
@@ -78,12 +79,12 @@ func (c *Conn) probe(ctx context.Context, member string) Probe {
 		return p
 	}
 	p.AdminURL, p.AdminTLS = strings.TrimSuffix(c.admin.URL(member, ""), "/"), c.admin.HTTPS
-	var st ServerStatus
+	var st words.ServerStatus
 	for _, w := range ProbeWords {
 		wctx, cancel := context.WithTimeout(ctx, defaultWordTimeout)
-		_, err := AdminStream(wctx, c.admin, member, w, nil, func(key string, dec *json.Decoder) (bool, error) {
+		_, err := words.AdminStream(wctx, c.admin, member, w, nil, func(key string, dec *json.Decoder) (bool, error) {
 			if w == "srvr" {
-				return adminStatus(&st)(key, dec)
+				return words.AdminStatus(&st)(key, dec)
 			}
 			return true, errProbed
 		})
@@ -92,7 +93,7 @@ func (c *Conn) probe(ctx context.Context, member string) Probe {
 			err = nil
 		}
 		p.Admin[w] = err
-		if errors.Is(err, ErrAdminUnavailable) {
+		if errors.Is(err, words.ErrAdminUnavailable) {
 			// Nothing there: the other commands would say the same.
 			for _, rest := range ProbeWords {
 				if _, asked := p.Admin[rest]; !asked {
@@ -131,32 +132,32 @@ var Capabilities = []Capability{
 
 // Way says how a probed member gives a capability: ViaWord, ViaAdmin, or
 // "" with why not.
-func (p Probe) Way(c Capability) (Via, string) {
+func (p Probe) Way(c Capability) (words.Via, string) {
 	if c.LeaderOnly && p.Mode != "" && p.Mode != "leader" && p.Mode != "standalone" {
 		return "", "only the leader's dump has expiry times (this member is a " + p.Mode + ")"
 	}
 	for _, w := range c.Words {
 		if err, ok := p.Words[w]; ok && err == nil {
-			return ViaWord, ""
+			return words.ViaWord, ""
 		}
 	}
 	for _, w := range c.Words {
 		if err, ok := p.Admin[w]; ok && err == nil {
-			return ViaAdmin, ""
+			return words.ViaAdmin, ""
 		}
 	}
 	w := c.Words[0]
 	why := w + " refused"
-	if err := p.Words[w]; !errors.Is(err, ErrFourLetterRefused) {
+	if err := p.Words[w]; !errors.Is(err, words.ErrFourLetterRefused) {
 		why = fmt.Sprintf("%s failed (%s)", w, shortErr(err))
 	}
-	command, _ := AdminCommand(w)
+	command, _ := words.AdminCommand(w)
 	switch err := p.Admin[w]; {
 	case len(p.Admin) == 0:
 		why += ", AdminServer not asked (--admin-port=off)"
-	case errors.Is(err, ErrAdminElsewhere), errors.Is(err, ErrAdminUntied), errors.Is(err, ErrAdminAuth):
+	case errors.Is(err, words.ErrAdminElsewhere), errors.Is(err, words.ErrAdminUntied), errors.Is(err, words.ErrAdminAuth):
 		why += ", " + strings.TrimPrefix(err.Error(), "zkwatch: ")
-	case errors.Is(err, ErrAdminUnavailable):
+	case errors.Is(err, words.ErrAdminUnavailable):
 		why += ", no AdminServer"
 	case err != nil:
 		why += fmt.Sprintf(", AdminServer's %s failed (%s)", command, shortErr(err))
@@ -170,12 +171,12 @@ func (p Probe) Fix(c Capability) string {
 		return "" // the leader gives it
 	}
 	var fixes []string
-	if refused := slices.ContainsFunc(c.Words, func(w string) bool { return errors.Is(p.Words[w], ErrFourLetterRefused) }); refused {
-		fixes = append(fixes, "add "+WhitelistFix+" to zoo.cfg")
+	if refused := slices.ContainsFunc(c.Words, func(w string) bool { return errors.Is(p.Words[w], words.ErrFourLetterRefused) }); refused {
+		fixes = append(fixes, "add "+words.WhitelistFix+" to zoo.cfg")
 	}
 	switch err := p.Admin[c.Words[0]]; {
-	case errors.Is(err, ErrAdminUnavailable) || len(p.Admin) == 0:
-		fixes = append(fixes, AdminFixFor(err))
+	case errors.Is(err, words.ErrAdminUnavailable) || len(p.Admin) == 0:
+		fixes = append(fixes, words.AdminFixFor(err))
 	case err != nil:
 		fixes = append(fixes, "check the AdminServer ("+shortErr(err)+")")
 	}
@@ -186,7 +187,7 @@ func shortErr(err error) string {
 	if err == nil {
 		return "answered"
 	}
-	if errors.Is(err, ErrFourLetterRefused) {
+	if errors.Is(err, words.ErrFourLetterRefused) {
 		return "refused by 4lw.commands.whitelist"
 	}
 	return strings.TrimPrefix(err.Error(), "zkwatch: ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"github.com/zklocks/zklocks/zkwatch/words"
 	"maps"
 	"slices"
 	"sync"
@@ -33,7 +34,7 @@ type Enricher struct {
 	// Admin, when set before the first Poll, says where the members'
 	// AdminServers are: a word a member refuses is asked of its
 	// AdminServer instead. nil means the defaults (http, port 8080).
-	Admin *AdminServer
+	Admin *words.AdminServer
 	// Mode says whether the watch table is read (see WatchMode); set it
 	// before the first Poll.
 	Mode WatchMode
@@ -42,7 +43,7 @@ type Enricher struct {
 	Budget int
 	// Costs counts every word asked and paces cons and wchc by their
 	// cost; nil makes one of the Enricher's own. Set before the first Poll.
-	Costs *Costs
+	Costs *words.Costs
 	// Interest, if not nil, says which sessions and paths of the watch
 	// table to keep; the rest is dropped as it is read.
 	Interest func() Interest
@@ -61,10 +62,10 @@ type Enricher struct {
 	now         func() time.Time
 
 	mu      sync.Mutex
-	kept    map[string]memberAnswer    // server → its last cons and watch table, reused until due again
-	refused map[string]map[string]bool // server → words it refused
-	noAdmin map[string]missingAdmin    // server → why it had no AdminServer, and when
-	last    Enrichment                 // the last completed ask's picture
+	kept    map[string]memberAnswer       // server → its last cons and watch table, reused until due again
+	refused map[string]map[string]bool    // server → words it refused
+	noAdmin map[string]words.MissingAdmin // server → why it had no AdminServer, and when
+	last    Enrichment                    // the last completed ask's picture
 	// lastTables names the members' watch tables the last picture's was
 	// merged from: while every member's is kept, the merge is kept too.
 	lastTables string
@@ -95,7 +96,7 @@ func NewEnricher(servers []string, interval time.Duration) *Enricher {
 		wordTimeout: defaultWordTimeout,
 		now:         time.Now,
 		refused:     map[string]map[string]bool{},
-		noAdmin:     map[string]missingAdmin{},
+		noAdmin:     map[string]words.MissingAdmin{},
 		kept:        map[string]memberAnswer{},
 	}
 }
@@ -159,13 +160,12 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{})}
 	e.flight = f
 	if e.Costs == nil {
-		e.Costs = NewCosts()
-		e.Costs.now = e.now
+		e.Costs = words.NewCostsWithClock(e.now)
 	}
 	kept := maps.Clone(e.kept)
 	refused := make(map[string]map[string]bool, len(e.refused))
-	for server, words := range e.refused {
-		refused[server] = maps.Clone(words)
+	for server, refusedWords := range e.refused {
+		refused[server] = maps.Clone(refusedWords)
 	}
 	var interest, focus Interest
 	if e.Interest != nil {
@@ -175,12 +175,12 @@ func (e *Enricher) start(ctx context.Context) *ask {
 		focus = e.Focus()
 	}
 	if e.Admin == nil {
-		e.Admin = &AdminServer{}
+		e.Admin = &words.AdminServer{}
 	}
 	noAdmin := map[string]error{}
 	for server, missing := range e.noAdmin {
-		if e.now().Sub(missing.at) < adminRetry {
-			noAdmin[server] = missing.err
+		if e.now().Sub(missing.At) < words.AdminRetry {
+			noAdmin[server] = missing.Err
 		}
 	}
 	go e.run(f, e.now(), refused, noAdmin, kept, interest, focus)
@@ -223,8 +223,8 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 		}
 	}
 	for _, a := range answers {
-		if err := a.info.AdminErr; errors.Is(err, ErrAdminUnavailable) && err != e.noAdmin[a.info.Addr].err {
-			e.noAdmin[a.info.Addr] = missingAdmin{err: err, at: e.now()}
+		if err := a.info.AdminErr; errors.Is(err, words.ErrAdminUnavailable) && err != e.noAdmin[a.info.Addr].Err {
+			e.noAdmin[a.info.Addr] = words.MissingAdmin{Err: err, At: e.now()}
 		}
 		for _, w := range a.info.Refused {
 			if w == "srvr" {
@@ -250,7 +250,7 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 // memberAnswer is what one member said in one ask.
 type memberAnswer struct {
 	info   ServerInfo
-	conns  []Connection
+	conns  []words.Connection
 	consOK bool      // cons answered (conns may still be empty)
 	consAt time.Time // when that cons was asked for
 	// consDone is when it came back; consReused marks an earlier ask's
@@ -261,15 +261,15 @@ type memberAnswer struct {
 	// nothing from it when it answered cons (see hearSilence).
 	silent  map[int64]time.Duration
 	heard   map[int64]time.Time
-	consVia Via                // how cons was answered
+	consVia words.Via          // how cons was answered
 	watches map[int64][]string // nil unless wchc or wchp answered
 	// watchesZxid is the member's zxid (srvr) just before its watch table
 	// was read, and watchesAt when; the table may be an earlier ask's.
 	watchesZxid int64
 	watchesAt   time.Time
-	watchesWord string // wchc or wchp
-	watchesFor  string // the one lock the table was kept to, if one
-	watchesVia  Via    // how the table was read
+	watchesWord string    // wchc or wchp
+	watchesFor  string    // the one lock the table was kept to, if one
+	watchesVia  words.Via // how the table was read
 	// covers is the interest's Covers when the table was read, coversGen
 	// its Gen.
 	covers    func(string) bool

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zklocks/zklocks/zkwatch/words"
 	"slices"
 	"strings"
 	"time"
@@ -17,12 +18,12 @@ import (
 // says it has none.
 func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus Interest) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}}
-	var answer statusAnswer
-	via, ok := e.word(ctx, &a, refused, "srvr", answer.reader(), e.wordTimeout)
+	var answer words.StatusAnswer
+	via, ok := e.word(ctx, &a, refused, "srvr", answer.Reader(), e.wordTimeout)
 	if !ok && !slices.Contains(a.info.Refused, "srvr") {
 		return a // unreachable or not serving: the rest would fail too
 	}
-	st, err := answer.status(via)
+	st, err := answer.Status(via)
 	if err != nil {
 		a.info.Err = fmt.Errorf("zkwatch: srvr from %s: %w", server, err)
 		return a
@@ -47,12 +48,12 @@ func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[str
 	}
 	at := e.now()
 	var text string
-	var conns []Connection
-	via, ok := e.word(ctx, a, refused, "cons", reader{text: textReader(&text), json: adminConnections(&conns)}, e.wordTimeout)
+	var conns []words.Connection
+	via, ok := e.word(ctx, a, refused, "cons", words.Reader{Text: words.TextReader(&text), JSON: words.AdminConnections(&conns)}, e.wordTimeout)
 	switch via {
-	case ViaWord:
-		a.conns, a.consOK = parseWord(a, "cons", text, ParseCons)
-	case ViaAdmin:
+	case words.ViaWord:
+		a.conns, a.consOK = parseWord(a, "cons", text, words.ParseCons)
+	case words.ViaAdmin:
 		a.conns, a.consOK = conns, ok
 	}
 	a.consAt, a.consVia, a.consDone = at, via, e.now()
@@ -69,10 +70,10 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 	if e.Mode == WatchesAuto {
 		var text string
 		total := -1
-		via, ok := e.word(ctx, a, refused, "wchs", reader{text: textReader(&text), json: adminWatchSummary(&total)}, e.wordTimeout)
+		via, ok := e.word(ctx, a, refused, "wchs", words.Reader{Text: words.TextReader(&text), JSON: words.AdminWatchSummary(&total)}, e.wordTimeout)
 		var err error
-		if via == ViaWord {
-			total, err = ParseWchs(text)
+		if via == words.ViaWord {
+			total, err = words.ParseWchs(text)
 		}
 		if ok && err == nil && total > e.budget() {
 			if focus.Lock == "" {
@@ -109,19 +110,19 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 
 // readTable asks for wchc or wchp (or their AdminServer commands) and
 // parses the answer as it comes.
-func (e *Enricher) readTable(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, interest Interest) (map[int64][]string, Via, bool) {
+func (e *Enricher) readTable(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, interest Interest) (map[int64][]string, words.Via, bool) {
 	var table map[int64][]string
 	jsonTable := map[int64][]string{}
-	via, ok := e.word(ctx, a, refused, w, reader{
-		text: func(r *bufio.Reader) error {
+	via, ok := e.word(ctx, a, refused, w, words.Reader{
+		Text: func(r *bufio.Reader) error {
 			var err error
-			table, err = ParseWatchStream(w, r, interest)
+			table, err = words.ParseWatchStream(w, r, interest.Within)
 			return err
 		},
-		json: adminWatchTable(jsonTable, interest),
+		JSON: words.AdminWatchTable(jsonTable, interest.Within),
 	}, e.tableTimeout())
-	if via == ViaAdmin {
-		sortTable(jsonTable)
+	if via == words.ViaAdmin {
+		words.SortTable(jsonTable)
 		table = jsonTable
 	}
 	return table, via, ok
@@ -145,22 +146,22 @@ func (e *Enricher) budget() int {
 // to a.info.Refused and a missing AdminServer set as a.info.AdminErr; any
 // other failure of srvr is a.info.Err, and of another word goes to
 // a.info.Failed.
-func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, r reader, timeout time.Duration) (Via, bool) {
+func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string]bool, w string, r words.Reader, timeout time.Duration) (words.Via, bool) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ways := ways{tls: e.TLS, admin: e.Admin, costs: e.Costs}
-	via, wordErr, adminErr := ways.ask(ctx, a.info.Addr, w, r, w != "srvr" && refused[w], a.info.AdminErr)
-	if errors.Is(wordErr, ErrFourLetterRefused) && !slices.Contains(a.info.Refused, w) {
+	ways := words.Ways{TLS: e.TLS, Admin: e.Admin, Costs: e.Costs}
+	via, wordErr, adminErr := ways.Ask(ctx, a.info.Addr, w, r, w != "srvr" && refused[w], a.info.AdminErr)
+	if errors.Is(wordErr, words.ErrFourLetterRefused) && !slices.Contains(a.info.Refused, w) {
 		a.info.Refused = append(a.info.Refused, w)
 	}
-	if errors.Is(adminErr, ErrAdminUnavailable) {
+	if errors.Is(adminErr, words.ErrAdminUnavailable) {
 		a.info.AdminErr = adminErr
 	}
 	switch {
 	case via != "":
 		a.info.setVia(w, via)
 		return via, true
-	case adminErr != nil && !errors.Is(adminErr, ErrAdminUnavailable):
+	case adminErr != nil && !errors.Is(adminErr, words.ErrAdminUnavailable):
 		a.fail(w, adminErr)
 	case adminErr != nil:
 		// Refused, and no AdminServer: Refused and AdminErr say so.
@@ -190,26 +191,26 @@ func (a *memberAnswer) fail(w string, err error) {
 	a.info.Failed[w] = err
 }
 
-// missing says why a member's answer to words is missing, in a form that
+// missing says why a member's answers to the words asked are missing, in a form that
 // is followed by the member's address: "wchc and wchp refused by", or
 // "cons refused, and no AdminServer answered, by".
-func (a *memberAnswer) missing(words ...string) string {
+func (a *memberAnswer) missing(asked ...string) string {
 	switch {
-	case errors.Is(a.info.Err, ErrNotServing):
+	case errors.Is(a.info.Err, words.ErrNotServing):
 		return "not serving:"
 	case a.info.Err != nil:
 		return "no answer from"
 	}
-	for _, w := range words {
+	for _, w := range asked {
 		if a.info.Failed[w] != nil {
 			return w + " failed at"
 		}
 	}
-	if errors.Is(a.info.AdminErr, ErrAdminElsewhere) || errors.Is(a.info.AdminErr, ErrAdminUntied) {
-		return strings.Join(words, " and ") + " refused, and the AdminServer asked could not be proven to be the member's, by"
+	if errors.Is(a.info.AdminErr, words.ErrAdminElsewhere) || errors.Is(a.info.AdminErr, words.ErrAdminUntied) {
+		return strings.Join(asked, " and ") + " refused, and the AdminServer asked could not be proven to be the member's, by"
 	}
-	if a.info.AdminErr != nil && !errors.Is(a.info.AdminErr, errAdminOff) {
-		return strings.Join(words, " and ") + " refused, and no AdminServer answered, by"
+	if a.info.AdminErr != nil && !errors.Is(a.info.AdminErr, words.ErrAdminOff) {
+		return strings.Join(asked, " and ") + " refused, and no AdminServer answered, by"
 	}
-	return strings.Join(words, " and ") + " refused by"
+	return strings.Join(asked, " and ") + " refused by"
 }

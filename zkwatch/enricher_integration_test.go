@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 func TestIntegrationEnricherStandalone(t *testing.T) {
@@ -76,7 +77,7 @@ func TestIntegrationEnricherRefused(t *testing.T) {
 	// Four-letter words only: whatever listens on this machine's port 8080
 	// is not this server's AdminServer (TestIntegrationEnricherAdminServer
 	// tests that way).
-	e.Admin = &AdminServer{Off: true}
+	e.Admin = &words.AdminServer{Off: true}
 	for i := range 3 {
 		en := e.Poll(context.Background())
 		srv := en.Servers[0]
@@ -140,10 +141,10 @@ func TestIntegrationEnricherEnsemble(t *testing.T) {
 	members[0].Stop()
 	members[1].Stop()
 	en = pollUntil(t, NewEnricher(addrs, 0), func(en Enrichment) bool {
-		return errors.Is(en.Servers[2].Err, ErrNotServing)
+		return errors.Is(en.Servers[2].Err, words.ErrNotServing)
 	})
 	for i, srv := range en.Servers[:2] {
-		if srv.Err == nil || errors.Is(srv.Err, ErrNotServing) || srv.Status.Mode != "" {
+		if srv.Err == nil || errors.Is(srv.Err, words.ErrNotServing) || srv.Status.Mode != "" {
 			t.Errorf("stopped member %d: %+v", i, srv)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // fakeMember is a server that answers four-letter words with captured
@@ -106,7 +107,7 @@ func newTestEnricher(interval time.Duration, members ...*fakeMember) (*Enricher,
 	e := NewEnricher(addrs, interval)
 	// The fakes answer four-letter words only; the AdminServer's way is
 	// tested against real servers.
-	e.Admin = &AdminServer{Off: true}
+	e.Admin = &words.AdminServer{Off: true}
 	clock := &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	e.now = clock.now
 	return e, clock
@@ -217,7 +218,7 @@ func TestEnricherMemberDown(t *testing.T) {
 		m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_not_serving.txt")})
 		e, _ := newTestEnricher(0, m)
 		en := e.Poll(context.Background())
-		if err := en.Servers[0].Err; !errors.Is(err, ErrNotServing) {
+		if err := en.Servers[0].Err; !errors.Is(err, words.ErrNotServing) {
 			t.Errorf("err = %v, want ErrNotServing", err)
 		}
 		if en.WatchesNote != "not serving: "+m.addr || en.ClientsNote != "not serving: "+m.addr {
@@ -437,14 +438,13 @@ func TestEnricherPacesByCost(t *testing.T) {
 	m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt"),
 		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(4)})
 	e, clock := newTestEnricher(time.Second, m)
-	e.Costs = NewCosts()
-	e.Costs.now = clock.now
+	e.Costs = words.NewCostsWithClock(clock.now)
 	before := e.Poll(context.Background())
 	first := m.counts()
 	// The asks are recorded again as having taken a second: one in 300
 	// seconds keeps each under a third of a percent of the member's time.
-	e.Costs.record(m.addr, "wchc", time.Second, 1<<20)
-	e.Costs.record(m.addr, "cons", time.Second, 1<<20)
+	e.Costs.Record(m.addr, "wchc", words.ViaWord, time.Second, 1<<20)
+	e.Costs.Record(m.addr, "cons", words.ViaWord, time.Second, 1<<20)
 	clock.advance(10 * time.Second)
 	en := e.Poll(context.Background())
 	if got := m.counts(); got["wchc"] != first["wchc"] || got["cons"] != first["cons"] || got["srvr"] != 2 {
@@ -495,7 +495,7 @@ func TestEnrichmentWithinChrootKeepsTheMark(t *testing.T) {
 	}
 	c := &Conn{target: Target{Chroot: "/app"}}
 	in := c.interestIn(map[string]bool{"/locks/a": true}, map[string]bool{"/locks/a": true})
-	if !in.keepPath(lockcore.ObserverMark) || !in.keepPath("/app/locks/a") || in.keepPath("/app/other") {
+	if !in.Within(lockcore.ObserverMark) || !in.Within("/app/locks/a") || in.Within("/app/other") {
 		t.Error("the interest in /locks/a does not keep the mark and the lock alone")
 	}
 	if p, ok := c.relOrMark(lockcore.ObserverMark); !ok || p != lockcore.ObserverMark {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Enrichment is what the members said of themselves, their connections and
@@ -48,7 +49,7 @@ type Enrichment struct {
 	WatchesAt   time.Time
 	// Cost is what the four-letter words cost each member over the last
 	// minute.
-	Cost []MemberCost
+	Cost []words.MemberCost
 	// Covers, when not nil, names the locks (chroot-relative paths) whose
 	// watches Watches kept: see Interest.
 	Covers func(lockPath string) bool

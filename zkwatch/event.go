@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // EventKind says what an Event reports.
@@ -72,7 +73,7 @@ type Event struct {
 	WatchesFor string
 	// Cost is what the four-letter words cost each member over the last
 	// minute (EventServers).
-	Cost []MemberCost
+	Cost []words.MemberCost
 	// Discovery comes with EventDiscovery and EventSynced.
 	Discovery Discovery
 	Err       error
@@ -83,7 +84,7 @@ type Event struct {
 type ServerInfo struct {
 	Addr string
 	// Status is srvr's answer; zero when the server did not answer.
-	Status ServerStatus
+	Status words.ServerStatus
 	// Refused names the four-letter words this server's whitelist refused.
 	Refused []string
 	// Err is why the server could not be asked, if it could not.
@@ -94,20 +95,20 @@ type ServerInfo struct {
 	Failed map[string]error
 	// Via says, by word, which way its answer came: the four-letter word,
 	// or the AdminServer command that stands for it (see AdminCommand).
-	Via map[string]Via
+	Via map[string]words.Via
 	// AdminErr is why the member's AdminServer was not there when a
-	// refused word was asked of it (it wraps ErrAdminUnavailable); nil
+	// refused word was asked of it (it wraps words.ErrAdminUnavailable); nil
 	// when it answered or was not needed.
 	AdminErr error
 }
 
 // setVia records how w was answered; an empty via records nothing.
-func (s *ServerInfo) setVia(w string, via Via) {
+func (s *ServerInfo) setVia(w string, via words.Via) {
 	if via == "" {
 		return
 	}
 	if s.Via == nil {
-		s.Via = map[string]Via{}
+		s.Via = map[string]words.Via{}
 	}
 	s.Via[w] = via
 }

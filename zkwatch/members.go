@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zklocks/zklocks/zkwatch/words"
 	"net"
 	"slices"
 	"strconv"
@@ -181,7 +182,7 @@ func (c *Conn) lookFor(ctx context.Context, m Member, taken []string) (addr, why
 			return addr, ""
 		case err == nil:
 			answered = append(answered, fmt.Sprintf("%s is server.%d", addr, id))
-		case errors.Is(err, ErrFourLetterRefused):
+		case errors.Is(err, words.ErrFourLetterRefused):
 			return addr, ""
 		default:
 			answered = append(answered, fmt.Sprintf("no answer from %s", addr))
@@ -201,7 +202,7 @@ func (c *Conn) serverID(ctx context.Context, addr string) (int, error) {
 	defer cancel()
 	var text string
 	id := -1
-	via, err := c.ways(nil).askEither(ctx, addr, "conf", reader{text: textReader(&text), json: func(key string, dec *json.Decoder) (bool, error) {
+	via, err := c.ways(nil).AskEither(ctx, addr, "conf", words.Reader{Text: words.TextReader(&text), JSON: func(key string, dec *json.Decoder) (bool, error) {
 		if key != "server_id" {
 			return false, nil
 		}
@@ -210,9 +211,9 @@ func (c *Conn) serverID(ctx context.Context, addr string) (int, error) {
 	switch {
 	case err != nil:
 		return 0, err
-	case via == ViaAdmin && id >= 0:
+	case via == words.ViaAdmin && id >= 0:
 		return id, nil
-	case via == ViaAdmin:
+	case via == words.ViaAdmin:
 		return 0, errors.New("zkwatch: configuration has no server_id")
 	}
 	for _, line := range strings.Split(text, "\n") {

@@ -12,6 +12,7 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestIntegrationOneMemberSeesTheEnsemble connects to one member of three,
@@ -76,7 +77,7 @@ func TestIntegrationOneMemberSeesTheEnsemble(t *testing.T) {
 // watch table names that member by its address and says what it
 // refused, not that its client address is missing from /zookeeper/config.
 func TestIntegrationMemberRefusingWchc(t *testing.T) {
-	const words = "srvr,cons,wchs,dump,mntr"
+	const allowed = "srvr,cons,wchs,dump,mntr"
 	for _, tc := range []struct {
 		name   string
 		static bool
@@ -89,7 +90,7 @@ func TestIntegrationMemberRefusingWchc(t *testing.T) {
 		{"dynamic configuration, one member named", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			opts := []zktest.Option{zktest.WithMemberFourLetterWords(3, words)}
+			opts := []zktest.Option{zktest.WithMemberFourLetterWords(3, allowed)}
 			if tc.static {
 				opts = append(opts, zktest.WithoutClientAddresses())
 			}
@@ -106,7 +107,7 @@ func TestIntegrationMemberRefusingWchc(t *testing.T) {
 				t.Fatalf("members: %+v, want all three to ask and none missing", got)
 			}
 			_, err := conn.ReadWatches(ctx, zkwatch.WatchQuery{Mode: zkwatch.WatchesServer})
-			if !errors.Is(err, zkwatch.ErrFourLetterRefused) || !strings.Contains(err.Error(), refuser) {
+			if !errors.Is(err, words.ErrFourLetterRefused) || !strings.Contains(err.Error(), refuser) {
 				t.Fatalf("reading the table: %v, want wchc refused by %s", err, refuser)
 			}
 			c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/"}, EnrichEvery: 200 * time.Millisecond})

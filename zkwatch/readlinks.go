@@ -5,13 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Links is what one reading of every member's connections (cons) says of
@@ -55,7 +53,7 @@ type Links struct {
 // connection, when its member answered. It is judged disconnected only if
 // a second complete answer, asked [SecondLook] later, misses it too;
 // listed by either, it is connected.
-func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *Costs) Links {
+func (c *Conn) ReadLinks(ctx context.Context, owners []int64, costs *words.Costs) Links {
 	ensemble := c.Members(ctx)
 	e := NewEnricher(ensemble.Servers, 0)
 	e.Missing, e.TLS, e.Mode, e.Costs, e.Admin = ensemble.Missing, c.TLS(), WatchesRecipe, costs, c.admin
@@ -130,7 +128,7 @@ func judgeLinks(ctx context.Context, owners []int64, poll func(context.Context) 
 
 // expiries asks the leader's dump when each of sessions expires, as a
 // time left from now.
-func (c *Conn) expiries(ctx context.Context, en Enrichment, sessions []int64, costs *Costs) (map[int64]time.Duration, error) {
+func (c *Conn) expiries(ctx context.Context, en Enrichment, sessions []int64, costs *words.Costs) (map[int64]time.Duration, error) {
 	leader := ""
 	for _, s := range en.Servers {
 		if s.Status.Mode == "leader" || s.Status.Mode == "standalone" {
@@ -154,15 +152,15 @@ func (c *Conn) expiries(ctx context.Context, en Enrichment, sessions []int64, co
 	}
 	defer cancel()
 	at := map[int64]time.Time{}
-	_, err := c.ways(costs).askEither(wordCtx, leader, "dump", reader{
-		text: func(r *bufio.Reader) error {
+	_, err := c.ways(costs).AskEither(wordCtx, leader, "dump", words.Reader{
+		Text: func(r *bufio.Reader) error {
 			var err error
-			at, err = ParseSessionExpiry(r)
+			at, err = words.ParseSessionExpiry(r)
 			return err
 		},
-		json: adminExpiry(at),
+		JSON: words.AdminExpiry(at),
 	})
-	if err != nil && !errors.Is(err, errSectionRead) {
+	if err != nil && !errors.Is(err, words.ErrTrackerRead) {
 		return nil, fmt.Errorf("dump from %s: %w", leader, err)
 	}
 	ref, ok := at[own]
@@ -177,56 +175,4 @@ func (c *Conn) expiries(ctx context.Context, en Enrichment, sessions []int64, co
 		}
 	}
 	return left, nil
-}
-
-// errSectionRead stops reading a dump once its session tracker is read.
-var errSectionRead = errors.New("zkwatch: dump: session tracker read")
-
-// javaDate is how Java's Date.toString prints a time, which the dump uses.
-const javaDate = "Mon Jan 02 15:04:05 MST 2006"
-
-// ParseSessionExpiry reads the session tracker at the head of a dump
-// reply, as the leader (or a standalone server) prints it:
-//
-//	SessionTracker dump:
-//	Session Sets (2)/(1):
-//	0 expire at Mon Nov 23 10:16:47 UTC 2026:
-//	1 expire at Mon Nov 23 10:16:48 UTC 2026:
-//		0x100008b69500000
-//	ephemeral nodes dump:
-//
-// and returns when each session is due to expire, to the second, on the
-// server's clock and in its time zone (an abbreviation Go may not know:
-// compare these times only with each other). A follower's tracker lists
-// sessions without expiry ("Global Sessions(1):" then "0x…\t6000ms"), so
-// its map is empty. It stops at the ephemeral nodes with errSectionRead,
-// or returns nil at the end of the reply.
-func ParseSessionExpiry(r *bufio.Reader) (map[int64]time.Time, error) {
-	out := map[int64]time.Time{}
-	var bucket time.Time
-	for n := 1; ; n++ {
-		line, err := r.ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return out, fmt.Errorf("zkwatch: dump line %d: %w", n, err)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if strings.HasPrefix(line, "ephemeral nodes dump") {
-			return out, errSectionRead
-		}
-		if _, when, ok := strings.Cut(line, " expire at "); ok && !strings.HasPrefix(line, "\t") {
-			bucket = time.Time{}
-			if t, perr := time.Parse(javaDate, strings.TrimSuffix(when, ":")); perr == nil {
-				bucket = t
-			}
-		} else if s, ok := strings.CutPrefix(line, "\t0x"); ok && !bucket.IsZero() {
-			if id, perr := strconv.ParseUint(s, 16, 64); perr == nil {
-				out[int64(id)] = bucket
-			}
-		} else if !strings.HasPrefix(line, "\t") {
-			bucket = time.Time{}
-		}
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // WatchQuery says how [Conn.ReadWatches] reads the servers' watch table.
@@ -24,7 +25,7 @@ type WatchQuery struct {
 	// dropped as it is read, and the table covers only these locks.
 	Locks []string
 	// Costs, if not nil, counts the words asked.
-	Costs *Costs
+	Costs *words.Costs
 }
 
 // ServerWatches reads the whole watch table of every server, as
@@ -38,7 +39,7 @@ func (c *Conn) ServerWatches(ctx context.Context) (*lockcore.WatchTable, error) 
 // this session's own watches left out. Sessions are per server, so the
 // table is complete only when every server answers: if any does not, or
 // the query's mode or budget rules it out, it returns nil and an error
-// saying why (wrapping ErrFourLetterRefused when a server's whitelist
+// saying why (wrapping words.ErrFourLetterRefused when a server's whitelist
 // refused the word and no AdminServer answered, or ErrOverBudget).
 func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTable, error) {
 	if q.Mode == WatchesRecipe {
@@ -58,19 +59,19 @@ func (c *Conn) ReadWatches(ctx context.Context, q WatchQuery) (*lockcore.WatchTa
 	var errs []error
 	for _, server := range ensemble.Servers {
 		table := map[int64][]string{}
-		_, err := c.ways(q.Costs).askEither(ctx, server, "wchc", reader{
-			text: func(r *bufio.Reader) error {
+		_, err := c.ways(q.Costs).AskEither(ctx, server, "wchc", words.Reader{
+			Text: func(r *bufio.Reader) error {
 				var err error
-				table, err = ParseWatchStream("wchc", r, interest)
+				table, err = words.ParseWatchStream("wchc", r, interest.Within)
 				return err
 			},
-			json: adminWatchTable(table, interest),
+			JSON: words.AdminWatchTable(table, interest.Within),
 		})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", server, err))
 			continue
 		}
-		sortTable(table)
+		words.SortTable(table)
 		for session, paths := range table {
 			for _, p := range paths {
 				if rel, ok := c.relOrMark(p); ok {
@@ -108,9 +109,9 @@ func (c *Conn) withinBudget(ctx context.Context, q WatchQuery, servers []string)
 	for _, server := range servers {
 		var total int
 		var text string
-		via, err := c.ways(q.Costs).askEither(ctx, server, "wchs", reader{text: textReader(&text), json: adminWatchSummary(&total)})
-		if err == nil && via == ViaWord {
-			total, err = ParseWchs(text)
+		via, err := c.ways(q.Costs).AskEither(ctx, server, "wchs", words.Reader{Text: words.TextReader(&text), JSON: words.AdminWatchSummary(&total)})
+		if err == nil && via == words.ViaWord {
+			total, err = words.ParseWchs(text)
 		}
 		if err == nil && total > budget {
 			return fmt.Errorf("%w: %s holds %d watches, over the budget of %d (--watches=server reads it anyway)", ErrOverBudget, server, total, budget)

@@ -1,6 +1,7 @@
 package zkwatch
 
 import (
+	"github.com/zklocks/zklocks/zkwatch/words"
 	"testing"
 	"time"
 )
@@ -8,10 +9,10 @@ import (
 func TestHearSilence(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 	est := t0.Add(-time.Hour)
-	conn := func(session, received, lresp, queued int64) Connection {
-		return Connection{Client: "10.0.0.9:4000", Session: session, Established: est, Received: received, LastResponseMonoMs: lresp, Queued: queued}
+	conn := func(session, received, lresp, queued int64) words.Connection {
+		return words.Connection{Client: "10.0.0.9:4000", Session: session, Established: est, Received: received, LastResponseMonoMs: lresp, Queued: queued}
 	}
-	answer := func(asked time.Time, conns ...Connection) []memberAnswer {
+	answer := func(asked time.Time, conns ...words.Connection) []memberAnswer {
 		return []memberAnswer{{info: ServerInfo{Addr: "zk1:2181"}, consOK: true, conns: conns, consAt: asked, consDone: asked.Add(10 * time.Millisecond)}}
 	}
 	e := &Enricher{}
@@ -74,7 +75,7 @@ func TestHearSilenceHeard(t *testing.T) {
 	e := &Enricher{}
 	ask := func(at time.Time, received int64) []memberAnswer {
 		a := []memberAnswer{{info: ServerInfo{Addr: "zk1:2181"}, consOK: true, consAt: at, consDone: at,
-			conns: []Connection{{Client: "10.0.0.9:4000", Session: 1, Established: t0, Received: received, LastResponseMonoMs: received}}}}
+			conns: []words.Connection{{Client: "10.0.0.9:4000", Session: 1, Established: t0, Received: received, LastResponseMonoMs: received}}}}
 		e.hearSilence(a)
 		return a
 	}
@@ -93,9 +94,9 @@ func TestHearSilenceHeard(t *testing.T) {
 // against the one before, as every ask of a large cluster's member is.
 func BenchmarkHearSilence(b *testing.B) {
 	t0 := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
-	conns := make([]Connection, 10000)
+	conns := make([]words.Connection, 10000)
 	for i := range conns {
-		conns[i] = Connection{Client: "10.0.0.9:4000", Session: int64(i + 1), Established: t0, Received: int64(i % 7), LastResponseMonoMs: int64(100_000 + i)}
+		conns[i] = words.Connection{Client: "10.0.0.9:4000", Session: int64(i + 1), Established: t0, Received: int64(i % 7), LastResponseMonoMs: int64(100_000 + i)}
 	}
 	e := &Enricher{}
 	b.ReportAllocs()

@@ -3,11 +3,13 @@ package zkwatch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // WatchConfig configures a Watcher.
@@ -79,7 +81,7 @@ type WatchConfig struct {
 	WalkEvery time.Duration
 	// DumpEvery is the least gap between two dumps, which find new locks
 	// with ephemeral contenders; 0 means 5 s. A dump that took d is asked
-	// again no sooner than d/MaxWordShare later.
+	// again no sooner than d/words.MaxWordShare later.
 	DumpEvery time.Duration
 	// FullWalk, with Once, finishes the walk before the sync even where a
 	// dump found the locks with ephemeral contenders, so that locks whose
@@ -91,7 +93,7 @@ type WatchConfig struct {
 	DirWatchMax int
 	// Costs, if not nil, counts the four-letter words the watcher asks;
 	// nil makes a Costs of the watcher's own (see Watcher.Costs).
-	Costs *Costs
+	Costs *words.Costs
 }
 
 // Watcher keeps a live, watch-driven picture of every lock under its roots
@@ -108,7 +110,7 @@ type Watcher struct {
 	cfg    WatchConfig
 	events chan Event
 	sem    chan struct{} // a slot per request in flight, Concurrency in all
-	costs  *Costs
+	costs  *words.Costs
 	// reqCtx ends the watcher's requests: when it ends, and in Once mode
 	// when the connection is lost.
 	reqCtx context.Context
@@ -193,7 +195,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		cfg.Concurrency = 64
 	}
 	if cfg.Costs == nil {
-		cfg.Costs = NewCosts()
+		cfg.Costs = words.NewCosts()
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
@@ -303,6 +305,19 @@ func (w *Watcher) emit(ctx context.Context, ev Event) {
 	select {
 	case w.events <- ev:
 	case <-ctx.Done():
+	}
+}
+
+// report turns a failed read into an event: a denied path, or an error
+// (for a root that does not exist, an error wrapping ErrNoNode).
+func (w *Watcher) report(ctx context.Context, path string, err error, root bool) {
+	switch {
+	case errors.Is(err, zk.ErrNoAuth):
+		w.emit(ctx, Event{Kind: EventDenied, At: time.Now(), Path: path, Err: fmt.Errorf("%s: %w", path, err)})
+	case errors.Is(err, zk.ErrNoNode) && !root:
+		// It went while the walk reached it.
+	default:
+		w.emit(ctx, Event{Kind: EventError, At: time.Now(), Path: path, Err: fmt.Errorf("%s: %w", path, err)})
 	}
 }
 

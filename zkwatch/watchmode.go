@@ -1,14 +1,7 @@
 package zkwatch
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
 )
 
 // WatchMode says where waiters' watch targets come from.
@@ -66,81 +59,4 @@ type Interest struct {
 	// Gen numbers the set of locks Covers accepts: it grows whenever a
 	// lock is found.
 	Gen uint64
-}
-
-func (in Interest) keepPath(p string) bool { return in.Within == nil || in.Within(p) }
-
-var wchsTotal = regexp.MustCompile(`(?m)^Total watches:\s*(\d+)`)
-
-// ParseWchs reads the total of a wchs reply:
-//
-//	1 connections watching 1 paths
-//	Total watches:1
-//
-// Like wchc, it counts data watches only.
-func ParseWchs(text string) (int, error) {
-	if err := replyError(text); err != nil {
-		return 0, err
-	}
-	m := wchsTotal.FindStringSubmatch(text)
-	if m == nil {
-		return 0, fmt.Errorf("zkwatch: wchs: no \"Total watches\" line in %q", strings.TrimSpace(text))
-	}
-	return strconv.Atoi(m[1])
-}
-
-// ParseWatchStream reads a wchc or wchp reply as it comes (the shapes of
-// [ParseWchc] and [ParseWchp]), keeping only the sessions and paths in
-// interest, and returns the table by session with its paths sorted.
-func ParseWatchStream(word string, r *bufio.Reader, interest Interest) (map[int64][]string, error) {
-	table := map[int64][]string{}
-	var header string
-	started := false
-	for n := 1; ; n++ {
-		line, err := r.ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("zkwatch: %s line %d: %w", word, n, err)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		switch {
-		case strings.TrimSpace(line) == "":
-		case strings.HasPrefix(line, "\t"):
-			if !started {
-				return nil, fmt.Errorf("zkwatch: %s line %d: %q comes before any header", word, n, line)
-			}
-			if err := keepWatch(word, table, header, line[1:], interest); err != nil {
-				return nil, fmt.Errorf("zkwatch: %s line %d: %w", word, n, err)
-			}
-		default:
-			header, started = line, true
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-	}
-	for s, paths := range table {
-		slices.Sort(paths)
-		table[s] = slices.Compact(paths)
-	}
-	return table, nil
-}
-
-// keepWatch adds one watch of a wchc group (header a session, member a
-// path) or a wchp group (the other way round), if interest keeps it.
-func keepWatch(word string, table map[int64][]string, header, member string, interest Interest) error {
-	sessionText, path := header, member
-	if word == "wchp" {
-		sessionText, path = member, header
-	}
-	if !strings.HasPrefix(path, "/") {
-		return fmt.Errorf("%q is not a path", path)
-	}
-	s, err := parseHex(sessionText)
-	if err != nil {
-		return err
-	}
-	if interest.keepPath(path) {
-		table[s] = append(table[s], path)
-	}
-	return nil
 }

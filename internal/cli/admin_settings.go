@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/spf13/pflag"
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 	"gopkg.in/yaml.v3"
 )
 
@@ -75,7 +75,7 @@ func (s *settings) mergeAdmin(flags adminFlags, ctx adminFlags, changed func(str
 // checkAdmin validates the AdminServer settings that need no I/O.
 func (s settings) checkAdmin() error {
 	if s.admin.Port != "off" {
-		if _, _, err := zkwatch.ParseAdminPorts(s.admin.Port); err != nil {
+		if _, _, err := words.ParseAdminPorts(s.admin.Port); err != nil {
 			return fmt.Errorf("%s: %w", s.source["admin.port"], err)
 		}
 	}
@@ -93,15 +93,15 @@ func (s settings) checkAdmin() error {
 }
 
 // adminServer turns the settings into zkwatch's, reading the CA file.
-func (s settings) adminServer() (*zkwatch.AdminServer, error) {
+func (s settings) adminServer() (*words.AdminServer, error) {
 	if s.admin.Port == "off" {
-		return &zkwatch.AdminServer{Off: true}, nil
+		return &words.AdminServer{Off: true}, nil
 	}
-	port, each, err := zkwatch.ParseAdminPorts(s.admin.Port)
+	port, each, err := words.ParseAdminPorts(s.admin.Port)
 	if err != nil {
 		return nil, err
 	}
-	a := &zkwatch.AdminServer{Port: port, Ports: each, HTTPS: s.admin.Scheme == "https"}
+	a := &words.AdminServer{Port: port, Ports: each, HTTPS: s.admin.Scheme == "https"}
 	if !a.HTTPS {
 		return a, nil
 	}
@@ -129,7 +129,7 @@ func (s settings) viewAdmin(doc *yaml.Node) {
 	m := &yaml.Node{Kind: yaml.MappingNode}
 	port, scheme := s.admin.Port, s.admin.Scheme
 	if port == "" {
-		port = strconv.Itoa(zkwatch.DefaultAdminPort)
+		port = strconv.Itoa(words.DefaultAdminPort)
 	}
 	if scheme == "" {
 		scheme = "http"

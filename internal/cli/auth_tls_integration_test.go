@@ -22,6 +22,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // testPassword is distinctive enough that finding it anywhere is a leak.
@@ -217,7 +218,7 @@ func TestIntegrationTLS(t *testing.T) {
 		t.Parallel()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_, plainErr := zkwatch.FourLetter(ctx, secure, "srvr")
+		_, plainErr := words.FourLetter(ctx, secure, "srvr")
 		t.Logf("plain srvr to the secure port: %v", plainErr)
 		if plainErr == nil {
 			t.Errorf("plain srvr to the secure port answered")
@@ -228,7 +229,7 @@ func TestIntegrationTLS(t *testing.T) {
 		}
 		tlsCtx, cancelTLS := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancelTLS()
-		reply, err := zkwatch.FourLetterTLS(tlsCtx, secure, "srvr", cfg)
+		reply, err := words.FourLetterTLS(tlsCtx, secure, "srvr", cfg)
 		t.Logf("srvr over TLS: %q, %v", reply, err)
 		if err != nil || !strings.Contains(reply, "Mode:") {
 			t.Errorf("srvr over TLS: %q, %v", reply, err)

@@ -13,7 +13,7 @@ import (
 	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // busyLoops keeps every core busy until the returned stop is called or
@@ -61,7 +61,7 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 	proxy.Drop()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if cons, err := zkwatch.FourLetter(ctx, zks.Addr(), "cons"); err != nil || strings.Contains(cons, sid) {
+	if cons, err := words.FourLetter(ctx, zks.Addr(), "cons"); err != nil || strings.Contains(cons, sid) {
 		t.Fatalf("the holder's session should be between connections now (cons: %v):\n%s", err, cons)
 	}
 	out, errOut, code := run(t, "check", "--server", zks.Addr(), "--json")
@@ -75,7 +75,7 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 	}
 	// It was live: it still holds, on the same session, connected again.
 	zktest.WaitUntil(t, 20*time.Second, func() string {
-		if cons, _ := zkwatch.FourLetter(ctx, zks.Addr(), "cons"); !strings.Contains(cons, sid) || !kazoo.Held("h") {
+		if cons, _ := words.FourLetter(ctx, zks.Addr(), "cons"); !strings.Contains(cons, sid) || !kazoo.Held("h") {
 			return "the holder is not back on its session"
 		}
 		return ""

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 func newDoctorCommand(g *globalFlags) *cobra.Command {
@@ -107,9 +108,9 @@ func (d diagnosis) writeText(w io.Writer) error {
 		for _, c := range zkwatch.Capabilities {
 			via, why := p.Way(c)
 			switch {
-			case via == zkwatch.ViaWord:
+			case via == words.ViaWord:
 				fmt.Fprintf(&b, "    ✓ %s  (four-letter word)\n", c.Name)
-			case via == zkwatch.ViaAdmin:
+			case via == words.ViaAdmin:
 				fmt.Fprintf(&b, "    ✓ %s  (AdminServer)\n", c.Name)
 			case d.fromLeader(p, c):
 				// Only the leader gives it, and the leader does: nothing
@@ -201,7 +202,7 @@ func adminText(p zkwatch.Probe) string {
 	}
 	var ok, failed []string
 	for _, word := range zkwatch.ProbeWords {
-		command, _ := zkwatch.AdminCommand(word)
+		command, _ := words.AdminCommand(word)
 		switch err := p.Admin[word]; {
 		case err == nil:
 			ok = append(ok, command)
@@ -267,7 +268,7 @@ func (d diagnosis) writeJSON(w io.Writer) error {
 		if len(p.Admin) > 0 {
 			m.Admin = &adminJSON{URL: p.AdminURL, TLS: p.AdminTLS, Commands: map[string]string{}}
 			for word, err := range p.Admin {
-				command, _ := zkwatch.AdminCommand(word)
+				command, _ := words.AdminCommand(word)
 				m.Admin.Commands[command] = answerText(err)
 			}
 		}
@@ -293,6 +294,6 @@ func (d diagnosis) writeJSON(w io.Writer) error {
 	return enc.Encode(out)
 }
 
-func errorIsRefused(err error) bool { return errors.Is(err, zkwatch.ErrFourLetterRefused) }
+func errorIsRefused(err error) bool { return errors.Is(err, words.ErrFourLetterRefused) }
 
-func errorIsUnavailable(err error) bool { return errors.Is(err, zkwatch.ErrAdminUnavailable) }
+func errorIsUnavailable(err error) bool { return errors.Is(err, words.ErrAdminUnavailable) }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestDoctorTextGivesEachFixOnce: three members as Debian ships them
@@ -13,7 +14,7 @@ import (
 // the members it is for, and a follower's "only the leader's dump" is
 // fine when the leader gives it, not a ✗.
 func TestDoctorTextGivesEachFixOnce(t *testing.T) {
-	refused := func(w string) error { return fmt.Errorf("%w: %s", zkwatch.ErrFourLetterRefused, w) }
+	refused := func(w string) error { return fmt.Errorf("%w: %s", words.ErrFourLetterRefused, w) }
 	probe := func(member, mode string, dump bool) zkwatch.Probe {
 		p := zkwatch.Probe{Member: member, Mode: mode, Words: map[string]error{}}
 		for _, w := range zkwatch.ProbeWords {
@@ -32,10 +33,10 @@ func TestDoctorTextGivesEachFixOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if n := strings.Count(out, zkwatch.WhitelistFix); n != 1 {
+	if n := strings.Count(out, words.WhitelistFix); n != 1 {
 		t.Errorf("the whitelist fix said %d times:\n%s", n, out)
 	}
-	if !strings.Contains(out, "  on zk1:2181, zk2:2181, zk3:2181: add "+zkwatch.WhitelistFix) {
+	if !strings.Contains(out, "  on zk1:2181, zk2:2181, zk3:2181: add "+words.WhitelistFix) {
 		t.Errorf("the fix does not name its members:\n%s", out)
 	}
 	if n := strings.Count(out, "✓ when a disconnected session expires  (from the leader, zk2:2181)"); n != 2 {

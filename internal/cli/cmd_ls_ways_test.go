@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestLsSaysNothingWhenEveryWordAnswered: ls's stderr stays empty for a
@@ -13,7 +14,7 @@ import (
 // Debian ships it), and says how a member answered when a word went
 // unanswered or its AdminServer failed.
 func TestLsSaysNothingWhenEveryWordAnswered(t *testing.T) {
-	admin := map[string]zkwatch.Via{"cons": zkwatch.ViaAdmin, "wchc": zkwatch.ViaAdmin, "srvr": zkwatch.ViaWord}
+	admin := map[string]words.Via{"cons": words.ViaAdmin, "wchc": words.ViaAdmin, "srvr": words.ViaWord}
 	for _, c := range []struct {
 		name string
 		sv   zkwatch.ServerInfo
@@ -23,7 +24,7 @@ func TestLsSaysNothingWhenEveryWordAnswered(t *testing.T) {
 		{"one unanswered", zkwatch.ServerInfo{Addr: "zk1:2181", Refused: []string{"cons", "dump"}, Via: admin},
 			"refused, no answer: dump"},
 		{"admin failed", zkwatch.ServerInfo{Addr: "zk1:2181", Refused: []string{"cons"}, Via: admin,
-			AdminErr: errors.New("zkwatch: AdminServer: 500")}, "zk1:2181: by AdminServer"},
+			AdminErr: errors.New("words: AdminServer: 500")}, "zk1:2181: by AdminServer"},
 	} {
 		var b strings.Builder
 		writeWays(&b, []zkwatch.ServerInfo{c.sv}, "")

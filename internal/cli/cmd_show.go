@@ -15,6 +15,7 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 func newShowCommand(g *globalFlags) *cobra.Command {
@@ -208,7 +209,7 @@ func write(cmd *cobra.Command, asJSON bool, writeJSON, writeText func(io.Writer)
 // withAnswered adds to each member's ways (ServerInfo.Via) the words asked
 // of it outside the Enricher, such as the watch table, without changing
 // servers, which may be shared.
-func withAnswered(servers []zkwatch.ServerInfo, answered map[string]map[string]zkwatch.Via) []zkwatch.ServerInfo {
+func withAnswered(servers []zkwatch.ServerInfo, answered map[string]map[string]words.Via) []zkwatch.ServerInfo {
 	out := slices.Clone(servers)
 	for i, sv := range out {
 		if len(answered[sv.Addr]) == 0 {
@@ -216,7 +217,7 @@ func withAnswered(servers []zkwatch.ServerInfo, answered map[string]map[string]z
 		}
 		via := maps.Clone(sv.Via)
 		if via == nil {
-			via = map[string]zkwatch.Via{}
+			via = map[string]words.Via{}
 		}
 		for w, v := range answered[sv.Addr] {
 			if _, ok := via[w]; !ok {

@@ -20,6 +20,7 @@ import (
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // livenessTimeout is every session's timeout on the test's server. The
@@ -85,10 +86,10 @@ func testLiveness(t *testing.T, admin bool) {
 	srv := zktest.Start(t, opts...)
 	addr := srv.Addr()
 	var flags []string
-	var adminServer *zkwatch.AdminServer
+	var adminServer *words.AdminServer
 	if admin {
 		flags = []string{"--admin-port", strconv.Itoa(srv.AdminPort())}
-		adminServer = &zkwatch.AdminServer{Port: srv.AdminPort()}
+		adminServer = &words.AdminServer{Port: srv.AdminPort()}
 	}
 
 	frozen, crashed, others := peers.Start(t, peers.Kazoo, addr), peers.Start(t, peers.Kazoo, addr), peers.Start(t, peers.Kazoo, addr)
@@ -307,7 +308,7 @@ type recordedWatch struct {
 	rec *recording.Writer
 }
 
-func watchRecorded(t *testing.T, connect string, admin *zkwatch.AdminServer, file string) *recordedWatch {
+func watchRecorded(t *testing.T, connect string, admin *words.AdminServer, file string) *recordedWatch {
 	t.Helper()
 	target, err := zkwatch.ParseConnectString(connect)
 	if err != nil {

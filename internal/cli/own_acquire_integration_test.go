@@ -11,6 +11,7 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestIntegrationOwnAcquireWatches takes a lock from the UI's actions, as
@@ -150,11 +151,11 @@ func connected(t *testing.T, addr string, session int64) bool {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	text, err := zkwatch.FourLetter(ctx, addr, "cons")
+	text, err := words.FourLetter(ctx, addr, "cons")
 	if err != nil {
 		t.Fatal(err)
 	}
-	conns, err := zkwatch.ParseCons(text)
+	conns, err := words.ParseCons(text)
 	if err != nil {
 		t.Fatal(err)
 	}

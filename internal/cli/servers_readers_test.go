@@ -12,6 +12,7 @@ import (
 
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // The readers TestIntegrationServerConfigs sees each cluster through:
@@ -119,7 +120,7 @@ func describeParticipant(lock string, p struct {
 // found once it has both locks.
 func watchLive(t *testing.T, c cluster, locks ...string) string {
 	t.Helper()
-	port, each, err := zkwatch.ParseAdminPorts(c.adminPort)
+	port, each, err := words.ParseAdminPorts(c.adminPort)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func watchLive(t *testing.T, c cluster, locks ...string) string {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, Admin: &zkwatch.AdminServer{Port: port, Ports: each}})
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, Admin: &words.AdminServer{Port: port, Ports: each}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 var t0 = time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
@@ -235,7 +236,7 @@ func TestUpAndSyncAge(t *testing.T) {
 	if got := value(t, e, "zklocks_up", nil); got != 1 {
 		t.Errorf("up after the re-sync: %v", got)
 	}
-	e.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: *now, Cost: []zkwatch.MemberCost{{Member: "127.0.0.1:2181", Bytes: 2048, Time: 30 * time.Millisecond}}})
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: *now, Cost: []words.MemberCost{{Member: "127.0.0.1:2181", Bytes: 2048, Time: 30 * time.Millisecond}}})
 	if got := value(t, e, "zklocks_fourletter_bytes_last_minute", []string{"127.0.0.1:2181"}); got != 2048 {
 		t.Errorf("four-letter bytes %v", got)
 	}

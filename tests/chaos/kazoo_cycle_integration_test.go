@@ -12,7 +12,7 @@ import (
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // TestIntegrationChaosKazooReaderCycle checks the evidence the chaos run
@@ -54,10 +54,10 @@ func awaitWatch(t *testing.T, srv *zktest.Server, session int64, node string) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		text, err := zkwatch.FourLetter(ctx, srv.Addr(), "wchc")
+		text, err := words.FourLetter(ctx, srv.Addr(), "wchc")
 		cancel()
 		if err == nil {
-			watches, err := zkwatch.ParseWchc(text)
+			watches, err := words.ParseWchc(text)
 			if err == nil && slices.Contains(watches[session], node) {
 				return
 			}

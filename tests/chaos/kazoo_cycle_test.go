@@ -12,7 +12,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // kazooReaderCycle looks for kazoo 2.8's read-lock deadlock around the
@@ -39,12 +39,12 @@ func kazooReaderCycle(observer *zk.Conn, members []*zktest.Server, dir string, s
 	}
 	for _, m := range members {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		text, err := zkwatch.FourLetter(ctx, m.Addr(), "wchc")
+		text, err := words.FourLetter(ctx, m.Addr(), "wchc")
 		cancel()
 		if err != nil {
 			continue // a member stopped by a leader kill
 		}
-		watches, err := zkwatch.ParseWchc(text)
+		watches, err := words.ParseWchc(text)
 		if err != nil {
 			continue
 		}

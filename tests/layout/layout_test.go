@@ -1,6 +1,7 @@
 // Package layout holds the checks of the tree's layout: no package the
-// binary can link may import a test rig, and docs/architecture.md's layout
-// table names every package as it stands.
+// binary can link may import a test rig, a leaf package imports nothing
+// of zklocks, and docs/architecture.md's layout table names every package
+// as it stands.
 package layout
 
 import (
@@ -42,6 +43,40 @@ func TestProductImportsNoRig(t *testing.T) {
 	}
 	if products < 8 {
 		t.Fatalf("go list named only %d product packages; is the module path %s?", products, module)
+	}
+}
+
+// leaves are the product packages that stand alone: they import nothing of
+// zklocks, so that what they do can be read, tested and reused without the
+// rest.
+var leaves = []string{
+	module + "/zkwatch/words", // asking members and reading their answers
+}
+
+// TestLeavesImportNothingOfZklocks lists each leaf package's own
+// (non-test) imports with `go list` and fails on any of this module.
+func TestLeavesImportNothingOfZklocks(t *testing.T) {
+	args := append([]string{"list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`}, leaves...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	listed := 0
+	scanner := bufio.NewScanner(bytes.NewReader(out))
+	for scanner.Scan() {
+		fields := strings.Fields(scanner.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		listed++
+		for _, imported := range fields[1:] {
+			if imported == module || strings.HasPrefix(imported, module+"/") {
+				t.Errorf("leaf package %s imports %s", fields[0], imported)
+			}
+		}
+	}
+	if listed != len(leaves) {
+		t.Fatalf("go list named %d of the %d leaf packages", listed, len(leaves))
 	}
 }
 

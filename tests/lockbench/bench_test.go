@@ -12,7 +12,7 @@ import (
 
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/tests/lockbench"
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Each configuration runs once per round: it loops for warmup, then is
@@ -82,7 +82,7 @@ func benchOne(b *testing.B, cfg lockbench.Config) lockbench.Result {
 // benchHeader names the server and the machine.
 func benchHeader(b *testing.B, addr string) string {
 	version := "?"
-	if reply, err := zkwatch.FourLetter(context.Background(), addr, "srvr"); err == nil {
+	if reply, err := words.FourLetter(context.Background(), addr, "srvr"); err == nil {
 		line, _, _ := strings.Cut(reply, "\n")
 		version = strings.TrimPrefix(line, "Zookeeper version: ")
 		version, _, _ = strings.Cut(version, "-")

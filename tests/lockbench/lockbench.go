@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // Client names a lock client under test.
@@ -103,7 +103,7 @@ type snapshot struct {
 func sample(ctx context.Context, addr string, d driver) (snapshot, error) {
 	before := nowMicros()
 	s := snapshot{seen: d.observe()}
-	reply, err := zkwatch.FourLetter(ctx, addr, "mntr")
+	reply, err := words.FourLetter(ctx, addr, "mntr")
 	if err != nil {
 		return s, fmt.Errorf("lockbench: %w", err)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // fourLetter sends a four-letter word to addr and returns the whole reply.
-// The public client is zkwatch.FourLetter; this package cannot import it.
+// The public client is words.FourLetter; this package cannot import it.
 func fourLetter(ctx context.Context, addr, word string) (string, error) {
 	return zkserver.FourLetter(ctx, addr, word)
 }

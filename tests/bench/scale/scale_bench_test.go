@@ -23,6 +23,7 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // The cluster BenchmarkScale builds, and how long it watches zklocks idle.
@@ -68,7 +69,7 @@ type scaleFigures struct {
 	floor                 scaleFloorResult
 	table                 scaleTableResult
 	ui, idle              scaleUIResult
-	cost                  []zkwatch.MemberCost
+	cost                  []words.MemberCost
 	engine                time.Duration
 	show, lsRoot, acquire scaleRun
 }
@@ -169,7 +170,7 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 	for _, x := range all {
 		r.note("the floor: a raw go-zookeeper client that knows every lock path reads them all (children and each contender) in %v", x.floor.took.Round(time.Millisecond))
 		r.note("what --watches=auto does not ask: the watch table of %s (%s), %s in %v (it would be asked no more than once in %v)",
-			x.table.member, x.table.via, fmtMB(x.table.bytes), x.table.took.Round(time.Millisecond), (time.Duration(float64(x.table.took) / zkwatch.MaxWordShare)).Round(time.Second))
+			x.table.member, x.table.via, fmtMB(x.table.bytes), x.table.took.Round(time.Millisecond), (time.Duration(float64(x.table.took) / words.MaxWordShare)).Round(time.Second))
 		for _, m := range x.cost {
 			for _, w := range m.Words {
 				r.note("%s %s (%s): %d asks, %s, %v in the last minute; next no sooner than %v after the last",
@@ -315,7 +316,7 @@ func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int) scaleUIResu
 // scaleCost watches the cluster in this process, with the UI's defaults,
 // for a minute, and returns what its four-letter words cost each member,
 // and how long the watcher took to its first sync.
-func scaleCost(b *testing.B, c scaleCluster) ([]zkwatch.MemberCost, time.Duration) {
+func scaleCost(b *testing.B, c scaleCluster) ([]words.MemberCost, time.Duration) {
 	target, err := zkwatch.ParseConnectString(c.connect)
 	if err != nil {
 		b.Fatal(err)

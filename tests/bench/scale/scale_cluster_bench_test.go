@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
-	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // scaleCluster is BenchmarkScale's cluster and how zklocks is pointed at
@@ -21,8 +21,8 @@ type scaleCluster struct {
 	members   []*zktest.Server
 	addrs     []string
 	connect   string
-	admin     *zkwatch.AdminServer // nil: the defaults
-	adminArgs []string             // the --admin-port flag naming each member's
+	admin     *words.AdminServer // nil: the defaults
+	adminArgs []string           // the --admin-port flag naming each member's
 }
 
 // scaleServers starts the cluster's server or ensemble, sized for it, with
@@ -43,7 +43,7 @@ func scaleServers(b *testing.B, admin bool) scaleCluster {
 		c.members = zktest.StartEnsemble(b, *scaleMembers, opts...).Members()
 	}
 	ports := ""
-	c.admin = &zkwatch.AdminServer{Ports: map[string]int{}}
+	c.admin = &words.AdminServer{Ports: map[string]int{}}
 	for i, m := range c.members {
 		c.addrs = append(c.addrs, m.Addr())
 		if i > 0 {
@@ -119,13 +119,13 @@ func (c scaleCluster) tableCost(b *testing.B) scaleTableResult {
 	member := c.addrs[0]
 	start := time.Now()
 	if c.admin == nil {
-		reply, err := zkwatch.FourLetter(ctx, member, "wchc")
+		reply, err := words.FourLetter(ctx, member, "wchc")
 		if err != nil {
 			b.Fatal(err)
 		}
 		return scaleTableResult{member: member, via: "wchc", bytes: int64(len(reply)), took: time.Since(start)}
 	}
-	n, err := zkwatch.AdminStream(ctx, c.admin, member, "wchc", nil, func(string, *json.Decoder) (bool, error) { return false, nil })
+	n, err := words.AdminStream(ctx, c.admin, member, "wchc", nil, func(string, *json.Decoder) (bool, error) { return false, nil })
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 // an exists watch, the other a getData watch. Their session ids differ
 // only past 2^53, where float64 would make them one.
 
-func readAdmin(t *testing.T, name string, field adminField) string {
+func readAdmin(t *testing.T, name string, field AdminField) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -41,7 +41,7 @@ const (
 
 func TestAdminConnectionsExactSessions(t *testing.T) {
 	var conns []Connection
-	readAdmin(t, "admin_connections.json", adminConnections(&conns))
+	readAdmin(t, "admin_connections.json", AdminConnections(&conns))
 	if len(conns) != 2 {
 		t.Fatalf("%d connections, want 2", len(conns))
 	}
@@ -57,16 +57,16 @@ func TestAdminConnectionsExactSessions(t *testing.T) {
 
 func TestAdminWatchTablesAgree(t *testing.T) {
 	byS, byP := map[int64][]string{}, map[int64][]string{}
-	readAdmin(t, "admin_watches.json", adminWatchTable(byS, Interest{}))
-	readAdmin(t, "admin_watches_by_path.json", adminWatchTable(byP, Interest{}))
+	readAdmin(t, "admin_watches.json", AdminWatchTable(byS, nil))
+	readAdmin(t, "admin_watches_by_path.json", AdminWatchTable(byP, nil))
 	want := map[int64][]string{adminSession1: {"/locks/a/x"}, adminSession2: {"/locks/a"}}
 	if !reflect.DeepEqual(byS, want) || !reflect.DeepEqual(byP, want) {
 		t.Errorf("watches %v, watches_by_path %v, want %v", byS, byP, want)
 	}
 	kept := map[int64][]string{}
-	readAdmin(t, "admin_watches.json", adminWatchTable(kept, Interest{Within: func(p string) bool { return p == "/locks/a" }}))
+	readAdmin(t, "admin_watches.json", AdminWatchTable(kept, func(p string) bool { return p == "/locks/a" }))
 	if !reflect.DeepEqual(kept, map[int64][]string{adminSession2: {"/locks/a"}}) {
-		t.Errorf("interest kept %v", kept)
+		t.Errorf("kept %v", kept)
 	}
 }
 
@@ -74,10 +74,10 @@ func TestAdminDump(t *testing.T) {
 	eph := Ephemerals{Owners: map[string]int64{}}
 	at := map[int64]time.Time{}
 	readAdmin(t, "admin_dump.json", func(key string, dec *json.Decoder) (bool, error) {
-		if ok, err := adminEphemerals(&eph, func(string) bool { return true })(key, dec); ok {
+		if ok, err := AdminEphemerals(&eph, func(string) bool { return true }, func(string) bool { return true })(key, dec); ok {
 			return ok, err
 		}
-		return adminExpiry(at)(key, dec)
+		return AdminExpiry(at)(key, dec)
 	})
 	if eph.Nodes != 1 || eph.Sessions != 1 || eph.Parents["/locks/a"] != (EphemeralParent{Count: 1, Sample: "lock-0000000000"}) {
 		t.Errorf("ephemerals %+v", eph)
@@ -93,14 +93,14 @@ func TestAdminDump(t *testing.T) {
 
 func TestAdminServerStats(t *testing.T) {
 	var st ServerStatus
-	readAdmin(t, "admin_server_stats.json", adminStatus(&st))
+	readAdmin(t, "admin_server_stats.json", AdminStatus(&st))
 	if st.Mode != "standalone" || st.Version != "3.8.0" || st.NodeCount != 5 {
 		t.Errorf("status %+v", st)
 	}
 }
 
 func TestAdminNotServing(t *testing.T) {
-	errText, err := readAdminAnswer(strings.NewReader(`{"command":"connections","error":"`+notServingReply+`"}`), adminConnections(new([]Connection)))
+	errText, err := readAdminAnswer(strings.NewReader(`{"command":"connections","error":"`+notServingReply+`"}`), AdminConnections(new([]Connection)))
 	if err != nil || errText != notServingReply {
 		t.Errorf("error text %q, err %v", errText, err)
 	}
@@ -120,7 +120,7 @@ func TestAdminStreamUnavailable(t *testing.T) {
 	for name, port := range map[string]string{"404": port, "closed port": closedPort} {
 		p, _, _ := ParseAdminPorts(port)
 		a := &AdminServer{Port: p}
-		_, err := AdminStream(context.Background(), a, "127.0.0.1:2181", "cons", nil, adminConnections(new([]Connection)))
+		_, err := AdminStream(context.Background(), a, "127.0.0.1:2181", "cons", nil, AdminConnections(new([]Connection)))
 		if !errors.Is(err, ErrAdminUnavailable) {
 			t.Errorf("%s: err %v, want ErrAdminUnavailable", name, err)
 		}
@@ -157,10 +157,10 @@ func TestParseAdminPorts(t *testing.T) {
 }
 
 // TestWayMemory: a refused word is remembered for good; a missing
-// AdminServer for adminRetry only, the time of its first finding kept
+// AdminServer for AdminRetry only, the time of its first finding kept
 // while the same finding is handed back.
 func TestWayMemory(t *testing.T) {
-	m := newWayMemory()
+	m := NewWayMemory()
 	refused := fmt.Errorf("%w: cons", ErrFourLetterRefused)
 	missing := fmt.Errorf("%w at x: connection refused", ErrAdminUnavailable)
 	m.learn("a:1", "cons", "", refused, missing)
@@ -171,10 +171,10 @@ func TestWayMemory(t *testing.T) {
 		t.Error("srvr taken as refused")
 	}
 	m.learn("a:1", "dump", "", refused, missing) // the same finding again
-	first := m.noAdmin["a:1"].at
-	m.noAdmin["a:1"] = missingAdmin{err: missing, at: first.Add(-adminRetry)}
+	first := m.noAdmin["a:1"].At
+	m.noAdmin["a:1"] = MissingAdmin{Err: missing, At: first.Add(-AdminRetry)}
 	if r, noAdmin := m.recall("a:1", "cons"); !r || noAdmin != nil {
-		t.Errorf("after adminRetry: refused %v, no AdminServer %v; want the AdminServer asked again", r, noAdmin)
+		t.Errorf("after AdminRetry: refused %v, no AdminServer %v; want the AdminServer asked again", r, noAdmin)
 	}
 	m.learn("a:1", "cons", "", nil, errors.New("timeout")) // a failure, not a missing AdminServer
 	if _, noAdmin := m.recall("a:1", "cons"); noAdmin != nil {

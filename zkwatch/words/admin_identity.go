@@ -1,29 +1,12 @@
-package zkwatch
+package words
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
 	"strings"
-)
-
-// Why an AdminServer's answer is not taken for a member's. Both also wrap
-// [ErrAdminUnavailable], so that an answer that is not the member's judges
-// nothing, as no answer would.
-var (
-	// ErrAdminElsewhere: the AdminServer asked is another server's. Two
-	// servers on one host, or a balancer that forwards the admin port to
-	// any member, give one member's connections and watches for another's.
-	ErrAdminElsewhere = errors.New("zkwatch: the AdminServer is another server's")
-	// ErrAdminUntied: the AdminServer's configuration does not name the
-	// client port it serves, so nothing ties its answers to the member.
-	ErrAdminUntied = errors.New("zkwatch: the AdminServer cannot be tied to its member")
-	// ErrAdminAuth: the AdminServer asks for credentials (HTTP 401 or
-	// 403), which zklocks does not give.
-	ErrAdminAuth = errors.New("zkwatch: the AdminServer requires authentication")
 )
 
 // adminIdentity is what an AdminServer's configuration command says of
@@ -84,7 +67,7 @@ type notMemberError struct {
 }
 
 // Error says which AdminServer and why.
-func (e *notMemberError) Error() string { return "zkwatch: " + e.text }
+func (e *notMemberError) Error() string { return "words: " + e.text }
 
 // Unwrap gives the kind and ErrAdminUnavailable.
 func (e *notMemberError) Unwrap() []error { return []error{e.kind, ErrAdminUnavailable} }
@@ -96,7 +79,7 @@ func (e *notMemberError) Unwrap() []error { return []error{e.kind, ErrAdminUnava
 // the one this proof went over. also, if not nil, is given the
 // configuration's keys first, for a caller that asked for it; it returns
 // the answer's size.
-func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs, also adminField) (int64, error) {
+func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs, also AdminField) (int64, error) {
 	var id adminIdentity
 	n, err := adminStream(ctx, a, member, "conf", costs, func(key string, dec *json.Decoder) (bool, error) {
 		if also != nil {

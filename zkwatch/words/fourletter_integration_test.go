@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"context"

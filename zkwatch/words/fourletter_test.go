@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -289,7 +289,7 @@ func TestParseSessionExpiry(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseSessionExpiry(bufio.NewReader(strings.NewReader(tc.dump)))
-			if (err != nil) != tc.stopped || err != nil && !errors.Is(err, errSectionRead) {
+			if (err != nil) != tc.stopped || err != nil && !errors.Is(err, ErrTrackerRead) {
 				t.Fatalf("err %v, want stopped %v", err, tc.stopped)
 			}
 			if len(got) != len(tc.want) {

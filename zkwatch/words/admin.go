@@ -1,8 +1,7 @@
-package zkwatch
+package words
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,20 +14,6 @@ import (
 // DefaultAdminPort is the port ZooKeeper's AdminServer listens on unless
 // admin.serverPort says otherwise.
 const DefaultAdminPort = 8080
-
-// AdminServer errors. The AdminServer client wraps them; match with
-// errors.Is.
-var (
-	// ErrAdminUnavailable: nothing that answers as an AdminServer at the
-	// member's admin port: the port is closed (admin.enableServer=false,
-	// or Debian's package without servlet-api.jar on its class path),
-	// another service answers there, or HTTP met an HTTPS-only port (or
-	// the reverse). It is remembered like a refused word.
-	ErrAdminUnavailable = errors.New("zkwatch: no AdminServer")
-	// ErrAdminCommand: the AdminServer answered, but not with the command
-	// asked (an unknown command on an older server, or an error field).
-	ErrAdminCommand = errors.New("zkwatch: AdminServer command failed")
-)
 
 // Via says which way a member answered a question: by four-letter word on
 // its client port, or by command on its AdminServer.

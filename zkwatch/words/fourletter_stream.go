@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -49,7 +49,7 @@ func FourLetterStream(ctx context.Context, addr, word string, cfg *tls.Config, c
 		return counted.n, fmt.Errorf("%w (%s)", err, addr)
 	}
 	if len(head) == 0 {
-		return 0, fmt.Errorf("zkwatch: %s to %s: empty reply (unknown word?)", word, addr)
+		return 0, fmt.Errorf("words: %s to %s: empty reply (unknown word?)", word, addr)
 	}
 	if err := read(br); err != nil {
 		if ctx.Err() != nil {
@@ -75,7 +75,7 @@ func streamError(ctx context.Context, addr, word string, err error) error {
 	} else if errors.Is(err, os.ErrDeadlineExceeded) {
 		err = context.DeadlineExceeded
 	}
-	return fmt.Errorf("zkwatch: %s to %s: %w", word, addr, err)
+	return fmt.Errorf("words: %s to %s: %w", word, addr, err)
 }
 
 // dialFourLetter opens the connection a four-letter word goes over, with

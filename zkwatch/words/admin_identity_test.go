@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"context"
@@ -58,7 +58,7 @@ func TestAdminAnswersOnlyForItsOwnMember(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a, asked := fakeAdmin(t, tc.conf, tc.status)
-			_, err := AdminStream(context.Background(), a, tc.member, "cons", nil, adminConnections(new([]Connection)))
+			_, err := AdminStream(context.Background(), a, tc.member, "cons", nil, AdminConnections(new([]Connection)))
 			if tc.want == nil {
 				if err != nil || *asked != 1 {
 					t.Fatalf("err %v, connections asked %d times", err, *asked)

@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -69,12 +69,12 @@ func ParseCons(text string) ([]Connection, error) {
 		}
 		c, err := parseConsLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("zkwatch: cons line %d: %w", n, err)
+			return nil, fmt.Errorf("words: cons line %d: %w", n, err)
 		}
 		conns = append(conns, c)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("zkwatch: cons: %w", err)
+		return nil, fmt.Errorf("words: cons: %w", err)
 	}
 	return conns, nil
 }

@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -44,7 +44,7 @@ func FetchStatus(ctx context.Context, addr string) (ServerStatus, error) {
 	}
 	st, err := ParseSrvr(reply)
 	if err != nil {
-		return ServerStatus{}, fmt.Errorf("zkwatch: srvr from %s: %w", addr, err)
+		return ServerStatus{}, fmt.Errorf("words: srvr from %s: %w", addr, err)
 	}
 	st.Addr = addr
 	return st, nil
@@ -78,11 +78,11 @@ func ParseSrvr(text string) (ServerStatus, error) {
 			continue
 		}
 		if err := st.set(key, strings.TrimSpace(val)); err != nil {
-			return ServerStatus{}, fmt.Errorf("zkwatch: srvr %s: %w", key, err)
+			return ServerStatus{}, fmt.Errorf("words: srvr %s: %w", key, err)
 		}
 	}
 	if st.Mode == "" {
-		return ServerStatus{}, errors.New("zkwatch: srvr reply has no Mode line")
+		return ServerStatus{}, errors.New("words: srvr reply has no Mode line")
 	}
 	return st, nil
 }
@@ -141,20 +141,20 @@ func parseHex(s string) (int64, error) {
 	return int64(u), err
 }
 
-// statusAnswer takes a member's status from whichever way answered: the
+// StatusAnswer takes a member's status from whichever way answered: the
 // text of srvr, or the AdminServer's server_stats.
-type statusAnswer struct {
+type StatusAnswer struct {
 	text string
 	st   ServerStatus
 }
 
-// reader reads either answer into a.
-func (a *statusAnswer) reader() reader {
-	return reader{text: textReader(&a.text), json: adminStatus(&a.st)}
+// Reader reads either answer into a.
+func (a *StatusAnswer) Reader() Reader {
+	return Reader{Text: TextReader(&a.text), JSON: AdminStatus(&a.st)}
 }
 
-// status is the status the way via gave; srvr's text is parsed now.
-func (a *statusAnswer) status(via Via) (ServerStatus, error) {
+// Status is the status the way via gave; srvr's text is parsed now.
+func (a *StatusAnswer) Status(via Via) (ServerStatus, error) {
 	if via != ViaWord {
 		return a.st, nil
 	}

@@ -1,27 +1,12 @@
-package zkwatch
+package words
 
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
-)
-
-// Four-letter-word errors. FourLetter and the parsers wrap them; match with
-// errors.Is.
-var (
-	// ErrFourLetterRefused is returned (wrapped) when the server answers
-	// "<word> is not executed because it is not in the whitelist.", that is,
-	// the word is missing from its 4lw.commands.whitelist.
-	ErrFourLetterRefused = errors.New("zkwatch: four-letter word refused")
-
-	// ErrNotServing is returned (wrapped) when the server answers "This
-	// ZooKeeper instance is not currently serving requests": it is up but has
-	// no quorum, typically while an election is under way.
-	ErrNotServing = errors.New("zkwatch: server not serving requests")
 )
 
 // defaultFourLetterTimeout bounds FourLetter when ctx has no deadline.
@@ -53,7 +38,7 @@ func FourLetter(ctx context.Context, addr, word string) (string, error) {
 // header, so the server waits for more.
 func FourLetterTLS(ctx context.Context, addr, word string, cfg *tls.Config) (string, error) {
 	if len(word) != 4 {
-		return "", fmt.Errorf("zkwatch: four-letter word %q has %d bytes", word, len(word))
+		return "", fmt.Errorf("words: four-letter word %q has %d bytes", word, len(word))
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -68,7 +53,7 @@ func FourLetterTLS(ctx context.Context, addr, word string, cfg *tls.Config) (str
 		return "", fmt.Errorf("%w (%s)", err, addr)
 	}
 	if reply == "" {
-		return "", fmt.Errorf("zkwatch: %s to %s: empty reply (unknown word?)", word, addr)
+		return "", fmt.Errorf("words: %s to %s: empty reply (unknown word?)", word, addr)
 	}
 	return reply, nil
 }

@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"encoding/json"
@@ -55,9 +55,9 @@ func (c adminConn) connection() Connection {
 	return out
 }
 
-// adminConnections reads connections' "connections" and
+// AdminConnections reads connections' "connections" and
 // "secure_connections" arrays, one element at a time, into conns.
-func adminConnections(conns *[]Connection) adminField {
+func AdminConnections(conns *[]Connection) AdminField {
 	return func(key string, dec *json.Decoder) (bool, error) {
 		if key != "connections" && key != "secure_connections" {
 			return false, nil
@@ -89,10 +89,10 @@ type adminStats struct {
 	Connections       int     `json:"num_alive_client_connections"`
 }
 
-// adminStatus reads server_stats into st, as srvr would fill it. The
+// AdminStatus reads server_stats into st, as srvr would fill it. The
 // connection count does not include the asker: an AdminServer request is
 // not a client connection.
-func adminStatus(st *ServerStatus) adminField {
+func AdminStatus(st *ServerStatus) AdminField {
 	return func(key string, dec *json.Decoder) (bool, error) {
 		switch key {
 		case "version":
@@ -117,8 +117,8 @@ func adminStatus(st *ServerStatus) adminField {
 	}
 }
 
-// adminWatchSummary reads watch_summary's total of data watches.
-func adminWatchSummary(total *int) adminField {
+// AdminWatchSummary reads watch_summary's total of data watches.
+func AdminWatchSummary(total *int) AdminField {
 	return func(key string, dec *json.Decoder) (bool, error) {
 		if key != "num_total_watches" {
 			return false, nil
@@ -127,18 +127,18 @@ func adminWatchSummary(total *int) adminField {
 	}
 }
 
-// adminWatchTable reads watches ("session_id_to_watched_paths") or
+// AdminWatchTable reads watches ("session_id_to_watched_paths") or
 // watches_by_path ("path_to_session_ids") into table by session, keeping
-// only the paths interest keeps, as ParseWatchStream does for wchc and
-// wchp. Paths are not sorted here.
-func adminWatchTable(table map[int64][]string, interest Interest) adminField {
+// only the paths keep accepts (every path when keep is nil), as
+// ParseWatchStream does for wchc and wchp. Paths are not sorted here.
+func AdminWatchTable(table map[int64][]string, keep func(path string) bool) AdminField {
 	return func(key string, dec *json.Decoder) (bool, error) {
 		var add func(outer, inner string) error
 		switch key {
 		case "session_id_to_watched_paths":
-			add = func(sid, p string) error { return keepAdminWatch(table, sid, p, interest) }
+			add = func(sid, p string) error { return keepAdminWatch(table, sid, p, keep) }
 		case "path_to_session_ids":
-			add = func(p, sid string) error { return keepAdminWatch(table, sid, p, interest) }
+			add = func(p, sid string) error { return keepAdminWatch(table, sid, p, keep) }
 		default:
 			return false, nil
 		}
@@ -146,11 +146,11 @@ func adminWatchTable(table map[int64][]string, interest Interest) adminField {
 	}
 }
 
-func keepAdminWatch(table map[int64][]string, sid, p string, interest Interest) error {
+func keepAdminWatch(table map[int64][]string, sid, p string, keep func(path string) bool) error {
 	if !strings.HasPrefix(p, "/") {
 		return fmt.Errorf("%q is not a path", p)
 	}
-	if !interest.keepPath(p) {
+	if !kept(keep, p) {
 		return nil
 	}
 	s, err := strconv.ParseInt(sid, 10, 64)
@@ -161,9 +161,10 @@ func keepAdminWatch(table map[int64][]string, sid, p string, interest Interest) 
 	return nil
 }
 
-// adminEphemerals reads dump's "session_id_to_ephemeral_paths" as
-// ParseDump reads the text dump: by parent, the paths keep accepts.
-func adminEphemerals(e *Ephemerals, keep func(string) bool) adminField {
+// AdminEphemerals reads dump's "session_id_to_ephemeral_paths" as
+// ParseDump reads the text dump: by parent, the paths keep accepts, and
+// into e.Owners (if not nil) the owners of those contender accepts.
+func AdminEphemerals(e *Ephemerals, keep, contender func(string) bool) AdminField {
 	sessions := map[string]bool{}
 	return func(key string, dec *json.Decoder) (bool, error) {
 		if key != "session_id_to_ephemeral_paths" {
@@ -181,18 +182,18 @@ func adminEphemerals(e *Ephemerals, keep func(string) bool) adminField {
 			if err != nil {
 				return fmt.Errorf("session id %q: %w", sid, err)
 			}
-			e.add(p, id, keep)
+			e.add(p, id, keep, contender)
 			return nil
 		})
 		return true, err
 	}
 }
 
-// adminExpiry reads dump's "expiry_time_to_session_ids": when each session
+// AdminExpiry reads dump's "expiry_time_to_session_ids": when each session
 // is due to expire, in milliseconds on the member's monotonic clock, given
 // as a time only to be compared with the others in the same answer. Only
 // a leader or a standalone server fills it.
-func adminExpiry(at map[int64]time.Time) adminField {
+func AdminExpiry(at map[int64]time.Time) AdminField {
 	return func(key string, dec *json.Decoder) (bool, error) {
 		if key != "expiry_time_to_session_ids" {
 			return false, nil
@@ -212,8 +213,8 @@ func adminExpiry(at map[int64]time.Time) adminField {
 	}
 }
 
-// adminMonitor reads monitor's keys, each value as its JSON text.
-func adminMonitor(out map[string]string) adminField {
+// AdminMonitor reads monitor's keys, each value as its JSON text.
+func AdminMonitor(out map[string]string) AdminField {
 	return func(key string, dec *json.Decoder) (bool, error) {
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
@@ -261,8 +262,8 @@ func readStringLists(dec *json.Decoder, add func(key, value string) error) error
 	return expectDelim(dec, '}')
 }
 
-// sortTable sorts each session's paths and drops duplicates.
-func sortTable(table map[int64][]string) {
+// SortTable sorts each session's paths and drops duplicates.
+func SortTable(table map[int64][]string) {
 	for s, paths := range table {
 		slices.Sort(paths)
 		table[s] = slices.Compact(paths)

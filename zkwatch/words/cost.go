@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"slices"
@@ -42,19 +42,23 @@ type wordAsk struct {
 }
 
 // NewCosts returns an empty Costs.
-func NewCosts() *Costs {
-	return &Costs{now: time.Now, last: map[memberWord]wordAsk{}}
+func NewCosts() *Costs { return NewCostsWithClock(time.Now) }
+
+// NewCostsWithClock returns an empty Costs that reads the time from now,
+// for a caller that keeps a clock of its own.
+func NewCostsWithClock(now func() time.Time) *Costs {
+	return &Costs{now: now, last: map[memberWord]wordAsk{}}
 }
 
 // record adds one four-letter word that ended now and took took.
 func (c *Costs) record(member, word string, took time.Duration, bytes int64) {
-	c.recordVia(member, word, ViaWord, took, bytes)
+	c.Record(member, word, ViaWord, took, bytes)
 }
 
-// recordVia adds one ask that ended now and took took, made the way via
+// Record adds one ask that ended now and took took, made the way via
 // says. An AdminServer command is recorded under the word it stands for,
 // so that a word is paced by its cost whichever way it was asked.
-func (c *Costs) recordVia(member, word string, via Via, took time.Duration, bytes int64) {
+func (c *Costs) Record(member, word string, via Via, took time.Duration, bytes int64) {
 	if c == nil {
 		return
 	}

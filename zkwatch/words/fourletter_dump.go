@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -20,8 +20,9 @@ type Ephemerals struct {
 	// Sessions the sessions owning them.
 	Nodes, Sessions int
 	// Owners, when not nil, is filled with the owning session of each
-	// kept node whose name is a lock recipe's contender name, by path:
-	// what a listing of the lock leaves unknown of its contenders.
+	// kept node whose name the reader's contender function accepts (a
+	// lock recipe's contender name), by path: what a listing of the lock
+	// leaves unknown of its contenders.
 	Owners map[string]int64
 }
 
@@ -35,20 +36,21 @@ type EphemeralParent struct {
 }
 
 // add counts the ephemeral node at p, owned by session, under its parent,
-// when keep accepts it (every node counts in Nodes).
-func (e *Ephemerals) add(p string, session int64, keep func(path string) bool) {
+// when keep accepts it (every node counts in Nodes), and notes its owner
+// when contender accepts its name.
+func (e *Ephemerals) add(p string, session int64, keep, contender func(string) bool) {
 	e.Nodes++
 	if !keep(p) {
 		return
 	}
-	dir, name := dirOf(p), p[strings.LastIndexByte(p, '/')+1:]
+	dir, name := parentAndName(p)
 	ep := e.Parents[dir]
 	ep.Count++
 	if ep.Sample == "" {
 		ep.Sample = strings.Clone(name)
 	}
 	e.Parents[dir] = ep
-	if e.Owners != nil && session != 0 && contenderName(name) {
+	if e.Owners != nil && session != 0 && contender(name) {
 		e.Owners[strings.Clone(p)] = session
 	}
 }
@@ -67,16 +69,16 @@ func (e *Ephemerals) add(p string, session int64, keep func(path string) bool) {
 // and counts, by parent directory, the ephemeral nodes whose path keep
 // accepts (server paths). Only the counts and a name each are kept, so a
 // dump of a million ephemeral nodes is read in memory that grows with the
-// parents kept; with owners not nil, the owner of each kept contender is
-// added to it as well (see Ephemerals.Owners).
-func ParseDump(r *bufio.Reader, keep func(path string) bool, owners map[string]int64) (Ephemerals, error) {
+// parents kept; with owners not nil, the owner of each kept node whose
+// name contender accepts is added to it as well (see Ephemerals.Owners).
+func ParseDump(r *bufio.Reader, keep func(path string) bool, owners map[string]int64, contender func(name string) bool) (Ephemerals, error) {
 	e := Ephemerals{Parents: map[string]EphemeralParent{}, Owners: owners}
 	inEphemerals, seen := false, false
 	var session int64
 	for n := 1; ; n++ {
 		line, err := r.ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return e, fmt.Errorf("zkwatch: dump line %d: %w", n, err)
+			return e, fmt.Errorf("words: dump line %d: %w", n, err)
 		}
 		line = strings.TrimRight(line, "\r\n")
 		switch {
@@ -86,23 +88,34 @@ func ParseDump(r *bufio.Reader, keep func(path string) bool, owners map[string]i
 			inEphemerals = false
 		case !inEphemerals || line == "":
 		case strings.HasPrefix(line, "\t/"):
-			e.add(line[1:], session, keep)
+			e.add(line[1:], session, keep, contender)
 		case strings.HasPrefix(line, "0x") && strings.HasSuffix(line, ":"):
 			e.Sessions++
 			id, perr := strconv.ParseUint(line[2:len(line)-1], 16, 64)
 			if perr != nil {
-				return e, fmt.Errorf("zkwatch: dump line %d: session %q: %w", n, line, perr)
+				return e, fmt.Errorf("words: dump line %d: session %q: %w", n, line, perr)
 			}
 			session = int64(id)
 		default:
-			return e, fmt.Errorf("zkwatch: dump line %d: unexpected %q among the ephemeral nodes", n, line)
+			return e, fmt.Errorf("words: dump line %d: unexpected %q among the ephemeral nodes", n, line)
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 	}
 	if !seen {
-		return e, fmt.Errorf("zkwatch: dump: no \"Sessions with Ephemerals\" section")
+		return e, fmt.Errorf("words: dump: no \"Sessions with Ephemerals\" section")
 	}
 	return e, nil
+}
+
+// parentAndName splits a clean absolute path, as a server gives it, into
+// its directory and its last element, without path.Split's cleaning: a
+// dump lists a million of them.
+func parentAndName(p string) (dir, name string) {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/", p[i+1:]
+	}
+	return p[:i], p[i+1:]
 }

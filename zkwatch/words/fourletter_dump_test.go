@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -14,7 +14,8 @@ func TestParseDumpOwners(t *testing.T) {
 		"0xff00008b69500001:\n\t/locks/a/_c_2f0e5c5e-3b1a-4c43-9d0b-0c3f7a1d2e4f-lock-0000000002\n\t/other/b/lock-0000000000\n" +
 		"Connections dump:\n"
 	keep := func(p string) bool { return !strings.HasPrefix(p, "/other/") }
-	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), keep, map[string]int64{})
+	contender := func(name string) bool { return strings.HasPrefix(name, "_c_") }
+	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), keep, map[string]int64{}, contender)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,17 +30,17 @@ func TestParseDumpOwners(t *testing.T) {
 	if e.Nodes != 4 || e.Sessions != 2 || e.Parents["/locks/a"].Count != 2 {
 		t.Errorf("ephemerals %+v", e)
 	}
-	if e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), keep, nil); err != nil || e.Owners != nil {
+	if e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), keep, nil, contender); err != nil || e.Owners != nil {
 		t.Errorf("without owners asked: %v, %v", e.Owners, err)
 	}
-	if _, err := ParseDump(bufio.NewReader(strings.NewReader("ephemeral nodes dump:\nSessions with Ephemerals (1):\n0xzz:\n")), keep, nil); err == nil {
+	if _, err := ParseDump(bufio.NewReader(strings.NewReader("ephemeral nodes dump:\nSessions with Ephemerals (1):\n0xzz:\n")), keep, nil, contender); err == nil {
 		t.Error("a session line that is no hex number was accepted")
 	}
 }
 
 func TestParseDumpNodeAtTheRoot(t *testing.T) {
 	dump := "ephemeral nodes dump:\nSessions with Ephemerals (1):\n0x1:\n\t/lock-0000000001\n"
-	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), func(string) bool { return true }, map[string]int64{})
+	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), func(string) bool { return true }, map[string]int64{}, func(string) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,10 +49,10 @@ func TestParseDumpNodeAtTheRoot(t *testing.T) {
 	}
 }
 
-func TestDirOf(t *testing.T) {
-	for p, want := range map[string]string{"/": "/", "/a": "/", "/a/b": "/a", "/a/b/c": "/a/b"} {
-		if got := dirOf(p); got != want {
-			t.Errorf("dirOf(%q) = %q, want %q", p, got, want)
+func TestParentAndName(t *testing.T) {
+	for p, want := range map[string][2]string{"/a": {"/", "a"}, "/a/b": {"/a", "b"}, "/a/b/c": {"/a/b", "c"}} {
+		if dir, name := parentAndName(p); dir != want[0] || name != want[1] {
+			t.Errorf("parentAndName(%q) = %q, %q, want %q, %q", p, dir, name, want[0], want[1])
 		}
 	}
 }

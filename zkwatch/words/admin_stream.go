@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"time"
 )
 
-// adminField reads the value of one key of an AdminServer answer from dec
+// AdminField reads the value of one key of an AdminServer answer from dec
 // (which decodes numbers as json.Number). It returns false, having read
 // nothing, for a key it does not want; the value is then skipped.
-type adminField func(key string, dec *json.Decoder) (bool, error)
+type AdminField func(key string, dec *json.Decoder) (bool, error)
 
 // AdminStream asks member's AdminServer for command and hands each key of
 // the answer to field as the answer arrives, so that a watch table of tens
@@ -36,12 +36,12 @@ type adminField func(key string, dec *json.Decoder) (bool, error)
 // that cannot be tied to member an error wrapping [ErrAdminUntied], and a
 // request for credentials one wrapping [ErrAdminAuth]; each also wraps
 // [ErrAdminUnavailable].
-func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field adminField) (int64, error) {
+func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField) (int64, error) {
 	if _, ok := AdminCommand(word); !ok {
-		return 0, fmt.Errorf("zkwatch: no AdminServer command for %q", word)
+		return 0, fmt.Errorf("words: no AdminServer command for %q", word)
 	}
 	if !a.Enabled() {
-		return 0, fmt.Errorf("%w: asking it is turned off", ErrAdminUnavailable)
+		return 0, ErrAdminOff
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -60,13 +60,13 @@ func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs
 
 // adminStream is AdminStream without the proof that the answer is
 // member's.
-func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field adminField) (int64, error) {
+func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField) (int64, error) {
 	command, _ := AdminCommand(word)
 	url := a.URL(member, command)
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return 0, fmt.Errorf("zkwatch: %s: %w", url, err)
+		return 0, fmt.Errorf("words: %s: %w", url, err)
 	}
 	resp, err := a.client().Do(req)
 	if err != nil {
@@ -92,9 +92,9 @@ func adminStream(ctx context.Context, a *AdminServer, member, word string, costs
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		}
-		return counted.n, fmt.Errorf("zkwatch: %s: %w", url, err)
+		return counted.n, fmt.Errorf("words: %s: %w", url, err)
 	}
-	costs.recordVia(member, word, ViaAdmin, time.Since(start), counted.n)
+	costs.Record(member, word, ViaAdmin, time.Since(start), counted.n)
 	switch {
 	case errText == "":
 		return counted.n, nil
@@ -108,7 +108,7 @@ func adminStream(ctx context.Context, a *AdminServer, member, word string, costs
 // mean no AdminServer there; a timeout or cancellation is the context's.
 func adminDialError(ctx context.Context, url string, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("zkwatch: %s: %w", url, ctx.Err())
+		return fmt.Errorf("words: %s: %w", url, ctx.Err())
 	}
 	var opErr *net.OpError
 	var recordErr tls.RecordHeaderError
@@ -129,12 +129,12 @@ func adminDialError(ctx context.Context, url string, err error) error {
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		return fmt.Errorf("%w at %s: %v", ErrAdminUnavailable, url, opErr.Err)
 	}
-	return fmt.Errorf("zkwatch: %s: %w", url, err)
+	return fmt.Errorf("words: %s: %w", url, err)
 }
 
 // readAdminAnswer reads the answer's top-level object, giving every key
 // but command and error to field, and returns the error field's text.
-func readAdminAnswer(r io.Reader, field adminField) (string, error) {
+func readAdminAnswer(r io.Reader, field AdminField) (string, error) {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	if err := expectDelim(dec, '{'); err != nil {

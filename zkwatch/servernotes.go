@@ -5,18 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
-
-// WantedWords is the 4lw.commands.whitelist that lets zklocks ask every
-// word it uses: srvr (status), cons (clients), wchc, wchp, wchs (watches),
-// dump (discovery, expiry times), mntr and conf (members).
-const WantedWords = "srvr,cons,wchc,wchp,wchs,dump,mntr,conf"
-
-// WhitelistFix is the zoo.cfg line that allows every word zklocks asks.
-const WhitelistFix = "4lw.commands.whitelist=" + WantedWords
-
-// AdminFix says how to let zklocks use an AdminServer instead.
-const AdminFix = "the AdminServer on (admin.enableServer=true; Debian's package also needs /usr/share/java/servlet-api.jar on its CLASSPATH) and --admin-port PORT"
 
 // NoWayFix says, once, which members answer neither cons as a four-letter
 // word nor through an AdminServer, and the two ways to fix it; "" when
@@ -37,24 +28,12 @@ func NoWayFix(servers []ServerInfo) string {
 	if len(stuck) == 0 {
 		return ""
 	}
-	reason := strings.TrimPrefix(strings.TrimPrefix(why.Error(), "zkwatch: "), "no AdminServer at ")
-	if errors.Is(why, errAdminOff) {
+	reason := strings.TrimPrefix(strings.TrimPrefix(why.Error(), "words: "), "no AdminServer at ")
+	if errors.Is(why, words.ErrAdminOff) {
 		reason = "--admin-port=off"
 	}
 	return fmt.Sprintf("%s: four-letter words refused and no AdminServer (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
-		strings.Join(stuck, ", "), reason, WhitelistFix, AdminFixFor(why))
-}
-
-// AdminFixFor says how to get a member's own AdminServer to answer, given
-// why it did not (an error wrapping ErrAdminUnavailable).
-func AdminFixFor(why error) string {
-	switch {
-	case errors.Is(why, ErrAdminElsewhere), errors.Is(why, ErrAdminUntied):
-		return "give each member's own AdminServer port (--admin-port HOST:PORT=ADMINPORT for members sharing a host; never a port a balancer forwards to any member)"
-	case errors.Is(why, ErrAdminAuth):
-		return "let the AdminServer answer zklocks' read-only commands without authentication (zklocks sends no credentials)"
-	}
-	return "turn " + AdminFix
+		strings.Join(stuck, ", "), reason, words.WhitelistFix, words.AdminFixFor(why))
 }
 
 // WaysNote says how a member answered, for notes: "by AdminServer (words
@@ -64,9 +43,9 @@ func WaysNote(s ServerInfo) string {
 	var admin, word, unanswered []string
 	for w, via := range s.Via {
 		switch via {
-		case ViaAdmin:
+		case words.ViaAdmin:
 			admin = append(admin, w)
-		case ViaWord:
+		case words.ViaWord:
 			word = append(word, w)
 		}
 	}
@@ -90,8 +69,8 @@ func WaysNote(s ServerInfo) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	if s.AdminErr != nil && !errors.Is(s.AdminErr, errAdminOff) {
-		parts = append(parts, strings.TrimPrefix(s.AdminErr.Error(), "zkwatch: "))
+	if s.AdminErr != nil && !errors.Is(s.AdminErr, words.ErrAdminOff) {
+		parts = append(parts, strings.TrimPrefix(s.AdminErr.Error(), "words: "))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -1,9 +1,13 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -80,11 +84,11 @@ func parseGroups[K, V comparable](word, text string, header func(string) (K, err
 		}
 		if m, ok := strings.CutPrefix(line, "\t"); ok {
 			if !started {
-				return nil, fmt.Errorf("zkwatch: %s line %d: %q comes before any header", word, n, line)
+				return nil, fmt.Errorf("words: %s line %d: %q comes before any header", word, n, line)
 			}
 			v, err := member(m)
 			if err != nil {
-				return nil, fmt.Errorf("zkwatch: %s line %d: %w", word, n, err)
+				return nil, fmt.Errorf("words: %s line %d: %w", word, n, err)
 			}
 			if !seen[cur][v] {
 				seen[cur][v] = true
@@ -94,7 +98,7 @@ func parseGroups[K, V comparable](word, text string, header func(string) (K, err
 		}
 		k, err := header(line)
 		if err != nil {
-			return nil, fmt.Errorf("zkwatch: %s line %d: %w", word, n, err)
+			return nil, fmt.Errorf("words: %s line %d: %w", word, n, err)
 		}
 		cur, started = k, true
 		if seen[k] == nil {
@@ -102,7 +106,86 @@ func parseGroups[K, V comparable](word, text string, header func(string) (K, err
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("zkwatch: %s: %w", word, err)
+		return nil, fmt.Errorf("words: %s: %w", word, err)
 	}
 	return groups, nil
 }
+
+var wchsTotal = regexp.MustCompile(`(?m)^Total watches:\s*(\d+)`)
+
+// ParseWchs reads the total of a wchs reply:
+//
+//	1 connections watching 1 paths
+//	Total watches:1
+//
+// Like wchc, it counts data watches only.
+func ParseWchs(text string) (int, error) {
+	if err := replyError(text); err != nil {
+		return 0, err
+	}
+	m := wchsTotal.FindStringSubmatch(text)
+	if m == nil {
+		return 0, fmt.Errorf("words: wchs: no \"Total watches\" line in %q", strings.TrimSpace(text))
+	}
+	return strconv.Atoi(m[1])
+}
+
+// ParseWatchStream reads a wchc or wchp reply as it comes (the shapes of
+// [ParseWchc] and [ParseWchp]), keeping only the watches on the paths keep
+// accepts (every path when keep is nil), and returns the table by session
+// with its paths sorted.
+func ParseWatchStream(word string, r *bufio.Reader, keep func(path string) bool) (map[int64][]string, error) {
+	table := map[int64][]string{}
+	var header string
+	started := false
+	for n := 1; ; n++ {
+		line, err := r.ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("words: %s line %d: %w", word, n, err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case strings.TrimSpace(line) == "":
+		case strings.HasPrefix(line, "\t"):
+			if !started {
+				return nil, fmt.Errorf("words: %s line %d: %q comes before any header", word, n, line)
+			}
+			if err := keepWatch(word, table, header, line[1:], keep); err != nil {
+				return nil, fmt.Errorf("words: %s line %d: %w", word, n, err)
+			}
+		default:
+			header, started = line, true
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+	}
+	for s, paths := range table {
+		slices.Sort(paths)
+		table[s] = slices.Compact(paths)
+	}
+	return table, nil
+}
+
+// keepWatch adds one watch of a wchc group (header a session, member a
+// path) or a wchp group (the other way round), if keep accepts its path.
+func keepWatch(word string, table map[int64][]string, header, member string, keep func(path string) bool) error {
+	sessionText, path := header, member
+	if word == "wchp" {
+		sessionText, path = member, header
+	}
+	if !strings.HasPrefix(path, "/") {
+		return fmt.Errorf("%q is not a path", path)
+	}
+	s, err := parseHex(sessionText)
+	if err != nil {
+		return err
+	}
+	if kept(keep, path) {
+		table[s] = append(table[s], path)
+	}
+	return nil
+}
+
+// kept reports whether keep accepts p; a nil keep accepts every path.
+func kept(keep func(path string) bool, p string) bool { return keep == nil || keep(p) }

@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -32,7 +32,7 @@ func BenchmarkWatchTableRead(b *testing.B) {
 	b.Run("wchc", func(b *testing.B) {
 		for b.Loop() {
 			n, err := FourLetterStream(context.Background(), s.Addr(), "wchc", nil, nil, func(r *bufio.Reader) error {
-				_, err := ParseWatchStream("wchc", r, Interest{})
+				_, err := ParseWatchStream("wchc", r, nil)
 				return err
 			})
 			if err != nil {
@@ -43,7 +43,7 @@ func BenchmarkWatchTableRead(b *testing.B) {
 	})
 	b.Run("admin watches", func(b *testing.B) {
 		for b.Loop() {
-			n, err := AdminStream(context.Background(), admin, s.Addr(), "wchc", nil, adminWatchTable(map[int64][]string{}, Interest{}))
+			n, err := AdminStream(context.Background(), admin, s.Addr(), "wchc", nil, AdminWatchTable(map[int64][]string{}, nil))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package zkwatch
+package words
 
 import (
 	"bufio"
@@ -39,7 +39,7 @@ func BenchmarkWatchTableParse(b *testing.B) {
 	b.Run("wchc", func(b *testing.B) {
 		b.SetBytes(int64(len(text)))
 		for b.Loop() {
-			if _, err := ParseWatchStream("wchc", bufio.NewReader(strings.NewReader(text)), Interest{}); err != nil {
+			if _, err := ParseWatchStream("wchc", bufio.NewReader(strings.NewReader(text)), nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -48,7 +48,7 @@ func BenchmarkWatchTableParse(b *testing.B) {
 		b.SetBytes(int64(len(jsonText)))
 		for b.Loop() {
 			table := map[int64][]string{}
-			if _, err := readAdminAnswer(strings.NewReader(jsonText), adminWatchTable(table, Interest{})); err != nil {
+			if _, err := readAdminAnswer(strings.NewReader(jsonText), AdminWatchTable(table, nil)); err != nil {
 				b.Fatal(err)
 			}
 		}
