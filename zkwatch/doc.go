@@ -18,9 +18,9 @@
 // # Watcher
 //
 // Watch starts a Watcher on a Conn: its configuration, state, main loop
-// and watch arming are in watcher.go, its Events in event.go, the
-// session's phases as it reports them in conntrack.go, and the operator's
-// actions it passes on in tell.go.
+// and watch arming are in watcher.go, its Events in event.go (an
+// operator's actions among them, which the program adds and a Watcher
+// never sends), the session's phases as it reports them in conntrack.go.
 //
 // Tracking reads each lock found, arms its watches and reports its
 // analysis again when one fires (track.go, with the related nodes an
