@@ -27,7 +27,7 @@ deps:
 # first (see docs/testing.md, Test time).
 TESTP        ?= 2
 TESTPARALLEL ?= 4
-LONGEST      := ./internal/cli ./zkwatch ./lockcore ./recording ./internal/testkit/peers ./ui
+LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockcore ./recording ./internal/testkit/peers ./ui
 test: deps vet
 	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m $(LONGEST) ./...
 	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos
@@ -79,7 +79,7 @@ bench-lock: deps
 # docs/performance.md, zklocks serve); about three minutes.
 .PHONY: bench-serve
 bench-serve: deps
-	$(GO) test ./internal/cli -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
+	$(GO) test ./tests/e2e -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
 
 # What recording costs at 1,000 lock changes a second: CPU and bytes per
 # minute against the targets (see docs/recording.md); a few seconds, no

@@ -3,9 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
@@ -32,31 +30,3 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
-
-// testVersion is what the test binary's -ldflags set main.version to.
-const testVersion = "v0.0.0-test"
-
-// zklocksBinary builds the zklocks command once for the end-to-end tests,
-// with main.version set as the Makefile sets it, into the directory
-// TestMain removes at the end (the parent of $XDG_STATE_HOME).
-func zklocksBinary(t testing.TB) string {
-	t.Helper()
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
-
-var buildBinary = sync.OnceValues(func() (string, error) {
-	state := os.Getenv("XDG_STATE_HOME")
-	if state == "" {
-		return "", fmt.Errorf("XDG_STATE_HOME is not set: TestMain should have set it")
-	}
-	bin := filepath.Join(filepath.Dir(state), "bin", "zklocks")
-	build := exec.Command("go", "build", "-ldflags", "-X main.version="+testVersion, "-o", bin, "github.com/zklocks/zklocks")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})

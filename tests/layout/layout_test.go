@@ -1,13 +1,15 @@
 // Package layout holds the checks of the tree's layout: no package the
 // binary can link may import a test rig, a leaf package imports nothing
-// of zklocks, and docs/architecture.md's layout table names every package
-// as it stands.
+// of zklocks, the suites that run the binary live in tests/e2e and drive
+// it as a user does, no package imports a suite, and
+// docs/architecture.md's layout table names every package as it stands.
 package layout
 
 import (
 	"bufio"
 	"bytes"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -91,6 +93,95 @@ func TestRigTellsRigs(t *testing.T) {
 	} {
 		if got := rig(path); got != want {
 			t.Errorf("rig(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+// binaryRigs are the test kit's packages that build and drive the zklocks
+// binary: the tests that use them are end-to-end tests.
+var binaryRigs = []string{
+	module + "/internal/testkit/zklocksbin",
+	module + "/internal/testkit/tmuxscreen",
+}
+
+// suite tells whether a package is one of the long suites under tests/
+// (end-to-end, benchmarks, chaos), which nothing may import.
+func suite(importPath string) bool {
+	return strings.HasPrefix(importPath, module+"/tests/")
+}
+
+// listed is one package as `go list` names it and its imports, its own
+// and its tests'.
+type listed struct {
+	path               string
+	imports, testPaths []string
+}
+
+// list runs `go list` over the module.
+func list(t *testing.T) []listed {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f",
+		`{{.ImportPath}}|{{join .Imports " "}}|{{join .TestImports " "}} {{join .XTestImports " "}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []listed
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "|", 3)
+		if len(parts) != 3 {
+			t.Fatalf("go list printed %q", line)
+		}
+		pkgs = append(pkgs, listed{parts[0], strings.Fields(parts[1]), strings.Fields(parts[2])})
+	}
+	return pkgs
+}
+
+// TestBinaryDrivenOnlyFromE2E fails on a package outside tests/ whose
+// tests build or drive the zklocks binary: such a test is end-to-end and
+// belongs in tests/e2e (or, a benchmark, in tests/bench), where the make
+// targets that run long suites find it.
+func TestBinaryDrivenOnlyFromE2E(t *testing.T) {
+	for _, p := range list(t) {
+		if suite(p.path) || slices.Contains(binaryRigs, p.path) {
+			continue
+		}
+		for _, imported := range append(p.imports, p.testPaths...) {
+			if slices.Contains(binaryRigs, imported) {
+				t.Errorf("%s imports %s: its tests run the binary, so they belong in tests/e2e", p.path, imported)
+			}
+		}
+	}
+}
+
+// TestE2EDrivesTheBinary fails when tests/e2e imports internal/cli: an
+// end-to-end test reaches the commands through the binary, as a user does,
+// never through the package's functions.
+func TestE2EDrivesTheBinary(t *testing.T) {
+	found := false
+	for _, p := range list(t) {
+		if p.path != module+"/tests/e2e" {
+			continue
+		}
+		found = true
+		for _, imported := range append(p.imports, p.testPaths...) {
+			if imported == module+"/internal/cli" {
+				t.Errorf("tests/e2e imports internal/cli: run the binary (zklocksbin.Path) instead")
+			}
+		}
+	}
+	if !found {
+		t.Fatal("go list does not name tests/e2e")
+	}
+}
+
+// TestNothingImportsASuite fails when any package, or its tests, imports
+// a suite under tests/: what suites share belongs in internal/testkit.
+func TestNothingImportsASuite(t *testing.T) {
+	for _, p := range list(t) {
+		for _, imported := range append(p.imports, p.testPaths...) {
+			if suite(imported) && imported != p.path {
+				t.Errorf("%s imports the suite %s: move what it needs into internal/testkit", p.path, imported)
+			}
 		}
 	}
 }

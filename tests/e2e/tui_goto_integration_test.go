@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -18,7 +20,7 @@ import (
 // jumps to another lock by its path, to the tree, to a screen by its
 // name, and to another context.
 func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
-	bin := zklocksBinary(t)
+	bin := zklocksbin.Path(t)
 	zks := zktest.Start(t)
 	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
 	kazoo.Acquire(t, "a-holder", "lock", "/goto/alpha")
@@ -37,70 +39,70 @@ func TestIntegrationTUIOpenAtPathAndCommandBar(t *testing.T) {
 	}
 	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --context one --log-file %s --bell /goto/beta",
 		bin, config, filepath.Join(dir, "zk.log"))
-	s := startTmux(t, 120, 40, command)
-	s.tmux("set-option", "-s", "set-clipboard", "on")
-	s.waitText("/goto/beta  kazoo-lock", "1 holding", "1 waiting", "⎈ one", "READ-ONLY")
+	s := tmuxscreen.Start(t, 120, 40, command)
+	s.Tmux("set-option", "-s", "set-clipboard", "on")
+	s.WaitText("/goto/beta  kazoo-lock", "1 holding", "1 waiting", "⎈ one", "READ-ONLY")
 
 	// y: the holder's node path, on tmux's clipboard.
-	s.keys("y")
-	s.waitText("asked the terminal to copy the path /goto/beta/")
+	s.Keys("y")
+	s.WaitText("asked the terminal to copy the path /goto/beta/")
 	zktest.WaitUntil(t, 10*time.Second, func() string {
-		if buf := s.tmux("show-buffer"); !strings.HasPrefix(buf, "/goto/beta/") {
+		if buf := s.Tmux("show-buffer"); !strings.HasPrefix(buf, "/goto/beta/") {
 			return "tmux's clipboard holds " + buf
 		}
 		return ""
 	})
 
 	// m, then the holder lets go: the waiter's grant is told, with a bell.
-	s.keys("m")
-	s.waitText("/goto/beta ◆")
+	s.Keys("m")
+	s.WaitText("/goto/beta ◆")
 	kazoo.Release(t, "b-holder")
-	s.waitText("◆ /goto/beta: granted")
-	if flag := strings.TrimSpace(s.tmux("display-message", "-p", "-t", "zklocks", "#{window_bell_flag}")); flag != "1" {
+	s.WaitText("◆ /goto/beta: granted")
+	if flag := strings.TrimSpace(s.Tmux("display-message", "-p", "-t", "zklocks", "#{window_bell_flag}")); flag != "1" {
 		t.Fatalf("no bell: window_bell_flag %q", flag)
 	}
 
-	s.keys(":")
-	s.waitText(":█")
-	s.keys("/goto/al", "Tab")
-	s.waitText(":/goto/alpha█")
-	s.keys("Enter")
-	s.waitFor("the detail of /goto/alpha", func(sc string) bool {
+	s.Keys(":")
+	s.WaitText(":█")
+	s.Keys("/goto/al", "Tab")
+	s.WaitText(":/goto/alpha█")
+	s.Keys("Enter")
+	s.WaitFor("the detail of /goto/alpha", func(sc string) bool {
 		return strings.Contains(sc, "/goto/alpha  kazoo-lock") && strings.Contains(sc, "0 waiting")
 	})
 
 	// A path that is no lock opens the tree there, read from the server.
-	s.keys(":", "/goto", "Enter")
-	s.waitText("tree · /goto", "2 children", "alpha", "beta", "kazoo-lock · 1 holding · 0 waiting")
+	s.Keys(":", "/goto", "Enter")
+	s.WaitText("tree · /goto", "2 children", "alpha", "beta", "kazoo-lock · 1 holding · 0 waiting")
 	// (Escape and : sent at once would read as alt+:.)
-	s.keys("Escape")
-	s.waitFor("the tree closed", func(sc string) bool { return !strings.Contains(sc, "tree · /goto") })
+	s.Keys("Escape")
+	s.WaitFor("the tree closed", func(sc string) bool { return !strings.Contains(sc, "tree · /goto") })
 
-	s.keys(":", "sessions", "Enter")
-	s.waitText("[2 Sessions]", "SESSION", "HOLDS")
+	s.Keys(":", "sessions", "Enter")
+	s.WaitText("[2 Sessions]", "SESSION", "HOLDS")
 	// :ctx two connects again, to the other context's roots.
-	s.keys(":", "ctx two", "Enter")
-	s.waitText("⎈ two", "/other/gamma", "kazoo-lock")
-	if strings.Contains(s.last, "/goto/alpha") {
-		t.Fatalf("the first context's locks are still shown:\n%s", s.last)
+	s.Keys(":", "ctx two", "Enter")
+	s.WaitText("⎈ two", "/other/gamma", "kazoo-lock")
+	if strings.Contains(s.Last(), "/goto/alpha") {
+		t.Fatalf("the first context's locks are still shown:\n%s", s.Last())
 	}
 	// p: problems only; none here.
-	s.keys("p")
-	s.waitText("no lock has an anomaly (p shows every lock)")
-	s.keys("p")
-	s.waitText("/other/gamma", "kazoo-lock")
+	s.Keys("p")
+	s.WaitText("no lock has an anomaly (p shows every lock)")
+	s.Keys("p")
+	s.WaitText("/other/gamma", "kazoo-lock")
 	// T: the tree at the lock selected; i a child's node; h the parent.
-	s.keys("T")
-	s.waitText("tree · /other/gamma", "1 child ")
-	s.keys("i")
-	s.waitText("numChildren", "ephemeralOwner")
+	s.Keys("T")
+	s.WaitText("tree · /other/gamma", "1 child ")
+	s.Keys("i")
+	s.WaitText("numChildren", "ephemeralOwner")
 	// (Escape and h sent at once would read as alt+h.)
-	s.keys("Escape")
-	s.waitText("tree · /other/gamma", "NAME")
-	s.keys("h")
-	s.waitText("tree · /other", "gamma", "kazoo-lock · 1 holding · 0 waiting")
-	s.keys("Escape")
-	s.waitFor("the tree closed", func(sc string) bool { return !strings.Contains(sc, "tree · /other") })
-	s.keys(":", "q", "Enter")
-	s.waitExit(10 * time.Second)
+	s.Keys("Escape")
+	s.WaitText("tree · /other/gamma", "NAME")
+	s.Keys("h")
+	s.WaitText("tree · /other", "gamma", "kazoo-lock · 1 holding · 0 waiting")
+	s.Keys("Escape")
+	s.WaitFor("the tree closed", func(sc string) bool { return !strings.Contains(sc, "tree · /other") })
+	s.Keys(":", "q", "Enter")
+	s.WaitExit(10 * time.Second)
 }

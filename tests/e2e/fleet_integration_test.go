@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"encoding/json"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -34,9 +36,21 @@ type fleetJSON struct {
 		Worst        *struct {
 			Kind, Lock, Status string
 		} `json:"worst"`
-		Check  *checkWaitJSON `json:"check"`
-		TookMs int64          `json:"took_ms"`
+		Check  *checkFindingsJSON `json:"check"`
+		TookMs int64              `json:"took_ms"`
 	} `json:"clusters"`
+}
+
+// checkFindingsJSON is the part of a cluster's check --json this file
+// reads.
+type checkFindingsJSON struct {
+	Status   string `json:"status"`
+	Findings []struct {
+		Status string   `json:"status"`
+		Lock   string   `json:"lock"`
+		Kind   string   `json:"kind"`
+		Nodes  []string `json:"nodes"`
+	} `json:"findings"`
 }
 
 // fleetServers are three throwaway servers as three contexts of a config
@@ -99,7 +113,7 @@ func (f *fleetServers) checkFleet(t *testing.T, cond func(got fleetJSON, code in
 // still judged.
 func TestIntegrationFleet(t *testing.T) {
 	t.Parallel()
-	bin := zklocksBinary(t)
+	bin := zklocksbin.Path(t)
 	f := startFleet(t)
 
 	got := f.checkFleet(t, func(got fleetJSON, code int) string {
@@ -149,37 +163,37 @@ func TestIntegrationFleet(t *testing.T) {
 	// The fleet screen, with no cluster open, polling every 2 s.
 	command := fmt.Sprintf("TERM=xterm-256color %s --config %s --fleet --fleet-interval 2s --timeout 3s --log-file %s",
 		bin, f.config, filepath.Join(t.TempDir(), "zk.log"))
-	s := startTmux(t, 120, 40, command)
-	s.waitScreen(60*time.Second, `(?m)^> east +CRITICAL +connected +\d+s ago +1 +1 +\d+s +wait `+f.stuck+`\s*\n +north +OK +connected .*\n +west +OK +connected`)
-	s.waitText("[Fleet]", "3 clusters · 1 critical", "no cluster open")
+	s := tmuxscreen.Start(t, 120, 40, command)
+	s.WaitScreen(60*time.Second, `(?m)^> east +CRITICAL +connected +\d+s ago +1 +1 +\d+s +wait `+f.stuck+`\s*\n +north +OK +connected .*\n +west +OK +connected`)
+	s.WaitText("[Fleet]", "3 clusters · 1 critical", "no cluster open")
 	// Polls leave no watch behind: west has no client but zklocks'.
-	s.waitScreen(30*time.Second, `west +OK +connected +\d+s ago`)
+	s.WaitScreen(30*time.Second, `west +OK +connected +\d+s ago`)
 	if n := zktest.WatchCount(t, f.west.Addr()); n != 0 {
 		t.Errorf("west holds %d watches under the fleet screen's polls, want 0", n)
 	}
-	s.keys("Enter")
-	s.waitText("⎈ east", f.stuck+"  ", "kazoo-lock")
-	s.keys("Escape")
-	s.waitText("[Fleet]", ">⎈east    CRITICAL")
-	s.keys("j", "Enter")
-	s.waitText("⎈ north", "/locks/calm")
-	s.keys("Escape")
-	s.waitText("[Fleet]", ">⎈north   OK")
+	s.Keys("Enter")
+	s.WaitText("⎈ east", f.stuck+"  ", "kazoo-lock")
+	s.Keys("Escape")
+	s.WaitText("[Fleet]", ">⎈east    CRITICAL")
+	s.Keys("j", "Enter")
+	s.WaitText("⎈ north", "/locks/calm")
+	s.Keys("Escape")
+	s.WaitText("[Fleet]", ">⎈north   OK")
 
 	// A cluster gone: its line says so, the others are judged as before.
 	f.north.Stop()
-	s.waitScreen(60*time.Second, `(?m)^. east +CRITICAL +connected .*\n.+north +UNKNOWN +unreachable +down \S+ .*connection refused by 127.*\n +west +OK +connected`)
+	s.WaitScreen(60*time.Second, `(?m)^. east +CRITICAL +connected .*\n.+north +UNKNOWN +unreachable +down \S+ .*connection refused by 127.*\n +west +OK +connected`)
 	// Opening it from another cluster: the fleet screen comes back, with no
 	// cluster open, saying why.
-	s.keys("g", "Enter")
-	s.waitText("⎈ east", f.stuck+"  ")
-	s.keys("Escape")
-	s.waitText("[Fleet]", ">⎈east")
-	s.keys("j", "Enter")
-	s.waitText("no cluster open", "context north: ")
-	s.waitText("[Fleet]", "east    CRITICAL")
-	s.keys("q")
-	s.waitExit(10 * time.Second)
+	s.Keys("g", "Enter")
+	s.WaitText("⎈ east", f.stuck+"  ")
+	s.Keys("Escape")
+	s.WaitText("[Fleet]", ">⎈east")
+	s.Keys("j", "Enter")
+	s.WaitText("no cluster open", "context north: ")
+	s.WaitText("[Fleet]", "east    CRITICAL")
+	s.Keys("q")
+	s.WaitExit(10 * time.Second)
 
 	got = f.checkFleet(t, func(got fleetJSON, code int) string {
 		if code != int(check.Critical) || len(got.Clusters) != 3 || got.Clusters[1].Context != "north" || got.Clusters[1].State != "unreachable" {
@@ -205,7 +219,7 @@ func TestIntegrationFleet(t *testing.T) {
 
 	// One exporter for every cluster: every series of theirs says which,
 	// the process's own do not; north, stopped, is down alone.
-	addr := startExporterWith(t, "east: ok: connected, 1 locks", "--config", f.config, "--all-contexts", "--history", "off", "--timeout", "3s")
+	_, addr := startExporterWith(t, "east: ok: connected, 1 locks", "--config", f.config, "--all-contexts", "--history", "off", "--timeout", "3s")
 	zktest.WaitUntil(t, 30*time.Second, func() string {
 		resp, err := http.Get("http://" + addr + "/metrics")
 		if err != nil {

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"os"
@@ -30,36 +30,36 @@ func TestIntegrationServeHistory(t *testing.T) {
 		}
 	}
 	s := r.open("alice", "alice", 140, 30)
-	s.waitText("/serveh/orders")
+	s.WaitText("/serveh/orders")
 	curator.Release(t, "c-holder")
 	curator.WaitHeld(t, "c-waiter", 30*time.Second)
 	short := func(n string) string { return n[len(n)-10:] }
-	s.keys("3")
-	s.waitFor("the grant in the live event log", func(sc string) bool { return lineWith(sc, "granted", short(waiter.Node)) })
+	s.Keys("3")
+	s.WaitFor("the grant in the live event log", func(sc string) bool { return lineWith(sc, "granted", short(waiter.Node)) })
 
-	s.keys("R")
+	s.Keys("R")
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Log(r.log.String())
 		}
 	})
-	s.waitText("REPLAY")
-	s.keys("t")
-	s.waitText("Go to a time")
-	s.keys("e", "n", "d", "Enter")
-	s.waitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
-	s.keys("3")
-	s.waitFor("the release and the grant, replayed", func(sc string) bool {
+	s.WaitText("REPLAY")
+	s.Keys("t")
+	s.WaitText("Go to a time")
+	s.Keys("e", "n", "d", "Enter")
+	s.WaitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
+	s.Keys("3")
+	s.WaitFor("the release and the grant, replayed", func(sc string) bool {
 		return lineWith(sc, "released", short(holder.Node)) && lineWith(sc, "granted", short(waiter.Node))
 	})
 	r.waitLog("opened the history of context")
 
 	// q ends the replay, not the session.
-	s.keys("q")
-	s.waitFor("the live UI again", func(sc string) bool {
+	s.Keys("q")
+	s.WaitFor("the live UI again", func(sc string) bool {
 		return strings.Contains(sc, "Locks") && strings.Contains(sc, "connected") && !strings.Contains(sc, "REPLAY")
 	})
-	if s.paneDead() {
+	if s.PaneDead() {
 		t.Fatal("q in the replay ended the session")
 	}
 }

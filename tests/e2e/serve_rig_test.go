@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/internal/zkserver"
 )
@@ -62,7 +64,7 @@ func startServe(t testing.TB, zks *zktest.Server, root string, keys []string, ex
 	args := append([]string{"serve", "--server", zks.Addr(), "--config", "", "--root", root,
 		"--listen", fmt.Sprintf("127.0.0.1:%d", r.port), "--host-key", filepath.Join(r.dir, "host_key"),
 		"--authorized-keys", ak, "--audit-log", r.path("audit.log"), "--log-file", r.path("zk.log"), "--idle-timeout", "0"}, extra...)
-	r.cmd = exec.Command(zklocksBinary(t), args...)
+	r.cmd = exec.Command(zklocksbin.Path(t), args...)
 	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -109,11 +111,11 @@ func (r *serveRig) sshArgs(user, key string) []string {
 }
 
 // open connects user with key under tmux, at w×h, and waits for the UI.
-func (r *serveRig) open(user, key string, w, h int) *tmuxScreen {
+func (r *serveRig) open(user, key string, w, h int) *tmuxscreen.Screen {
 	r.t.Helper()
 	cmd := "TERM=xterm-256color exec ssh -t " + strings.Join(r.sshArgs(user, key), " ")
-	s := startTmux(r.t, w, h, cmd)
-	s.waitText("Locks", "connected")
+	s := tmuxscreen.Start(r.t, w, h, cmd)
+	s.WaitText("Locks", "connected")
 	return s
 }
 

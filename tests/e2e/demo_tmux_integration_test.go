@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -34,43 +36,43 @@ func TestIntegrationDemoTmux(t *testing.T) {
 		{"naive", "--naive", demo.LockPath(demo.Naive), `! herd`, 0, 3.5, 6.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bin, tmp := zklocksBinary(t), t.TempDir()
+			bin, tmp := zklocksbin.Path(t), t.TempDir()
 			t.Cleanup(func() { killJVMs(tmp) })
 			command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo %s --config '' --log-file %s %s; echo zklocks exited $?",
 				tmp, bin, tc.flags, filepath.Join(tmp, "zk.log"), strings.Join(throwawayArgs(), " "))
-			m := startTmux(t, 120, 40, command)
-			m.waitScreen(90*time.Second, regexp.QuoteMeta(tc.lock)+`(?s).*`+tc.detail+`.*DEMO \d+\.\d\d wakeups/release`)
+			m := tmuxscreen.Start(t, 120, 40, command)
+			m.WaitScreen(90*time.Second, regexp.QuoteMeta(tc.lock)+`(?s).*`+tc.detail+`.*DEMO \d+\.\d\d wakeups/release`)
 			if n := len(jvmsUnder(tmp)); n != 1 {
 				t.Errorf("%d throwaway servers run, want 1", n)
 			}
-			m.keys("3")
-			m.waitScreen(30*time.Second, `(?s)Events.*`+strings.Repeat(`granted.*`, tc.grants))
+			m.Keys("3")
+			m.WaitScreen(30*time.Second, `(?s)Events.*`+strings.Repeat(`granted.*`, tc.grants))
 			// Enough releases for the counter to settle.
 			time.Sleep(5 * time.Second)
-			sc := m.waitScreen(time.Second, `DEMO \d+\.\d\d wakeups/release`)
+			sc := m.WaitScreen(time.Second, `DEMO \d+\.\d\d wakeups/release`)
 			var perRelease float64
 			fmt.Sscanf(regexp.MustCompile(`DEMO (\d+\.\d\d)`).FindStringSubmatch(sc)[1], "%g", &perRelease)
 			if perRelease < tc.lo || perRelease > tc.hi {
 				t.Errorf("%.2f wakeups per release on screen, want %.1f–%.1f:\n%s", perRelease, tc.lo, tc.hi, sc)
 			}
-			m.keys("+")
-			m.waitScreen(10*time.Second, `contender 7 joined`)
+			m.Keys("+")
+			m.WaitScreen(10*time.Second, `contender 7 joined`)
 			if tc.name == "fair" {
 				// Z freezes the holder; past the demo's default
 				// --long-held (5 s) the locks list says long-held, while
 				// the unfrozen holds (at most 1.5 s) never did.
-				m.keys("1")
-				if sc := m.waitScreen(time.Second, regexp.QuoteMeta(tc.lock)); strings.Contains(sc, "long-held") {
+				m.Keys("1")
+				if sc := m.WaitScreen(time.Second, regexp.QuoteMeta(tc.lock)); strings.Contains(sc, "long-held") {
 					t.Errorf("long-held before any freeze:\n%s", sc)
 				}
-				m.keys("Z")
-				m.waitScreen(10*time.Second, `Z lets it go · hung contender`)
-				m.waitScreen(60*time.Second, regexp.QuoteMeta(tc.lock)+`.*long-held`)
+				m.Keys("Z")
+				m.WaitScreen(10*time.Second, `Z lets it go · hung contender`)
+				m.WaitScreen(60*time.Second, regexp.QuoteMeta(tc.lock)+`.*long-held`)
 			}
-			m.keys("q")
-			m.waitExit(30 * time.Second)
-			m.waitScreen(time.Second, `zklocks exited 0`)
-			m.waitScreen(time.Second, `(?s)zklocks demo: \d+\.\d\d wakeups per release over \d+ releases, FIFO.*`+
+			m.Keys("q")
+			m.WaitExit(30 * time.Second)
+			m.WaitScreen(time.Second, `zklocks exited 0`)
+			m.WaitScreen(time.Second, `(?s)zklocks demo: \d+\.\d\d wakeups per release over \d+ releases, FIFO.*`+
 				`deleted.*/zklocks-demo.*stopped and removed the throwaway`)
 			assertNothingLeft(t, tmp)
 		})
@@ -82,16 +84,16 @@ func TestIntegrationDemoTmux(t *testing.T) {
 // and stops its server.
 func TestIntegrationDemoTmuxKilled(t *testing.T) {
 	t.Parallel()
-	bin, tmp := zklocksBinary(t), t.TempDir()
+	bin, tmp := zklocksbin.Path(t), t.TempDir()
 	t.Cleanup(func() { killJVMs(tmp) })
 	command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo --config '' --log-file %s %s",
 		tmp, bin, filepath.Join(tmp, "zk.log"), strings.Join(throwawayArgs(), " "))
-	m := startTmux(t, 120, 40, command)
-	m.waitScreen(90*time.Second, `DEMO \d+\.\d\d wakeups/release`)
+	m := tmuxscreen.Start(t, 120, 40, command)
+	m.WaitScreen(90*time.Second, `DEMO \d+\.\d\d wakeups/release`)
 	if n := len(jvmsUnder(tmp)); n != 1 {
 		t.Fatalf("%d throwaway servers run, want 1", n)
 	}
-	m.tmux("kill-server")
+	m.Tmux("kill-server")
 	zktest.WaitUntil(t, 20*time.Second, func() string {
 		left, _ := filepath.Glob(filepath.Join(tmp, "zklocks-zk-*"))
 		if pids := jvmsUnder(tmp); len(left) > 0 || len(pids) > 0 {
@@ -106,19 +108,19 @@ func TestIntegrationDemoTmuxKilled(t *testing.T) {
 // and its fence (F, y) frees the lock.
 func TestIntegrationDemoTmuxFence(t *testing.T) {
 	t.Parallel()
-	bin, tmp := zklocksBinary(t), t.TempDir()
+	bin, tmp := zklocksbin.Path(t), t.TempDir()
 	t.Cleanup(func() { killJVMs(tmp) })
 	command := fmt.Sprintf("TMPDIR=%s TERM=xterm-256color %s demo --contenders 3 --config '' --log-file %s --audit-log %s %s",
 		tmp, bin, filepath.Join(tmp, "zk.log"), filepath.Join(tmp, "audit.log"), strings.Join(throwawayArgs(), " "))
-	m := startTmux(t, 120, 40, command)
-	m.waitScreen(90*time.Second, `1 holding(?s).*DEMO \d+\.\d\d wakeups/release`)
-	m.keys("L")
-	m.waitScreen(30*time.Second, `(?s)! self-wait.*1 orphan`)
-	m.keys("F")
-	m.waitScreen(10*time.Second, `\[x\] 1 #\d+ .*self-wait`)
-	m.keys("y")
-	m.waitScreen(10*time.Second, `fenced /zklocks-demo/exclusive/`)
-	sc := m.waitScreen(10*time.Second, `DEMO \d+\.\d\d wakeups/release · FIFO kept( │ +WRITE)?\s*\n`) // no orphan left
+	m := tmuxscreen.Start(t, 120, 40, command)
+	m.WaitScreen(90*time.Second, `1 holding(?s).*DEMO \d+\.\d\d wakeups/release`)
+	m.Keys("L")
+	m.WaitScreen(30*time.Second, `(?s)! self-wait.*1 orphan`)
+	m.Keys("F")
+	m.WaitScreen(10*time.Second, `\[x\] 1 #\d+ .*self-wait`)
+	m.Keys("y")
+	m.WaitScreen(10*time.Second, `fenced /zklocks-demo/exclusive/`)
+	sc := m.WaitScreen(10*time.Second, `DEMO \d+\.\d\d wakeups/release · FIFO kept( │ +WRITE)?\s*\n`) // no orphan left
 	if strings.Contains(sc, "! self-wait") {
 		t.Errorf("the self-wait is still shown after the fence:\n%s", sc)
 	}
@@ -126,7 +128,7 @@ func TestIntegrationDemoTmuxFence(t *testing.T) {
 	if err != nil || !strings.Contains(string(audit), `"action":"fence"`) {
 		t.Errorf("audit log %q, %v; want the fence", audit, err)
 	}
-	m.keys("q")
-	m.waitExit(30 * time.Second)
+	m.Keys("q")
+	m.WaitExit(30 * time.Second)
 	assertNothingLeft(t, tmp)
 }

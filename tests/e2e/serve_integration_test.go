@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -49,21 +50,21 @@ func TestIntegrationServe(t *testing.T) {
 	alice := r.open("alice", "alice", 120, 30)
 	bob := r.open("bob", "bob", 100, 24)
 	short := func(n string) string { return n[len(n)-10:] }
-	for _, s := range []*tmuxScreen{alice, bob} {
-		s.keys("/", "orders", "Enter", "Enter")
-		s.waitText("/serve/orders", "1 holding", "1 waiting", short(holder.Node), short(waiter.Node))
+	for _, s := range []*tmuxscreen.Screen{alice, bob} {
+		s.Keys("/", "orders", "Enter", "Enter")
+		s.WaitText("/serve/orders", "1 holding", "1 waiting", short(holder.Node), short(waiter.Node))
 	}
-	alice.keys("G")
-	alice.waitFor("alice's cursor on the waiter", func(sc string) bool { return strings.Contains(selectedLine(sc), short(waiter.Node)) })
-	bob.keys("g")
-	bob.waitFor("bob's cursor on the holder", func(sc string) bool { return strings.Contains(selectedLine(sc), short(holder.Node)) })
-	if sc := alice.capture(); !strings.Contains(selectedLine(sc), short(waiter.Node)) {
+	alice.Keys("G")
+	alice.WaitFor("alice's cursor on the waiter", func(sc string) bool { return strings.Contains(selectedLine(sc), short(waiter.Node)) })
+	bob.Keys("g")
+	bob.WaitFor("bob's cursor on the holder", func(sc string) bool { return strings.Contains(selectedLine(sc), short(holder.Node)) })
+	if sc := alice.Capture(); !strings.Contains(selectedLine(sc), short(waiter.Node)) {
 		t.Fatalf("bob's key moved alice's cursor:\n%s", sc)
 	}
-	if !strings.Contains(alice.capture(), "operate") && strings.Contains(alice.capture(), "READ-ONLY") {
-		t.Fatalf("alice's operate key shows read-only:\n%s", alice.last)
+	if !strings.Contains(alice.Capture(), "operate") && strings.Contains(alice.Capture(), "READ-ONLY") {
+		t.Fatalf("alice's operate key shows read-only:\n%s", alice.Last())
 	}
-	bob.waitText("READ-ONLY")
+	bob.WaitText("READ-ONLY")
 
 	// A view key is refused a force-release, before any request.
 	zk := zks.Connect(t)
@@ -71,9 +72,9 @@ func TestIntegrationServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob.keys("D")
-	bob.waitText("read-only: force-release is disabled (your SSH key's role is view)")
-	bob.keys("y")
+	bob.Keys("D")
+	bob.WaitText("read-only: force-release is disabled (your SSH key's role is view)")
+	bob.Keys("y")
 	_, after, err := zk.Get(holder.Node)
 	if err != nil {
 		t.Fatalf("bob's view key deleted the holder: %v", err)
@@ -86,14 +87,14 @@ func TestIntegrationServe(t *testing.T) {
 	}
 
 	// alice's operate key force-releases the holder, audited as alice's.
-	alice.keys("g", "D")
-	alice.waitText("Force-release: delete")
-	alice.keys("y")
+	alice.Keys("g", "D")
+	alice.WaitText("Force-release: delete")
+	alice.Keys("y")
 	zktest.WaitUntil(t, 30*time.Second, func() string {
 		if len(r.audit()) > 0 {
 			return ""
 		}
-		return "no audit line for alice's force-release; the screen:\n" + alice.capture()
+		return "no audit line for alice's force-release; the screen:\n" + alice.Capture()
 	})
 	line := r.audit()[0]
 	if line["action"] != "force-release" || line["user"] != "alice" || line["key"] != aliceFP ||
@@ -128,7 +129,7 @@ func TestIntegrationServe(t *testing.T) {
 
 	// A client killed mid-session leaves the others served.
 	carol := r.open("carol", "alice", 80, 24)
-	pid, err := strconv.Atoi(strings.TrimSpace(carol.tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
+	pid, err := strconv.Atoi(strings.TrimSpace(carol.Tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,12 +144,12 @@ func TestIntegrationServe(t *testing.T) {
 		return "the server never saw carol's client go:\n" + r.log.String()
 	})
 	curator.Acquire(t, "c-jobs", "mutex", "/serve/jobs")
-	bob.keys("Escape")
-	bob.waitText("PATH", "match /orders")
-	bob.keys("Escape")
-	bob.waitText("/serve/jobs")
+	bob.Keys("Escape")
+	bob.WaitText("PATH", "match /orders")
+	bob.Keys("Escape")
+	bob.WaitText("/serve/jobs")
 	again := r.open("carol", "alice", 80, 24)
-	again.waitText("/serve/jobs")
+	again.WaitText("/serve/jobs")
 	if err := r.cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatalf("the server died: %v\n%s", err, r.log)
 	}
@@ -179,18 +180,18 @@ func TestIntegrationServeWatches(t *testing.T) {
 	connsBefore := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
 
 	first := r.open("viewer1", "viewer", 100, 24)
-	first.waitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
+	first.WaitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
 	one := zktest.WatchCount(t, zks.Addr())
 	oneConns := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
 	if one <= watchesBefore || oneConns != connsBefore+1 {
 		t.Fatalf("one session: %d watches (%d before), %d connections (%d before)", one, watchesBefore, oneConns, connsBefore)
 	}
-	screens := []*tmuxScreen{first}
+	screens := []*tmuxscreen.Screen{first}
 	for i := 2; i <= 20; i++ {
 		screens = append(screens, r.open(fmt.Sprintf("viewer%d", i), "viewer", 100, 24))
 	}
 	for _, s := range screens {
-		s.waitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
+		s.WaitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
 	}
 	if n := strings.Count(r.log.String(), "opened, terminal"); n != 20 {
 		t.Fatalf("%d sessions opened, want 20:\n%s", n, r.log)

@@ -1,11 +1,8 @@
-package cli
+package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,57 +11,11 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 )
-
-// exporterRun is `zklocks exporter` running in-process with its default
-// history; stop ends it as SIGTERM does and fails the test unless it
-// exits 0.
-type exporterRun struct {
-	cancel context.CancelFunc
-	done   chan int
-	errOut *syncBuffer
-}
-
-func runExporter(t *testing.T, server, addr string) *exporterRun {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &exporterRun{cancel: cancel, done: make(chan int, 1), errOut: &syncBuffer{}}
-	go func() {
-		r.done <- execute(ctx, "test", []string{"exporter", "--server", server, "--listen", addr}, strings.NewReader(""), io.Discard, r.errOut)
-	}()
-	t.Cleanup(r.stop)
-	zktest.WaitUntil(t, 60*time.Second, func() string {
-		body, err := httpGet("http://" + addr + "/healthz")
-		if err != nil || !strings.Contains(body, "last sync") {
-			return fmt.Sprintf("exporter not synced: %v %s (%s)", err, body, r.errOut.String())
-		}
-		return ""
-	})
-	return r
-}
-
-func (r *exporterRun) stop() {
-	if r.cancel == nil {
-		return
-	}
-	r.cancel()
-	r.cancel = nil
-	if code := <-r.done; code != 0 {
-		panic(fmt.Sprintf("exporter ended with %d: %s", code, r.errOut.String()))
-	}
-}
-
-func httpGet(url string) (string, error) {
-	resp, err := http.Get(url)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return string(b), err
-}
 
 // metricIs waits until the exporter's /metrics has name{path="…",…} = want.
 func metricIs(t *testing.T, addr, name, path string, want int) {
@@ -92,10 +43,9 @@ func metricIs(t *testing.T, addr, name, path string, want int) {
 func TestIntegrationExporterHistoryIncident(t *testing.T) {
 	zks := zktest.Start(t)
 	server := zks.Addr()
-	addr := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
 	const lock = "/pm/orders"
 
-	exp := runExporter(t, server, addr)
+	exp, addr := startExporterWith(t, "last sync", "--server", server)
 	holderClient := peers.Start(t, peers.Curator, server)
 	waiters := peers.Start(t, peers.Curator, server)
 	h := holderClient.Acquire(t, "h", "mutex", lock)
@@ -113,7 +63,7 @@ func TestIntegrationExporterHistoryIncident(t *testing.T) {
 	// The exporter restarts: its history goes on in the same directory.
 	exp.stop()
 	restarted := time.Now()
-	runExporter(t, server, addr)
+	_, addr = startExporterWith(t, "last sync", "--server", server)
 	metricIs(t, addr, "zklocks_lock_holders", lock, 1)
 	releasing := time.Now()
 	waiters.Release(t, "w1")
@@ -207,15 +157,15 @@ func TestIntegrationExporterHistoryIncident(t *testing.T) {
 
 	// replay of the exporter's URL: the events screen at the end tells
 	// the expiry and the grants.
-	command := fmt.Sprintf("TERM=xterm-256color %s replay 'http://%s/history?since=10m'", zklocksBinary(t), addr)
-	s := startTmux(t, 160, 40, command)
-	s.waitText("REPLAY")
-	s.keys("t")
-	s.waitText("Go to a time")
-	s.keys("e", "n", "d", "Enter")
-	s.waitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
-	s.keys("3")
-	s.waitFor("the expiry and the grants", func(sc string) bool {
+	command := fmt.Sprintf("TERM=xterm-256color %s replay 'http://%s/history?since=10m'", zklocksbin.Path(t), addr)
+	s := tmuxscreen.Start(t, 160, 40, command)
+	s.WaitText("REPLAY")
+	s.Keys("t")
+	s.WaitText("Go to a time")
+	s.Keys("e", "n", "d", "Enter")
+	s.WaitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Go to a time") })
+	s.Keys("3")
+	s.WaitFor("the expiry and the grants", func(sc string) bool {
 		return lineWith(sc, "expired", h.Node[len(h.Node)-10:]) && lineWith(sc, "granted", w1.Node[len(w1.Node)-10:]) &&
 			lineWith(sc, "granted", w2.Node[len(w2.Node)-10:])
 	})

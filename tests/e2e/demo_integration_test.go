@@ -1,10 +1,10 @@
-package cli
+package e2e
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -35,7 +36,7 @@ type demoRun struct {
 func startDemoRun(t *testing.T, args ...string) *demoRun {
 	t.Helper()
 	r := &demoRun{t: t, tmp: t.TempDir(), exited: make(chan struct{})}
-	r.cmd = exec.Command(zklocksBinary(t), append([]string{"demo", "--plain", "--config", "", "--log-file", ""}, args...)...)
+	r.cmd = exec.Command(zklocksbin.Path(t), append([]string{"demo", "--plain", "--config", "", "--log-file", ""}, args...)...)
 	r.cmd.Env = append(os.Environ(), "TMPDIR="+r.tmp)
 	stdin, err := r.cmd.StdinPipe()
 	if err != nil {
@@ -156,13 +157,16 @@ func killJVMs(tmp string) {
 	}
 }
 
-// throwawayArgs makes the demo start its own server even when a
-// ZooKeeper answers on 127.0.0.1:2181 on this machine.
+// throwawayArgs makes the demo start its own server even when something
+// (a ZooKeeper, as the demo would find) listens on 127.0.0.1:2181 on this
+// machine.
 func throwawayArgs() []string {
-	if zookeeperAt(context.Background(), localServer) {
-		return []string{"--throwaway"}
+	c, err := net.DialTimeout("tcp", "127.0.0.1:2181", 500*time.Millisecond)
+	if err != nil {
+		return nil
 	}
-	return nil
+	c.Close()
+	return []string{"--throwaway"}
 }
 
 func TestIntegrationDemoThrowawayQuitsCleanly(t *testing.T) {
