@@ -6,21 +6,11 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/apptree"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
-
-// activeNodeInfo is HDFS's ActiveNodeInfo{ns1, nnID, <nnID>.example.com,
-// 8020, 8019}, as ZKFC writes it.
-func activeNodeInfo(nnID string) []byte {
-	host := nnID + ".example.com"
-	b := []byte{0x0a, 3, 'n', 's', '1', 0x12, byte(len(nnID))}
-	b = append(b, nnID...)
-	b = append(b, 0x1a, byte(len(host)))
-	b = append(b, host...)
-	return append(b, 0x20, 0xd4, 0x3e, 0x28, 0xd3, 0x3e)
-}
 
 // TestIntegrationWatcherFollowsAnApplication watches a Hadoop HA lock:
 // the breadcrumb beside it is read again when the new active rewrites it
@@ -32,10 +22,10 @@ func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
 	mkdirs(t, admin, root+"/ha", root+"/ha/ns1")
 	active := zks.Connect(t)
 	lock, crumb := root+"/ha/ns1/ActiveStandbyElectorLock", root+"/ha/ns1/ActiveBreadCrumb"
-	if _, err := active.Create(lock, activeNodeInfo("nn2"), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := active.Create(lock, apptree.HDFSActiveNodeInfo("ns1", "nn2", "nn2.example.com"), zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.Create(crumb, activeNodeInfo("nn1"), 0, zk.WorldACL(zk.PermAll)); err != nil {
+	if _, err := admin.Create(crumb, apptree.HDFSActiveNodeInfo("ns1", "nn1", "nn1.example.com"), 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
 	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/ha"}})
@@ -46,7 +36,7 @@ func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
 	c.waitFor(t, "the unfenced breadcrumb", unfenced)
 	// The new active fenced nn1 and writes its own breadcrumb, with the
 	// old one's version, as ActiveStandbyElector.writeBreadCrumbNode does.
-	if _, err := active.Set(crumb, activeNodeInfo("nn2"), 0); err != nil {
+	if _, err := active.Set(crumb, apptree.HDFSActiveNodeInfo("ns1", "nn2", "nn2.example.com"), 0); err != nil {
 		t.Fatal(err)
 	}
 	c.waitFor(t, "the breadcrumb naming the holder", func(s *model.State) bool {

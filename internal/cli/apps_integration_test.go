@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/apptree"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
@@ -23,7 +24,7 @@ func TestIntegrationApplications(t *testing.T) {
 	server := zks.Addr()
 
 	t.Run("kafka under a chroot", func(t *testing.T) {
-		s := kafkaTree(t, zks, "/kafka", 1, 1, 2)
+		s := apptree.Kafka(t, zks, "/kafka", 1, 1, 2)
 		l := showApp(t, server+"/kafka", "/controller").Locks[0]
 		a := l.App
 		if l.Recipe != "kafka-controller" || a == nil || a.Holder != "broker 1 at kafka1:9092" || *a.HolderSession != sid(s[1]) {
@@ -42,7 +43,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("kafka controller without registration", func(t *testing.T) {
-		kafkaTree(t, zks, "/kafka-gone", 3, 1, 2)
+		apptree.Kafka(t, zks, "/kafka-gone", 3, 1, 2)
 		l := showApp(t, server, "/kafka-gone/controller").Locks[0]
 		if !hasAnomaly(l.Anomalies, "holder-unregistered", "broker 3") || l.App.Holder != "broker 3" {
 			t.Fatalf("anomalies %+v, holder %q", l.Anomalies, l.App.Holder)
@@ -50,7 +51,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("hadoop", func(t *testing.T) {
-		active, standby := hadoopTree(t, zks, "/ha-custom", "mycluster", "nn1", "nn1")
+		active, standby := apptree.HadoopHA(t, zks, "/ha-custom", "mycluster", "nn1", "nn1")
 		l := showApp(t, server, "/ha-custom/mycluster/ActiveStandbyElectorLock").Locks[0]
 		a := l.App
 		if l.Recipe != "hadoop-ha" || a.Holder != "NameNode nn1 at nn1.example.com:8020 (nameservice mycluster, ZKFC port 8019)" ||
@@ -63,7 +64,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("hadoop breadcrumb names another NameNode", func(t *testing.T) {
-		hadoopTree(t, zks, "/hadoop-ha", "ns2", "nn2", "nn1")
+		apptree.HadoopHA(t, zks, "/hadoop-ha", "ns2", "nn2", "nn1")
 		l := showApp(t, server, "/hadoop-ha/ns2/ActiveStandbyElectorLock").Locks[0]
 		if !hasAnomaly(l.Anomalies, "unfenced", "names NameNode nn1 at nn1.example.com:8020") ||
 			!hasAnomaly(l.Anomalies, "unfenced", "holder is NameNode nn2") {
@@ -72,7 +73,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("hbase", func(t *testing.T) {
-		active, backup := hbaseTree(t, zks, "/hbase-prod", false)
+		active, backup := apptree.HBaseMasters(t, zks, "/hbase-prod", false)
 		l := showApp(t, server, "/hbase-prod/master").Locks[0]
 		a := l.App
 		if l.Recipe != "hbase-master" || a.Holder != "master hmaster1.example.com,16000,1700000000000 (info port 16010)" || *a.HolderSession != sid(active) {
@@ -85,7 +86,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("hbase backup master that is active", func(t *testing.T) {
-		hbaseTree(t, zks, "/hbase", true)
+		apptree.HBaseMasters(t, zks, "/hbase", true)
 		l := showApp(t, server, "/hbase/master").Locks[0]
 		if !hasAnomaly(l.Anomalies, "backup-is-active", "hmaster1.example.com,16000,1700000000000") || l.Waiters != 1 {
 			t.Fatalf("waiters %d, anomalies %+v", l.Waiters, l.Anomalies)
@@ -93,7 +94,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("solr overseer", func(t *testing.T) {
-		first, second, firstNode := solrOverseerTree(t, zks, "/solr")
+		first, second, firstNode := apptree.SolrOverseer(t, zks, "/solr")
 		l := showApp(t, server, "/solr/overseer_elect/election").Locks[0]
 		a := l.App
 		if l.Recipe != "solr-election" || a.What != "overseer election" || a.Holder != "node 10.0.0.1:8983_solr" || *a.HolderSession != sid(first) {
@@ -107,7 +108,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("solr shard leader", func(t *testing.T) {
-		leader, _ := solrShardTree(t, zks, "/solr")
+		leader, _ := apptree.SolrShard(t, zks, "/solr")
 		l := showApp(t, server, "/solr/collections/c1/leader_elect/shard1/election").Locks[0]
 		a := l.App
 		if a.Holder != "core c1_shard1_replica_n1 (core_node1) on node 10.0.0.1:8983_solr" || *a.HolderSession != sid(leader) ||
@@ -117,7 +118,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("solr leader whose election node is gone", func(t *testing.T) {
-		first, _, firstNode := solrOverseerTree(t, zks, "/solr-orphan")
+		first, _, firstNode := apptree.SolrOverseer(t, zks, "/solr-orphan")
 		if err := first.Delete("/solr-orphan/overseer_elect/election/"+firstNode, -1); err != nil {
 			t.Fatal(err)
 		}
@@ -130,14 +131,14 @@ func TestIntegrationApplications(t *testing.T) {
 	t.Run("solr duplicate sequence joined at the head", func(t *testing.T) {
 		admin := zks.Connect(t)
 		dir := "/solr-dup/overseer_elect/election"
-		mkdirs(t, admin, dir)
+		apptree.MkdirAll(t, admin, dir)
 		a, b, c := zks.Connect(t), zks.Connect(t), zks.Connect(t)
-		first := solrJoin(t, a, dir, "10.0.0.1:8983_solr")
-		second := solrJoin(t, b, dir, "10.0.0.2:8983_solr")
+		first := apptree.SolrJoin(t, a, dir, "10.0.0.1:8983_solr")
+		second := apptree.SolrJoin(t, b, dir, "10.0.0.2:8983_solr")
 		// LeaderElector.joinElection(joinAtHead): a non-sequential node
 		// with the sequence of the current second in line.
 		head := fmt.Sprintf("%d-10.0.0.3:8983_solr-n_%s", c.SessionID(), second[len(second)-10:])
-		create(t, c, dir+"/"+head, nil, zk.FlagEphemeral)
+		apptree.Create(t, c, dir+"/"+head, nil, zk.FlagEphemeral)
 		// sortSeqs orders the two by name; each watches the node before it.
 		byName := []string{second, head}
 		slices.Sort(byName)
@@ -156,7 +157,7 @@ func TestIntegrationApplications(t *testing.T) {
 	})
 
 	t.Run("accumulo", func(t *testing.T) {
-		mgr1, mgr2, node := accumuloTree(t, zks, "/accumulo/8a1f0d43-6f3c-4c49-9a4b-1d2c3e4f5a6b")
+		mgr1, mgr2, node := apptree.Accumulo(t, zks, "/accumulo/8a1f0d43-6f3c-4c49-9a4b-1d2c3e4f5a6b")
 		l := showApp(t, server, "/accumulo/8a1f0d43-6f3c-4c49-9a4b-1d2c3e4f5a6b/managers/lock").Locks[0]
 		a := l.App
 		wantID := "/managers/lock/" + node + "$" + strings.TrimPrefix(sid(mgr1), "0x")
@@ -229,12 +230,12 @@ func hasAnomaly(as []struct {
 func TestIntegrationApplicationsMixed(t *testing.T) {
 	t.Parallel()
 	zks := zktest.Start(t)
-	kafkaTree(t, zks, "/mixed/kafka", 1, 1, 2)
-	hadoopTree(t, zks, "/mixed/hadoop-ha", "ns1", "nn1", "nn1")
-	hbaseTree(t, zks, "/mixed/hbase", false)
-	solrOverseerTree(t, zks, "/mixed/solr")
-	solrShardTree(t, zks, "/mixed/solr")
-	accumuloTree(t, zks, "/mixed/accumulo/8a1f0d43-6f3c-4c49-9a4b-1d2c3e4f5a6b")
+	apptree.Kafka(t, zks, "/mixed/kafka", 1, 1, 2)
+	apptree.HadoopHA(t, zks, "/mixed/hadoop-ha", "ns1", "nn1", "nn1")
+	apptree.HBaseMasters(t, zks, "/mixed/hbase", false)
+	apptree.SolrOverseer(t, zks, "/mixed/solr")
+	apptree.SolrShard(t, zks, "/mixed/solr")
+	apptree.Accumulo(t, zks, "/mixed/accumulo/8a1f0d43-6f3c-4c49-9a4b-1d2c3e4f5a6b")
 	out, errOut, code := run(t, "ls", "--json", "--server", zks.Addr(), "--root", "/mixed")
 	if code != exitOK {
 		t.Fatalf("ls exited %d: %s", code, errOut)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/apptree"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
@@ -43,7 +44,7 @@ func TestIntegrationShowAndCheckKeepObserversApart(t *testing.T) {
 	zks := zktest.Start(t)
 	server := zks.Addr()
 	admin := zks.Connect(t)
-	mkdirs(t, admin, "/plain")
+	apptree.MkdirAll(t, admin, "/plain")
 	const lock, other = "/plain/job-lock", "/plain/report-lock"
 	holder := zks.Connect(t)
 	for _, p := range []string{lock, other} {
