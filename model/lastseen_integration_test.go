@@ -2,12 +2,12 @@ package model_test
 
 import (
 	"bytes"
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -25,46 +25,26 @@ func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
 	holder := kazoo.Acquire(t, "holder", "lock", lockPath)
 	kazoo.WaitHeld(t, "holder", 30*time.Second)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	target, err := zkwatch.ParseConnectString(zks.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ls"}, EnrichEvery: 200 * time.Millisecond}).Events()
-	s := model.NewState()
-	until := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.After(30 * time.Second)
-		for !cond() {
-			select {
-			case ev, ok := <-events:
-				if !ok {
-					t.Fatal("the watcher ended")
-				}
-				s.Apply(ev)
-			case <-deadline:
-				t.Fatalf("never saw %s: link %+v, client %+v", what, s.Link(holder.Session), s.Client(holder.Session))
-			}
-		}
-	}
-	until("the holder's address", func() bool { return s.Client(holder.Session).Addr != "" })
+	feed := watchtest.Start(t, zks.Addr(), zkwatch.WatchConfig{Roots: []string{root + "/ls"}, EnrichEvery: 200 * time.Millisecond})
+	feed.Until(t, "the holder's address", func(s *model.State) bool { return s.Client(holder.Session).Addr != "" })
 	// Its host's name, where reverse DNS answers at once (127.0.0.1 is
 	// localhost in /etc/hosts on most machines): wanted, not required.
 	named := time.Now().Add(3 * time.Second)
-	until("the holder's name, or 3 s", func() bool { return s.Client(holder.Session).Name != "" || time.Now().After(named) })
-	addr, name := s.Client(holder.Session).Addr, s.Client(holder.Session).Name
+	feed.Until(t, "the holder's name, or 3 s", func(s *model.State) bool {
+		return s.Client(holder.Session).Name != "" || time.Now().After(named)
+	})
+	var addr, name string
+	feed.Read(func(s *model.State) { addr, name = s.Client(holder.Session).Addr, s.Client(holder.Session).Name })
 	t.Logf("the holder's client: %s, named %q", addr, name)
 	before := time.Now()
 
 	kazoo.Kill(t)
-	until("the holder disconnected", func() bool { return s.Link(holder.Session).State == lockcore.LinkDisconnected })
-	c := s.Client(holder.Session).In(time.UTC)
+	feed.Until(t, "the holder disconnected", func(s *model.State) bool {
+		return s.Link(holder.Session).State == lockcore.LinkDisconnected
+	})
+	var c model.Client
+	var lock lockcore.Lock
+	feed.Read(func(s *model.State) { c, lock = s.Client(holder.Session).In(time.UTC), *s.Locks[lockPath] })
 	if c.Addr != "" || !c.Gone || c.Last.LastClient != addr || c.Last.LastSeen.After(before) {
 		t.Fatalf("client after the kill: %+v, want gone, last seen as %s before %s", c, addr, before)
 	}
@@ -75,7 +55,7 @@ func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
 	if short := c.Short(); short != shown+", last seen "+c.Last.LastSeen.Format(time.TimeOnly) {
 		t.Fatalf("the client cell reads %q", short)
 	}
-	r := model.Report{Locks: []lockcore.Lock{*s.Locks[lockPath]}}
+	r := model.Report{Locks: []lockcore.Lock{lock}}
 	var js, text bytes.Buffer
 	if err := r.WriteJSON(&js); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -34,15 +35,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	target, err := zkwatch.ParseConnectString(zks.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{})
 	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/second"}, EnrichEvery: 200 * time.Millisecond})
 	feed := model.NewActionFeed()
 	var ours, theirs lockedBuffer

@@ -1,13 +1,15 @@
 package zkwatch_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -33,31 +35,33 @@ func TestIntegrationReadLaterListsFirstThenReads(t *testing.T) {
 		}
 	}
 
-	conn := dial(t, zks.Addr(), 10*time.Second)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true})
+	feed := watchtest.Watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true})
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		// Unread outside Read: the Feed is not held while the watcher is asked.
+		unread := feed.Watcher().Unread()
+		var reported int
+		var pending bool
+		feed.Read(func(s *model.State) { reported, pending = len(s.Locks), anyUnread(s.Locks) })
+		if reported < locks || unread > 0 || pending {
+			return fmt.Sprintf("contenders never all read: %d locks reported, %d unread, a reported contender pending %v", reported, unread, pending)
+		}
+		return ""
+	})
 	first := map[string]*lockcore.Lock{}
 	last := map[string]*lockcore.Lock{}
 	synced := false
-	deadline := time.After(30 * time.Second)
-	for len(last) < locks || w.Unread() > 0 || anyUnread(last) {
-		select {
-		case ev := <-w.Events():
-			switch ev.Kind {
-			case zkwatch.EventSynced:
-				synced = true
-				if ev.Discovery.DumpAt.IsZero() {
-					t.Fatalf("the first sync asked no dump: %+v", ev.Discovery)
-				}
-			case zkwatch.EventLock:
-				if _, ok := first[ev.Path]; !ok {
-					first[ev.Path] = ev.Lock
-				}
-				last[ev.Path] = ev.Lock
+	for _, ev := range feed.Events() {
+		switch ev.Kind {
+		case zkwatch.EventSynced:
+			if !synced && ev.Discovery.DumpAt.IsZero() {
+				t.Fatalf("the first sync asked no dump: %+v", ev.Discovery)
 			}
-		case <-deadline:
-			t.Fatalf("contenders never all read: %d locks reported, %d unread, synced %v", len(last), w.Unread(), synced)
+			synced = true
+		case zkwatch.EventLock:
+			if _, ok := first[ev.Path]; !ok {
+				first[ev.Path] = ev.Lock
+			}
+			last[ev.Path] = ev.Lock
 		}
 	}
 
@@ -98,8 +102,9 @@ func TestIntegrationReadLaterListsFirstThenReads(t *testing.T) {
 	}
 	t.Logf("%d of %d contenders reported before they were read", unreadFirst, len(want))
 
-	once := zkwatch.Watch(ctx, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true, Once: true})
-	for ev := range once.Events() {
+	once := watchtest.Watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true, Once: true})
+	<-once.Done()
+	for _, ev := range once.Events() {
 		if ev.Kind == zkwatch.EventLock && anyUnread(map[string]*lockcore.Lock{ev.Path: ev.Lock}) {
 			t.Fatalf("a one-shot watcher reported %s with a contender not read", ev.Path)
 		}
@@ -128,22 +133,10 @@ func TestIntegrationReadLaterReportsAJoinBeforeReadingIt(t *testing.T) {
 	mkdirs(t, admin, root+"/locks", parent)
 	contender(t, admin, parent)
 
-	conn := dial(t, zks.Addr(), 10*time.Second)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, ReadLater: true})
+	feed := watchtest.Watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, ReadLater: true})
 	next := func(what string) *lockcore.Lock {
 		t.Helper()
-		for {
-			select {
-			case ev := <-w.Events():
-				if ev.Kind == zkwatch.EventLock && ev.Path == parent {
-					return ev.Lock
-				}
-			case <-time.After(20 * time.Second):
-				t.Fatalf("never reported %s", what)
-			}
-		}
+		return feed.UntilEvent(t, what, func(ev zkwatch.Event) bool { return ev.Kind == zkwatch.EventLock && ev.Path == parent }).Lock
 	}
 	if l := next("the lock"); len(l.Participants) != 1 || anyUnread(map[string]*lockcore.Lock{parent: l}) {
 		t.Fatalf("first report: %+v", l.Participants)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -20,55 +21,43 @@ import (
 // lookout is one zklocks watcher in its own session, with a check run on
 // every analysis of one lock it reports.
 type lookout struct {
+	*watchtest.Feed
 	session int64
-	mu      sync.Mutex
-	state   *model.State
-	done    chan struct{}
-	// bad are the analyses that failed the check, said.
-	bad []string
+	lock    string
+	check   func(l *lockcore.Lock) string
 }
 
 func startLookout(t *testing.T, connect, root, lock string, check func(l *lockcore.Lock) string) *lookout {
 	t.Helper()
-	conn := dial(t, connect, 10*time.Second)
-	ctx, cancel := context.WithCancel(context.Background())
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: 200 * time.Millisecond, WatchMode: zkwatch.WatchesServer})
-	o := &lookout{session: conn.SessionID(), state: model.NewState(), done: make(chan struct{})}
-	go func() {
-		defer close(o.done)
-		for ev := range w.Events() {
-			o.mu.Lock()
-			o.state.Apply(ev)
-			if ev.Kind == zkwatch.EventLock && ev.Path == lock && ev.Lock != nil && ev.Lock.WatchesSource == lockcore.WatchesFromServer {
-				if why := check(ev.Lock); why != "" {
-					o.bad = append(o.bad, why)
-				}
-			}
-			o.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-o.done })
-	return o
+	conn := watchtest.Dial(t, connect, zkwatch.Options{SessionTimeout: 10 * time.Second})
+	feed := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: 200 * time.Millisecond, WatchMode: zkwatch.WatchesServer})
+	return &lookout{Feed: feed, session: conn.SessionID(), lock: lock, check: check}
 }
 
 func (o *lookout) waitFor(t *testing.T, what string, cond func(l *lockcore.Lock) bool) {
 	t.Helper()
-	zktest.WaitUntil(t, 30*time.Second, func() string {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		for _, l := range o.state.Locks {
+	o.Until(t, "watcher "+lockcore.SessionHex(o.session)+" seeing "+what, func(s *model.State) bool {
+		for _, l := range s.Locks {
 			if cond(l) {
-				return ""
+				return true
 			}
 		}
-		return "watcher " + lockcore.SessionHex(o.session) + " never saw " + what
+		return false
 	})
 }
 
+// failures are the analyses of the lock read against the servers' watch
+// table that failed the check, said.
 func (o *lookout) failures() []string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return slices.Clone(o.bad)
+	var bad []string
+	for _, ev := range o.Events() {
+		if ev.Kind == zkwatch.EventLock && ev.Path == o.lock && ev.Lock != nil && ev.Lock.WatchesSource == lockcore.WatchesFromServer {
+			if why := o.check(ev.Lock); why != "" {
+				bad = append(bad, why)
+			}
+		}
+	}
+	return bad
 }
 
 // Three zklocks watching one plain lock: none takes the others' watches

@@ -11,6 +11,7 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -41,39 +42,17 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	}
 	third := doomed.Acquire(t, "third", "mutex", lockPath)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	target, err := zkwatch.ParseConnectString(zks.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ev"}, EnrichEvery: 200 * time.Millisecond})
+	ctx := t.Context()
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{})
 	actions := newActions(conn, nil, false, model.ViaUI)
-	feed := model.NewActionFeed()
-	actions.Told = feed.Tell
-	events := feed.Merge(ctx, w.Events())
-	s := model.NewState()
-	until := func(what string, deadline time.Duration, cond func() bool) {
-		t.Helper()
-		end := time.After(deadline)
-		for !cond() {
-			select {
-			case ev, ok := <-events:
-				if !ok {
-					t.Fatal("the watcher ended")
-				}
-				s.Apply(ev)
-			case <-end:
-				t.Fatalf("never saw %s; the log:\n%s", what, logText(s))
-			}
-		}
-	}
-	entry := func(c model.Change, node string) *model.HistoryEntry {
+	told := model.NewActionFeed()
+	actions.Told = told.Tell
+	wctx, stop := context.WithCancel(context.Background())
+	w := zkwatch.Watch(wctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/ev"}, EnrichEvery: 200 * time.Millisecond})
+	feed := watchtest.Drain(told.Merge(wctx, w.Events()))
+	t.Cleanup(func() { stop(); <-feed.Done() })
+	feed.Describe(func(s *model.State) string { return "the log:\n" + logText(s) })
+	entry := func(s *model.State, c model.Change, node string) *model.HistoryEntry {
 		for i := range s.History {
 			if h := &s.History[i]; h.Change == c && path.Join(h.Lock, h.Node) == node {
 				return h
@@ -81,7 +60,7 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 		}
 		return nil
 	}
-	until("the three contenders, connected", 30*time.Second, func() bool {
+	feed.UntilWithin(t, 30*time.Second, "the three contenders, connected", func(s *model.State) bool {
 		l := s.Locks[lockPath]
 		if s.LastSync.IsZero() || l == nil || len(l.Participants) != 3 {
 			return false
@@ -95,26 +74,27 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	})
 
 	// The operator force-releases the first holder, as shown.
-	p := s.Locks[lockPath].Participants[0]
+	var p lockcore.Participant
+	feed.Read(func(s *model.State) { p = s.Locks[lockPath].Participants[0] })
 	if p.Path != first.Node {
 		t.Fatalf("the holder shown is %s, not %s", p.Path, first.Node)
 	}
 	if err := actions.ForceRelease(ctx, lockcore.Expect{Path: p.Path, Czxid: p.Token, EphemeralOwner: p.Session, Version: p.Version}); err != nil {
 		t.Fatal(err)
 	}
-	until("the force-release logged as the operator's", 30*time.Second, func() bool {
-		h := entry(model.Released, first.Node)
+	feed.UntilWithin(t, 30*time.Second, "the force-release logged as the operator's", func(s *model.State) bool {
+		h := entry(s, model.Released, first.Node)
 		return h != nil && h.EndedBy == model.EndedByOperator && h.Action != nil && h.Action.Kind == lockcore.ActionForceRelease
 	})
 
 	// The second holder releases of its own accord, and its session
 	// lives on.
-	until("the second contender granted", 30*time.Second, func() bool { return entry(model.Granted, secondNode) != nil })
+	feed.UntilWithin(t, 30*time.Second, "the second contender granted", func(s *model.State) bool { return entry(s, model.Granted, secondNode) != nil })
 	if err := own.Delete(secondNode, -1); err != nil {
 		t.Fatal(err)
 	}
-	until("the release logged as a release", 30*time.Second, func() bool {
-		h := entry(model.Released, secondNode)
+	feed.UntilWithin(t, 30*time.Second, "the release logged as a release", func(s *model.State) bool {
+		h := entry(s, model.Released, secondNode)
 		return h != nil && h.EndedBy == model.EndedByRelease
 	})
 
@@ -122,9 +102,9 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	// expires, which takes its node.
 	doomed.WaitHeld(t, "third", 30*time.Second)
 	doomed.Kill(t)
-	until("the third holder's disconnection", 30*time.Second, func() bool { return entry(model.Disconnected, third.Node) != nil })
-	until("the expiry logged as an expiry", 60*time.Second, func() bool {
-		h := entry(model.Released, third.Node)
+	feed.UntilWithin(t, 30*time.Second, "the third holder's disconnection", func(s *model.State) bool { return entry(s, model.Disconnected, third.Node) != nil })
+	feed.UntilWithin(t, 60*time.Second, "the expiry logged as an expiry", func(s *model.State) bool {
+		h := entry(s, model.Released, third.Node)
 		return h != nil && h.EndedBy == model.EndedByExpiry
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -117,7 +118,7 @@ func testLiveness(t *testing.T, admin bool) {
 	w := watchRecorded(t, addr, adminServer, rec)
 	exporter := startExporterWith(t, "last sync", append([]string{"--server", addr}, flags...)...)
 
-	w.until(t, time.Minute, func(s *model.State) string {
+	w.UntilCheck(t, time.Minute, func(s *model.State) string {
 		for path, c := range map[string]peers.Contender{"/live/frozen": fh, "/live/crashed": ch, "/live/hung": hh, "/live/released": rh} {
 			if p, ok := linkOf(s, path, c.Session); !ok || p.Link.State != lockcore.LinkConnected {
 				return fmt.Sprintf("watcher: %s link %+v (found %v), want connected", path, p.Link, ok)
@@ -126,16 +127,17 @@ func testLiveness(t *testing.T, admin bool) {
 		return ""
 	})
 
-	w.mu.Lock()
-	fhNode, _ := linkOf(w.state, "/live/frozen", fh.Session)
-	fwNode, _ := linkOf(w.state, "/live/frozen", fw.Session)
-	w.mu.Unlock()
+	var fhNode, fwNode lockcore.Participant
+	w.Read(func(s *model.State) {
+		fhNode, _ = linkOf(s, "/live/frozen", fh.Session)
+		fwNode, _ = linkOf(s, "/live/frozen", fw.Session)
+	})
 
 	// Released: the session outlives its node, as the next answer shows.
 	if err := rlock.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	w.until(t, time.Minute, func(s *model.State) string {
+	w.UntilCheck(t, time.Minute, func(s *model.State) string {
 		if e, ok := endOf(s, "/live/released", rh.Session); !ok || e.EndedBy != model.EndedByRelease {
 			return fmt.Sprintf("watcher: the released hold ended %+v (logged %v), want by release", e, ok)
 		}
@@ -151,16 +153,18 @@ func testLiveness(t *testing.T, admin bool) {
 	// goes.
 	seen := map[string]bool{}
 	zktest.WaitUntil(t, livenessTimeout+10*time.Second, func() string {
-		w.mu.Lock()
-		p, present := linkOf(w.state, "/live/frozen", fh.Session)
-		holder := present && p.Role == lockcore.RoleHolder
-		if holder && p.Link.Liveness() == lockcore.LiveSilent && lockHas(w.state.Locks["/live/frozen"], lockcore.AnomalySilentHolder) {
-			seen["watcher"] = true
-		}
-		if c, ok := linkOf(w.state, "/live/crashed", ch.Session); ok && c.Link.Liveness() == lockcore.LiveGone {
-			seen["watcher: crashed"] = true
-		}
-		w.mu.Unlock()
+		var p lockcore.Participant
+		var present, holder bool
+		w.Read(func(s *model.State) {
+			p, present = linkOf(s, "/live/frozen", fh.Session)
+			holder = present && p.Role == lockcore.RoleHolder
+			if holder && p.Link.Liveness() == lockcore.LiveSilent && lockHas(s.Locks["/live/frozen"], lockcore.AnomalySilentHolder) {
+				seen["watcher"] = true
+			}
+			if c, ok := linkOf(s, "/live/crashed", ch.Session); ok && c.Link.Liveness() == lockcore.LiveGone {
+				seen["watcher: crashed"] = true
+			}
+		})
 		if !present {
 			return ""
 		}
@@ -199,7 +203,7 @@ func testLiveness(t *testing.T, admin bool) {
 
 	// Hung: alive and holding. The watcher hears it talk; show and check
 	// never call it silent, and check calls a long hold long-held.
-	w.until(t, time.Minute, func(s *model.State) string {
+	w.UntilCheck(t, time.Minute, func(s *model.State) string {
 		if p, _ := linkOf(s, "/live/hung", hh.Session); p.Link.Liveness() != lockcore.LiveTalking {
 			return fmt.Sprintf("watcher: the hung holder's liveness %q, want talking", p.Link.Liveness())
 		}
@@ -218,7 +222,7 @@ func testLiveness(t *testing.T, admin bool) {
 
 	// Expired: the frozen and the crashed holders' nodes went with their
 	// sessions; the frozen one's client may believe it holds.
-	w.until(t, time.Minute, func(s *model.State) string {
+	w.UntilCheck(t, time.Minute, func(s *model.State) string {
 		for path, c := range map[string]peers.Contender{"/live/frozen": fh, "/live/crashed": ch} {
 			if e, ok := endOf(s, path, c.Session); !ok || e.EndedBy != model.EndedByExpiry {
 				return fmt.Sprintf("watcher: %s's hold ended %+v (logged %v), want by expiry", path, e, ok)
@@ -246,7 +250,7 @@ func testLiveness(t *testing.T, admin bool) {
 	// it lost the lock: it stays untold while the waiter holds.
 	frozen.Thaw(t)
 	others.WaitHeld(t, "fw", time.Minute)
-	w.until(t, time.Minute, func(s *model.State) string {
+	w.UntilCheck(t, time.Minute, func(s *model.State) string {
 		for id, ci := range s.Clients {
 			if id != fh.Session && ci.Asked.After(frozeAt.Add(livenessTimeout)) && strings.HasPrefix(ci.Client, "127.0.0.1:") && !knownSession(id, fh, fw, ch, hh, rh) && s.Conn.Session != id {
 				return ""
@@ -254,9 +258,8 @@ func testLiveness(t *testing.T, admin bool) {
 		}
 		return "the thawed client's new session is not listed yet"
 	})
-	w.mu.Lock()
-	stillUntold := untold(w.state, fh.Session)
-	w.mu.Unlock()
+	var stillUntold bool
+	w.Read(func(s *model.State) { stillUntold = untold(s, fh.Session) })
 	if !stillUntold {
 		t.Fatal("the thawed holder was forgotten as untold, though it queued nowhere again")
 	}
@@ -304,41 +307,21 @@ func (discard) Printf(string, ...any) {}
 // recordedWatch is a watcher's events applied to a model.State and
 // recorded to a file.
 type recordedWatch struct {
-	watched
+	*watchtest.Feed
 	rec *recording.Writer
 }
 
 func watchRecorded(t *testing.T, connect string, admin *words.AdminServer, file string) *recordedWatch {
 	t.Helper()
-	target, err := zkwatch.ParseConnectString(connect)
+	conn := watchtest.Dial(t, connect, zkwatch.Options{Admin: admin})
+	rec, err := recording.Create(file, recording.Options{Header: recording.Header{Server: connect}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	dialCtx, dialCancel := context.WithTimeout(ctx, 20*time.Second)
-	defer dialCancel()
-	conn, err := zkwatch.Dial(dialCtx, zkwatch.Options{Target: target, Admin: admin})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	rec, err := recording.Create(file, recording.Options{Header: recording.Header{Server: connect}})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	w := &recordedWatch{watched: watched{state: model.NewState()}, rec: rec}
-	events := recording.Tee(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/live"}, EnrichEvery: time.Second}).Events(), rec)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range events {
-			w.mu.Lock()
-			w.state.Apply(ev)
-			w.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; conn.Close(); rec.Close() })
+	watcher := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/live"}, EnrichEvery: time.Second})
+	w := &recordedWatch{Feed: watchtest.Drain(recording.Tee(watcher.Events(), rec)), rec: rec}
+	t.Cleanup(func() { cancel(); <-w.Done(); rec.Close() })
 	return w
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"
@@ -28,21 +29,11 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 	holder := curator.Acquire(t, "holder", "mutex", lockPath)
 	curator.WaitHeld(t, "holder", 30*time.Second)
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	target, err := zkwatch.ParseConnectString(zks.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	ctx := t.Context()
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{})
 	opt := uiOptions(settings{server: zks.Addr(), timeout: 10 * time.Second}, conn, nil)
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/own"}, EnrichEvery: 200 * time.Millisecond,
+	feed := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{root + "/own"}, EnrichEvery: 200 * time.Millisecond,
 		WatchMode: zkwatch.WatchesServer})
-	events := w.Events()
 
 	// Our acquisition queues behind the holder.
 	actx, giveUp := context.WithCancel(ctx)
@@ -68,32 +59,17 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 
 	// Once the watch table is newer than our node, our waiter is judged
 	// by it: it watches the holder, as its recipe says.
-	deadline := time.After(30 * time.Second)
-	for judged := false; !judged; {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				t.Fatal("the watcher ended")
-			}
-			if ev.Kind != zkwatch.EventLock || ev.Path != lockPath || ev.Lock.WatchesSource != lockcore.WatchesFromServer {
-				continue
-			}
-			p := participant(ev.Lock, ours.Node)
-			if p == nil {
-				continue
-			}
-			for _, a := range ev.Lock.Anomalies {
-				if a.Kind == lockcore.AnomalyUnwatchedWaiter {
-					t.Fatalf("our own waiter flagged by a fresh table: %s", a.Detail)
-				}
-			}
-			if p.Watches == nil || p.Watches.Path != holder.Node {
-				t.Fatalf("our waiter watches %+v by the servers' table, not the holder %s", p.Watches, holder.Node)
-			}
-			judged = true
-		case <-deadline:
-			t.Fatal("the lock was never analysed against a watch table that holds our node")
+	judged := feed.UntilEvent(t, "the lock analysed against a watch table that holds our node", func(ev zkwatch.Event) bool {
+		return ev.Kind == zkwatch.EventLock && ev.Path == lockPath && ev.Lock.WatchesSource == lockcore.WatchesFromServer &&
+			participant(ev.Lock, ours.Node) != nil
+	})
+	for _, a := range judged.Lock.Anomalies {
+		if a.Kind == lockcore.AnomalyUnwatchedWaiter {
+			t.Fatalf("our own waiter flagged by a fresh table: %s", a.Detail)
 		}
+	}
+	if p := participant(judged.Lock, ours.Node); p.Watches == nil || p.Watches.Path != holder.Node {
+		t.Fatalf("our waiter watches %+v by the servers' table, not the holder %s", p.Watches, holder.Node)
 	}
 
 	// Giving up leaves no watch of ours behind.
@@ -101,11 +77,7 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 	if err := <-acquired; !errors.Is(err, context.Canceled) {
 		t.Fatalf("giving up: %v", err)
 	}
-	other, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := watchtest.Dial(t, zks.Addr(), zkwatch.Options{})
 	waiter := curator.Acquire(t, "waiter", "mutex", lockPath)
 	var watchers []int64
 	for end := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {

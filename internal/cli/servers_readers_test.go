@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"
@@ -124,36 +125,17 @@ func watchLive(t *testing.T, c cluster, locks ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target, err := zkwatch.ParseConnectString(c.connect())
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := watchtest.Dial(t, c.connect(), zkwatch.Options{Admin: &words.AdminServer{Port: port, Ports: each}})
+	// The watcher ends as this returns, so that it holds no watch in what
+	// the caller measures next.
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, Admin: &words.AdminServer{Port: port, Ports: each}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	state := model.NewState()
-	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/app"}, EnrichEvery: time.Second, WalkBurst: 1,
-		WatchMode: zkwatch.WatchesServer}).Events()
-	var got string
-	deadline := time.After(30 * time.Second)
-	for {
-		select {
-		case ev, ok := <-events:
-			if !ok {
-				t.Fatalf("watcher ended: %s", got)
-			}
-			state.Apply(ev)
-		case <-deadline:
-			t.Fatalf("watcher: %s", got)
-		}
-		got = ""
+	feed := watchtest.Drain(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/app"}, EnrichEvery: time.Second, WalkBurst: 1,
+		WatchMode: zkwatch.WatchesServer}).Events())
+	defer func() { cancel(); <-feed.Done(); conn.Close() }()
+	var verdict string
+	feed.UntilCheck(t, 30*time.Second, func(state *model.State) string {
 		if state.LastSync.IsZero() {
-			got = "locks or clients not in yet: no sync"
-			continue
+			return "locks or clients not in yet: no sync"
 		}
 		found := "dump"
 		if d := state.Discovery; d.DumpAt.IsZero() {
@@ -163,8 +145,7 @@ func watchLive(t *testing.T, c cluster, locks ...string) string {
 		for _, p := range locks {
 			l := state.Locks[p]
 			if l == nil || state.Fix == "" && len(state.Clients) == 0 {
-				got = fmt.Sprintf("locks or clients not in yet: %s: %v, fix %q, %d clients, %+v, servers %+v", p, l != nil, state.Fix, len(state.Clients), state.Discovery, state.Servers)
-				break
+				return fmt.Sprintf("locks or clients not in yet: %s: %v, fix %q, %d clients, %+v, servers %+v", p, l != nil, state.Fix, len(state.Clients), state.Discovery, state.Servers)
 			}
 			for _, h := range l.Participants {
 				if h.Role == "holder" && state.Client(h.Session).Addr == "" {
@@ -172,21 +153,20 @@ func watchLive(t *testing.T, c cluster, locks ...string) string {
 				}
 			}
 		}
-		if strings.HasPrefix(got, "locks or clients not in yet") {
-			continue
-		}
 		table := "watch table read"
 		if state.WatchesNote != "" {
 			table = "no watch table"
 		} else if state.WatchesAt.IsZero() {
-			continue
+			return "the watch table not read yet"
 		}
 		fix := ""
 		if state.Fix != "" {
 			fix = ", fix said"
 		}
-		return fmt.Sprintf("locks found by %s, %s, %s%s", found, clients, table, fix)
-	}
+		verdict = fmt.Sprintf("locks found by %s, %s, %s%s", found, clients, table, fix)
+		return ""
+	})
+	return verdict
 }
 
 // doctorWays runs doctor --json and returns each member's ways.

@@ -1,65 +1,19 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
-
-// watched is a watcher's events applied to a model.State as they come.
-type watched struct {
-	mu    sync.Mutex
-	state *model.State
-}
-
-func watchState(t *testing.T, connect string, cfg zkwatch.WatchConfig) *watched {
-	t.Helper()
-	target, err := zkwatch.ParseConnectString(connect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	dialCtx, dialCancel := context.WithTimeout(ctx, 20*time.Second)
-	defer dialCancel()
-	conn, err := zkwatch.Dial(dialCtx, zkwatch.Options{Target: target})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	w := &watched{state: model.NewState()}
-	events := zkwatch.Watch(ctx, conn, cfg).Events()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range events {
-			w.mu.Lock()
-			w.state.Apply(ev)
-			w.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; conn.Close() })
-	return w
-}
-
-// until waits for the state to satisfy check, which returns what is wrong.
-func (w *watched) until(t *testing.T, timeout time.Duration, check func(s *model.State) string) {
-	t.Helper()
-	zktest.WaitUntil(t, timeout, func() string {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		return check(w.state)
-	})
-}
 
 // linkOf describes a participant's link in the watcher's state.
 func linkOf(s *model.State, path string, session int64) (lockcore.Participant, bool) {
@@ -95,9 +49,9 @@ func TestIntegrationDisconnectedHolder(t *testing.T) {
 	waiter := stays.Acquire(t, "waiter", "lock", path)
 	hex := fmt.Sprintf("0x%x", holder.Session)
 
-	w := watchState(t, srv.Addr(), zkwatch.WatchConfig{Roots: []string{"/gone"}, EnrichEvery: time.Second})
+	w := watchtest.Start(t, srv.Addr(), zkwatch.WatchConfig{Roots: []string{"/gone"}, EnrichEvery: time.Second})
 	// The watcher learns the holder's negotiated timeout while connected.
-	w.until(t, 30*time.Second, func(s *model.State) string {
+	w.UntilCheck(t, 30*time.Second, func(s *model.State) string {
 		for _, c := range []peers.Contender{holder, waiter} {
 			if p, ok := linkOf(s, path, c.Session); !ok || p.Link.State != lockcore.LinkConnected {
 				return fmt.Sprintf("watcher: %s link %+v (found %v), want connected", c.ID, p.Link, ok)
@@ -147,7 +101,7 @@ func TestIntegrationDisconnectedHolder(t *testing.T) {
 	}
 
 	// The watcher: the same, with the expiry from the timeout seen in cons.
-	w.until(t, 20*time.Second, func(s *model.State) string {
+	w.UntilCheck(t, 20*time.Second, func(s *model.State) string {
 		p, ok := linkOf(s, path, holder.Session)
 		switch {
 		case !ok || p.Role != lockcore.RoleHolder:
@@ -168,7 +122,7 @@ func TestIntegrationDisconnectedHolder(t *testing.T) {
 	if ps := final.Locks[0].Participants; len(ps) != 1 || ps[0].Role != "holder" || hasKind(kinds(final), lockcore.AnomalyDisconnectedHolder) {
 		t.Errorf("show after expiry: %+v, anomalies %v; want the waiter holding, no disconnected-holder", ps, kinds(final))
 	}
-	w.until(t, 30*time.Second, func(s *model.State) string {
+	w.UntilCheck(t, 30*time.Second, func(s *model.State) string {
 		l := s.Locks[path]
 		if l == nil || len(l.Participants) != 1 || l.Participants[0].Session != waiter.Session || l.Participants[0].Role != lockcore.RoleHolder {
 			return fmt.Sprintf("watcher after expiry: %+v, want the waiter holding", l)

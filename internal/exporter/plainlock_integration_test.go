@@ -3,7 +3,6 @@ package exporter_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/zklocks/zklocks/internal/demo"
 	"github.com/zklocks/zklocks/internal/exporter"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -20,39 +20,19 @@ import (
 // follower is what the live view knows, fed by one watcher: the model the
 // UI shows and the exporter's series.
 type follower struct {
-	mu    sync.Mutex
-	state *model.State
-	exp   *exporter.Exporter
-	reg   *prometheus.Registry
+	feed *watchtest.Feed
+	exp  *exporter.Exporter
+	reg  *prometheus.Registry
 }
 
 func follow(t *testing.T, connect string) *follower {
 	t.Helper()
-	target, err := zkwatch.ParseConnectString(connect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	dialCtx, cancelDial := context.WithTimeout(ctx, 20*time.Second)
-	conn, err := zkwatch.Dial(dialCtx, zkwatch.Options{Target: target, SessionTimeout: 10 * time.Second})
-	cancelDial()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &follower{state: model.NewState(), exp: exporter.New(exporter.Options{}), reg: prometheus.NewRegistry()}
+	conn := watchtest.Dial(t, connect, zkwatch.Options{SessionTimeout: 10 * time.Second})
+	f := &follower{exp: exporter.New(exporter.Options{}), reg: prometheus.NewRegistry()}
 	f.reg.MustRegister(f.exp)
-	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range w.Events() {
-			f.mu.Lock()
-			f.state.Apply(ev)
-			f.exp.Apply(ev)
-			f.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done; conn.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	f.feed = watchtest.Drain(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{}).Events(), f.exp.Apply)
+	t.Cleanup(func() { cancel(); <-f.feed.Done() })
 	return f
 }
 
@@ -68,17 +48,19 @@ type view struct {
 
 func (f *follower) view(t *testing.T, path string) view {
 	t.Helper()
-	f.mu.Lock()
 	var v view
-	if l := f.state.Locks[path]; l != nil {
+	f.feed.Read(func(s *model.State) {
+		l := s.Locks[path]
+		if l == nil {
+			return
+		}
 		v.listed = true
 		for _, p := range l.Participants {
 			if p.Role == "holder" {
 				v.holder = p.Session
 			}
 		}
-	}
-	f.mu.Unlock()
+	})
 	mfs, err := f.reg.Gather()
 	if err != nil {
 		t.Fatal(err)
