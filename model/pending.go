@@ -96,24 +96,42 @@ func OldestHold(l *lockcore.Lock) (h lockcore.Hold, ok bool, pending int) {
 // contenders indexes one reading's participants, to find each of another
 // reading's: by path and token, as a plain lock's successive holders share
 // a path; by path alone where one side is not read yet (its token unknown),
-// as a recipe never makes two nodes of one name at once.
+// as a recipe never makes two nodes of one name at once. It points into
+// the reading, which is never changed in place: a lock changes with every
+// event, so an index that copied its participants (hundreds of bytes each)
+// was most of what taking in the first sync allocated.
 type contenders struct {
-	byKey  map[contenderKey]lockcore.Participant
-	byPath map[string]lockcore.Participant // nil unless a side has one pending
+	all []lockcore.Participant
+	// pending: a side has a participant not read yet, so path alone finds.
+	pending bool
+	// byKey and byPath are built only for a reading too long to scan.
+	byKey  map[contenderKey]*lockcore.Participant
+	byPath map[string]*lockcore.Participant
 }
+
+// scanContenders is the most participants find goes through one by one
+// rather than by maps: a scan of a few costs less than building the maps.
+const scanContenders = 16
 
 // indexContenders indexes l's participants to match those of other, the
 // reading before or after it (either may be nil).
 func indexContenders(l, other *lockcore.Lock) contenders {
-	c := contenders{byKey: map[contenderKey]lockcore.Participant{}}
+	var c contenders
 	if l == nil {
 		return c
 	}
-	if PendingIn(l) > 0 || PendingIn(other) > 0 {
-		c.byPath = make(map[string]lockcore.Participant, len(l.Participants))
+	c.all = l.Participants
+	c.pending = PendingIn(l) > 0 || PendingIn(other) > 0
+	if len(c.all) <= scanContenders {
+		return c
 	}
-	for _, p := range l.Participants {
-		c.byKey[keyOf(p)] = p
+	c.byKey = make(map[contenderKey]*lockcore.Participant, len(c.all))
+	if c.pending {
+		c.byPath = make(map[string]*lockcore.Participant, len(c.all))
+	}
+	for i := range c.all {
+		p := &c.all[i]
+		c.byKey[keyOf(*p)] = p
 		if c.byPath != nil {
 			c.byPath[p.Path] = p
 		}
@@ -121,13 +139,32 @@ func indexContenders(l, other *lockcore.Lock) contenders {
 	return c
 }
 
-// find returns the participant that is the same contender as p.
+// find returns the participant that is the same contender as p. Where two
+// share a key, the later one is found, in a scan as in the maps.
 func (c contenders) find(p lockcore.Participant) (lockcore.Participant, bool) {
-	if q, ok := c.byKey[keyOf(p)]; ok {
-		return q, true
+	if c.byKey != nil {
+		if q, ok := c.byKey[keyOf(p)]; ok {
+			return *q, true
+		}
+		if q, ok := c.byPath[p.Path]; ok && (q.Pending || p.Pending) {
+			return *q, true
+		}
+		return lockcore.Participant{}, false
 	}
-	if q, ok := c.byPath[p.Path]; ok && (q.Pending || p.Pending) {
-		return q, true
+	for i := len(c.all) - 1; i >= 0; i-- {
+		if q := &c.all[i]; q.Path == p.Path && q.Token == p.Token {
+			return *q, true
+		}
+	}
+	if c.pending {
+		for i := len(c.all) - 1; i >= 0; i-- {
+			if q := &c.all[i]; q.Path == p.Path {
+				if q.Pending || p.Pending {
+					return *q, true
+				}
+				break
+			}
+		}
 	}
 	return lockcore.Participant{}, false
 }
