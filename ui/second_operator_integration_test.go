@@ -22,7 +22,9 @@ import (
 // open says so and deletes nothing when confirmed; an action confirmed a
 // moment too late is refused, and says when the node went and what ended
 // it, without package prefixes. Each holder is deleted exactly once, and
-// the next waiter is never touched.
+// the next waiter is never touched. This UI's own force-release comes
+// back among the watcher's events, and its Sessions screen follows the
+// holder it deleted.
 func TestIntegrationSecondOperator(t *testing.T) {
 	t.Parallel()
 	zks := zktest.Start(t)
@@ -130,4 +132,17 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	}
 	l.until("the third holding", holds(third))
 	curator.WaitHeld(t, "third", 30*time.Second)
+
+	// Ours goes through: the action comes back among the watcher's
+	// events, and the state follows the holder, whose client was not
+	// told, on the Sessions screen.
+	l.keys("g", "D", "y")
+	l.until("the third followed as force-released", func() bool {
+		f := a.env.state.Forced
+		return len(f) == 1 && f[0].Node == third.Node && f[0].Role == lockcore.RoleHolder && f[0].Action.Via == model.ViaUI
+	})
+	l.keys("esc", "2")
+	l.until("the Sessions screen follows it", func() bool {
+		return lineWith(screen(a), "forced", lockPath, "not told: may believe it holds")
+	})
 }
