@@ -39,7 +39,7 @@ func TestEveryContenderFieldIsRecorded(t *testing.T) {
 		}
 	}
 	for _, f := range fieldPaths(reflect.TypeFor[lockcore.Participant](), "") {
-		if derived(f.name) {
+		if isDerived(derivedFields, f.name) {
 			continue
 		}
 		for _, already := range []bool{false, true} {
@@ -52,15 +52,27 @@ func TestEveryContenderFieldIsRecorded(t *testing.T) {
 	}
 }
 
-// derived reports whether the field, or a struct it is part of, is in
-// derivedFields.
-func derived(name string) bool {
-	for d := range derivedFields {
+// isDerived reports whether the field, or a struct it is part of, is in
+// derived.
+func isDerived(derived map[string]string, name string) bool {
+	for d := range derived {
 		if name == d || strings.HasPrefix(name, d+".") {
 			return true
 		}
 	}
 	return false
+}
+
+// guardLock is a Curator mutex of n contenders read at at.
+func guardLock(at time.Time, n int) *lockcore.Lock {
+	tr := lockcore.Tree{Path: "/locks/guard", ReadAt: at}
+	for i := range n {
+		tr.Children = append(tr.Children, lockcore.Node{Name: fmt.Sprintf("_c_0f0e0d0c-0b0a-4908-a706-05040302010%d-lock-%010d", i, i),
+			Stat: zk.Stat{Czxid: int64(0x100000001 + i), EphemeralOwner: 0x100008e2d9b0000 + int64(i), Version: 1,
+				Ctime: at.Add(-time.Duration(10-i) * time.Second).UnixMilli()}, Data: []byte("10.0.0.1")})
+	}
+	l := lockcore.Analyze(tr, nil, lockcore.Options{LongHeld: 5 * time.Minute})
+	return &l
 }
 
 // fieldPath is a leaf field inside a struct: a field that is not itself a
@@ -100,21 +112,11 @@ func fieldPaths(t reflect.Type, prefix string) []fieldPath {
 func roundTripChanged(t *testing.T, f fieldPath, already bool) (got, want any) {
 	t.Helper()
 	at := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
-	lock := func(n int) *lockcore.Lock {
-		tr := lockcore.Tree{Path: "/locks/guard", ReadAt: at}
-		for i := range n {
-			tr.Children = append(tr.Children, lockcore.Node{Name: fmt.Sprintf("_c_0f0e0d0c-0b0a-4908-a706-05040302010%d-lock-%010d", i, i),
-				Stat: zk.Stat{Czxid: int64(0x100000001 + i), EphemeralOwner: 0x100008e2d9b0000 + int64(i), Version: 1,
-					Ctime: at.Add(-time.Duration(10-i) * time.Second).UnixMilli()}, Data: []byte("10.0.0.1")})
-		}
-		l := lockcore.Analyze(tr, nil, lockcore.Options{LongHeld: 5 * time.Minute})
-		return &l
-	}
-	first := lock(1)
+	first := guardLock(at, 1)
 	if already {
-		first = lock(2)
+		first = guardLock(at, 2)
 	}
-	changed := lock(2)
+	changed := guardLock(at, 2)
 	want = setDifferent(t, reflect.ValueOf(&changed.Participants[1]).Elem(), f.index)
 
 	e, d := newEncoder(at), newDecoder(at, Version)
@@ -172,7 +174,8 @@ func fieldAt(v reflect.Value, index []int) (reflect.Value, bool) {
 
 // different is a value of v's type unlike v's, of a kind the encoder can
 // hold: the next role, mode, recipe or hold kind for those, a time a
-// second and a millisecond on, a duration of whole microseconds.
+// second and a millisecond on, a duration of whole microseconds, a
+// struct with every field different.
 func different(t *testing.T, v reflect.Value) reflect.Value {
 	t.Helper()
 	next := func(vals ...any) reflect.Value {
@@ -203,6 +206,17 @@ func different(t *testing.T, v reflect.Value) reflect.Value {
 	}
 	out := reflect.New(v.Type()).Elem()
 	switch v.Kind() {
+	case reflect.Pointer:
+		elem := reflect.New(v.Type().Elem()).Elem()
+		if !v.IsNil() {
+			elem = v.Elem()
+		}
+		out.Set(reflect.New(v.Type().Elem()))
+		out.Elem().Set(different(t, elem))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			out.Field(i).Set(different(t, v.Field(i)))
+		}
 	case reflect.String:
 		out.SetString(v.String() + "guard")
 	case reflect.Bool:
@@ -228,4 +242,51 @@ func sameValue(got, want any) bool {
 		return a.Equal(b)
 	}
 	return reflect.DeepEqual(got, want)
+}
+
+// derivedLockFields are a lock's own fields (lockcore.Lock's, by path) a
+// recording need not keep as they are, each with why; every other field
+// must come back as it went in (TestEveryLockFieldIsRecorded).
+var derivedLockFields = map[string]string{
+	"Path":         "the line names the event's path, which the lock's is",
+	"Participants": "each contender's fields are guarded by TestEveryContenderFieldIsRecorded",
+}
+
+// TestEveryLockFieldIsRecorded: each of a lock's own fields, changed
+// alone from the line before, comes back from a recording as it went in,
+// unless derivedLockFields says why it need not.
+func TestEveryLockFieldIsRecorded(t *testing.T) {
+	fields := fieldPaths(reflect.TypeFor[lockcore.Lock](), "")
+	for name := range derivedLockFields {
+		if !slices.ContainsFunc(fields, func(f fieldPath) bool { return f.name == name || strings.HasPrefix(f.name, name+".") }) {
+			t.Errorf("derivedLockFields names %s, which a lock does not have", name)
+		}
+	}
+	at := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
+	for _, f := range fields {
+		if isDerived(derivedLockFields, f.name) {
+			continue
+		}
+		first := guardLock(at, 2)
+		changed := guardLock(at, 2)
+		want := setDifferent(t, reflect.ValueOf(changed).Elem(), f.index)
+		e, d := newEncoder(at), newDecoder(at, Version)
+		var last zkwatch.Event
+		for _, l := range []*lockcore.Lock{first, changed} {
+			b, err := e.encode(zkwatch.Event{Kind: zkwatch.EventLock, At: at, Path: l.Path, Lock: l}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last, _, err = d.decode(b); err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+		}
+		var got any
+		if v, ok := fieldAt(reflect.ValueOf(*last.Lock), f.index); ok {
+			got = v.Interface()
+		}
+		if !sameValue(got, want) {
+			t.Errorf("the lock's %s is neither recorded nor in derivedLockFields: wrote %v, read back %v", f.name, want, got)
+		}
+	}
 }
