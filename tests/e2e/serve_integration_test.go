@@ -18,9 +18,9 @@ import (
 // TestIntegrationServe drives zklocks serve with OpenSSH's client, under
 // tmux: two people on one lock with their own cursors, a view key refused
 // a force-release before any request, an operate key's force-release
-// audited with its user and key, unknown keys, commands and sessions
-// without a terminal refused, and a client killed mid-session leaving the
-// others served.
+// audited with its user and key and followed on the Sessions screen,
+// unknown keys, commands and sessions without a terminal refused, and a
+// client killed mid-session leaving the others served.
 func TestIntegrationServe(t *testing.T) {
 	t.Parallel()
 	zks := zktest.Start(t)
@@ -104,6 +104,10 @@ func TestIntegrationServe(t *testing.T) {
 	if ok, _, _ := zk.Exists(holder.Node); ok {
 		t.Fatal("the holder's node is still there after alice's force-release")
 	}
+	// The action came back through the shared watcher's events: the
+	// Sessions screen follows the holder, whose client was not told.
+	alice.Keys("2")
+	alice.WaitText("forced", "not told: may believe it holds")
 	r.waitLog(`user "alice", key ` + aliceFP)
 	if !strings.Contains(r.log.String(), "role operate") || !strings.Contains(r.log.String(), "role view") {
 		t.Fatalf("the log does not say each session's role:\n%s", r.log)
