@@ -13,6 +13,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -66,7 +67,13 @@ func picture(s *model.State) string {
 	}
 	r.WriteJSON(&b)
 	for _, h := range s.History {
-		fmt.Fprintf(&b, "%d %s %s %s %x %d %v\n", h.At.UnixMicro(), h.Change, h.Lock, h.Node, h.Session, h.Seq, h.OutOfOrder)
+		fmt.Fprintf(&b, "%d %s %s %s %x %d %v %s\n", h.At.UnixMicro(), h.Change, h.Lock, h.Node, h.Session, h.Seq, h.OutOfOrder, h.EndedBy)
+		if h.Action != nil {
+			fmt.Fprintf(&b, "  by %s\n", model.AuditLine(*h.Action))
+		}
+	}
+	for _, f := range s.Forced {
+		fmt.Fprintf(&b, "forced %s %s %x %s %d\n", f.Lock, f.Node, f.Session, f.Role, f.At().UnixMicro())
 	}
 	fmt.Fprintf(&b, "grants %d breaks %d conn %v %x since %d sync %d first %d\n", s.Grants, s.FIFOBreaks, s.Conn.Phase,
 		s.Conn.Session, s.Conn.Since.UnixMicro(), s.LastSync.UnixMicro(), s.FirstSync.UnixMicro())
@@ -90,9 +97,11 @@ func holders(path string, n int) func(*model.State) string {
 }
 
 // TestIntegrationRecordReplay records what the watcher sees while Curator
-// and kazoo clients hold and queue, a holder is force-released and the
-// watcher's own session expires; replayed, the state after each recorded
-// event is the live state after that event.
+// and kazoo clients hold and queue, the operator force-releases a holder
+// (the action merged into the watcher's events, as the program does) and
+// the watcher's own session expires; replayed, the state after each
+// recorded event is the live state after that event, the operator's
+// action and the holder it left not told included.
 func TestIntegrationRecordReplay(t *testing.T) {
 	t.Parallel()
 	srv := zktest.Start(t)
@@ -123,7 +132,9 @@ func TestIntegrationRecordReplay(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &live{state: model.NewState(), done: make(chan struct{})}
-	go l.run(recording.Tee(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/rec"}, EnrichEvery: time.Second}).Events(), w))
+	feed := model.NewActionFeed()
+	actions := &model.Actions{ZK: admin, User: "sre", Via: model.ViaUI, Server: srv.Addr(), Told: feed.Tell}
+	go l.run(recording.Tee(feed.Merge(ctx, zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/rec"}, EnrichEvery: time.Second}).Events()), w))
 	stopped := false
 	stop := func() {
 		if !stopped {
@@ -157,12 +168,21 @@ func TestIntegrationRecordReplay(t *testing.T) {
 	kazoo.Release(t, "k1")
 	kazoo.WaitHeld(t, "k2", holdTimeout)
 
-	// A force-release: c1's node deleted under it; c2 takes the lock.
-	c1 := l.nodeOf(t, "/rec/curator", 0)
-	if err := admin.Delete(c1, -1); err != nil {
+	// The operator force-releases c1: its node deleted under it; c2 takes
+	// the lock, and c1's client, not told, is followed.
+	l.mu.Lock()
+	c1 := l.state.Locks["/rec/curator"].Participants[0]
+	l.mu.Unlock()
+	if err := actions.ForceRelease(ctx, lockcore.ExpectParticipant(c1)); err != nil {
 		t.Fatal(err)
 	}
 	curator.WaitHeld(t, "c2", holdTimeout)
+	zktest.WaitUntil(t, holdTimeout, l.check(func(s *model.State) string {
+		if len(s.Forced) != 1 || s.Forced[0].Node != c1.Path {
+			return fmt.Sprintf("c1 not followed as force-released: %+v", s.Forced)
+		}
+		return ""
+	}))
 
 	// The watcher's session expires while a contender joins; it comes back
 	// with a new session and reads everything again.
@@ -224,7 +244,10 @@ func TestIntegrationRecordReplay(t *testing.T) {
 		t.Error("the watcher's session expiry is not in the recording")
 	}
 	final := tape.StateAt(tape.Len())
-	if final.Grants < 3 || kinds[zkwatch.EventConn] < 3 || kinds[zkwatch.EventServers] == 0 {
+	if len(final.Forced) != 1 || final.Forced[0].Node != c1.Path || final.Forced[0].Role != lockcore.RoleHolder {
+		t.Errorf("the replay does not follow the force-released holder: %+v", final.Forced)
+	}
+	if final.Grants < 3 || kinds[zkwatch.EventConn] < 3 || kinds[zkwatch.EventServers] == 0 || kinds[zkwatch.EventAction] != 1 {
 		t.Errorf("the recording missed something: %d grants, events by kind %v", final.Grants, kinds)
 	}
 	t.Logf("%d events replayed, each equal to the live state; %d grants; by kind %v", len(rec.Events), final.Grants, kinds)
@@ -233,16 +256,4 @@ func TestIntegrationRecordReplay(t *testing.T) {
 // same reports whether a recorded event is the live one it stands for.
 func same(a, b zkwatch.Event) bool {
 	return a.Kind == b.Kind && a.Path == b.Path && a.At.UnixMicro() == b.At.UnixMicro()
-}
-
-// nodeOf is the path of participant pos of lock.
-func (l *live) nodeOf(t *testing.T, lock string, pos int) string {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	lk := l.state.Locks[lock]
-	if lk == nil || pos >= len(lk.Participants) {
-		t.Fatalf("no participant %d in %s", pos, lock)
-	}
-	return lk.Participants[pos].Path
 }
