@@ -12,7 +12,10 @@
 //     are a contract with scripts: names never change, fields may be added.
 //   - [Actions]: the operator's writes (acquire, force-release, revoke,
 //     fence) through lockcore, refused under read-only, each destructive one
-//     written to the [Audit] log, success or not.
+//     written to the [Audit] log, success or not, and told as a
+//     lockcore.Action that an [ActionFeed] merges into the watcher's
+//     events; the state alone keeps what the operator did (the ending
+//     in [HistoryEntry.Action], the contenders followed in [State.Forced]).
 //   - Presentation shared by every view: [Printable] and [DataText] escape
 //     anything a terminal would interpret; [SessionText], [ShortNode] and
 //     [Duration] format sessions, node names and durations.
