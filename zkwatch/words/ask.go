@@ -170,7 +170,7 @@ func (e *NoWayError) Unwrap() []error {
 	return []error{e.Admin}
 }
 
-// askErr is the error of an ask that got no answer.
+// askError is the error of an ask that got no answer.
 func askError(wordErr, adminErr error) error {
 	if adminErr == nil {
 		return wordErr
@@ -180,7 +180,7 @@ func askError(wordErr, adminErr error) error {
 
 // AskEither asks member for word whichever way answers, skipping what
 // w.Memory remembers refused or missing, and returns an error built by
-// askErr.
+// askError.
 func (w Ways) AskEither(ctx context.Context, member, word string, r Reader) (Via, error) {
 	refused, noAdmin := w.Memory.recall(member, word)
 	via, wordErr, adminErr := w.Ask(ctx, member, word, r, refused, noAdmin)
