@@ -114,7 +114,7 @@ func TestReportVerdicts(t *testing.T) {
 	var out bytes.Buffer
 	rep.Print(&out)
 	for _, want := range []string{
-		"zklocks 10 acq/s vs best other (curator) 20 acq/s = 0.50× (target ≥ 1.00×): MISSED",
+		"zklocks 10 acq/s vs curator 20 acq/s = 0.50× (target ≥ 1.00×): MISSED",
 		"zklocks notifications per release 2.00 (target exactly 1): MISSED",
 		"zklocks requests per acquisition 6.00 (target ≤ 5): MISSED",
 		"zklocks 10 acq/s vs go-zk 9 acq/s = 1.11× (target ≥ 1.10×): met",
@@ -123,6 +123,28 @@ func TestReportVerdicts(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestReportPrintsBothRatios: with go-zookeeper the fastest, the report
+// still gives our rate against Curator's beside go-zookeeper's.
+func TestReportPrintsBothRatios(t *testing.T) {
+	var rep Report
+	rep.Add(Result{Config: Config{Client: Ours, Contenders: 32}, Elapsed: time.Second, Acquisitions: 12, Releases: 12, Notifications: 24, Requests: 72})
+	rep.Add(Result{Config: Config{Client: GoZk, Contenders: 32}, Elapsed: time.Second, Acquisitions: 15, Releases: 15, Notifications: 15, Requests: 75})
+	rep.Add(Result{Config: Config{Client: Curator, Contenders: 32}, Elapsed: time.Second, Acquisitions: 10, Releases: 10, Notifications: 10})
+	var out bytes.Buffer
+	rep.Print(&out)
+	for _, want := range []string{
+		"zklocks 12 acq/s vs go-zk 15 acq/s = 0.80× (target ≥ 1.10×): MISSED",
+		"zklocks 12 acq/s vs curator 10 acq/s = 1.20× (target ≥ 1.00×): met",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "best other") {
+		t.Errorf("report names a best other beside go-zk and curator:\n%s", out.String())
 	}
 }
 
