@@ -163,24 +163,24 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 			// comes and goes. Listing the parent later could fall
 			// between two holders and miss it for as long as the count
 			// of ephemeral nodes stays the same.
-			if _, tracked := w.owner[node]; !tracked {
-				w.plain[node], w.found[node] = time.Time{}, true
+			if _, tracked := w.tracked.owner[node]; !tracked {
+				w.tracked.plain[node], w.next.found[node] = time.Time{}, true
 			}
 		}
-		if _, tracked := w.owner[p]; tracked || w.checked[p] == ep.Count {
+		if _, tracked := w.tracked.owner[p]; tracked || w.discovery.checked[p] == ep.Count {
 			continue
 		}
 		if _, part := lockcore.SemaphorePart(p); !part && w.contenderName(p, ep.Sample) {
 			// Tracked at once: listing it first would cost a request
 			// for each of thousands of lock parents.
-			w.found[p] = true
+			w.next.found[p] = true
 			continue
 		}
 		todo = append(todo, p)
 	}
-	for p := range w.checked {
+	for p := range w.discovery.checked {
 		if _, ok := candidates[p]; !ok {
-			delete(w.checked, p)
+			delete(w.discovery.checked, p)
 		}
 	}
 	w.mu.Unlock()
@@ -196,7 +196,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 				return
 			}
 			w.mu.Lock()
-			w.checked[p] = candidates[p].Count
+			w.discovery.checked[p] = candidates[p].Count
 			w.mu.Unlock()
 		})
 	}

@@ -8,6 +8,18 @@ import (
 	"github.com/go-zookeeper/zk"
 )
 
+// sessionState is the session as trackConn last heard of it: trackConn
+// alone changes it. run reads the state as it starts (connState); run's
+// rounds and fillLoop read breaks before a lock's listing and compare it
+// as they store what they read (track, store).
+type sessionState struct {
+	state ConnState
+	// breaks counts the times the session lost its connection (or
+	// expired): a lock read twice with no break between had its watch
+	// armed throughout, so a change between the reads was read at once.
+	breaks int
+}
+
 // trackConn follows the session's state from go-zookeeper's events and
 // reports each change. After a reconnect in the same session the servers
 // have restored the watches, so the locks are only read again to confirm
@@ -29,7 +41,7 @@ func (w *Watcher) trackConn(ctx context.Context) {
 			continue
 		}
 		w.mu.Lock()
-		prev := w.state
+		prev := w.session.state
 		next := prev
 		switch ev.State {
 		case zk.StateHasSession:
@@ -44,18 +56,18 @@ func (w *Watcher) trackConn(ctx context.Context) {
 		changed := next.Phase != prev.Phase || next.Session != prev.Session
 		if changed {
 			next.Since = time.Now()
-			w.state = next
+			w.session.state = next
 			if next.Phase != Connected {
-				w.breaks++
+				w.session.breaks++
 			}
 			switch {
 			case next.Phase == Connected && next.Session != prev.Session:
-				w.resync = true
+				w.next.resync = true
 			case next.Phase == Connected:
 				// The watches survived the reconnect: read every lock
 				// again to confirm the picture, without finding them
 				// afresh.
-				w.reread = true
+				w.next.reread = true
 			}
 		}
 		w.mu.Unlock()
@@ -70,7 +82,7 @@ func (w *Watcher) trackConn(ctx context.Context) {
 func (w *Watcher) connState() ConnState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.state
+	return w.session.state
 }
 
 // guardOnce returns ctx, or for a one-shot watcher a context that also

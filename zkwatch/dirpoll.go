@@ -19,7 +19,7 @@ func (w *Watcher) pollDirs(ctx context.Context) {
 		now := time.Now()
 		var due []string
 		w.mu.Lock()
-		for d, ld := range w.dirs {
+		for d, ld := range w.dirs.watched {
 			if ld.polled && !now.Before(ld.nextPoll) {
 				due = append(due, d)
 			}
@@ -36,7 +36,7 @@ func (w *Watcher) pollDirs(ctx context.Context) {
 func (w *Watcher) dirsSeen(d *Discovery) {
 	d.PolledDirs = nil
 	d.WatchedDirs, d.PolledCount = 0, 0
-	for p, ld := range w.dirs {
+	for p, ld := range w.dirs.watched {
 		if ld.polled {
 			d.PolledCount++
 			d.PolledDirs = append(d.PolledDirs, p)
@@ -48,5 +48,5 @@ func (w *Watcher) dirsSeen(d *Discovery) {
 	if len(d.PolledDirs) > polledNamed {
 		d.PolledDirs = d.PolledDirs[:polledNamed]
 	}
-	d.WholeTree, d.TreeFull = w.wholeTree, w.treeFull
+	d.WholeTree, d.TreeFull = w.dirs.wholeTree, w.dirs.treeFull
 }

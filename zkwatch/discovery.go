@@ -3,39 +3,31 @@ package zkwatch
 import (
 	"context"
 	"errors"
-	"sort"
+	"sync"
 	"time"
 
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
-// beginSync forgets what was read, after a session expiry or at the start,
-// and starts discovery afresh; the locks not found again are reported gone
-// at the next sync marker.
-func (w *Watcher) beginSync(ctx context.Context) {
-	w.mu.Lock()
-	if w.stopDiscovery != nil {
-		w.stopDiscovery()
-	}
-	for p := range w.locks {
-		w.before[p] = true
-	}
-	w.locks, w.owner, w.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
-	w.unread, w.unreadTotal, w.dumpOwners = map[string]int{}, 0, nil
-	// A new session holds none of the old one's watches.
-	w.found, w.armed = map[string]bool{}, map[string]bool{}
-	w.dirs, w.dirLocks, w.tracking = map[string]*lockDir{}, map[string]int{}, map[string]bool{}
-	w.treeDirs, w.newDirs, w.wholeTree, w.treeFull = 0, 0, false, false
-	for p := range w.plain {
-		// Tracked again even if their node is gone just now.
-		w.found[p] = true
-	}
-	w.disc = Discovery{WalkRate: w.walkRate()}
-	dctx, cancel := context.WithCancel(ctx)
-	w.stopDiscovery = cancel
-	w.mu.Unlock()
-	w.discoverWG.Go(func() { w.discover(dctx) })
+// discoveryState is how far finding the locks has got. discover and its
+// loops change it as they dump and walk (dumpRound, setWalking,
+// walkEnded, walkLoop); run starts it afresh at the start and after an
+// expiry (beginSync) and reports it with each sync (finishSync);
+// walkProgress and the callers of Discovery read it.
+type discoveryState struct {
+	// progress is what Discovery reports, but for the parts it counts
+	// as it is asked.
+	progress    Discovery
+	dumpRefused bool
+	checked     map[string]int // dump candidates that are not locks → their ephemeral count then
+	walk        *walker        // under way, or nil
+	// lastWalkStart and lastWalkTook pace the next walk.
+	lastWalkStart time.Time
+	lastWalkTook  time.Duration
+	// stop ends the discovery under way; loops counts discover and the
+	// loops it starts, which run waits for before it closes Events.
+	stop  context.CancelFunc
+	loops sync.WaitGroup
 }
 
 // discover finds the locks: a first walk at full speed up to its burst,
@@ -81,7 +73,7 @@ func (w *Watcher) discover(ctx context.Context) {
 	if w.cfg.Once && !done {
 		// The walk stops here: the sync says what it may have missed.
 		w.mu.Lock()
-		w.disc.Walking, w.disc.WalkReads, w.walk = false, wk.Reads(), nil
+		w.discovery.progress.Walking, w.discovery.progress.WalkReads, w.discovery.walk = false, wk.Reads(), nil
 		w.mu.Unlock()
 	}
 	w.askSync(ctx)
@@ -94,13 +86,13 @@ func (w *Watcher) discover(ctx context.Context) {
 		w.watchWhole(ctx)
 	}
 	w.emitDiscovery(ctx)
-	// Counted with discover itself (which holds discoverWG above zero, so
+	// Counted with discover itself (which holds discovery.loops above zero, so
 	// adding to it here is safe), so that run waits for every loop that
 	// may still emit before it closes Events: a send after that close
 	// panics.
-	w.discoverWG.Go(func() { w.dumpLoop(ctx) })
-	w.discoverWG.Go(func() { w.pollDirs(ctx) })
-	w.discoverWG.Go(func() { w.walkProgress(ctx) })
+	w.discovery.loops.Go(func() { w.dumpLoop(ctx) })
+	w.discovery.loops.Go(func() { w.pollDirs(ctx) })
+	w.discovery.loops.Go(func() { w.walkProgress(ctx) })
 	if !done {
 		if wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
 			w.walkEnded(wk)
@@ -113,54 +105,11 @@ func (w *Watcher) discover(ctx context.Context) {
 // foundLock queues a lock parent for tracking by the watcher's loop.
 func (w *Watcher) foundLock(p string) {
 	w.mu.Lock()
-	if _, tracked := w.owner[p]; !tracked {
-		w.found[p] = true
+	if _, tracked := w.tracked.owner[p]; !tracked {
+		w.next.found[p] = true
 	}
 	w.mu.Unlock()
 	w.poke()
-}
-
-// askSync asks the watcher's loop to report a sync once it has tracked
-// every lock found so far, and waits until it has.
-func (w *Watcher) askSync(ctx context.Context) {
-	done := make(chan struct{})
-	w.mu.Lock()
-	w.syncWaiters = append(w.syncWaiters, done)
-	w.mu.Unlock()
-	w.poke()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
-}
-
-// finishSync reports the locks gone since the last sync began and the
-// sync itself, then releases those waiting for it. The loop calls it after
-// a round that tracked everything found before the sync was asked.
-func (w *Watcher) finishSync(ctx context.Context, waiters []chan struct{}) {
-	w.mu.Lock()
-	var gone []string
-	for p := range w.before {
-		if w.locks[p] == nil {
-			gone = append(gone, p)
-			delete(w.seen, p)
-		}
-	}
-	w.before = map[string]bool{}
-	// The dump's owners serve the first listing of the locks it named,
-	// all tracked by now.
-	w.dumpOwners = nil
-	w.mu.Unlock()
-	disc := w.Discovery()
-	sort.Strings(gone)
-	for _, p := range gone {
-		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: p})
-	}
-	w.emit(ctx, Event{Kind: EventSynced, At: time.Now(), Discovery: disc})
-	w.firstSyncOnce.Do(func() { close(w.firstSync) })
-	for _, ch := range waiters {
-		close(ch)
-	}
 }
 
 // dumpRound asks for a dump and queues the locks among its candidates. It
@@ -170,13 +119,13 @@ func (w *Watcher) dumpRound(ctx context.Context, owners bool) bool {
 	candidates, owned, err := w.dump(ctx, owners)
 	w.mu.Lock()
 	if owned != nil {
-		w.dumpOwners = owned
+		w.toFill.dumpOwners = owned
 	}
 	if err != nil {
-		w.disc.DumpNote = dumpNote(err)
-		w.dumpRefused = errors.Is(err, words.ErrFourLetterRefused)
+		w.discovery.progress.DumpNote = dumpNote(err)
+		w.discovery.dumpRefused = errors.Is(err, words.ErrFourLetterRefused)
 	} else {
-		w.disc.DumpNote, w.disc.DumpAt, w.disc.Candidates = "", time.Now(), len(candidates)
+		w.discovery.progress.DumpNote, w.discovery.progress.DumpAt, w.discovery.progress.Candidates = "", time.Now(), len(candidates)
 	}
 	w.mu.Unlock()
 	if err != nil {
@@ -192,7 +141,7 @@ func (w *Watcher) dumpRound(ctx context.Context, owners bool) bool {
 func (w *Watcher) dumpLoop(ctx context.Context) {
 	for {
 		w.mu.Lock()
-		refused := w.dumpRefused
+		refused := w.discovery.dumpRefused
 		w.mu.Unlock()
 		if refused {
 			return
@@ -215,7 +164,7 @@ func (w *Watcher) walkLoop(ctx context.Context) {
 	for {
 		next := w.nextWalk()
 		w.mu.Lock()
-		w.disc.NextWalk = next
+		w.discovery.progress.NextWalk = next
 		w.mu.Unlock()
 		w.emitDiscovery(ctx)
 		select {
@@ -237,7 +186,7 @@ func (w *Watcher) walkLoop(ctx context.Context) {
 func (w *Watcher) nextWalk() time.Time {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.lastWalkStart.Add(w.walkGap())
+	return w.discovery.lastWalkStart.Add(w.walkGap())
 }
 
 // walkGap is the least time between the starts of two walks. The caller
@@ -246,18 +195,18 @@ func (w *Watcher) walkGap() time.Duration {
 	every := w.cfg.WalkEvery
 	if every == 0 {
 		every = defaultWalkEvery
-		if w.dumpRefused || w.disc.DumpAt.IsZero() {
+		if w.discovery.dumpRefused || w.discovery.progress.DumpAt.IsZero() {
 			every = walkEveryWithoutDump
 		}
 	}
-	return max(every, time.Duration(float64(w.lastWalkTook)/walkShare))
+	return max(every, time.Duration(float64(w.discovery.lastWalkTook)/walkShare))
 }
 
 // setWalking records that wk is under way.
 func (w *Watcher) setWalking(on bool, wk *walker) {
 	w.mu.Lock()
-	w.disc.Walking = on
-	w.walk = wk
+	w.discovery.progress.Walking = on
+	w.discovery.walk = wk
 	w.mu.Unlock()
 }
 
@@ -265,9 +214,9 @@ func (w *Watcher) setWalking(on bool, wk *walker) {
 func (w *Watcher) walkEnded(wk *walker) {
 	w.mu.Lock()
 	now := time.Now()
-	w.disc.Walking, w.disc.Complete, w.disc.WalkedAt, w.disc.WalkReads = false, true, now, wk.Reads()
-	w.lastWalkStart, w.lastWalkTook = wk.started, now.Sub(wk.started)
-	w.walk = nil
+	w.discovery.progress.Walking, w.discovery.progress.Complete, w.discovery.progress.WalkedAt, w.discovery.progress.WalkReads = false, true, now, wk.Reads()
+	w.discovery.lastWalkStart, w.discovery.lastWalkTook = wk.started, now.Sub(wk.started)
+	w.discovery.walk = nil
 	w.mu.Unlock()
 }
 
@@ -290,20 +239,6 @@ func (w *Watcher) dumpEvery() time.Duration {
 		return w.cfg.DumpEvery
 	}
 	return defaultDumpEvery
-}
-
-// Watched returns the paths the watcher holds a watch on, sorted: lock
-// parents, semaphore parts, plain lock nodes, parts not created yet, and
-// the directories watched for new locks.
-func (w *Watcher) Watched() []string {
-	w.mu.Lock()
-	out := make([]string, 0, len(w.armed))
-	for p := range w.armed {
-		out = append(out, p)
-	}
-	w.mu.Unlock()
-	sort.Strings(out)
-	return out
 }
 
 // Costs returns the counter of the four-letter words the watcher asks.

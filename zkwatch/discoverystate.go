@@ -51,11 +51,11 @@ type Discovery struct {
 func (w *Watcher) Discovery() Discovery {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	d := w.disc
-	if w.walk != nil {
-		d.WalkReads = w.walk.Reads()
+	d := w.discovery.progress
+	if w.discovery.walk != nil {
+		d.WalkReads = w.discovery.walk.Reads()
 	}
-	d.Watching = len(w.armed)
+	d.Watching = len(w.watches.armed)
 	w.dirsSeen(&d)
 	d.ElsewhereWithin = w.elsewhereWithin()
 	return d
@@ -69,13 +69,13 @@ func (w *Watcher) emitDiscovery(ctx context.Context) {
 // elsewhereWithin is Discovery.ElsewhereWithin. The caller holds w.mu.
 func (w *Watcher) elsewhereWithin() time.Duration {
 	switch {
-	case w.wholeTree && !w.treeFull:
+	case w.dirs.wholeTree && !w.dirs.treeFull:
 		return 0
-	case !w.dumpRefused && !w.disc.DumpAt.IsZero():
-		return max(w.dumpEvery(), w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()).Sub(w.disc.DumpAt))
-	case w.lastWalkTook > 0:
+	case !w.discovery.dumpRefused && !w.discovery.progress.DumpAt.IsZero():
+		return max(w.dumpEvery(), w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()).Sub(w.discovery.progress.DumpAt))
+	case w.discovery.lastWalkTook > 0:
 		// A lock made just behind the walk is found at the end of the next.
-		return w.walkGap() + w.lastWalkTook
+		return w.walkGap() + w.discovery.lastWalkTook
 	}
 	return 0
 }

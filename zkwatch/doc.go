@@ -17,21 +17,26 @@
 //
 // # Watcher
 //
-// Watch starts a Watcher on a Conn: its configuration, state, main loop
-// and watch arming are in watcher.go, its Events in event.go (an
-// operator's actions among them, which the program adds and a Watcher
-// never sends), the session's phases as it reports them in conntrack.go.
+// Watch starts a Watcher on a Conn: its configuration, its main loop
+// (run) and what each round is asked to do are in watcher.go, its Events
+// in event.go (an operator's actions among them, which the program adds
+// and a Watcher never sends). Its state is in parts by concern, each
+// declared beside the methods that use it and saying which goroutines
+// touch it, under the Watcher's one mutex: the watches armed and fired
+// (watches.go), the sync markers (sync.go), the session's phase as it
+// reports it (conntrack.go), and the parts below.
 //
 // Tracking reads each lock found, arms its watches and reports its
-// analysis again when one fires (track.go, with the related nodes an
-// application keeps elsewhere in related.go); a plain ephemeral lock
-// node that went stays listed, free, for a grace (plainlock.go).
-// islock.go decides whether a node is a lock; observermark.go arms the
-// mark that tells other zklocks watchers this session is one of them;
-// pool.go bounds the reads in flight.
+// analysis again when one fires (track.go, the children not read before
+// in trackread.go, the related nodes an application keeps elsewhere in
+// related.go), and again when the watch table changes (analyze.go); a
+// plain ephemeral lock node that went stays listed, free, for a grace
+// (plainlock.go). islock.go decides whether a node is a lock;
+// observermark.go arms the mark that tells other zklocks watchers this
+// session is one of them; pool.go bounds the reads in flight.
 //
-// Discovery finds the locks without watching the whole tree: a first sync
-// and the loops that keep looking (discovery.go, its progress as
+// Discovery finds the locks without watching the whole tree: the first
+// walk and the loops that keep looking (discovery.go, its progress as
 // Discovery in discoverystate.go), the dump's ephemeral nodes as
 // candidate lock parents (candidates.go) and a walk paced to a read rate
 // (treewalk.go).

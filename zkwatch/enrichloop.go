@@ -7,6 +7,21 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 )
 
+// enrichState is what the enrich loop and the tracking tell each other.
+// enrichLoop gives the watch table it read (SetWatchTable), against which
+// run's rounds and fillLoop analyse the locks they store; those stores
+// count the locks first tracked (lockGen) and wake enrichLoop for them
+// (lockFound), so that the table is soon read again with their watches.
+// The callers of Focus name the lock the operator looks at, whose watches
+// enrichLoop reads even over the budget and whose contenders fillLoop
+// reads first.
+type enrichState struct {
+	table     *lockcore.WatchTable // nil when unknown
+	focus     string               // the lock the operator looks at
+	lockGen   uint64               // grows whenever a lock is first tracked
+	lockFound chan struct{}        // wakes enrichLoop when a lock is first tracked
+}
+
 // defaultEnrichEvery is how often the servers are asked about themselves
 // when WatchConfig.EnrichEvery is zero.
 const defaultEnrichEvery = 5 * time.Second
@@ -82,7 +97,7 @@ func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every tim
 		return false, false
 	case <-tick:
 		return false, true
-	case <-w.lockFound:
+	case <-w.enrich.lockFound:
 	}
 	wait := max(foundSettle, time.Until(last.Add(min(earlyGap, every))))
 	settle := time.NewTimer(min(wait, every))
@@ -102,16 +117,16 @@ func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every tim
 func (w *Watcher) interest() Interest {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	parts := make(map[string]bool, len(w.owner))
-	locks := make(map[string]bool, len(w.locks))
-	for p := range w.owner {
+	parts := make(map[string]bool, len(w.tracked.owner))
+	locks := make(map[string]bool, len(w.tracked.locks))
+	for p := range w.tracked.owner {
 		parts[p] = true
 	}
-	for p := range w.locks {
+	for p := range w.tracked.locks {
 		locks[p] = true
 	}
 	in := w.conn.interestIn(parts, locks)
-	in.Gen = w.lockGen
+	in.Gen = w.enrich.lockGen
 	return in
 }
 
@@ -121,7 +136,7 @@ func (w *Watcher) interest() Interest {
 // alone: the one whose waiters' watches the operator is judging.
 func (w *Watcher) Focus(lockPath string) {
 	w.mu.Lock()
-	w.focus = lockPath
+	w.enrich.focus = lockPath
 	w.mu.Unlock()
 }
 
@@ -130,12 +145,12 @@ func (w *Watcher) Focus(lockPath string) {
 func (w *Watcher) focusInterest() Interest {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	lock := w.focus
-	if lock == "" || w.locks[lock] == nil {
+	lock := w.enrich.focus
+	if lock == "" || w.tracked.locks[lock] == nil {
 		return Interest{}
 	}
 	parts := map[string]bool{}
-	for p, l := range w.owner {
+	for p, l := range w.tracked.owner {
 		if l == lock {
 			parts[p] = true
 		}
@@ -143,4 +158,13 @@ func (w *Watcher) focusInterest() Interest {
 	in := w.conn.interestIn(parts, map[string]bool{lock: true})
 	in.Lock = lock
 	return in
+}
+
+// SetWatchTable gives the watcher the servers' latest watch table (nil when
+// unknown); every lock is analysed again against it.
+func (w *Watcher) SetWatchTable(t *lockcore.WatchTable) {
+	w.mu.Lock()
+	w.enrich.table, w.next.reanalyze = t, true
+	w.mu.Unlock()
+	w.poke()
 }

@@ -12,13 +12,27 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 )
 
+// fillState is what the fill has to read (ReadLater). run's rounds and
+// fillLoop count, as they store a lock, its contenders not read yet
+// (countUnread), which wakes fillLoop; fillLoop takes the locks to read
+// from unread, and the callers of Unread read total. dumpOwners, which
+// discover keeps from the first sync's dump (dumpRound), serve run's first
+// listing of each lock (unreadFromDump) until that sync (finishSync); run
+// starts it all afresh after an expiry (beginSync).
+type fillState struct {
+	unread     map[string]int // per lock, its contenders not read yet
+	total      int            // all of them
+	wake       chan struct{}  // wakes fillLoop
+	dumpOwners *dumpOwners
+}
+
 // unreadFromDump adds to known, as nodes not read yet (lockcore
 // Node.Pending), the contenders of the lock at path, a queue whose parts
 // are all its children, that the first sync's dump named with their
 // owners (ReadLater). Only names with a sequence number qualify.
 func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string, known map[string]lockcore.Node) {
 	w.mu.Lock()
-	owners := w.dumpOwners
+	owners := w.toFill.dumpOwners
 	w.mu.Unlock()
 	// A parent made since the dump (Curator deletes an empty one, and
 	// makes it again) restarts its sequence numbers: a contender of the
@@ -80,14 +94,14 @@ func (w *Watcher) countUnread(path string, next *lockcore.Tree) {
 			}
 		}
 	}
-	w.unreadTotal += n - w.unread[path]
+	w.toFill.total += n - w.toFill.unread[path]
 	if n == 0 {
-		delete(w.unread, path)
+		delete(w.toFill.unread, path)
 		return
 	}
-	w.unread[path] = n
+	w.toFill.unread[path] = n
 	select {
-	case w.fillWake <- struct{}{}:
+	case w.toFill.wake <- struct{}{}:
 	default:
 	}
 }
@@ -97,7 +111,7 @@ func (w *Watcher) countUnread(path string, next *lockcore.Tree) {
 func (w *Watcher) Unread() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.unreadTotal
+	return w.toFill.total
 }
 
 // fillLoop reads the contenders not read yet, once the first sync is
@@ -110,14 +124,14 @@ func (w *Watcher) fillLoop(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 		return
-	case <-w.firstSync:
+	case <-w.syncs.first:
 	}
 	lim := newLimiter(w.walkRate(), 1)
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-w.fillWake:
+		case <-w.toFill.wake:
 		}
 		for ctx.Err() == nil {
 			before := w.Unread()
@@ -132,7 +146,7 @@ func (w *Watcher) fillLoop(ctx context.Context) {
 				select {
 				case <-ctx.Done():
 					return
-				case <-w.fillWake:
+				case <-w.toFill.wake:
 				case <-time.After(time.Second):
 				}
 			}
@@ -144,7 +158,7 @@ func (w *Watcher) fillLoop(ctx context.Context) {
 // unread contender of the locks that have some.
 func (w *Watcher) fillPass(ctx context.Context, lim *limiter, holders bool) {
 	w.mu.Lock()
-	paths := slices.Sorted(maps.Keys(w.unread))
+	paths := slices.Sorted(maps.Keys(w.toFill.unread))
 	w.mu.Unlock()
 	work := w.newPool()
 	for _, p := range paths {
@@ -153,8 +167,8 @@ func (w *Watcher) fillPass(ctx context.Context, lim *limiter, holders bool) {
 				return
 			}
 			w.mu.Lock()
-			focus := w.focus
-			_, focusUnread := w.unread[focus]
+			focus := w.enrich.focus
+			_, focusUnread := w.toFill.unread[focus]
 			w.mu.Unlock()
 			if focusUnread && focus != p {
 				w.fill(ctx, lim, focus, false)
@@ -170,8 +184,8 @@ func (w *Watcher) fillPass(ctx context.Context, lim *limiter, holders bool) {
 // meanwhile. A contender found gone is left out, as a new listing would.
 func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders bool) {
 	w.mu.Lock()
-	cur := w.locks[path]
-	seen := w.seen[path]
+	cur := w.tracked.locks[path]
+	seen := w.tracked.seen[path]
 	var next lockcore.Tree
 	if cur != nil {
 		next = *cur // under the lock: store clears what it stored's Seen

@@ -37,6 +37,27 @@ const (
 	polledNamed = 10
 )
 
+// dirWatches are the directories watched (or polled) for new locks.
+// discover's loops add and list them (watchWhole, checkNewChild, and
+// dirChanged from pollDirs) and count them for Discovery (dirsSeen); run's
+// rounds list one whose watch fired (refresh, dirChanged), add the
+// directory of a lock first stored and count the locks in each (store,
+// addLockDir, forget), and start afresh after an expiry (beginSync).
+type dirWatches struct {
+	watched map[string]*lockDir
+	// locks counts the locks tracked in each directory, and tracking are
+	// the locks the current round tracks for the first time.
+	locks             map[string]int
+	tracking          map[string]bool
+	treeDirs, newDirs int  // dirs of kind dirOfTree and dirNew
+	wholeTree         bool // the tree was small enough to watch whole
+	treeFull          bool // it has grown past wholeTreeMax since
+}
+
+func newDirWatches() dirWatches {
+	return dirWatches{watched: map[string]*lockDir{}, locks: map[string]int{}, tracking: map[string]bool{}}
+}
+
 // dirKind says why a directory is watched.
 type dirKind int
 
@@ -88,10 +109,10 @@ func (w *Watcher) addLockDir(ctx context.Context, lock string) {
 		return
 	}
 	w.mu.Lock()
-	_, watched := w.dirs[d]
-	_, isLock := w.owner[d]
+	_, watched := w.dirs.watched[d]
+	_, isLock := w.tracked.owner[d]
 	if !watched && !isLock {
-		w.dirs[d] = &lockDir{kind: dirOfLocks}
+		w.dirs.watched[d] = &lockDir{kind: dirOfLocks}
 	}
 	w.mu.Unlock()
 	if !watched && !isLock {
@@ -103,7 +124,7 @@ func (w *Watcher) addLockDir(ctx context.Context, lock string) {
 // walk found small enough.
 func (w *Watcher) watchWhole(ctx context.Context) {
 	w.mu.Lock()
-	w.wholeTree = true
+	w.dirs.wholeTree = true
 	w.mu.Unlock()
 	work := w.newPool()
 	for _, root := range w.cfg.Roots {
@@ -119,14 +140,14 @@ func (w *Watcher) watchTree(ctx context.Context, work *pool, p string) {
 		return
 	}
 	w.mu.Lock()
-	_, tracked := w.owner[p]
-	_, watched := w.dirs[p]
-	full := w.treeDirs >= wholeTreeMax
+	_, tracked := w.tracked.owner[p]
+	_, watched := w.dirs.watched[p]
+	full := w.dirs.treeDirs >= wholeTreeMax
 	if !tracked && !watched && !full {
-		w.dirs[p] = &lockDir{kind: dirOfTree}
-		w.treeDirs++
+		w.dirs.watched[p] = &lockDir{kind: dirOfTree}
+		w.dirs.treeDirs++
 	}
-	w.treeFull = w.treeFull || full
+	w.dirs.treeFull = w.dirs.treeFull || full
 	w.mu.Unlock()
 	if tracked || watched || full {
 		return
@@ -144,7 +165,7 @@ func (w *Watcher) dirChanged(ctx context.Context, d string) {
 		return
 	}
 	w.mu.Lock()
-	ld := w.dirs[d]
+	ld := w.dirs.watched[d]
 	w.mu.Unlock()
 	if ld == nil {
 		return
@@ -166,14 +187,14 @@ func (w *Watcher) dirChanged(ctx context.Context, d string) {
 // and returns its children not listed before and not known as locks.
 func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	w.mu.Lock()
-	ld := w.dirs[d]
+	ld := w.dirs.watched[d]
 	var kind dirKind
 	polled, first := false, true
 	if ld != nil {
 		kind, polled, first = ld.kind, ld.polled, ld.known == nil
 	}
 	// A directory of locks whose locks have all gone is not watched again.
-	orphan := ld != nil && kind == dirOfLocks && w.dirLocks[d] == 0
+	orphan := ld != nil && kind == dirOfLocks && w.dirs.locks[d] == 0
 	if orphan {
 		w.dropDirLocked(d)
 	}
@@ -185,7 +206,7 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	if errors.Is(err, zk.ErrNoNode) {
 		w.dropDir(d)
 		w.mu.Lock()
-		if parent := w.dirs[path.Dir(d)]; parent != nil {
+		if parent := w.dirs.watched[path.Dir(d)]; parent != nil {
 			// Made again, it is new.
 			delete(parent.known, baseName(d))
 		}
@@ -212,7 +233,7 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.dirs[d] != ld {
+	if w.dirs.watched[d] != ld {
 		return nil
 	}
 	if first && kind == dirOfLocks && len(names) > w.dirWatchMax() {
@@ -234,10 +255,10 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	known := make(map[string]bool, len(names))
 	for _, n := range names {
 		c := joinPath(d, n)
-		if _, tracked := w.owner[c]; tracked || w.found[c] || w.tracking[c] {
+		if _, tracked := w.tracked.owner[c]; tracked || w.next.found[c] || w.dirs.tracking[c] {
 			continue
 		}
-		if !ld.known[n] && w.dirs[c] == nil && !(first && kind == dirOfLocks) {
+		if !ld.known[n] && w.dirs.watched[c] == nil && !(first && kind == dirOfLocks) {
 			fresh = append(fresh, c)
 		}
 		known[n] = true
@@ -281,11 +302,11 @@ func (w *Watcher) checkNewChild(ctx context.Context, c string) {
 		return
 	}
 	w.mu.Lock()
-	_, watched := w.dirs[c]
-	add := !watched && w.newDirs < newDirMax
+	_, watched := w.dirs.watched[c]
+	add := !watched && w.dirs.newDirs < newDirMax
 	if add {
-		w.dirs[c] = &lockDir{kind: dirNew}
-		w.newDirs++
+		w.dirs.watched[c] = &lockDir{kind: dirNew}
+		w.dirs.newDirs++
 	}
 	w.mu.Unlock()
 	if add {
@@ -302,15 +323,15 @@ func (w *Watcher) dropDir(d string) {
 }
 
 func (w *Watcher) dropDirLocked(d string) {
-	ld := w.dirs[d]
+	ld := w.dirs.watched[d]
 	if ld == nil {
 		return
 	}
 	switch ld.kind {
 	case dirNew:
-		w.newDirs--
+		w.dirs.newDirs--
 	case dirOfTree:
-		w.treeDirs--
+		w.dirs.treeDirs--
 	}
-	delete(w.dirs, d)
+	delete(w.dirs.watched, d)
 }

@@ -27,11 +27,11 @@ func (w *Watcher) trackAbsent(ctx context.Context, path string, breaks int) erro
 	}
 	now, grace := time.Now(), w.plainGrace()
 	w.mu.Lock()
-	since := w.plain[path]
+	since := w.tracked.plain[path]
 	first := since.IsZero()
 	if first {
 		since = now
-		w.plain[path] = now
+		w.tracked.plain[path] = now
 	}
 	w.mu.Unlock()
 	if now.Sub(since) >= grace {
@@ -51,9 +51,9 @@ func (w *Watcher) trackAbsent(ctx context.Context, path string, breaks int) erro
 // recheckPlain reads a plain lock again once its grace may have run out.
 func (w *Watcher) recheckPlain(path string) {
 	w.mu.Lock()
-	_, plain := w.plain[path]
+	_, plain := w.tracked.plain[path]
 	if plain {
-		w.found[path] = true
+		w.next.found[path] = true
 	}
 	w.mu.Unlock()
 	if plain {
@@ -66,29 +66,4 @@ func (w *Watcher) plainGrace() time.Duration {
 		return w.cfg.PlainGrace
 	}
 	return defaultPlainGrace
-}
-
-// existsW arms an exists watch on path unless a watch is pending there,
-// and reports whether the node exists and whether the watch was armed now.
-func (w *Watcher) existsW(path string) (exists, armed bool, err error) {
-	w.mu.Lock()
-	arm := !w.armed[path]
-	w.armed[path] = true
-	w.mu.Unlock()
-	if !arm {
-		return false, false, nil
-	}
-	w.sem <- struct{}{}
-	exists, err = guard(w, func() (bool, error) {
-		exists, _, _, err := w.conn.zk.ExistsW(w.conn.abs(path))
-		return exists, err
-	})
-	<-w.sem
-	if err != nil {
-		w.mu.Lock()
-		delete(w.armed, path)
-		w.mu.Unlock()
-		return false, false, err
-	}
-	return exists, true, nil
 }

@@ -42,7 +42,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 				// No data watch could be armed: the exists watch of
 				// statNode is not one, so read it on the lock's changes.
 				w.mu.Lock()
-				delete(w.armed, path)
+				delete(w.watches.armed, path)
 				w.mu.Unlock()
 			}
 			return got{n, true}, err
@@ -56,7 +56,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 	})
 	if err != nil {
 		w.mu.Lock()
-		delete(w.armed, path)
+		delete(w.watches.armed, path)
 		w.mu.Unlock()
 		return lockcore.Node{}, err
 	}

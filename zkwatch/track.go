@@ -4,24 +4,49 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 )
 
+// trackedLocks is what was last read of each lock tracked. run's rounds
+// read and store the locks (track, store, forget, analyzeAll) and start
+// afresh after an expiry (beginSync); fillLoop stores what it read of
+// their contenders (fill, storeOver); discover's loops look a path up in
+// owner before they queue or watch it (foundLock, checkCandidates,
+// watchWhole, relistDir) and mark the plain lock nodes a dump names;
+// enrichLoop reads locks and owner to know which watches to keep
+// (interest, focusInterest); the grace timer of a plain lock that went
+// reads plain (recheckPlain).
+type trackedLocks struct {
+	locks map[string]*lockcore.Tree // lock path → what was last read of it
+	owner map[string]string         // watched path of a lock → lock path
+	// seen is what the last read of each lock saw, for the next read to
+	// tell when its holders got the lock.
+	seen map[string]seenLock
+	// plain are the paths known to be plain ephemeral lock nodes, with
+	// when their node was found gone (zero while it is there): while it
+	// is gone they stay tracked, free, for PlainGrace.
+	plain map[string]time.Time
+}
+
+func newTrackedLocks() trackedLocks {
+	return trackedLocks{locks: map[string]*lockcore.Tree{}, owner: map[string]string{},
+		seen: map[string]seenLock{}, plain: map[string]time.Time{}}
+}
+
 // track reads the lock at path (its node, children and recipe parts),
 // arms their watches, and reports its analysis. Only nodes not read before
 // are fetched.
 func (w *Watcher) track(ctx context.Context, path string) error {
 	w.mu.Lock()
-	breaks := w.breaks
+	breaks := w.session.breaks
 	w.mu.Unlock()
 	names, stat, err := w.children(path)
 	if errors.Is(err, zk.ErrNoNode) {
 		w.mu.Lock()
-		_, plain := w.plain[path]
+		_, plain := w.tracked.plain[path]
 		w.mu.Unlock()
 		if plain && !w.cfg.Once {
 			return w.trackAbsent(ctx, path, breaks)
@@ -47,10 +72,10 @@ type seenLock struct {
 // trackListed is track once path's children have been listed (and its
 // watch armed), so that the walk, which lists a node to tell whether it is
 // a lock, does not list it again. read are children already read; breaks
-// is w.breaks as it was before the listing.
+// is w.session.breaks as it was before the listing.
 func (w *Watcher) trackListed(ctx context.Context, path string, names []string, stat *zk.Stat, read []lockcore.Node, breaks int) error {
 	w.mu.Lock()
-	prev := w.locks[path]
+	prev := w.tracked.locks[path]
 	w.mu.Unlock()
 	if prev == nil {
 		prev = &lockcore.Tree{}
@@ -108,7 +133,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 	next.ReadAt = time.Now()
 	if self.Ephemeral() && len(names) == 0 {
 		w.mu.Lock()
-		w.plain[path] = time.Time{}
+		w.tracked.plain[path] = time.Time{}
 		w.mu.Unlock()
 	}
 	w.store(ctx, next, parts, breaks)
@@ -116,7 +141,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 }
 
 // store records what was read of a lock (next, whose watched paths are
-// parts) and reports its analysis; breaks is w.breaks as it was before
+// parts) and reports its analysis; breaks is w.session.breaks as it was before
 // the read's listing.
 func (w *Watcher) store(ctx context.Context, next *lockcore.Tree, parts []string, breaks int) {
 	w.storeOver(ctx, next, parts, breaks, nil)
@@ -128,37 +153,37 @@ func (w *Watcher) store(ctx context.Context, next *lockcore.Tree, parts []string
 func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []string, breaks int, over *lockcore.Tree) bool {
 	path := next.Path
 	w.mu.Lock()
-	if over != nil && w.locks[path] != over {
+	if over != nil && w.tracked.locks[path] != over {
 		w.mu.Unlock()
 		return false
 	}
 	w.countUnread(path, next)
-	if s, ok := w.seen[path]; ok && !w.cfg.Once {
+	if s, ok := w.tracked.seen[path]; ok && !w.cfg.Once {
 		// No break since before the last read's listing: the watch that
 		// listing armed stayed armed until this read.
-		next.Seen, next.Watched = s.sightings, s.breaks == w.breaks
+		next.Seen, next.Watched = s.sightings, s.breaks == w.session.breaks
 	}
-	first := w.locks[path] == nil
+	first := w.tracked.locks[path] == nil
 	if first {
-		w.lockGen++
-		w.dirLocks[dirOf(path)]++
+		w.enrich.lockGen++
+		w.dirs.locks[dirOf(path)]++
 		select {
-		case w.lockFound <- struct{}{}:
+		case w.enrich.lockFound <- struct{}{}:
 		default:
 		}
 	}
-	w.locks[path] = next
+	w.tracked.locks[path] = next
 	for _, p := range parts {
-		w.owner[p] = path
+		w.tracked.owner[p] = path
 	}
-	table := w.table
+	table := w.enrich.table
 	w.mu.Unlock()
 	seen := w.emitLock(ctx, *next, table)
 	w.mu.Lock()
-	if w.locks[path] == next {
-		w.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
+	if w.tracked.locks[path] == next {
+		w.tracked.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
 		// The sightings before this read served its analysis; those of
-		// this one (w.seen) stand for them from now on (see analyzeAll),
+		// this one (w.tracked.seen) stand for them from now on (see analyzeAll),
 		// so that each lock keeps one set and not two.
 		next.Seen = nil
 	}
@@ -169,129 +194,6 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 	return true
 }
 
-// byName indexes nodes of one directory read before by their names.
-func byName(before, also []lockcore.Node) map[string]lockcore.Node {
-	known := make(map[string]lockcore.Node, len(before)+len(also))
-	for _, n := range before {
-		known[n.Name] = n
-	}
-	for _, n := range also {
-		known[n.Name] = n
-	}
-	return known
-}
-
-// partChildren lists a recipe part's children; a part that does not exist
-// yet gets an exists watch, which fires when it is created.
-func (w *Watcher) partChildren(path string) ([]string, error) {
-	names, _, err := w.children(path)
-	if !errors.Is(err, zk.ErrNoNode) {
-		return names, err
-	}
-	if w.cfg.Once {
-		return nil, nil
-	}
-	exists, armed, err := w.existsW(path)
-	if err != nil || !armed {
-		return nil, err
-	}
-	if exists {
-		// Created in between: the watch fires for its next change; read
-		// it now.
-		names, _, err = w.children(path)
-	}
-	return names, err
-}
-
-// readNew returns dir's named children, reusing the nodes in known (by
-// name) and reading the others concurrently: a request slot is taken
-// before each read's goroutine starts, so that no more than Concurrency
-// of them exist across the watcher, and the last read is the caller's
-// own. Children that vanish are left out. A node keeps the name the
-// server listed; a node read before is not read again, as recipes never
-// change a contender's data.
-func (w *Watcher) readNew(dir string, names []string, known map[string]lockcore.Node) []lockcore.Node {
-	nodes := make([]lockcore.Node, len(names))
-	ok := make([]bool, len(names))
-	var missing []int
-	for i, name := range names {
-		if n, seen := known[name]; seen {
-			nodes[i], ok[i] = n, true
-		} else {
-			missing = append(missing, i)
-		}
-	}
-	readOne := func(i int) {
-		if n, err := w.read(joinPath(dir, names[i]), names[i]); err == nil {
-			nodes[i], ok[i] = n, true
-		}
-		<-w.sem
-	}
-	var wg sync.WaitGroup
-	for k, i := range missing {
-		w.sem <- struct{}{}
-		if k == len(missing)-1 {
-			// The last read, often the only one, is the caller's.
-			readOne(i)
-			break
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); readOne(i) }()
-	}
-	wg.Wait()
-	out := nodes[:0]
-	for i, n := range nodes {
-		if ok[i] {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// emitLock analyses and reports a lock, and returns what the analysis saw.
-func (w *Watcher) emitLock(ctx context.Context, t lockcore.Tree, table *lockcore.WatchTable) *lockcore.Sightings {
-	l := lockcore.Analyze(t, table, w.cfg.Analysis)
-	w.emit(ctx, Event{Kind: EventLock, At: t.ReadAt, Path: t.Path, Lock: &l})
-	return l.Sightings()
-}
-
-// analyzeAll reports again, analysed against the current watch table from
-// what was last read, every lock whose analysis the new table can change:
-// on a busy ensemble the table's zxid moves on with every read of it, and
-// most locks' watches stay the same.
-func (w *Watcher) analyzeAll(ctx context.Context) {
-	type job struct {
-		tree lockcore.Tree
-		next *lockcore.Tree
-	}
-	w.mu.Lock()
-	table := w.table
-	var jobs []job
-	for p, t := range w.locks {
-		s, ok := w.seen[p]
-		if ok && table.SameFor(s.table, *t) {
-			continue
-		}
-		tree := *t
-		if ok {
-			// What this read's analysis saw: each holder keeps the hold
-			// it found, and nobody waiting then holds now.
-			tree.Seen = s.sightings
-		}
-		jobs = append(jobs, job{tree, t})
-	}
-	w.mu.Unlock()
-	for _, j := range jobs {
-		w.emitLock(ctx, j.tree, table)
-		w.mu.Lock()
-		if s, ok := w.seen[j.tree.Path]; ok && w.locks[j.tree.Path] == j.next {
-			s.table = table
-			w.seen[j.tree.Path] = s
-		}
-		w.mu.Unlock()
-	}
-}
-
 // refresh reads again the locks whose watched paths fired, and tracks the
 // locks discovery found.
 func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
@@ -299,14 +201,14 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	locks := found
 	var dirs []string
 	for p := range dirty {
-		if l, ok := w.owner[p]; ok {
+		if l, ok := w.tracked.owner[p]; ok {
 			locks[l] = true
-		} else if w.dirs[p] != nil {
+		} else if w.dirs.watched[p] != nil {
 			dirs = append(dirs, p)
 		}
 	}
 	for p := range found {
-		w.tracking[p] = true
+		w.dirs.tracking[p] = true
 	}
 	w.mu.Unlock()
 	work := w.newPool()
@@ -322,7 +224,7 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	}
 	work.run()
 	w.mu.Lock()
-	w.tracking = map[string]bool{}
+	w.dirs.tracking = map[string]bool{}
 	w.mu.Unlock()
 }
 
@@ -331,25 +233,25 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 	under := func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") || path == "/" }
 	var gone []string
 	w.mu.Lock()
-	for p := range w.plain {
+	for p := range w.tracked.plain {
 		if under(p) {
-			delete(w.plain, p)
+			delete(w.tracked.plain, p)
 		}
 	}
-	for p := range w.locks {
+	for p := range w.tracked.locks {
 		if under(p) {
 			w.countUnread(p, nil)
-			delete(w.locks, p)
-			delete(w.seen, p)
-			if w.dirLocks[dirOf(p)]--; w.dirLocks[dirOf(p)] <= 0 {
-				delete(w.dirLocks, dirOf(p))
+			delete(w.tracked.locks, p)
+			delete(w.tracked.seen, p)
+			if w.dirs.locks[dirOf(p)]--; w.dirs.locks[dirOf(p)] <= 0 {
+				delete(w.dirs.locks, dirOf(p))
 			}
 			gone = append(gone, p)
 		}
 	}
-	for p, l := range w.owner {
+	for p, l := range w.tracked.owner {
 		if under(l) {
-			delete(w.owner, p)
+			delete(w.tracked.owner, p)
 		}
 	}
 	w.mu.Unlock()

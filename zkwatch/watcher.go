@@ -114,68 +114,27 @@ type Watcher struct {
 	// reqCtx ends the watcher's requests: when it ends, and in Once mode
 	// when the connection is lost.
 	reqCtx context.Context
+	// wake tells run that next has work for a round.
+	wake chan struct{}
 
-	mu      sync.Mutex
-	locks   map[string]*lockcore.Tree // lock path → what was last read of it
-	owner   map[string]string         // watched path of a lock → lock path
-	armed   map[string]bool           // paths with a watch pending
-	dirty   map[string]bool           // watched paths that fired
-	found   map[string]bool           // lock paths discovery found, to track
-	checked map[string]int            // dump candidates that are not locks → their ephemeral count then
-	before  map[string]bool           // locks of the last sync, until the next
-	// dirs are the directories watched (or polled) for new locks;
-	// dirLocks counts the locks tracked in each directory, and tracking
-	// are the locks the current round tracks for the first time.
-	dirs              map[string]*lockDir
-	dirLocks          map[string]int
-	tracking          map[string]bool
-	treeDirs, newDirs int  // dirs of kind dirOfTree and dirNew
-	wholeTree         bool // the tree was small enough to watch whole
-	treeFull          bool // it has grown past wholeTreeMax since
-	// plain are the paths known to be plain ephemeral lock nodes, with
-	// when their node was found gone (zero while it is there): while it
-	// is gone they stay tracked, free, for PlainGrace.
-	plain  map[string]time.Time
-	resync bool // a new session: find everything again
-	reread bool // a reconnect: read every lock again
-	// reanalyze: the watch table changed, so every lock's analysis is
-	// redone from what was read, without reading again.
-	reanalyze bool
-	table     *lockcore.WatchTable
-	state     ConnState
-	// breaks counts the times the session lost its connection (or
-	// expired): a lock read twice with no break between had its watch
-	// armed throughout, so a change between the reads was read at once.
-	breaks int
-	// seen is what the last read of each lock saw, for the next read to
-	// tell when its holders got the lock.
-	seen        map[string]seenLock
-	wake        chan struct{}
-	syncWaiters []chan struct{}
-
-	disc        Discovery
-	dumpRefused bool
-	focus       string // the lock the operator looks at
-	lockGen     uint64 // grows whenever a lock is first tracked
-	// lockFound wakes the enrich loop when a lock is first tracked: the watch
-	// table is read again soon, with its watches (see enrichLoop).
-	lockFound     chan struct{}
-	walk          *walker // under way, or nil
-	lastWalkStart time.Time
-	lastWalkTook  time.Duration
-	stopDiscovery context.CancelFunc
-	discoverWG    sync.WaitGroup
-	// dumpOwners are the owners of the contenders the first sync's dump
-	// named, by path, until that sync (ReadLater).
-	dumpOwners *dumpOwners
-	// unread counts, per lock, its contenders not read yet, and
-	// unreadTotal all of them; fillWake wakes the loop that reads them.
-	unread      map[string]int
-	unreadTotal int
-	fillWake    chan struct{}
-	// firstSync closes when the first sync is reported.
-	firstSync     chan struct{}
-	firstSyncOnce sync.Once
+	// mu guards the parts below, all but what is safe without it: their
+	// channels, made once, and syncs.firstOnce and discovery.loops. The
+	// goroutines that touch each part are named on its type: run (the
+	// main loop, with the pool helpers of its rounds), trackConn,
+	// discover and the loops it starts (dumpLoop, walkLoop, pollDirs,
+	// walkProgress), fillLoop, enrichLoop, go-zookeeper's event loop
+	// (onWatchEvent), the grace timer of a plain lock that went
+	// (recheckPlain), and the callers of the exported methods.
+	mu        sync.Mutex
+	next      roundRequests  // what run's next round does (watcher.go)
+	watches   watchSet       // the watches armed, and those that fired (watches.go)
+	syncs     syncState      // the sync markers asked and reported (sync.go)
+	session   sessionState   // the session's phase and its breaks (conntrack.go)
+	tracked   trackedLocks   // what was last read of each lock (track.go)
+	discovery discoveryState // how far finding the locks has got (discovery.go)
+	dirs      dirWatches     // the directories watched for new locks (lockdirs.go)
+	toFill    fillState      // the contenders listed but not read yet (fill.go)
+	enrich    enrichState    // what the enrich loop and tracking tell each other (enrichloop.go)
 }
 
 // Watch starts watching through conn. Events closes when ctx ends (or,
@@ -198,10 +157,17 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		cfg.Costs = words.NewCosts()
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
-		locks: map[string]*lockcore.Tree{}, owner: map[string]string{}, found: map[string]bool{}, checked: map[string]int{},
-		before: map[string]bool{}, plain: map[string]time.Time{}, dirs: map[string]*lockDir{}, dirLocks: map[string]int{}, tracking: map[string]bool{}, armed: map[string]bool{}, seen: map[string]seenLock{}, dirty: map[string]bool{}, wake: make(chan struct{}, 1), table: cfg.Watches,
-		unread: map[string]int{}, fillWake: make(chan struct{}, 1), firstSync: make(chan struct{}), lockFound: make(chan struct{}, 1),
-		state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}}
+		wake:      make(chan struct{}, 1),
+		next:      roundRequests{found: map[string]bool{}},
+		watches:   newWatchSet(),
+		syncs:     syncState{before: map[string]bool{}, first: make(chan struct{})},
+		session:   sessionState{state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}},
+		tracked:   newTrackedLocks(),
+		discovery: discoveryState{checked: map[string]int{}},
+		dirs:      newDirWatches(),
+		toFill:    fillState{unread: map[string]int{}, wake: make(chan struct{}, 1)},
+		enrich:    enrichState{table: cfg.Watches, lockFound: make(chan struct{}, 1)},
+	}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
 		close(w.events)
@@ -214,6 +180,23 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 // Events returns the watcher's events. They must be read: the watcher
 // waits for its reader, gathering changes meanwhile.
 func (w *Watcher) Events() <-chan Event { return w.events }
+
+// roundRequests is what run's next round is to do besides reading the
+// watches that fired (watchSet.fired). Whoever finds such work asks for it
+// and pokes run awake: discover's loops and run's own rounds queue the
+// locks they find (foundLock, checkCandidates, relistDir), as does the
+// grace timer of a plain lock that went (recheckPlain); trackConn asks for
+// a re-sync or a re-read, go-zookeeper's event loop (onWatchEvent) for a
+// re-sync after an expiry, and SetWatchTable (enrichLoop) for every
+// lock's analysis again. run takes them all as each round starts.
+type roundRequests struct {
+	found  map[string]bool // lock paths found, to track
+	resync bool            // a new session: find everything again
+	reread bool            // a reconnect: read every lock again
+	// reanalyze: the watch table changed, so every lock's analysis is
+	// redone from what was read, without reading again.
+	reanalyze bool
+}
 
 func (w *Watcher) run(ctx context.Context) {
 	defer close(w.events)
@@ -236,7 +219,7 @@ func (w *Watcher) run(ctx context.Context) {
 		}
 	}
 	defer background.Wait()
-	defer w.discoverWG.Wait()
+	defer w.discovery.loops.Wait()
 	w.emit(ctx, Event{Kind: EventConn, At: time.Now(), Conn: w.connState()})
 	w.beginSync(ctx)
 	var last time.Time // when the last round of reads began
@@ -255,15 +238,15 @@ func (w *Watcher) run(ctx context.Context) {
 		}
 		last = time.Now()
 		w.mu.Lock()
-		dirty, found, resync, reanalyze, waiters := w.dirty, w.found, w.resync, w.reanalyze, w.syncWaiters
-		w.dirty, w.found, w.resync, w.reanalyze, w.syncWaiters = map[string]bool{}, map[string]bool{}, false, false, nil
-		reread := w.reread && !resync
+		dirty, found, resync, reanalyze, waiters := w.watches.fired, w.next.found, w.next.resync, w.next.reanalyze, w.syncs.waiters
+		w.watches.fired, w.next.found, w.next.resync, w.next.reanalyze, w.syncs.waiters = map[string]bool{}, map[string]bool{}, false, false, nil
+		reread := w.next.reread && !resync
 		if reread {
-			for p := range w.locks {
+			for p := range w.tracked.locks {
 				found[p] = true
 			}
 		}
-		w.reread = false
+		w.next.reread = false
 		w.mu.Unlock()
 		if resync {
 			if !w.awaitSession(ctx) {
@@ -326,106 +309,4 @@ func (w *Watcher) poke() {
 	case w.wake <- struct{}{}:
 	default:
 	}
-}
-
-// onWatchEvent takes a watch notification from the connection: a path the
-// watcher armed is marked for reading; an expiry asks for a re-sync.
-func (w *Watcher) onWatchEvent(ev zk.Event) {
-	if ev.Type == zk.EventNotWatching {
-		if errors.Is(ev.Err, zk.ErrSessionExpired) {
-			w.mu.Lock()
-			w.resync = true
-			w.mu.Unlock()
-			w.poke()
-		}
-		return
-	}
-	path, ok := w.conn.rel(ev.Path)
-	if !ok {
-		return
-	}
-	w.mu.Lock()
-	armed := w.armed[path]
-	if armed {
-		delete(w.armed, path)
-		w.dirty[path] = true
-	}
-	w.mu.Unlock()
-	if armed {
-		w.poke()
-	}
-}
-
-// claimWatch reports whether a read of path should arm a watch, and if
-// so marks it armed: none in Once mode, and none while one is pending
-// (re-arming would only duplicate the notification).
-func (w *Watcher) claimWatch(path string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.cfg.Once || w.armed[path] {
-		return false
-	}
-	w.armed[path] = true
-	return true
-}
-
-// children lists path's children, arming a children watch unless one is
-// already pending: re-arming would only duplicate the notification.
-func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
-	w.sem <- struct{}{}
-	defer func() { <-w.sem }()
-	if !w.claimWatch(path) {
-		return w.list(path)
-	}
-	r, err := guard(w, func() (listing, error) {
-		names, stat, _, err := w.conn.zk.ChildrenW(w.conn.abs(path))
-		return listing{names, stat}, err
-	})
-	names, stat := r.names, r.stat
-	if err != nil {
-		w.mu.Lock()
-		delete(w.armed, path)
-		w.mu.Unlock()
-		return nil, nil, err
-	}
-	return names, stat, nil
-}
-
-// get reads one node, keeping at most lockcore.DataLimit bytes of data.
-func (w *Watcher) get(path string) (lockcore.Node, error) {
-	w.sem <- struct{}{}
-	defer func() { <-w.sem }()
-	return w.read(path, baseName(path))
-}
-
-// read reads the node at path, named name, without taking a request slot:
-// the caller holds one.
-func (w *Watcher) read(path, name string) (lockcore.Node, error) {
-	return guard(w, func() (lockcore.Node, error) { return w.conn.getNode(path, name) })
-}
-
-// listing is a children request's answer.
-type listing struct {
-	names []string
-	stat  *zk.Stat
-}
-
-// guard runs a request; a one-shot watcher gives up on it when its
-// requests must stop: go-zookeeper holds a request made while
-// disconnected until it reconnects, which a one-shot walk whose server
-// died would wait for forever. A live watcher waits for the reconnect.
-func guard[T any](w *Watcher, f func() (T, error)) (T, error) {
-	if !w.cfg.Once {
-		return f()
-	}
-	return call(w.reqCtx, f)
-}
-
-// SetWatchTable gives the watcher the servers' latest watch table (nil when
-// unknown); every lock is analysed again against it.
-func (w *Watcher) SetWatchTable(t *lockcore.WatchTable) {
-	w.mu.Lock()
-	w.table, w.reanalyze = t, true
-	w.mu.Unlock()
-	w.poke()
 }

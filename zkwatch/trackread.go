@@ -1,0 +1,88 @@
+package zkwatch
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// byName indexes nodes of one directory read before by their names.
+func byName(before, also []lockcore.Node) map[string]lockcore.Node {
+	known := make(map[string]lockcore.Node, len(before)+len(also))
+	for _, n := range before {
+		known[n.Name] = n
+	}
+	for _, n := range also {
+		known[n.Name] = n
+	}
+	return known
+}
+
+// partChildren lists a recipe part's children; a part that does not exist
+// yet gets an exists watch, which fires when it is created.
+func (w *Watcher) partChildren(path string) ([]string, error) {
+	names, _, err := w.children(path)
+	if !errors.Is(err, zk.ErrNoNode) {
+		return names, err
+	}
+	if w.cfg.Once {
+		return nil, nil
+	}
+	exists, armed, err := w.existsW(path)
+	if err != nil || !armed {
+		return nil, err
+	}
+	if exists {
+		// Created in between: the watch fires for its next change; read
+		// it now.
+		names, _, err = w.children(path)
+	}
+	return names, err
+}
+
+// readNew returns dir's named children, reusing the nodes in known (by
+// name) and reading the others concurrently: a request slot is taken
+// before each read's goroutine starts, so that no more than Concurrency
+// of them exist across the watcher, and the last read is the caller's
+// own. Children that vanish are left out. A node keeps the name the
+// server listed; a node read before is not read again, as recipes never
+// change a contender's data.
+func (w *Watcher) readNew(dir string, names []string, known map[string]lockcore.Node) []lockcore.Node {
+	nodes := make([]lockcore.Node, len(names))
+	ok := make([]bool, len(names))
+	var missing []int
+	for i, name := range names {
+		if n, seen := known[name]; seen {
+			nodes[i], ok[i] = n, true
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	readOne := func(i int) {
+		if n, err := w.read(joinPath(dir, names[i]), names[i]); err == nil {
+			nodes[i], ok[i] = n, true
+		}
+		<-w.sem
+	}
+	var wg sync.WaitGroup
+	for k, i := range missing {
+		w.sem <- struct{}{}
+		if k == len(missing)-1 {
+			// The last read, often the only one, is the caller's.
+			readOne(i)
+			break
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); readOne(i) }()
+	}
+	wg.Wait()
+	out := nodes[:0]
+	for i, n := range nodes {
+		if ok[i] {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package zkwatch
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// watchSet is what the watcher has asked the servers to tell it of. The
+// reads that arm a watch (children, existsW) mark its path armed: run's
+// rounds as they track locks, discover's loops as they list the
+// directories they watch. go-zookeeper's event loop moves a path that
+// fired from armed to fired (onWatchEvent), and run takes fired as its
+// next round starts; a new session forgets them all (run's beginSync).
+// Discovery and Watched count armed for their callers, discover's loops
+// among them.
+type watchSet struct {
+	armed map[string]bool // paths with a watch pending
+	fired map[string]bool // watched paths that fired, not read again yet
+}
+
+func newWatchSet() watchSet {
+	return watchSet{armed: map[string]bool{}, fired: map[string]bool{}}
+}
+
+// onWatchEvent takes a watch notification from the connection: a path the
+// watcher armed is marked for reading; an expiry asks for a re-sync.
+func (w *Watcher) onWatchEvent(ev zk.Event) {
+	if ev.Type == zk.EventNotWatching {
+		if errors.Is(ev.Err, zk.ErrSessionExpired) {
+			w.mu.Lock()
+			w.next.resync = true
+			w.mu.Unlock()
+			w.poke()
+		}
+		return
+	}
+	path, ok := w.conn.rel(ev.Path)
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	armed := w.watches.armed[path]
+	if armed {
+		delete(w.watches.armed, path)
+		w.watches.fired[path] = true
+	}
+	w.mu.Unlock()
+	if armed {
+		w.poke()
+	}
+}
+
+// claimWatch reports whether a read of path should arm a watch, and if
+// so marks it armed: none in Once mode, and none while one is pending
+// (re-arming would only duplicate the notification).
+func (w *Watcher) claimWatch(path string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cfg.Once || w.watches.armed[path] {
+		return false
+	}
+	w.watches.armed[path] = true
+	return true
+}
+
+// children lists path's children, arming a children watch unless one is
+// already pending: re-arming would only duplicate the notification.
+func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
+	w.sem <- struct{}{}
+	defer func() { <-w.sem }()
+	if !w.claimWatch(path) {
+		return w.list(path)
+	}
+	r, err := guard(w, func() (listing, error) {
+		names, stat, _, err := w.conn.zk.ChildrenW(w.conn.abs(path))
+		return listing{names, stat}, err
+	})
+	names, stat := r.names, r.stat
+	if err != nil {
+		w.mu.Lock()
+		delete(w.watches.armed, path)
+		w.mu.Unlock()
+		return nil, nil, err
+	}
+	return names, stat, nil
+}
+
+// get reads one node, keeping at most lockcore.DataLimit bytes of data.
+func (w *Watcher) get(path string) (lockcore.Node, error) {
+	w.sem <- struct{}{}
+	defer func() { <-w.sem }()
+	return w.read(path, baseName(path))
+}
+
+// read reads the node at path, named name, without taking a request slot:
+// the caller holds one.
+func (w *Watcher) read(path, name string) (lockcore.Node, error) {
+	return guard(w, func() (lockcore.Node, error) { return w.conn.getNode(path, name) })
+}
+
+// listing is a children request's answer.
+type listing struct {
+	names []string
+	stat  *zk.Stat
+}
+
+// guard runs a request; a one-shot watcher gives up on it when its
+// requests must stop: go-zookeeper holds a request made while
+// disconnected until it reconnects, which a one-shot walk whose server
+// died would wait for forever. A live watcher waits for the reconnect.
+func guard[T any](w *Watcher, f func() (T, error)) (T, error) {
+	if !w.cfg.Once {
+		return f()
+	}
+	return call(w.reqCtx, f)
+}
+
+// existsW arms an exists watch on path unless a watch is pending there,
+// and reports whether the node exists and whether the watch was armed now.
+func (w *Watcher) existsW(path string) (exists, armed bool, err error) {
+	w.mu.Lock()
+	arm := !w.watches.armed[path]
+	w.watches.armed[path] = true
+	w.mu.Unlock()
+	if !arm {
+		return false, false, nil
+	}
+	w.sem <- struct{}{}
+	exists, err = guard(w, func() (bool, error) {
+		exists, _, _, err := w.conn.zk.ExistsW(w.conn.abs(path))
+		return exists, err
+	})
+	<-w.sem
+	if err != nil {
+		w.mu.Lock()
+		delete(w.watches.armed, path)
+		w.mu.Unlock()
+		return false, false, err
+	}
+	return exists, true, nil
+}
+
+// Watched returns the paths the watcher holds a watch on, sorted: lock
+// parents, semaphore parts, plain lock nodes, parts not created yet, and
+// the directories watched for new locks.
+func (w *Watcher) Watched() []string {
+	w.mu.Lock()
+	out := make([]string, 0, len(w.watches.armed))
+	for p := range w.watches.armed {
+		out = append(out, p)
+	}
+	w.mu.Unlock()
+	sort.Strings(out)
+	return out
+}
