@@ -16,6 +16,13 @@
 //     lockcore.Action that an [ActionFeed] merges into the watcher's
 //     events; the state alone keeps what the operator did (the ending
 //     in [HistoryEntry.Action], the contenders followed in [State.Forced]).
+//   - The past: [State.Timeline] is a lock's holds and waits over a window
+//     ([LockTimes], [Span]), as the UI's timeline draws them; a [Tape]
+//     replays a recording's events into the state at any point (`zklocks
+//     replay`, `show --at`); [TellStory] is one lock's [Story] for
+//     `zklocks postmortem`. [State.Snapshot] is a copy to read while the
+//     state moves on: `zklocks serve`'s sessions go from one to the next,
+//     taking in only the locks that changed.
 //   - Presentation shared by every view: [Printable] and [DataText] escape
 //     anything a terminal would interpret; [SessionText], [ShortNode] and
 //     [Duration] format sessions, node names and durations.
