@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/apptree"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -28,25 +29,25 @@ func TestIntegrationWatcherFollowsAnApplication(t *testing.T) {
 	if _, err := admin.Create(crumb, apptree.HDFSActiveNodeInfo("ns1", "nn1", "nn1.example.com"), 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/ha"}})
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root + "/ha"}})
 	unfenced := func(s *model.State) bool {
 		l := s.Locks[lock]
 		return l != nil && l.Recipe == lockcore.RecipeHadoopHA && len(l.Anomalies) == 1 && l.Anomalies[0].Kind == lockcore.AnomalyUnfenced
 	}
-	c.waitFor(t, "the unfenced breadcrumb", unfenced)
+	c.Until(t, "the unfenced breadcrumb", unfenced)
 	// The new active fenced nn1 and writes its own breadcrumb, with the
 	// old one's version, as ActiveStandbyElector.writeBreadCrumbNode does.
 	if _, err := active.Set(crumb, apptree.HDFSActiveNodeInfo("ns1", "nn2", "nn2.example.com"), 0); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "the breadcrumb naming the holder", func(s *model.State) bool {
+	c.Until(t, "the breadcrumb naming the holder", func(s *model.State) bool {
 		l := s.Locks[lock]
 		return l != nil && len(l.Anomalies) == 0 && l.App != nil && hasNote(l.App, "names the holder")
 	})
 	if err := admin.Delete(crumb, 1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "the breadcrumb gone", func(s *model.State) bool {
+	c.Until(t, "the breadcrumb gone", func(s *model.State) bool {
 		l := s.Locks[lock]
 		return l != nil && l.App != nil && hasNote(l.App, "no ActiveBreadCrumb")
 	})
@@ -81,14 +82,14 @@ func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
 		zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/k"}})
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root + "/k"}})
 	member := func(session int64) func(s *model.State) bool {
 		return func(s *model.State) bool {
 			l := s.Locks[root+"/k/controller"]
 			return l != nil && l.App != nil && len(l.App.Members) == 1 && l.App.Members[0].Session == session
 		}
 	}
-	c.waitFor(t, "broker 2 as a member", member(b2.SessionID()))
+	c.Until(t, "broker 2 as a member", member(b2.SessionID()))
 	// Broker 2 again, in a new session: its old registration gives way in
 	// the same multi, so the name never leaves the listing.
 	again := zks.Connect(t)
@@ -96,5 +97,5 @@ func TestIntegrationWatcherRereadsRegistrations(t *testing.T) {
 		&zk.CreateRequest{Path: root + "/k/brokers/ids/2", Data: []byte(`{"version":5,"host":"kafka2b","port":9092}`), Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral}); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "broker 2's new session", member(again.SessionID()))
+	c.Until(t, "broker 2's new session", member(again.SessionID()))
 }

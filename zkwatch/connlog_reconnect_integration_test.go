@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -27,7 +28,7 @@ func TestIntegrationReconnectOwnConnectionLogged(t *testing.T) {
 	admin := ens.Connect(t)
 	mkdirs(t, admin, "/own")
 	contender(t, admin, "/own")
-	c := watch(t, dial(t, ens.ConnectString(), 4*time.Second),
+	c := watchtest.Watch(t, watchtest.Dial(t, ens.ConnectString(), zkwatch.Options{SessionTimeout: 4 * time.Second}),
 		zkwatch.WatchConfig{Roots: []string{"/own"}, EnrichEvery: 200 * time.Millisecond})
 	answered := func(s *model.State) bool {
 		up := 0
@@ -38,12 +39,10 @@ func TestIntegrationReconnectOwnConnectionLogged(t *testing.T) {
 		}
 		return up == len(members)
 	}
-	c.waitFor(t, "the first sync and every member's answer", func(s *model.State) bool {
+	c.Until(t, "the first sync and every member's answer", func(s *model.State) bool {
 		return !s.FirstSync.IsZero() && answered(s) && s.Locks["/own"] != nil
 	})
-	c.mu.Lock()
-	server := c.state.Conn.Server
-	c.mu.Unlock()
+	server := c.State().Conn.Server
 	ours := -1
 	for i, m := range members {
 		if m.Addr() == server {
@@ -58,23 +57,21 @@ func TestIntegrationReconnectOwnConnectionLogged(t *testing.T) {
 		return func(s *model.State) bool { return find(s, change, note) >= 0 }
 	}
 	members[ours].Stop()
-	c.waitFor(t, "our connection lost", logged(model.ConnLost, "our connection to "+server+" lost"))
-	c.waitFor(t, "the session taken back", logged(model.Reconnected, "same session"))
-	c.waitFor(t, "the picture re-read", logged(model.Reread, "1 lock re-read"))
-	c.waitFor(t, "the member down", logged(model.MemberDown, "member "+server+" stopped answering"))
+	c.Until(t, "our connection lost", logged(model.ConnLost, "our connection to "+server+" lost"))
+	c.Until(t, "the session taken back", logged(model.Reconnected, "same session"))
+	c.Until(t, "the picture re-read", logged(model.Reread, "1 lock re-read"))
+	c.Until(t, "the member down", logged(model.MemberDown, "member "+server+" stopped answering"))
 	members[ours].Restart()
-	c.waitWithin(t, 60*time.Second, "the member up", logged(model.MemberUp, "member "+server+" answers again"))
+	c.UntilWithin(t, 60*time.Second, "the member up", logged(model.MemberUp, "member "+server+" answers again"))
 
 	leader := members[ens.Leader()].Addr()
 	members[ens.Leader()].Stop()
-	c.waitWithin(t, 60*time.Second, "the leader changed", func(s *model.State) bool {
+	c.UntilWithin(t, 60*time.Second, "the leader changed", func(s *model.State) bool {
 		i := find(s, model.LeaderChanged, "(was "+leader+")")
 		return i >= 0 && strings.HasPrefix(s.History[i].Note, "leader now ")
 	})
 
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.state
+	s := c.State()
 	lost, back, reread := find(s, model.ConnLost, ""), find(s, model.Reconnected, ""), find(s, model.Reread, "")
 	if !(lost < back && back < reread) {
 		t.Fatalf("out of order (lost %d, reconnected %d, re-read %d): %+v", lost, back, reread, s.History)

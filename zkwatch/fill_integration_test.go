@@ -35,7 +35,7 @@ func TestIntegrationReadLaterListsFirstThenReads(t *testing.T) {
 		}
 	}
 
-	feed := watchtest.Watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true})
+	feed := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true})
 	zktest.WaitUntil(t, 30*time.Second, func() string {
 		// Unread outside Read: the Feed is not held while the watcher is asked.
 		unread := feed.Watcher().Unread()
@@ -102,7 +102,7 @@ func TestIntegrationReadLaterListsFirstThenReads(t *testing.T) {
 	}
 	t.Logf("%d of %d contenders reported before they were read", unreadFirst, len(want))
 
-	once := watchtest.Watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true, Once: true})
+	once := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, WalkBurst: 5, ReadLater: true, Once: true})
 	<-once.Done()
 	for _, ev := range once.Events() {
 		if ev.Kind == zkwatch.EventLock && anyUnread(map[string]*lockcore.Lock{ev.Path: ev.Lock}) {
@@ -133,7 +133,7 @@ func TestIntegrationReadLaterReportsAJoinBeforeReadingIt(t *testing.T) {
 	mkdirs(t, admin, root+"/locks", parent)
 	contender(t, admin, parent)
 
-	feed := watchtest.Watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, ReadLater: true})
+	feed := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: -1, ReadLater: true})
 	next := func(what string) *lockcore.Lock {
 		t.Helper()
 		return feed.UntilEvent(t, what, func(ev zkwatch.Event) bool { return ev.Kind == zkwatch.EventLock && ev.Path == parent }).Lock

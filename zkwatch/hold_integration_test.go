@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -26,9 +27,9 @@ func TestIntegrationHoldIsFromTheGrant(t *testing.T) {
 	curator.WaitHeld(t, "first", 30*time.Second)
 	waiter := curator.Acquire(t, "second", "mutex", lock)
 
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/hold"},
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root + "/hold"},
 		Analysis: lockcore.Options{LongHeld: threshold}})
-	c.waitFor(t, "the waiter queued", func(s *model.State) bool {
+	c.Until(t, "the waiter queued", func(s *model.State) bool {
 		l := s.Locks[lock]
 		return l != nil && len(l.Participants) == 2 && l.Participants[1].Role == lockcore.RoleWaiter
 	})
@@ -36,15 +37,13 @@ func TestIntegrationHoldIsFromTheGrant(t *testing.T) {
 	time.Sleep(3 * threshold)
 	curator.Release(t, "first")
 	curator.WaitHeld(t, "second", 30*time.Second)
-	c.waitFor(t, "the waiter holding", func(s *model.State) bool {
+	c.Until(t, "the waiter holding", func(s *model.State) bool {
 		l := s.Locks[lock]
 		return l != nil && len(l.Participants) == 1 && l.Participants[0].Role == lockcore.RoleHolder
 	})
 
-	c.mu.Lock()
-	l := c.state.Locks[lock]
+	l := c.State().Locks[lock]
 	p := l.Participants[0]
-	c.mu.Unlock()
 	if p.Path != waiter.Node || p.Age < 3*threshold {
 		t.Fatalf("holder %s aged %s, want %s queued over %s", p.Path, p.Age, waiter.Node, 3*threshold)
 	}
@@ -57,7 +56,7 @@ func TestIntegrationHoldIsFromTheGrant(t *testing.T) {
 
 	// show's read: no sighting; the predecessor's delete came after the
 	// holder's creation, at a time ZooKeeper does not keep.
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	tree, err := conn.ReadTree(ctx, lock)

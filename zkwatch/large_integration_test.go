@@ -10,6 +10,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/bigtree"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -39,14 +40,14 @@ func TestIntegrationLargeTree(t *testing.T) {
 	defer tree.Close()
 	before := zktest.WatchCount(t, zks.Addr())
 
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	wctx, stop := context.WithCancel(context.Background())
 	w := zkwatch.Watch(wctx, conn, zkwatch.WatchConfig{EnrichEvery: 300 * time.Millisecond, WatchBudget: 10_000,
 		DumpEvery: 500 * time.Millisecond, WalkRate: 50_000})
-	c := collect(w)
-	t.Cleanup(func() { stop(); <-c.done })
+	c := watchtest.Drain(w.Events())
+	t.Cleanup(func() { stop(); <-c.Done() })
 
-	c.waitFor(t, "every lock with contenders", func(s *model.State) bool {
+	c.Until(t, "every lock with contenders", func(s *model.State) bool {
 		for _, p := range tree.LockPaths {
 			if l := s.Locks[p]; l == nil || len(l.Participants) != spec.Contenders {
 				return false
@@ -54,12 +55,10 @@ func TestIntegrationLargeTree(t *testing.T) {
 		}
 		return !s.LastSync.IsZero()
 	})
-	c.mu.Lock()
-	if d := c.state.Discovery; d.DumpAt.IsZero() {
+	if d := c.State().Discovery; d.DumpAt.IsZero() {
 		t.Errorf("the tree is bigger than the walk's burst, yet no dump was used: %+v", d)
 	}
-	c.mu.Unlock()
-	c.waitFor(t, "the walk finding the locks held only by persistent nodes", func(s *model.State) bool {
+	c.Until(t, "the walk finding the locks held only by persistent nodes", func(s *model.State) bool {
 		for _, p := range tree.StalePaths {
 			if s.Locks[p] == nil {
 				return false
@@ -75,13 +74,11 @@ func TestIntegrationLargeTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	contender(t, admin, fresh)
-	c.waitFor(t, "a new lock under a lock-free directory", participants(fresh, 1))
+	c.Until(t, "a new lock under a lock-free directory", participants(fresh, 1))
 
-	c.waitFor(t, "the servers' answer", func(s *model.State) bool { return s.WatchesNote != "" })
-	c.mu.Lock()
-	note := c.state.WatchesNote
-	locks := len(c.state.Locks)
-	c.mu.Unlock()
+	c.Until(t, "the servers' answer", func(s *model.State) bool { return s.WatchesNote != "" })
+	st := c.State()
+	note, locks := st.WatchesNote, len(st.Locks)
 	if !strings.Contains(note, "over the budget of 10000") {
 		t.Errorf("watches note %q does not say the table is over budget", note)
 	}
@@ -93,14 +90,10 @@ func TestIntegrationLargeTree(t *testing.T) {
 		}
 	}
 
-	c.mu.Lock()
-	lockDirs := lockDirsOf(c.state)
-	c.mu.Unlock()
+	lockDirs := lockDirsOf(c.State())
 	watched := w.Watched()
 	for _, p := range watched {
-		c.mu.Lock()
-		l := c.state.Locks[p]
-		c.mu.Unlock()
+		l := c.State().Locks[p]
 		if l == nil && !isStalePart(p, tree) && !lockDirs[p] {
 			t.Errorf("a watch on %s, which is neither a lock nor a directory holding one", p)
 		}
@@ -121,13 +114,11 @@ func TestIntegrationLargeTree(t *testing.T) {
 // that the tree's groups of 100 locks are polled), then makes a kazoo
 // lock in the directory of the stale locks, which is watched, and a
 // Curator lock in a group, which is polled: each watcher finds both.
-func newLocksBesideOthers(t *testing.T, zks *zktest.Server, tree *bigtree.Tree, c *collector) {
-	conn := dial(t, zks.Addr(), 10*time.Second)
-	q := watch(t, conn, zkwatch.WatchConfig{EnrichEvery: -1, DumpEvery: time.Hour, WalkEvery: time.Hour, WalkRate: 50_000, DirWatchMax: 99})
-	q.waitFor(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && !s.LastSync.IsZero() })
-	q.mu.Lock()
-	d := q.state.Discovery
-	q.mu.Unlock()
+func newLocksBesideOthers(t *testing.T, zks *zktest.Server, tree *bigtree.Tree, c *watchtest.Feed) {
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
+	q := watchtest.Watch(t, conn, zkwatch.WatchConfig{EnrichEvery: -1, DumpEvery: time.Hour, WalkEvery: time.Hour, WalkRate: 50_000, DirWatchMax: 99})
+	q.Until(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && !s.LastSync.IsZero() })
+	d := q.State().Discovery
 	if d.PolledCount != 2 || d.WatchedDirs < 2 {
 		t.Errorf("the groups of 100 locks are not polled, or the other lock directories not watched: %+v", d)
 	}
@@ -145,8 +136,8 @@ func newLocksBesideOthers(t *testing.T, zks *zktest.Server, tree *bigtree.Tree, 
 		first := n.peer.Acquire(t, "a-"+n.variant, n.variant, n.lock)
 		n.peer.WaitHeld(t, "a-"+n.variant, 30*time.Second)
 		n.peer.Acquire(t, "b-"+n.variant, n.variant, n.lock)
-		for who, col := range map[string]*collector{"the second watcher": q, "the first watcher": c} {
-			col.waitFor(t, n.lock+" seen by "+who, participants(n.lock, 2))
+		for who, col := range map[string]*watchtest.Feed{"the second watcher": q, "the first watcher": c} {
+			col.Until(t, n.lock+" seen by "+who, participants(n.lock, 2))
 			logLatency(t, tree.Session(), col, n.lock+" ("+n.how+", "+who+")", first.Node)
 		}
 	}
@@ -164,15 +155,13 @@ func lockDirsOf(s *model.State) map[string]bool {
 // logLatency logs the time from the creation of a lock's first contender
 // node (its ctime, by the server's clock on this machine) to c's first
 // event of the lock.
-func logLatency(t *testing.T, admin *zk.Conn, c *collector, what, node string) {
+func logLatency(t *testing.T, admin *zk.Conn, c *watchtest.Feed, what, node string) {
 	t.Helper()
 	_, stat, err := admin.Get(node)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	c.mu.Lock()
-	seen := c.seen[path.Dir(node)]
-	c.mu.Unlock()
+	seen, _ := c.FirstSeen(path.Dir(node))
 	t.Logf("%s: first contender created → first event %v", what, seen.Sub(time.UnixMilli(stat.Ctime)).Round(time.Millisecond))
 }
 

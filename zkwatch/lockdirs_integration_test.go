@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -24,39 +25,35 @@ func TestIntegrationLockDirectoryWatches(t *testing.T) {
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/locks", "/locks/a", "/other", "/other/x")
 	contender(t, admin, "/locks/a")
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	cfg := zkwatch.WatchConfig{EnrichEvery: -1, WalkBurst: 2, WalkRate: 50_000, DumpEvery: time.Hour, WalkEvery: time.Hour}
 	c, w := watchWith(t, conn, cfg)
-	c.waitFor(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && participants("/locks/a", 1)(s) })
-	c.mu.Lock()
-	d := c.state.Discovery
-	c.mu.Unlock()
+	c.Until(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && participants("/locks/a", 1)(s) })
+	d := c.State().Discovery
 	if d.WholeTree || d.WatchedDirs != 1 {
 		t.Fatalf("want /locks alone watched, not the whole tree: %+v", d)
 	}
 
 	mkdirs(t, admin, "/locks/b")
 	contender(t, admin, "/locks/b")
-	c.waitFor(t, "a new lock beside a known one", participants("/locks/b", 1))
+	c.Until(t, "a new lock beside a known one", participants("/locks/b", 1))
 
 	mkdirs(t, admin, "/locks/c")
 	waitWatched(t, w, "/locks/c")
 	contender(t, admin, "/locks/c")
-	c.waitFor(t, "a lock whose parent came empty first", participants("/locks/c", 1))
+	c.Until(t, "a lock whose parent came empty first", participants("/locks/c", 1))
 
-	c.mu.Lock()
-	node := c.state.Locks["/locks/b"].Participants[0].Path
-	c.mu.Unlock()
+	node := c.State().Locks["/locks/b"].Participants[0].Path
 	if err := admin.Delete(node, -1); err != nil {
 		t.Fatal(err)
 	}
 	if err := admin.Delete("/locks/b", -1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "the deleted lock gone", func(s *model.State) bool { return s.Locks["/locks/b"] == nil })
+	c.Until(t, "the deleted lock gone", func(s *model.State) bool { return s.Locks["/locks/b"] == nil })
 	mkdirs(t, admin, "/locks/b")
 	contender(t, admin, "/locks/b")
-	c.waitFor(t, "the lock made again", participants("/locks/b", 1))
+	c.Until(t, "the lock made again", participants("/locks/b", 1))
 
 	for _, p := range w.Watched() {
 		if p == "/other" || p == "/other/x" || p == "/" {
@@ -66,12 +63,12 @@ func TestIntegrationLockDirectoryWatches(t *testing.T) {
 }
 
 // watchWith starts a watcher and collects its events.
-func watchWith(t *testing.T, conn *zkwatch.Conn, cfg zkwatch.WatchConfig) (*collector, *zkwatch.Watcher) {
+func watchWith(t *testing.T, conn *zkwatch.Conn, cfg zkwatch.WatchConfig) (*watchtest.Feed, *zkwatch.Watcher) {
 	t.Helper()
 	wctx, cancel := context.WithCancel(context.Background())
 	w := zkwatch.Watch(wctx, conn, cfg)
-	c := collect(w)
-	t.Cleanup(func() { cancel(); <-c.done })
+	c := watchtest.Drain(w.Events())
+	t.Cleanup(func() { cancel(); <-c.Done() })
 	return c, w
 }
 

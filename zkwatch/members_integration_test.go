@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -32,7 +33,7 @@ func TestIntegrationOneMemberSeesTheEnsemble(t *testing.T) {
 	holder.WaitHeld(t, "a", 30*time.Second)
 	b := waiter.Acquire(t, "b", "lock", "/m")
 
-	conn := dial(t, m[0].Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, m[0].Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if got := conn.Members(ctx); len(got.Servers) != 3 || len(got.Missing) != 0 {
@@ -46,27 +47,25 @@ func TestIntegrationOneMemberSeesTheEnsemble(t *testing.T) {
 		t.Fatalf("the waiter's session watches %v in the table read through one member, want %s", got, a.Node)
 	}
 
-	c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/m"}, EnrichEvery: 200 * time.Millisecond})
+	c := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/m"}, EnrichEvery: 200 * time.Millisecond})
 	// The table is read again no sooner than 300 times what it took, which
 	// on a loaded machine under the race detector can be tens of seconds.
-	c.waitWithin(t, 2*time.Minute, "the lock analysed against every member's table", func(s *model.State) bool {
+	c.UntilWithin(t, 2*time.Minute, "the lock analysed against every member's table", func(s *model.State) bool {
 		l := s.Locks["/m"]
 		return l != nil && len(l.Participants) == 2 && l.WatchesSource == lockcore.WatchesFromServer
 	})
-	c.mu.Lock()
-	l := c.state.Locks["/m"]
+	l := c.State().Locks["/m"]
 	if w := l.Participants[1].Watches; w == nil || w.Path != a.Node {
 		t.Errorf("the waiter on another member watches %+v, want %s", w, a.Node)
 	}
 	for _, an := range l.Anomalies {
 		t.Errorf("a healthy lock seen through one member has an anomaly: %+v", an)
 	}
-	c.mu.Unlock()
 
 	// A member that cannot be asked leaves the table unknown, said so,
 	// rather than a table without its sessions.
 	m[2].Stop()
-	c.waitWithin(t, 2*time.Minute, "the recipe's rule once a member is gone", func(s *model.State) bool {
+	c.UntilWithin(t, 2*time.Minute, "the recipe's rule once a member is gone", func(s *model.State) bool {
 		l := s.Locks["/m"]
 		return l != nil && l.WatchesSource == lockcore.WatchesFromRecipe && strings.Contains(s.WatchesNote, m[2].Addr())
 	})
@@ -100,7 +99,7 @@ func TestIntegrationMemberRefusingWchc(t *testing.T) {
 			if tc.all {
 				target = e.ConnectString()
 			}
-			conn := dial(t, target, 10*time.Second)
+			conn := watchtest.Dial(t, target, zkwatch.Options{SessionTimeout: 10 * time.Second})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			if got := conn.Members(ctx); len(got.Servers) != 3 || len(got.Missing) != 0 {
@@ -110,11 +109,9 @@ func TestIntegrationMemberRefusingWchc(t *testing.T) {
 			if !errors.Is(err, words.ErrFourLetterRefused) || !strings.Contains(err.Error(), refuser) {
 				t.Fatalf("reading the table: %v, want wchc refused by %s", err, refuser)
 			}
-			c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/"}, EnrichEvery: 200 * time.Millisecond})
-			c.waitWithin(t, time.Minute, "a note on the watch table", func(s *model.State) bool { return s.WatchesNote != "" })
-			c.mu.Lock()
-			note := c.state.WatchesNote
-			c.mu.Unlock()
+			c := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/"}, EnrichEvery: 200 * time.Millisecond})
+			c.UntilWithin(t, time.Minute, "a note on the watch table", func(s *model.State) bool { return s.WatchesNote != "" })
+			note := c.State().WatchesNote
 			if want := "wchc and wchp refused, and no AdminServer answered, by " + refuser; note != want {
 				t.Errorf("note %q, want %q", note, want)
 			}

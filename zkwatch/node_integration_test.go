@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -23,7 +24,7 @@ func TestIntegrationReadNodeDetail(t *testing.T) {
 	if _, err := admin.Create(root+"/n/secret", []byte("x"), 0, zk.DigestACL(zk.PermAll, "ops", "s3cret")); err != nil {
 		t.Fatal(err)
 	}
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
@@ -59,7 +60,7 @@ func TestIntegrationReadChildren(t *testing.T) {
 	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, root+"/kids", root+"/kids/b", root+"/kids/a", root+"/kids/c")
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	names, total, err := conn.ReadChildren(ctx, root+"/kids")

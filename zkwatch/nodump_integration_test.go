@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -30,20 +31,18 @@ func TestIntegrationWithoutDumpLocksComeAsTheWalkFindsThem(t *testing.T) {
 		contender(t, admin, p)
 		locks = append(locks, p)
 	}
-	conn := dial(t, zks.Addr(), 10*time.Second)
-	c := watch(t, conn, zkwatch.WatchConfig{EnrichEvery: -1, WalkBurst: 20, WalkRate: 50})
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
+	c := watchtest.Watch(t, conn, zkwatch.WatchConfig{EnrichEvery: -1, WalkBurst: 20, WalkRate: 50})
 
-	c.waitFor(t, "the first sync", func(s *model.State) bool { return !s.LastSync.IsZero() })
-	c.mu.Lock()
-	atSync := c.state.Discovery
-	c.mu.Unlock()
+	c.Until(t, "the first sync", func(s *model.State) bool { return !s.LastSync.IsZero() })
+	atSync := c.State().Discovery
 	if !atSync.Walking || atSync.Complete || atSync.DumpNote == "" {
 		t.Fatalf("the first sync waited for the walk, or says nothing of dump: %+v", atSync)
 	}
-	c.waitFor(t, "the walk's progress while it goes on", func(s *model.State) bool {
+	c.Until(t, "the walk's progress while it goes on", func(s *model.State) bool {
 		return s.Discovery.Walking && s.Discovery.WalkReads > atSync.WalkReads
 	})
-	c.waitFor(t, "every lock, and the walk's end", func(s *model.State) bool {
+	c.Until(t, "every lock, and the walk's end", func(s *model.State) bool {
 		for _, p := range locks {
 			if !participants(p, 1)(s) {
 				return false
@@ -51,7 +50,5 @@ func TestIntegrationWithoutDumpLocksComeAsTheWalkFindsThem(t *testing.T) {
 		}
 		return s.Discovery.Complete
 	})
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t.Logf("first sync after %d reads of the walk; the walk ended after %d", atSync.WalkReads, c.state.Discovery.WalkReads)
+	t.Logf("first sync after %d reads of the walk; the walk ended after %d", atSync.WalkReads, c.State().Discovery.WalkReads)
 }

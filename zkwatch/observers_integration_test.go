@@ -34,7 +34,7 @@ func startLookout(t *testing.T, connect, root, lock string, check func(l *lockco
 	return &lookout{Feed: feed, session: conn.SessionID(), lock: lock, check: check}
 }
 
-func (o *lookout) waitFor(t *testing.T, what string, cond func(l *lockcore.Lock) bool) {
+func (o *lookout) waitForLock(t *testing.T, what string, cond func(l *lockcore.Lock) bool) {
 	t.Helper()
 	o.Until(t, "watcher "+lockcore.SessionHex(o.session)+" seeing "+what, func(s *model.State) bool {
 		for _, l := range s.Locks {
@@ -94,7 +94,7 @@ func TestIntegrationZklocksWatchersAreNotWaiters(t *testing.T) {
 		lookouts = append(lookouts, o)
 	}
 	for _, o := range lookouts {
-		o.waitFor(t, "the lock held", func(l *lockcore.Lock) bool { return l.Path == lock && l.Holders() == 1 })
+		o.waitForLock(t, "the lock held", func(l *lockcore.Lock) bool { return l.Path == lock && l.Holders() == 1 })
 	}
 
 	// Free: each watcher keeps an exists watch on the node's path, which
@@ -110,7 +110,7 @@ func TestIntegrationZklocksWatchersAreNotWaiters(t *testing.T) {
 			}
 		}
 		slices.Sort(others)
-		o.waitFor(t, "the lock free, the two other watchers as observers and no waiter", func(l *lockcore.Lock) bool {
+		o.waitForLock(t, "the lock free, the two other watchers as observers and no waiter", func(l *lockcore.Lock) bool {
 			var obs []int64
 			for _, x := range l.Observers {
 				if x.Certain {
@@ -130,7 +130,7 @@ func TestIntegrationZklocksWatchersAreNotWaiters(t *testing.T) {
 	race := peers.StartPlainRace(t, zks.Addr(), lock, 1, time.Second, time.Second)
 	waiter := race.Sessions()[0]
 	for _, o := range lookouts {
-		o.waitFor(t, "the kazoo waiter counted once", func(l *lockcore.Lock) bool {
+		o.waitForLock(t, "the kazoo waiter counted once", func(l *lockcore.Lock) bool {
 			return l.Path == lock && l.Holders() == 1 && l.WatchesSource == lockcore.WatchesFromServer &&
 				len(l.HiddenWaiters) == 1 && lockcore.SessionHex(l.HiddenWaiters[0]) == waiter && l.Waiters() == 1
 		})
@@ -190,7 +190,7 @@ func TestIntegrationNaiveDemoCountsOnlyContenders(t *testing.T) {
 		lookouts = append(lookouts, startLookout(t, srv.Addr(), demo.Root, lock, onlyContenders))
 	}
 	for _, o := range lookouts {
-		o.waitFor(t, "the demo's waiters from the servers' table", func(l *lockcore.Lock) bool {
+		o.waitForLock(t, "the demo's waiters from the servers' table", func(l *lockcore.Lock) bool {
 			return l.Path == lock && l.WatchesSource == lockcore.WatchesFromServer && len(l.HiddenWaiters) >= 2
 		})
 	}

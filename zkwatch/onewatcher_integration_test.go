@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -31,14 +32,14 @@ func TestIntegrationOneWatcherPerConn(t *testing.T) {
 	zks, root := shared.Start(t), shared.Root(t)
 	zc := zks.Connect(t)
 	mkdirs(t, zc, root+"/one")
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	cfg := zkwatch.WatchConfig{Roots: []string{root + "/one"}, EnrichEvery: -1}
 	synced := func(s *model.State) bool { return !s.LastSync.IsZero() }
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	first := collect(zkwatch.Watch(ctx, conn, cfg))
-	first.waitFor(t, "the first sync", synced)
+	first := watchtest.Drain(zkwatch.Watch(ctx, conn, cfg).Events())
+	first.Until(t, "the first sync", synced)
 
 	// Bounded, so that a second watcher that runs ends and is reported.
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
@@ -53,15 +54,13 @@ func TestIntegrationOneWatcherPerConn(t *testing.T) {
 
 	mkdirs(t, zc, root+"/one/lock")
 	contender(t, zc, root+"/one/lock")
-	first.waitFor(t, "the lock made after the refusal", participants(root+"/one/lock", 1))
+	first.Until(t, "the lock made after the refusal", participants(root+"/one/lock", 1))
 
 	cancel()
-	<-first.done
-	again := watch(t, conn, cfg)
-	again.waitFor(t, "a sync of a watcher after the first ended", synced)
-	again.mu.Lock()
-	defer again.mu.Unlock()
-	if len(again.errs) > 0 {
-		t.Fatalf("watching again after the first watcher ended: %v", again.errs)
+	<-first.Done()
+	again := watchtest.Watch(t, conn, cfg)
+	again.Until(t, "a sync of a watcher after the first ended", synced)
+	if errs := again.Errors(); len(errs) > 0 {
+		t.Fatalf("watching again after the first watcher ended: %v", errs)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -42,31 +43,29 @@ func TestIntegrationPlainLockNodeComesAndGoes(t *testing.T) {
 	}
 	first := take()
 	const grace = 3 * time.Second
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/p"}, PlainGrace: grace})
-	c.waitFor(t, "the first holder", holds(first))
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{"/p"}, PlainGrace: grace})
+	c.Until(t, "the first holder", holds(first))
 	for i := range 5 {
 		if err := admin.Delete(lock, -1); err != nil {
 			t.Fatal(err)
 		}
-		c.waitFor(t, fmt.Sprintf("the lock free after release %d", i+1), holds(0))
+		c.Until(t, fmt.Sprintf("the lock free after release %d", i+1), holds(0))
 		next := take()
-		c.waitFor(t, fmt.Sprintf("holder %d", i+2), holds(next))
+		c.Until(t, fmt.Sprintf("holder %d", i+2), holds(next))
 	}
 	// Gone for good: free for the grace, then gone, so that locks named
 	// per job do not pile up.
 	if err := admin.Delete(lock, -1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "the lock free after the last release", holds(0))
+	c.Until(t, "the lock free after the last release", holds(0))
 	freed := time.Now()
-	c.waitFor(t, "the lock gone after its grace", func(s *model.State) bool { return s.Locks[lock] == nil })
+	c.Until(t, "the lock gone after its grace", func(s *model.State) bool { return s.Locks[lock] == nil })
 	if d := time.Since(freed); d < grace/2 {
 		t.Errorf("gone %s after its release, before its grace of %s", d, grace)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	grants := 0
-	for _, h := range c.state.History {
+	for _, h := range c.State().History {
 		if h.Lock == lock && h.Change == model.Granted {
 			grants++
 		}

@@ -9,9 +9,11 @@ package zkwatch_test
 // invocation). The watcher's own code runs under -race in the other tests.
 
 import (
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -25,15 +27,15 @@ func TestIntegrationReconnectWatcherServerRestart(t *testing.T) {
 	// A short session: ZooKeeper 3.8.0 may swallow a reconnect that comes
 	// while it is still loading, and go-zookeeper then waits two thirds of
 	// ten session timeouts before it tries again.
-	c := watch(t, dial(t, zks.Addr(), 2*time.Second), zkwatch.WatchConfig{Roots: []string{"/r"}, Locks: []string{"/r"}})
-	c.waitFor(t, "the lock", participants("/r", 1))
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 2 * time.Second}), zkwatch.WatchConfig{Roots: []string{"/r"}, Locks: []string{"/r"}})
+	c.Until(t, "the lock", participants("/r", 1))
 	zks.Stop()
-	c.waitFor(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected && s.Stale() })
+	c.Until(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected && s.Stale() })
 	zks.Restart()
-	c.waitFor(t, "the reconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Connected })
+	c.Until(t, "the reconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Connected })
 	other := zks.Connect(t)
 	contender(t, other, "/r")
-	c.waitFor(t, "a contender after the restart, listed once", participants("/r", 2))
+	c.Until(t, "a contender after the restart, listed once", participants("/r", 2))
 }
 
 func TestIntegrationReconnectWatcherSessionExpiry(t *testing.T) {
@@ -42,42 +44,25 @@ func TestIntegrationReconnectWatcherSessionExpiry(t *testing.T) {
 	mkdirs(t, admin, "/e")
 	contender(t, admin, "/e")
 	proxy := zktest.NewProxy(t, zks.Addr())
-	conn := dial(t, proxy.Addr(), 2*time.Second)
-	c := watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/e"}, Locks: []string{"/e"}})
-	c.waitFor(t, "the lock", participants("/e", 1))
+	conn := watchtest.Dial(t, proxy.Addr(), zkwatch.Options{SessionTimeout: 2 * time.Second})
+	c := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/e"}, Locks: []string{"/e"}})
+	c.Until(t, "the lock", participants("/e", 1))
 	first := conn.SessionID()
 	proxy.Blackhole(true)
 	// While the watcher cannot hear, the tree changes.
 	contender(t, admin, "/e")
-	c.waitFor(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected })
+	c.Until(t, "the disconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Disconnected })
 	time.Sleep(4 * time.Second) // twice the session timeout: the server expires the session
 	proxy.Blackhole(false)
-	c.waitFor(t, "a new session", func(s *model.State) bool {
+	c.Until(t, "a new session", func(s *model.State) bool {
 		return s.Conn.Phase == zkwatch.Connected && s.Conn.Session != first
 	})
-	c.waitFor(t, "the change made while expired", participants("/e", 2))
+	c.Until(t, "the change made while expired", participants("/e", 2))
 	// The re-sync is reported once every lock found again has been read,
 	// which may be just after the lock's new reading arrives.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c.mu.Lock()
-		syncs := c.syncs
-		c.mu.Unlock()
-		if syncs >= 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("expected a re-sync after expiry, got %d syncs (phases %v)", syncs, c.phases)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	expired := false
-	for _, p := range c.phases {
-		expired = expired || p == zkwatch.Expired
-	}
-	if !expired {
-		t.Fatalf("the expiry was not reported: %v", c.phases)
+	c.UntilEvent(t, "a re-sync after expiry", func(ev zkwatch.Event) bool { return ev.Kind == zkwatch.EventSynced })
+	c.UntilEvent(t, "the second sync, after expiry", func(ev zkwatch.Event) bool { return ev.Kind == zkwatch.EventSynced })
+	if phases := c.Phases(); !slices.Contains(phases, zkwatch.Expired) {
+		t.Fatalf("the expiry was not reported: %v", phases)
 	}
 }

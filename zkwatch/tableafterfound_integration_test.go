@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -21,16 +22,16 @@ func TestIntegrationWatchTableReadOnceLocksAreFound(t *testing.T) {
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/found")
 	contender(t, admin, "/found")
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second),
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}),
 		zkwatch.WatchConfig{Roots: []string{"/found"}, EnrichEvery: time.Hour, WatchMode: zkwatch.WatchesServer})
-	c.waitFor(t, "the lock judged by the servers' table", func(s *model.State) bool {
+	c.Until(t, "the lock judged by the servers' table", func(s *model.State) bool {
 		l := s.Locks["/found"]
 		return l != nil && l.WatchesSource == lockcore.WatchesFromServer
 	})
 	// A lock found later, within the same period.
 	mkdirs(t, admin, "/found/later")
 	contender(t, admin, "/found/later")
-	c.waitFor(t, "the later lock judged by the servers' table", func(s *model.State) bool {
+	c.Until(t, "the later lock judged by the servers' table", func(s *model.State) bool {
 		l := s.Locks["/found/later"]
 		return l != nil && l.WatchesSource == lockcore.WatchesFromServer
 	})

@@ -5,79 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
-
-// collector applies a watcher's events to a model.State as they come.
-type collector struct {
-	mu     sync.Mutex
-	state  *model.State
-	syncs  int
-	phases []zkwatch.ConnPhase
-	errs   []error
-	done   chan struct{}
-	// seen is when each lock's first event came.
-	seen map[string]time.Time
-}
-
-func collect(w *zkwatch.Watcher) *collector {
-	c := &collector{state: model.NewState(), done: make(chan struct{}), seen: map[string]time.Time{}}
-	go func() {
-		defer close(c.done)
-		for ev := range w.Events() {
-			c.mu.Lock()
-			c.state.Apply(ev)
-			if _, ok := c.seen[ev.Path]; !ok && ev.Kind == zkwatch.EventLock {
-				c.seen[ev.Path] = time.Now()
-			}
-			switch ev.Kind {
-			case zkwatch.EventSynced:
-				c.syncs++
-			case zkwatch.EventConn:
-				c.phases = append(c.phases, ev.Conn.Phase)
-			case zkwatch.EventError:
-				c.errs = append(c.errs, ev.Err)
-			}
-			c.mu.Unlock()
-		}
-	}()
-	return c
-}
-
-// waitFor polls cond over the collected state for up to 30 s.
-func (c *collector) waitFor(t *testing.T, what string, cond func(s *model.State) bool) {
-	t.Helper()
-	c.waitWithin(t, 30*time.Second, what, cond)
-}
-
-// waitWithin polls cond over the collected state for up to d.
-func (c *collector) waitWithin(t *testing.T, d time.Duration, what string, cond func(s *model.State) bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		c.mu.Lock()
-		ok := cond(c.state)
-		c.mu.Unlock()
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			t.Fatalf("never saw %s; locks: %v, phases %v, errors %v", what, lockPaths(c.state), c.phases, c.errs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 func lockPaths(s *model.State) []string {
 	var out []string
@@ -89,30 +27,6 @@ func lockPaths(s *model.State) []string {
 
 func participants(path string, n int) func(s *model.State) bool {
 	return func(s *model.State) bool { l := s.Locks[path]; return l != nil && len(l.Participants) == n }
-}
-
-func dial(t *testing.T, connect string, timeout time.Duration) *zkwatch.Conn {
-	t.Helper()
-	target, err := zkwatch.ParseConnectString(connect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target, SessionTimeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	return conn
-}
-
-func watch(t *testing.T, conn *zkwatch.Conn, cfg zkwatch.WatchConfig) *collector {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	c := collect(zkwatch.Watch(ctx, conn, cfg))
-	t.Cleanup(func() { cancel(); <-c.done })
-	return c
 }
 
 func mkdirs(t *testing.T, c *zk.Conn, paths ...string) {
@@ -149,55 +63,54 @@ func TestIntegrationWatcherFollowsTheTree(t *testing.T) {
 	}
 	mkdirs(t, admin, root+"/w/secret/inner/x")
 
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/w"}})
-	c.waitFor(t, "the first sync", func(s *model.State) bool { return !s.LastSync.IsZero() })
-	c.mu.Lock()
-	if l := c.state.Locks[root+"/w/locks/orders"]; l == nil || l.Recipe != lockcore.RecipeGoZKLock || l.Holders() != 1 || l.Waiters() != 1 {
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root + "/w"}})
+	c.Until(t, "the first sync", func(s *model.State) bool { return !s.LastSync.IsZero() })
+	st := c.State()
+	if l := st.Locks[root+"/w/locks/orders"]; l == nil || l.Recipe != lockcore.RecipeGoZKLock || l.Holders() != 1 || l.Waiters() != 1 {
 		t.Fatalf("orders after sync: %+v", l)
 	}
-	if len(c.state.Locks) != 1 || c.state.Denied[root+"/w/secret/inner"] == nil {
-		t.Fatalf("locks %v, denied %v", lockPaths(c.state), c.state.Denied)
+	if len(st.Locks) != 1 || st.Denied[root+"/w/secret/inner"] == nil {
+		t.Fatalf("locks %v, denied %v", lockPaths(st), st.Denied)
 	}
-	c.mu.Unlock()
 
 	joined := contender(t, admin, root+"/w/locks/orders")
-	c.waitFor(t, "a contender joining", participants(root+"/w/locks/orders", 3))
+	c.Until(t, "a contender joining", participants(root+"/w/locks/orders", 3))
 	if err := admin.Delete(joined, -1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "a contender leaving", participants(root+"/w/locks/orders", 2))
+	c.Until(t, "a contender leaving", participants(root+"/w/locks/orders", 2))
 
 	contender(t, admin, root+"/w/locks/late")
-	c.waitFor(t, "an empty parent becoming a lock", participants(root+"/w/locks/late", 1))
+	c.Until(t, "an empty parent becoming a lock", participants(root+"/w/locks/late", 1))
 
 	mkdirs(t, admin, root+"/w/locks/new")
 	n := contender(t, admin, root+"/w/locks/new")
-	c.waitFor(t, "a new lock parent", participants(root+"/w/locks/new", 1))
+	c.Until(t, "a new lock parent", participants(root+"/w/locks/new", 1))
 	if err := admin.Delete(n, -1); err != nil {
 		t.Fatal(err)
 	}
 	if err := admin.Delete(root+"/w/locks/new", -1); err != nil {
 		t.Fatal(err)
 	}
-	c.waitFor(t, "a lock parent vanishing", func(s *model.State) bool { return s.Locks[root+"/w/locks/new"] == nil })
+	c.Until(t, "a lock parent vanishing", func(s *model.State) bool { return s.Locks[root+"/w/locks/new"] == nil })
 
 	kazoo := peers.Start(t, peers.Kazoo, zks.Addr())
 	kazoo.Acquire(t, "a", "lock", root+"/w/locks/kz")
 	kazoo.Acquire(t, "b", "lock", root+"/w/locks/kz")
-	c.waitFor(t, "real kazoo contenders", func(s *model.State) bool {
+	c.Until(t, "real kazoo contenders", func(s *model.State) bool {
 		l := s.Locks[root+"/w/locks/kz"]
 		return l != nil && l.Recipe == lockcore.RecipeKazooLock && len(l.Participants) == 2
 	})
 	kazoo.Release(t, "a")
-	c.waitFor(t, "a kazoo contender released", participants(root+"/w/locks/kz", 1))
+	c.Until(t, "a kazoo contender released", participants(root+"/w/locks/kz", 1))
 }
 
 func TestIntegrationWatcherMissingRoot(t *testing.T) {
 	zks, root := shared.Start(t), shared.Root(t)
-	c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{root + "/nope"}, Once: true})
-	<-c.done
-	if len(c.errs) != 1 || !errors.Is(c.errs[0], zk.ErrNoNode) {
-		t.Fatalf("errors = %v, want one naming the missing root", c.errs)
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root + "/nope"}, Once: true})
+	<-c.Done()
+	if errs := c.Errors(); len(errs) != 1 || !errors.Is(errs[0], zk.ErrNoNode) {
+		t.Fatalf("errors = %v, want one naming the missing root", errs)
 	}
 }
 
@@ -208,12 +121,12 @@ func TestIntegrationWatcherLeavesNoGoroutines(t *testing.T) {
 	contender(t, admin, root+"/g")
 	time.Sleep(100 * time.Millisecond)
 	before := runtime.NumGoroutine()
-	conn := dial(t, zks.Addr(), 10*time.Second)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
-	c := collect(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/g"}}))
-	c.waitFor(t, "the lock", participants(root+"/g", 1))
+	c := watchtest.Drain(zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root + "/g"}}).Events())
+	c.Until(t, "the lock", participants(root+"/g", 1))
 	cancel()
-	<-c.done
+	<-c.Done()
 	conn.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
@@ -241,14 +154,12 @@ func TestIntegrationWatcherEnrichment(t *testing.T) {
 			a := kazoo.Acquire(t, "a", "lock", "/en")
 			kazoo.Acquire(t, "b", "lock", "/en")
 			kazoo.WaitHeld(t, "a", 30*time.Second)
-			c := watch(t, dial(t, zks.Addr(), 10*time.Second), zkwatch.WatchConfig{Roots: []string{"/en"}, EnrichEvery: 200 * time.Millisecond})
-			c.waitWithin(t, 2*time.Minute, "the servers' answers", func(s *model.State) bool {
+			c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{"/en"}, EnrichEvery: 200 * time.Millisecond})
+			c.UntilWithin(t, 2*time.Minute, "the servers' answers", func(s *model.State) bool {
 				l := s.Locks["/en"]
 				return len(s.Servers) == 1 && l != nil && l.WatchesSource == tc.source
 			})
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			s := c.state
+			s := c.State()
 			if s.Servers[0].Status.Mode != "standalone" {
 				t.Fatalf("srvr: %+v", s.Servers[0])
 			}

@@ -65,7 +65,8 @@ func Watch(t testing.TB, conn *zkwatch.Conn, cfg zkwatch.WatchConfig) *Feed {
 }
 
 // Feed is a Watcher's events drained as they come, each applied to a
-// model.State. Its methods are safe to call while it drains.
+// model.State. It keeps every event, which suits a test's minutes, not a
+// soak's hours. Its methods are safe to call while it drains.
 type Feed struct {
 	w      *zkwatch.Watcher
 	mu     sync.Mutex
@@ -122,6 +123,21 @@ func (f *Feed) Watcher() *zkwatch.Watcher { return f.w }
 // Done is closed once the Watcher's Events have closed and every event
 // has been applied.
 func (f *Feed) Done() <-chan struct{} { return f.done }
+
+// State is a copy of the State as the events so far left it (a
+// model.State Clone), the test's to read while the Feed moves on.
+func (f *Feed) State() *model.State {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.state.Clone()
+}
+
+// Phases are the connection phases reported so far, in order.
+func (f *Feed) Phases() []zkwatch.ConnPhase {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]zkwatch.ConnPhase(nil), f.phases...)
+}
 
 // Read calls fn with the State as the events so far left it; fn must not
 // keep it.
