@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -103,13 +105,22 @@ func (t *Tree) watchPredecessors(ctx context.Context, c *zk.Conn, paths []string
 	return t.watchAll(ctx, c, targets)
 }
 
-// watchAll sets an exists watch on every path from c.
+// watchAll sets an exists watch on every path from c. A request cut off
+// by a reconnect (a server busy with a million watches on a loaded
+// machine can be silent past the client's receive timeout) is made again
+// once the session is back: the session and the watches already set
+// survive a reconnect, and setting a watch twice is setting it once.
 func (t *Tree) watchAll(ctx context.Context, c *zk.Conn, paths []string) error {
 	err := pipeline(ctx, paths, func(p string) error {
-		if _, _, _, err := c.ExistsW(p); err != nil {
-			return fmt.Errorf("bigtree: watch %s: %w", p, err)
+		for tries := 1; ; tries++ {
+			_, _, _, err := c.ExistsW(p)
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, zk.ErrConnectionClosed) || tries == maxTries || !waitSession(ctx, c) {
+				return fmt.Errorf("bigtree: watch %s: %w", p, err)
+			}
 		}
-		return nil
 	})
 	if err == nil {
 		t.count(0, len(paths))
@@ -169,4 +180,24 @@ func curatorPrefix() string {
 	_, _ = rand.Read(b[:])
 	h := hex.EncodeToString(b[:])
 	return fmt.Sprintf("_c_%s-%s-%s-%s-%s-lock-", h[:8], h[8:12], h[12:16], h[16:20], h[20:])
+}
+
+// maxTries bounds the requests made for one watch across reconnects.
+const maxTries = 5
+
+// reconnectWait bounds how long a request cut off by a reconnect waits for
+// its session: longer than that, the session has expired.
+const reconnectWait = time.Minute
+
+// waitSession waits until c has its session again after a reconnect, and
+// reports whether it has.
+func waitSession(ctx context.Context, c *zk.Conn) bool {
+	deadline := time.Now().Add(reconnectWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if c.State() == zk.StateHasSession {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
 }
