@@ -58,9 +58,9 @@ func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]words.Ephem
 			owners = false // the dump alone still finds the locks
 		}
 	}
-	keep := func(p string) bool {
-		rel, ok := w.conn.rel(p)
-		return ok && w.underRoots(dirOf(rel))
+	keep := func(dir string) bool {
+		rel, ok := w.conn.rel(dir)
+		return ok && w.underRoots(rel)
 	}
 	var eph words.Ephemerals
 	if owners {

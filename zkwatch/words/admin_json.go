@@ -162,16 +162,14 @@ func keepAdminWatch(table map[int64][]string, sid, p string, keep func(path stri
 }
 
 // AdminEphemerals reads dump's "session_id_to_ephemeral_paths" as
-// ParseDump reads the text dump: by parent, the paths keep accepts, and
-// into e.Owners (if not nil) the owners of those contender accepts.
+// ParseDump reads the text dump: by parent, the nodes whose directory keep
+// accepts, and into e.Owners (if not nil) the owners of those contender
+// accepts.
 func AdminEphemerals(e *Ephemerals, keep, contender func(string) bool) AdminField {
 	sessions := map[string]bool{}
 	return func(key string, dec *json.Decoder) (bool, error) {
 		if key != "session_id_to_ephemeral_paths" {
 			return false, nil
-		}
-		if e.Parents == nil {
-			e.Parents = map[string]EphemeralParent{}
 		}
 		err := readStringLists(dec, func(sid, p string) error {
 			if !sessions[sid] {
@@ -182,9 +180,11 @@ func AdminEphemerals(e *Ephemerals, keep, contender func(string) bool) AdminFiel
 			if err != nil {
 				return fmt.Errorf("session id %q: %w", sid, err)
 			}
-			e.add(p, id, keep, contender)
+			dir, name := parentAndName(p)
+			addNode(e, dir, name, id, keep, contender)
 			return nil
 		})
+		e.finish()
 		return true, err
 	}
 }

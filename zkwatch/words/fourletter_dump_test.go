@@ -56,3 +56,31 @@ func TestParentAndName(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDumpLongLines: a node path longer than the reader's buffer is
+// read whole, and the lines after it as well.
+func TestParseDumpLongLines(t *testing.T) {
+	long := "/deep/" + strings.Repeat("d", 5000)
+	dump := "ephemeral nodes dump:\nSessions with Ephemerals (1):\n0x1:\n\t" + long + "/lock-0000000001\n\t/locks/b/lock-0000000002\r\n"
+	e, err := ParseDump(bufio.NewReaderSize(strings.NewReader(dump), 64), func(string) bool { return true }, map[string]int64{}, func(string) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Nodes != 2 || e.Parents[long].Count != 1 || e.Parents["/locks/b"].Sample != "lock-0000000002" || e.Owners[long+"/lock-0000000001"] != 1 {
+		t.Errorf("%d nodes, parents %d, owners %d: want both nodes, the long one's parent and owner whole", e.Nodes, len(e.Parents), len(e.Owners))
+	}
+}
+
+// TestParseDumpAsksKeepOnceADirectory: keep is asked of each directory
+// once, however many nodes it holds.
+func TestParseDumpAsksKeepOnceADirectory(t *testing.T) {
+	dump := "ephemeral nodes dump:\nSessions with Ephemerals (2):\n0x1:\n\t/locks/a/n-1\n\t/locks/b/n-1\n0x2:\n\t/locks/a/n-2\n\t/locks/b/n-2\n"
+	asked := map[string]int{}
+	e, err := ParseDump(bufio.NewReader(strings.NewReader(dump)), func(dir string) bool { asked[dir]++; return dir == "/locks/a" }, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(asked, map[string]int{"/locks/a": 1, "/locks/b": 1}) || e.Nodes != 4 || len(e.Parents) != 1 || e.Parents["/locks/a"].Count != 2 {
+		t.Errorf("keep asked %v; %d nodes, parents %v", asked, e.Nodes, e.Parents)
+	}
+}
