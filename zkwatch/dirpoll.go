@@ -31,12 +31,12 @@ func (w *Watcher) pollDirs(ctx context.Context) {
 	}
 }
 
-// dirsSeen fills in what d says of the directories watched and polled.
-// The caller holds w.mu.
-func (w *Watcher) dirsSeen(d *Discovery) {
+// describe fills in what d says of the directories watched and polled.
+// The watcher's mu is held.
+func (dw *dirWatches) describe(d *Discovery) {
 	d.PolledDirs = nil
 	d.WatchedDirs, d.PolledCount = 0, 0
-	for p, ld := range w.dirs.watched {
+	for p, ld := range dw.watched {
 		if ld.polled {
 			d.PolledCount++
 			d.PolledDirs = append(d.PolledDirs, p)
@@ -48,5 +48,5 @@ func (w *Watcher) dirsSeen(d *Discovery) {
 	if len(d.PolledDirs) > polledNamed {
 		d.PolledDirs = d.PolledDirs[:polledNamed]
 	}
-	d.WholeTree, d.TreeFull = w.dirs.wholeTree, w.dirs.treeFull
+	d.WholeTree, d.TreeFull = dw.wholeTree, dw.treeFull
 }

@@ -56,7 +56,7 @@ func (w *Watcher) Discovery() Discovery {
 		d.WalkReads = w.discovery.walk.Reads()
 	}
 	d.Watching = len(w.watches.armed)
-	w.dirsSeen(&d)
+	w.dirs.describe(&d)
 	d.ElsewhereWithin = w.elsewhereWithin()
 	return d
 }

@@ -14,7 +14,7 @@ import (
 
 // fillState is what the fill has to read (ReadLater). run's rounds and
 // fillLoop count, as they store a lock, its contenders not read yet
-// (countUnread), which wakes fillLoop; fillLoop takes the locks to read
+// (count), which wakes fillLoop; fillLoop takes the locks to read
 // from unread, and the callers of Unread read total. dumpOwners, which
 // discover keeps from the first sync's dump (dumpRound), serve run's first
 // listing of each lock (unreadFromDump) until that sync (finishSync); run
@@ -80,10 +80,10 @@ func (w *Watcher) reportBeforeRead(ctx context.Context, path string, self lockco
 	}
 }
 
-// countUnread books what is stored of the lock at path, next (nil when it
-// is forgotten), in the count of contenders not read yet, and wakes the
-// loop that reads them. w.mu is held.
-func (w *Watcher) countUnread(path string, next *lockcore.Tree) {
+// count books what is stored of the lock at path, next (nil when it is
+// forgotten), in the count of contenders not read yet, and wakes the loop
+// that reads them. The watcher's mu is held.
+func (f *fillState) count(path string, next *lockcore.Tree) {
 	n := 0
 	if next != nil {
 		for _, c := range next.Children {
@@ -94,14 +94,14 @@ func (w *Watcher) countUnread(path string, next *lockcore.Tree) {
 			}
 		}
 	}
-	w.toFill.total += n - w.toFill.unread[path]
+	f.total += n - f.unread[path]
 	if n == 0 {
-		delete(w.toFill.unread, path)
+		delete(f.unread, path)
 		return
 	}
-	w.toFill.unread[path] = n
+	f.unread[path] = n
 	select {
-	case w.toFill.wake <- struct{}{}:
+	case f.wake <- struct{}{}:
 	default:
 	}
 }

@@ -39,7 +39,7 @@ const (
 
 // dirWatches are the directories watched (or polled) for new locks.
 // discover's loops add and list them (watchWhole, checkNewChild, and
-// dirChanged from pollDirs) and count them for Discovery (dirsSeen); run's
+// dirChanged from pollDirs) and count them for Discovery (describe); run's
 // rounds list one whose watch fired (refresh, dirChanged), add the
 // directory of a lock first stored and count the locks in each (store,
 // addLockDir, forget), and start afresh after an expiry (beginSync).
@@ -196,7 +196,7 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	// A directory of locks whose locks have all gone is not watched again.
 	orphan := ld != nil && kind == dirOfLocks && w.dirs.locks[d] == 0
 	if orphan {
-		w.dropDirLocked(d)
+		w.dirs.drop(d)
 	}
 	w.mu.Unlock()
 	if ld == nil || orphan {
@@ -318,20 +318,21 @@ func (w *Watcher) checkNewChild(ctx context.Context, c string) {
 // not armed again.
 func (w *Watcher) dropDir(d string) {
 	w.mu.Lock()
-	w.dropDirLocked(d)
+	w.dirs.drop(d)
 	w.mu.Unlock()
 }
 
-func (w *Watcher) dropDirLocked(d string) {
-	ld := w.dirs.watched[d]
+// drop forgets the directory d; the watcher's mu is held.
+func (dw *dirWatches) drop(d string) {
+	ld := dw.watched[d]
 	if ld == nil {
 		return
 	}
 	switch ld.kind {
 	case dirNew:
-		w.dirs.newDirs--
+		dw.newDirs--
 	case dirOfTree:
-		w.dirs.treeDirs--
+		dw.treeDirs--
 	}
-	delete(w.dirs.watched, d)
+	delete(dw.watched, d)
 }

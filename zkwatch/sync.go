@@ -37,8 +37,7 @@ func (w *Watcher) beginSync(ctx context.Context) {
 	w.toFill.unread, w.toFill.total, w.toFill.dumpOwners = map[string]int{}, 0, nil
 	// A new session holds none of the old one's watches.
 	w.next.found, w.watches.armed = map[string]bool{}, map[string]bool{}
-	w.dirs.watched, w.dirs.locks, w.dirs.tracking = map[string]*lockDir{}, map[string]int{}, map[string]bool{}
-	w.dirs.treeDirs, w.dirs.newDirs, w.dirs.wholeTree, w.dirs.treeFull = 0, 0, false, false
+	w.dirs = newDirWatches()
 	for p := range w.tracked.plain {
 		// Tracked again even if their node is gone just now.
 		w.next.found[p] = true

@@ -157,7 +157,7 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 		w.mu.Unlock()
 		return false
 	}
-	w.countUnread(path, next)
+	w.toFill.count(path, next)
 	if s, ok := w.tracked.seen[path]; ok && !w.cfg.Once {
 		// No break since before the last read's listing: the watch that
 		// listing armed stayed armed until this read.
@@ -240,7 +240,7 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 	}
 	for p := range w.tracked.locks {
 		if under(p) {
-			w.countUnread(p, nil)
+			w.toFill.count(p, nil)
 			delete(w.tracked.locks, p)
 			delete(w.tracked.seen, p)
 			if w.dirs.locks[dirOf(p)]--; w.dirs.locks[dirOf(p)] <= 0 {
