@@ -48,11 +48,10 @@ type env struct {
 
 // App is the root Bubble Tea model. Use it through a pointer.
 type App struct {
-	opt   Options
-	env   *env
-	help  help.Model
-	gen   int // bumped each time the state changes
-	nodes int // node reads started, to drop answers that come too late
+	opt  Options
+	env  *env
+	help help.Model
+	gen  int // bumped each time the state changes
 
 	width, height int
 	tab           focus
@@ -134,8 +133,8 @@ func New(opt Options) *App {
 	h.Styles = st.help
 	a := &App{opt: opt, env: e, help: h, gen: 1,
 		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
-		detail: newDetailPane(e), node: newNodePane(e), timeline: newTimelinePane(e), tree: newTreePane(e),
-		fleet: newFleetPane(e), replay: replay}
+		detail: newDetailPane(e), node: newNodePane(e, opt.ReadNode, opt.NodeTimeout), timeline: newTimelinePane(e),
+		tree: newTreePane(e, opt.ReadChildren, opt.NodeTimeout), fleet: newFleetPane(e), replay: replay}
 	a.locks.order, a.locks.sortChanged = orderIndex(opt.Sort), opt.SortChanged
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, readOnlyWhy: opt.ReadOnlyWhy, host: a}
 	for f := range focusCount {
@@ -192,15 +191,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case openLockMsg:
 		a.openLock(msg)
 	case openNodeMsg:
-		return a, a.openNode(msg)
+		a.drill = append(a.drill, focusNode)
+		return a, a.node.open(msg.participant)
 	case nodeReadMsg:
-		a.nodeRead(msg)
-	case rereadNodeMsg:
-		return a, a.rereadNode()
-	case browseMsg:
-		return a, a.browse(msg.path, "")
+		if err := a.node.loaded(msg); err != nil {
+			a.say(err.Error(), true)
+		}
 	case childrenReadMsg:
-		a.childrenRead(msg)
+		a.tree.listed(msg)
 	case acquireChosenMsg, acquireProgressMsg, acquireDoneMsg, ownLostMsg, ownRevokedMsg, ownReleasedMsg, actionDoneMsg:
 		return a, a.operated(msg)
 	case flashMsg:

@@ -104,6 +104,3 @@ func readNode(read NodeReader, id int, path string, timeout time.Duration) tea.C
 		return nodeReadMsg{id: id, detail: d, err: err}
 	}
 }
-
-// rereadNodeMsg asks to read the node on screen again.
-type rereadNodeMsg struct{}

@@ -57,7 +57,7 @@ func (a *App) openPending() tea.Cmd {
 	a.pendingOpen = ""
 	a.say(p+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
 		" found under the roots; the tree shows what is there", true)
-	return a.browse(p, "")
+	return a.browse(p)
 }
 
 // runCommand goes where text says: a lock (by its path or a contender's),
@@ -79,7 +79,7 @@ func (a *App) runCommand(text string) tea.Cmd {
 		lock, node, ok := a.findLock(text)
 		if !ok {
 			// Not a lock: perhaps the lock is not where one thinks.
-			return a.browse(text, "")
+			return a.browse(text)
 		}
 		a.openLock(openLockMsg{path: lock, node: node})
 		return nil

@@ -235,8 +235,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	case focusTimeline:
 		s.add(colScreen, nil, &k.ZoomIn, &k.ZoomOut, &k.Busiest)
 	case focusTree:
-		s.add(colScreen, (*App).treeUp, &k.Parent)
-		s.add(colScreen, nil, &k.NodeInfo)
+		s.add(colScreen, nil, &k.Parent, &k.NodeInfo)
 	}
 	if f != focusTree {
 		s.add(colScreens, (*App).openTree, &k.Tree)

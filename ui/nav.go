@@ -2,7 +2,8 @@ package ui
 
 import tea "github.com/charmbracelet/bubbletea"
 
-// Moving between screens: the tabs, and drilling into a lock and a node.
+// Moving between screens: the tabs, drilling into a lock, and opening
+// the tree.
 
 func (a *App) switchTab(step int) {
 	i := 0
@@ -29,34 +30,18 @@ func (a *App) openLock(msg openLockMsg) {
 	a.detail.refresh(a.gen)
 }
 
-// openNode drills into a participant's node and starts reading it.
-func (a *App) openNode(msg openNodeMsg) tea.Cmd {
-	a.nodes++
-	a.node.open(msg.participant, a.nodes, a.opt.ReadNode != nil)
-	a.drill = append(a.drill, focusNode)
-	a.node.refresh(a.gen)
-	if a.opt.ReadNode == nil {
-		return nil
+// browse opens the tree screen, if it is not open, listing p's children.
+func (a *App) browse(p string) tea.Cmd {
+	if n := len(a.drill); n == 0 || a.drill[n-1] != focusTree {
+		a.drill = append(a.drill, focusTree)
 	}
-	return readNode(a.opt.ReadNode, a.nodes, msg.participant.Path, a.opt.NodeTimeout)
+	return a.tree.browse(p, "")
 }
 
-// rereadNode reads the node on screen again.
-func (a *App) rereadNode() tea.Cmd {
-	if a.opt.ReadNode == nil || a.focused() != focusNode {
-		return nil
+// openTree opens the tree at the lock selected, or at the root.
+func (a *App) openTree(tea.KeyMsg) tea.Cmd {
+	if s := a.selection(); s.lockPath != "" {
+		return a.browse(s.lockPath)
 	}
-	a.nodes++
-	a.node.rereading()
-	return readNode(a.opt.ReadNode, a.nodes, a.node.part.Path, a.opt.NodeTimeout)
-}
-
-func (a *App) nodeRead(msg nodeReadMsg) {
-	if msg.id != a.nodes {
-		return // an answer for a node no longer shown
-	}
-	a.node.loaded(msg)
-	if msg.err != nil {
-		a.say(msg.err.Error(), true)
-	}
+	return a.browse("/")
 }

@@ -19,10 +19,15 @@ import (
 // virtualized: a frame draws only the lines on screen, so a large node
 // costs no more than a small one.
 type nodePane struct {
-	env     *env
+	env *env
+	// read reads a node, giving up after timeout; nil where reading
+	// nodes is not available.
+	read    NodeReader
+	timeout time.Duration
+	reads   int // reads started, to drop answers that come too late
+
 	w, h    int
 	part    lockcore.Participant
-	canRead bool
 	reading bool
 	detail  *zkwatch.NodeDetail
 	err     error
@@ -35,23 +40,36 @@ type nodePane struct {
 	scroll scroller
 }
 
-func newNodePane(e *env) nodePane { return nodePane{env: e} }
-
-// open shows participant q, waiting for a read when canRead.
-func (p *nodePane) open(q lockcore.Participant, id int, canRead bool) {
-	*p = nodePane{env: p.env, w: p.w, h: p.h, part: q, canRead: canRead, reading: canRead}
-	p.relayout()
+func newNodePane(e *env, read NodeReader, timeout time.Duration) nodePane {
+	return nodePane{env: e, read: read, timeout: timeout}
 }
 
-// rereading marks a new read under way; what was shown stays meanwhile.
-func (p *nodePane) rereading() {
-	p.reading = true
-	p.relayout()
+// open shows participant q and starts reading its node.
+func (p *nodePane) open(q lockcore.Participant) tea.Cmd {
+	*p = nodePane{env: p.env, read: p.read, timeout: p.timeout, reads: p.reads, w: p.w, h: p.h, part: q}
+	return p.reread()
 }
 
-// loaded takes a read's answer. After an error the last good reading, if
-// any, stays on screen under the error.
-func (p *nodePane) loaded(msg nodeReadMsg) {
+// reread starts reading the node shown again; what was shown stays
+// meanwhile.
+func (p *nodePane) reread() tea.Cmd {
+	p.reading = p.read != nil
+	p.relayout()
+	if p.read == nil {
+		return nil
+	}
+	p.reads++
+	return readNode(p.read, p.reads, p.part.Path, p.timeout)
+}
+
+// loaded takes a read's answer, and returns the error to tell the
+// operator of. An answer to a read since superseded (another node opened,
+// or this one read again) is dropped. After an error the last good
+// reading, if any, stays on screen under the error.
+func (p *nodePane) loaded(msg nodeReadMsg) error {
+	if msg.id != p.reads {
+		return nil
+	}
 	p.reading = false
 	p.err = msg.err
 	if msg.err == nil {
@@ -59,6 +77,7 @@ func (p *nodePane) loaded(msg nodeReadMsg) {
 		p.detail = &d
 	}
 	p.relayout()
+	return msg.err
 }
 
 func (p *nodePane) setSize(w, h int) {
@@ -92,8 +111,9 @@ func (p nodePane) update(msg tea.Msg) (nodePane, tea.Cmd) {
 		case key.Matches(msg, k.Hex):
 			p.hex = !p.hex
 			p.relayout()
-		case key.Matches(msg, k.Reread) && p.canRead:
-			return p, func() tea.Msg { return rereadNodeMsg{} }
+		case key.Matches(msg, k.Reread) && p.read != nil:
+			cmd := p.reread()
+			return p, cmd
 		}
 	}
 	return p, nil
@@ -131,7 +151,7 @@ func (p *nodePane) relayout() {
 		b.text("✗ the node's ACL denies this session its data and ACL: "+model.Printable(p.err.Error()), st.warning, "")
 	case p.err != nil:
 		b.text("✗ could not read the node: "+model.Printable(p.err.Error()), st.danger, "")
-	case !p.canRead:
+	case p.read == nil:
 		b.text("reading nodes is not available here", st.muted, "")
 	}
 	p.text, p.dump = nil, false

@@ -27,17 +27,23 @@ type ChildrenReader func(ctx context.Context, path string) (names []string, tota
 // the node screen, with its escaping and size limits.
 type treePane struct {
 	list
+	// read lists a node's children, giving up after timeout; nil where
+	// reading the tree is not available.
+	read    ChildrenReader
+	timeout time.Duration
+
 	path    string
 	names   []string
 	total   int // children the node has; more than len(names) past the limit
 	err     error
 	reading bool
-	canRead bool
 	id      int    // the read shown, to drop answers that come too late
 	sel     string // the child to select once listed
 }
 
-func newTreePane(e *env) treePane { return treePane{list: list{env: e}, path: "/"} }
+func newTreePane(e *env, read ChildrenReader, timeout time.Duration) treePane {
+	return treePane{list: list{env: e}, read: read, timeout: timeout, path: "/"}
+}
 
 func (p *treePane) setSize(w, h int) { p.resize(w, h-1, len(p.names)) }
 func (p *treePane) refresh(int)      {}
@@ -61,53 +67,35 @@ func readChildren(read ChildrenReader, id int, p string, timeout time.Duration) 
 	}
 }
 
-// browse starts listing p's children, with the child named sel under the
-// cursor once listed ("" for the first).
-func (a *App) browse(p, sel string) tea.Cmd {
-	t := &a.tree
-	t.id++
-	t.path, t.err, t.reading, t.canRead = path.Clean(p), nil, a.opt.ReadChildren != nil, a.opt.ReadChildren != nil
-	t.names, t.total, t.cur, t.sel = nil, 0, cursor{}, sel
-	if n := len(a.drill); n == 0 || a.drill[n-1] != focusTree {
-		a.drill = append(a.drill, focusTree)
-	}
-	if !t.canRead {
+// browse starts listing node's children, with the child named sel under
+// the cursor once listed ("" for the first).
+func (p *treePane) browse(node, sel string) tea.Cmd {
+	p.id++
+	p.path, p.err, p.reading = path.Clean(node), nil, p.read != nil
+	p.names, p.total, p.cur, p.sel = nil, 0, cursor{}, sel
+	if p.read == nil {
 		return nil
 	}
-	return readChildren(a.opt.ReadChildren, t.id, t.path, a.opt.NodeTimeout)
+	return readChildren(p.read, p.id, p.path, p.timeout)
 }
 
-// openTree opens the tree at the lock selected, or at the root.
-func (a *App) openTree(tea.KeyMsg) tea.Cmd {
-	if s := a.selection(); s.lockPath != "" {
-		return a.browse(s.lockPath, "")
-	}
-	return a.browse("/", "")
-}
-
-func (a *App) childrenRead(msg childrenReadMsg) {
-	t := &a.tree
-	if msg.id != t.id {
+// listed takes a children read's answer; one for a node no longer shown
+// is dropped. A lock's children, or children that all carry a sequence,
+// are shown in queue order.
+func (p *treePane) listed(msg childrenReadMsg) {
+	if msg.id != p.id {
 		return
 	}
-	t.reading, t.err, t.names, t.total = false, msg.err, msg.names, msg.total
-	if a.env.state.Locks[msg.path] != nil || allSequential(t.names) {
-		t.names = bySequence(t.names)
+	p.reading, p.err, p.names, p.total = false, msg.err, msg.names, msg.total
+	if p.env.state.Locks[msg.path] != nil || allSequential(p.names) {
+		p.names = bySequence(p.names)
 	}
-	for i, n := range t.names {
-		if n == t.sel {
-			t.cur.idx = i
+	for i, n := range p.names {
+		if n == p.sel {
+			p.cur.idx = i
 		}
 	}
-	t.cur.fix(len(t.names), t.listHeight())
-}
-
-// treeUp lists the parent's children, with the node left selected.
-func (a *App) treeUp(tea.KeyMsg) tea.Cmd {
-	if a.tree.path == "/" {
-		return nil
-	}
-	return a.browse(path.Dir(a.tree.path), path.Base(a.tree.path))
+	p.cur.fix(len(p.names), p.listHeight())
 }
 
 func (p treePane) update(msg tea.Msg) (treePane, tea.Cmd) {
@@ -116,22 +104,27 @@ func (p treePane) update(msg tea.Msg) (treePane, tea.Cmd) {
 		p.cur.wheel(msg, len(p.names), p.listHeight())
 	case tea.KeyMsg:
 		k := p.env.keys
+		if key.Matches(msg, k.Parent) {
+			if p.path == "/" {
+				return p, nil
+			}
+			cmd := p.browse(path.Dir(p.path), path.Base(p.path))
+			return p, cmd
+		}
 		if p.cur.move(*k, msg, len(p.names), p.listHeight()) || p.cur.idx >= len(p.names) {
 			return p, nil
 		}
 		child := path.Join(p.path, p.names[p.cur.idx])
 		switch {
 		case key.Matches(msg, k.Open):
-			return p, func() tea.Msg { return browseMsg{path: child} }
+			cmd := p.browse(child, "")
+			return p, cmd
 		case key.Matches(msg, k.NodeInfo):
 			return p, openNode(lockcore.Participant{Path: child, Node: p.names[p.cur.idx]})
 		}
 	}
 	return p, nil
 }
-
-// browseMsg asks to list a node's children.
-type browseMsg struct{ path string }
 
 func (p *treePane) summary() string {
 	return "tree · " + model.Printable(p.path)
@@ -147,7 +140,7 @@ func (p treePane) view() string {
 		head += " " + st.warning.s("✗ the node's ACL denies this session its children")
 	case p.err != nil:
 		head += " " + st.danger.s("✗ "+model.Printable(p.err.Error()))
-	case !p.canRead:
+	case p.read == nil:
 		head += st.muted.s(" · reading the tree is not available here")
 	default:
 		n := count(p.total, "child", "children")
@@ -166,7 +159,7 @@ func (p treePane) view() string {
 	cols = sizeToContent(cols, cells...)
 	widths := layout(cols, p.w-2)
 	lines = append(lines, "  "+headerRow(cols, widths, st.header))
-	if !p.reading && p.err == nil && p.canRead && len(p.names) == 0 {
+	if !p.reading && p.err == nil && p.read != nil && len(p.names) == 0 {
 		lines = append(lines, "  "+st.muted.s("no children"))
 	}
 	for i, c := range cells {
