@@ -77,11 +77,6 @@ type App struct {
 	// fleetBelow: esc on a screen with nothing to clear goes to the fleet
 	// screen, where this cluster was opened from or which was looked at.
 	fleetBelow bool
-	// fleetChanges is closed at the fleet's next change; fleetWaiting
-	// says a command waits for it. Nothing waits before the polls have
-	// started, as nothing would end the wait.
-	fleetChanges <-chan struct{}
-	fleetWaiting bool
 }
 
 // flash is a message shown in place of the key help for a while.
@@ -131,10 +126,10 @@ func New(opt Options) *App {
 	}
 	h := help.New()
 	h.Styles = st.help
-	a := &App{opt: opt, env: e, help: h, gen: 1,
-		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e),
-		detail: newDetailPane(e), node: newNodePane(e, opt.ReadNode, opt.NodeTimeout), timeline: newTimelinePane(e),
-		tree: newTreePane(e, opt.ReadChildren, opt.NodeTimeout), fleet: newFleetPane(e), replay: replay}
+	a := &App{opt: opt, env: e, help: h, gen: 1, replay: replay, fleetBelow: opt.FromFleet && opt.Fleet != nil,
+		locks: newLocksPane(e), sessions: newSessionsPane(e), events: newEventsPane(e), detail: newDetailPane(e),
+		timeline: newTimelinePane(e), node: newNodePane(e, opt.ReadNode, opt.NodeTimeout),
+		tree: newTreePane(e, opt.ReadChildren, opt.NodeTimeout), fleet: newFleetPane(e, opt.Fleet, opt.Context, opt.FleetOnly)}
 	a.locks.order, a.locks.sortChanged = orderIndex(opt.Sort), opt.SortChanged
 	a.op = operator{env: e, actions: opt.Actions, readOnly: opt.ReadOnly, readOnlyWhy: opt.ReadOnlyWhy, host: a}
 	for f := range focusCount {
@@ -143,7 +138,12 @@ func New(opt Options) *App {
 	a.pendingOpen = opt.Open
 	a.refresh()
 	a.startCmd = a.openPending()
-	a.startFleet()
+	if opt.FleetOnly && opt.Fleet != nil {
+		a.drill = []focus{focusFleet}
+	}
+	if opt.Message != "" {
+		a.say(opt.Message, true)
+	}
 	return a
 }
 
@@ -154,11 +154,7 @@ func (a *App) Init() tea.Cmd {
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
 	}
-	if a.opt.Fleet != nil && a.opt.Fleet.Started() {
-		a.fleetWaiting = true
-		cmds = append(cmds, waitFleet(a.fleetChanges))
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, a.fleet.wait())...)
 }
 
 // Update handles one message.
@@ -204,7 +200,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
 	case fleetChangedMsg:
-		return a, a.fleetChanged()
+		return a, a.fleet.changed()
 	case replayTickMsg:
 		return a, a.replayFrameTick(msg)
 	case replaySeekMsg:

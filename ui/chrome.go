@@ -146,7 +146,7 @@ type segment struct {
 func (a *App) statusBar() string {
 	st, s := a.env.st, a.env.state
 	if a.opt.FleetOnly {
-		return a.fleetStatusBar()
+		return a.fleet.statusBar(a.width, a.opt.ReadOnly)
 	}
 	segs := append([]segment{connSegment(a.env)}, a.op.segments()...)
 	if a.replay != nil {

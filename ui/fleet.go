@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/fleet"
@@ -45,14 +46,63 @@ func waitFleet(changed <-chan struct{}) tea.Cmd {
 // as the rows re-sort.
 type fleetPane struct {
 	list
+	src  FleetSource // nil with no fleet screen
 	rows []fleet.Cluster
 	sel  string
 	// interval is the time between a cluster's polls, said where no
 	// cluster is open.
 	interval time.Duration
+	// changes is closed at the fleet's next change; waiting says a
+	// command waits for it. Nothing waits before the polls have started,
+	// as nothing would end the wait.
+	changes <-chan struct{}
+	waiting bool
 }
 
-func newFleetPane(e *env) fleetPane { return fleetPane{list: list{env: e}} }
+// newFleetPane returns the fleet screen of src (nil for none) with the
+// cluster named sel under the cursor, starting the polls when start.
+func newFleetPane(e *env, src FleetSource, sel string, start bool) fleetPane {
+	p := fleetPane{list: list{env: e}, src: src, sel: sel}
+	if src != nil {
+		p.interval = src.Interval()
+		if start {
+			src.Start()
+		}
+		p.take()
+	}
+	return p
+}
+
+// take takes the fleet's last snapshot.
+func (p *fleetPane) take() {
+	rows, changes := p.src.Snapshot()
+	p.set(rows)
+	p.changes = changes
+}
+
+// show starts the polls, if they have not started, takes the last
+// snapshot, and waits for the next change.
+func (p *fleetPane) show() tea.Cmd {
+	p.src.Start()
+	p.take()
+	return p.wait()
+}
+
+// wait waits for the fleet's next change, once the polls have started
+// and unless a command waits already.
+func (p *fleetPane) wait() tea.Cmd {
+	if p.src == nil || !p.src.Started() || p.waiting {
+		return nil
+	}
+	p.waiting = true
+	return waitFleet(p.changes)
+}
+
+// changed takes the snapshot of a change and waits for the next.
+func (p *fleetPane) changed() tea.Cmd {
+	p.take()
+	return waitFleet(p.changes)
+}
 
 func (p *fleetPane) setSize(w, h int) { p.resize(w, h, len(p.rows)) }
 func (p *fleetPane) refresh(int)      {}
@@ -87,6 +137,10 @@ func (p fleetPane) update(msg tea.Msg) (fleetPane, tea.Cmd) {
 	case tea.MouseMsg:
 		p.cur.wheel(msg, len(p.rows), p.listHeight())
 	case tea.KeyMsg:
+		if key.Matches(msg, p.env.keys.Repoll) {
+			p.src.PollNow()
+			return p, func() tea.Msg { return flashMsg{text: "polling every cluster again"} }
+		}
 		if !p.cur.move(*p.env.keys, msg, len(p.rows), p.listHeight()) {
 			return p, nil
 		}
@@ -209,4 +263,17 @@ func (p *fleetPane) statusPaint(s check.Status) paint {
 		return st.warning
 	}
 	return st.ok
+}
+
+// statusBar is the status bar with no cluster open, w cells wide: what
+// the fleet screen costs the clusters, and the read-only badge.
+func (p *fleetPane) statusBar(w int, readOnly bool) string {
+	st := p.env.st
+	segs := []segment{{text: "no cluster open", p: st.strong},
+		{text: "each cluster polled every " + model.Duration(p.interval) + ": a session and one read of its locks",
+			p: st.muted, drop: 1}}
+	if readOnly {
+		segs = append(segs, segment{text: " READ-ONLY ", p: st.badgeRO})
+	}
+	return joinSegments(segs, w, st.muted.s(" │ "))
 }

@@ -332,7 +332,7 @@ func (k *keyMap) fleetKeys() keySet {
 	}
 	s.add(colScreens, showing(newCommandBar), &k.Command)
 	s.add(colScreens, quit, &k.Quit)
-	s.add(colScreen, (*App).fleetPoll, &k.Repoll)
+	s.add(colScreen, nil, &k.Repoll)
 	s.add(colScreen, showing(newHelp), &k.Help)
 	s.short = []key.Binding{k.Move, k.Open, k.Back, k.Repoll, k.Help, k.Quit}
 	if k.mode.fleetOnly {
