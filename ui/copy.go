@@ -27,59 +27,81 @@ const (
 	copyClient
 )
 
-// copyable is what the focused screen has selected to copy: a path
-// ("" for none) and a session (0 for none).
-func (a *App) copyable() (p string, session int64) {
-	switch a.focused() {
-	case focusLocks:
-		if r := a.locks.selected(); r != nil {
-			p = r.path
-		}
-	case focusDetail:
-		if q := a.detail.selected(); q != nil {
-			p, session = q.Path, q.Session
-		}
-	case focusNode:
-		p, session = a.node.part.Path, a.node.part.Session
-		if d := a.node.detail; d != nil {
-			session = d.Stat.EphemeralOwner
-		}
-	case focusSessions:
-		if i := a.sessions.cur.idx; i < len(a.sessions.rows) {
-			r := a.sessions.rows[i]
-			session = r.session
-			switch {
-			case r.q != nil:
-				p = r.q.Path
-			case r.forced != nil:
-				p = r.forced.node
-			case r.lock != nil:
-				p = r.lock.Path
-			}
-		}
-	case focusEvents:
-		if i := a.events.cur.idx; i < len(a.events.rows) {
-			h := a.env.state.History[a.events.rows[i]]
-			p, session = h.Lock, h.Session
-			if h.Node != "" {
-				p = h.Lock + "/" + h.Node
-			}
-		}
-	case focusTree:
-		if t := &a.tree; t.cur.idx < len(t.names) {
-			p = strings.TrimSuffix(t.path, "/") + "/" + t.names[t.cur.idx]
-		}
+// What each screen has selected to copy: a path ("" for none) and a
+// session (0 for none).
+
+func (p *locksPane) copyable() (string, int64) {
+	if r := p.selected(); r != nil {
+		return r.path, 0
 	}
-	return p, session
+	return "", 0
 }
+
+func (p *detailPane) copyable() (string, int64) {
+	if q := p.selected(); q != nil {
+		return q.Path, q.Session
+	}
+	return "", 0
+}
+
+// copyable is the node's owner as read when it has been, else as the
+// lock's last read said.
+func (p *nodePane) copyable() (string, int64) {
+	if p.detail != nil {
+		return p.part.Path, p.detail.Stat.EphemeralOwner
+	}
+	return p.part.Path, p.part.Session
+}
+
+// copyable is the row's session, and the node or lock of a row under one.
+func (p *sessionsPane) copyable() (string, int64) {
+	if p.cur.idx >= len(p.rows) {
+		return "", 0
+	}
+	r := p.rows[p.cur.idx]
+	switch {
+	case r.q != nil:
+		return r.q.Path, r.session
+	case r.forced != nil:
+		return r.forced.node, r.session
+	case r.lock != nil:
+		return r.lock.Path, r.session
+	}
+	return "", r.session
+}
+
+// copyable is the entry's node, or its lock when it names no node.
+func (p *eventsPane) copyable() (string, int64) {
+	if p.cur.idx >= len(p.rows) {
+		return "", 0
+	}
+	h := p.env.state.History[p.rows[p.cur.idx]]
+	if h.Node != "" {
+		return h.Lock + "/" + h.Node, h.Session
+	}
+	return h.Lock, h.Session
+}
+
+func (p *treePane) copyable() (string, int64) {
+	if p.cur.idx >= len(p.names) {
+		return "", 0
+	}
+	return strings.TrimSuffix(p.path, "/") + "/" + p.names[p.cur.idx], 0
+}
+
+// The screens without a selection to copy: their keys do not copy.
+func (p *timelinePane) copyable() (string, int64) { return "", 0 }
+func (p *fleetPane) copyable() (string, int64)    { return "", 0 }
 
 // copyKey copies what the binding pressed names.
 func copyKey(what copyWhat) keyDo {
 	return func(a *App, _ tea.KeyMsg) tea.Cmd { return a.copySelected(what) }
 }
 
+// copySelected copies what of the focused screen's selection, and says
+// whether it asked the terminal to.
 func (a *App) copySelected(what copyWhat) tea.Cmd {
-	p, session := a.copyable()
+	p, session := a.pane(a.focused()).copyable()
 	var text, name string
 	switch what {
 	case copyPath:

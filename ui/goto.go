@@ -17,11 +17,11 @@ import (
 var screenCommands = map[string]focus{"locks": focusLocks, "sessions": focusSessions, "events": focusEvents,
 	"timeline": focusTimeline}
 
-// findLock returns the lock at p, or the lock a contender's node at p
-// belongs to (with the node), and whether there is one.
-func (a *App) findLock(p string) (lock, node string, ok bool) {
+// findLock returns the lock of s at p, or the lock a contender's node at
+// p belongs to (with the node), and whether there is one.
+func findLock(s *model.State, p string) (lock, node string, ok bool) {
 	p = path.Clean(p)
-	locks := a.env.state.Locks
+	locks := s.Locks
 	if _, ok := locks[p]; ok {
 		return p, "", true
 	}
@@ -46,7 +46,7 @@ func (a *App) openPending() tea.Cmd {
 	if p == "" {
 		return nil
 	}
-	if lock, node, ok := a.findLock(p); ok {
+	if lock, node, ok := findLock(a.env.state, p); ok {
 		a.pendingOpen = ""
 		a.openLock(openLockMsg{path: lock, node: node})
 		return nil
@@ -76,7 +76,7 @@ func (a *App) runCommand(text string) tea.Cmd {
 		a.say("no cluster is open: enter opens the one under the cursor, as :ctx NAME does", true)
 		return nil
 	case strings.HasPrefix(text, "/"):
-		lock, node, ok := a.findLock(text)
+		lock, node, ok := findLock(a.env.state, text)
 		if !ok {
 			// Not a lock: perhaps the lock is not where one thinks.
 			return a.browse(text)

@@ -45,6 +45,9 @@ type pane interface {
 	// prompt is the pane's filter prompt, w cells wide, and whether it is
 	// open; an open prompt takes every key.
 	prompt(w int) (string, bool)
+	// copyable is what the copy keys copy of the selection (copy.go): a
+	// path ("" for none) and a session (0 for none).
+	copyable() (path string, session int64)
 }
 
 // pane returns the screen f's pane.
