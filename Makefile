@@ -37,6 +37,20 @@ test: deps vet
 unit: vet
 	$(GO) test -race -count=1 -skip Integration ./...
 
+# The integration tests FLAKECOUNT times over (the two invocations of
+# test), while a busy loop spins on every core for the run's duration
+# (tests/flakes): prints each test that failed at least once, with its
+# failure, and nothing when every run passed (see docs/testing.md,
+# Flaky tests). FLAKELOAD busy goroutines, every core's by default.
+FLAKECOUNT ?= 3
+FLAKELOAD  ?= $(shell nproc 2>/dev/null || echo 2)
+.PHONY: flakes
+flakes: deps vet
+	@status=0; \
+	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -- -race -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration' $(LONGEST) ./... || status=$$?; \
+	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos || status=$$?; \
+	exit $$status
+
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
