@@ -15,15 +15,16 @@ type LinkState string
 const (
 	// LinkUnknown: the lists cannot tell. Not every member answered, or
 	// the session was first seen after the members were asked (it may
-	// have connected since), or nobody asked.
+	// have connected since), or only one answer missed it (it may have
+	// been reconnecting), or nobody asked.
 	LinkUnknown LinkState = "unknown"
 	// LinkConnected: a member holds a connection for the session.
 	LinkConnected LinkState = "connected"
 	// LinkDisconnected: every member answered, and none holds a
-	// connection for a session that existed when they were asked. Its
-	// client is gone (killed, partitioned) or between two members; unless
-	// it reconnects, the session expires at its timeout, and its
-	// ephemeral nodes go with it.
+	// connection for a session that existed when they were asked, nor
+	// again when asked a second look later. Its client is gone (killed,
+	// partitioned); unless it reconnects, the session expires at its
+	// timeout, and its ephemeral nodes go with it.
 	LinkDisconnected LinkState = "disconnected"
 )
 

@@ -126,6 +126,9 @@ func (s *State) settleEnds(ev zkwatch.Event) {
 			continue
 		}
 		if i := len(s.History) - (s.Logged - o.seq) - 1; i >= 0 && i < len(s.History) && s.History[i].Session == o.session {
+			if s.History[i].EndedBy != EndedByUnknown {
+				continue // told since, by the operator's own action
+			}
 			s.History[i].EndedBy = by
 		}
 		if by == EndedByExpiry {

@@ -61,14 +61,21 @@ func TestEndings(t *testing.T) {
 			after:  []zkwatch.Event{answer(11*time.Second, true, w)},
 			want:   EndedByExpiry, untold: true, log: []Change{Silent, Released}},
 		{name: "crashed: connected to no member as its node went",
-			before: []zkwatch.Event{answer(time.Second, true, h, w), answer(6*time.Second, true, w)},
+			before: []zkwatch.Event{answer(time.Second, true, h, w), answer(6*time.Second, true, w), answer(8*time.Second, true, w)},
 			want:   EndedByExpiry, untold: true, log: []Change{Disconnected, Released}},
+		{name: "missing from one answer as its node went: no evidence, judged by the next",
+			before: []zkwatch.Event{answer(time.Second, true, h, w), answer(6*time.Second, true, w)},
+			after:  []zkwatch.Event{answer(11*time.Second, true, w)},
+			want:   EndedBySessionEnd, log: []Change{Released}},
+		{name: "missing from two answers too close to tell a reconnect: no evidence",
+			before: []zkwatch.Event{answer(time.Second, true, h, w), answer(6*time.Second, true, w), answer(7*time.Second, true, w)},
+			want:   EndedByUnknown, log: []Change{Released}},
 		{name: "closed: its session ended before it could have expired",
 			before: []zkwatch.Event{answer(time.Second, true, h, w), answer(6*time.Second, true, heard(h, 5*time.Second), w)},
 			after:  []zkwatch.Event{answer(11*time.Second, true, w)},
 			want:   EndedByClose, log: []Change{Released}},
 		{name: "closed as its node went: connected nowhere, but heard too recently to have expired",
-			before: []zkwatch.Event{answer(time.Second, true, heard(h, 5*time.Second), w), answer(8*time.Second, true, w)},
+			before: []zkwatch.Event{answer(time.Second, true, heard(h, 5*time.Second), w), answer(6*time.Second, true, w), answer(8*time.Second, true, w)},
 			want:   EndedByClose, log: []Change{Disconnected, Released}},
 		{name: "silent, yet heard too recently to have expired: closed",
 			before: []zkwatch.Event{answer(time.Second, true, heard(h, 3*time.Second), w), answer(8*time.Second, true, silent(heard(h, 3*time.Second), 5*time.Second), w)},
@@ -142,6 +149,7 @@ func TestUntoldForgotten(t *testing.T) {
 		s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
 		s.Apply(answer(time.Second, true, h, w))
 		s.Apply(answer(6*time.Second, true, w))
+		s.Apply(answer(8*time.Second, true, w))
 		s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(10 * time.Second), Path: "/l", Lock: lockOf("/l", 1)})
 		if len(s.Untold) != 1 {
 			t.Fatalf("untold %+v after the crashed holder's expiry", s.Untold)

@@ -98,12 +98,14 @@ func TestAgeToFlagsAHoldAsItGrows(t *testing.T) {
 
 // A session that joined after the servers were last asked is unknown yet,
 // not disconnected: only a session that owned a node when they were asked
-// and that none of them lists is.
+// and that none of them lists, twice a second look apart, is.
 func TestClientUnknownYet(t *testing.T) {
 	s := NewState()
 	s.Apply(lockEvent(lockOf("/l", 0)))
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(time.Second), ClientsComplete: true,
-		ClientsAsked: t0.Add(time.Second), Clients: map[int64]zkwatch.ClientInfo{}})
+	for _, asked := range []time.Duration{time.Second, time.Second + zkwatch.SecondLook} {
+		s.Apply(zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(asked), ClientsComplete: true,
+			ClientsAsked: t0.Add(asked), Clients: map[int64]zkwatch.ClientInfo{}})
+	}
 	s.Apply(lockEvent(lockOf("/l", 0, 1)))
 	if got := s.Client(100).Short(); got != "disconnected" || !s.Ghost(100) {
 		t.Errorf("a session owning a node when cons was asked: %q", got)

@@ -17,8 +17,9 @@ type sessionTrack struct {
 	// that listed it; zero when no member has listed it.
 	timeout time.Duration
 	// missing is when a complete answer first listed it nowhere, since it
-	// was last listed; zero while connected or unknown.
-	missing time.Time
+	// was last listed, and missingAsked when that answer was asked for;
+	// zero while connected or unknown.
+	missing, missingAsked time.Time
 	// addr and server are its client's address and the member that saw
 	// it, from the last cons that listed it, asked for at addrAt: kept
 	// once no member lists it, when the address matters most.
@@ -56,7 +57,7 @@ func (t *sessionTrack) listed(ci zkwatch.ClientInfo, asked time.Time) {
 	if ci.Heard.After(t.heard) {
 		t.heard = ci.Heard
 	}
-	t.missing = time.Time{}
+	t.missing, t.missingAsked = time.Time{}, time.Time{}
 }
 
 // lastSeen adds where and when the session's client was last seen to k.
@@ -116,33 +117,41 @@ func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock {
 
 // updateLinks works out every owner session's link from what the members
 // said in ev (EventServers), then the locks whose links changed. Rules of
-// truth: only a complete answer (every member answered cons) can say a
+// truth: only complete answers (every member answered cons) can say a
 // session is connected nowhere, and only of a session seen before the
-// members were asked (one first seen later may have connected since); a
-// disconnected session expires at most its timeout (negotiated, seen in
-// an earlier cons while it was connected) after the first answer that
-// missed it, and without that timeout its expiry is unknown. It reports
-// whether any owner's link changed.
+// members were asked (one first seen later may have connected since).
+// One such answer is no evidence: a live client may have been between
+// members, or handshaking again after a dropped connection, as its member
+// answered. A session is disconnected once two complete answers in a row,
+// asked at least zkwatch.SecondLook apart, list it nowhere; until then it
+// is unknown. A disconnected session expires at most its timeout
+// (negotiated, seen in an earlier cons while it was connected) after the
+// first answer that missed it, and without that timeout its expiry is
+// unknown. It reports whether any owner's link changed.
 func (s *State) updateLinks(ev zkwatch.Event) bool {
 	s.pruneTracks()
+	asked := ev.ClientsAsked
+	if asked.IsZero() {
+		asked = ev.At
+	}
 	var moved map[int64]lockcore.Link // sessions whose link changed
 	for session, t := range s.tracks {
 		ci, listed := ev.Clients[session]
 		var k lockcore.Link
 		switch {
 		case listed:
-			asked := ev.ClientsAsked
-			if asked.IsZero() {
-				asked = ev.At
-			}
 			t.listed(ci, asked)
 			k = ci.Link()
 		case !ev.ClientsComplete || ev.ClientsAsked.IsZero() || !t.seen.Before(ev.ClientsAsked):
-			t.missing = time.Time{}
+			t.missing, t.missingAsked = time.Time{}, time.Time{}
 			k = t.lastSeen(lockcore.Link{State: lockcore.LinkUnknown})
 		default:
 			if t.missing.IsZero() {
-				t.missing = ev.At
+				t.missing, t.missingAsked = ev.At, asked
+			}
+			if asked.Sub(t.missingAsked) < zkwatch.SecondLook {
+				k = t.lastSeen(lockcore.Link{State: lockcore.LinkUnknown})
+				break
 			}
 			k = lockcore.Link{State: lockcore.LinkDisconnected, At: ev.At}
 			if t.timeout > 0 {

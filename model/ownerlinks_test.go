@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -49,14 +50,21 @@ func TestStateLinks(t *testing.T) {
 	if k := s.Link(holder); k.State != lockcore.LinkUnknown {
 		t.Fatalf("incomplete: %+v", k)
 	}
-	// Gone: the timeout seen at 5s counts from the first answer missing it.
+	// Missing from one complete answer: no evidence yet (it may be
+	// handshaking again), and where it was last seen is kept.
 	s.Apply(servers(15*time.Second, time.Second, true, waiter))
-	if k := s.Link(holder); k.State != lockcore.LinkDisconnected || k.ExpiresWithin != 10*time.Second || k.ExpirySource != "cons" {
+	if k := s.Link(holder); k.State != lockcore.LinkUnknown || k.LastClient != "127.0.0.1:5000" || len(disconnected(s)) != 0 {
+		t.Fatalf("missing once: %+v, %v", k, disconnected(s))
+	}
+	// Gone: missing again a second look later. The timeout seen at 5s
+	// counts from the first answer missing it.
+	s.Apply(servers(20*time.Second, time.Second, true, waiter))
+	if k := s.Link(holder); k.State != lockcore.LinkDisconnected || k.ExpiresWithin != 5*time.Second || k.ExpirySource != "cons" || !k.At.Equal(t0.Add(20*time.Second)) {
 		t.Fatalf("disconnected: %+v", k)
 	}
-	s.Apply(servers(20*time.Second, time.Second, true, waiter))
-	if k := s.Link(holder); k.ExpiresWithin != 5*time.Second || !k.At.Equal(t0.Add(20*time.Second)) {
-		t.Fatalf("5s later: %+v", k)
+	s.Apply(servers(22*time.Second, time.Second, true, waiter))
+	if k := s.Link(holder); k.ExpiresWithin != 3*time.Second || !k.At.Equal(t0.Add(22*time.Second)) {
+		t.Fatalf("2s later: %+v", k)
 	}
 	if a := disconnected(s); len(a) != 1 || a[0].Session != holder || !s.Ghost(holder) || s.Ghost(waiter) {
 		t.Fatalf("anomalies %v, ghost %v %v", a, s.Ghost(holder), s.Ghost(waiter))
@@ -75,6 +83,7 @@ func TestStateLinksUnknownTimeout(t *testing.T) {
 	s := NewState()
 	s.Apply(lockEvent(lockOf("/l", 0)))
 	s.Apply(servers(5*time.Second, time.Second, true))
+	s.Apply(servers(10*time.Second, time.Second, true))
 	if k := s.Link(100); k.State != lockcore.LinkDisconnected || k.ExpiryKnown() {
 		t.Fatalf("never seen connected: %+v", k)
 	}
@@ -103,7 +112,52 @@ func TestStateLinksASessionListedBeforeItsLockCame(t *testing.T) {
 		t.Fatalf("an answer saying the same changed %v (ok %v)", changed, ok)
 	}
 	s.Apply(servers(10*time.Second, time.Second, true, holder))
+	s.Apply(servers(15*time.Second, time.Second, true, holder))
 	if k := s.Locks["/l"].Participants[1].Link; k.State != lockcore.LinkDisconnected {
-		t.Fatalf("waiter missing from a complete answer: %+v, want disconnected", k)
+		t.Fatalf("waiter missing from two complete answers: %+v, want disconnected", k)
+	}
+}
+
+// A live client handshaking again after a dropped connection is listed by
+// no member for a moment: one complete answer missing it, or two asked
+// too close together to tell (a cons answer kept from the last poll is
+// asked when it was), never make it disconnected; listed again, it is
+// connected, and the next miss starts over.
+func TestStateLinksReconnectingIsNeverDisconnected(t *testing.T) {
+	holder, waiter := int64(100), int64(101)
+	s := NewState()
+	s.Apply(lockEvent(lockOf("/l", 0, 1))) // read at t0
+	s.Apply(servers(5*time.Second, time.Second, true, holder, waiter))
+	steps := []struct {
+		at, asked time.Duration // the answer's time, and how long before it was asked
+		listed    bool
+		want      lockcore.LinkState
+	}{
+		{at: 10 * time.Second, asked: time.Second, want: lockcore.LinkUnknown},
+		{at: 10500 * time.Millisecond, asked: 1500 * time.Millisecond, want: lockcore.LinkUnknown}, // the same cons
+		{at: 11 * time.Second, asked: time.Second + zkwatch.SecondLook/2, want: lockcore.LinkUnknown},
+		{at: 15 * time.Second, asked: time.Second, listed: true, want: lockcore.LinkConnected},
+		{at: 20 * time.Second, asked: time.Second, want: lockcore.LinkUnknown},
+		{at: 25 * time.Second, asked: time.Second, listed: true, want: lockcore.LinkConnected},
+		{at: 30 * time.Second, asked: time.Second, want: lockcore.LinkUnknown},
+		{at: 35 * time.Second, asked: time.Second, want: lockcore.LinkDisconnected},
+	}
+	for _, st := range steps {
+		sessions := []int64{waiter}
+		if st.listed {
+			sessions = append(sessions, holder)
+		}
+		s.Apply(servers(st.at, st.asked, true, sessions...))
+		k := s.Link(holder)
+		if k.State != st.want {
+			t.Fatalf("at %v: %+v, want %s", st.at, k, st.want)
+		}
+		anomalies := AnomalyKinds(s.Locks["/l"])
+		if has := slices.Contains(anomalies, string(lockcore.AnomalyDisconnectedHolder)); has != (st.want == lockcore.LinkDisconnected) {
+			t.Fatalf("at %v: anomalies %v with the holder %s", st.at, anomalies, st.want)
+		}
+	}
+	if k := s.Link(holder); k.ExpiresWithin != 5*time.Second {
+		t.Errorf("expiry counted from the miss at 30s, not the one at 10s: %+v", k)
 	}
 }

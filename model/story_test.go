@@ -39,11 +39,12 @@ func storyEvents(t *testing.T) []zkwatch.Event {
 		servers(-45*time.Second, 100, 101),
 		lockAt(-40*time.Second, 0, 1, 2),
 		servers(-30*time.Second, 101, 102),
+		servers(-27*time.Second, 101, 102),
 	}
 	audit := lockcore.Action{At: at(-20 * time.Second), User: "sre", Kind: lockcore.ActionForceRelease,
 		Node: lockOf("/t", 0).Participants[0].Path, Token: 1, Owner: 0x64}
 	evs = append(evs, lockAt(-20*time.Second, 1, 2), ActionEvent(audit), lockAt(-10*time.Second, 2),
-		servers(-5*time.Second, 101), lockAt(0, 3),
+		servers(-5*time.Second, 101), servers(-2*time.Second, 101), lockAt(0, 3),
 		zkwatch.Event{Kind: zkwatch.EventConn, At: at(time.Second), Conn: zkwatch.ConnState{Phase: zkwatch.Disconnected, Session: 7}})
 	for i := range 4000 {
 		l := lockOf("/other", i, i+1)
@@ -62,7 +63,7 @@ func TestTellStory(t *testing.T) {
 	var holds []string
 	for _, h := range st.Holds {
 		holds = append(holds, fmt.Sprintf("%s %s %s %s", h.Session, h.Start, storyDur(h.Held, h.AtLeast), h.End))
-		if h.Session == "0x64" && (!strings.Contains(h.Audit, `"force-release"`) || !h.Disconnected.Equal(t0.Add(-30*time.Second))) {
+		if h.Session == "0x64" && (!strings.Contains(h.Audit, `"force-release"`) || !h.Disconnected.Equal(t0.Add(-27*time.Second))) {
 			t.Errorf("the forced hold: %+v", h)
 		}
 	}
@@ -91,7 +92,7 @@ func TestTellStory(t *testing.T) {
 	for _, c := range st.Connection {
 		conns = append(conns, c.At.Sub(t0).String()+" "+c.Session)
 	}
-	if strings.Join(conns, ", ") != "-30s 0x64, -5s 0x66, 1s " {
+	if strings.Join(conns, ", ") != "-27s 0x64, -2s 0x66, 1s " {
 		t.Errorf("connection losses: %q", conns)
 	}
 	var buf bytes.Buffer

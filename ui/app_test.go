@@ -493,9 +493,17 @@ func TestClientAddressNeverGuessed(t *testing.T) {
 		t.Fatalf("an unknown client should be ?:\n%s", screen(a))
 	}
 	// Every server answered cons, asked after the lock was read, and none
-	// lists the session: disconnected.
-	send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: t0.Add(2 * time.Second),
-		ClientsAsked: t0.Add(time.Second), ClientsComplete: true, Clients: a.env.state.Clients, Servers: a.env.state.Servers}}})
+	// lists the session: not known yet (it may be handshaking again)...
+	answer := func(asked time.Duration) zkwatch.Event {
+		return zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(asked + time.Second),
+			ClientsAsked: t0.Add(asked), ClientsComplete: true, Clients: a.env.state.Clients, Servers: a.env.state.Servers}
+	}
+	send(a, watchEventsMsg{events: []zkwatch.Event{answer(time.Second)}})
+	if lineHas(screen(a), "0x100008e2d9b0009", "disconnected") {
+		t.Fatalf("a session missing from one answer should not be disconnected yet:\n%s", screen(a))
+	}
+	// ... and still none a second look later: disconnected.
+	send(a, watchEventsMsg{events: []zkwatch.Event{answer(time.Second + zkwatch.SecondLook)}})
 	if !lineHas(screen(a), "0x100008e2d9b0009", "disconnected") {
 		t.Fatalf("a session no server lists should be disconnected:\n%s", screen(a))
 	}

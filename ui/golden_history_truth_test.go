@@ -44,10 +44,12 @@ func storyEvents() []zkwatch.Event {
 		servers(-45*time.Second, 0, 1),
 		lockAt(-40*time.Second, 0, 1, 2),
 		servers(-30*time.Second, 1, 2),
+		servers(-27*time.Second, 1, 2), // a second look: 0 is connected nowhere
 		model.ActionEvent(audit),
 		lockAt(-20*time.Second, 1, 2),
 		lockAt(-10*time.Second, 2),
 		servers(-5*time.Second, 1),
+		servers(-2*time.Second, 1),
 	}
 }
 

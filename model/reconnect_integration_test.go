@@ -1,0 +1,126 @@
+package model_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
+)
+
+// busy keeps every core busy until the returned stop is called or limit
+// passes, whichever comes first, as a loaded machine would.
+func busy(limit time.Duration) (stop func()) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	for range runtime.NumCPU() {
+		go func() {
+			for ctx.Err() == nil {
+				for i := 0; i < 1e5; i++ {
+				}
+			}
+		}()
+	}
+	return cancel
+}
+
+// TestIntegrationWatcherLiveHolderReconnecting: a live kazoo holder's
+// connection is dropped, again and again, just before the watcher asks the
+// members (every 5 s, as the UI, serve and the exporter do), through a
+// proxy that holds each chunk 1.2 s, on a machine whose cores are busy. It
+// is handshaking again as its member answers cons, so complete answers
+// list it nowhere; judged on one of them, the state read a holder that
+// never lost its lock as disconnected-holder, a critical. It must never
+// read so, and it must still hold on its session at the end.
+func TestIntegrationWatcherLiveHolderReconnecting(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	proxy := zktest.NewProxy(t, zks.Addr())
+	kazoo := peers.Start(t, peers.Kazoo, proxy.Addr())
+	const lockPath = "/locks/reconnecting"
+	holder := kazoo.Acquire(t, "h", "lock", lockPath)
+	kazoo.WaitHeld(t, "h", 30*time.Second)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	target, err := zkwatch.ParseConnectString(zks.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/locks"}}).Events()
+	s := model.NewState()
+
+	stop := busy(3 * time.Minute)
+	defer stop()
+	proxy.Delay(1200 * time.Millisecond)
+	// Whether each complete answer since the lock was seen listed the
+	// holder.
+	var answers []bool
+	misses := func() int {
+		return len(answers) - len(slices.DeleteFunc(slices.Clone(answers), func(listed bool) bool { return !listed }))
+	}
+	var dropAt <-chan time.Time
+	deadline := time.After(2 * time.Minute)
+	for misses() < 3 {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				t.Fatal("the watcher ended")
+			}
+			s.Apply(ev)
+			if k := s.Link(holder.Session); k.State == lockcore.LinkDisconnected {
+				t.Fatalf("a live holder reconnecting read as disconnected after %d answers (%v): %+v", len(answers), answers, k)
+			}
+			if l := s.Locks[lockPath]; l != nil && slices.Contains(model.AnomalyKinds(l), string(lockcore.AnomalyDisconnectedHolder)) {
+				t.Fatalf("a live holder reconnecting read as %s after %d answers (%v)", lockcore.AnomalyDisconnectedHolder, len(answers), answers)
+			}
+			if ev.Kind != zkwatch.EventServers || !ev.ClientsComplete || s.Locks[lockPath] == nil {
+				continue
+			}
+			_, listed := ev.Clients[holder.Session]
+			answers = append(answers, listed)
+			dropAt = nil
+			if listed {
+				// The next ask comes a period after this one's: drop the
+				// holder's connection half a second before it, so that
+				// it is handshaking again through the slow proxy then.
+				// Not before the one after a miss: a client that no
+				// answer 5 s apart lists twice in a row is gone as far
+				// as anyone can tell.
+				dropAt = time.After(time.Until(ev.ClientsAsked.Add(4500 * time.Millisecond)))
+			}
+		case <-dropAt:
+			dropAt = nil
+			proxy.Drop()
+		case <-deadline:
+			t.Fatalf("the watcher's answers never missed the reconnecting holder three times: %v", answers)
+		}
+	}
+	stop()
+	t.Logf("answers listing the holder: %v", answers)
+
+	// It was live: it still holds, on the same session, connected again.
+	proxy.Delay(0)
+	zktest.WaitUntil(t, 30*time.Second, func() string {
+		cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+		defer ccancel()
+		cons, err := words.FourLetter(cctx, zks.Addr(), "cons")
+		if err != nil || !kazoo.Held("h") || !strings.Contains(cons, fmt.Sprintf("sid=0x%x,", holder.Session)) {
+			return "the holder is not back on its session"
+		}
+		return ""
+	})
+}
