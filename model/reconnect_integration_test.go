@@ -73,6 +73,7 @@ func TestIntegrationWatcherLiveHolderReconnecting(t *testing.T) {
 		return len(answers) - len(slices.DeleteFunc(slices.Clone(answers), func(listed bool) bool { return !listed }))
 	}
 	var dropAt <-chan time.Time
+	var ticks time.Time // when the first answer was asked: the period's phase
 	deadline := time.After(2 * time.Minute)
 	for misses() < 3 {
 		select {
@@ -92,15 +93,20 @@ func TestIntegrationWatcherLiveHolderReconnecting(t *testing.T) {
 			}
 			_, listed := ev.Clients[holder.Session]
 			answers = append(answers, listed)
+			if ticks.IsZero() {
+				ticks = ev.ClientsAsked
+			}
 			dropAt = nil
 			if listed {
-				// The next ask comes a period after this one's: drop the
-				// holder's connection half a second before it, so that
-				// it is handshaking again through the slow proxy then.
-				// Not before the one after a miss: a client that no
-				// answer 5 s apart lists twice in a row is gone as far
-				// as anyone can tell.
-				dropAt = time.After(time.Until(ev.ClientsAsked.Add(4500 * time.Millisecond)))
+				// The watcher asks every period from its first ask (and
+				// a second look between): drop the holder's connection
+				// half a second before the next period's, so that it is
+				// handshaking again through the slow proxy then.
+				next := ticks
+				for next.Before(time.Now().Add(time.Second)) {
+					next = next.Add(5 * time.Second)
+				}
+				dropAt = time.After(time.Until(next.Add(-500 * time.Millisecond)))
 			}
 		case <-dropAt:
 			dropAt = nil

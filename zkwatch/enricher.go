@@ -70,6 +70,9 @@ type Enricher struct {
 	// merged from: while every member's is kept, the merge is kept too.
 	lastTables string
 	askedAt    time.Time // when that ask started; zero before
+	// consAgain makes the next ask read cons again however recently it
+	// was read, as its cost allows (see LookAgain).
+	consAgain bool
 	// quiet is, by member and session, what its last cons said of the
 	// session's traffic (see hearSilence).
 	quiet  map[string]map[int64]quietMark
@@ -84,6 +87,9 @@ type ask struct {
 	done    chan struct{} // closed once result is set
 	waiters int
 	result  Enrichment
+	// consEvery is the least time since a member's last cons for this
+	// ask to read it again rather than keep it.
+	consEvery time.Duration
 }
 
 // NewEnricher returns an Enricher for the members at servers (host:port,
@@ -153,11 +159,24 @@ func (e *Enricher) AskSoon() {
 	e.mu.Unlock()
 }
 
+// LookAgain makes the next Poll ask the members as AskSoon does, and read
+// every member's cons again however recently it was read (only a cons
+// answer big enough to cost its member is still paced by that cost): a
+// second look at sessions a complete answer no longer listed.
+func (e *Enricher) LookAgain() {
+	e.mu.Lock()
+	e.askedAt, e.consAgain = time.Time{}, true
+	e.mu.Unlock()
+}
+
 // start begins an ask; e.mu is held. The ask keeps ctx's values but not its
 // cancellation, which belongs to the Polls that wait.
 func (e *Enricher) start(ctx context.Context) *ask {
 	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{})}
+	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{}), consEvery: e.interval}
+	if e.consAgain {
+		f.consEvery, e.consAgain = 0, false
+	}
 	e.flight = f
 	if e.Costs == nil {
 		e.Costs = words.NewCostsWithClock(e.now)
@@ -194,7 +213,7 @@ func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]
 	var wg sync.WaitGroup
 	for i, server := range e.servers {
 		wg.Go(func() {
-			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], interest, focus)
+			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], interest, focus, f.consEvery)
 		})
 	}
 	wg.Wait()

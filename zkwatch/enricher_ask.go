@@ -12,11 +12,12 @@ import (
 )
 
 // askMember asks server for srvr, then, if it answered or refused only
-// srvr, for the other words it has not refused before: cons and the watch
-// table when their cost allows, else the last answers are kept. Each word
+// srvr, for the other words it has not refused before: cons (consEvery
+// after its last ask) and the watch table when their cost allows, else the
+// last answers are kept. Each word
 // the member refuses is asked of its AdminServer instead, unless noAdmin
 // says it has none.
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus Interest) memberAnswer {
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus Interest, consEvery time.Duration) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}}
 	var answer words.StatusAnswer
 	via, ok := e.word(ctx, &a, refused, "srvr", answer.Reader(), e.wordTimeout)
@@ -32,15 +33,16 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 	if ok {
 		a.info.Status = st
 	}
-	e.askCons(ctx, &a, refused, kept)
+	e.askCons(ctx, &a, refused, kept, consEvery)
 	e.askWatches(ctx, &a, refused, kept, interest, focus)
 	return a
 }
 
 // askCons reads the member's connections into a, or keeps the last ones
-// while cons is not yet due again.
-func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer) {
-	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", e.interval) {
+// while cons is not yet due again: every after its last ask, or later when
+// its cost says so.
+func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, every time.Duration) {
+	if kept.consOK && !e.Costs.Due(a.info.Addr, "cons", every) {
 		a.conns, a.consOK, a.consAt, a.consDone = kept.conns, true, kept.consAt, kept.consDone
 		a.silent, a.heard, a.consReused = kept.silent, kept.heard, true
 		a.info.setVia("cons", kept.consVia)

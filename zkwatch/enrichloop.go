@@ -42,6 +42,7 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	var lastGen uint64
 	hosts := newNames()
 	first := true
+	var listed map[int64]ClientInfo // the last complete answer's clients
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -64,14 +65,46 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			w.SetWatchTable(table)
 			last, lastGen, first = table, en.CoversGen, false
 		}
-		early, ok := w.nextPoll(ctx, tick.C, every, polled)
+		again := lookAgainAt(listed, en, every)
+		if en.Complete {
+			listed = en.Clients
+		}
+		wake, ok := w.nextPoll(ctx, tick.C, every, polled, again)
 		if !ok {
 			return
 		}
-		if early {
+		switch wake {
+		case wakeFound:
 			e.AskSoon()
+		case wakeSecondLook:
+			e.LookAgain()
 		}
 	}
+}
+
+// lookAgainAt is when the members' connections should be read again
+// before the next period: SecondLook after en's were asked, when en is a
+// complete answer that lists no longer a session the last complete one
+// (before) listed. One such answer is no evidence (the client may be
+// handshaking again after a dropped connection), and the state judges a
+// session disconnected only on a second complete answer, a second look
+// later, that misses it too: asked then rather than a period later, a
+// crashed holder is told about as soon as check tells it. The zero time
+// when no second look is needed, or the period is no longer.
+func lookAgainAt(before map[int64]ClientInfo, en Enrichment, every time.Duration) time.Time {
+	if !en.Complete || before == nil || every <= SecondLook {
+		return time.Time{}
+	}
+	for session := range before {
+		if _, ok := en.Clients[session]; !ok {
+			asked := en.ClientsAsked
+			if asked.IsZero() {
+				asked = en.At
+			}
+			return asked.Add(SecondLook)
+		}
+	}
+	return time.Time{}
 }
 
 // foundSettle is how long the enrich loop lets a lock's discovery settle
@@ -83,20 +116,37 @@ const (
 	earlyGap    = time.Second
 )
 
-// nextPoll waits for the next period, or for locks first tracked since
-// the last poll, which was at last: the table read before they were found
-// holds none of their watches, and their waiters would be judged by the
+// wake says why the enrich loop polls again.
+type wake int
+
+const (
+	wakeTick       wake = iota // the period passed
+	wakeFound                  // locks were first tracked since the last poll
+	wakeSecondLook             // a session the answer before listed was missing
+)
+
+// nextPoll waits for the next period, for again (a second look, see
+// lookAgainAt; none when zero), or for locks first tracked since the last
+// poll, which was at last: the table read before they were found holds
+// none of their watches, and their waiters would be judged by the
 // recipes' rules alone until the next period ("watches: recipe" on a
 // table that can be read). Such early polls come at most every earlyGap
 // (or every, if shorter); what they ask beyond srvr is paced by its cost
-// as always. It reports whether the poll is early, and false for ok when
-// ctx ends.
-func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every time.Duration, last time.Time) (early, ok bool) {
+// as always. It reports why it woke, and false for ok when ctx ends.
+func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every time.Duration, last, again time.Time) (wake, bool) {
+	var look <-chan time.Time
+	if !again.IsZero() {
+		t := time.NewTimer(time.Until(again))
+		defer t.Stop()
+		look = t.C
+	}
 	select {
 	case <-ctx.Done():
-		return false, false
+		return wakeTick, false
 	case <-tick:
-		return false, true
+		return wakeTick, true
+	case <-look:
+		return wakeSecondLook, true
 	case <-w.enrich.lockFound:
 	}
 	wait := max(foundSettle, time.Until(last.Add(min(earlyGap, every))))
@@ -104,11 +154,13 @@ func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every tim
 	defer settle.Stop()
 	select {
 	case <-ctx.Done():
-		return false, false
+		return wakeTick, false
 	case <-tick:
-		return false, true
+		return wakeTick, true
+	case <-look:
+		return wakeSecondLook, true
 	case <-settle.C:
-		return true, true
+		return wakeFound, true
 	}
 }
 
