@@ -75,16 +75,16 @@ const adminTimeout = 5 * time.Second
 // Enabled reports whether the AdminServer is to be asked at all.
 func (a *AdminServer) Enabled() bool { return a != nil && !a.Off }
 
-// Scheme is "https" or "http".
-func (a *AdminServer) Scheme() string {
+// scheme is "https" or "http".
+func (a *AdminServer) scheme() string {
 	if a != nil && a.HTTPS {
 		return "https"
 	}
 	return "http"
 }
 
-// PortOf returns the admin port asked of member (host:port).
-func (a *AdminServer) PortOf(member string) int {
+// portOf returns the admin port asked of member (host:port).
+func (a *AdminServer) portOf(member string) int {
 	if a == nil {
 		return DefaultAdminPort
 	}
@@ -103,7 +103,7 @@ func (a *AdminServer) URL(member, command string) string {
 	if err != nil {
 		host = member
 	}
-	return fmt.Sprintf("%s://%s/commands/%s", a.Scheme(), net.JoinHostPort(host, strconv.Itoa(a.PortOf(member))), command)
+	return fmt.Sprintf("%s://%s/commands/%s", a.scheme(), net.JoinHostPort(host, strconv.Itoa(a.portOf(member))), command)
 }
 
 // client returns the HTTP client every ask shares, so that connections to
@@ -163,5 +163,5 @@ func (a *AdminServer) Describe(member string) string {
 	if !a.Enabled() {
 		return "off (--admin-port=off)"
 	}
-	return fmt.Sprintf("%s port %d", a.Scheme(), a.PortOf(member))
+	return fmt.Sprintf("%s port %d", a.scheme(), a.portOf(member))
 }

@@ -213,18 +213,6 @@ func AdminExpiry(at map[int64]time.Time) AdminField {
 	}
 }
 
-// AdminMonitor reads monitor's keys, each value as its JSON text.
-func AdminMonitor(out map[string]string) AdminField {
-	return func(key string, dec *json.Decoder) (bool, error) {
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return true, err
-		}
-		out[key] = strings.Trim(string(v), `"`)
-		return true, nil
-	}
-}
-
 // readStringLists reads an object whose values are arrays of strings or
 // numbers ({"k": [v, ...]}) one key at a time, calling add with the key and
 // each element's text: a number's exact digits. Each key's array is

@@ -7,15 +7,17 @@
 // fourletter_stream.go); AdminStream asks the AdminServer, after proving
 // that the AdminServer asked is the member's own (admin*.go). Ways.Ask
 // and Ways.AskEither try the word first and the AdminServer second,
-// remembering in a WayMemory what each member refused (ask.go). The
-// parsers read each answer into plain values as it arrives, so that a
-// watch table of tens of megabytes is read in memory that grows with what
-// is kept: ParseSrvr, ParseCons, ParseWchc, ParseWchp, ParseWatchStream,
-// ParseWchs, ParseDump and ParseSessionExpiry for the words
-// (fourletter_*.go), and the Admin* readers for the AdminServer's JSON
-// (admin_json.go). Costs counts what every ask cost each member and paces
-// the expensive ones (cost.go). The errors are in errors.go; the answers
-// in testdata were captured from Debian's ZooKeeper 3.8.0, byte for byte.
+// remembering in a WayMemory what each member refused (ask.go).
+//
+// The parsers read each answer into plain values (fourletter_*.go):
+// ParseSrvr, ParseCons, ParseWchc and ParseWchs from its whole text;
+// ParseWatchStream, ParseDump and ParseSessionExpiry as it arrives, so
+// that a watch table or a dump of tens of megabytes is read in memory
+// that grows with what is kept. The Admin* readers take the AdminServer's
+// JSON key by key into the same values (admin_json.go). Costs counts what
+// every ask cost each member and paces the expensive ones (cost.go). The
+// errors are in errors.go; the answers in testdata were captured from
+// Debian's ZooKeeper 3.8.0, byte for byte.
 //
 // What the answers mean for locks, sessions and watches is the caller's:
 // this package imports nothing else of zklocks.

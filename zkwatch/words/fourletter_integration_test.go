@@ -22,7 +22,7 @@ func TestIntegrationSrvrStandalone(t *testing.T) {
 	if _, err := s.Connect(t).Create("/srvr", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := FetchStatus(context.Background(), s.Addr())
+	st, err := fetchStatus(context.Background(), s.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestIntegrationWatches(t *testing.T) {
 	if want := []string{"/w/data"}; !reflect.DeepEqual(wchc[sb], want) {
 		t.Errorf("wchc[b] = %q, want %q", wchc[sb], want)
 	}
-	wchp := fetchFLW(t, s.Addr(), "wchp", ParseWchp)
+	wchp := fetchFLW(t, s.Addr(), "wchp", parseWchp)
 	if want := sortedSessions(sa, sb); !reflect.DeepEqual(wchp["/w/data"], want) {
 		t.Errorf("wchp[/w/data] = %x, want %x", wchp["/w/data"], want)
 	}
@@ -149,7 +149,7 @@ func TestIntegrationRefused(t *testing.T) {
 	if !strings.Contains(err.Error(), "wchc") || !strings.Contains(err.Error(), s.Addr()) {
 		t.Errorf("error %q does not name the word and the server", err)
 	}
-	if _, err := FetchStatus(context.Background(), s.Addr()); err != nil {
+	if _, err := fetchStatus(context.Background(), s.Addr()); err != nil {
 		t.Fatalf("srvr is whitelisted but failed: %v", err)
 	}
 }
@@ -210,3 +210,17 @@ func mustFLW(t *testing.T, err error) {
 type flwDiscardLogger struct{}
 
 func (flwDiscardLogger) Printf(string, ...any) {}
+
+// fetchStatus asks addr for srvr and parses the reply, with Addr set.
+func fetchStatus(ctx context.Context, addr string) (ServerStatus, error) {
+	reply, err := FourLetter(ctx, addr, "srvr")
+	if err != nil {
+		return ServerStatus{}, err
+	}
+	st, err := ParseSrvr(reply)
+	if err != nil {
+		return ServerStatus{}, fmt.Errorf("words: srvr from %s: %w", addr, err)
+	}
+	st.Addr = addr
+	return st, nil
+}

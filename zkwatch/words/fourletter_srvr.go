@@ -2,7 +2,6 @@ package words
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -33,21 +32,6 @@ type ServerStatus struct {
 	// NodeCount is the number of znodes, including /zookeeper and its
 	// children.
 	NodeCount int
-}
-
-// FetchStatus asks addr for srvr and parses the reply, with Addr set. Its
-// errors are those of [FourLetter] and [ParseSrvr].
-func FetchStatus(ctx context.Context, addr string) (ServerStatus, error) {
-	reply, err := FourLetter(ctx, addr, "srvr")
-	if err != nil {
-		return ServerStatus{}, err
-	}
-	st, err := ParseSrvr(reply)
-	if err != nil {
-		return ServerStatus{}, fmt.Errorf("words: srvr from %s: %w", addr, err)
-	}
-	st.Addr = addr
-	return st, nil
 }
 
 // ParseSrvr parses a srvr reply:

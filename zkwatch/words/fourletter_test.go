@@ -67,7 +67,7 @@ func TestParseErrors(t *testing.T) {
 	parsers := map[string]func(string) error{
 		"srvr": func(s string) error { _, err := ParseSrvr(s); return err },
 		"wchc": func(s string) error { _, err := ParseWchc(s); return err },
-		"wchp": func(s string) error { _, err := ParseWchp(s); return err },
+		"wchp": func(s string) error { _, err := parseWchp(s); return err },
 		"cons": func(s string) error { _, err := ParseCons(s); return err },
 	}
 	for name, parse := range parsers {
@@ -155,7 +155,7 @@ func TestParseWchp(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseWchp(tc.text)
+			got, err := parseWchp(tc.text)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +266,7 @@ func FuzzParsers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		_, _ = ParseSrvr(text)
 		_, _ = ParseWchc(text)
-		_, _ = ParseWchp(text)
+		_, _ = parseWchp(text)
 		_, _ = ParseCons(text)
 	})
 }

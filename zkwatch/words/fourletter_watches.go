@@ -37,7 +37,7 @@ func ParseWchc(text string) (map[int64][]string, error) {
 	return groups, nil
 }
 
-// ParseWchp parses a wchp reply, the server's watches by path:
+// parseWchp parses a wchp reply, the server's watches by path:
 //
 //	/locks/l1/_c_1-lock-0000000000
 //		0x10000094ea10001
@@ -45,7 +45,7 @@ func ParseWchc(text string) (map[int64][]string, error) {
 //
 // It returns each path's watching sessions in ascending order, duplicates
 // merged. Like [ParseWchc], it sees data watches only.
-func ParseWchp(text string) (map[string][]int64, error) {
+func parseWchp(text string) (map[string][]int64, error) {
 	groups, err := parseGroups("wchp", text, func(h string) (string, error) {
 		if !strings.HasPrefix(h, "/") {
 			return "", fmt.Errorf("%q is not a path", h)
@@ -131,7 +131,7 @@ func ParseWchs(text string) (int, error) {
 }
 
 // ParseWatchStream reads a wchc or wchp reply as it comes (the shapes of
-// [ParseWchc] and [ParseWchp]), keeping only the watches on the paths keep
+// [ParseWchc] and wchp's), keeping only the watches on the paths keep
 // accepts (every path when keep is nil), and returns the table by session
 // with its paths sorted.
 func ParseWatchStream(word string, r *bufio.Reader, keep func(path string) bool) (map[int64][]string, error) {
