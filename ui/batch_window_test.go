@@ -38,3 +38,19 @@ func TestWatchEventsWindowEnds(t *testing.T) {
 		t.Fatalf("%d events, closed %v; want the one event, the channel open", len(msg.events), msg.closed)
 	}
 }
+
+// TestWatchEventsTakeWhatWaits: events already waiting when the window has
+// passed all go in the message, up to maxBatch: a goroutine that ran late
+// (a loaded machine) must not cut a burst that had arrived in time.
+func TestWatchEventsTakeWhatWaits(t *testing.T) {
+	defer func(w time.Duration) { batchWindow = w }(batchWindow)
+	batchWindow = time.Nanosecond
+	ch := make(chan zkwatch.Event, 2*maxBatch)
+	for i := 0; i < 2*maxBatch; i++ {
+		ch <- zkwatch.Event{Kind: zkwatch.EventLock, Path: "/a"}
+	}
+	msg := waitForEvents(ch)().(watchEventsMsg)
+	if len(msg.events) != maxBatch || msg.closed {
+		t.Fatalf("%d events, closed %v; want %d, the channel open", len(msg.events), msg.closed, maxBatch)
+	}
+}

@@ -42,6 +42,19 @@ func waitForEvents(ch <-chan zkwatch.Event) tea.Cmd {
 		window := time.NewTimer(batchWindow)
 		defer window.Stop()
 		for len(evs) < maxBatch {
+			// Events already waiting are taken before the window is
+			// looked at: once it has passed, a select over both would
+			// pick between them at random and cut a burst that had
+			// arrived in time, whenever this goroutine ran late.
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					return watchEventsMsg{events: evs, closed: true}
+				}
+				evs = append(evs, ev)
+				continue
+			default:
+			}
 			select {
 			case ev, ok := <-ch:
 				if !ok {
