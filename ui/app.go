@@ -5,9 +5,11 @@
 // changes), and one concrete pane per screen (locks, lock detail, node,
 // sessions, events, timeline, tree, fleet). Only the focused pane gets
 // keys, or the one overlay open over it (a dialog, the command bar, the
-// help, the cost screen); sizes flow down from the App. Everything from
-// ZooKeeper is escaped (model.Printable, model.ShortNode) before it is
-// drawn.
+// help, the cost screen); sizes flow down from the App. The node and
+// tree panes read ZooKeeper themselves, on demand, and the fleet pane
+// follows its poller; the App says which screen is shown. Everything
+// from ZooKeeper is escaped (model.Printable, model.ShortNode) before it
+// is drawn.
 package ui
 
 import (
