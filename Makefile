@@ -94,7 +94,7 @@ bench-lock: deps
 # docs/performance.md, zklocks serve); about three minutes.
 .PHONY: bench-serve
 bench-serve: deps
-	$(GO) test ./tests/e2e -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
+	$(GO) test ./tests/bench/serve -run '^$$' -bench '^BenchmarkServe$$' -benchtime 1x -count 1 -timeout 20m $(BENCHFLAGS)
 
 # What recording costs at 1,000 lock changes a second: CPU and bytes per
 # minute against the targets (see docs/recording.md); a few seconds, no

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/serverig"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
@@ -21,15 +22,15 @@ func TestIntegrationServeHistory(t *testing.T) {
 	waiter := curator.Acquire(t, "c-waiter", "mutex", "/serveh/orders")
 
 	keys := t.TempDir()
-	pub, _ := sshKey(t, keys, "alice")
-	r := startServe(t, zks, "/serveh", []string{pub})
+	pub, _ := serverig.SSHKey(t, keys, "alice")
+	r := serverig.Start(t, zks, "/serveh", []string{pub})
 	for _, ext := range []string{"", ".pub"} {
 		b, _ := os.ReadFile(filepath.Join(keys, "alice"+ext))
-		if err := os.WriteFile(r.path("alice"+ext), b, 0o600); err != nil {
+		if err := os.WriteFile(r.Path("alice"+ext), b, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := r.open("alice", "alice", 140, 30)
+	s := r.Open("alice", "alice", 140, 30)
 	s.WaitText("/serveh/orders")
 	curator.Release(t, "c-holder")
 	curator.WaitHeld(t, "c-waiter", 30*time.Second)
@@ -40,7 +41,7 @@ func TestIntegrationServeHistory(t *testing.T) {
 	s.Keys("R")
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Log(r.log.String())
+			t.Log(r.Log())
 		}
 	})
 	s.WaitText("REPLAY")
@@ -52,7 +53,7 @@ func TestIntegrationServeHistory(t *testing.T) {
 	s.WaitFor("the release and the grant, replayed", func(sc string) bool {
 		return lineWith(sc, "released", short(holder.Node)) && lineWith(sc, "granted", short(waiter.Node))
 	})
-	r.waitLog("opened the history of context")
+	r.WaitLog("opened the history of context")
 
 	// q ends the replay, not the session.
 	s.Keys("q")

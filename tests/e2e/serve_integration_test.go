@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/serverig"
 	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
@@ -30,25 +31,25 @@ func TestIntegrationServe(t *testing.T) {
 	waiter := curator.Acquire(t, "c-waiter", "mutex", "/serve/orders")
 
 	keys := t.TempDir()
-	alicePub, aliceFP := sshKey(t, keys, "alice")
-	bobPub, _ := sshKey(t, keys, "bob")
-	sshKey(t, keys, "eve")
-	r := startServe(t, zks, "/serve", []string{`zklocks-role="operate" ` + alicePub, bobPub})
+	alicePub, aliceFP := serverig.SSHKey(t, keys, "alice")
+	bobPub, _ := serverig.SSHKey(t, keys, "bob")
+	serverig.SSHKey(t, keys, "eve")
+	r := serverig.Start(t, zks, "/serve", []string{`zklocks-role="operate" ` + alicePub, bobPub})
 	for _, k := range []string{"alice", "bob", "eve"} {
 		for _, ext := range []string{"", ".pub"} {
 			b, _ := os.ReadFile(filepath.Join(keys, k+ext))
-			if err := os.WriteFile(r.path(k+ext), b, 0o600); err != nil {
+			if err := os.WriteFile(r.Path(k+ext), b, 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if fi, err := os.Stat(r.path("host_key")); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(r.Path("host_key")); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the host key was not made 0600: %v %v", fi, err)
 	}
 
 	// Two people at once on one lock, each with their own cursor.
-	alice := r.open("alice", "alice", 120, 30)
-	bob := r.open("bob", "bob", 100, 24)
+	alice := r.Open("alice", "alice", 120, 30)
+	bob := r.Open("bob", "bob", 100, 24)
 	short := func(n string) string { return n[len(n)-10:] }
 	for _, s := range []*tmuxscreen.Screen{alice, bob} {
 		s.Keys("/", "orders", "Enter", "Enter")
@@ -82,7 +83,7 @@ func TestIntegrationServe(t *testing.T) {
 	if after.Version != before.Version || after.Mzxid != before.Mzxid {
 		t.Fatalf("the holder changed after bob's refused force-release: %+v → %+v", before, after)
 	}
-	if lines := r.audit(); len(lines) != 0 {
+	if lines := r.Audit(); len(lines) != 0 {
 		t.Fatalf("a refused force-release was audited: %v", lines)
 	}
 
@@ -91,12 +92,12 @@ func TestIntegrationServe(t *testing.T) {
 	alice.WaitText("Force-release: delete")
 	alice.Keys("y")
 	zktest.WaitUntil(t, 30*time.Second, func() string {
-		if len(r.audit()) > 0 {
+		if len(r.Audit()) > 0 {
 			return ""
 		}
 		return "no audit line for alice's force-release; the screen:\n" + alice.Capture()
 	})
-	line := r.audit()[0]
+	line := r.Audit()[0]
 	if line["action"] != "force-release" || line["user"] != "alice" || line["key"] != aliceFP ||
 		line["node"] != holder.Node || line["result"] != "ok" || line["via"] != "ssh" || line["host"] != "127.0.0.1" {
 		t.Fatalf("audit line: %v (want alice's force-release of %s with key %s)", line, holder.Node, aliceFP)
@@ -108,31 +109,31 @@ func TestIntegrationServe(t *testing.T) {
 	// Sessions screen follows the holder, whose client was not told.
 	alice.Keys("2")
 	alice.WaitText("forced", "not told: may believe it holds")
-	r.waitLog(`user "alice", key ` + aliceFP)
-	if !strings.Contains(r.log.String(), "role operate") || !strings.Contains(r.log.String(), "role view") {
-		t.Fatalf("the log does not say each session's role:\n%s", r.log)
+	r.WaitLog(`user "alice", key ` + aliceFP)
+	if !strings.Contains(r.Log(), "role operate") || !strings.Contains(r.Log(), "role view") {
+		t.Fatalf("the log does not say each session's role:\n%s", r.Log())
 	}
 
 	// An unknown key, a command and a session without a terminal are refused.
-	if code, out := r.run("eve", "eve"); code != 255 || !strings.Contains(out, "Permission denied (publickey)") {
+	if code, out := r.Run("eve", "eve"); code != 255 || !strings.Contains(out, "Permission denied (publickey)") {
 		t.Fatalf("eve's unknown key: exit %d, %q", code, out)
 	}
-	r.waitLog("is not in the authorized keys")
-	if code, out := r.run("alice", "alice", "-T", "cat", "/etc/passwd"); code != 1 || !strings.Contains(out, "no commands") {
+	r.WaitLog("is not in the authorized keys")
+	if code, out := r.Run("alice", "alice", "-T", "cat", "/etc/passwd"); code != 1 || !strings.Contains(out, "no commands") {
 		t.Fatalf("a command: exit %d, %q", code, out)
 	}
-	if code, out := r.run("alice", "alice", "-T"); code != 1 || !strings.Contains(out, "needs a terminal") {
+	if code, out := r.Run("alice", "alice", "-T"); code != 1 || !strings.Contains(out, "needs a terminal") {
 		t.Fatalf("no terminal: exit %d, %q", code, out)
 	}
 
 	// SIGHUP reads the keys file again, changed or not.
-	if err := r.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+	if err := r.Signal(syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	r.waitLog("authorized keys read again: 2 admitted")
+	r.WaitLog("authorized keys read again: 2 admitted")
 
 	// A client killed mid-session leaves the others served.
-	carol := r.open("carol", "alice", 80, 24)
+	carol := r.Open("carol", "alice", 80, 24)
 	pid, err := strconv.Atoi(strings.TrimSpace(carol.Tmux("display-message", "-p", "-t", "zklocks", "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
@@ -140,22 +141,22 @@ func TestIntegrationServe(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	r.waitLog(`session of user "carol"`)
+	r.WaitLog(`session of user "carol"`)
 	zktest.WaitUntil(t, 30*time.Second, func() string {
-		if strings.Contains(r.log.String(), `user "carol"`) && strings.Contains(r.log.String(), "the client went away") {
+		if strings.Contains(r.Log(), `user "carol"`) && strings.Contains(r.Log(), "the client went away") {
 			return ""
 		}
-		return "the server never saw carol's client go:\n" + r.log.String()
+		return "the server never saw carol's client go:\n" + r.Log()
 	})
 	curator.Acquire(t, "c-jobs", "mutex", "/serve/jobs")
 	bob.Keys("Escape")
 	bob.WaitText("PATH", "match /orders")
 	bob.Keys("Escape")
 	bob.WaitText("/serve/jobs")
-	again := r.open("carol", "alice", 80, 24)
+	again := r.Open("carol", "alice", 80, 24)
 	again.WaitText("/serve/jobs")
-	if err := r.cmd.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Fatalf("the server died: %v\n%s", err, r.log)
+	if err := r.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the server died: %v\n%s", err, r.Log())
 	}
 }
 
@@ -172,39 +173,49 @@ func TestIntegrationServeWatches(t *testing.T) {
 		curator.Acquire(t, id+"-waiter", "mutex", p)
 	}
 	keys := t.TempDir()
-	pub, _ := sshKey(t, keys, "viewer")
-	r := startServe(t, zks, "/watches", []string{pub}, "--max-sessions", "25")
+	pub, _ := serverig.SSHKey(t, keys, "viewer")
+	r := serverig.Start(t, zks, "/watches", []string{pub}, "--max-sessions", "25")
 	for _, ext := range []string{"", ".pub"} {
 		b, _ := os.ReadFile(filepath.Join(keys, "viewer"+ext))
-		if err := os.WriteFile(r.path("viewer"+ext), b, 0o600); err != nil {
+		if err := os.WriteFile(r.Path("viewer"+ext), b, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
 	watchesBefore := zktest.WatchCount(t, zks.Addr())
-	connsBefore := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
+	connsBefore := zktest.Mntr(t, zks.Addr(), "zk_num_alive_connections")
 
-	first := r.open("viewer1", "viewer", 100, 24)
+	first := r.Open("viewer1", "viewer", 100, 24)
 	first.WaitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
 	one := zktest.WatchCount(t, zks.Addr())
-	oneConns := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
+	oneConns := zktest.Mntr(t, zks.Addr(), "zk_num_alive_connections")
 	if one <= watchesBefore || oneConns != connsBefore+1 {
 		t.Fatalf("one session: %d watches (%d before), %d connections (%d before)", one, watchesBefore, oneConns, connsBefore)
 	}
 	screens := []*tmuxscreen.Screen{first}
 	for i := 2; i <= 20; i++ {
-		screens = append(screens, r.open(fmt.Sprintf("viewer%d", i), "viewer", 100, 24))
+		screens = append(screens, r.Open(fmt.Sprintf("viewer%d", i), "viewer", 100, 24))
 	}
 	for _, s := range screens {
 		s.WaitText("/watches/orders", "/watches/billing", "/watches/jobs", "updated")
 	}
-	if n := strings.Count(r.log.String(), "opened, terminal"); n != 20 {
-		t.Fatalf("%d sessions opened, want 20:\n%s", n, r.log)
+	if n := strings.Count(r.Log(), "opened, terminal"); n != 20 {
+		t.Fatalf("%d sessions opened, want 20:\n%s", n, r.Log())
 	}
 	twenty := zktest.WatchCount(t, zks.Addr())
-	twentyConns := mntrValue(t, zks.Addr(), "zk_num_alive_connections")
+	twentyConns := zktest.Mntr(t, zks.Addr(), "zk_num_alive_connections")
 	t.Logf("watches: %d before zklocks, %d with one session, %d with 20; connections %d, %d, %d",
 		watchesBefore, one, twenty, connsBefore, oneConns, twentyConns)
 	if twenty != one || twentyConns != oneConns {
 		t.Fatalf("20 sessions hold %d watches and %d connections, one held %d and %d", twenty, twentyConns, one, oneConns)
 	}
+}
+
+// selectedLine is the screen's line with the ">" marker.
+func selectedLine(screen string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.HasPrefix(l, ">") {
+			return l
+		}
+	}
+	return ""
 }

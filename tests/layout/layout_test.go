@@ -102,6 +102,7 @@ func TestRigTellsRigs(t *testing.T) {
 var binaryRigs = []string{
 	module + "/internal/testkit/zklocksbin",
 	module + "/internal/testkit/tmuxscreen",
+	module + "/internal/testkit/serverig",
 }
 
 // suite tells whether a package is one of the long suites under tests/
@@ -139,13 +140,19 @@ func list(t *testing.T) []listed {
 // TestBinaryDrivenOnlyFromE2E fails on a package outside tests/ whose
 // tests build or drive the zklocks binary: such a test is end-to-end and
 // belongs in tests/e2e (or, a benchmark, in tests/bench), where the make
-// targets that run long suites find it.
+// targets that run long suites find it. The test kit's own rigs may build
+// on the binary's (a rig that runs zklocks serve does); their tests may
+// not.
 func TestBinaryDrivenOnlyFromE2E(t *testing.T) {
 	for _, p := range list(t) {
-		if suite(p.path) || slices.Contains(binaryRigs, p.path) {
+		if suite(p.path) {
 			continue
 		}
-		for _, imported := range append(p.imports, p.testPaths...) {
+		imports := p.testPaths
+		if !rig(p.path) {
+			imports = append(imports, p.imports...)
+		}
+		for _, imported := range imports {
 			if slices.Contains(binaryRigs, imported) {
 				t.Errorf("%s imports %s: its tests run the binary, so they belong in tests/e2e", p.path, imported)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,4 +28,28 @@ func WatchCount(t testing.TB, addr string) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// Mntr returns one of mntr's integer figures (key, such as
+// zk_num_alive_connections) from the server at addr. It fails t when the
+// server does not say.
+func Mntr(t testing.TB, addr, key string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reply, err := fourLetter(ctx, addr, "mntr")
+	if err != nil {
+		t.Fatalf("zktest: mntr of %s: %v", addr, err)
+	}
+	for _, l := range strings.Split(reply, "\n") {
+		if v, ok := strings.CutPrefix(l, key+"\t"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				t.Fatalf("zktest: mntr of %s: %s is %q", addr, key, v)
+			}
+			return n
+		}
+	}
+	t.Fatalf("zktest: %s's mntr says no %s:\n%s", addr, key, reply)
+	return 0
 }

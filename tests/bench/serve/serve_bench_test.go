@@ -1,4 +1,4 @@
-package e2e
+package serve
 
 import (
 	"bytes"
@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/zklocks/zklocks/internal/testkit/procstat"
+	"github.com/zklocks/zklocks/internal/testkit/serverig"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	gossh "golang.org/x/crypto/ssh"
@@ -51,7 +51,7 @@ func BenchmarkServe(b *testing.B) {
 	}
 	var results []result
 	for _, n := range []int{1, 20} {
-		r := startServe(b, zks, "/bench", []string{pub}, "--max-sessions", "25")
+		r := serverig.Start(b, zks, "/bench", []string{pub}, "--max-sessions", "25")
 		var sessions []*benchSession
 		for i := range n {
 			sessions = append(sessions, openBenchSession(b, r, signer, fmt.Sprintf("viewer%d", i)))
@@ -59,19 +59,20 @@ func BenchmarkServe(b *testing.B) {
 		for _, s := range sessions {
 			s.waitText(b, "51 locks")
 		}
-		pid := r.cmd.Process.Pid
+		pid := r.PID()
 		cpu0, at0 := procstat.CPU(b, pid), time.Now()
 		time.Sleep(time.Minute) // the span CPU is measured over
 		cpu := procstat.CPU(b, pid) - cpu0
 		res := result{sessions: n, rssKB: float64(procstat.RSS(b, pid)) / 1024,
 			cpuPct:  100 * cpu.Seconds() / time.Since(at0).Seconds(),
-			watches: zktest.WatchCount(b, zks.Addr()), conns: mntrValue(b, zks.Addr(), "zk_num_alive_connections")}
+			watches: zktest.WatchCount(b, zks.Addr()), conns: zktest.Mntr(b, zks.Addr(), "zk_num_alive_connections")}
 		for _, s := range sessions {
 			s.close()
 		}
 		results = append(results, res)
-		_ = r.cmd.Process.Signal(syscall.SIGTERM)
-		_ = r.cmd.Wait()
+		if !r.Stop() {
+			b.Fatalf("zklocks serve did not stop on SIGTERM:\n%s", r.Log())
+		}
 		b.Logf("%d session(s): %.1f MB RSS, %.2f %% of a core, %d watches and %d connections on the server",
 			n, res.rssKB/1024, res.cpuPct, res.watches, res.conns)
 	}
@@ -136,8 +137,8 @@ func (s *benchSession) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func openBenchSession(b *testing.B, r *serveRig, signer gossh.Signer, user string) *benchSession {
-	conn, err := gossh.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", r.port), &gossh.ClientConfig{User: user,
+func openBenchSession(b *testing.B, r *serverig.Rig, signer gossh.Signer, user string) *benchSession {
+	conn, err := gossh.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", r.Port()), &gossh.ClientConfig{User: user,
 		Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
 	if err != nil {
 		b.Fatal(err)
