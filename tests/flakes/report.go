@@ -11,10 +11,11 @@ import (
 
 // event is one line of go test -json (cmd/test2json).
 type event struct {
-	Action  string
-	Package string
-	Test    string
-	Output  string
+	Action     string
+	Package    string
+	ImportPath string // a build's events name their package here
+	Test       string
+	Output     string
 }
 
 // key names a top-level test of a package; a package's own output (a
@@ -55,6 +56,11 @@ func (r *report) read(in io.Reader) error {
 }
 
 func (r *report) add(e event) {
+	if e.Package == "" {
+		// A test binary's build: "pkg [pkg.test]" or "pkg_test [pkg.test]".
+		pkg, _, _ := strings.Cut(e.ImportPath, " ")
+		e.Package = strings.TrimSuffix(pkg, "_test")
+	}
 	k := key{pkg: e.Package, test: topLevel(e.Test)}
 	switch e.Action {
 	case "start":
@@ -71,7 +77,7 @@ func (r *report) add(e event) {
 			return // its top-level test fails too, with this output in its own
 		}
 		if e.Test == "" && r.failedIn(e.Package) {
-			return // the package fails because a test did
+			return // the package fails because a test, or its build, did
 		}
 		t := r.tally(k)
 		t.failures = append(t.failures, strings.Join(r.current[k], ""))
@@ -90,11 +96,11 @@ func (r *report) tally(k key) *tally {
 	return t
 }
 
-// failedIn tells whether a test of the package has failed, so that the
-// package's own failure adds nothing to it.
+// failedIn tells whether a test of the package, or its build, has failed,
+// so that the package's own failure adds nothing to it.
 func (r *report) failedIn(pkg string) bool {
 	for k, t := range r.tests {
-		if k.pkg == pkg && k.test != "" && len(t.failures) > 0 {
+		if k.pkg == pkg && len(t.failures) > 0 {
 			return true
 		}
 	}
@@ -125,8 +131,12 @@ func (r *report) failed() []key {
 }
 
 // maxLines is how much of a failure's output is printed: its end, where
-// the failing assertion and the FAIL line are.
-const maxLines = 60
+// the failing assertion and the FAIL line are; maxLine how much of each
+// line.
+const (
+	maxLines = 60
+	maxLine  = 400
+)
 
 // print writes each failed test with how often it failed and the output of
 // its first failure, without go test's === progress lines.
@@ -139,7 +149,11 @@ func (r *report) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "--- %s %s: failed %d of %d runs\n", k.pkg, name, len(t.failures), max(t.runs, len(t.failures)))
 		for _, line := range excerpt(t.failures[0]) {
-			fmt.Fprint(w, "    ", strings.TrimRight(line, "\n"), "\n")
+			line = strings.TrimRight(line, "\n")
+			if len(line) > maxLine {
+				line = line[:maxLine] + fmt.Sprintf(" … (%d bytes more)", len(line)-maxLine)
+			}
+			fmt.Fprint(w, "    ", line, "\n")
 		}
 	}
 }

@@ -33,6 +33,11 @@ const stream = `{"Action":"start","Package":"p"}
 {"Action":"output","Package":"q","Output":"\trunning tests:\n"}
 {"Action":"output","Package":"q","Output":"\t\tTestSlow (1m0s)\n"}
 {"Action":"fail","Package":"q"}
+{"ImportPath":"r_test [r.test]","Action":"build-output","Output":"r/x_test.go:5:2: could not import path/filepath\n"}
+{"ImportPath":"r_test [r.test]","Action":"build-fail"}
+{"Action":"start","Package":"r"}
+{"Action":"output","Package":"r","Output":"FAIL\tr [build failed]\n"}
+{"Action":"fail","Package":"r"}
 go: some message that is not JSON
 `
 
@@ -42,7 +47,7 @@ func TestReportNamesEachFailedTestOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := r.failed()
-	want := []key{{pkg: "p", test: "TestA"}, {pkg: "q"}}
+	want := []key{{pkg: "p", test: "TestA"}, {pkg: "q"}, {pkg: "r"}}
 	if len(got) != len(want) {
 		t.Fatalf("failed = %v, want %v", got, want)
 	}
@@ -54,6 +59,9 @@ func TestReportNamesEachFailedTestOnce(t *testing.T) {
 	if a := r.tests[want[0]]; a.runs != 2 || len(a.failures) != 1 {
 		t.Errorf("TestA: %d runs, %d failures; want 2 runs, 1 failure", a.runs, len(a.failures))
 	}
+	if b := r.tests[want[2]]; len(b.failures) != 1 {
+		t.Errorf("a build that failed counted %d times, want once", len(b.failures))
+	}
 
 	var out bytes.Buffer
 	r.print(&out)
@@ -64,6 +72,8 @@ func TestReportNamesEachFailedTestOnce(t *testing.T) {
 		"--- q (the package itself): failed 1 of 1 runs",
 		"panic: test timed out after 1m0s",
 		"TestSlow (1m0s)",
+		"--- r (the package itself)",
+		"could not import path/filepath",
 	} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("report lacks %q:\n%s", line, out.String())
