@@ -27,8 +27,8 @@ import (
 // alone, and through its polls where a directory has more children than
 // it watches.
 func TestIntegrationLargeTree(t *testing.T) {
-	// Not in parallel: its walks of 50,000 nodes must end within the
-	// waits below, which the other tests' load beside it can outlast.
+	// Not in parallel: it builds and walks a tree of 50,000 nodes, the
+	// heaviest work of the package's tests.
 	zks := zktest.Start(t, zktest.WithJVMFlags("-Xms512m", "-Xmx1g"), zktest.WithConfig("forceSync=no"))
 	spec := bigtree.Spec{Plain: 50_000, Locks: 200, Contenders: 6, Services: 100, Stale: 5, ForeignWatches: 50_000}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -58,14 +58,14 @@ func TestIntegrationLargeTree(t *testing.T) {
 	if d := c.State().Discovery; d.DumpAt.IsZero() {
 		t.Errorf("the tree is bigger than the walk's burst, yet no dump was used: %+v", d)
 	}
-	c.Until(t, "the walk finding the locks held only by persistent nodes", func(s *model.State) bool {
+	c.UntilProgressing(t, "the walk finding the locks held only by persistent nodes", func(s *model.State) bool {
 		for _, p := range tree.StalePaths {
 			if s.Locks[p] == nil {
 				return false
 			}
 		}
 		return s.Discovery.Complete
-	})
+	}, walkReads)
 
 	// A lock appears under a directory that holds none: the next dump finds it.
 	admin := zks.Connect(t)
@@ -117,7 +117,7 @@ func TestIntegrationLargeTree(t *testing.T) {
 func newLocksBesideOthers(t *testing.T, zks *zktest.Server, tree *bigtree.Tree, c *watchtest.Feed) {
 	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	q := watchtest.Watch(t, conn, zkwatch.WatchConfig{EnrichEvery: -1, DumpEvery: time.Hour, WalkEvery: time.Hour, WalkRate: 50_000, DirWatchMax: 99})
-	q.Until(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && !s.LastSync.IsZero() })
+	q.UntilProgressing(t, "the walk's end", func(s *model.State) bool { return s.Discovery.Complete && !s.LastSync.IsZero() }, walkReads)
 	d := q.State().Discovery
 	if d.PolledCount != 2 || d.WatchedDirs < 2 {
 		t.Errorf("the groups of 100 locks are not polled, or the other lock directories not watched: %+v", d)
@@ -174,3 +174,8 @@ func isStalePart(p string, tree *bigtree.Tree) bool {
 	}
 	return false
 }
+
+// walkReads is how far the walk under way has read: a walk of 50,000
+// nodes takes as long as the machine's load makes it, and a wait for its
+// end fails only once it stops reading.
+func walkReads(s *model.State) int { return s.Discovery.WalkReads }

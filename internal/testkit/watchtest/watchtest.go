@@ -198,6 +198,32 @@ func (f *Feed) UntilWithin(t testing.TB, d time.Duration, what string, cond func
 	f.wait(t, d, func() string { return what }, func() bool { return cond(f.state) })
 }
 
+// UntilProgressing waits for cond to hold of the State for as long as
+// progress, read from the State, keeps changing, and fails the test naming
+// what once progress has stood still for Wait. It is for work whose length
+// the machine's load sets (a walk of a large tree, read at a pace a loaded
+// machine cannot keep): what fails is work that stopped, never work that
+// is slow.
+func (f *Feed) UntilProgressing(t testing.TB, what string, cond func(s *model.State) bool, progress func(s *model.State) int) {
+	t.Helper()
+	f.mu.Lock()
+	last, moved := progress(f.state), time.Now()
+	f.mu.Unlock()
+	ok := func() bool {
+		if p := progress(f.state); p != last {
+			last, moved = p, time.Now()
+		}
+		return cond(f.state)
+	}
+	stuck := func() string {
+		if time.Since(moved) <= Wait {
+			return ""
+		}
+		return fmt.Sprintf("with no progress for %v (at %d)", Wait, last)
+	}
+	f.waitUnless(t, func() string { return what }, ok, stuck)
+}
+
 // UntilCheck waits up to d for check, which says what is still wrong with
 // the State, to return "", and fails the test with its last answer when it
 // never does.
@@ -232,6 +258,19 @@ func (f *Feed) UntilEvent(t testing.TB, what string, cond func(ev zkwatch.Event)
 func (f *Feed) wait(t testing.TB, d time.Duration, what func() string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(d)
+	f.waitUnless(t, what, ok, func() string {
+		if time.Now().After(deadline) {
+			return fmt.Sprintf("within %v", d)
+		}
+		return ""
+	})
+}
+
+// waitUnless polls ok, called with the Feed locked, every 20 ms until it
+// holds, and fails the test naming what when the watcher ends first or
+// when gaveUp, called after each poll, says why it gives up ("within 30s").
+func (f *Feed) waitUnless(t testing.TB, what func() string, ok func() bool, gaveUp func() string) {
+	t.Helper()
 	for {
 		f.mu.Lock()
 		held := ok()
@@ -250,8 +289,8 @@ func (f *Feed) wait(t testing.TB, d time.Duration, what func() string, ok func()
 			t.Fatalf("never saw %s: the watcher ended; %s", what(), f.describe())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never saw %s within %v; %s", what(), d, f.describe())
+		if why := gaveUp(); why != "" {
+			t.Fatalf("never saw %s %s; %s", what(), why, f.describe())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
