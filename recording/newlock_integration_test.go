@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
@@ -30,14 +31,7 @@ func TestIntegrationRecordingHoldsNewLocksFromTheirFirstEvent(t *testing.T) {
 	curator := peers.Start(t, peers.Curator, srv.Addr())
 	kazoo := peers.Start(t, peers.Kazoo, srv.Addr())
 
-	target, _ := zkwatch.ParseConnectString(srv.Addr())
-	dialCtx, cancelDial := context.WithTimeout(context.Background(), 30*time.Second)
-	conn, err := zkwatch.Dial(dialCtx, zkwatch.Options{Target: target, SessionTimeout: 10 * time.Second})
-	cancelDial()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := watchtest.Dial(t, srv.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
 	path := filepath.Join(t.TempDir(), "locks.zklocks")
 	w, err := recording.Create(path, recording.Options{Header: recording.Header{Server: srv.Addr()}})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -117,14 +118,7 @@ func TestIntegrationRecordReplay(t *testing.T) {
 	// The watcher's session goes through a proxy, so that it can be made
 	// to expire.
 	proxy := zktest.NewProxy(t, srv.Addr())
-	target, _ := zkwatch.ParseConnectString(proxy.Addr())
-	dialCtx, cancelDial := context.WithTimeout(context.Background(), 30*time.Second)
-	conn, err := zkwatch.Dial(dialCtx, zkwatch.Options{Target: target, SessionTimeout: 2 * time.Second})
-	cancelDial()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := watchtest.Dial(t, proxy.Addr(), zkwatch.Options{SessionTimeout: 2 * time.Second})
 	path := filepath.Join(t.TempDir(), "locks.zklocks")
 	w, err := recording.Create(path, recording.Options{Header: recording.Header{Server: srv.Addr(), Roots: []string{"/rec"}}})
 	if err != nil {
