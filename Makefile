@@ -42,14 +42,16 @@ unit: vet
 # test), while a busy loop spins on every core for the run's duration
 # (tests/flakes): prints each test that failed at least once, with its
 # failure, and nothing when every run passed (see docs/testing.md,
-# Flaky tests). FLAKELOAD busy goroutines, every core's by default.
+# Flaky tests). FLAKELOAD busy goroutines, every core's by default; the
+# whole go test -json output of each invocation is kept in FLAKEDIR.
 FLAKECOUNT ?= 3
 FLAKELOAD  ?= $(shell nproc 2>/dev/null || echo 2)
+FLAKEDIR   ?= $(or $(TMPDIR),/tmp)
 .PHONY: flakes
 flakes: deps vet
 	@status=0; \
-	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -- -race -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration' $(LONGEST) ./... || status=$$?; \
-	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos || status=$$?; \
+	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-race.json -- -race -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration' $(LONGEST) ./... || status=$$?; \
+	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-norace.json -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos || status=$$?; \
 	exit $$status
 
 vet:

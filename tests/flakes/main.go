@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -17,17 +18,18 @@ func main() {
 	count := flag.Int("count", 3, "runs of each test (go test -count)")
 	spinners := flag.Int("load", runtime.NumCPU(), "busy goroutines spinning while the tests run (0: none)")
 	loadFor := flag.Duration("load-for", 2*time.Hour, "the longest the load may last")
+	raw := flag.String("raw", "", "a file to keep go test's whole -json output in, for a failure's every line")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: flakes [-count N] [-load N] [-load-for D] -- go test arguments")
+		fmt.Fprintln(os.Stderr, "usage: flakes [-count N] [-load N] [-load-for D] [-raw FILE] -- go test arguments")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	os.Exit(run(*count, *spinners, *loadFor, flag.Args()))
+	os.Exit(run(*count, *spinners, *loadFor, *raw, flag.Args()))
 }
 
 // run runs go test under load and prints what failed; its exit code is 1
 // when a test failed, 2 when go test could not be run.
-func run(count, spinners int, loadFor time.Duration, testArgs []string) int {
+func run(count, spinners int, loadFor time.Duration, raw string, testArgs []string) int {
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 
@@ -52,8 +54,18 @@ func run(count, spinners int, loadFor time.Duration, testArgs []string) int {
 		fmt.Fprintln(os.Stderr, "flakes:", err)
 		return 2
 	}
+	var in io.Reader = out
+	if raw != "" {
+		f, err := os.Create(raw)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "flakes:", err)
+			return 2
+		}
+		defer f.Close()
+		in = io.TeeReader(out, f)
+	}
 	r := newReport()
-	readErr := r.read(out)
+	readErr := r.read(in)
 	waitErr := cmd.Wait()
 	stopLoad()
 
