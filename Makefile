@@ -79,7 +79,8 @@ bench-watch: deps
 # zklocks on a generated production-sized cluster (a million znodes, 10,000
 # locks × 6 Curator contenders, a million foreign watches), every figure
 # beside its target and a raw go-zookeeper floor (see docs/performance.md, Large
-# clusters); five to ten minutes. BENCHFLAGS adds e.g. -scale.members=3.
+# clusters), the floor and the UI in interleaved rounds; fifteen to twenty
+# minutes. BENCHFLAGS adds e.g. -scale.members=3 or -scale.rounds=5.
 .PHONY: bench-scale
 bench-scale: deps
 	$(GO) test ./tests/bench/scale -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
