@@ -88,7 +88,7 @@ func Build(ctx context.Context, servers []string, spec Spec, logf func(string, .
 	}
 	start := time.Now()
 	for _, p := range []string{"/kafka", "/kafka/brokers", "/kafka/brokers/topics", "/app", "/app/locks", "/app/stale", "/services"} {
-		if err := t.create(admin, []string{p}, nil, 0); err != nil {
+		if err := t.create(ctx, admin, []string{p}, nil, 0); err != nil {
 			t.Close()
 			return nil, err
 		}
@@ -152,16 +152,27 @@ func (t *Tree) createAll(ctx context.Context, c *zk.Conn, paths []string, data [
 		batches = append(batches, paths[:n])
 		paths = paths[n:]
 	}
-	return pipeline(ctx, batches, func(b []string) error { return t.create(c, b, data, flags) })
+	return pipeline(ctx, batches, func(b []string) error { return t.create(ctx, c, b, data, flags) })
 }
 
-// create makes paths in one multi.
-func (t *Tree) create(c *zk.Conn, paths []string, data []byte, flags int32) error {
+// create makes paths in one multi. A multi cut off by a reconnect is made
+// again once the session is back: it made every node or none, so a
+// retry that finds the first node there finds the multi done (the tree's
+// sessions are its only writers).
+func (t *Tree) create(ctx context.Context, c *zk.Conn, paths []string, data []byte, flags int32) error {
 	ops := make([]any, len(paths))
 	for i, p := range paths {
 		ops[i] = &zk.CreateRequest{Path: p, Data: data, Acl: zk.WorldACL(zk.PermAll), Flags: flags}
 	}
-	if _, err := c.Multi(ops...); err != nil {
+	_, err := c.Multi(ops...)
+	for tries := 1; errors.Is(err, zk.ErrConnectionClosed) && tries < maxTries && waitSession(ctx, c); tries++ {
+		if _, err = c.Multi(ops...); errors.Is(err, zk.ErrNodeExists) {
+			if ok, _, eerr := c.Exists(paths[0]); eerr == nil && ok {
+				err = nil
+			}
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("bigtree: create %s and %d more: %w", paths[0], len(paths)-1, err)
 	}
 	t.count(len(paths), 0)

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -76,11 +78,25 @@ func (t *Tree) contend(ctx context.Context, c *zk.Conn, parents []string) ([]str
 	}
 	err := pipeline(ctx, batches, func(b [2]int) error {
 		ops := make([]any, 0, b[1]-b[0])
+		prefixes := make([]string, 0, b[1]-b[0])
 		for _, p := range parents[b[0]:b[1]] {
-			ops = append(ops, &zk.CreateRequest{Path: p + "/" + curatorPrefix(), Data: contenderData,
+			prefixes = append(prefixes, curatorPrefix())
+			ops = append(ops, &zk.CreateRequest{Path: p + "/" + prefixes[len(prefixes)-1], Data: contenderData,
 				Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral | zk.FlagSequence})
 		}
 		res, err := c.Multi(ops...)
+		for tries := 1; errors.Is(err, zk.ErrConnectionClosed) && tries < maxTries && waitSession(ctx, c); tries++ {
+			// As Curator does with its protected names: a multi cut off by
+			// a reconnect either made every node or none, and the first
+			// one's GUID says which.
+			var made bool
+			if made, err = protectedMade(c, parents[b[0]:b[1]], prefixes, created[b[0]:b[1]]); err == nil && made {
+				return nil
+			}
+			if err == nil {
+				res, err = c.Multi(ops...)
+			}
+		}
 		if err != nil {
 			return fmt.Errorf("bigtree: contenders in %s and %d more: %w", parents[b[0]], b[1]-b[0]-1, err)
 		}
@@ -200,4 +216,22 @@ func waitSession(ctx context.Context, c *zk.Conn) bool {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return false
+}
+
+// protectedMade reports whether the nodes named parents[i]/prefixes[i]<seq>
+// were made, by the first parent's children, and if so fills created
+// with their paths.
+func protectedMade(c *zk.Conn, parents, prefixes, created []string) (bool, error) {
+	for i, p := range parents {
+		children, _, err := c.Children(p)
+		if err != nil {
+			return false, err
+		}
+		j := slices.IndexFunc(children, func(n string) bool { return strings.HasPrefix(n, prefixes[i]) })
+		if j < 0 {
+			return false, nil // a multi makes all of its nodes or none
+		}
+		created[i] = p + "/" + children[j]
+	}
+	return true, nil
 }
