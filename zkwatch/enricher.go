@@ -121,7 +121,7 @@ func NewEnricher(servers []string, interval time.Duration) *Enricher {
 // it. It describes the servers when they answered and is stale thereafter.
 func (e *Enricher) Poll(ctx context.Context) Enrichment {
 	e.mu.Lock()
-	fresh := !e.askedAt.IsZero() && e.now().Sub(e.askedAt) < e.interval
+	fresh := !e.askedAt.IsZero() && e.now().Sub(e.askedAt) < e.interval-e.interval/20
 	if ctx.Err() != nil || (e.flight == nil && fresh) {
 		defer e.mu.Unlock()
 		return e.last
@@ -149,6 +149,15 @@ func (e *Enricher) Poll(ctx context.Context) Enrichment {
 	return e.last
 }
 
+// wordEvery is the least time between two reads of a member's cons or
+// watch table that the period alone paces. A caller polls on a ticker of
+// the period, and each word's ask is dated when it began, after srvr: the
+// next tick comes a little less than a period after it as often as a
+// little more, and pacing by the whole period read each only every other
+// period. Poll itself asks again once the period less a twentieth has
+// passed, for the same reason.
+func (e *Enricher) wordEvery() time.Duration { return e.interval - e.interval/4 }
+
 // AskSoon makes the next Poll ask the members whatever the interval: srvr,
 // and each other word its cost allows (cons and a watch table read for the
 // same locks are kept as usual; a table read before the locks of interest
@@ -173,7 +182,7 @@ func (e *Enricher) LookAgain() {
 // cancellation, which belongs to the Polls that wait.
 func (e *Enricher) start(ctx context.Context) *ask {
 	actx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{}), consEvery: e.interval}
+	f := &ask{ctx: actx, cancel: cancel, done: make(chan struct{}), consEvery: e.wordEvery()}
 	if e.consAgain {
 		f.consEvery, e.consAgain = 0, false
 	}

@@ -91,7 +91,7 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 	// watches: it is read again as soon as its cost allows, not a period
 	// later.
 	grew := interest.Gen != kept.coversGen && e.Costs.Due(a.info.Addr, kept.watchesWord, 0)
-	if kept.watches != nil && !grew && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.interval) {
+	if kept.watches != nil && !grew && !e.Costs.Due(a.info.Addr, kept.watchesWord, e.wordEvery()) {
 		a.watches, a.watchesZxid, a.watchesAt, a.watchesWord, a.covers, a.watchesFor = kept.watches, kept.watchesZxid, kept.watchesAt, kept.watchesWord, kept.covers, kept.watchesFor
 		a.coversGen = kept.coversGen
 		a.info.setVia(kept.watchesWord, kept.watchesVia)

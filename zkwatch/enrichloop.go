@@ -74,7 +74,11 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 			return
 		}
 		switch wake {
-		case wakeFound:
+		case wakeTick, wakeFound:
+			// A period's poll asks even when an early poll came within
+			// the period: otherwise the Enricher, counting its period
+			// from that early ask, answered the tick with the early
+			// picture, and cons went unread for a period more.
 			e.AskSoon()
 		case wakeSecondLook:
 			e.LookAgain()

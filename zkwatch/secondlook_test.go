@@ -76,3 +76,17 @@ func TestLookAgainAt(t *testing.T) {
 		}
 	}
 }
+
+// A caller's next tick may come a hair less than a period after the last
+// ask began: srvr and cons are asked again then, not a period later.
+func TestEnricherTickALittleEarlyAsksAgain(t *testing.T) {
+	m := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt")})
+	e, clock := newTestEnricher(5*time.Second, m)
+	e.Costs = words.NewCostsWithClock(clock.now)
+	e.Poll(context.Background())
+	clock.advance(5*time.Second - 10*time.Millisecond)
+	e.Poll(context.Background())
+	if got := m.counts(); got["srvr"] != 2 || got["cons"] != 2 {
+		t.Errorf("a tick 10 ms early asked %v, want srvr and cons twice each", got)
+	}
+}
