@@ -53,3 +53,18 @@ func Mntr(t testing.TB, addr, key string) int {
 	t.Fatalf("zktest: %s's mntr says no %s:\n%s", addr, key, reply)
 	return 0
 }
+
+// SessionConnections returns how many of the server at addr's connections
+// carry a session (cons lines with a sid): the clients' connections, not a
+// four-letter word's own short one, which mntr's zk_num_alive_connections
+// counts too while it is open. It fails t when the server does not answer.
+func SessionConnections(t testing.TB, addr string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	reply, err := fourLetter(ctx, addr, "cons")
+	if err != nil {
+		t.Fatalf("zktest: cons of %s: %v", addr, err)
+	}
+	return strings.Count(reply, ",sid=0x")
+}
