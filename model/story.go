@@ -56,14 +56,15 @@ const (
 
 // How a hold or wait ended.
 const (
-	EndReleased = "released"       // its client deleted its node, its session living on
-	EndExpired  = "expired"        // its node went with its session (see EndedByExpiry)
-	EndClosed   = "session-closed" // its client closed its session (see EndedByClose)
-	EndForced   = "forced"         // zklocks' operator deleted it (Audit says how)
-	EndUnknown  = "unknown"        // its node went; no member's answer since said whether its session outlived it
-	EndGranted  = "granted"        // a wait that became a hold
-	EndLeft     = "left"           // a wait whose node went before it held, its session living on
-	EndOngoing  = "ongoing"        // still there at To
+	EndReleased     = "released"       // its client deleted its node, its session living on
+	EndExpired      = "expired"        // its node went with its session (see EndedByExpiry)
+	EndClosed       = "session-closed" // its client closed its session (see EndedByClose)
+	EndSessionEnded = "session-ended"  // its node went with its session, which expired or was closed: not known which (see EndedBySessionEnd)
+	EndForced       = "forced"         // zklocks' operator deleted it (Audit says how)
+	EndUnknown      = "unknown"        // its node went; no member's answer since said whether its session outlived it
+	EndGranted      = "granted"        // a wait that became a hold
+	EndLeft         = "left"           // a wait whose node went before it held, its session living on
+	EndOngoing      = "ongoing"        // still there at To
 )
 
 // StoryHold is one holder's hold.

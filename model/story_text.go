@@ -69,19 +69,23 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 }
 
 // enderWord is how a hold or wait that ended by e is told; plain is a
-// release's word.
+// release's word, said only of an ending judged a release.
 func enderWord(e Ender, plain string) string {
 	switch e {
 	case EndedByExpiry:
 		return EndExpired
 	case EndedByClose:
 		return EndClosed
+	case EndedBySessionEnd:
+		return EndSessionEnded
 	case EndedByOperator:
 		return EndForced
-	case EndedByUnknown:
-		return EndUnknown
+	case EndedByRelease:
+		return plain
 	}
-	return plain
+	// Not known yet, or not said (an ending the log never judged): a
+	// release would be a guess.
+	return EndUnknown
 }
 
 // auditOf is the audit line of the operator's action that ended node at
@@ -102,6 +106,8 @@ func endWords(end string) string {
 		return "ended (released or expired: no member's answer since told)"
 	case EndClosed:
 		return "ended with its session, closed by its client,"
+	case EndSessionEnded:
+		return "ended with its session (expired or closed by its client: not known)"
 	}
 	return end
 }

@@ -1,0 +1,67 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// A hold whose session ended with its node, with nothing to tell an expiry
+// from a close, is told as ended with its session, never as released.
+func TestTellStorySessionEndIsNotARelease(t *testing.T) {
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	lockAt := func(d time.Duration, seqs ...int) zkwatch.Event {
+		l := lockOf("/t", seqs...)
+		l.ReadAt = at(d)
+		return zkwatch.Event{Kind: zkwatch.EventLock, At: at(d), Path: "/t", Lock: l}
+	}
+	servers := func(d time.Duration, sessions ...int64) zkwatch.Event {
+		clients := map[int64]zkwatch.ClientInfo{}
+		for _, id := range sessions {
+			clients[id] = zkwatch.ClientInfo{Session: id, Server: "zk1:2181", Client: fmt.Sprintf("10.0.0.%d:5000", id-99), Timeout: 30 * time.Second}
+		}
+		return zkwatch.Event{Kind: zkwatch.EventServers, At: at(d), ClientsAsked: at(d - time.Second), ClientsComplete: true, Clients: clients}
+	}
+	evs := []zkwatch.Event{
+		{Kind: zkwatch.EventConn, At: at(-2 * time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
+		{Kind: zkwatch.EventSynced, At: at(-time.Minute)},
+		lockAt(-50*time.Second, 0, 1),
+		servers(-45*time.Second, 100, 101),
+		// 0's node goes while its session was last listed: not known yet.
+		lockAt(-10*time.Second, 1),
+		// The next complete answer lists it nowhere: it ended with its
+		// node, heard from too long ago to say it was closed, never
+		// seen silent to say it expired.
+		servers(-5*time.Second, 101),
+	}
+	st := TellStory(evs, "/t", time.Time{}, time.Time{})
+	if len(st.Holds) == 0 || st.Holds[0].Session != "0x64" {
+		t.Fatalf("holds %+v", st.Holds)
+	}
+	if h := st.Holds[0]; h.End != EndSessionEnded {
+		t.Errorf("0x64's hold ended %q, want %q", h.End, EndSessionEnded)
+	}
+	var buf bytes.Buffer
+	if err := st.WriteText(&buf, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "expired or closed by its client: not known") || strings.Contains(buf.String(), "released") {
+		t.Errorf("the text:\n%s", buf.String())
+	}
+}
+
+// Only an ending judged a release reads as one.
+func TestEnderWordSaysReleasedOnlyOfARelease(t *testing.T) {
+	for _, e := range []Ender{"", EndedByUnknown, EndedBySessionEnd, EndedByExpiry, EndedByClose, EndedByOperator} {
+		if got := enderWord(e, EndReleased); got == EndReleased {
+			t.Errorf("an ending by %q reads %q", e, got)
+		}
+	}
+	if got := enderWord(EndedByRelease, EndReleased); got != EndReleased {
+		t.Errorf("a release reads %q", got)
+	}
+}
