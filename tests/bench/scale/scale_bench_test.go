@@ -136,13 +136,17 @@ func scaleMeasure(b *testing.B, bin string, admin bool, r *scaleReport) scaleFig
 // through the AdminServer) when it is not nil.
 func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 	r.admin = admin != nil
+	// A verdict is met only where both runs meet the target: a figure
+	// the AdminServer run misses is missed.
 	row := func(what, target, floor string, get func(scaleFigures) scaleValue, ok func(scaleFigures) bool) {
 		var a *scaleValue
+		met := ok(f)
 		if admin != nil {
 			v := get(*admin)
 			a = &v
+			met = met && ok(*admin)
 		}
-		r.row(what, get(f), a, target, floor, ok(f))
+		r.row(what, get(f), a, target, floor, met)
 	}
 	always := func(scaleFigures) bool { return true }
 	// The target: half the floor's time, measured in the same run,
@@ -178,14 +182,14 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 		func(x scaleFigures) scaleValue {
 			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.ui.cpu*100), x.ui.cpu}
 		}, always)
-	for i, m := range f.cost {
+	for i := range f.cost {
 		row("asks' share of member "+strconv.Itoa(i), "≤ 1 %", "", func(x scaleFigures) scaleValue {
 			if i >= len(x.cost) {
 				return scaleValue{text: "-"}
 			}
 			m := x.cost[i]
 			return scaleValue{fmt.Sprintf("%.3f %% (%s/min in %s/min)", m.Share()*100, fmtMB(m.Bytes), fmtDur(m.Time)), m.Share()}
-		}, func(scaleFigures) bool { return m.Share() <= 0.01 })
+		}, func(x scaleFigures) bool { return i >= len(x.cost) || x.cost[i].Share() <= 0.01 })
 	}
 	row("show of one lock", "≤ 300ms", "", func(x scaleFigures) scaleValue { return runValue(x.show) },
 		func(x scaleFigures) bool { return x.show.took <= 300*time.Millisecond })
