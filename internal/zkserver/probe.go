@@ -3,11 +3,9 @@ package zkserver
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"strings"
 	"time"
 )
@@ -40,49 +38,19 @@ func FourLetter(ctx context.Context, addr, word string) (string, error) {
 // follower, observer), or "" when it does not answer within a second, or
 // answers without a mode (not serving yet, or srvr refused).
 func Mode(ctx context.Context, addr string) string {
-	m, _ := ModeWithin(ctx, addr, time.Second)
-	return m
-}
-
-// ModeWithin is Mode giving up after within rather than a second; slow
-// reports whether it gave up for that reason, the member perhaps serving
-// yet answering slower than within (a loaded machine): a caller that asks
-// again should wait longer for the answer (see Prober).
-func ModeWithin(ctx context.Context, addr string, within time.Duration) (mode string, slow bool) {
-	askCtx, cancel := context.WithTimeout(ctx, within)
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
-	reply, err := FourLetter(askCtx, addr, "srvr")
+	reply, err := FourLetter(ctx, addr, "srvr")
 	if err != nil {
-		return "", ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded))
+		return ""
 	}
 	sc := bufio.NewScanner(strings.NewReader(reply))
 	for sc.Scan() {
 		if m, ok := strings.CutPrefix(sc.Text(), "Mode:"); ok {
-			return strings.TrimSpace(m), false
+			return strings.TrimSpace(m)
 		}
 	}
-	return "", false
-}
-
-// Prober asks a member its mode again and again, as a wait for it to
-// serve does, each ask waiting twice as long as the last one that gave up
-// for want of time: on a loaded machine a member that serves may take
-// longer than a second to answer, and asks that each give up after a
-// second would never hear it. The zero Prober starts at a second.
-type Prober struct {
-	within time.Duration
-}
-
-// Mode asks addr for its mode (see ModeWithin).
-func (p *Prober) Mode(ctx context.Context, addr string) string {
-	if p.within == 0 {
-		p.within = time.Second
-	}
-	m, slow := ModeWithin(ctx, addr, p.within)
-	if slow {
-		p.within *= 2
-	}
-	return m
+	return ""
 }
 
 // waitMode polls srvr on addr until ready accepts its mode, p exits, or ctx
@@ -91,9 +59,8 @@ func waitMode(ctx context.Context, p *process, addr string, ready func(mode stri
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	last := ""
-	var probe Prober
 	for {
-		if m := probe.Mode(ctx, addr); m != "" {
+		if m := Mode(ctx, addr); m != "" {
 			last = m
 			if ready(m) {
 				return nil

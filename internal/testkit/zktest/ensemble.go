@@ -86,12 +86,11 @@ func (e *Ensemble) Leader() int {
 	ctx, cancel := context.WithTimeout(context.Background(), leaderTimeout)
 	defer cancel()
 	var modes []string
-	probes := make([]zkserver.Prober, len(e.members))
 	for {
 		leader, n := -1, 0
 		modes = modes[:0]
 		for i, s := range e.members {
-			m := probes[i].Mode(ctx, s.Addr())
+			m := probe(ctx, s.Addr())
 			modes = append(modes, fmt.Sprintf("%d=%q", i, m))
 			if m == "leader" {
 				leader, n = i, n+1
