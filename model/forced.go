@@ -12,9 +12,9 @@ import (
 // Forced is a contender the operator force-released: its session was not
 // told, so while it stays connected its client may go on as if its node
 // were there (a holder as if it held). It is followed until its client
-// lets go: its session is gone from a complete members' answer, or it has
-// a node in the lock that it did not have when it was force-released
-// (it queued again).
+// lets go: its session is gone from a complete members' answer asked for
+// after the force-release, or it has a node in the lock that it did not
+// have when it was force-released (it queued again).
 type Forced struct {
 	// Lock is the lock's path, Node the path of the node deleted.
 	Lock, Node string
@@ -103,8 +103,12 @@ func (s *State) pruneForced(ev zkwatch.Event) {
 	gone := func(f Forced) bool {
 		switch ev.Kind {
 		case zkwatch.EventServers:
+			// Only an answer asked for after the force-release says its
+			// session is gone: one asked before may predate the session
+			// itself, and the watcher hands the last answer on again
+			// until the next one comes.
 			_, listed := s.Clients[f.Session]
-			return s.ClientsComplete && !listed // its session is gone
+			return s.ClientsComplete && !listed && s.clientsAsked.After(f.At())
 		case zkwatch.EventLock:
 			return ev.Path == f.Lock && s.queuedAgainAfterForce(f)
 		}

@@ -10,7 +10,8 @@ import (
 
 // TestForcedFollowsUntilItLetsGo: a force-released contender is followed
 // whether the action or its node's end comes first, with the role it had,
-// until its session is gone from a complete answer or it queues again; an
+// until its session is gone from a complete answer asked for after the
+// force-release or it queues again; an
 // action that failed, or that deleted nothing, is not followed.
 func TestForcedFollowsUntilItLetsGo(t *testing.T) {
 	servers := func(sessions ...int64) zkwatch.Event {
@@ -18,7 +19,7 @@ func TestForcedFollowsUntilItLetsGo(t *testing.T) {
 		for _, id := range sessions {
 			clients[id] = zkwatch.ClientInfo{Session: id}
 		}
-		return zkwatch.Event{Kind: zkwatch.EventServers, At: t0, ClientsAsked: t0, ClientsComplete: true, Clients: clients}
+		return zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(2 * time.Second), ClientsAsked: t0.Add(2 * time.Second), ClientsComplete: true, Clients: clients}
 	}
 	force := func(l *lockcore.Lock, i int, kind lockcore.ActionKind, failed string) zkwatch.Event {
 		p := l.Participants[i]
@@ -40,6 +41,14 @@ func TestForcedFollowsUntilItLetsGo(t *testing.T) {
 		if len(s.Forced) != 1 || s.Forced[0].Role != lockcore.RoleWaiter || s.Forced[0].Lock != "/t" ||
 			s.Forced[0].Node != all.Participants[1].Path || s.Forced[0].Session != 101 || !s.Forced[0].At().Equal(t0.Add(time.Second)) {
 			t.Fatalf("forced: %+v", s.Forced)
+		}
+		// An answer asked for before the force-release (the watcher hands
+		// its last answer on again) says nothing of after it.
+		stale := servers(100, 102)
+		stale.ClientsAsked = t0
+		s.Apply(stale)
+		if len(s.Forced) != 1 {
+			t.Fatal("forgotten on an answer asked for before the force-release")
 		}
 		s.Apply(servers(100, 101, 102))
 		if len(s.Forced) != 1 {
