@@ -107,8 +107,12 @@ func (s *State) pruneForced(ev zkwatch.Event) {
 			// session is gone: one asked before may predate the session
 			// itself, and the watcher hands the last answer on again
 			// until the next one comes.
+			asked := s.clientsAsked
+			if asked.IsZero() {
+				asked = ev.At
+			}
 			_, listed := s.Clients[f.Session]
-			return s.ClientsComplete && !listed && s.clientsAsked.After(f.At())
+			return s.ClientsComplete && !listed && asked.After(f.At())
 		case zkwatch.EventLock:
 			return ev.Path == f.Lock && s.queuedAgainAfterForce(f)
 		}

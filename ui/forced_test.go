@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/lockcore"
@@ -56,7 +57,8 @@ func TestForceReleasedHolderIsFollowed(t *testing.T) {
 			for _, i := range []int{2, 3, 21} {
 				clients[sid(i)] = zkwatch.ClientInfo{Session: sid(i), Client: fmt.Sprintf("10.0.0.%d:5000", i)}
 			}
-			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: t0, Clients: clients,
+			asked := a.env.state.Forced[0].At().Add(time.Second)
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: asked, ClientsAsked: asked, Clients: clients,
 				ClientsComplete: true}}})
 			if sc := screen(a); strings.Contains(sc, "forced") {
 				t.Fatalf("still followed after its session went:\n%s", sc)
