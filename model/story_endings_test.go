@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -14,18 +13,7 @@ import (
 // from a close, is told as ended with its session, never as released.
 func TestTellStorySessionEndIsNotARelease(t *testing.T) {
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
-	lockAt := func(d time.Duration, seqs ...int) zkwatch.Event {
-		l := lockOf("/t", seqs...)
-		l.ReadAt = at(d)
-		return zkwatch.Event{Kind: zkwatch.EventLock, At: at(d), Path: "/t", Lock: l}
-	}
-	servers := func(d time.Duration, sessions ...int64) zkwatch.Event {
-		clients := map[int64]zkwatch.ClientInfo{}
-		for _, id := range sessions {
-			clients[id] = zkwatch.ClientInfo{Session: id, Server: "zk1:2181", Client: fmt.Sprintf("10.0.0.%d:5000", id-99), Timeout: 30 * time.Second}
-		}
-		return zkwatch.Event{Kind: zkwatch.EventServers, At: at(d), ClientsAsked: at(d - time.Second), ClientsComplete: true, Clients: clients}
-	}
+	lockAt, servers := storyLockAt, storyServers
 	evs := []zkwatch.Event{
 		{Kind: zkwatch.EventConn, At: at(-2 * time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
 		{Kind: zkwatch.EventSynced, At: at(-time.Minute)},

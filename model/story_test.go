@@ -20,18 +20,7 @@ import (
 func storyEvents(t *testing.T) []zkwatch.Event {
 	t.Helper()
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
-	lockAt := func(d time.Duration, seqs ...int) zkwatch.Event {
-		l := lockOf("/t", seqs...)
-		l.ReadAt = at(d)
-		return zkwatch.Event{Kind: zkwatch.EventLock, At: at(d), Path: "/t", Lock: l}
-	}
-	servers := func(d time.Duration, sessions ...int64) zkwatch.Event {
-		clients := map[int64]zkwatch.ClientInfo{}
-		for _, id := range sessions {
-			clients[id] = zkwatch.ClientInfo{Session: id, Server: "zk1:2181", Client: fmt.Sprintf("10.0.0.%d:5000", id-99), Timeout: 30 * time.Second}
-		}
-		return zkwatch.Event{Kind: zkwatch.EventServers, At: at(d), ClientsAsked: at(d - time.Second), ClientsComplete: true, Clients: clients}
-	}
+	lockAt, servers := storyLockAt, storyServers
 	evs := []zkwatch.Event{
 		{Kind: zkwatch.EventConn, At: at(-2 * time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
 		{Kind: zkwatch.EventSynced, At: at(-time.Minute)},
@@ -52,6 +41,24 @@ func storyEvents(t *testing.T) []zkwatch.Event {
 		evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLock, At: l.ReadAt, Path: "/other", Lock: l})
 	}
 	return evs
+}
+
+// storyLockAt is a reading of /t, d after t0, holding the contenders of
+// seqs.
+func storyLockAt(d time.Duration, seqs ...int) zkwatch.Event {
+	l := lockOf("/t", seqs...)
+	l.ReadAt = t0.Add(d)
+	return zkwatch.Event{Kind: zkwatch.EventLock, At: l.ReadAt, Path: "/t", Lock: l}
+}
+
+// storyServers is a complete members' answer, d after t0 and asked a
+// second before, listing sessions (each with a 30 s timeout).
+func storyServers(d time.Duration, sessions ...int64) zkwatch.Event {
+	clients := map[int64]zkwatch.ClientInfo{}
+	for _, id := range sessions {
+		clients[id] = zkwatch.ClientInfo{Session: id, Server: "zk1:2181", Client: fmt.Sprintf("10.0.0.%d:5000", id-99), Timeout: 30 * time.Second}
+	}
+	return zkwatch.Event{Kind: zkwatch.EventServers, At: t0.Add(d), ClientsAsked: t0.Add(d - time.Second), ClientsComplete: true, Clients: clients}
 }
 
 func TestTellStory(t *testing.T) {

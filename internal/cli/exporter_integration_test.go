@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -68,7 +67,7 @@ func startExporterWith(t *testing.T, synced string, args ...string) string {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
-	var errOut syncBuffer
+	var errOut zktest.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- execute(ctx, "test", append([]string{"exporter", "--listen", addr}, args...), strings.NewReader(""), io.Discard, &errOut)
@@ -109,7 +108,7 @@ scrape_configs:
 		t.Fatal(err)
 	}
 	listen := fmt.Sprintf("127.0.0.1:%d", zktest.FreePort(t))
-	var log syncBuffer
+	var log zktest.SyncBuffer
 	cmd := exec.Command(tool(t, "prometheus"), "--config.file="+filepath.Join(dir, "prometheus.yml"),
 		"--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+listen)
 	cmd.Stdout, cmd.Stderr = &log, &log
@@ -245,22 +244,4 @@ func TestIntegrationExporterPrometheus(t *testing.T) {
 	if firing := promQuery(t, prom, `ALERTS{alertstate="firing"}`); len(firing) > 0 {
 		t.Errorf("alerts firing on healthy locks: %v", firing)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -24,24 +23,6 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // rig is a Server in this process on a throwaway ZooKeeper, with keys of
 // its own: the race detector sees the server's sessions and watchers.
 type rig struct {
@@ -51,7 +32,7 @@ type rig struct {
 	zks     *zktest.Server
 	keys    map[string]gossh.Signer
 	keyFile string
-	log     *syncBuffer
+	log     *zktest.SyncBuffer
 	dials   *countingDialer
 }
 
@@ -90,7 +71,7 @@ func (d *countingDialer) dialled() int {
 func startRig(t *testing.T, change func(*Config)) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	r := &rig{t: t, zks: zktest.Start(t), keys: map[string]gossh.Signer{}, log: &syncBuffer{},
+	r := &rig{t: t, zks: zktest.Start(t), keys: map[string]gossh.Signer{}, log: &zktest.SyncBuffer{},
 		keyFile: filepath.Join(dir, "authorized_keys")}
 	var lines []string
 	for _, name := range []string{"alice", "bob", "eve"} {
@@ -157,7 +138,7 @@ type client struct {
 	conn  *gossh.Client
 	sess  *gossh.Session
 	in    io.WriteCloser
-	out   *syncBuffer
+	out   *zktest.SyncBuffer
 	ended chan error
 }
 
@@ -183,7 +164,7 @@ func (r *rig) connectVia(addr, user, key string, pty bool, command, term string)
 		conn.Close()
 		return nil, err
 	}
-	c := &client{t: r.t, conn: conn, sess: sess, out: &syncBuffer{}, ended: make(chan error, 1)}
+	c := &client{t: r.t, conn: conn, sess: sess, out: &zktest.SyncBuffer{}, ended: make(chan error, 1)}
 	r.t.Cleanup(func() { conn.Close() })
 	sess.Stdout, sess.Stderr = c.out, c.out
 	if c.in, err = sess.StdinPipe(); err != nil {

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -46,7 +45,7 @@ func run(t *testing.T, args ...string) (string, string, int) {
 type process struct {
 	t      testing.TB
 	cmd    *exec.Cmd
-	log    *syncBuffer
+	log    *zktest.SyncBuffer
 	exited chan struct{}
 	done   bool
 }
@@ -55,7 +54,7 @@ type process struct {
 // stop does, unless the test did.
 func startProcess(t testing.TB, args ...string) *process {
 	t.Helper()
-	p := &process{t: t, cmd: exec.Command(zklocksbin.Path(t), args...), log: &syncBuffer{}, exited: make(chan struct{})}
+	p := &process{t: t, cmd: exec.Command(zklocksbin.Path(t), args...), log: &zktest.SyncBuffer{}, exited: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -121,24 +120,6 @@ func httpGet(url string) (string, error) {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return string(b), err
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func writeFile(t *testing.T, path, content string) {

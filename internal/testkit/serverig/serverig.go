@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,7 +28,7 @@ type Rig struct {
 	t    testing.TB
 	dir  string
 	port int
-	log  *syncBuffer
+	log  *zktest.SyncBuffer
 	cmd  *exec.Cmd
 	// exited is closed once the process has exited.
 	exited chan struct{}
@@ -62,7 +61,7 @@ func Start(t testing.TB, zks *zktest.Server, root string, keys []string, extra .
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Fatal("OpenSSH's client is not installed (apt-get install -y openssh-client; scripts/deps.sh does)")
 	}
-	r := &Rig{t: t, dir: t.TempDir(), port: zktest.FreePort(t), log: &syncBuffer{}, exited: make(chan struct{})}
+	r := &Rig{t: t, dir: t.TempDir(), port: zktest.FreePort(t), log: &zktest.SyncBuffer{}, exited: make(chan struct{})}
 	ak := filepath.Join(r.dir, "authorized_keys")
 	if err := os.WriteFile(ak, []byte(strings.Join(keys, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -187,22 +186,4 @@ func (r *Rig) Audit() []map[string]any {
 		lines = append(lines, m)
 	}
 	return lines
-}
-
-// syncBuffer is a buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
