@@ -185,17 +185,25 @@ func TestUntoldForgotten(t *testing.T) {
 	}
 }
 
-func TestSilentThenWoke(t *testing.T) {
-	const holder, waiter = int64(100), int64(101)
-	h, w := client(holder, "10.0.0.1:4000"), client(waiter, "10.0.0.2:4000")
-	s := NewState()
+// frozenHolder is a state whose lock /l has holder 100 and waiter 101,
+// both listed at 1 s, then the holder silent for 5 s in the answer at
+// 6 s; it returns the two as listed, and the holder as silent.
+func frozenHolder() (s *State, h, w, frozen zkwatch.ClientInfo) {
+	h, w = client(100, "10.0.0.1:4000"), client(101, "10.0.0.2:4000")
+	s = NewState()
 	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
 	s.Apply(lockEvent(lockOf("/l", 0, 1)))
 	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
 	s.Apply(answer(time.Second, true, h, w))
-	frozen := h
+	frozen = h
 	frozen.Silent = 5 * time.Second
 	s.Apply(answer(6*time.Second, true, frozen, w))
+	return s, h, w, frozen
+}
+
+func TestSilentThenWoke(t *testing.T) {
+	const holder, waiter = int64(100), int64(101)
+	s, h, w, frozen := frozenHolder()
 	s.Apply(answer(7*time.Second, true, frozen, w)) // still silent: logged once
 	s.Apply(answer(8*time.Second, true, h, w))
 	var log []Change

@@ -16,15 +16,7 @@ import (
 // not told, with its token and its successor's.
 func TestReportLiveness(t *testing.T) {
 	const holder, waiter = int64(100), int64(101)
-	h, w := client(holder, "10.0.0.1:4000"), client(waiter, "10.0.0.2:4000")
-	s := NewState()
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
-	s.Apply(lockEvent(lockOf("/l", 0, 1)))
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
-	s.Apply(answer(time.Second, true, h, w))
-	frozen := h
-	frozen.Silent = 5 * time.Second
-	s.Apply(answer(6*time.Second, true, frozen, w))
+	s, _, w, _ := frozenHolder()
 
 	live := Report{Locks: []lockcore.Lock{*s.Locks["/l"]}, Clients: s.Clients, ClientsComplete: true}
 	var text bytes.Buffer

@@ -26,6 +26,13 @@ func fakeFLWServer(t *testing.T, serve func(c net.Conn)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	serveEach(t, l, serve)
+	return l.Addr().String()
+}
+
+// serveEach hands each connection l accepts to serve, closing it after,
+// until the test ends and l with it.
+func serveEach(t *testing.T, l net.Listener, serve func(c net.Conn)) {
 	t.Cleanup(func() { l.Close() })
 	go func() {
 		for {
@@ -39,5 +46,4 @@ func fakeFLWServer(t *testing.T, serve func(c net.Conn)) string {
 			}()
 		}
 	}()
-	return l.Addr().String()
 }

@@ -65,20 +65,10 @@ func tlsServer(t *testing.T, cert tls.Certificate) (addr string, sni <-chan stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				_ = c.(*tls.Conn).Handshake()
-				_, _ = io.WriteString(c, "ok")
-			}()
-		}
-	}()
+	serveEach(t, l, func(c net.Conn) {
+		_ = c.(*tls.Conn).Handshake()
+		_, _ = io.WriteString(c, "ok")
+	})
 	return l.Addr().String(), names
 }
 
