@@ -2,32 +2,18 @@ package zktest
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-var mntrWatchCount = regexp.MustCompile(`(?m)^zk_watch_count\s+(\d+)`)
-
 // WatchCount returns the watches of every kind the server at addr holds
 // for the sessions connected to it (mntr's zk_watch_count; wchs counts
 // data watches only). It fails t when the server does not say.
 func WatchCount(t testing.TB, addr string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	reply, err := fourLetter(ctx, addr, "mntr")
-	if err != nil {
-		t.Fatalf("zktest: mntr of %s: %v", addr, err)
-	}
-	m := mntrWatchCount.FindStringSubmatch(reply)
-	if m == nil {
-		t.Fatalf("zktest: no zk_watch_count in %s's mntr", addr)
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
+	return Mntr(t, addr, "zk_watch_count")
 }
 
 // Mntr returns one of mntr's integer figures (key, such as
@@ -35,12 +21,7 @@ func WatchCount(t testing.TB, addr string) int {
 // server does not say.
 func Mntr(t testing.TB, addr, key string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	reply, err := fourLetter(ctx, addr, "mntr")
-	if err != nil {
-		t.Fatalf("zktest: mntr of %s: %v", addr, err)
-	}
+	reply := ask(t, addr, "mntr")
 	for _, l := range strings.Split(reply, "\n") {
 		if v, ok := strings.CutPrefix(l, key+"\t"); ok {
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -60,11 +41,18 @@ func Mntr(t testing.TB, addr, key string) int {
 // counts too while it is open. It fails t when the server does not answer.
 func SessionConnections(t testing.TB, addr string) int {
 	t.Helper()
+	return strings.Count(ask(t, addr, "cons"), ",sid=0x")
+}
+
+// ask returns the server at addr's answer to a four-letter word, failing
+// t when it gives none within 30 s.
+func ask(t testing.TB, addr, word string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	reply, err := fourLetter(ctx, addr, "cons")
+	reply, err := fourLetter(ctx, addr, word)
 	if err != nil {
-		t.Fatalf("zktest: cons of %s: %v", addr, err)
+		t.Fatalf("zktest: %s of %s: %v", word, addr, err)
 	}
-	return strings.Count(reply, ",sid=0x")
+	return reply
 }
