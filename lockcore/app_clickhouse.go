@@ -173,16 +173,17 @@ func ddlStuck(p Participant, why string) Anomaly {
 // ddlStuckLinks adds a stuck-task anomaly for each host whose active
 // node's session is connected to no member, and which has not finished
 // (the finished hosts are the App's members with a path).
-func ddlStuckLinks(l *Lock) {
+func ddlStuckLinks(l *Lock, links SessionLinks) {
 	if l.Recipe != RecipeClickHouseDDL || l.App == nil {
 		return
 	}
 	l.Anomalies = slices.DeleteFunc(l.Anomalies, func(a Anomaly) bool { return a.Kind == AnomalyStuckTask && a.Session != 0 })
 	for _, p := range l.Participants {
-		if p.Link.State != LinkDisconnected || slices.ContainsFunc(l.App.Members, func(m AppMember) bool { return baseName(m.Path) == baseName(p.Path) }) {
+		k := links.Of(p.Session)
+		if k.State != LinkDisconnected || slices.ContainsFunc(l.App.Members, func(m AppMember) bool { return baseName(m.Path) == baseName(p.Path) }) {
 			continue
 		}
 		l.Anomalies = append(l.Anomalies, ddlStuck(p, fmt.Sprintf("its session %s is connected to no ensemble member (every member's cons at %s)",
-			SessionHex(p.Session), stamp(p.Link.At))))
+			SessionHex(p.Session), stamp(k.At))))
 	}
 }

@@ -225,10 +225,6 @@ type Participant struct {
 	Identity string
 	// Note explains a role or watch that needs more than the recipe's rule.
 	Note string
-	// Link says whether the session is connected to an ensemble member;
-	// the zero Link until WithLinks sets it (and always for a node no
-	// session owns).
-	Link Link
 	// PartOf names (as Node) the participant that stands for the same
 	// acquisition when one client's acquisition has two nodes: a Curator
 	// semaphore acquirer at the head of locks/ waits with its locks/ node

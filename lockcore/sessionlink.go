@@ -93,41 +93,50 @@ func (k Link) ExpiresText(left time.Duration) string {
 	return fmt.Sprintf("expires within ~%ds", int((max(left, 0)+time.Second-1)/time.Second))
 }
 
-// WithLinks returns l with each participant's Link set from links (by
-// session; a session links does not name is LinkUnknown, a node no session
-// owns has the zero Link), a disconnected-holder anomaly for each holder
-// whose session is disconnected, and a disconnected-waiter for each such
-// waiter, in place of its unwatched-waiter (kept in SetAside). Anomalies
-// of those kinds already in l are replaced, and those set aside put back,
-// so WithLinks can be applied again as links change. l is not modified:
-// the result has its own Participants and Anomalies.
-func WithLinks(l Lock, links map[int64]Link) Lock {
-	l.Participants = slices.Clone(l.Participants)
+// SessionLinks holds each session's Link, by session: one per session,
+// however many contenders it owns, so that a session's link changing
+// changes no participant. A map of it is replaced, never changed in
+// place, once a lock was linked with it.
+type SessionLinks map[int64]Link
+
+// Of is session's Link: the zero Link for a node no session owns (0),
+// LinkUnknown for a session ls does not name.
+func (ls SessionLinks) Of(session int64) Link {
+	if session == 0 {
+		return Link{}
+	}
+	if k, ok := ls[session]; ok && k.State != "" {
+		return k
+	}
+	return Link{State: LinkUnknown}
+}
+
+// WithLinks returns l with the anomalies its sessions' links (see
+// SessionLinks.Of) call for: a disconnected-holder for each holder whose
+// session is disconnected, a disconnected-waiter for each such waiter in
+// place of its unwatched-waiter (kept in SetAside), a silent-holder for
+// each holder whose connected session is silent. Anomalies of those kinds
+// already in l are replaced, and those set aside put back, so WithLinks
+// can be applied again as links change. l is not modified: the result has
+// its own Anomalies, and shares l's Participants, which no link changes.
+func WithLinks(l Lock, links SessionLinks) Lock {
 	l.Anomalies = slices.DeleteFunc(slices.Clone(l.Anomalies), func(a Anomaly) bool {
 		return a.Kind == AnomalyDisconnectedHolder || a.Kind == AnomalyDisconnectedWaiter || a.Kind == AnomalySilentHolder
 	})
 	l.Anomalies, l.SetAside = append(l.Anomalies, l.SetAside...), nil
-	for i := range l.Participants {
-		p := &l.Participants[i]
-		p.Link = Link{}
-		if p.Session == 0 {
-			continue
-		}
-		p.Link = Link{State: LinkUnknown}
-		if k, ok := links[p.Session]; ok && k.State != "" {
-			p.Link = k
-		}
-		if p.Role == RoleHolder && p.Link.State == LinkDisconnected {
-			l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedHolder, *p,
+	for _, p := range l.Participants {
+		k := links.Of(p.Session)
+		if p.Role == RoleHolder && k.State == LinkDisconnected {
+			l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedHolder, p,
 				fmt.Sprintf("holds, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
 					"and the lock stays held until the session expires (%s), unless the client reconnects first%s",
-					SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link), lastSeenIn(p.Link))))
+					SessionHex(p.Session), stamp(k.At), expiresIn(k), lastSeenIn(k))))
 		}
-		if p.Role == RoleWaiter && p.Link.State == LinkDisconnected {
-			disconnectedWaiter(&l, *p)
+		if p.Role == RoleWaiter && k.State == LinkDisconnected {
+			disconnectedWaiter(&l, p, k)
 		}
-		if sl := p.Link.Silent; p.Role == RoleHolder && p.Link.State == LinkConnected && sl.For > 0 {
-			l.Anomalies = append(l.Anomalies, one(AnomalySilentHolder, *p,
+		if sl := k.Silent; p.Role == RoleHolder && k.State == LinkConnected && sl.For > 0 {
+			l.Anomalies = append(l.Anomalies, one(AnomalySilentHolder, p,
 				fmt.Sprintf("holds, and its connection stands, but its member had heard nothing from session %s for at least %ds when asked at %s, "+
 					"more than a third of its %ds timeout, which a live client pings within: its process is stopped (GC pause, SIGSTOP, stalled VM). "+
 					"Unless it wakes, the session expires within ~%ds of that answer and the lock passes on; if it wakes after that, its client is not told at once, "+
@@ -135,14 +144,31 @@ func WithLinks(l Lock, links map[int64]Link) Lock {
 					SessionHex(p.Session), seconds(sl.For), stamp(sl.At), seconds(sl.Timeout), seconds(sl.Timeout-sl.For), p.Token)))
 		}
 	}
-	ddlStuckLinks(&l)
+	ddlStuckLinks(&l, links)
 	return l
+}
+
+// Relinked is WithLinks(*l, links), or l itself when that has the same
+// anomalies: a lock whose sessions' links changed only in what no anomaly
+// tells (whether one talks, where a gone one was last seen) is kept as it
+// is, and nothing is copied.
+func Relinked(l *Lock, links SessionLinks) *Lock {
+	n := WithLinks(*l, links)
+	if slices.EqualFunc(n.Anomalies, l.Anomalies, sameAnomaly) && slices.EqualFunc(n.SetAside, l.SetAside, sameAnomaly) {
+		return l
+	}
+	return &n
+}
+
+// sameAnomaly reports whether a and b say the same.
+func sameAnomaly(a, b Anomaly) bool {
+	return a.Kind == b.Kind && a.Node == b.Node && a.Session == b.Session && a.Detail == b.Detail && slices.Equal(a.Nodes, b.Nodes)
 }
 
 // disconnectedWaiter tells waiter p, whose session is disconnected, as
 // such: the servers dropped its watches with its connection, so an
 // unwatched-waiter of it says nothing of its recipe and is set aside.
-func disconnectedWaiter(l *Lock, p Participant) {
+func disconnectedWaiter(l *Lock, p Participant, k Link) {
 	l.Anomalies = slices.DeleteFunc(l.Anomalies, func(a Anomaly) bool {
 		if a.Kind == AnomalyUnwatchedWaiter && a.Node == p.Node {
 			l.SetAside = append(l.SetAside, a)
@@ -154,7 +180,7 @@ func disconnectedWaiter(l *Lock, p Participant) {
 		fmt.Sprintf("waits, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
 			"and the servers dropped its watches with its connection. Unless the client reconnects first, the session expires (%s) and its node goes on its own; "+
 			"until then the waiters behind it wait for it%s",
-			SessionHex(p.Session), stamp(p.Link.At), expiresIn(p.Link), lastSeenIn(p.Link))))
+			SessionHex(p.Session), stamp(k.At), expiresIn(k), lastSeenIn(k))))
 }
 
 // lastSeenIn is where and when the client was last seen, for an
@@ -186,22 +212,4 @@ func expiresIn(k Link) string {
 		return within + ", by the leader's schedule"
 	}
 	return "within its session timeout, which no member told"
-}
-
-// LinksChanged reports whether WithLinks(l, links) would set any
-// participant's Link differently from what l has.
-func LinksChanged(l *Lock, links map[int64]Link) bool {
-	for _, p := range l.Participants {
-		want := Link{}
-		if p.Session != 0 {
-			want = Link{State: LinkUnknown}
-			if k, ok := links[p.Session]; ok && k.State != "" {
-				want = k
-			}
-		}
-		if p.Link != want {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +34,8 @@ func TestWithLinks(t *testing.T) {
 			base := Analyze(queueTree("/l", b.node(c(0), 1), b.node(c(1), 2), b.node(c(2), 0)), nil, Options{})
 			l := WithLinks(base, tc.links)
 			for i, p := range l.Participants {
-				if p.Link.State != tc.states[i] {
-					t.Errorf("#%d link %q, want %q", i, p.Link.State, tc.states[i])
+				if got := SessionLinks(tc.links).Of(p.Session).State; got != tc.states[i] {
+					t.Errorf("#%d link %q, want %q", i, got, tc.states[i])
 				}
 			}
 			var got []Anomaly
@@ -49,15 +50,15 @@ func TestWithLinks(t *testing.T) {
 			if tc.anomalies > 0 && (got[0].Node != c(0) || got[0].Session != 1 || !strings.Contains(got[0].Detail, tc.detail)) {
 				t.Errorf("anomaly %+v, want on %s with %q", got[0], c(0), tc.detail)
 			}
-			if LinksChanged(&l, tc.links) {
-				t.Error("LinksChanged after WithLinks with the same links")
+			if Relinked(&l, tc.links) != &l {
+				t.Error("Relinked with the same links made a new lock")
 			}
 			again := WithLinks(l, map[int64]Link{1: {State: LinkConnected}})
 			if n := len(again.Anomalies) - len(base.Anomalies); n != 0 {
 				t.Errorf("reconnected: %d anomalies more than the analysis, want 0", n)
 			}
-			if len(base.Anomalies) != 1 || base.Participants[0].Link != (Link{}) {
-				t.Errorf("WithLinks changed its input: %+v", base)
+			if len(base.Anomalies) != 1 || &base.Participants[0] != &l.Participants[0] {
+				t.Errorf("WithLinks changed its input, or copied its participants: %+v", base)
 			}
 		})
 	}
@@ -124,5 +125,26 @@ func TestWithLinksDisconnectedWaiter(t *testing.T) {
 	watched := Analyze(tree, NewWatchTable(map[int64][]string{2: {"/l/" + c(0)}}), Options{})
 	if got := kinds(WithLinks(watched, map[int64]Link{2: gone})); len(got) != 1 || got[0] != string(AnomalyDisconnectedWaiter) {
 		t.Errorf("watching, disconnected: anomalies %v, want one disconnected-waiter", got)
+	}
+}
+
+func TestRelinkedCopiesOnlyWhatAnAnomalyTells(t *testing.T) {
+	c := func(i int) string { return curatorName("lock-", i) }
+	b := &builder{}
+	base := Analyze(queueTree("/l", b.node(c(0), 1), b.node(c(1), 2)), nil, Options{})
+	l := WithLinks(base, SessionLinks{1: {State: LinkConnected}, 2: {State: LinkConnected}})
+	if got := Relinked(&l, SessionLinks{1: {State: LinkConnected, Talking: true}, 2: {State: LinkConnected}}); got != &l {
+		t.Errorf("a holder that talks now: a new lock %+v, want the same", got)
+	}
+	gone := SessionLinks{1: {State: LinkDisconnected, At: readAt}, 2: {State: LinkConnected}}
+	n := Relinked(&l, gone)
+	if n == &l || !slices.ContainsFunc(n.Anomalies, func(a Anomaly) bool { return a.Kind == AnomalyDisconnectedHolder }) {
+		t.Fatalf("a holder gone: %+v, want a new lock with a disconnected-holder", n.Anomalies)
+	}
+	if &n.Participants[0] != &l.Participants[0] {
+		t.Error("Relinked copied the participants")
+	}
+	if slices.ContainsFunc(l.Anomalies, func(a Anomaly) bool { return a.Kind == AnomalyDisconnectedHolder }) {
+		t.Error("Relinked changed its input")
 	}
 }

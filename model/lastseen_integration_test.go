@@ -44,7 +44,10 @@ func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
 	})
 	var c model.Client
 	var lock lockcore.Lock
-	feed.Read(func(s *model.State) { c, lock = s.Client(holder.Session).In(time.UTC), *s.Locks[lockPath] })
+	var links lockcore.SessionLinks
+	feed.Read(func(s *model.State) {
+		c, lock, links = s.Client(holder.Session).In(time.UTC), *s.Locks[lockPath], s.Links
+	})
 	if c.Addr != "" || !c.Gone || c.Last.LastClient != addr || c.Last.LastSeen.After(before) {
 		t.Fatalf("client after the kill: %+v, want gone, last seen as %s before %s", c, addr, before)
 	}
@@ -55,7 +58,7 @@ func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
 	if short := c.Short(); short != shown+", last seen "+c.Last.LastSeen.Format(time.TimeOnly) {
 		t.Fatalf("the client cell reads %q", short)
 	}
-	r := model.Report{Locks: []lockcore.Lock{lock}}
+	r := model.Report{Locks: []lockcore.Lock{lock}, Links: links}
 	var js, text bytes.Buffer
 	if err := r.WriteJSON(&js); err != nil {
 		t.Fatal(err)

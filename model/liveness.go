@@ -8,15 +8,15 @@ import (
 )
 
 // LivenessText says, for people, what the servers' traffic counters tell
-// of p's client (a contender of l) at now, and the fix it calls for: a
-// frozen holder, a hung one (talking, and long-held by l's analysis), a
-// crashed one read differently. "" for a node no session owns.
-func LivenessText(l *lockcore.Lock, p lockcore.Participant, now time.Time) string {
+// of p's client (a contender of l, its session's link k) at now, and the
+// fix it calls for: a frozen holder, a hung one (talking, and long-held by
+// l's analysis), a crashed one read differently. "" for a node no session
+// owns.
+func LivenessText(l *lockcore.Lock, p lockcore.Participant, k lockcore.Link, now time.Time) string {
 	if p.Session == 0 {
 		return ""
 	}
 	holder := p.Role == lockcore.RoleHolder
-	k := p.Link
 	switch k.Liveness() {
 	case lockcore.LiveSilent:
 		s := "frozen: " + k.Silent.Short(now) + " (as of its member's answer at " + k.Silent.At.Format(time.TimeOnly) +

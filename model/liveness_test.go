@@ -9,29 +9,27 @@ import (
 )
 
 func TestLivenessText(t *testing.T) {
-	holder := func(k lockcore.Link) lockcore.Participant {
-		return lockcore.Participant{Node: "n", Role: lockcore.RoleHolder, Session: 1, Token: 42, Link: k}
-	}
+	holder := lockcore.Participant{Node: "n", Role: lockcore.RoleHolder, Session: 1, Token: 42}
 	long := &lockcore.Lock{Anomalies: []lockcore.Anomaly{{Kind: lockcore.AnomalyLongHeld, Node: "n"}}}
 	short := &lockcore.Lock{}
 	silent := lockcore.Link{State: lockcore.LinkConnected, Silent: lockcore.Silent{For: 15 * time.Second, At: t0, Timeout: 40 * time.Second}}
 	tests := []struct {
 		name string
 		l    *lockcore.Lock
-		p    lockcore.Participant
+		k    lockcore.Link
 		want []string
 	}{
-		{"frozen", short, holder(silent), []string{"frozen: silent ≥15s", "expires within ~25s", "refuse its token 0x2a (42)", "force-release"}},
-		{"frozen and long-held is frozen, not hung", long, holder(silent), []string{"frozen:"}},
-		{"hung", long, holder(lockcore.Link{State: lockcore.LinkConnected, Talking: true}), []string{"hung:", "threads"}},
-		{"alive", short, holder(lockcore.Link{State: lockcore.LinkConnected, Talking: true}), []string{"alive:"}},
-		{"crashed", short, holder(lockcore.Link{State: lockcore.LinkDisconnected, At: t0, ExpiresWithin: 10 * time.Second, ExpirySource: "cons"}),
+		{"frozen", short, silent, []string{"frozen: silent ≥15s", "expires within ~25s", "refuse its token 0x2a (42)", "force-release"}},
+		{"frozen and long-held is frozen, not hung", long, silent, []string{"frozen:"}},
+		{"hung", long, lockcore.Link{State: lockcore.LinkConnected, Talking: true}, []string{"hung:", "threads"}},
+		{"alive", short, lockcore.Link{State: lockcore.LinkConnected, Talking: true}, []string{"alive:"}},
+		{"crashed", short, lockcore.Link{State: lockcore.LinkDisconnected, At: t0, ExpiresWithin: 10 * time.Second, ExpirySource: "cons"},
 			[]string{"crashed or cut off", "expires within ~10s", "force-release"}},
-		{"one answer", long, holder(lockcore.Link{State: lockcore.LinkConnected}), []string{"whether it still pings is not known yet"}},
-		{"no answer", short, holder(lockcore.Link{State: lockcore.LinkUnknown}), []string{"not known"}},
+		{"one answer", long, lockcore.Link{State: lockcore.LinkConnected}, []string{"whether it still pings is not known yet"}},
+		{"no answer", short, lockcore.Link{State: lockcore.LinkUnknown}, []string{"not known"}},
 	}
 	for _, tc := range tests {
-		got := LivenessText(tc.l, tc.p, t0)
+		got := LivenessText(tc.l, holder, tc.k, t0)
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", tc.name, got, w)

@@ -52,15 +52,15 @@ func (s *State) recordDisconnects(ev zkwatch.Event, before map[int64]lockcore.Li
 			if p.Role != lockcore.RoleHolder {
 				continue
 			}
-			was := before[p.Session]
+			was, k := before[p.Session], s.Links.Of(p.Session)
 			switch {
-			case p.Link.State == lockcore.LinkDisconnected && was.State != lockcore.LinkDisconnected:
+			case k.State == lockcore.LinkDisconnected && was.State != lockcore.LinkDisconnected:
 				found = append(found, s.entry(ev.At, Disconnected, l.Path, p, false))
-			case p.Link.Silent.For > 0 && was.Silent.For == 0:
+			case k.Silent.For > 0 && was.Silent.For == 0:
 				e := s.entry(ev.At, Silent, l.Path, p, false)
-				e.Silent = p.Link.Silent
+				e.Silent = k.Silent
 				found = append(found, e)
-			case p.Link.State == lockcore.LinkConnected && p.Link.Silent.For == 0 && was.Silent.For > 0:
+			case k.State == lockcore.LinkConnected && k.Silent.For == 0 && was.Silent.For > 0:
 				found = append(found, s.entry(ev.At, Woke, l.Path, p, false))
 			}
 		}

@@ -69,15 +69,7 @@ func (t *sessionTrack) lastSeen(k lockcore.Link) lockcore.Link {
 // Link is what the members' connection lists say of session: connected,
 // disconnected (with when it expires, when known) or unknown. A node no
 // session owns (0) has the zero Link.
-func (s *State) Link(session int64) lockcore.Link {
-	if session == 0 {
-		return lockcore.Link{}
-	}
-	if k, ok := s.Links[session]; ok {
-		return k
-	}
-	return lockcore.Link{State: lockcore.LinkUnknown}
-}
+func (s *State) Link(session int64) lockcore.Link { return s.Links.Of(session) }
 
 // trackOwners starts tracking the sessions owning l's contenders that are
 // not tracked yet, as seen when l was read.
@@ -98,22 +90,17 @@ func (s *State) trackOwners(l *lockcore.Lock, at time.Time) {
 		if ci, listed := s.Clients[p.Session]; listed {
 			t.listed(ci, s.clientsAsked)
 			if s.Links == nil {
-				s.Links = map[int64]lockcore.Link{}
+				s.Links = lockcore.SessionLinks{}
 			}
 			s.Links[p.Session] = ci.Link()
 		}
 	}
 }
 
-// withLinks is l as the state shows it: with its participants' links, and
-// a disconnected-holder anomaly where a holder's session is disconnected.
-func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock {
-	if !lockcore.LinksChanged(l, s.Links) {
-		return l
-	}
-	linked := lockcore.WithLinks(*l, s.Links)
-	return &linked
-}
+// withLinks is l as the state shows it: with the anomalies its sessions'
+// links call for (a disconnected holder, a silent one), l itself when
+// there are none to add or take away.
+func (s *State) withLinks(l *lockcore.Lock) *lockcore.Lock { return lockcore.Relinked(l, s.Links) }
 
 // updateLinks works out every owner session's link from what the members
 // said in ev (EventServers), then the locks whose links changed. Rules of
@@ -172,7 +159,7 @@ func (s *State) updateLinks(ev zkwatch.Event) bool {
 	if len(moved) == 0 && len(s.Links) == len(s.tracks) {
 		return false
 	}
-	links := make(map[int64]lockcore.Link, len(s.tracks))
+	links := make(lockcore.SessionLinks, len(s.tracks))
 	for session := range s.tracks {
 		if k, ok := moved[session]; ok {
 			links[session] = k
@@ -184,17 +171,16 @@ func (s *State) updateLinks(ev zkwatch.Event) bool {
 	if len(moved) == 0 {
 		return false
 	}
-	// WithLinks replaces what an earlier Links gave a lock, so each lock
-	// is kept once, as shown; only the locks where a session whose link
-	// changed owns a contender can have changed.
+	// Only the locks where a session whose link changed owns a contender
+	// show something new; a lock is copied only when its anomalies change
+	// (WithLinks replaces what an earlier Links gave it), but each is
+	// noted, as a viewer shows its contenders' links.
 	for path, l := range s.Locks {
 		for _, p := range l.Participants {
 			if _, ok := moved[p.Session]; ok {
-				if n := s.withLinks(l); n != l {
-					s.Locks[path] = n
-					s.noteLock(path)
-					s.steady = steadySpan{}
-				}
+				s.Locks[path] = s.withLinks(l)
+				s.noteLock(path)
+				s.steady = steadySpan{}
 				break
 			}
 		}
@@ -224,7 +210,7 @@ func (s *State) pruneTracks() {
 
 // SetLinks shows every lock with links read once, after the locks were
 // read, as a one-shot search reads them (zkwatch.Conn.ReadLinks).
-func (s *State) SetLinks(links map[int64]lockcore.Link) {
+func (s *State) SetLinks(links lockcore.SessionLinks) {
 	s.Links = links
 	for path, l := range s.Locks {
 		s.Locks[path] = s.withLinks(l)

@@ -42,8 +42,8 @@ func TestStateLinks(t *testing.T) {
 		t.Fatalf("asked before the read: %+v, %v", k, disconnected(s))
 	}
 	s.Apply(servers(5*time.Second, time.Second, true, holder, waiter))
-	if k := s.Link(holder); k.State != lockcore.LinkConnected || s.Locks["/l"].Participants[0].Link != k {
-		t.Fatalf("listed: %+v, participant %+v", k, s.Locks["/l"].Participants[0].Link)
+	if k := s.Link(holder); k.State != lockcore.LinkConnected || s.Locks["/l"].Participants[0].Session != holder {
+		t.Fatalf("listed: %+v, participant %+v", k, s.Locks["/l"].Participants[0])
 	}
 	// An incomplete answer says nothing of a session it lacks.
 	s.Apply(servers(10*time.Second, time.Second, false, waiter))
@@ -102,8 +102,8 @@ func TestStateLinksASessionListedBeforeItsLockCame(t *testing.T) {
 	s.Apply(servers(-time.Second, time.Second, true, holder, waiter))
 	s.Apply(lockEvent(lockOf("/l", 0, 1))) // read at t0
 	for i, p := range s.Locks["/l"].Participants {
-		if p.Link.State != lockcore.LinkConnected {
-			t.Fatalf("participant %d listed before its lock came: %+v, want connected", i, p.Link)
+		if k := s.Link(p.Session); k.State != lockcore.LinkConnected {
+			t.Fatalf("participant %d listed before its lock came: %+v, want connected", i, k)
 		}
 	}
 	_, mark, _ := s.LockChanges(LockMark{})
@@ -113,7 +113,7 @@ func TestStateLinksASessionListedBeforeItsLockCame(t *testing.T) {
 	}
 	s.Apply(servers(10*time.Second, time.Second, true, holder))
 	s.Apply(servers(15*time.Second, time.Second, true, holder))
-	if k := s.Locks["/l"].Participants[1].Link; k.State != lockcore.LinkDisconnected {
+	if k := s.Link(s.Locks["/l"].Participants[1].Session); k.State != lockcore.LinkDisconnected {
 		t.Fatalf("waiter missing from two complete answers: %+v, want disconnected", k)
 	}
 }

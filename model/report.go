@@ -18,8 +18,10 @@ type Report struct {
 	// (not every member answered cons), or why when a disconnected one
 	// expires is not.
 	LinksNote string
-	// Locks, with their participants' links (lockcore.WithLinks).
+	// Locks, with the anomalies their sessions' links call for
+	// (lockcore.WithLinks), and Links those links, by session.
 	Locks []lockcore.Lock
+	Links lockcore.SessionLinks
 	// Clients are the sessions' clients as the members listed them, and
 	// ClientsComplete whether every member answered (see
 	// zkwatch.Enrichment).

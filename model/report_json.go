@@ -180,7 +180,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 	out := reportJSON{Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
 		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks)), Fix: r.Fix, Servers: serversWays(r.Servers)}
 	for _, l := range r.Locks {
-		j := lockToJSON(l)
+		j := lockToJSON(l, r.Links)
 		for i, p := range l.Participants {
 			j.Participants[i].Client, j.Participants[i].Member, j.Participants[i].ClientNote = r.clientJSON(p.Session)
 		}
@@ -239,7 +239,7 @@ func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
 	return out
 }
 
-func lockToJSON(l lockcore.Lock) lockJSON {
+func lockToJSON(l lockcore.Lock, links lockcore.SessionLinks) lockJSON {
 	oldest, exact, pending := oldestHoldMs(&l)
 	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), Entry: l.Entry, Assumed: l.Assumed, WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
@@ -248,7 +248,7 @@ func lockToJSON(l lockcore.Lock) lockJSON {
 		Participants: make([]participantJSON, 0, len(l.Participants)),
 		Anomalies:    make([]anomalyJSON, 0, len(l.Anomalies))}
 	for _, p := range l.Participants {
-		j.Participants = append(j.Participants, participantToJSON(p))
+		j.Participants = append(j.Participants, participantToJSON(p, links.Of(p.Session)))
 	}
 	for _, a := range l.Anomalies {
 		j.Anomalies = append(j.Anomalies, anomalyToJSON(a))
@@ -271,7 +271,7 @@ func anomalyToJSON(a lockcore.Anomaly) anomalyJSON {
 	return anomalyJSON{Kind: string(a.Kind), Node: a.Node, Nodes: nodes, Session: session(a.Session), Detail: a.Detail}
 }
 
-func participantToJSON(p lockcore.Participant) participantJSON {
+func participantToJSON(p lockcore.Participant, k lockcore.Link) participantJSON {
 	j := participantJSON{Node: p.Node, Path: p.Path, Recipe: string(p.Recipe), Mode: string(p.Mode),
 		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
 		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers),
@@ -298,23 +298,23 @@ func participantToJSON(p lockcore.Participant) participantJSON {
 		seq := p.Seq
 		j.Seq = &seq
 	}
-	if p.Link.State != "" {
-		state := string(p.Link.State)
+	if k.State != "" {
+		state := string(k.State)
 		j.Connection = &state
 	}
-	if p.Link.State == lockcore.LinkDisconnected && p.Link.ExpiryKnown() {
-		ms := p.Link.ExpiresWithin.Milliseconds()
+	if k.State == lockcore.LinkDisconnected && k.ExpiryKnown() {
+		ms := k.ExpiresWithin.Milliseconds()
 		j.ExpiresWithinMs = &ms
 	}
-	if p.Link.LastClient != "" {
-		j.LastClient, j.LastServer, j.LastName = p.Link.LastClient, p.Link.LastServer, p.Link.LastName
-		j.LastSeen = p.Link.LastSeen.UTC().Format(time.RFC3339Nano)
+	if k.LastClient != "" {
+		j.LastClient, j.LastServer, j.LastName = k.LastClient, k.LastServer, k.LastName
+		j.LastSeen = k.LastSeen.UTC().Format(time.RFC3339Nano)
 	}
 	if p.Session != 0 {
-		live := string(p.Link.Liveness())
+		live := string(k.Liveness())
 		j.Liveness = &live
 	}
-	if sl := p.Link.Silent; sl.For > 0 {
+	if sl := k.Silent; sl.For > 0 {
 		silent, timeout, left := sl.For.Milliseconds(), sl.Timeout.Milliseconds(), (sl.Timeout - sl.For).Milliseconds()
 		j.SilentMs, j.SessionTimeoutMs, j.ExpiresIfSilentMs = &silent, &timeout, &left
 		j.SilentAsOf = sl.At.UTC().Format(time.RFC3339Nano)

@@ -18,7 +18,7 @@ func TestReportLiveness(t *testing.T) {
 	const holder, waiter = int64(100), int64(101)
 	s, _, w, _ := frozenHolder()
 
-	live := Report{Locks: []lockcore.Lock{*s.Locks["/l"]}, Clients: s.Clients, ClientsComplete: true}
+	live := Report{Locks: []lockcore.Lock{*s.Locks["/l"]}, Links: s.Links, Clients: s.Clients, ClientsComplete: true}
 	var text bytes.Buffer
 	if err := live.WriteText(&text); err != nil {
 		t.Fatal(err)

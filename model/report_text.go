@@ -23,7 +23,7 @@ func (r Report) WriteText(w io.Writer) error {
 		if i > 0 {
 			fmt.Fprintln(ew)
 		}
-		writeLockText(ew, l, r.client)
+		writeLockText(ew, l, r.Links, r.client)
 	}
 	writeEnded(ew, r.Ended)
 	if r.WatchesNote != "" {
@@ -76,7 +76,7 @@ func (r Report) anyRefused() bool {
 	return false
 }
 
-func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
+func writeLockText(w io.Writer, l lockcore.Lock, links lockcore.SessionLinks, client func(int64) string) {
 	fmt.Fprintf(w, "%s  %s  %d holding, %d waiting", Printable(l.Path), l.Recipe, l.Holders(), l.Waiters())
 	if l.MaxLeases != nil {
 		fmt.Fprintf(w, ", max leases %d", *l.MaxLeases)
@@ -97,8 +97,8 @@ func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
 	writeObservers(w, l.Observers)
-	writeDisconnected(w, l.Participants)
-	writeLiveness(w, &l)
+	writeDisconnected(w, l.Participants, links)
+	writeLiveness(w, &l, links)
 	for _, a := range l.Anomalies {
 		fmt.Fprintf(w, "! %s", a.Kind)
 		if a.Node != "" {
@@ -116,23 +116,21 @@ func writeLockText(w io.Writer, l lockcore.Lock, client func(int64) string) {
 
 // writeDisconnected says, of each session connected to no member, which
 // contenders it owns and when it expires.
-func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
+func writeDisconnected(w io.Writer, ps []lockcore.Participant, links lockcore.SessionLinks) {
 	var order []int64
 	owned := map[int64][]string{}
-	link := map[int64]lockcore.Link{}
 	for _, p := range ps {
-		if p.Link.State != lockcore.LinkDisconnected {
+		if links.Of(p.Session).State != lockcore.LinkDisconnected {
 			continue
 		}
 		if owned[p.Session] == nil {
 			order = append(order, p.Session)
 		}
 		owned[p.Session] = append(owned[p.Session], fmt.Sprintf("#%d %s", p.Position, p.Role))
-		link[p.Session] = p.Link
 	}
 	for _, s := range order {
-		last := ""
-		if k := link[s]; k.LastClient != "" {
+		last, k := "", links.Of(s)
+		if k.LastClient != "" {
 			name := ""
 			if k.LastName != "" {
 				name = " (" + Printable(k.LastName) + ")"
@@ -141,7 +139,7 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 				" at " + k.LastSeen.UTC().Format(time.RFC3339)
 		}
 		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", SessionText(s), strings.Join(owned[s], ", "),
-			link[s].ExpiresText(link[s].ExpiresWithin), last)
+			k.ExpiresText(k.ExpiresWithin), last)
 	}
 }
 
@@ -149,13 +147,14 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant) {
 // its member's counters tell and the fix it calls for; a crashed one is
 // writeDisconnected's. A silent session's time left counts from its
 // member's answer: the read is a moment's.
-func writeLiveness(w io.Writer, l *lockcore.Lock) {
+func writeLiveness(w io.Writer, l *lockcore.Lock, links lockcore.SessionLinks) {
 	for _, p := range l.Participants {
-		live := p.Link.Liveness()
+		k := links.Of(p.Session)
+		live := k.Liveness()
 		if live != lockcore.LiveSilent && !(live == lockcore.LiveTalking && p.Role == lockcore.RoleHolder && longHeld(l, p)) {
 			continue
 		}
-		fmt.Fprintf(w, "session %s (#%d %s): %s\n", SessionText(p.Session), p.Position, p.Role, LivenessText(l, p, p.Link.Silent.At))
+		fmt.Fprintf(w, "session %s (#%d %s): %s\n", SessionText(p.Session), p.Position, p.Role, LivenessText(l, p, k, k.Silent.At))
 	}
 }
 

@@ -16,12 +16,14 @@ import (
 // forward one watcher event at a time; it does no I/O.
 type State struct {
 	Conn zkwatch.ConnState
-	// Locks by path; each value is the latest analysis with its
-	// participants' links (lockcore.WithLinks), never changed in place.
+	// Locks by path; each value is the latest analysis with the
+	// anomalies its sessions' links call for (lockcore.WithLinks), never
+	// changed in place.
 	Locks map[string]*lockcore.Lock
 	// Links says, of each session owning a contender, whether a member
-	// holds a connection for it (see Link).
-	Links map[int64]lockcore.Link
+	// holds a connection for it (see Link): once per session, never in
+	// its contenders.
+	Links lockcore.SessionLinks
 	// Denied are paths whose ACL refused this session.
 	Denied map[string]error
 	// Errors are the most recent failures, newest last (at most maxErrors).

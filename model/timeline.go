@@ -117,8 +117,8 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 			}
 			// A holder found disconnected when first read has no entry
 			// of it in the log.
-			if sp := &spans[i]; sp.Hold && sp.Disconnected.IsZero() && p.Link.State == lockcore.LinkDisconnected {
-				sp.Disconnected = p.Link.At
+			if sp, k := &spans[i], s.Link(p.Session); sp.Hold && sp.Disconnected.IsZero() && k.State == lockcore.LinkDisconnected {
+				sp.Disconnected = k.At
 			}
 		}
 	}

@@ -362,9 +362,6 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	if pt.PF != nil {
 		p.PartOf = *pt.PF
 	}
-	if pt.Link != nil {
-		p.Link = *pt.Link
-	}
 	if pt.Pend != nil {
 		p.Pending = *pt.Pend
 	}

@@ -184,10 +184,6 @@ func sameStored(a, b lockcore.Participant) bool {
 		return false
 	}
 	a.Data, b.Data, a.Ctime, b.Ctime = nil, nil, time.Time{}, time.Time{}
-	if !a.Link.At.Equal(b.Link.At) || !a.Link.LastSeen.Equal(b.Link.LastSeen) {
-		return false
-	}
-	a.Link.At, b.Link.At, a.Link.LastSeen, b.Link.LastSeen = time.Time{}, time.Time{}, time.Time{}, time.Time{}
 	return reflect.DeepEqual(a, b)
 }
 
@@ -324,11 +320,6 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	}
 	if p.PartOf != base.PartOf {
 		pt.PF = ptr(p.PartOf)
-	}
-	if p.Link.State != base.Link.State || !p.Link.At.Equal(base.Link.At) || p.Link.ExpiresWithin != base.Link.ExpiresWithin ||
-		p.Link.ExpirySource != base.Link.ExpirySource || p.Link.LastClient != base.Link.LastClient ||
-		p.Link.LastServer != base.Link.LastServer || !p.Link.LastSeen.Equal(base.Link.LastSeen) || p.Link.LastName != base.Link.LastName {
-		pt.Link = ptr(p.Link)
 	}
 	if p.Pending != base.Pending {
 		pt.Pend = ptr(p.Pending)

@@ -17,12 +17,7 @@ import (
 // path) a recording need not keep, each with why: a replay gets them
 // again from what it does keep. Every other field must come back from a
 // recording as it went in (TestEveryContenderFieldIsRecorded).
-var derivedFields = map[string]string{
-	// The watcher's events carry the zero Link: model.State sets it from
-	// the members' answers (EventServers), which the recording keeps
-	// whole, as it applies each lock.
-	"Link": "set by the state from the recorded members' answers",
-}
+var derivedFields = map[string]string{}
 
 // TestEveryContenderFieldIsRecorded: each field of a contender, changed
 // alone from what the reader would derive, comes back from a recording

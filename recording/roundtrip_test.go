@@ -49,9 +49,7 @@ func mixed(t *testing.T, n int) []zkwatch.Event {
 	odd.Lock.Participants = append(odd.Lock.Participants, lockcore.Participant{Node: "lock-", Path: "/elsewhere/lock-",
 		Recipe: lockcore.RecipeSequential, Mode: lockcore.ModeExclusive, Role: lockcore.RoleWaiter, Position: 99,
 		Data: []byte{0xff, 0x00}, Chain: []string{"nowhere"}, ChainCut: true, Watchers: []int64{7, 0x7fffffffffffffff}, Note: "odd",
-		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0", Identity: "broker 2 at kafka2:9092",
-		Link: lockcore.Link{State: lockcore.LinkDisconnected, At: at, ExpiresWithin: 3 * time.Second, ExpirySource: "cons",
-			LastClient: "10.1.2.3:51234", LastServer: "127.0.0.1:2181", LastSeen: at.Add(-time.Second)}})
+		WatchesUnknown: true, DataDenied: true, PartOf: "lock-0", Identity: "broker 2 at kafka2:9092"})
 	// What an application says of its lock.
 	odd.Lock.App = &lockcore.App{Name: "kafka", What: "controller election", Holder: "broker 1 at kafka1:9092", HolderSession: 7,
 		Token:   &lockcore.AppToken{Name: "controller epoch", Path: "/controller_epoch", Value: "17", Version: 16},
@@ -180,7 +178,6 @@ func plain(ps []lockcore.Participant) []lockcore.Participant {
 		if len(p.Chain) == 0 {
 			p.Chain = nil
 		}
-		p.Link.At = p.Link.At.UTC()
 		out[i] = p
 	}
 	return out

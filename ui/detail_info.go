@@ -77,14 +77,14 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 		facts[0] += " (not ephemeral)"
 	}
 	b.kv(string(q.Role), strings.Join(facts, " · "), paint{})
-	if q.Link.State == lockcore.LinkDisconnected {
+	if k := p.env.state.Link(q.Session); k.State == lockcore.LinkDisconnected {
 		then := "its nodes go when it expires, unless the client reconnects"
 		if q.Role == lockcore.RoleHolder {
 			then = "it holds until then, unless it reconnects; force-release passes the lock now"
 		}
-		b.kv("link", "disconnected, "+p.env.expires(q.Link)+": no member holds a connection for this session "+
+		b.kv("link", "disconnected, "+p.env.expires(k)+": no member holds a connection for this session "+
 			"(its client crashed or is cut off); "+then, st.danger)
-	} else if text := model.LivenessText(l, *q, p.env.now()); q.Link.Liveness() == lockcore.LiveSilent {
+	} else if text := model.LivenessText(l, *q, k, p.env.now()); k.Liveness() == lockcore.LiveSilent {
 		b.kv("liveness", model.Printable(text), st.danger)
 	} else if strings.HasPrefix(text, "hung") {
 		// Said only when it matters: a live client holding a short while

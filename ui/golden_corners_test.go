@@ -54,7 +54,7 @@ func TestGoldenDisconnectedHolder(t *testing.T) {
 	servers(-5*time.Second, everyOwner(a, sid(180)))
 
 	l := a.env.state.Locks["/locks/stuck"]
-	if k := l.Participants[0].Link; k.State != lockcore.LinkDisconnected || k.ExpiresWithin != 25*time.Second {
+	if k := a.env.state.Link(l.Participants[0].Session); k.State != lockcore.LinkDisconnected || k.ExpiresWithin != 25*time.Second {
 		t.Fatalf("holder link %+v, want disconnected, 25 s left at t0-5s", k)
 	}
 	if lockcore.Worst(anomalyKindsOf(l)) != lockcore.AnomalyDisconnectedHolder {

@@ -39,7 +39,7 @@ func TestGoldenFrozenHolder(t *testing.T) {
 	servers(-5*time.Second, silent)
 
 	l := a.env.state.Locks["/locks/frozen"]
-	if k := l.Participants[0].Link; k.Liveness() != lockcore.LiveSilent || lockcore.Worst(anomalyKindsOf(l)) != lockcore.AnomalySilentHolder {
+	if k := a.env.state.Link(l.Participants[0].Session); k.Liveness() != lockcore.LiveSilent || lockcore.Worst(anomalyKindsOf(l)) != lockcore.AnomalySilentHolder {
 		t.Fatalf("holder link %+v, anomalies %v: want silent, silent-holder", k, anomalyKindsOf(l))
 	}
 	press(a, "/", "f", "r", "o", "z", "enter")

@@ -16,7 +16,7 @@ import (
 // some sessions: see [Conn.ReadLinks].
 type Links struct {
 	// Links holds, for each session asked about, whether it is connected.
-	Links map[int64]lockcore.Link
+	Links lockcore.SessionLinks
 	// Clients are the connected sessions, as in Enrichment.Clients.
 	Clients map[int64]ClientInfo
 	// Complete is true when every member answered cons.
@@ -107,7 +107,7 @@ func judgeLinks(ctx context.Context, owners []int64, poll func(context.Context) 
 		maps.Copy(clients, first.Clients)
 		maps.Copy(clients, en.Clients)
 	}
-	out := Links{Links: map[int64]lockcore.Link{}, Clients: clients, Complete: en.Complete, Note: en.ClientsNote,
+	out := Links{Links: lockcore.SessionLinks{}, Clients: clients, Complete: en.Complete, Note: en.ClientsNote,
 		Servers: en.Servers, Fix: NoWayFix(en.Servers)}
 	var gone []int64
 	for _, s := range owners {

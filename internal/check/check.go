@@ -124,11 +124,6 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 			}
 			r.Undated = append(r.Undated, u)
 		}
-		for _, p := range l.Participants {
-			if p.Role == lockcore.RoleHolder && p.Link.State == lockcore.LinkUnknown {
-				r.UnknownLinks++
-			}
-		}
 	}
 	slices.SortStableFunc(r.Findings, func(a, b Finding) int {
 		if a.Status != b.Status {
@@ -143,6 +138,20 @@ func Evaluate(locks []*lockcore.Lock, t Thresholds) Result {
 		return 0
 	})
 	return r
+}
+
+// CountUnknownLinks sets r.UnknownLinks from locks (those r judged) and
+// their sessions' links: the holders whose connection the members' lists
+// cannot tell, for which the link anomalies were not judged.
+func (r *Result) CountUnknownLinks(locks []*lockcore.Lock, links lockcore.SessionLinks) {
+	r.UnknownLinks = 0
+	for _, l := range locks {
+		for _, p := range l.Participants {
+			if p.Role == lockcore.RoleHolder && links.Of(p.Session).State == lockcore.LinkUnknown {
+				r.UnknownLinks++
+			}
+		}
+	}
 }
 
 // lockFindings judges one lock.

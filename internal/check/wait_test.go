@@ -147,10 +147,10 @@ func TestUndatedHoldIsSaidAndWaitCatchesTheQueue(t *testing.T) {
 // by default) cannot be judged: the result says so and is not complete.
 func TestDisconnectedHolderNotJudged(t *testing.T) {
 	l := queued("/locks/orders", lockcore.RecipeCuratorMutex, time.Minute, 30*time.Second, 1)
-	for i := range l.Participants {
-		l.Participants[i].Link = lockcore.Link{State: lockcore.LinkUnknown}
-	}
-	r := Evaluate([]*lockcore.Lock{l}, DefaultThresholds())
+	locks := []*lockcore.Lock{l}
+	unknown := lockcore.SessionLinks{}
+	r := Evaluate(locks, DefaultThresholds())
+	r.CountUnknownLinks(locks, unknown)
 	r.LinksNote = "cons refused by 127.0.0.1:2181"
 	if r.Complete() || len(r.Unjudged()) != 2 || r.Status() != OK {
 		t.Fatalf("complete %v, unjudged %v, status %s", r.Complete(), r.Unjudged(), r.Status())
@@ -175,14 +175,17 @@ func TestDisconnectedHolderNotJudged(t *testing.T) {
 	// Not listed: nothing to judge.
 	th := DefaultThresholds()
 	th.Critical = nil
-	if r := Evaluate([]*lockcore.Lock{l}, th); !r.Complete() {
+	r = Evaluate(locks, th)
+	if r.CountUnknownLinks(locks, unknown); !r.Complete() {
 		t.Errorf("disconnected-holder unlisted, yet not complete: %v", r.Unjudged())
 	}
 	// Every member answered: judged.
-	for i := range l.Participants {
-		l.Participants[i].Link = lockcore.Link{State: lockcore.LinkConnected}
+	connected := lockcore.SessionLinks{}
+	for _, p := range l.Participants {
+		connected[p.Session] = lockcore.Link{State: lockcore.LinkConnected}
 	}
-	if r := Evaluate([]*lockcore.Lock{l}, DefaultThresholds()); !r.Complete() {
+	r = Evaluate(locks, DefaultThresholds())
+	if r.CountUnknownLinks(locks, connected); !r.Complete() {
 		t.Errorf("links known, yet not complete: %v", r.Unjudged())
 	}
 }

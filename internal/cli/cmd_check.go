@@ -186,6 +186,7 @@ func checkPaths(ctx context.Context, conn *zkwatch.Conn, s settings, th check.Th
 		locks[i] = &report.Locks[i]
 	}
 	r := check.Evaluate(locks, th)
+	r.CountUnknownLinks(locks, report.Links)
 	r.LinksNote = report.LinksNote
 	for _, e := range report.Errors {
 		r.Errors = append(r.Errors, e.Err.Error())
@@ -196,7 +197,9 @@ func checkPaths(ctx context.Context, conn *zkwatch.Conn, s settings, th check.Th
 // checkState judges every lock a one-shot search found, saying what the
 // search could not see.
 func checkState(state *model.State, th check.Thresholds) check.Result {
-	r := check.Evaluate(state.SortedLocks(model.ByPath), th)
+	locks := state.SortedLocks(model.ByPath)
+	r := check.Evaluate(locks, th)
+	r.CountUnknownLinks(locks, state.Links)
 	r.LinksNote = state.ClientsNote
 	for _, e := range state.Errors {
 		r.Errors = append(r.Errors, e.Error())

@@ -143,6 +143,7 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	report.LinksNote = links.Note
 	report.Clients, report.ClientsComplete, report.Fix = links.Clients, links.Complete, links.Fix
 	report.Servers = withAnswered(links.Servers, conn.Answered())
+	report.Links = links.Links
 	for i, l := range report.Locks {
 		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}

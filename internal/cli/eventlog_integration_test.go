@@ -66,7 +66,7 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 			return false
 		}
 		for _, p := range l.Participants {
-			if p.Link.State != lockcore.LinkConnected {
+			if s.Link(p.Session).State != lockcore.LinkConnected {
 				return false
 			}
 		}

@@ -120,8 +120,8 @@ func testLiveness(t *testing.T, admin bool) {
 
 	w.UntilCheck(t, time.Minute, func(s *model.State) string {
 		for path, c := range map[string]peers.Contender{"/live/frozen": fh, "/live/crashed": ch, "/live/hung": hh, "/live/released": rh} {
-			if p, ok := linkOf(s, path, c.Session); !ok || p.Link.State != lockcore.LinkConnected {
-				return fmt.Sprintf("watcher: %s link %+v (found %v), want connected", path, p.Link, ok)
+			if k, ok := linkOf(s, path, c.Session); !ok || k.State != lockcore.LinkConnected {
+				return fmt.Sprintf("watcher: %s link %+v (found %v), want connected", path, k, ok)
 			}
 		}
 		return ""
@@ -129,8 +129,8 @@ func testLiveness(t *testing.T, admin bool) {
 
 	var fhNode, fwNode lockcore.Participant
 	w.Read(func(s *model.State) {
-		fhNode, _ = linkOf(s, "/live/frozen", fh.Session)
-		fwNode, _ = linkOf(s, "/live/frozen", fw.Session)
+		fhNode, _ = contenderOf(s, "/live/frozen", fh.Session)
+		fwNode, _ = contenderOf(s, "/live/frozen", fw.Session)
 	})
 
 	// Released: the session outlives its node, as the next answer shows.
@@ -153,15 +153,15 @@ func testLiveness(t *testing.T, admin bool) {
 	// goes.
 	seen := map[string]bool{}
 	zktest.WaitUntil(t, livenessTimeout+10*time.Second, func() string {
-		var p lockcore.Participant
-		var present, holder bool
+		var present bool
 		w.Read(func(s *model.State) {
-			p, present = linkOf(s, "/live/frozen", fh.Session)
-			holder = present && p.Role == lockcore.RoleHolder
-			if holder && p.Link.Liveness() == lockcore.LiveSilent && lockHas(s.Locks["/live/frozen"], lockcore.AnomalySilentHolder) {
+			var p lockcore.Participant
+			p, present = contenderOf(s, "/live/frozen", fh.Session)
+			holder := present && p.Role == lockcore.RoleHolder
+			if holder && s.Link(p.Session).Liveness() == lockcore.LiveSilent && lockHas(s.Locks["/live/frozen"], lockcore.AnomalySilentHolder) {
 				seen["watcher"] = true
 			}
-			if c, ok := linkOf(s, "/live/crashed", ch.Session); ok && c.Link.Liveness() == lockcore.LiveGone {
+			if c, ok := linkOf(s, "/live/crashed", ch.Session); ok && c.Liveness() == lockcore.LiveGone {
 				seen["watcher: crashed"] = true
 			}
 		})
@@ -204,8 +204,8 @@ func testLiveness(t *testing.T, admin bool) {
 	// Hung: alive and holding. The watcher hears it talk; show and check
 	// never call it silent, and check calls a long hold long-held.
 	w.UntilCheck(t, time.Minute, func(s *model.State) string {
-		if p, _ := linkOf(s, "/live/hung", hh.Session); p.Link.Liveness() != lockcore.LiveTalking {
-			return fmt.Sprintf("watcher: the hung holder's liveness %q, want talking", p.Link.Liveness())
+		if k, _ := linkOf(s, "/live/hung", hh.Session); k.Liveness() != lockcore.LiveTalking {
+			return fmt.Sprintf("watcher: the hung holder's liveness %q, want talking", k.Liveness())
 		}
 		return ""
 	})

@@ -15,8 +15,17 @@ import (
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
-// linkOf describes a participant's link in the watcher's state.
-func linkOf(s *model.State, path string, session int64) (lockcore.Participant, bool) {
+// linkOf is the link of session, a contender of the lock at path, in the
+// watcher's state.
+func linkOf(s *model.State, path string, session int64) (lockcore.Link, bool) {
+	if _, ok := contenderOf(s, path, session); !ok {
+		return lockcore.Link{}, false
+	}
+	return s.Link(session), true
+}
+
+// contenderOf is session's contender in the lock at path.
+func contenderOf(s *model.State, path string, session int64) (lockcore.Participant, bool) {
 	l := s.Locks[path]
 	if l == nil {
 		return lockcore.Participant{}, false
@@ -53,8 +62,8 @@ func TestIntegrationDisconnectedHolder(t *testing.T) {
 	// The watcher learns the holder's negotiated timeout while connected.
 	w.UntilCheck(t, 30*time.Second, func(s *model.State) string {
 		for _, c := range []peers.Contender{holder, waiter} {
-			if p, ok := linkOf(s, path, c.Session); !ok || p.Link.State != lockcore.LinkConnected {
-				return fmt.Sprintf("watcher: %s link %+v (found %v), want connected", c.ID, p.Link, ok)
+			if k, ok := linkOf(s, path, c.Session); !ok || k.State != lockcore.LinkConnected {
+				return fmt.Sprintf("watcher: %s link %+v (found %v), want connected", c.ID, k, ok)
 			}
 		}
 		return ""
@@ -102,14 +111,15 @@ func TestIntegrationDisconnectedHolder(t *testing.T) {
 
 	// The watcher: the same, with the expiry from the timeout seen in cons.
 	w.UntilCheck(t, 20*time.Second, func(s *model.State) string {
-		p, ok := linkOf(s, path, holder.Session)
+		p, ok := contenderOf(s, path, holder.Session)
+		k := s.Link(holder.Session)
 		switch {
 		case !ok || p.Role != lockcore.RoleHolder:
 			return fmt.Sprintf("watcher: the killed holder's node should still hold (found %v, %s)", ok, p.Role)
-		case p.Link.State != lockcore.LinkDisconnected:
-			return fmt.Sprintf("watcher: holder link %+v, want disconnected", p.Link)
-		case p.Link.ExpirySource != "cons" || p.Link.ExpiresWithin <= 0 || p.Link.ExpiresWithin > 30*time.Second:
-			return fmt.Sprintf("watcher: holder expiry %+v, want within the 30 s timeout, from cons", p.Link)
+		case k.State != lockcore.LinkDisconnected:
+			return fmt.Sprintf("watcher: holder link %+v, want disconnected", k)
+		case k.ExpirySource != "cons" || k.ExpiresWithin <= 0 || k.ExpiresWithin > 30*time.Second:
+			return fmt.Sprintf("watcher: holder expiry %+v, want within the 30 s timeout, from cons", k)
 		case !hasKind(anomalyKinds(s.Locks[path]), lockcore.AnomalyDisconnectedHolder):
 			return fmt.Sprintf("watcher: anomalies %v, want disconnected-holder", anomalyKinds(s.Locks[path]))
 		}

@@ -84,7 +84,7 @@ var errNotThen = errors.New("not a lock the recording knew at that moment")
 // pastReport is show's report of s: paths, or every lock by path.
 func pastReport(s *model.State, server string, paths []string) model.Report {
 	r := model.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe, WatchesNote: s.WatchesNote,
-		Clients: s.Clients, ClientsComplete: s.ClientsComplete, Servers: s.Servers}
+		Clients: s.Clients, ClientsComplete: s.ClientsComplete, Servers: s.Servers, Links: s.Links}
 	if len(paths) == 0 {
 		for p := range s.Locks {
 			paths = append(paths, p)

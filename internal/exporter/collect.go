@@ -136,7 +136,7 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 				seen[h.Session] = true
 				c := s.Client(h.Session)
 				gauge(descHolder, 1, append(labels, lockcore.SessionHex(h.Session), c.Addr, c.Server)...)
-				if sl := h.Link.Silent; sl.For > 0 {
+				if sl := s.Link(h.Session).Silent; sl.For > 0 {
 					gauge(descSilent, sl.For.Seconds(), append(labels, lockcore.SessionHex(h.Session))...)
 				}
 			}
