@@ -3,7 +3,6 @@ package zkserver
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -51,32 +50,6 @@ func Mode(ctx context.Context, addr string) string {
 		}
 	}
 	return ""
-}
-
-// waitMode polls srvr on addr until ready accepts its mode, p exits, or ctx
-// ends.
-func waitMode(ctx context.Context, p *process, addr string, ready func(mode string) bool) error {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	last := ""
-	for {
-		if m := Mode(ctx, addr); m != "" {
-			last = m
-			if ready(m) {
-				return nil
-			}
-		}
-		select {
-		case <-p.done:
-			return fmt.Errorf("%w: %v", ErrExited, p.err)
-		case <-ctx.Done():
-			if last == "" {
-				last = "none"
-			}
-			return fmt.Errorf("zkserver: %s not ready (last mode %s): %w", addr, last, ctx.Err())
-		case <-tick.C:
-		}
-	}
 }
 
 // anyMode accepts a server that serves at all.

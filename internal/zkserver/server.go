@@ -23,6 +23,9 @@ var (
 	// ErrStopped: the server was stopped and its directory removed, so it
 	// cannot be restarted.
 	ErrStopped = errors.New("zkserver: server was stopped")
+	// ErrStalled: a start stopped getting on: its JVMs used no CPU time
+	// of their own for a while (see WaitAll).
+	ErrStalled = errors.New("zkserver: start stalled")
 )
 
 // startAttempts bounds how often Start tries another free port when the one
@@ -206,25 +209,9 @@ func (s *Server) PID() int {
 	return s.proc.cmd.Process.Pid
 }
 
-// Wait blocks until the launched JVM serves, or fails. On failure it kills
-// the JVM and returns an error that ends with the tail of the server log.
-func (s *Server) Wait(ctx context.Context) error {
-	s.mu.Lock()
-	p := s.proc
-	s.mu.Unlock()
-	if p == nil {
-		return errors.New("zkserver: server is not running")
-	}
-	ready := anyMode
-	if len(s.cfg.Peers) > 0 {
-		ready = quorumMode
-	}
-	if err := waitMode(ctx, p, s.Addr(), ready); err != nil {
-		_ = s.Kill()
-		return fmt.Errorf("%w\n%s", err, logTail(s.LogPath(), 40))
-	}
-	return nil
-}
+// Wait blocks until the launched JVM serves, or fails, as WaitAll does
+// for one server.
+func (s *Server) Wait(ctx context.Context) error { return WaitAll(ctx, s) }
 
 // Kill kills the server's JVM (its whole process group) and waits for it
 // to exit. The directory stays, so Restart brings back the same tree.

@@ -42,6 +42,7 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 		}
 	}
 	e := &Ensemble{t: t}
+	var launched []*zkserver.Server
 	for i := range n {
 		c := cfg.member(i+1).server(zkserver.DefaultJarDir, t.TempDir())
 		c.Port, c.ID, c.Peers = ports[3*i], i+1, peers
@@ -49,14 +50,13 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 		if err != nil {
 			failStart(t, fmt.Sprintf("start ensemble member %d", i+1), err)
 		}
-		e.members = append(e.members, track(t, srv, ensembleTimeout))
+		e.members = append(e.members, track(t, srv))
+		launched = append(launched, srv)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ensembleTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), startBackstop)
 	defer cancel()
-	for i, s := range e.members {
-		if err := s.srv.Wait(ctx); err != nil {
-			t.Fatalf("zktest: ensemble member %d (%s) did not join a quorum: %v", i, s.Addr(), err)
-		}
+	if err := zkserver.WaitAll(ctx, launched...); err != nil {
+		t.Fatalf("zktest: the ensemble did not form a quorum: %v", err)
 	}
 	return e
 }

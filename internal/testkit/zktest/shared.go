@@ -44,14 +44,14 @@ func (s *Shared) Start(t testing.TB, opts ...Option) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.srv == nil && s.err == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), standaloneTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), startBackstop)
 		defer cancel()
 		s.srv, s.err = zkserver.Start(ctx, newConfig(opts).server(zkserver.DefaultJarDir, ""))
 	}
 	if s.err != nil {
 		failStart(t, "start shared server", s.err)
 	}
-	return &Server{t: t, srv: s.srv, timeout: standaloneTimeout, shared: true}
+	return &Server{t: t, srv: s.srv, shared: true}
 }
 
 // Root returns a path of t's own on the shared server, created empty:
