@@ -289,7 +289,8 @@ func (c *Conn) rel(p string) (string, bool) {
 }
 
 // call runs a blocking go-zookeeper request, giving up when ctx ends. The
-// request itself cannot be withdrawn; its answer is dropped.
+// request itself cannot be withdrawn; its answer is dropped. An answer
+// restarts the wait of a WithAnswerTimeout context.
 func call[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	type result struct {
 		v   T
@@ -302,9 +303,10 @@ func call[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	}()
 	select {
 	case r := <-done:
+		answered(ctx)
 		return r.v, r.err
 	case <-ctx.Done():
 		var zero T
-		return zero, ctx.Err()
+		return zero, context.Cause(ctx)
 	}
 }

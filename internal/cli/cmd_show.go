@@ -99,7 +99,9 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	report := model.Report{Server: conn.Target().String(), WatchesSource: lockcore.WatchesFromRecipe}
 	var trees []lockcore.Tree
 	for _, p := range paths {
-		readCtx, cancel := context.WithTimeout(ctx, timeout)
+		// timeout bounds the server's silence, not the read: a lock of
+		// 100,000 contenders takes as long as its answers take.
+		readCtx, cancel := zkwatch.WithAnswerTimeout(ctx, timeout)
 		t, err := conn.ReadTree(readCtx, p)
 		cancel()
 		if err != nil {
@@ -172,7 +174,7 @@ func locksBelow(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	var locks []string
 	for _, c := range t.Children[:min(len(t.Children), locksBelowLimit)] {
 		child := path.Join(t.Path, c.Name)
-		readCtx, cancel := context.WithTimeout(ctx, timeout)
+		readCtx, cancel := zkwatch.WithAnswerTimeout(ctx, timeout)
 		sub, err := conn.ReadTree(readCtx, child)
 		cancel()
 		if err == nil && len(lockcore.Analyze(sub, nil, lockcore.Options{}).Participants) > 0 {
