@@ -3,12 +3,12 @@ package model_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/cpuload"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
@@ -16,21 +16,6 @@ import (
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
-
-// busy keeps every core busy until the returned stop is called or limit
-// passes, whichever comes first, as a loaded machine would.
-func busy(limit time.Duration) (stop func()) {
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	for range runtime.NumCPU() {
-		go func() {
-			for ctx.Err() == nil {
-				for i := 0; i < 1e5; i++ {
-				}
-			}
-		}()
-	}
-	return cancel
-}
 
 // TestIntegrationWatcherLiveHolderReconnecting: a live kazoo holder's
 // connection is dropped, again and again, just before the watcher asks the
@@ -63,7 +48,7 @@ func TestIntegrationWatcherLiveHolderReconnecting(t *testing.T) {
 	events := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/locks"}}).Events()
 	s := model.NewState()
 
-	stop := busy(3 * time.Minute)
+	stop := cpuload.Busy(3 * time.Minute)
 	defer stop()
 	proxy.Delay(1200 * time.Millisecond)
 	// Whether each complete answer since the lock was seen listed the

@@ -4,41 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/internal/testkit/cpuload"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
-
-// busyLoops keeps every core busy until the returned stop is called or
-// limit passes, whichever comes first, as a loaded machine would.
-func busyLoops(limit time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var once sync.Once
-	deadline := time.After(limit)
-	for range runtime.NumCPU() {
-		go func() {
-			for {
-				select {
-				case <-done:
-					return
-				case <-deadline:
-					return
-				default:
-					for i := 0; i < 1e5; i++ {
-					}
-				}
-			}
-		}()
-	}
-	return func() { once.Do(func() { close(done) }) }
-}
 
 // TestIntegrationCheckLiveHolderReconnecting: a live kazoo holder whose
 // connection dropped is handshaking again, through a proxy that holds
@@ -55,7 +30,7 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 	kazoo.WaitHeld(t, "h", 30*time.Second)
 	sid := fmt.Sprintf("sid=0x%x,", holder.Session)
 
-	stop := busyLoops(20 * time.Second)
+	stop := cpuload.Busy(20 * time.Second)
 	defer stop()
 	proxy.Delay(1200 * time.Millisecond)
 	proxy.Drop()
