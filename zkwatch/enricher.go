@@ -75,7 +75,10 @@ type Enricher struct {
 	consAgain bool
 	// quiet is, by member and session, what its last cons said of the
 	// session's traffic (see hearSilence).
-	quiet  map[string]map[int64]quietMark
+	quiet map[string]map[int64]quietMark
+	// clocks is, by member, what its answers proved of its monotonic
+	// clock against ours (see tieClock); a member without one has none.
+	clocks map[string]memberClock
 	flight *ask // the ask under way, if any
 }
 

@@ -140,6 +140,9 @@ type ClientInfo struct {
 	Silent time.Duration `json:",omitzero"`
 	// Heard is a time after which the member received something from the
 	// session: an earlier answer's Asked, its counts having grown in the
-	// answer after. Zero when no two answers tell.
+	// answer after, or, later, when the member received the request it
+	// last answered (its own lresp less that request's latency), placed
+	// on this machine's clock by what two of its answers proved of its
+	// clock. Never later than Asked; zero when no two answers tell.
 	Heard time.Time `json:",omitzero"`
 }

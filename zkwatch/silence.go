@@ -26,6 +26,13 @@ import (
 // A connection with a request in flight is not silent: its reply is
 // late, not its client. Either bound may be below the truth, never above
 // it: silence is never overstated.
+//
+// When a session was last heard from is bounded the other way, and needs
+// the two clocks tied (see memberclock.go): dated only by the answer
+// before the one whose counts grew, a live session's last ping seemed as
+// old as the time between two answers, and one answer coming a session
+// timeout after the one before (a poll held up on a loaded machine) read
+// every live session as no longer talking.
 
 // quietMark is what a member last said of one session's connection, and
 // since when it has said the same.
@@ -48,11 +55,13 @@ type quietMark struct {
 // hearSilence sets each fresh cons answer's silences from its own lresps
 // and from e.quiet, which it then brings up to date, and when each
 // session was last known to be heard from: after the answer before the
-// last one whose counts grew. e.mu is held.
+// last one whose counts grew, or, once two answers have tied the member's
+// clock to ours (see tieClock), when the member received the request it
+// last answered, whichever is later. e.mu is held.
 // Answers reused from an earlier ask keep the silences they had.
 func (e *Enricher) hearSilence(answers []memberAnswer) {
 	if e.quiet == nil {
-		e.quiet = map[string]map[int64]quietMark{}
+		e.quiet, e.clocks = map[string]map[int64]quietMark{}, map[string]memberClock{}
 	}
 	for i := range answers {
 		a := &answers[i]
@@ -60,6 +69,12 @@ func (e *Enricher) hearSilence(answers []memberAnswer) {
 			continue
 		}
 		before := e.quiet[a.info.Addr]
+		clock, tied := e.clocks[a.info.Addr]
+		if clock, tied = tieClock(clock, tied, a, before); tied {
+			e.clocks[a.info.Addr] = clock
+		} else {
+			delete(e.clocks, a.info.Addr)
+		}
 		marks := make(map[int64]quietMark, len(a.conns))
 		a.silent, a.heard = map[int64]time.Duration{}, map[int64]time.Time{}
 		freshest := int64(0)
@@ -80,6 +95,12 @@ func (e *Enricher) hearSilence(answers []memberAnswer) {
 				m.since, m.heard = old.since, old.heard
 			case ok:
 				m.heard = old.asked
+			}
+			if h := clock.lastHeard(c); tied && h.After(m.heard) {
+				m.heard = h
+				if h.After(a.consAt) {
+					m.heard = a.consAt
+				}
 			}
 			if !m.heard.IsZero() {
 				a.heard[c.Session] = m.heard
