@@ -167,10 +167,28 @@ func TestIntegrationTLS(t *testing.T) {
 	mustCreate(t, plain, "/locks/tls/lock-", zk.WorldACL(zk.PermAll), zk.FlagEphemeral|zk.FlagSequence)
 	secure := net.JoinHostPort("127.0.0.1", strconv.Itoa(securePort))
 
+	cfg, err := zkwatch.TLSFiles{CA: pki.ca, Cert: pki.clientCert, Key: pki.clientKey}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The secure port opens after the plain one serves, and the server's
+	// first TLS handshake (its TLS classes loaded, its key read) takes a
+	// loaded machine tens of seconds: the commands below are run once the
+	// port answers, rather than timed against the server's warm-up.
+	zktest.WaitUntil(t, time.Minute, func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		reply, err := words.FourLetterTLS(ctx, secure, "srvr", cfg)
+		if err != nil || !strings.Contains(reply, "Mode:") {
+			return fmt.Sprintf("the secure port does not answer srvr over TLS: %q, %v", reply, err)
+		}
+		return ""
+	})
+
 	tlsFlags := []string{"--tls-ca", pki.ca, "--tls-cert", pki.clientCert, "--tls-key", pki.clientKey}
 	start := time.Now()
 	// show also asks the server for its watch table, over TLS too.
-	out, errOut, code := run(t, append([]string{"show", "--json", "--timeout", "6s", "--server", secure}, append(tlsFlags, "/locks/tls")...)...)
+	out, errOut, code := run(t, append([]string{"show", "--json", "--server", secure}, append(tlsFlags, "/locks/tls")...)...)
 	t.Logf("show over TLS took %s", time.Since(start))
 	if code != exitOK {
 		t.Fatalf("show over TLS: exit %d: %s", code, errOut)
@@ -223,11 +241,7 @@ func TestIntegrationTLS(t *testing.T) {
 		if plainErr == nil {
 			t.Errorf("plain srvr to the secure port answered")
 		}
-		cfg, err := zkwatch.TLSFiles{CA: pki.ca, Cert: pki.clientCert, Key: pki.clientKey}.Config()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tlsCtx, cancelTLS := context.WithTimeout(context.Background(), 5*time.Second)
+		tlsCtx, cancelTLS := context.WithTimeout(context.Background(), time.Minute)
 		defer cancelTLS()
 		reply, err := words.FourLetterTLS(tlsCtx, secure, "srvr", cfg)
 		t.Logf("srvr over TLS: %q, %v", reply, err)
