@@ -198,13 +198,11 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	for server, refusedWords := range e.refused {
 		refused[server] = maps.Clone(refusedWords)
 	}
-	var interest, focus Interest
-	if e.Interest != nil {
-		interest = e.Interest()
-	}
-	if e.Focus != nil {
-		focus = e.Focus()
-	}
+	// Taken when a member's watch table is about to be read, not at every
+	// ask: over the budget or without the table, which is the rule on a
+	// large cluster, naming every lock each period cost the idle UI a
+	// quarter of its time.
+	interest, focus := lazyInterest(e.Interest), lazyInterest(e.Focus)
 	if e.Admin == nil {
 		e.Admin = &words.AdminServer{}
 	}
@@ -218,9 +216,20 @@ func (e *Enricher) start(ctx context.Context) *ask {
 	return f
 }
 
+// lazyInterest is get's Interest, asked once, on the first call, and
+// shared by the members of one ask: every read of a table starts after
+// it, so that Covers names no lock found after its read began. A nil get
+// gives the zero Interest.
+func lazyInterest(get func() Interest) func() Interest {
+	if get == nil {
+		return func() Interest { return Interest{} }
+	}
+	return sync.OnceValue(get)
+}
+
 // run asks every member concurrently, then publishes the picture unless the
 // ask was abandoned. Refusals are remembered either way.
-func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, noAdmin map[string]error, kept map[string]memberAnswer, interest, focus Interest) {
+func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, noAdmin map[string]error, kept map[string]memberAnswer, interest, focus func() Interest) {
 	answers := make([]memberAnswer, len(e.servers))
 	var wg sync.WaitGroup
 	for i, server := range e.servers {

@@ -17,7 +17,7 @@ import (
 // last answers are kept. Each word
 // the member refuses is asked of its AdminServer instead, unless noAdmin
 // says it has none.
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus Interest, consEvery time.Duration) memberAnswer {
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus func() Interest, consEvery time.Duration) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}}
 	var answer words.StatusAnswer
 	via, ok := e.word(ctx, &a, refused, "srvr", answer.Reader(), e.wordTimeout)
@@ -63,12 +63,14 @@ func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[str
 
 // askWatches reads the member's watch table into a, as Mode and Budget
 // allow: wchc, or wchp where wchc is refused (or the AdminServer's watches
-// where both are), streamed and kept to what interest names. A table read
-// less than its cost allows ago is reused.
-func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interest, focus Interest) {
+// where both are), streamed and kept to what interest names (asked only
+// once the table may be read). A table read less than its cost allows
+// ago is reused.
+func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interestOf, focusOf func() Interest) {
 	if e.Mode == WatchesRecipe {
 		return
 	}
+	var interest Interest
 	if e.Mode == WatchesAuto {
 		var text string
 		total := -1
@@ -78,14 +80,16 @@ func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[
 			total, err = words.ParseWchs(text)
 		}
 		if ok && err == nil && total > e.budget() {
-			if focus.Lock == "" {
+			if interest = focusOf(); interest.Lock == "" {
 				a.overBudget, a.budget = total, e.budget()
 				return
 			}
 			// Over the budget for every lock, but not for the one
 			// the operator looks at: paced like any table read.
-			interest = focus
 		}
+	}
+	if interest.Lock == "" {
+		interest = interestOf()
 	}
 	// A table read before locks were first tracked holds none of their
 	// watches: it is read again as soon as its cost allows, not a period

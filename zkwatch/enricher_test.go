@@ -374,9 +374,17 @@ func wchsReply(total int) string {
 func TestEnricherWatchBudget(t *testing.T) {
 	replies := map[string]string{"srvr": readReply(t, "srvr_standalone.txt"), "cons": readReply(t, "cons.txt"),
 		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(250_000)}
+	// Naming the locks of interest walks every lock tracked: it is asked
+	// only for a table about to be read.
+	interestAsked := func(e *Enricher) *int {
+		n := new(int)
+		e.Interest = func() Interest { *n++; return Interest{} }
+		return n
+	}
 	t.Run("auto, over budget", func(t *testing.T) {
 		m := newFakeMember(t, replies)
 		e, _ := newTestEnricher(0, m)
+		asked := interestAsked(e)
 		en := e.Poll(context.Background())
 		if en.Watches != nil || en.WatchesNote != "250000 watches, over the budget of 100000, on "+m.addr {
 			t.Errorf("watches %v, note %q", en.Watches, en.WatchesNote)
@@ -384,13 +392,20 @@ func TestEnricherWatchBudget(t *testing.T) {
 		if got := m.counts()["wchc"]; got != 0 {
 			t.Errorf("wchc asked %d times over budget", got)
 		}
+		if *asked != 0 {
+			t.Errorf("the locks of interest named %d times for a table not read", *asked)
+		}
 	})
 	t.Run("auto, within a larger budget", func(t *testing.T) {
 		m := newFakeMember(t, replies)
 		e, _ := newTestEnricher(0, m)
 		e.Budget = 300_000
+		asked := interestAsked(e)
 		if en := e.Poll(context.Background()); en.Watches == nil || en.WatchesNote != "" {
 			t.Errorf("watches %v, note %q", en.Watches, en.WatchesNote)
+		}
+		if *asked != 1 {
+			t.Errorf("the locks of interest named %d times for one table read, want once", *asked)
 		}
 	})
 	t.Run("server", func(t *testing.T) {
@@ -408,9 +423,13 @@ func TestEnricherWatchBudget(t *testing.T) {
 		m := newFakeMember(t, replies)
 		e, _ := newTestEnricher(0, m)
 		e.Mode = WatchesRecipe
+		asked := interestAsked(e)
 		e.Poll(context.Background())
 		if got := m.counts(); got["wchc"]+got["wchs"]+got["wchp"] != 0 {
 			t.Errorf("asked %v in recipe mode", got)
+		}
+		if *asked != 0 {
+			t.Errorf("the locks of interest named %d times in recipe mode", *asked)
 		}
 	})
 }
