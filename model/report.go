@@ -44,7 +44,9 @@ type Report struct {
 type Ended struct {
 	Entry HistoryEntry
 	// NotTold: an expired holder whose client may still believe it holds
-	// (State.Untold); NewHolders hold the lock now.
+	// (State.Untold), or a force-released contender whose client may
+	// still believe its node is there, a holder that it holds
+	// (State.Forced); NewHolders hold the lock now.
 	NotTold    bool
 	NewHolders []lockcore.Participant
 }
@@ -60,13 +62,19 @@ func (s *State) EndedOf(paths []string) []Ended {
 	for _, u := range s.Untold {
 		untold[contenderKey{u.Lock + "/" + u.Node, u.Token}] = true
 	}
+	forced := map[string]int64{} // a force-released node's path → its session
+	for _, f := range s.Forced {
+		forced[f.Node] = f.Session
+	}
 	var out []Ended
 	for _, h := range s.History {
 		if !want[h.Lock] || (h.Change != Released && h.Change != Left) {
 			continue
 		}
-		e := Ended{Entry: h, NotTold: untold[contenderKey{h.Lock + "/" + h.Node, h.Token}]}
-		if e.NotTold {
+		node := h.Lock + "/" + h.Node
+		owner, wasForced := forced[node]
+		e := Ended{Entry: h, NotTold: untold[contenderKey{node, h.Token}] || (wasForced && owner == h.Session && h.EndedBy == EndedByOperator)}
+		if e.NotTold && h.Change == Released {
 			e.NewHolders = s.Holders(h.Lock)
 		}
 		out = append(out, e)

@@ -155,7 +155,9 @@ type endedJSON struct {
 	Text    string  `json:"text"`
 	Why     string  `json:"why,omitempty"`
 	// NotTold: an expired holder whose client was not seen to learn it
-	// (State.Untold); NewHolders are who holds now, with their tokens.
+	// (State.Untold), or a force-released contender whose client is still
+	// connected (State.Forced); NewHolders are who holds now, with their
+	// tokens.
 	NotTold    bool         `json:"not_told,omitempty"`
 	NewHolders []holderJSON `json:"new_holders,omitempty"`
 }

@@ -173,8 +173,11 @@ func writeEnded(w io.Writer, ended []Ended) {
 			fmt.Fprintf(w, " (%s)", why)
 		}
 		fmt.Fprintln(w)
-		if e.NotTold {
+		switch {
+		case e.NotTold && h.Change == Released:
 			fmt.Fprintf(w, "    not told: may believe it holds; %s\n", NewHoldersText(e.NewHolders))
+		case e.NotTold:
+			fmt.Fprintln(w, "    not told: may believe it still waits")
 		}
 	}
 }
