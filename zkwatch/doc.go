@@ -43,7 +43,8 @@
 //
 // Directory watches see a new lock at once: a children watch on each
 // directory that holds locks, or a poll of one too big to watch
-// (lockdirs.go, dirpoll.go).
+// (lockdirs.go, dirpoll.go); in a tree small enough, on every directory
+// (watchwhole.go).
 //
 // The fill reads, after the first sync, the contenders that sync
 // reported from the dump's listing alone (ReadLater), holders and the
