@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/loopback"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
@@ -182,7 +183,7 @@ type wordProxy struct {
 func newWordProxy(t *testing.T, server string) *wordProxy {
 	t.Helper()
 	p := &wordProxy{seen: map[string]int{}}
-	p.addr = fakeFLWServer(t, func(c net.Conn) {
+	p.addr = loopback.Serve(t, func(c net.Conn) {
 		word := make([]byte, 4)
 		if _, err := io.ReadFull(c, word); err != nil {
 			return

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zklocks/zklocks/internal/testkit/loopback"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
@@ -33,7 +34,7 @@ type fakeMember struct {
 func newFakeMember(t *testing.T, replies map[string]string) *fakeMember {
 	t.Helper()
 	m := &fakeMember{replies: replies, asked: map[string]int{}}
-	m.addr = fakeFLWServer(t, m.serve)
+	m.addr = loopback.Serve(t, m.serve)
 	return m
 }
 

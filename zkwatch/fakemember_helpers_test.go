@@ -1,7 +1,6 @@
 package zkwatch
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,33 +16,4 @@ func readReply(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// fakeFLWServer accepts connections on loopback and hands each to serve.
-func fakeFLWServer(t *testing.T, serve func(c net.Conn)) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	serveEach(t, l, serve)
-	return l.Addr().String()
-}
-
-// serveEach hands each connection l accepts to serve, closing it after,
-// until the test ends and l with it.
-func serveEach(t *testing.T, l net.Listener, serve func(c net.Conn)) {
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				serve(c)
-			}()
-		}
-	}()
 }

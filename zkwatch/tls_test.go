@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/loopback"
 )
 
 // pemFiles writes a CA and a server certificate it signs for dnsNames and
@@ -65,7 +67,7 @@ func tlsServer(t *testing.T, cert tls.Certificate) (addr string, sni <-chan stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	serveEach(t, l, func(c net.Conn) {
+	loopback.ServeOn(t, l, func(c net.Conn) {
 		_ = c.(*tls.Conn).Handshake()
 		_, _ = io.WriteString(c, "ok")
 	})

@@ -7,30 +7,9 @@ import (
 	"net"
 	"testing"
 	"time"
-)
 
-// fakeFLWServer accepts connections on loopback and hands each to serve.
-func fakeFLWServer(t *testing.T, serve func(c net.Conn)) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				serve(c)
-			}()
-		}
-	}()
-	return l.Addr().String()
-}
+	"github.com/zklocks/zklocks/internal/testkit/loopback"
+)
 
 // replyWith answers the four bytes it reads with reply and closes.
 func replyWith(reply string) func(net.Conn) {
@@ -55,7 +34,7 @@ func TestFourLetterReplies(t *testing.T) {
 		{"empty", "", nil, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			addr := fakeFLWServer(t, replyWith(tc.reply))
+			addr := loopback.Serve(t, replyWith(tc.reply))
 			got, err := FourLetter(context.Background(), addr, "wchc")
 			if !tc.wantErr {
 				if err != nil || got != tc.reply {
@@ -75,7 +54,7 @@ func TestFourLetterReplies(t *testing.T) {
 
 func TestFourLetterSendsWord(t *testing.T) {
 	got := make(chan string, 1)
-	addr := fakeFLWServer(t, func(c net.Conn) {
+	addr := loopback.Serve(t, func(c net.Conn) {
 		b, _ := io.ReadAll(io.LimitReader(c, 4))
 		got <- string(b)
 		_, _ = io.WriteString(c, "ok\n")
@@ -95,7 +74,7 @@ func TestFourLetterHonoursContext(t *testing.T) {
 	hang := func(c net.Conn) { _, _ = io.Copy(io.Discard, c) }
 
 	t.Run("deadline", func(t *testing.T) {
-		addr := fakeFLWServer(t, hang)
+		addr := loopback.Serve(t, hang)
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -108,7 +87,7 @@ func TestFourLetterHonoursContext(t *testing.T) {
 		}
 	})
 	t.Run("cancel", func(t *testing.T) {
-		addr := fakeFLWServer(t, hang)
+		addr := loopback.Serve(t, hang)
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(100*time.Millisecond, cancel)
 		_, err := FourLetter(ctx, addr, "srvr")
