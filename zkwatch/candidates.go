@@ -157,7 +157,8 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 	w.mu.Lock()
 	var todo []string
 	for p, ep := range candidates {
-		if node := joinPath(p, ep.Sample); ep.Sample != "" && !w.contenderName(p, ep.Sample) && w.cfg.Analysis.Book.IsLockNode(node) {
+		contender := w.sampleIsContender(p, ep.Sample)
+		if node := joinPath(p, ep.Sample); ep.Sample != "" && !contender && w.cfg.Analysis.Book.IsLockNode(node) {
 			// An ephemeral node is always a leaf: one named like a lock
 			// is a plain lock node, tracked at once and kept while it
 			// comes and goes. Listing the parent later could fall
@@ -170,7 +171,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 		if _, tracked := w.tracked.owner[p]; tracked || w.discovery.checked[p] == ep.Count {
 			continue
 		}
-		if _, part := lockcore.SemaphorePart(p); !part && w.contenderName(p, ep.Sample) {
+		if _, part := lockcore.SemaphorePart(p); !part && contender {
 			// Tracked at once: listing it first would cost a request
 			// for each of thousands of lock parents.
 			w.next.found[p] = true
@@ -181,6 +182,11 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 	for p := range w.discovery.checked {
 		if _, ok := candidates[p]; !ok {
 			delete(w.discovery.checked, p)
+		}
+	}
+	for p := range w.discovery.named {
+		if _, ok := candidates[p]; !ok {
+			delete(w.discovery.named, p)
 		}
 	}
 	w.mu.Unlock()
@@ -201,6 +207,26 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 		})
 	}
 	work.run()
+}
+
+// sampleName is what contenderName said of the sample ephemeral node a
+// dump named in a parent.
+type sampleName struct {
+	sample    string
+	contender bool
+}
+
+// sampleIsContender is contenderName for a dump candidate's sample, asked
+// of the rule book once per parent and sample: the book is the watcher's
+// for its life, and each dump of a cluster names the same sample in most
+// of its thousands of lock parents. w.mu is held.
+func (w *Watcher) sampleIsContender(parent, sample string) bool {
+	if n, ok := w.discovery.named[parent]; ok && n.sample == sample {
+		return n.contender
+	}
+	c := w.contenderName(parent, sample)
+	w.discovery.named[parent] = sampleName{sample: sample, contender: c}
+	return c
 }
 
 // contenderName reports whether an ephemeral node's name alone makes its

@@ -20,7 +20,10 @@ type discoveryState struct {
 	progress    Discovery
 	dumpRefused bool
 	checked     map[string]int // dump candidates that are not locks → their ephemeral count then
-	walk        *walker        // under way, or nil
+	// named is, by dump candidate, what its sample's name told (see
+	// sampleIsContender).
+	named map[string]sampleName
+	walk  *walker // under way, or nil
 	// lastWalkStart and lastWalkTook pace the next walk.
 	lastWalkStart time.Time
 	lastWalkTook  time.Duration

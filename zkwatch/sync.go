@@ -34,6 +34,7 @@ func (w *Watcher) beginSync(ctx context.Context) {
 		w.syncs.before[p] = true
 	}
 	w.tracked.locks, w.tracked.owner, w.discovery.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
+	w.discovery.named = map[string]sampleName{}
 	w.toFill.unread, w.toFill.total, w.toFill.dumpOwners = map[string]int{}, 0, nil
 	// A new session holds none of the old one's watches.
 	w.next.found, w.watches.armed = map[string]bool{}, map[string]bool{}

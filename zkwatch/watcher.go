@@ -163,7 +163,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		syncs:     syncState{before: map[string]bool{}, first: make(chan struct{})},
 		session:   sessionState{state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}},
 		tracked:   newTrackedLocks(),
-		discovery: discoveryState{checked: map[string]int{}},
+		discovery: discoveryState{checked: map[string]int{}, named: map[string]sampleName{}},
 		dirs:      newDirWatches(),
 		toFill:    fillState{unread: map[string]int{}, wake: make(chan struct{}, 1)},
 		enrich:    enrichState{table: cfg.Watches, lockFound: make(chan struct{}, 1)},
