@@ -84,7 +84,8 @@ func (w *Watcher) elsewhereWithin() time.Duration {
 const walkProgressEvery = time.Second
 
 // walkProgress reports the discovery every second while a walk is under
-// way, so that the status bar can say how far it has got.
+// way, so that the status bar can say how far it has got; between walks
+// it only looks, without making the whole report.
 func (w *Watcher) walkProgress(ctx context.Context) {
 	tick := time.NewTicker(walkProgressEvery)
 	defer tick.Stop()
@@ -94,7 +95,10 @@ func (w *Watcher) walkProgress(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		if w.Discovery().Walking {
+		w.mu.Lock()
+		walking := w.discovery.progress.Walking
+		w.mu.Unlock()
+		if walking {
 			w.emitDiscovery(ctx)
 		}
 	}
