@@ -96,10 +96,10 @@ func waitUp(ctx context.Context, stall time.Duration, all []*starting) error {
 				return st.fail(fmt.Errorf("%w: %v", ErrExited, st.p.err))
 			}
 		}
-		if now, ok := workOf(all); ok && now > used {
-			used, progressAt = now, time.Now()
+		if sofar, ok := workOf(all); ok && sofar > used {
+			used, progressAt = sofar, time.Now()
 		} else if ok && time.Since(progressAt) >= stall {
-			return waiting.fail(fmt.Errorf("%w: its JVMs used no CPU time for %v (%v in all)", ErrStalled, stall, now))
+			return waiting.fail(fmt.Errorf("%w: its JVMs used no CPU time for %v (%v in all)", ErrStalled, stall, sofar))
 		}
 		select {
 		case <-ctx.Done():
