@@ -7,12 +7,12 @@ import (
 	"time"
 )
 
-// stallTimeout is how long a start may go without its JVMs using any CPU
+// StallTimeout is how long a start may go without its JVMs using any CPU
 // time of their own before WaitAll judges it stuck. A quiet machine starts
 // a server with half a second of CPU time in a second or two; a loaded one
 // hands that half second out over tens of seconds, a few milliseconds at a
 // time, and never leaves a working JVM without any for this long.
-const stallTimeout = 30 * time.Second
+const StallTimeout = 30 * time.Second
 
 // probeEvery is how often a start asks each server for its mode.
 const probeEvery = 100 * time.Millisecond
@@ -30,7 +30,7 @@ const probeEvery = 100 * time.Millisecond
 // and the error ends with the tail of the log of the first server that did
 // not serve.
 func WaitAll(ctx context.Context, servers ...*Server) error {
-	return waitAll(ctx, stallTimeout, servers)
+	return waitAll(ctx, StallTimeout, servers)
 }
 
 // starting is one server WaitAll waits for.
@@ -118,6 +118,20 @@ func workOf(all []*starting) (used time.Duration, ok bool) {
 		}
 	}
 	return used, ok
+}
+
+// CPUTime returns the CPU time the server's JVM has used, but in the
+// threads that answer client connections (which the caller's own probes
+// keep busy): while it grows, the JVM is getting on with something. ok is
+// false while the server is not running, and outside Linux.
+func (s *Server) CPUTime() (used time.Duration, ok bool) {
+	s.mu.Lock()
+	p := s.proc
+	s.mu.Unlock()
+	if p == nil || p.exited() {
+		return 0, false
+	}
+	return work(p.cmd.Process.Pid)
 }
 
 // fail says why st did not come up, with the end of its log.

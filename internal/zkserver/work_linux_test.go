@@ -39,3 +39,16 @@ func TestServesConnections(t *testing.T) {
 		}
 	}
 }
+
+func TestCPUTimeOnlyWhileRunning(t *testing.T) {
+	s := standIn(t, "sleep", "60")
+	if _, ok := s.CPUTime(); !ok {
+		t.Fatal("CPUTime of a running process is not known")
+	}
+	if err := s.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.CPUTime(); ok {
+		t.Fatal("CPUTime of a killed process is known")
+	}
+}

@@ -10,9 +10,6 @@ import (
 	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
-// leaderTimeout bounds how long [Ensemble.Leader] waits for an election.
-const leaderTimeout = 30 * time.Second
-
 // Ensemble is a ZooKeeper quorum of servers on loopback, each with its own
 // client, quorum and election ports and its own data directory.
 type Ensemble struct {
@@ -77,15 +74,20 @@ func (e *Ensemble) addrs() []string {
 }
 
 // Leader returns the index in [Ensemble.Members] of the member whose srvr
-// says "Mode: leader", polling for up to 30 seconds while an election is
-// under way; stopped members are skipped. It fails the test if no single
-// leader emerges. The answer is a snapshot: a later stop or partition can
+// says "Mode: leader", polling while an election is under way, however
+// long a loaded machine makes it take; stopped members are skipped. It
+// fails the test if no single leader emerges before the members' JVMs
+// stall (use no CPU time for zkserver.StallTimeout, but in the threads
+// that answer clients, which its own polls keep busy), or within
+// 10 minutes. The answer is a snapshot: a later stop or partition can
 // make another member leader.
 func (e *Ensemble) Leader() int {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), leaderTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), startBackstop)
 	defer cancel()
 	var modes []string
+	used, _ := e.cpuTime()
+	progressAt := time.Now()
 	for {
 		leader, n := -1, 0
 		modes = modes[:0]
@@ -99,11 +101,27 @@ func (e *Ensemble) Leader() int {
 		if n == 1 {
 			return leader
 		}
+		if sofar, ok := e.cpuTime(); ok && sofar > used {
+			used, progressAt = sofar, time.Now()
+		} else if ok && time.Since(progressAt) >= zkserver.StallTimeout {
+			e.t.Fatalf("zktest: no single leader, and no member's JVM has used CPU time for %v; modes %s", zkserver.StallTimeout, strings.Join(modes, " "))
+		}
 		select {
 		case <-ctx.Done():
-			e.t.Fatalf("zktest: no single leader after %v; modes %s", leaderTimeout, strings.Join(modes, " "))
+			e.t.Fatalf("zktest: no single leader after %v; modes %s", startBackstop, strings.Join(modes, " "))
 			return -1
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// cpuTime is the CPU time the running members' JVMs have used, but in
+// the threads that answer clients; ok is false when none can be read.
+func (e *Ensemble) cpuTime() (used time.Duration, ok bool) {
+	for _, s := range e.members {
+		if d, read := s.srv.CPUTime(); read {
+			used, ok = used+d, true
+		}
+	}
+	return used, ok
 }
