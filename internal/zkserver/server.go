@@ -98,7 +98,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		if err = s.Wait(ctx); err == nil {
 			return s, nil
 		}
-		taken := s.portTaken()
+		taken := s.PortTaken()
 		s.Stop()
 		if cfg.Port == 0 && taken && attempt < startAttempts && ctx.Err() == nil {
 			continue
@@ -273,11 +273,18 @@ func (s *Server) launch() error {
 	return nil
 }
 
-// portTaken reports whether the server log says its port was in use.
-func (s *Server) portTaken() bool {
+// PortTaken reports whether the server's log says a port it was to bind
+// (client, quorum, election, AdminServer) was in use. A standalone server
+// exits on it; a quorum member whose AdminServer's port was taken only
+// logs it, and runs without one.
+func (s *Server) PortTaken() bool {
 	b, err := os.ReadFile(s.LogPath())
 	return err == nil && strings.Contains(string(b), "Address already in use")
 }
+
+// LogTail returns the last lines of the server's log, for a failure's
+// message.
+func (s *Server) LogTail() string { return logTail(s.LogPath(), 40) }
 
 func (s *Server) dataDir() string { return filepath.Join(s.dir, "data") }
 func (s *Server) cfgPath() string { return filepath.Join(s.dir, "zoo.cfg") }

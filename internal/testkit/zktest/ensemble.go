@@ -17,11 +17,18 @@ type Ensemble struct {
 	members []*Server
 }
 
+// ensembleAttempts bounds how often StartEnsemble starts an ensemble
+// again, on fresh ports, when a member found one of its ports taken.
+const ensembleAttempts = 3
+
 // StartEnsemble starts n servers (myid 1..n) as one quorum and returns once
 // every member serves as leader or follower. Each member's line in the
 // configuration names its client address, in the dynamic-configuration
 // form ZooKeeper 3.5+ writes, so that /zookeeper/config lists them. t's Cleanup stops them and
-// removes their files. Options apply to every member. Failures are reported
+// removes their files. Options apply to every member. A member that finds
+// a port of its taken by another process before it binds it (which a
+// member logs and, for its AdminServer, outlives) has the whole ensemble
+// started again on fresh ports, up to three times. Failures are reported
 // like [Start]'s, with the log of the member that did not come up.
 func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	t.Helper()
@@ -30,6 +37,27 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 		t.Fatalf("zktest: an ensemble needs at least one member, not %d", n)
 	}
 	cfg := newConfig(opts)
+	for attempt := 1; ; attempt++ {
+		e, err := startEnsemble(t, n, cfg)
+		if err == nil {
+			return e
+		}
+		if taken := e.portTaken(); taken != nil && attempt < ensembleAttempts {
+			t.Logf("zktest: ensemble member %s found a port of its taken; starting the ensemble again on fresh ports", taken.Addr())
+			for _, s := range e.members {
+				_ = s.srv.Stop()
+			}
+			continue
+		}
+		t.Fatalf("zktest: the ensemble did not form a quorum: %v", err)
+	}
+}
+
+// startEnsemble launches the members of one attempt and waits for them.
+// The error is not nil when a member did not serve, or one serves but
+// found a port of its taken (its AdminServer's).
+func startEnsemble(t testing.TB, n int, cfg config) (*Ensemble, error) {
+	t.Helper()
 	ports := freePorts(t, 3*n)
 	peers := make([]string, n)
 	for i := range n {
@@ -53,9 +81,23 @@ func StartEnsemble(t testing.TB, n int, opts ...Option) *Ensemble {
 	ctx, cancel := context.WithTimeout(context.Background(), startBackstop)
 	defer cancel()
 	if err := zkserver.WaitAll(ctx, launched...); err != nil {
-		t.Fatalf("zktest: the ensemble did not form a quorum: %v", err)
+		return e, err
 	}
-	return e
+	if taken := e.portTaken(); taken != nil {
+		return e, fmt.Errorf("member %s serves, but found a port of its taken:\n%s", taken.Addr(), taken.srv.LogTail())
+	}
+	return e, nil
+}
+
+// portTaken returns the first member whose log says a port of its was in
+// use, or nil.
+func (e *Ensemble) portTaken() *Server {
+	for _, s := range e.members {
+		if s.srv.PortTaken() {
+			return s
+		}
+	}
+	return nil
 }
 
 // Members returns the servers in myid order: Members()[i] has myid i+1.
