@@ -66,3 +66,29 @@ func TestIntegrationReconnectWatcherSessionExpiry(t *testing.T) {
 		t.Fatalf("the expiry was not reported: %v", phases)
 	}
 }
+
+// A lock found while the server is down fails its first read; the
+// reconnect that follows, in the same session, reads every lock tracked
+// again, and this one too, though its read never armed a watch. The
+// server restart under load met this: the new session's first read of
+// the lock failed as the connection dropped again at once.
+func TestIntegrationReconnectReadsTheLockItCouldNotRead(t *testing.T) {
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	mkdirs(t, admin, "/u", "/v")
+	contender(t, admin, "/u")
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 30 * time.Second})
+	first := conn.SessionID()
+	zks.Stop()
+	// Named, and outside the roots searched: only its own read finds it.
+	c := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/v"}, Locks: []string{"/u"}})
+	c.UntilEvent(t, "the lock's read failing while the server is down", func(ev zkwatch.Event) bool {
+		return ev.Kind == zkwatch.EventError && ev.Path == "/u"
+	})
+	failed := time.Now()
+	zks.Restart()
+	c.Until(t, "the reconnect, in the same session", func(s *model.State) bool {
+		return s.Conn.Phase == zkwatch.Connected && s.Conn.Session == first && s.Conn.Since.After(failed)
+	})
+	c.Until(t, "the lock read after the reconnect", participants("/u", 1))
+}

@@ -43,6 +43,10 @@ func (w *Watcher) beginSync(ctx context.Context) {
 		// Tracked again even if their node is gone just now.
 		w.next.found[p] = true
 	}
+	for p := range w.next.unread {
+		w.next.found[p] = true
+	}
+	w.next.unread = map[string]bool{}
 	w.discovery.progress = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.discovery.stop = cancel

@@ -215,6 +215,7 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	for p := range locks {
 		work.do(func() {
 			if err := w.track(ctx, p); err != nil {
+				w.keepUnread(ctx, p, err)
 				w.report(ctx, p, err, false)
 			}
 		})
@@ -225,6 +226,18 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	work.run()
 	w.mu.Lock()
 	w.dirs.tracking = map[string]bool{}
+	w.mu.Unlock()
+}
+
+// keepUnread notes a lock whose read failed for the next reconnect or
+// re-sync to read again, unless its ACL denied it (a reconnect changes
+// nothing of that) or the watcher is ending.
+func (w *Watcher) keepUnread(ctx context.Context, path string, err error) {
+	if errors.Is(err, zk.ErrNoAuth) || ctx.Err() != nil {
+		return
+	}
+	w.mu.Lock()
+	w.next.unread[path] = true
 	w.mu.Unlock()
 }
 

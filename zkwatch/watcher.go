@@ -158,7 +158,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
 		wake:      make(chan struct{}, 1),
-		next:      roundRequests{found: map[string]bool{}},
+		next:      roundRequests{found: map[string]bool{}, unread: map[string]bool{}},
 		watches:   newWatchSet(),
 		syncs:     syncState{before: map[string]bool{}, first: make(chan struct{})},
 		session:   sessionState{state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}},
@@ -188,11 +188,18 @@ func (w *Watcher) Events() <-chan Event { return w.events }
 // grace timer of a plain lock that went (recheckPlain); trackConn asks for
 // a re-sync or a re-read, go-zookeeper's event loop (onWatchEvent) for a
 // re-sync after an expiry, and SetWatchTable (enrichLoop) for every
-// lock's analysis again. run takes them all as each round starts.
+// lock's analysis again; refresh keeps the locks it could not read for
+// the next reconnect (keepUnread). run takes them all as each round
+// starts.
 type roundRequests struct {
 	found  map[string]bool // lock paths found, to track
 	resync bool            // a new session: find everything again
 	reread bool            // a reconnect: read every lock again
+	// unread are the locks found whose read failed (the connection lost
+	// under it, as a reconnect often is at once): not tracked, so no
+	// watch of theirs fires and a reconnect's reread of the tracked ones
+	// passes them by. The next reconnect or re-sync reads them again.
+	unread map[string]bool
 	// reanalyze: the watch table changed, so every lock's analysis is
 	// redone from what was read, without reading again.
 	reanalyze bool
@@ -245,6 +252,10 @@ func (w *Watcher) run(ctx context.Context) {
 			for p := range w.tracked.locks {
 				found[p] = true
 			}
+			for p := range w.next.unread {
+				found[p] = true
+			}
+			w.next.unread = map[string]bool{}
 		}
 		w.next.reread = false
 		w.mu.Unlock()
