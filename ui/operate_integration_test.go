@@ -1,11 +1,9 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"path"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -88,24 +86,6 @@ func readLock(t *testing.T, c *zk.Conn, p string) *lockcore.Lock {
 	return &l
 }
 
-// lockedBuffer is an audit log the test reads while actions write it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 func exists(t *testing.T, c *zk.Conn, p string) bool {
 	t.Helper()
 	ok, _, err := c.Exists(p)
@@ -129,7 +109,7 @@ func TestIntegrationOperate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var audit lockedBuffer
+	var audit zktest.SyncBuffer
 	a := New(Options{Profile: termenv.Ascii, Location: time.UTC,
 		Actions: &model.Actions{ZK: c, Audit: model.NewAudit(&audit), User: "sre", Server: zks.Addr()}})
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

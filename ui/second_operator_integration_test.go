@@ -40,7 +40,7 @@ func TestIntegrationSecondOperator(t *testing.T) {
 	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{})
 	w := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/second"}, EnrichEvery: 200 * time.Millisecond})
 	feed := model.NewActionFeed()
-	var ours, theirs lockedBuffer
+	var ours, theirs zktest.SyncBuffer
 	a := New(Options{Profile: termenv.Ascii, Location: time.UTC, Events: feed.Merge(ctx, w.Events()),
 		Actions: &model.Actions{ZK: conn.LockZK(), Audit: model.NewAudit(&ours), User: "sre-b", Host: "host-b",
 			Via: model.ViaUI, Told: feed.Tell}})
