@@ -191,24 +191,20 @@ type part struct {
 	Token *int64            `json:"z,omitempty"`
 	Ver   *int32            `json:"v,omitempty"`
 	// Ctime as milliseconds before the read (C0: zero).
-	C     *int64  `json:"c,omitempty"`
-	C0    bool    `json:"c0,omitempty"`
-	CN    *int64  `json:"cn,omitempty"` // a ctime that is not whole milliseconds, in Unix nanoseconds
-	Age   *int64  `json:"ag,omitempty"`
-	Data  *string `json:"d,omitempty"`
-	DataB []byte  `json:"db,omitempty"`
-	D0    bool    `json:"d0,omitempty"`
-	Trunc *bool   `json:"dt,omitempty"`
-	Note  *string `json:"no,omitempty"`
-	WU    *bool   `json:"wu,omitempty"` // WatchesUnknown
-	DD    *bool   `json:"dd,omitempty"` // DataDenied
-	PF    *string `json:"pf,omitempty"` // PartOf
-	ID    *string `json:"id,omitempty"` // Identity
-	// Link is read and ignored: a session's link is not a contender's,
-	// and the state sets it from the recorded members' answers. The
-	// watcher's events never carried one, so it was never written.
-	Link *lockcore.Link `json:"lk,omitempty"`
-	Hold *holdJSON      `json:"hd,omitempty"` // when it differs from the derived one
+	C     *int64    `json:"c,omitempty"`
+	C0    bool      `json:"c0,omitempty"`
+	CN    *int64    `json:"cn,omitempty"` // a ctime that is not whole milliseconds, in Unix nanoseconds
+	Age   *int64    `json:"ag,omitempty"`
+	Data  *string   `json:"d,omitempty"`
+	DataB []byte    `json:"db,omitempty"`
+	D0    bool      `json:"d0,omitempty"`
+	Trunc *bool     `json:"dt,omitempty"`
+	Note  *string   `json:"no,omitempty"`
+	WU    *bool     `json:"wu,omitempty"` // WatchesUnknown
+	DD    *bool     `json:"dd,omitempty"` // DataDenied
+	PF    *string   `json:"pf,omitempty"` // PartOf
+	ID    *string   `json:"id,omitempty"` // Identity
+	Hold  *holdJSON `json:"hd,omitempty"` // when it differs from the derived one
 	// HK names the hold when it is one of holdKinds rather than the
 	// default (format 5).
 	HK string `json:"hk,omitempty"`
