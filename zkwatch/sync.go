@@ -43,10 +43,7 @@ func (w *Watcher) beginSync(ctx context.Context) {
 		// Tracked again even if their node is gone just now.
 		w.next.found[p] = true
 	}
-	for p := range w.next.unread {
-		w.next.found[p] = true
-	}
-	w.next.unread = map[string]bool{}
+	w.next.takeUnread(w.next.found)
 	w.discovery.progress = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.discovery.stop = cancel

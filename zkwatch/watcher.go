@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -205,6 +206,13 @@ type roundRequests struct {
 	reanalyze bool
 }
 
+// takeUnread moves the locks whose read failed into found, to be read
+// again.
+func (r *roundRequests) takeUnread(found map[string]bool) {
+	maps.Copy(found, r.unread)
+	r.unread = map[string]bool{}
+}
+
 func (w *Watcher) run(ctx context.Context) {
 	defer close(w.events)
 	ctx, stopGuard := w.guardOnce(ctx)
@@ -252,10 +260,7 @@ func (w *Watcher) run(ctx context.Context) {
 			for p := range w.tracked.locks {
 				found[p] = true
 			}
-			for p := range w.next.unread {
-				found[p] = true
-			}
-			w.next.unread = map[string]bool{}
+			w.next.takeUnread(found)
 		}
 		w.next.reread = false
 		w.mu.Unlock()
