@@ -53,6 +53,7 @@ func TestProductImportsNoRig(t *testing.T) {
 // rest.
 var leaves = []string{
 	module + "/zkwatch/words", // asking members and reading their answers
+	module + "/zkwatch/jute",  // ZooKeeper's record encoding: the wire and the transaction log
 }
 
 // TestLeavesImportNothingOfZklocks lists each leaf package's own
