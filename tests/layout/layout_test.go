@@ -54,6 +54,7 @@ func TestProductImportsNoRig(t *testing.T) {
 var leaves = []string{
 	module + "/zkwatch/words", // asking members and reading their answers
 	module + "/zkwatch/jute",  // ZooKeeper's record encoding: the wire and the transaction log
+	module + "/zkwatch/sasl",  // the client side of SASL mechanisms
 }
 
 // TestLeavesImportNothingOfZklocks lists each leaf package's own
