@@ -84,6 +84,9 @@ type StoryHold struct {
 	AtLeast bool          `json:"held_at_least,omitempty"`
 	// Disconnected is when its session was found connected to no member.
 	Disconnected time.Time `json:"disconnected,omitzero"`
+	// Frozen are the stretches its session was silent while it held: its
+	// process stopped, its connection standing (see StoryFrozen).
+	Frozen []StoryFrozen `json:"frozen,omitempty"`
 	// Audit is the operator's audit line of a forced end.
 	Audit string `json:"audit,omitempty"`
 }
@@ -154,8 +157,24 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 	st := Story{Lock: lock}
 	var conns []StoryConn
 	var last time.Time
+	// The lock's anomalies are what the state shows of it, as a replay
+	// does: those a reading finds, those its sessions' links call for
+	// (a members' answer), and those time alone brings (long-held).
+	var shown *lockcore.Lock
+	track := func(at time.Time) {
+		if l := s.Locks[lock]; l != shown {
+			shown = l
+			var now []lockcore.Anomaly
+			if l != nil {
+				st.Known, st.Recipe = true, l.Recipe
+				now = l.Anomalies
+			}
+			anomalies = trackAnomalies(anomalies, open, now, at)
+		}
+	}
 	for _, ev := range events {
 		if ev.At.After(last) {
+			ageUntil(s, last, ev.At, track)
 			last = ev.At
 		}
 		if from.IsZero() && !ev.At.IsZero() {
@@ -179,21 +198,13 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 			if what := connLoss(ev.Conn.Phase); what != "" {
 				conns = append(conns, StoryConn{At: ev.At, What: what})
 			}
-		case zkwatch.EventLock, zkwatch.EventLockGone:
-			if ev.Path != lock {
-				break
-			}
-			var now []lockcore.Anomaly
-			if ev.Lock != nil {
-				st.Known, st.Recipe = true, ev.Lock.Recipe
-				now = ev.Lock.Anomalies
-			}
-			anomalies = trackAnomalies(anomalies, open, now, ev.At)
 		}
+		track(ev.At)
 	}
 	if to.IsZero() {
 		to = last
 	}
+	ageUntil(s, last, to, track)
 	st.From, st.To, st.WatchingFrom = from, to, s.FirstSync
 	saved := s.History
 	s.History = log
@@ -219,6 +230,29 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 		}
 	}
 	return st
+}
+
+// maxAgeSteps bounds the moments between two events at which ageUntil
+// looks again: each is a holder crossing the long-held threshold.
+const maxAgeSteps = 64
+
+// ageUntil moves s's time-dependent findings (long-held) from after to
+// until, calling track at each moment one may change, as a replay's
+// cursor would show it.
+func ageUntil(s *State, after, until time.Time, track func(time.Time)) {
+	if after.IsZero() {
+		return
+	}
+	for t, i := after, 0; !t.After(until) && i < maxAgeSteps; i++ {
+		if s.AgeTo(t) {
+			track(t)
+		}
+		if s.steady.forever || s.steady.from.IsZero() {
+			return
+		}
+		// The findings change just after the span ends.
+		t = s.steady.to.Add(time.Nanosecond)
+	}
 }
 
 // connLoss says what a change of the recording's own connection lost.

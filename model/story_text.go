@@ -52,7 +52,7 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 				end = enderWord(sp.EndedBy, EndReleased)
 			}
 			holds = append(holds, StoryHold{Session: session, Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
-				Ended: sp.To, End: end, Held: d, AtLeast: atLeast, Disconnected: sp.Disconnected, Audit: audit})
+				Ended: sp.To, End: end, Held: d, AtLeast: atLeast, Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit})
 			continue
 		}
 		atMost := false
@@ -170,6 +170,9 @@ func (st Story) WriteText(w io.Writer, loc *time.Location) error {
 		fmt.Fprintf(b, "      node %s\n", Printable(h.Node))
 		if !h.Disconnected.IsZero() {
 			fmt.Fprintf(b, "      its session connected to no member from %s\n", storyTime(h.Disconnected, loc))
+		}
+		for _, f := range h.Frozen {
+			fmt.Fprintf(b, "      %s\n", f.words(h, loc))
 		}
 		if h.Audit != "" {
 			fmt.Fprintf(b, "      audit: %s\n", Printable(h.Audit))
