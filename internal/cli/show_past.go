@@ -65,7 +65,7 @@ func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error 
 	n := tape.Count(at)
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s as at %s (after %d of its %d events, %s – %s)\n", model.Printable(f.file),
 		at.Format("2006-01-02 15:04:05.000 MST"), n, tape.Len(), tape.Start().Format(time.TimeOnly), tape.End().Format(time.TimeOnly))
-	report := pastReport(tape.StateAt(n), rec.Headers[0].Server, paths)
+	report := pastReport(tape.StateAt(n), at, rec.Headers[0].Server, paths)
 	if err := write(cmd, asJSON, report.WriteJSON, report.WriteText); err != nil {
 		return err
 	}
@@ -81,8 +81,9 @@ func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error 
 // errNotThen says a path was not a known lock at the moment asked.
 var errNotThen = errors.New("not a lock the recording knew at that moment")
 
-// pastReport is show's report of s: paths, or every lock by path.
-func pastReport(s *model.State, server string, paths []string) model.Report {
+// pastReport is show's report of s at at: paths, or every lock by path,
+// their ages and holds measured at at, not when each was last read.
+func pastReport(s *model.State, at time.Time, server string, paths []string) model.Report {
 	r := model.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe, WatchesNote: s.WatchesNote,
 		Clients: s.Clients, ClientsComplete: s.ClientsComplete, Servers: s.Servers, Links: s.Links}
 	if len(paths) == 0 {
@@ -97,7 +98,7 @@ func pastReport(s *model.State, server string, paths []string) model.Report {
 			r.Errors = append(r.Errors, model.PathError{Path: p, Err: fmt.Errorf("%s: %w", p, errNotThen)})
 			continue
 		}
-		r.Locks = append(r.Locks, *l)
+		r.Locks = append(r.Locks, model.LockAsAt(l, at))
 		if l.WatchesSource == lockcore.WatchesFromServer {
 			r.WatchesSource = lockcore.WatchesFromServer
 		}
