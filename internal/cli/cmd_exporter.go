@@ -129,7 +129,7 @@ which is full) and is free among the other allocations its wiki lists.
 	fl.DurationVar(&longHeld, "long-held", 5*time.Minute, "holders older than this count as long-held anomalies (0 turns it off)")
 	fl.StringSliceVar(&contexts, "contexts", nil, "watch these contexts of the config file at once, every series labelled with its\ncluster (comma-separated, repeatable)")
 	fl.BoolVar(&allContexts, "all-contexts", false, "watch every context of the config file at once, as --contexts would")
-	hf.register(fl)
+	hf.register(fl, "history/CLUSTER")
 	return cmd
 }
 

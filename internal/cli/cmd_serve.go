@@ -43,7 +43,7 @@ of them); a session starts on --context or the current-context, and :ctx NAME
 switches. With --server, that one cluster only.
 
 History: each cluster's shared watcher records what it sees, by default, in
---history (by default $XDG_STATE_HOME/zklocks/history/serve/CLUSTER), kept for
+--history (by default $XDG_STATE_HOME/zklocks/history/serve/CONTEXT, the context's name), kept for
 --history-max-age within --history-max-size as the exporter's is, while the watcher
 runs; in any session, R replays its last hour (q goes back to the live UI), and
 zklocks replay DIR or postmortem --recording DIR read it.
@@ -209,11 +209,21 @@ func serveDialer(g *globalFlags, p servePlan, f *serveFlags, version string, log
 		cfg := s.watchConfig()
 		cfg.Analysis = s.analysis(f.longHeld)
 		cfg.ReadLater = true
-		hf := f.hist.forCluster("serve", s)
+		// A context's history is kept under its name; a cluster given
+		// by --server, under its connect string and roots.
+		dir := name
+		if len(p.offered) == 0 || name == "" {
+			dir = clusterDirName(s.server, s.roots)
+		}
+		hf := f.hist.forCluster("serve", dir)
 		hist, err := hf.open(s, version, func(err error) { logger.Printf("%s", model.Printable(err.Error())) })
-		if err != nil {
+		switch {
+		case err != nil:
 			// The UI goes on without its history, said once per start.
 			logger.Printf("context %q: no history: %s", model.Printable(name), model.Printable(err.Error()))
+		case hist != nil:
+			logger.Printf("context %q: keeping the history in %s (max age %s, max size %s)", model.Printable(name),
+				model.Printable(hist.Dir()), hf.maxAge.String(), hf.maxSize.String())
 		}
 		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
 			NewSession: ownSessions(conn, s.timeout), History: hist,

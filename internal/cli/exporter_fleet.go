@@ -74,6 +74,8 @@ func runFleetExporter(cmd *cobra.Command, g *globalFlags, hf *historyFlags, f fl
 				return &exitError{code: exitUsage, err: fmt.Errorf("contexts %s and %s watch the same cluster and roots: their histories would share %s", other, name, hist.Dir())}
 			}
 			dirs[hist.Dir()] = name
+			fmt.Fprintf(stderr, "zklocks: context %s: keeping the history in %s (max age %s, max size %s)\n",
+				name, model.Printable(hist.Dir()), own.maxAge.String(), own.maxSize.String())
 		}
 		targets = append(targets, exporterTarget{name: name, s: s, cfg: cfg, exp: fl.Exporter(name), hist: hist, retry: func(err error) {
 			fmt.Fprintf(stderr, "zklocks: context %s: %v; trying again\n", name, err)

@@ -19,10 +19,12 @@ type historyFlags struct {
 	maxSize capValue
 }
 
-func (f *historyFlags) register(fs *pflag.FlagSet) {
+// register adds the flags; where says the default directory under
+// $XDG_STATE_HOME/zklocks, as the command's help says it.
+func (f *historyFlags) register(fs *pflag.FlagSet, where string) {
 	f.maxAge = ageValue(recording.DefaultHistoryAge)
 	f.maxSize = capValue(recording.DefaultHistorySize)
-	fs.StringVar(&f.dir, "history", "", "directory to keep the history in (default $XDG_STATE_HOME/zklocks/history/CLUSTER); off keeps none")
+	fs.StringVar(&f.dir, "history", "", "directory to keep the history in (default $XDG_STATE_HOME/zklocks/"+where+"); off keeps none")
 	fs.Var(&f.maxAge, "history-max-age", "delete the history's parts older than this (e.g. 7d, 36h); off keeps them whatever their age")
 	fs.Var(&f.maxSize, "history-max-size", "delete the oldest parts to keep the history within this size (e.g. 2GB); off bounds nothing")
 }
@@ -50,10 +52,11 @@ func (f *historyFlags) open(s settings, version string, warn func(error)) (*reco
 }
 
 // forCluster is f for one of several clusters a process watches: its
-// history in a directory of its own, named after the cluster, under
-// --history when given, else under the default's directory sub (apart
-// from the exporter's, which may run beside).
-func (f historyFlags) forCluster(sub string, s settings) historyFlags {
+// history in a directory of its own, name (a context's name, or a
+// cluster's from clusterDirName), under --history when given, else under
+// the default's directory sub (apart from the exporter's, which may run
+// beside).
+func (f historyFlags) forCluster(sub, name string) historyFlags {
 	if f.dir == "off" {
 		return f
 	}
@@ -65,7 +68,7 @@ func (f historyFlags) forCluster(sub string, s settings) historyFlags {
 		}
 		base = filepath.Join(def, sub)
 	}
-	f.dir = filepath.Join(base, clusterDirName(s.server, s.roots))
+	f.dir = filepath.Join(base, safeDirName(name))
 	return f
 }
 
@@ -76,6 +79,15 @@ func clusterDirName(server string, roots []string) string {
 	name := server
 	if len(roots) > 0 && !(len(roots) == 1 && roots[0] == "/") {
 		name += "@" + strings.Join(roots, "+")
+	}
+	return safeDirName(name)
+}
+
+// safeDirName is name in characters safe in a file name, never a
+// directory of its own ("." or "..").
+func safeDirName(name string) string {
+	if name == "." || name == ".." {
+		return strings.Repeat("_", len(name))
 	}
 	return strings.Map(func(r rune) rune {
 		switch {

@@ -53,7 +53,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.Linger, "linger", defaultServeLinger, "how long a cluster's watcher runs on after its last session left")
 	fs.DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
 	fs.BoolVar(&f.check, "check", false, "check the configuration (keys file, host key, contexts) and exit, without serving")
-	f.hist.register(fs)
+	f.hist.register(fs, "history/serve/CONTEXT")
 }
 
 // merge takes each value from its flag when given, else from the config

@@ -54,6 +54,18 @@ func TestIntegrationServeHistory(t *testing.T) {
 		return lineWith(sc, "released", short(holder.Node)) && lineWith(sc, "granted", short(waiter.Node))
 	})
 	r.WaitLog("opened the history of context")
+	// The log says where the history is, as the watcher started: under
+	// history/serve, named for the cluster given by --server.
+	r.WaitLog("keeping the history in")
+	var dir string
+	for _, line := range strings.Split(r.Log(), "\n") {
+		if _, after, ok := strings.Cut(line, "keeping the history in "); ok {
+			dir, _, _ = strings.Cut(after, " (max age")
+		}
+	}
+	if parts, _ := filepath.Glob(filepath.Join(dir, "history-*.zklocks")); filepath.Base(filepath.Dir(dir)) != "serve" || len(parts) == 0 {
+		t.Errorf("the history logged in %q (parts %v), want a directory under history/serve holding its parts", dir, parts)
+	}
 
 	// q ends the replay, not the session.
 	s.Keys("q")
