@@ -56,14 +56,21 @@ const (
 
 // How a hold or wait ended.
 const (
-	EndReleased     = "released"       // its client deleted its node, its session living on
+	// EndReleasedOrForced: its node was deleted while its session lived,
+	// and not by zklocks' operator as far as the recording knows:
+	// released by its holder, or force-released by another client
+	// (ZooKeeper's watches do not say which session deleted a node).
+	EndReleasedOrForced = "released-or-forced"
+	// EndLeftOrForced is EndReleasedOrForced of a wait.
+	EndLeftOrForced = "left-or-forced"
+	EndReleased     = "released"       // its own session deleted its node, as a source naming the deleting session says
 	EndExpired      = "expired"        // its node went with its session (see EndedByExpiry)
 	EndClosed       = "session-closed" // its client closed its session (see EndedByClose)
 	EndSessionEnded = "session-ended"  // its node went with its session, which expired or was closed: not known which (see EndedBySessionEnd)
 	EndForced       = "forced"         // zklocks' operator deleted it (Audit says how)
 	EndUnknown      = "unknown"        // its node went; no member's answer since said whether its session outlived it
 	EndGranted      = "granted"        // a wait that became a hold
-	EndLeft         = "left"           // a wait whose node went before it held, its session living on
+	EndLeft         = "left"           // a wait whose node its own session deleted, as a source naming the deleting session says
 	EndOngoing      = "ongoing"        // still there at To
 )
 

@@ -42,14 +42,19 @@ func TestTellStorySessionEndIsNotARelease(t *testing.T) {
 	}
 }
 
-// Only an ending judged a release reads as one.
+// Only a node deleted while its session lived reads as released or
+// forced, and never as a plain release: the recording does not know who
+// deleted it.
 func TestEnderWordSaysReleasedOnlyOfARelease(t *testing.T) {
 	for _, e := range []Ender{"", EndedByUnknown, EndedBySessionEnd, EndedByExpiry, EndedByClose, EndedByOperator} {
-		if got := enderWord(e, EndReleased); got == EndReleased {
+		if got := enderWord(e, EndReleasedOrForced); got == EndReleasedOrForced || got == EndReleased {
 			t.Errorf("an ending by %q reads %q", e, got)
 		}
 	}
-	if got := enderWord(EndedByRelease, EndReleased); got != EndReleased {
-		t.Errorf("a release reads %q", got)
+	if got := enderWord(EndedByRelease, EndReleasedOrForced); got != EndReleasedOrForced {
+		t.Errorf("a node deleted while its session lived reads %q", got)
+	}
+	if got := enderWord(EndedByOperator, EndReleasedOrForced); got != EndForced {
+		t.Errorf("the operator's force-release reads %q", got)
 	}
 }

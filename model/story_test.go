@@ -74,7 +74,7 @@ func TestTellStory(t *testing.T) {
 			t.Errorf("the forced hold: %+v", h)
 		}
 	}
-	want := []string{"0x64 first-seen ≥30s forced", "0x65 seen 10s released", "0x66 seen 10s expired", "0x67 seen 5.999s ongoing"}
+	want := []string{"0x64 first-seen ≥30s forced", "0x65 seen 10s released-or-forced", "0x66 seen 10s expired", "0x67 seen 5.999s ongoing"}
 	if strings.Join(holds, "; ") != strings.Join(want, "; ") {
 		t.Errorf("holds\n got %s\nwant %s", strings.Join(holds, "; "), strings.Join(want, "; "))
 	}

@@ -49,7 +49,7 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 		}
 		if sp.Hold {
 			if !sp.To.IsZero() {
-				end = enderWord(sp.EndedBy, EndReleased)
+				end = enderWord(sp.EndedBy, EndReleasedOrForced)
 			}
 			holds = append(holds, StoryHold{Session: session, Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
 				Ended: sp.To, End: end, Held: d, AtLeast: atLeast, Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit})
@@ -57,7 +57,7 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 		}
 		atMost := false
 		if !sp.To.IsZero() {
-			end = enderWord(sp.EndedBy, EndLeft)
+			end = enderWord(sp.EndedBy, EndLeftOrForced)
 			if late, ok := grantedLate[sp.Node+"@"+sp.To.String()]; ok {
 				end, atMost = EndGranted, late
 			}
@@ -68,8 +68,9 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 	return holds, waits
 }
 
-// enderWord is how a hold or wait that ended by e is told; plain is a
-// release's word, said only of an ending judged a release.
+// enderWord is how a hold or wait that ended by e is told; plain is the
+// word of a node deleted while its session lived (EndReleasedOrForced,
+// EndLeftOrForced), said only of such an ending.
 func enderWord(e Ender, plain string) string {
 	switch e {
 	case EndedByExpiry:
@@ -108,6 +109,10 @@ func endWords(end string) string {
 		return "ended with its session, closed by its client,"
 	case EndSessionEnded:
 		return "ended with its session (expired or closed by its client: not known)"
+	case EndReleasedOrForced:
+		return "deleted while its session lived (released by its holder, or force-released by another client)"
+	case EndLeftOrForced:
+		return "deleted while its session lived (left, or force-released by another client)"
 	}
 	return end
 }

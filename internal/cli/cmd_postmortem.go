@@ -4,23 +4,45 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 )
+
+// readAuditLogs reads the operators' actions from the audit logs at
+// paths, in order.
+func readAuditLogs(paths []string) ([]lockcore.Action, error) {
+	var out []lockcore.Action
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--audit-log: %w", err)}
+		}
+		actions, err := model.ReadAuditLog(f)
+		f.Close()
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--audit-log %s: %w", model.Printable(p), err)}
+		}
+		out = append(out, actions...)
+	}
+	return out, nil
+}
 
 func newPostmortemCommand() *cobra.Command {
 	var src string
 	var asJSON bool
+	var audits []string
 	var rng rangeFlags
 	cmd := &cobra.Command{
 		Use:   "postmortem PATH --recording SOURCE [--since D | --from T --to T] [--json]",
 		Short: "Tell a lock's story from a recording: holders, waiters, losses, anomalies, figures",
 		Long: `postmortem reads a recording and tells what happened to the lock at PATH, plainly enough to
 paste into an incident report: every holder with when it was granted, how long it held and
-how it ended (released; expired, its session having been connected to no member; or forced
-by zklocks' operator, with the audit line), every waiter with how long it waited and how
+how it ended (released-or-forced; expired, its session having been connected to no member;
+or forced by zklocks' operator, with the audit line), a frozen holder's frozen stretch, every waiter with how long it waited and how
 that ended, the connections lost (the recording's own, and the holders' sessions found
 connected to no member), the anomalies as they arose and cleared, and the percentiles of
 the waits and holds. --json prints the same as one JSON document.
@@ -30,6 +52,14 @@ address (http://host:port), which keeps the history by default. --since 1h, or -
 --to 03:10, tells that stretch only (times of day are the latest such moment); without
 them, a history's last hour, or all of a file.
 
+ZooKeeper does not say which session deleted a node: a holder's node deleted while its
+session lived is told released-or-forced (released by its holder, or force-released by
+another client) unless the recording holds the force-release of the zklocks that made
+it. --audit-log FILE (repeatable) reads the audit logs of the zklocks that may have
+acted (each host's, the CLI's and the UI's, default $XDG_STATE_HOME/zklocks/audit.log)
+and matches their force-releases to the deletes by node and token: those are told
+forced, with their line.
+
 Only what the recording saw counts: a hold or wait already there when it began watching,
 or first seen after a lost connection or a restart of the recorder, is marked as such
 (≥ before its duration, there when watching began or first seen then), and is left out of
@@ -37,7 +67,8 @@ the figures.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks postmortem /locks/orders --recording http://exporter:12181 --since 1h
-  zklocks postmortem /locks/orders --recording incident.zklocks --from 02:40 --to 03:10 --json`,
+  zklocks postmortem /locks/orders --recording incident.zklocks --from 02:40 --to 03:10 --json
+  zklocks postmortem /locks/orders --recording http://exporter:12181 --audit-log ops1-audit.log --audit-log ops2-audit.log`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &exitError{code: exitUsage, err: errors.New("postmortem needs one lock PATH (see zklocks postmortem --help)")}
@@ -58,7 +89,15 @@ the figures.
 			if err != nil {
 				return err
 			}
-			st := model.TellStory(rec.Events, args[0], r.From, r.To)
+			events := rec.Events
+			if len(audits) > 0 {
+				actions, err := readAuditLogs(audits)
+				if err != nil {
+					return err
+				}
+				events = model.WithActions(events, actions)
+			}
+			st := model.TellStory(events, args[0], r.From, r.To)
 			if err := write(cmd, asJSON, st.WriteJSON, func(w io.Writer) error { return st.WriteText(w, time.Local) }); err != nil {
 				return err
 			}
@@ -70,6 +109,7 @@ the figures.
 	}
 	cmd.Flags().StringVar(&src, "recording", "", "the recording: a file, a history directory, or an exporter's http://host:port")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().StringArrayVar(&audits, "audit-log", nil, "an audit log of a zklocks that may have acted on the lock, to tell its force-releases as such (repeatable)")
 	rng.register(cmd.Flags())
 	return cmd
 }
