@@ -2,6 +2,8 @@ package model
 
 import (
 	"context"
+	"slices"
+	"sync"
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -20,7 +22,15 @@ const mergedBuffer = 256
 // state, a recording of it) has both in the order they happened.
 type ActionFeed struct {
 	told chan lockcore.Action
+
+	mu sync.Mutex
+	// recent are the audit lines of the last actions passed on, oldest
+	// first, so that one read back from the audit log is not told twice.
+	recent []string
 }
+
+// recentActions is how many of the last actions TellAudited recognises.
+const recentActions = 256
 
 // NewActionFeed returns a feed to Merge into one stream of events.
 func NewActionFeed() *ActionFeed {
@@ -31,9 +41,33 @@ func NewActionFeed() *ActionFeed {
 // UI's commands. An action told while actionBuffer others wait, or after
 // the merged stream ended, is dropped.
 func (f *ActionFeed) Tell(a lockcore.Action) {
+	f.note(AuditLine(a))
 	select {
 	case f.told <- a:
 	default:
+	}
+}
+
+// TellAudited passes on an action read from an audit log as it was
+// appended (another zklocks on this host, or this one's own), unless it
+// is one of the last told: this zklocks' own actions are told by Tell as
+// they are made, and written to the log too.
+func (f *ActionFeed) TellAudited(a lockcore.Action) {
+	line := AuditLine(a)
+	f.mu.Lock()
+	told := slices.Contains(f.recent, line)
+	f.mu.Unlock()
+	if !told {
+		f.Tell(a)
+	}
+}
+
+func (f *ActionFeed) note(line string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.recent = append(f.recent, line)
+	if len(f.recent) > recentActions {
+		f.recent = slices.Clone(f.recent[len(f.recent)-recentActions:])
 	}
 }
 

@@ -166,7 +166,7 @@ func recordDemo(ctx context.Context, cmd *cobra.Command, s settings, d *demo.Dem
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		recordUntilDone(rctx, conn, demoWatchConfig(d, longHeld), rec)
+		recordUntilDone(rctx, conn, demoWatchConfig(d, longHeld), rec, "", nil)
 	}()
 	return func() {
 		rcancel()

@@ -23,7 +23,7 @@ import (
 // free among the allocations listed above it.
 const defaultExporterListen = ":12181"
 
-func newExporterCommand(g *globalFlags) *cobra.Command {
+func newExporterCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 	var listen string
 	var maxLocks int
 	var pathRes []string
@@ -87,7 +87,7 @@ which is full) and is free among the other allocations its wiki lists.
 				opts.Paths = append(opts.Paths, re)
 			}
 			if allContexts || len(contexts) > 0 {
-				return runFleetExporter(cmd, g, &hf, fleetExporterFlags{listen: listen, longHeld: longHeld, all: allContexts, names: contexts}, opts)
+				return runFleetExporter(cmd, g, &hf, fleetExporterFlags{listen: listen, longHeld: longHeld, all: allContexts, names: contexts, audit: o.auditLog}, opts)
 			}
 			s, err := g.load()
 			if err != nil {
@@ -116,7 +116,8 @@ which is full) and is free among the other allocations its wiki lists.
 					hist.Dir(), hf.maxAge.String(), hf.maxSize.String(), ln.Addr())
 			}
 			exp := exporter.New(opts)
-			t := exporterTarget{s: s, cfg: cfg, exp: exp, hist: hist, retry: func(err error) {
+			fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(o.auditLog))
+			t := exporterTarget{s: s, cfg: cfg, exp: exp, hist: hist, audit: o.auditLog, retry: func(err error) {
 				fmt.Fprintf(stderr, "zklocks: %v; trying again\n", err)
 			}}
 			return serveExporter(cmd.Context(), exp.Handler(exp.Registry()), []exporterTarget{t}, ln, warn)
@@ -143,6 +144,9 @@ type exporterTarget struct {
 	exp   *exporter.Exporter
 	hist  *recording.History
 	retry func(error)
+	// audit is this host's audit log, followed while the watcher runs
+	// ("" follows none).
+	audit string
 }
 
 // serveExporter serves metrics (the handler of /metrics and /healthz) on
@@ -167,7 +171,7 @@ func serveExporter(ctx context.Context, metrics http.Handler, targets []exporter
 		defer close(watched)
 		var wg sync.WaitGroup
 		for _, t := range targets {
-			wg.Go(func() { watchForExporter(ctx, t.s, t.cfg, t.exp, t.hist, t.retry, warn) })
+			wg.Go(func() { watchForExporter(ctx, t, warn) })
 		}
 		wg.Wait()
 	}()
@@ -199,8 +203,8 @@ func serveExporter(ctx context.Context, metrics http.Handler, targets []exporter
 // watchForExporter dials until it gets a session, then feeds the
 // watcher's events to the history and exp until ctx ends. The history
 // stops at its first failure (a full disk), said once; the metrics go on.
-func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, exp *exporter.Exporter, hist *recording.History,
-	retry, warn func(error)) {
+func watchForExporter(ctx context.Context, t exporterTarget, warn func(error)) {
+	s, cfg, exp, hist, retry := t.s, t.cfg, t.exp, t.hist, t.retry
 	var conn *zkwatch.Conn
 	for conn == nil {
 		var err error
@@ -218,7 +222,7 @@ func watchForExporter(ctx context.Context, s settings, cfg zkwatch.WatchConfig, 
 	}
 	defer conn.Close()
 	failed := false
-	for ev := range zkwatch.Watch(ctx, conn, cfg).Events() {
+	for ev := range followingAudit(ctx, zkwatch.Watch(ctx, conn, cfg).Events(), t.audit, cfg.Roots, warn) {
 		if hist != nil && !failed {
 			if err := hist.Write(ev); err != nil {
 				failed = true

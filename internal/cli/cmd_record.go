@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -57,7 +58,7 @@ func finishRecording(w *recording.Writer, path string, report func(string)) erro
 	return nil
 }
 
-func newRecordCommand(g *globalFlags) *cobra.Command {
+func newRecordCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 	f := &recordFlags{}
 	cmd := &cobra.Command{
 		Use:   "record --out FILE [--max-size SIZE [--keep N]]",
@@ -93,7 +94,9 @@ interruption or a crash loses at most the last second and leaves a readable file
 			}
 			stderr := cmd.ErrOrStderr()
 			fmt.Fprintf(stderr, "zklocks: recording to %s; Ctrl-C stops\n", f.out)
-			recordUntilDone(cmd.Context(), conn, s.watchConfig(), w)
+			fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(o.auditLog))
+			warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
+			recordUntilDone(cmd.Context(), conn, s.watchConfig(), w, o.auditLog, warn)
 			return finishRecording(w, f.out, func(s string) { fmt.Fprintln(stderr, "zklocks:", s) })
 		},
 	}
@@ -101,12 +104,13 @@ interruption or a crash loses at most the last second and leaves a readable file
 	return cmd
 }
 
-// recordUntilDone watches cfg through conn and records every event until
-// ctx ends and the watcher has stopped.
-func recordUntilDone(ctx context.Context, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, w *recording.Writer) {
+// recordUntilDone watches cfg through conn and records every event, and
+// the actions appended to the audit log at audit ("" none) meanwhile,
+// until ctx ends and the watcher has stopped.
+func recordUntilDone(ctx context.Context, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, w *recording.Writer, audit string, warn func(error)) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for range recording.Tee(zkwatch.Watch(ctx, conn, cfg).Events(), w) {
+	for range recording.Tee(followingAudit(ctx, zkwatch.Watch(ctx, conn, cfg).Events(), audit, cfg.Roots, warn), w) {
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/internal/serve"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/ui"
 )
@@ -153,7 +154,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys,
 		Contexts: p.shown(s), Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
-		Dial: serveDialer(g, p, f, cmd.Root().Version, logger), Audit: audit, Log: logger, Version: cmd.Root().Version,
+		Dial: serveDialer(g, o, p, f, cmd.Root().Version, logger), Audit: audit, Log: logger, Version: cmd.Root().Version,
 	})
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}
@@ -183,7 +184,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 
 // serveDialer connects to a context as --context NAME would (or, with
 // --server or no contexts, as the flags say), watching it as the UI does.
-func serveDialer(g *globalFlags, p servePlan, f *serveFlags, version string, logger *log.Logger) serve.Dialer {
+func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, version string, logger *log.Logger) serve.Dialer {
 	return func(ctx context.Context, name string) (serve.Cluster, error) {
 		var s settings
 		var err error
@@ -225,8 +226,13 @@ func serveDialer(g *globalFlags, p servePlan, f *serveFlags, version string, log
 			logger.Printf("context %q: keeping the history in %s (max age %s, max size %s)", model.Printable(name),
 				model.Printable(hist.Dir()), hf.maxAge.String(), hf.maxSize.String())
 		}
+		follow := func(ctx context.Context, tell func(lockcore.Action)) {
+			followAudit(ctx, o.auditLog, cfg.Roots, tell, func(err error) {
+				logger.Printf("context %q: %s", model.Printable(name), model.Printable(err.Error()))
+			})
+		}
 		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
-			NewSession: ownSessions(conn, s.timeout), History: hist,
+			NewSession: ownSessions(conn, s.timeout), History: hist, Follow: follow,
 			HistoryFailed: func(err error) {
 				logger.Printf("context %q: the history stopped recording: %s", model.Printable(name), model.Printable(err.Error()))
 			}}, nil

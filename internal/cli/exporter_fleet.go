@@ -23,6 +23,7 @@ type fleetExporterFlags struct {
 	longHeld time.Duration
 	all      bool     // --all-contexts
 	names    []string // --contexts
+	audit    string   // this host's audit log, followed
 }
 
 // runFleetExporter is exporter --contexts or --all-contexts: one watcher
@@ -77,7 +78,7 @@ func runFleetExporter(cmd *cobra.Command, g *globalFlags, hf *historyFlags, f fl
 			fmt.Fprintf(stderr, "zklocks: context %s: keeping the history in %s (max age %s, max size %s)\n",
 				name, model.Printable(hist.Dir()), own.maxAge.String(), own.maxSize.String())
 		}
-		targets = append(targets, exporterTarget{name: name, s: s, cfg: cfg, exp: fl.Exporter(name), hist: hist, retry: func(err error) {
+		targets = append(targets, exporterTarget{name: name, s: s, cfg: cfg, exp: fl.Exporter(name), hist: hist, audit: f.audit, retry: func(err error) {
 			fmt.Fprintf(stderr, "zklocks: context %s: %v; trying again\n", name, err)
 		}})
 	}

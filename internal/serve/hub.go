@@ -49,6 +49,11 @@ type Cluster struct {
 	// HistoryFailed hears why the history stopped recording (a full
 	// disk), once; the sessions go on without it.
 	HistoryFailed func(error)
+	// Follow, when set, runs while the watcher does and tells the actions
+	// made elsewhere on this host (its audit log: the CLI's, a UI's), so
+	// that the state and the history tell a force-release made there as
+	// one; it returns when ctx ends.
+	Follow func(ctx context.Context, tell func(lockcore.Action))
 }
 
 // Dialer connects to a context by name; its errors are said to the user
@@ -88,6 +93,9 @@ func startHub(name string, c Cluster) *hub {
 		state: model.NewState(), feeds: map[*Feed]struct{}{}, tapped: map[*Tap]struct{}{}, taps: make(chan *Tap)}
 	h.w = zkwatch.Watch(ctx, c.Conn, c.Watch)
 	h.actions = model.NewActionFeed()
+	if c.Follow != nil {
+		go c.Follow(ctx, h.actions.TellAudited)
+	}
 	go h.run(h.actions.Merge(ctx, h.w.Events()))
 	return h
 }
