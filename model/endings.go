@@ -131,8 +131,11 @@ func (s *State) settleEnds(ev zkwatch.Event) {
 			}
 			s.History[i].EndedBy = by
 		}
-		if by == EndedByExpiry {
+		switch by {
+		case EndedByExpiry:
 			s.expired(o)
+		case EndedByRelease:
+			s.noteMaybeForced(o, ev.Clients[o.session])
 		}
 	}
 	s.openEnds = kept

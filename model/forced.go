@@ -15,22 +15,32 @@ import (
 // lets go: its session is gone from a complete members' answer asked for
 // after the force-release, or it has a node in the lock that it did not
 // have when it was force-released (it queued again).
+//
+// Maybe marks a holder whose node was deleted while its session lived,
+// by no action of this zklocks' operator (EndedByRelease): its client
+// released, or another client (another zklocks, a script) force-released
+// it, and ZooKeeper does not say which; its session, still talking, may
+// believe it holds. It is followed as a force-release is.
 type Forced struct {
 	// Lock is the lock's path, Node the path of the node deleted.
 	Lock, Node string
 	Session    int64
 	// Role is what the contender was as it was force-released.
 	Role lockcore.Role
-	// Action is what the operator did.
+	// Action is what the operator did; nil when Maybe.
 	Action *lockcore.Action
+	Maybe  bool
+	// When is when it was force-released (the action's time), or, when
+	// Maybe, when its node was seen to go.
+	When time.Time
 	// had are the session's nodes in the lock as it was force-released
 	// (a session may own several): a node not among them means it queued
 	// again.
 	had map[string]bool
 }
 
-// At is when it was force-released.
-func (f Forced) At() time.Time { return f.Action.At }
+// At is when it was force-released, or its node seen to go (Maybe).
+func (f Forced) At() time.Time { return f.When }
 
 // maxForced bounds the force-released contenders followed, the oldest
 // dropped first.
@@ -47,16 +57,35 @@ func (s *State) noteForced(a *lockcore.Action) {
 	if !ok {
 		return
 	}
-	f.had = map[string]bool{a.Node: true}
+	f.When = a.At
+	s.follow(f)
+}
+
+// noteMaybeForced follows the holder of an ending settled as
+// EndedByRelease whose session the answer asked for after its node went
+// found talking (zkwatch.ClientInfo.Link): released by its client, or
+// force-released by another, its client may believe it holds. One whose
+// member's answers do not tell whether it talks is not followed.
+func (s *State) noteMaybeForced(o openEnd, ci zkwatch.ClientInfo) {
+	if !o.holder || o.session == 0 || !ci.Link().Talking {
+		return
+	}
+	s.follow(Forced{Lock: o.lock, Node: path.Join(o.lock, o.node), Session: o.session, Role: lockcore.RoleHolder, Maybe: true, When: o.at})
+}
+
+// follow adds f to the contenders followed, with the session's nodes in
+// its lock now: one not among them, later, means it queued again.
+func (s *State) follow(f Forced) {
+	f.had = map[string]bool{f.Node: true}
 	if l := s.Locks[f.Lock]; l != nil {
 		for _, q := range l.Participants {
-			if q.Session == a.Owner {
+			if q.Session == f.Session {
 				f.had[q.Path] = true
 			}
 		}
 	}
 	// One a session: its latest force-release.
-	kept := slices.DeleteFunc(slices.Clone(s.Forced), func(o Forced) bool { return o.Session == a.Owner })
+	kept := slices.DeleteFunc(slices.Clone(s.Forced), func(o Forced) bool { return o.Session == f.Session })
 	s.Forced = append(kept, f)
 	if len(s.Forced) > maxForced {
 		s.Forced = s.Forced[len(s.Forced)-maxForced:]

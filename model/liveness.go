@@ -57,7 +57,7 @@ func longHeld(l *lockcore.Lock, p lockcore.Participant) bool {
 }
 
 // EndingText says how a hold or wait ended (an entry whose node went), in
-// a few words: "released", "expired", "closed its session", "force-released",
+// a few words: "released, or force-released by another client", "expired", "closed its session", "force-released",
 // "ended (released or expired: not known)".
 func EndingText(h HistoryEntry) string {
 	switch h.EndedBy {
@@ -74,6 +74,11 @@ func EndingText(h HistoryEntry) string {
 			return "left (or expired: not known)"
 		}
 		return "ended (released or expired: not known)"
+	case EndedByRelease:
+		if h.Change == Left {
+			return "left, or force-released by another client"
+		}
+		return "released, or force-released by another client"
 	}
 	return string(h.Change)
 }
@@ -97,7 +102,8 @@ func EndingWhy(h HistoryEntry) string {
 		if h.Session == 0 {
 			return "the node no session owns was deleted by some client"
 		}
-		return "its session outlived its node: a member listed it after the node went"
+		return "its session outlived its node (a member listed it after the node went), and not by this zklocks' operator: " +
+			"ZooKeeper does not say which client deleted it, its own or another force-releasing it, whose client was then not told"
 	}
 	return ""
 }

@@ -47,8 +47,8 @@ func TestEndingText(t *testing.T) {
 		change Change
 		want   string
 	}{
-		{EndedByRelease, Released, "released"},
-		{EndedByRelease, Left, "left"},
+		{EndedByRelease, Released, "released, or force-released by another client"},
+		{EndedByRelease, Left, "left, or force-released by another client"},
 		{EndedByExpiry, Released, "expired"},
 		{EndedByClose, Released, "closed its session"},
 		{EndedBySessionEnd, Released, "ended with its session (expired or closed: not known)"},

@@ -45,8 +45,9 @@ type Ended struct {
 	Entry HistoryEntry
 	// NotTold: an expired holder whose client may still believe it holds
 	// (State.Untold), or a force-released contender whose client may
-	// still believe its node is there, a holder that it holds
-	// (State.Forced); NewHolders hold the lock now.
+	// still believe its node is there, a holder that it holds, or a
+	// holder whose node was deleted while its session lived on, talking
+	// (State.Forced, Maybe); NewHolders hold the lock now.
 	NotTold    bool
 	NewHolders []lockcore.Participant
 }
@@ -62,9 +63,9 @@ func (s *State) EndedOf(paths []string) []Ended {
 	for _, u := range s.Untold {
 		untold[contenderKey{u.Lock + "/" + u.Node, u.Token}] = true
 	}
-	forced := map[string]int64{} // a force-released node's path → its session
+	forced := map[string]Forced{} // a force-released node's path → who
 	for _, f := range s.Forced {
-		forced[f.Node] = f.Session
+		forced[f.Node] = f
 	}
 	var out []Ended
 	for _, h := range s.History {
@@ -72,8 +73,12 @@ func (s *State) EndedOf(paths []string) []Ended {
 			continue
 		}
 		node := h.Lock + "/" + h.Node
-		owner, wasForced := forced[node]
-		e := Ended{Entry: h, NotTold: untold[contenderKey{node, h.Token}] || (wasForced && owner == h.Session && h.EndedBy == EndedByOperator)}
+		f, wasForced := forced[node]
+		byWhom := EndedByOperator
+		if f.Maybe {
+			byWhom = EndedByRelease
+		}
+		e := Ended{Entry: h, NotTold: untold[contenderKey{node, h.Token}] || (wasForced && f.Session == h.Session && h.EndedBy == byWhom)}
 		if e.NotTold && h.Change == Released {
 			e.NewHolders = s.Holders(h.Lock)
 		}

@@ -165,8 +165,6 @@ func entryNote(h *model.HistoryEntry) string {
 		return "audit: " + model.AuditLine(*h.Action)
 	case h.Change == model.Silent:
 		return "frozen: " + h.Silent.Short(h.At) + ": its member heard nothing from it, not even a ping, for over a third of its session timeout"
-	case h.EndedBy == model.EndedByRelease:
-		// The common case, said by its CHANGE alone.
 	case h.Change == model.Released || h.Change == model.Left:
 		if why := model.EndingWhy(*h); why != "" {
 			return model.EndingText(*h) + ": " + why
@@ -189,6 +187,13 @@ func changeText(h *model.HistoryEntry) string {
 		return "ended?"
 	case model.EndedByUnknown:
 		return string(h.Change) + "?"
+	case model.EndedByRelease:
+		// Deleted while its session lived: by its client, or by another
+		// client force-releasing it; ZooKeeper does not say which.
+		if h.Change == model.Left {
+			return "left/forced"
+		}
+		return "rel/forced"
 	}
 	return string(h.Change)
 }

@@ -22,6 +22,9 @@ type forcedRelease struct {
 	// expired, when set, is a holder whose session expired rather than an
 	// operator's force-release.
 	expired *model.Untold
+	// maybe: its node was deleted while its session lived, not by this
+	// zklocks' operator: released, or force-released by another client.
+	maybe bool
 }
 
 // forcedRows are the state's force-released contenders and expired
@@ -29,7 +32,7 @@ type forcedRelease struct {
 func forcedRows(s *model.State) []forcedRelease {
 	out := make([]forcedRelease, 0, len(s.Forced)+len(s.Untold))
 	for _, f := range s.Forced {
-		out = append(out, forcedRelease{lock: f.Lock, node: f.Node, session: f.Session, role: f.Role, at: f.At()})
+		out = append(out, forcedRelease{lock: f.Lock, node: f.Node, session: f.Session, role: f.Role, at: f.At(), maybe: f.Maybe})
 	}
 	for i := range s.Untold {
 		u := &s.Untold[i]
@@ -51,6 +54,11 @@ func (p *sessionsPane) forcedLine(r *sessionRow, selected bool) string {
 	}
 	cells := []cell{{}, {text: "forced", p: st.danger}, {text: model.Printable(f.lock)},
 		{text: "not told: may believe it " + believes + " · force-released " + p.env.ago(f.at), p: st.danger}}
+	if f.maybe {
+		// ZooKeeper does not say who deleted it: both are said.
+		cells[1].text = "deleted"
+		cells[3].text = "not told: may believe it holds · released/forced " + p.env.ago(f.at)
+	}
 	if f.expired != nil {
 		// Both tokens are in the lock's detail: the row says what to
 		// look for.

@@ -64,7 +64,7 @@ func TestGoldenHistoryTruth(t *testing.T) {
 			send(a, watchEventsMsg{events: storyEvents()})
 			press(a, "3")
 			sc := screen(a)
-			for _, want := range []string{"joined*", "disconnected", "forced", "released"} {
+			for _, want := range []string{"joined*", "disconnected", "forced", "rel/forced"} {
 				if !strings.Contains(sc, want) {
 					t.Fatalf("no %q in the event log:\n%s", want, sc)
 				}
