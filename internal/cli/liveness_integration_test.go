@@ -313,13 +313,19 @@ type recordedWatch struct {
 
 func watchRecorded(t *testing.T, connect string, admin *words.AdminServer, file string) *recordedWatch {
 	t.Helper()
+	return watchRecordedRoot(t, connect, admin, file, "/live")
+}
+
+// watchRecordedRoot is watchRecorded of the locks under root.
+func watchRecordedRoot(t *testing.T, connect string, admin *words.AdminServer, file, root string) *recordedWatch {
+	t.Helper()
 	conn := watchtest.Dial(t, connect, zkwatch.Options{Admin: admin})
 	rec, err := recording.Create(file, recording.Options{Header: recording.Header{Server: connect}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	watcher := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{"/live"}, EnrichEvery: time.Second})
+	watcher := zkwatch.Watch(ctx, conn, zkwatch.WatchConfig{Roots: []string{root}, EnrichEvery: time.Second})
 	w := &recordedWatch{Feed: watchtest.Drain(recording.Tee(watcher.Events(), rec)), rec: rec}
 	t.Cleanup(func() { cancel(); <-w.Done(); rec.Close() })
 	return w
