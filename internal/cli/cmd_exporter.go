@@ -56,6 +56,8 @@ It keeps the history of what it sees, by default: one rolling recording per clus
 a snapshot, so what is left replays on its own, and a restart continues the history. It
 serves it at /history?since=1h (or ?from=02:40&to=03:10), a recording streamed from disk
 that zklocks replay, show --at and postmortem read from the exporter's address.
+It follows this host's audit log (--audit-log, or its default) as it runs, so that a
+force-release made from the CLI or a UI on this host is told, and kept, as one.
 
 --contexts NAME,... (or --all-contexts: every context of the config file) watches several
 clusters at once, each with its own session, watcher and context settings (roots, auth,

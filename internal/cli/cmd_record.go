@@ -66,7 +66,9 @@ func newRecordCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 		Long: `record watches every lock under the roots, as the UI does, and writes what it sees to FILE
 until interrupted: a snapshot of every lock, then every change with its time, and the servers'
 sessions, client addresses and watch tables at each reading. zklocks replay FILE shows it
-again; zklocks show --recording FILE --at TIME prints a lock as it was.
+again; zklocks show --recording FILE --at TIME prints a lock as it was. It follows this
+host's audit log (--audit-log, or its default) as it runs, so that a force-release made
+from the CLI or a UI on this host is recorded as one.
 
 The file is gzip-compressed JSON lines (see docs/recording.md), flushed every second: an
 interruption or a crash loses at most the last second and leaves a readable file.

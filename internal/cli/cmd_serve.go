@@ -47,7 +47,9 @@ History: each cluster's shared watcher records what it sees, by default, in
 --history (by default $XDG_STATE_HOME/zklocks/history/serve/CONTEXT, the context's name), kept for
 --history-max-age within --history-max-size as the exporter's is, while the watcher
 runs; in any session, R replays its last hour (q goes back to the live UI), and
-zklocks replay DIR or postmortem --recording DIR read it.
+zklocks replay DIR or postmortem --recording DIR read it. Each watcher follows this host's
+audit log (--audit-log, where the sessions' actions go too), so that a force-release made
+from the CLI on this host is told, and kept, as one.
 
 The serve section of the config file gives listen, authorized-keys, host-key,
 contexts, max-sessions, idle-timeout and linger (flags win); serve --check
