@@ -181,7 +181,7 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 	}
 	for _, ev := range events {
 		if ev.At.After(last) {
-			ageUntil(s, last, ev.At, track)
+			ageLock(s, lock, last, ev.At, track)
 			last = ev.At
 		}
 		if from.IsZero() && !ev.At.IsZero() {
@@ -211,7 +211,7 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 	if to.IsZero() {
 		to = last
 	}
-	ageUntil(s, last, to, track)
+	ageLock(s, lock, last, to, track)
 	st.From, st.To, st.WatchingFrom = from, to, s.FirstSync
 	saved := s.History
 	s.History = log
@@ -239,26 +239,30 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 	return st
 }
 
-// maxAgeSteps bounds the moments between two events at which ageUntil
+// maxAgeSteps bounds the moments between two events at which ageLock
 // looks again: each is a holder crossing the long-held threshold.
 const maxAgeSteps = 64
 
-// ageUntil moves s's time-dependent findings (long-held) from after to
-// until, calling track at each moment one may change, as a replay's
-// cursor would show it.
-func ageUntil(s *State, after, until time.Time, track func(time.Time)) {
-	if after.IsZero() {
+// ageLock moves lock's time-dependent findings (long-held) in s from
+// after to until, calling track at each moment they change, as a replay's
+// cursor would show them (State.AgeTo, of the one lock told: a story goes
+// over every event of a recording of any number of locks).
+func ageLock(s *State, lock string, after, until time.Time, track func(time.Time)) {
+	l := s.Locks[lock]
+	if l == nil || after.IsZero() || s.Stale() {
 		return
 	}
 	for t, i := after, 0; !t.After(until) && i < maxAgeSteps; i++ {
-		if s.AgeTo(t) {
+		if n := l.At(t); n != l {
+			s.Locks[lock], l = n, n
 			track(t)
 		}
-		if s.steady.forever || s.steady.from.IsZero() {
+		next, ok := l.LongHeldSteadyUntil(t)
+		if !ok {
 			return
 		}
 		// The findings change just after the span ends.
-		t = s.steady.to.Add(time.Nanosecond)
+		t = next.Add(time.Nanosecond)
 	}
 }
 
