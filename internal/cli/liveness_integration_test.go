@@ -283,8 +283,11 @@ func testLiveness(t *testing.T, admin bool) {
 			session int64
 			by      string
 		}{{ch.Session, "expiry"}, {rh.Session, "release"}} {
-			if e.Session != nil && *e.Session == lockcore.SessionHex(c.session) && (e.EndedBy != c.by || e.NotTold != (c.by == "expiry")) {
-				t.Errorf("show --recording: %s's hold ended %+v, want by %s", e.Lock, e, c.by)
+			// Both not told: the crashed holder's session expired; the
+			// released one's talked on after its node went, which another
+			// client may have deleted.
+			if e.Session != nil && *e.Session == lockcore.SessionHex(c.session) && (e.EndedBy != c.by || !e.NotTold) {
+				t.Errorf("show --recording: %s's hold ended %+v, want by %s, not told", e.Lock, e, c.by)
 			}
 		}
 		if e.Session != nil && *e.Session == lockcore.SessionHex(fh.Session) {
