@@ -161,7 +161,8 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 	logged := map[entryKey]int{} // an entry of log → its index
 	var anomalies []StoryAnomaly
 	open := map[anomalyKey]int{} // anomaly → its index in anomalies, while it lasts
-	st := Story{Lock: lock}
+	// Empty lists, not none: a script reads "anomalies": [] as "none seen".
+	st := Story{Lock: lock, Connection: []StoryConn{}, Anomalies: []StoryAnomaly{}}
 	var conns []StoryConn
 	var last time.Time
 	// The lock's anomalies are what the state shows of it, as a replay

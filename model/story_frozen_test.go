@@ -105,3 +105,20 @@ func TestTellStoryLongHeldBetweenEvents(t *testing.T) {
 		t.Errorf("anomalies %+v, want long-held from just after 90s", st.Anomalies)
 	}
 }
+
+// A story with no anomaly says so with an empty list, never null.
+func TestTellStoryJSONListsNoAnomalyAsEmpty(t *testing.T) {
+	evs := []zkwatch.Event{
+		{Kind: zkwatch.EventConn, At: t0, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
+		storyLockAt(0, 0), {Kind: zkwatch.EventSynced, At: t0},
+	}
+	var buf bytes.Buffer
+	if err := TellStory(evs, "/t", time.Time{}, time.Time{}).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"anomalies": []`, `"connection": []`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("the JSON lacks %s:\n%s", want, buf.String())
+		}
+	}
+}
