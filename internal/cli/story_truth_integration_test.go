@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -261,4 +263,59 @@ func msOf(ms *int64) string {
 		return "none"
 	}
 	return (time.Duration(*ms) * time.Millisecond).String()
+}
+
+// record follows this host's audit log: a force-release from the CLI while
+// it records is in the recording, and its postmortem tells it forced.
+func TestIntegrationRecordKeepsTheCLIsForceRelease(t *testing.T) {
+	t.Parallel()
+	srv := zktest.Start(t)
+	addr := srv.Addr()
+	curator := peers.Start(t, peers.Curator, addr)
+	holder := curator.Acquire(t, "h", "mutex", "/rf/orders")
+	curator.WaitHeld(t, "h", time.Minute)
+	dir := t.TempDir()
+	audit, file := filepath.Join(dir, "audit.log"), filepath.Join(dir, "rf.zklocks")
+	ctx, cancel := context.WithCancel(context.Background())
+	var errOut zktest.SyncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, "test", []string{"record", "--out", file, "--server", addr, "--root", "/rf", "--audit-log", audit},
+			strings.NewReader(""), io.Discard, &errOut)
+	}()
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			if code := <-done; code != exitOK {
+				t.Errorf("record ended with %d: %s", code, errOut.String())
+			}
+		}
+	}
+	t.Cleanup(stop)
+	zktest.WaitUntil(t, time.Minute, func() string {
+		if !strings.Contains(errOut.String(), "recording to") {
+			return "record has not started: " + errOut.String()
+		}
+		return ""
+	})
+	// The recording has the holder before it is force-released.
+	zktest.WaitUntil(t, time.Minute, func() string {
+		if _, _, code := run(t, "postmortem", "--json", "--recording", file, "/rf/orders"); code != exitOK {
+			return "the recording does not hold /rf/orders yet"
+		}
+		return ""
+	})
+	if _, errOut, code := run(t, "release", holder.Node, "--force", "--yes", "--server", addr, "--audit-log", audit); code != exitOK {
+		t.Fatalf("release exited %d: %s", code, errOut)
+	}
+	zktest.WaitUntil(t, time.Minute, func() string {
+		h, ok := holdOfSession(postmortemOf(t, file, "/rf/orders"), holder.Session)
+		if !ok || h.End != model.EndForced || !strings.Contains(h.Audit, `"via":"cli"`) {
+			return fmt.Sprintf("the recording tells the hold %+v (found %v), want forced with the CLI's line", h, ok)
+		}
+		return ""
+	})
+	stop()
 }
