@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/serverig"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model"
 )
 
 // serve keeps its shared watcher's history by default, and R replays its
@@ -78,4 +81,26 @@ func TestIntegrationServeHistory(t *testing.T) {
 	if s.PaneDead() {
 		t.Fatal("q in the replay ended the session")
 	}
+
+	// A force-release from the CLI on serve's host, audited to the log
+	// serve follows, is kept in its history as forced, with its line.
+	if _, errOut, code := run(t, "release", waiter.Node, "--force", "--yes", "--server", zks.Addr(), "--config", "", "--audit-log", r.Path("audit.log")); code != 0 {
+		t.Fatalf("release exited %d: %s", code, errOut)
+	}
+	zktest.WaitUntil(t, time.Minute, func() string {
+		out, errOut, code := run(t, "postmortem", "/serveh/orders", "--recording", dir, "--json")
+		if code != 0 {
+			return fmt.Sprintf("postmortem exited %d: %s", code, errOut)
+		}
+		var st model.Story
+		if err := json.Unmarshal([]byte(out), &st); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		for _, h := range st.Holds {
+			if h.Session == fmt.Sprintf("0x%x", waiter.Session) && h.End == model.EndForced && strings.Contains(h.Audit, `"via":"cli"`) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("serve's history tells the holds %+v, want the waiter's forced with the CLI's line", st.Holds)
+	})
 }
