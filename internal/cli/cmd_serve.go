@@ -212,13 +212,7 @@ func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, ve
 		cfg := s.watchConfig()
 		cfg.Analysis = s.analysis(f.longHeld)
 		cfg.ReadLater = true
-		// A context's history is kept under its name; a cluster given
-		// by --server, under its connect string and roots.
-		dir := name
-		if len(p.offered) == 0 || name == "" {
-			dir = clusterDirName(s.server, s.roots)
-		}
-		hf := f.hist.forCluster("serve", dir)
+		hf := f.hist.forCluster("serve", serveHistoryName(p.offered, name, s))
 		hist, err := hf.open(s, version, func(err error) { logger.Printf("%s", model.Printable(err.Error())) })
 		switch {
 		case err != nil:
@@ -239,6 +233,16 @@ func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, ve
 				logger.Printf("context %q: the history stopped recording: %s", model.Printable(name), model.Printable(err.Error()))
 			}}, nil
 	}
+}
+
+// serveHistoryName names a cluster's history directory under serve's: a
+// context's name, or, for a cluster given by --server (no contexts
+// offered), its connect string and roots.
+func serveHistoryName(offered []string, name string, s settings) string {
+	if len(offered) == 0 || name == "" {
+		return clusterDirName(s.server, s.roots)
+	}
+	return name
 }
 
 // printServePlan is serve --check's answer.
