@@ -86,3 +86,36 @@ func TestForceReleasedFollowedUntilItQueuesAgain(t *testing.T) {
 		t.Fatalf("still followed after it queued again: %+v", f)
 	}
 }
+
+// TestDeletedWhileTalkingIsNotTold: a holder's node deleted while its
+// session lived, by no action of this zklocks, reads rel/forced in the
+// event log, and, while its session talks on, the Sessions screen says
+// its client may believe it holds.
+func TestDeletedWhileTalkingIsNotTold(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	answer := func(at time.Time) zkwatch.Event {
+		clients := map[int64]zkwatch.ClientInfo{}
+		for _, i := range []int{2, 3, 20, 21} {
+			clients[sid(i)] = zkwatch.ClientInfo{Session: sid(i), Client: fmt.Sprintf("10.0.0.%d:5000", i), Timeout: 30 * time.Second,
+				Asked: at.Add(-time.Second), Heard: at.Add(-2 * time.Second)}
+		}
+		return zkwatch.Event{Kind: zkwatch.EventServers, At: at, ClientsAsked: at.Add(-time.Second), Clients: clients, ClientsComplete: true}
+	}
+	before := newTree("/locks/billing")
+	before.kid(curator("lock-", 20, 17), sid(20), 12*60e9, "10.0.1.20")
+	before.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	after := newTree("/locks/billing")
+	after.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	lb, la := before.analyze(nil, longHeld), after.analyze(nil, longHeld)
+	send(a, watchEventsMsg{events: []zkwatch.Event{
+		{Kind: zkwatch.EventLock, At: t0.Add(time.Second), Path: lb.Path, Lock: lb}, answer(t0.Add(2 * time.Second)),
+		{Kind: zkwatch.EventLock, At: t0.Add(3 * time.Second), Path: la.Path, Lock: la}, answer(t0.Add(5 * time.Second))}})
+	press(a, "3")
+	if sc := screen(a); !lineWith(sc, "rel/forced", "/locks/billing") {
+		t.Fatalf("the event log does not say released or forced:\n%s", sc)
+	}
+	press(a, "2")
+	if sc := screen(a); !lineWith(sc, "deleted", "/locks/billing", "not told: may believe it holds") {
+		t.Fatalf("the Sessions screen does not follow the holder deleted while it talked:\n%s", sc)
+	}
+}
