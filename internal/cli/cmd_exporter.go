@@ -118,7 +118,9 @@ which is full) and is free among the other allocations its wiki lists.
 					hist.Dir(), hf.maxAge.String(), hf.maxSize.String(), ln.Addr())
 			}
 			exp := exporter.New(opts)
-			fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(o.auditLog))
+			if o.auditLog != "" {
+				fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(o.auditLog))
+			}
 			t := exporterTarget{s: s, cfg: cfg, exp: exp, hist: hist, audit: o.auditLog, retry: func(err error) {
 				fmt.Fprintf(stderr, "zklocks: %v; trying again\n", err)
 			}}

@@ -96,7 +96,9 @@ interruption or a crash loses at most the last second and leaves a readable file
 			}
 			stderr := cmd.ErrOrStderr()
 			fmt.Fprintf(stderr, "zklocks: recording to %s; Ctrl-C stops\n", f.out)
-			fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(o.auditLog))
+			if o.auditLog != "" {
+				fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(o.auditLog))
+			}
 			warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
 			recordUntilDone(cmd.Context(), conn, s.watchConfig(), w, o.auditLog, warn)
 			return finishRecording(w, f.out, func(s string) { fmt.Fprintln(stderr, "zklocks:", s) })
