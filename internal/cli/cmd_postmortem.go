@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // readAuditLogs reads the operators' actions from the audit logs at
@@ -29,6 +30,26 @@ func readAuditLogs(paths []string) ([]lockcore.Action, error) {
 		out = append(out, actions...)
 	}
 	return out, nil
+}
+
+// withAuditLogs is events with the force-releases of the audit logs at
+// paths added (model.WithActions): those a recording saw as deletes are
+// then told forced, by whom. No paths, events as they are.
+func withAuditLogs(events []zkwatch.Event, paths []string) ([]zkwatch.Event, error) {
+	if len(paths) == 0 {
+		return events, nil
+	}
+	actions, err := readAuditLogs(paths)
+	if err != nil {
+		return nil, err
+	}
+	return model.WithActions(events, actions), nil
+}
+
+// registerAuditLogs adds --audit-log FILE (repeatable) to a command that
+// reads a recording: postmortem, replay, show --recording agree.
+func registerAuditLogs(cmd *cobra.Command, paths *[]string) {
+	cmd.Flags().StringArrayVar(paths, "audit-log", nil, "an audit log of a zklocks that may have acted, to tell its force-releases in the recording as such (repeatable)")
 }
 
 func newPostmortemCommand() *cobra.Command {
@@ -89,13 +110,9 @@ the figures.
 			if err != nil {
 				return err
 			}
-			events := rec.Events
-			if len(audits) > 0 {
-				actions, err := readAuditLogs(audits)
-				if err != nil {
-					return err
-				}
-				events = model.WithActions(events, actions)
+			events, err := withAuditLogs(rec.Events, audits)
+			if err != nil {
+				return err
 			}
 			st := model.TellStory(events, args[0], r.From, r.To)
 			if err := write(cmd, asJSON, st.WriteJSON, func(w io.Writer) error { return st.WriteText(w, time.Local) }); err != nil {
@@ -109,7 +126,7 @@ the figures.
 	}
 	cmd.Flags().StringVar(&src, "recording", "", "the recording: a file, a history directory, or an exporter's http://host:port")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
-	cmd.Flags().StringArrayVar(&audits, "audit-log", nil, "an audit log of a zklocks that may have acted on the lock, to tell its force-releases as such (repeatable)")
+	registerAuditLogs(cmd, &audits)
 	rng.register(cmd.Flags())
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 func newReplayCommand() *cobra.Command {
 	var mouse bool
 	var rng rangeFlags
+	var audits []string
 	cmd := &cobra.Command{
 		Use:   "replay FILE...|DIR|URL [--since D | --from T --to T]",
 		Short: "Replay a recording in the UI, with a time cursor",
@@ -36,6 +37,8 @@ them replays its last hour. A part that ends
 early or has a corrupt line is replayed up to that line, with a warning naming it; a part
 that cannot be read at all is skipped with a warning; the rest still replays. Where the
 recording stopped (an exporter restarted), the replay shows the connection lost.
+--audit-log FILE (repeatable) adds the force-releases of another host's audit log, as
+postmortem does, so that both tell them alike.
 
 ` + exitCodesHelp(),
 		Example: `  zklocks replay incident.zklocks
@@ -65,7 +68,11 @@ recording stopped (an exporter restarted), the replay shows the connection lost.
 			if err != nil {
 				return err
 			}
-			opt := ui.Options{Tape: model.NewTape(rec.Events), Server: rec.Headers[0].Server,
+			events, err := withAuditLogs(rec.Events, audits)
+			if err != nil {
+				return err
+			}
+			opt := ui.Options{Tape: model.NewTape(events), Server: rec.Headers[0].Server,
 				Profile: ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()), Copy: termenv.NewOutput(os.Stdout).Copy,
 				CopyBlocked: tmuxCopyBlocked()}
 			rememberSort(&opt)
@@ -78,6 +85,7 @@ recording stopped (an exporter restarted), the replay shows the connection lost.
 		},
 	}
 	cmd.Flags().BoolVar(&mouse, "mouse", false, "scroll lists with the mouse wheel")
+	registerAuditLogs(cmd, &audits)
 	rng.register(cmd.Flags())
 	return cmd
 }

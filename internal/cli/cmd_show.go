@@ -54,7 +54,7 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 			return paths(args, "show needs at least one PATH (see zklocks show --help)")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if past.file != "" || past.at != "" || past.rng.given() {
+			if past.file != "" || past.at != "" || past.rng.given() || len(past.audits) > 0 {
 				return past.show(cmd, asJSON, args)
 			}
 			s, err := g.load()

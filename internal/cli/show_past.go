@@ -14,15 +14,17 @@ import (
 
 // pastFlags are show's --recording and --at: a lock as a recording saw it.
 type pastFlags struct {
-	file string
-	at   string
-	rng  rangeFlags
+	file   string
+	at     string
+	rng    rangeFlags
+	audits []string
 }
 
 func (f *pastFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.file, "recording", "", "read the locks from this recording (a file, a history directory or an exporter's http://host:port) instead of ZooKeeper")
 	cmd.Flags().StringVar(&f.at, "at", "", "with --recording, the moment to show (03:12:04, +90s, -1m, end, …)")
 	f.rng.register(cmd.Flags())
+	registerAuditLogs(cmd, &f.audits)
 }
 
 // show prints paths (every lock, when none) as they were at f.at.
@@ -56,7 +58,11 @@ func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error 
 	if err != nil {
 		return err
 	}
-	tape := model.NewTape(rec.Events)
+	events, err := withAuditLogs(rec.Events, f.audits)
+	if err != nil {
+		return err
+	}
+	tape := model.NewTape(events)
 	if at.IsZero() {
 		if at, err = tape.ParseAt(f.at, time.Local); err != nil {
 			return &exitError{code: exitUsage, err: err}
