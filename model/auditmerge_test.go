@@ -7,13 +7,21 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // A hold whose node went while its session lived is told as released or
 // forced; the CLI's audit line, read after the fact, makes it forced, with
 // the line.
 func TestTellStoryAuditLogAfterTheFact(t *testing.T) {
-	evs := storyEvents(t)
+	// The story's events, without the churn on another lock that pushes
+	// them out of the event log's bound.
+	var evs []zkwatch.Event
+	for _, ev := range storyEvents(t) {
+		if ev.Path != "/other" {
+			evs = append(evs, ev)
+		}
+	}
 	holdOf := func(st Story, session string) StoryHold {
 		for _, h := range st.Holds {
 			if h.Session == session {
