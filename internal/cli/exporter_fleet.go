@@ -88,6 +88,9 @@ func runFleetExporter(cmd *cobra.Command, g *globalFlags, hf *historyFlags, f fl
 		return &exitError{code: exitFailed, err: fmt.Errorf("--listen: %w", err)}
 	}
 	fmt.Fprintf(stderr, "zklocks: exporter serving http://%s/metrics for contexts %s (label cluster)\n", ln.Addr(), strings.Join(names, ", "))
+	if f.audit != "" {
+		fmt.Fprintf(stderr, "zklocks: telling the force-releases of this host's audit log %s as such\n", model.Printable(f.audit))
+	}
 	return serveExporter(cmd.Context(), fl.Handler(fl.Registry()), targets, ln, warn)
 }
 
