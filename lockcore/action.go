@@ -43,10 +43,22 @@ type Action struct {
 	// "cli", "ssh"); Key, under serve, the fingerprint of the SSH key the
 	// user signed in with.
 	User, Host, Via, Key string
+	// Cert, under serve when the user signed in with an SSH certificate,
+	// is who the certificate says they are; nil otherwise.
+	Cert *Certificate
 	// Server is the connect string acted on, Session the session that
 	// acted (0 when not known).
 	Server  string
 	Session int64
+}
+
+// Certificate is an SSH user certificate's word on who signed in with
+// it: the key id and serial its authority signed, and the principal
+// that admitted it. Key is then the fingerprint of the certificate's key.
+type Certificate struct {
+	KeyID     string
+	Serial    uint64
+	Principal string
 }
 
 // Done reports whether the action went through.

@@ -36,6 +36,9 @@ type Actions struct {
 	// Key, under zklocks serve, is the fingerprint of the SSH key User
 	// signed in with, written into audit lines; "" otherwise.
 	Key string
+	// Cert, under zklocks serve, is the SSH certificate User signed in
+	// with, written into audit lines; nil for a plain key.
+	Cert *lockcore.Certificate
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
 	// NewSession, when set, dials a session of Acquire's own, ended (with
@@ -173,7 +176,7 @@ func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, result e
 		now = a.Now
 	}
 	act := lockcore.Action{At: now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
-		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Server: a.Server, Session: a.ZK.SessionID()}
+		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, Server: a.Server, Session: a.ZK.SessionID()}
 	if result != nil {
 		act.Failed = result.Error()
 		if act.Failed == "" {

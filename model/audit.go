@@ -14,7 +14,8 @@ import (
 
 // Where an action came from (lockcore.Action's Via). ViaSSH is a session
 // of zklocks serve: User is then the SSH user, Key their key's
-// fingerprint, and Host the address they connected from.
+// fingerprint (and Cert their certificate's key id, serial and principal
+// when they signed in with one), and Host the address they connected from.
 const (
 	ViaUI  = "ui"
 	ViaCLI = "cli"
@@ -24,18 +25,26 @@ const (
 // auditLine is an action as the audit log writes it, one JSON object a
 // line; its names are what the log's readers (and their tools) know.
 type auditLine struct {
-	Time    time.Time `json:"time"`
-	User    string    `json:"user"`
-	Host    string    `json:"host,omitempty"`
-	Via     string    `json:"via,omitempty"`
-	Key     string    `json:"key,omitempty"`
-	Server  string    `json:"server"`
-	Session string    `json:"session"`
-	Action  string    `json:"action"`
-	Node    string    `json:"node"`
-	Czxid   int64     `json:"czxid"`
-	Owner   string    `json:"owner_session"`
-	Result  string    `json:"result"`
+	Time    time.Time  `json:"time"`
+	User    string     `json:"user"`
+	Host    string     `json:"host,omitempty"`
+	Via     string     `json:"via,omitempty"`
+	Key     string     `json:"key,omitempty"`
+	Cert    *auditCert `json:"cert,omitempty"`
+	Server  string     `json:"server"`
+	Session string     `json:"session"`
+	Action  string     `json:"action"`
+	Node    string     `json:"node"`
+	Czxid   int64      `json:"czxid"`
+	Owner   string     `json:"owner_session"`
+	Result  string     `json:"result"`
+}
+
+// auditCert is the certificate a serve user signed in with.
+type auditCert struct {
+	ID        string `json:"id"`
+	Serial    uint64 `json:"serial"`
+	Principal string `json:"principal"`
 }
 
 // AuditLine is the action's line in the audit log, without its newline:
@@ -46,7 +55,11 @@ func AuditLine(a lockcore.Action) string {
 	if !a.Done() {
 		res = "failed: " + a.Failed
 	}
-	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Server: a.Server,
+	var cert *auditCert
+	if c := a.Cert; c != nil {
+		cert = &auditCert{ID: c.KeyID, Serial: c.Serial, Principal: c.Principal}
+	}
+	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: cert, Server: a.Server,
 		Session: sessionOrNone(a.Session), Action: string(a.Kind), Node: a.Node, Czxid: a.Token,
 		Owner: sessionOrNone(a.Owner), Result: res}) // strings, numbers and a time
 	return string(b)
@@ -61,6 +74,9 @@ func ParseAuditLine(line []byte) (lockcore.Action, error) {
 	a := lockcore.Action{At: l.Time, User: l.User, Host: l.Host, Via: l.Via, Key: l.Key, Server: l.Server,
 		Kind: lockcore.ActionKind(l.Action), Node: l.Node, Token: l.Czxid,
 		Session: sessionOf(l.Session), Owner: sessionOf(l.Owner)}
+	if c := l.Cert; c != nil {
+		a.Cert = &lockcore.Certificate{KeyID: c.ID, Serial: c.Serial, Principal: c.Principal}
+	}
 	if l.Result != "ok" {
 		a.Failed = strings.TrimPrefix(l.Result, "failed: ")
 		if a.Failed == "" {

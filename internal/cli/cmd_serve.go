@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -35,9 +36,14 @@ Keys: public-key authentication only, from --authorized-keys in OpenSSH's format
 A key listed plainly may look (role view); one whose line starts with the option
 zklocks-role="operate" may also acquire, force-release, revoke and fence, with
 every confirmation and version check of the UI, each action's audit line naming
-the SSH user and the key's SHA256 fingerprint. The file is read again when it
-changes (and on SIGHUP); a session whose key was removed, or whose role changed,
-is ended.
+the SSH user and the key's SHA256 fingerprint. A cert-authority line with
+principals="…" admits the SSH user certificates that authority signed, as sshd
+would (a user certificate, in its validity window, with a principal the line
+allows, its source-address enforced), for the line's role; the audit line then
+names the certificate's key id, serial and principal. --revoked-keys lists keys
+(and certificates' keys or authorities) refused whatever the keys file says.
+Both files are read again when they change (and on SIGHUP); a session whose key
+was removed or revoked, or whose role changed, is ended.
 
 Clusters: the config file's contexts (--contexts, or the serve section's, or all
 of them); a session starts on --context or the current-context, and :ctx NAME
@@ -73,6 +79,7 @@ validates them, and the keys file, without serving. See docs/serve.md.
 type servePlan struct {
 	cfg      serveConfig
 	keys     *serve.KeyFile
+	revoked  *serve.RevokedKeys
 	offered  []string // contexts; empty with --server or no config file
 	start    string   // the context a session starts on
 	noSwitch string
@@ -98,6 +105,11 @@ func planServe(cmd *cobra.Command, g *globalFlags, f *serveFlags) (servePlan, er
 	}
 	if p.keys, err = serve.OpenKeyFile(p.cfg.AuthorizedKeys); err != nil {
 		return servePlan{}, &exitError{code: exitUsage, err: err}
+	}
+	if p.cfg.RevokedKeys != "" {
+		if p.revoked, err = serve.OpenRevokedKeys(p.cfg.RevokedKeys); err != nil {
+			return servePlan{}, &exitError{code: exitUsage, err: err}
+		}
 	}
 	switch {
 	case s.given("server"):
@@ -153,7 +165,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 	}
 	srv, err := serve.New(serve.Config{
 		Fleet: fleetSrc, NoFleet: p.noSwitch,
-		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys,
+		Listen: p.cfg.Listen, HostKey: p.cfg.HostKey, Keys: p.keys, Revoked: p.revoked,
 		Contexts: p.shown(s), Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
 		Dial: serveDialer(g, o, p, f, cmd.Root().Version, logger), Audit: audit, Log: logger, Version: cmd.Root().Version,
@@ -245,12 +257,38 @@ func serveHistoryName(offered []string, name string, s settings) string {
 	return name
 }
 
+// printAuthorities lists the certificate authorities by role, operate
+// first, each with the principals its line allows.
+func printAuthorities(w io.Writer, cas []serve.Authority) {
+	label := "authorities      "
+	for _, role := range []serve.Role{serve.RoleOperate, serve.RoleView} {
+		for _, ca := range cas {
+			if ca.Role != role {
+				continue
+			}
+			principals := "principals " + strings.Join(ca.Principals, ", ")
+			switch {
+			case ca.Principals == nil:
+				principals = "principal: the SSH user name"
+			case len(ca.Principals) == 0:
+				principals = "no principals (admits nobody)"
+			}
+			fmt.Fprintf(w, "%s%-8s %s (%q, line %d) %s\n", label, string(role)+":", ca.Fingerprint, model.Printable(ca.Comment), ca.Line, principals)
+			label = "                 "
+		}
+	}
+}
+
 // printServePlan is serve --check's answer.
 func printServePlan(w io.Writer, p servePlan, s settings) {
 	view, operate := p.keys.Roles()
 	fmt.Fprintf(w, "listen           %s\n", p.cfg.Listen)
 	fmt.Fprintf(w, "host key         %s\n", p.cfg.HostKey)
 	fmt.Fprintf(w, "authorized keys  %s: %d view, %d operate\n", p.cfg.AuthorizedKeys, view, operate)
+	printAuthorities(w, p.keys.Authorities())
+	if p.revoked != nil {
+		fmt.Fprintf(w, "revoked keys     %s: %d listed\n", p.revoked.Path(), p.revoked.Len())
+	}
 	if len(p.offered) > 0 {
 		fmt.Fprintf(w, "contexts         %v (sessions start on %s)\n", p.offered, p.start)
 	} else {

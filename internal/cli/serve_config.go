@@ -27,6 +27,7 @@ const (
 type serveConfig struct {
 	Listen         string        `yaml:"listen"`
 	AuthorizedKeys string        `yaml:"authorized-keys"`
+	RevokedKeys    string        `yaml:"revoked-keys"`
 	HostKey        string        `yaml:"host-key"`
 	Contexts       []string      `yaml:"contexts"`
 	MaxSessions    int           `yaml:"max-sessions"`
@@ -45,7 +46,8 @@ type serveFlags struct {
 func (f *serveFlags) register(fs *pflag.FlagSet) {
 	hostKey, _ := xdgPath("XDG_STATE_HOME", filepath.Join(".local", "state"), "ssh_host_ed25519_key")
 	fs.StringVar(&f.Listen, "listen", defaultServeListen, "address to serve SSH on, host:port")
-	fs.StringVar(&f.AuthorizedKeys, "authorized-keys", "", "the keys admitted, in OpenSSH's authorized_keys format; a key is view unless its\nline starts with zklocks-role=\"operate\" (read again when it changes, or on SIGHUP)")
+	fs.StringVar(&f.AuthorizedKeys, "authorized-keys", "", "the keys and certificate authorities admitted, in OpenSSH's authorized_keys format;\na key is view unless its line starts with zklocks-role=\"operate\"; a cert-authority\nline with principals=\"…\" admits the user certificates it signed (read again when\nit changes, or on SIGHUP)")
+	fs.StringVar(&f.RevokedKeys, "revoked-keys", "", "keys refused whatever --authorized-keys says, and the certificates whose key or\nauthority they list: OpenSSH's plain list, one public key a line (read again when it changes)")
 	fs.StringVar(&f.HostKey, "host-key", hostKey, "the server's private key; made (ed25519, 0600) at the first start, then kept")
 	fs.StringSliceVar(&f.Contexts, "contexts", nil, "the config file's contexts offered, comma-separated (default all of them);\na session starts on --context, or the current-context, and :ctx switches")
 	fs.IntVar(&f.MaxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once; more are refused")
@@ -74,6 +76,9 @@ func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
 	}
 	if take("authorized-keys", file.AuthorizedKeys != "") {
 		c.AuthorizedKeys = rel(file.AuthorizedKeys)
+	}
+	if take("revoked-keys", file.RevokedKeys != "") {
+		c.RevokedKeys = rel(file.RevokedKeys)
 	}
 	if take("host-key", file.HostKey != "") {
 		c.HostKey = rel(file.HostKey)

@@ -68,6 +68,37 @@ serve:
 			t.Error("--check made the host key")
 		}
 	})
+	t.Run("certificate authorities and revoked keys", func(t *testing.T) {
+		ca := testAuthorizedKey(t, "ca@corp")
+		caKeys := filepath.Join(dir, "ca_keys")
+		writeMode(t, caKeys, `cert-authority,principals="dev,qa" `+ca+"\n"+testAuthorizedKey(t, "a")+"\n"+
+			`cert-authority,principals="oncall",zklocks-role="operate" `+ca+"\n", 0o600)
+		revoked := filepath.Join(dir, "revoked")
+		writeMode(t, revoked, "# gone\n"+testAuthorizedKey(t, "old")+"\n", 0o600)
+		out, errOut, code := run(t, "serve", "--check", "--config", cfg, "--authorized-keys", caKeys, "--revoked-keys", revoked)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		fp := func(line string) string {
+			k, _, _, _, err := ssh.ParseAuthorizedKey([]byte(line))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ssh.FingerprintSHA256(k)
+		}(ca)
+		for _, want := range []string{caKeys + ": 1 view, 0 operate",
+			"authorities      operate: " + fp + ` ("ca@corp", line 3) principals oncall`,
+			"                 view:    " + fp + ` ("ca@corp", line 1) principals dev, qa`,
+			"revoked keys     " + revoked + ": 1 listed"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("missing %q in:\n%s", want, out)
+			}
+		}
+		writeMode(t, revoked, "SSHKRL\n\x00binary", 0o600)
+		if _, errOut, code := run(t, "serve", "--check", "--config", cfg, "--revoked-keys", revoked); code != exitUsage || !strings.Contains(errOut, "a key revocation list (KRL)") {
+			t.Fatalf("a KRL: exit %d, %q", code, errOut)
+		}
+	})
 	t.Run("flags win", func(t *testing.T) {
 		out, errOut, code := run(t, "serve", "--check", "--config", cfg, "--listen", "127.0.0.1:2300", "--contexts", "lab", "--context", "lab")
 		if code != exitOK || !strings.Contains(out, "127.0.0.1:2300") || !strings.Contains(out, "[lab] (sessions start on lab)") {

@@ -39,15 +39,28 @@ type Key struct {
 	Comment string
 	// Line is its line number in the file.
 	Line int
+	// Authority, for a certificate's key, is the fingerprint of the
+	// authority that signed it (Comment and Line are then its line's);
+	// "" for a plain key.
+	Authority string
+}
+
+// Admits is what an authorized-keys file admits: plain keys by
+// fingerprint, and certificate authorities in the file's order (the first
+// line that admits a certificate gives its role, as sshd takes the first
+// line that matches).
+type Admits struct {
+	Keys        map[string]Key
+	Authorities []Authority
 }
 
 // ParseAuthorizedKeys reads an authorized-keys file in OpenSSH's format,
 // one key a line with its options and comment, blank lines and lines
-// starting with # ignored. It returns the keys it read by fingerprint, and
-// an error for each line it could not read (naming the line, never its
-// key), which the caller decides about: those lines admit nobody.
-func ParseAuthorizedKeys(b []byte) (map[string]Key, []error) {
-	keys := map[string]Key{}
+// starting with # ignored. It returns the keys and authorities it read,
+// and an error for each line it could not read (naming the line, never
+// its key), which the caller decides about: those lines admit nobody.
+func ParseAuthorizedKeys(b []byte) (Admits, []error) {
+	a := Admits{Keys: map[string]Key{}}
 	var errs []error
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -56,56 +69,86 @@ func ParseAuthorizedKeys(b []byte) (map[string]Key, []error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k, err := parseKeyLine(line, n)
-		if err != nil {
+		k, ca, err := parseKeyLine(line, n)
+		switch {
+		case err != nil:
 			errs = append(errs, fmt.Errorf("line %d: %w", n, err))
 			continue
+		case ca != nil:
+			a.Authorities = append(a.Authorities, *ca)
+			continue
 		}
-		if prev, dup := keys[k.Fingerprint]; dup && prev.Role != k.Role {
+		if prev, dup := a.Keys[k.Fingerprint]; dup && prev.Role != k.Role {
 			errs = append(errs, fmt.Errorf("line %d: the key of line %d again, with another role: neither is admitted", n, prev.Line))
 			k.Role = ""
 		}
-		keys[k.Fingerprint] = k
+		a.Keys[k.Fingerprint] = k
 	}
 	if err := sc.Err(); err != nil {
 		errs = append(errs, err)
 	}
-	for fp, k := range keys {
+	for fp, k := range a.Keys {
 		if k.Role == "" {
-			delete(keys, fp)
+			delete(a.Keys, fp)
 		}
 	}
-	return keys, errs
+	return a, errs
 }
 
-func parseKeyLine(line string, n int) (Key, error) {
+// parseKeyLine reads one line: a plain key (k), or with the option
+// cert-authority a certificate authority (ca).
+func parseKeyLine(line string, n int) (k Key, ca *Authority, err error) {
 	pub, comment, options, rest, err := gossh.ParseAuthorizedKey([]byte(line))
 	if err != nil {
-		return Key{}, fmt.Errorf("not a public key in OpenSSH's format: %w", err)
+		return Key{}, nil, fmt.Errorf("not a public key in OpenSSH's format: %w", err)
 	}
 	if len(bytes.TrimSpace(rest)) > 0 {
-		return Key{}, errors.New("more than one key on the line")
+		return Key{}, nil, errors.New("more than one key on the line")
 	}
-	k := Key{Fingerprint: gossh.FingerprintSHA256(pub), Role: RoleView, Comment: comment, Line: n}
+	if _, isCert := pub.(*gossh.Certificate); isCert {
+		return Key{}, nil, errors.New("a certificate, where a key belongs: list its authority's key with cert-authority")
+	}
+	k = Key{Fingerprint: gossh.FingerprintSHA256(pub), Role: RoleView, Comment: comment, Line: n}
+	isCA := false
+	var principals *string
 	for _, o := range options {
 		name, value, hasValue := strings.Cut(o, "=")
-		if !strings.EqualFold(name, roleOption) {
-			// OpenSSH's own options (from=, command=, …) would be
+		switch {
+		case strings.EqualFold(name, certAuthorityOption) && !hasValue:
+			isCA = true
+		case strings.EqualFold(name, principalsOption) && hasValue:
+			p := strings.Trim(value, `"`)
+			principals = &p
+		case strings.EqualFold(name, roleOption):
+			if k.Role, err = parseRole(value, hasValue); err != nil {
+				return Key{}, nil, err
+			}
+		default:
+			// OpenSSH's other options (from=, command=, …) would be
 			// promises this server does not keep: refuse them rather
 			// than admit a key more widely than its line says.
-			return Key{}, fmt.Errorf("option %q: the only option zklocks serve reads is %s=\"view\" or %s=\"operate\"",
-				name, roleOption, roleOption)
-		}
-		switch r := Role(strings.Trim(value, `"`)); {
-		case !hasValue:
-			return Key{}, fmt.Errorf("%s needs a value: %s=\"view\" or %s=\"operate\"", roleOption, roleOption, roleOption)
-		case r == RoleView || r == RoleOperate:
-			k.Role = r
-		default:
-			return Key{}, fmt.Errorf("%s=%s: the roles are \"view\" and \"operate\"", roleOption, value)
+			return Key{}, nil, fmt.Errorf("option %q: the only options zklocks serve reads are %s=\"view\" or %s=\"operate\", and %s with %s=\"…\"",
+				name, roleOption, roleOption, certAuthorityOption, principalsOption)
 		}
 	}
-	return k, nil
+	if !isCA {
+		if principals != nil {
+			return Key{}, nil, fmt.Errorf("%s= belongs on a %s line only", principalsOption, certAuthorityOption)
+		}
+		return k, nil, nil
+	}
+	return Key{}, newAuthority(pub, k, principals), nil
+}
+
+func parseRole(value string, hasValue bool) (Role, error) {
+	switch r := Role(strings.Trim(value, `"`)); {
+	case !hasValue:
+		return "", fmt.Errorf("%s needs a value: %s=\"view\" or %s=\"operate\"", roleOption, roleOption, roleOption)
+	case r == RoleView || r == RoleOperate:
+		return r, nil
+	default:
+		return "", fmt.Errorf("%s=%s: the roles are \"view\" and \"operate\"", roleOption, value)
+	}
 }
 
 // KeyFile is the authorized-keys file as last read, read again when it
@@ -115,8 +158,8 @@ func parseKeyLine(line string, n int) (Key, error) {
 type KeyFile struct {
 	path string
 
-	mu   sync.Mutex
-	keys map[string]Key
+	mu     sync.Mutex
+	admits Admits
 	// stamp is the file's size and time of change when last read.
 	stamp fileStamp
 }
@@ -143,18 +186,18 @@ func OpenKeyFile(path string) (*KeyFile, error) {
 func (f *KeyFile) load() []error {
 	st, statErr := stampOf(f.path)
 	b, err := os.ReadFile(f.path)
-	var keys map[string]Key
+	var admits Admits
 	var errs []error
 	if err != nil {
 		errs = []error{err}
 	} else {
-		keys, errs = ParseAuthorizedKeys(b)
+		admits, errs = ParseAuthorizedKeys(b)
 	}
 	if statErr != nil {
 		st = fileStamp{}
 	}
 	f.mu.Lock()
-	f.keys, f.stamp = keys, st
+	f.admits, f.stamp = admits, st
 	f.mu.Unlock()
 	return errs
 }
@@ -180,22 +223,37 @@ func (f *KeyFile) Refresh() (reloaded bool, errs []error) {
 func (f *KeyFile) Lookup(fingerprint string) (Key, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	k, ok := f.keys[fingerprint]
+	k, ok := f.admits.Keys[fingerprint]
 	return k, ok
 }
 
-// Len is how many keys the file admits.
+// admitted is what the file admits now.
+func (f *KeyFile) admitted() Admits {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.admits
+}
+
+// Authorities are the certificate authorities the file lists, in its
+// order.
+func (f *KeyFile) Authorities() []Authority {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Authority(nil), f.admits.Authorities...)
+}
+
+// Len is how many keys and authorities the file admits.
 func (f *KeyFile) Len() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.keys)
+	return len(f.admits.Keys) + len(f.admits.Authorities)
 }
 
-// Roles counts the keys admitted by role.
+// Roles counts the plain keys admitted by role.
 func (f *KeyFile) Roles() (view, operate int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, k := range f.keys {
+	for _, k := range f.admits.Keys {
 		if k.Role == RoleOperate {
 			operate++
 		} else {

@@ -46,7 +46,7 @@ func TestParseAuthorizedKeys(t *testing.T) {
 		{name: "role without a value", file: `zklocks-role ` + op, want: map[string]Role{},
 			errs: []string{"line 1: zklocks-role needs a value"}},
 		{name: "OpenSSH option is refused", file: `from="10.0.0.0/8" ` + op, want: map[string]Role{},
-			errs: []string{`line 1: option "from": the only option zklocks serve reads is zklocks-role`}},
+			errs: []string{`line 1: option "from": the only options zklocks serve reads are zklocks-role`}},
 		{name: "not a key", file: "ssh-ed25519 notbase64 x", want: map[string]Role{},
 			errs: []string{"line 1: not a public key in OpenSSH's format"}},
 		{name: "same key twice with two roles admits neither", file: plain + "\n" + `zklocks-role="operate" ` + plain,
@@ -55,7 +55,8 @@ func TestParseAuthorizedKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			keys, errs := ParseAuthorizedKeys([]byte(tt.file))
+			admits, errs := ParseAuthorizedKeys([]byte(tt.file))
+			keys := admits.Keys
 			got := map[string]Role{}
 			for fp, k := range keys {
 				got[fp] = k.Role

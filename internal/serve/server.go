@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,7 +14,6 @@ import (
 	"github.com/charmbracelet/wish"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/ui"
-	gossh "golang.org/x/crypto/ssh"
 )
 
 // A client is asked for a reply every keepaliveEvery (as sshd's
@@ -40,8 +40,12 @@ type Config struct {
 	// HostKey is the server's private key file, made (ed25519, 0600) on
 	// the first start and kept.
 	HostKey string
-	// Keys are the authorized keys with their roles.
+	// Keys are the authorized keys and certificate authorities with
+	// their roles.
 	Keys *KeyFile
+	// Revoked, when set, are the keys refused whatever Keys say, and the
+	// certificates whose key or authority they list.
+	Revoked *RevokedKeys
 	// Contexts are the clusters offered, by name; a session starts on
 	// Default and may switch among them with :ctx. With NoSwitch, they
 	// are only listed.
@@ -125,45 +129,58 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// authorize admits a key the keys file lists, read again first if it
-// changed.
+// authorize admits a key or certificate that the keys file admits and
+// the revoked keys do not list, each read again first if it changed.
 func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
 	s.refreshKeys()
-	fp := gossh.FingerprintSHA256(key)
-	if _, ok := s.cfg.Keys.Lookup(fp); ok {
-		return true
+	_, err := s.admitKey(ctx.User(), key, ctx.RemoteAddr().String(), time.Now())
+	if err != nil {
+		s.cfg.Log.Printf("refused %s from %s: %s", quote(ctx.User()), ctx.RemoteAddr(), model.Printable(strings.TrimPrefix(err.Error(), errNotAdmitted.Error()+": ")))
+		return false
 	}
-	s.cfg.Log.Printf("refused %s from %s: key %s is not in the authorized keys", quote(ctx.User()), ctx.RemoteAddr(), fp)
-	return false
+	return true
 }
 
-// refreshKeys reads the keys file again if it changed, logs its errors,
-// and ends the sessions it no longer admits as they are.
+// refreshKeys reads the keys file and the revoked keys again if they
+// changed, logs their errors, and ends the sessions they no longer admit
+// as they are.
 func (s *Server) refreshKeys() {
 	reloaded, errs := s.cfg.Keys.Refresh()
-	if reloaded {
+	revoked, rerr := s.cfg.Revoked.Refresh()
+	if rerr != nil {
+		errs = append(errs, rerr)
+	}
+	if reloaded || revoked {
 		s.keysReloaded(errs)
 	}
 }
 
-// ReloadKeys reads the keys file again (SIGHUP), whether or not it
-// changed.
-func (s *Server) ReloadKeys() { s.keysReloaded(s.cfg.Keys.Reload()) }
+// ReloadKeys reads the keys file and the revoked keys again (SIGHUP),
+// whether or not they changed.
+func (s *Server) ReloadKeys() {
+	errs := s.cfg.Keys.Reload()
+	if err := s.cfg.Revoked.Reload(); err != nil {
+		errs = append(errs, err)
+	}
+	s.keysReloaded(errs)
+}
 
 func (s *Server) keysReloaded(errs []error) {
-	s.cfg.Log.Printf("authorized keys read again: %d admitted", s.cfg.Keys.Len())
+	s.cfg.Log.Printf("authorized keys read again: %d admitted, %d revoked", s.cfg.Keys.Len(), s.cfg.Revoked.Len())
 	for _, err := range errs {
 		s.cfg.Log.Printf("authorized keys: %v (admits nobody)", err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for ss := range s.sessions {
-		k, ok := s.cfg.Keys.Lookup(ss.who.Key.Fingerprint)
+		// Validity is as at sign-in: a certificate that expires during a
+		// session does not end it, as in sshd; revoking it does.
+		in, err := s.admitKey(ss.who.User, ss.who.pub, ss.who.From, ss.who.signedIn)
 		switch {
-		case !ok:
-			ss.end("your key was removed from the authorized keys")
-		case k.Role != ss.who.Key.Role:
-			ss.end("your key's role is now " + string(k.Role) + ": connect again")
+		case err != nil:
+			ss.end(noLongerWhy(ss.who, err))
+		case in.key.Role != ss.who.Key.Role:
+			ss.end("your key's role is now " + string(in.key.Role) + ": connect again")
 		}
 	}
 }

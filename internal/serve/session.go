@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/ui"
@@ -31,12 +32,31 @@ const (
 // client gave.
 type Who struct {
 	User string
-	Key  Key
+	// Key is the key that signed in (a certificate's own key), with the
+	// role, comment and line of the authorized-keys line that admitted it.
+	Key Key
+	// Cert, when the user signed in with a certificate, is who it says
+	// they are: its key id, serial and the principal that admitted it.
+	Cert *lockcore.Certificate
 	From string
+
+	// pub is what was presented (the key, or the certificate), and
+	// signedIn when: the keys are checked again, as at that time, when
+	// the files that admit them change.
+	pub      gossh.PublicKey
+	signedIn time.Time
+	// raw is the certificate, nil for a plain key.
+	raw *gossh.Certificate
 }
 
 func (w Who) String() string {
-	s := fmt.Sprintf("user %s, key %s", quote(w.User), w.Key.Fingerprint)
+	s := fmt.Sprintf("user %s, ", quote(w.User))
+	if c := w.Cert; c != nil {
+		s += fmt.Sprintf("certificate %s serial %d principal %s, key %s, authority %s", quote(c.KeyID), c.Serial, quote(c.Principal),
+			w.Key.Fingerprint, w.Key.Authority)
+	} else {
+		s += "key " + w.Key.Fingerprint
+	}
 	if w.Key.Comment != "" {
 		s += " (" + quote(w.Key.Comment) + ")"
 	}
@@ -44,11 +64,14 @@ func (w Who) String() string {
 }
 
 // host is the address the user connected from, without its port.
-func (w Who) host() string {
-	if h, _, err := net.SplitHostPort(w.From); err == nil {
+func (w Who) host() string { return hostOf(w.From) }
+
+// hostOf is an address without its port.
+func hostOf(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
 		return h
 	}
-	return w.From
+	return addr
 }
 
 // modelMaker makes a session's model from its options: ui.New, or in
@@ -91,17 +114,23 @@ func (s *Server) serveSession(sess ssh.Session) {
 		refuse(sess, "zklocks serve admits public keys only")
 		return
 	}
-	fp := gossh.FingerprintSHA256(pk)
-	k, ok := s.cfg.Keys.Lookup(fp)
-	if !ok {
-		s.cfg.Log.Printf("refused %s from %s: key %s was removed from the authorized keys", quote(sess.User()), from, fp)
-		refuse(sess, "your key is not in the authorized keys")
+	now := time.Now()
+	in, err := s.admitKey(sess.User(), pk, from, now)
+	if err != nil {
+		// Admitted at sign-in a moment ago: the files changed since.
+		s.cfg.Log.Printf("refused %s from %s: %s", quote(sess.User()), from, model.Printable(err.Error()))
+		refuse(sess, "your key is not admitted: "+model.Printable(err.Error()))
 		return
 	}
-	who := Who{User: sess.User(), Key: k, From: from}
+	who := Who{User: sess.User(), Key: in.key, Cert: in.cert, From: from, pub: pk, signedIn: now, raw: in.raw}
 	if cmd := sess.RawCommand(); cmd != "" {
 		s.cfg.Log.Printf("refused a command from %s: %s", who, quote(cmd))
 		refuse(sess, "zklocks serve runs its UI and nothing else: no commands (connect with ssh -t and no command)")
+		return
+	}
+	if !permitsPTY(who.raw) {
+		s.cfg.Log.Printf("refused %s: the certificate does not permit a terminal (permit-pty)", who)
+		refuse(sess, "your certificate does not permit a terminal (permit-pty), and zklocks serve is a terminal UI")
 		return
 	}
 	pty, winch, ok := sess.Pty()
@@ -316,7 +345,7 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 	}
 	server := cl.Conn.Target().String()
 	actions := &model.Actions{ZK: cl.Conn.LockZK(), Audit: cfg.Audit, ReadOnly: readOnly, Server: server,
-		User: ss.who.User, Key: ss.who.Key.Fingerprint, Host: ss.who.host(), Via: model.ViaSSH,
+		User: ss.who.User, Key: ss.who.Key.Fingerprint, Cert: ss.who.Cert, Host: ss.who.host(), Via: model.ViaSSH,
 		NewSession: cl.NewSession, Told: feed.Told}
 	out := termenv.NewOutput(ss.sess)
 	opt := ui.Options{
