@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what zklocks' tests and demo need from Debian when it is missing:
 # ZooKeeper (server and recipe jars, and the servlet API its AdminServer needs), kazoo for /usr/bin/python3, Curator's
-# jars, tmux for the end-to-end terminal tests, OpenSSH's client for zklocks serve's, and Prometheus (server and
+# jars, tmux for the end-to-end terminal tests, OpenSSH's client and sshd for zklocks serve's, and Prometheus (server and
 # promtool) for the exporter's and alerting rules' tests. Java 17 and Go come
 # with the machine.
 set -euo pipefail
@@ -16,6 +16,8 @@ need=()
 command -v tmux >/dev/null || need+=(tmux)
 # zklocks serve's end-to-end tests connect with OpenSSH's own client.
 [ -x /usr/bin/ssh ] && [ -x /usr/bin/ssh-keygen ] || need+=(openssh-client)
+# Its certificate tests check each certificate against OpenSSH's own sshd too.
+[ -x /usr/sbin/sshd ] || need+=(openssh-server)
 [ -x /usr/bin/time ] || need+=(time) # make bench-scale: peak memory of one-shot commands
 command -v java >/dev/null || need+=(default-jre-headless)
 [ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || need+=(prometheus)
