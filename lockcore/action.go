@@ -46,6 +46,10 @@ type Action struct {
 	// Cert, under serve when the user signed in with an SSH certificate,
 	// is who the certificate says they are; nil otherwise.
 	Cert *Certificate
+	// ApprovedBy, when a second person's approval was required (the
+	// two-person rule of zklocks serve), is who approved the action that
+	// User requested; nil otherwise.
+	ApprovedBy *Operator
 	// Server is the connect string acted on, Session the session that
 	// acted (0 when not known).
 	Server  string
@@ -59,6 +63,14 @@ type Certificate struct {
 	KeyID     string
 	Serial    uint64
 	Principal string
+}
+
+// Operator is who signed in to act: the user, where from, the
+// fingerprint of their SSH key and, when they signed in with one, their
+// certificate.
+type Operator struct {
+	User, Host, Key string
+	Cert            *Certificate
 }
 
 // Done reports whether the action went through.

@@ -39,6 +39,10 @@ type Actions struct {
 	// Cert, under zklocks serve, is the SSH certificate User signed in
 	// with, written into audit lines; nil for a plain key.
 	Cert *lockcore.Certificate
+	// Gate, when set, holds force-release, revoke and fence for a second
+	// person's approval (the two-person rule): they return
+	// ErrAwaitingApproval, and run when another operator approves them.
+	Gate Gate
 	// Now is the clock for audit lines; nil means time.Now.
 	Now func() time.Time
 	// NewSession, when set, dials a session of Acquire's own, ended (with
@@ -62,7 +66,9 @@ type Actions struct {
 // ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
 // it gives up when ctx ends.
 func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
-	return a.act(lockcore.ActionForceRelease, e, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
+	return a.gated(ctx, lockcore.ActionForceRelease, []lockcore.Expect{e}, func(ctx context.Context, by *lockcore.Operator) error {
+		return a.act(lockcore.ActionForceRelease, e, by, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
+	})
 }
 
 // Revoke asks a holder to release, Curator-style (see lockcore.Revoke). A
@@ -70,11 +76,17 @@ func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
 // lockcore.ErrNotRevocable (see lockcore.CheckRevocable), and nothing is
 // written. It gives up when ctx ends.
 func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
-	return a.act(lockcore.ActionRevoke, e, func() error {
-		if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
-			return err
-		}
-		return lockcore.Revoke(ctx, a.ZK, e)
+	if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil && a.Gate != nil && !a.ReadOnly {
+		// Not a request worth a second person's time.
+		return err
+	}
+	return a.gated(ctx, lockcore.ActionRevoke, []lockcore.Expect{e}, func(ctx context.Context, by *lockcore.Operator) error {
+		return a.act(lockcore.ActionRevoke, e, by, func() error {
+			if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
+				return err
+			}
+			return lockcore.Revoke(ctx, a.ZK, e)
+		})
 	})
 }
 
@@ -90,21 +102,15 @@ func (a *Actions) AwaitRelease(ctx context.Context, e lockcore.Expect) (bool, er
 // audit line per node, all with the transaction's result. It gives up when
 // ctx ends.
 func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
-	if a.ReadOnly {
-		return ErrReadOnly
-	}
-	for _, e := range es {
-		if err := checkExpect(e); err != nil {
-			return err
+	return a.gated(ctx, lockcore.ActionFence, es, func(ctx context.Context, by *lockcore.Operator) error {
+		err := lockcore.Fence(ctx, a.ZK, es)
+		for _, e := range es {
+			if aerr := a.record(lockcore.ActionFence, e, by, err); aerr != nil && err == nil {
+				err = aerr
+			}
 		}
-	}
-	err := lockcore.Fence(ctx, a.ZK, es)
-	for _, e := range es {
-		if aerr := a.record(lockcore.ActionFence, e, err); aerr != nil && err == nil {
-			err = aerr
-		}
-	}
-	return err
+		return err
+	})
 }
 
 // Acquire joins a lock with our own client (see lockcore.Acquire). Holding
@@ -151,15 +157,11 @@ func (a *Actions) Close() error {
 	return a.client().Close()
 }
 
-func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, do func() error) error {
-	if a.ReadOnly {
-		return ErrReadOnly
-	}
-	if err := checkExpect(e); err != nil {
-		return err
-	}
+// act makes one action on e (read-only and e checked by gated) and
+// audits it, naming its approver when it had one.
+func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, approver *lockcore.Operator, do func() error) error {
 	err := do()
-	if aerr := a.record(action, e, err); aerr != nil && err == nil {
+	if aerr := a.record(action, e, approver, err); aerr != nil && err == nil {
 		return aerr
 	}
 	return err
@@ -167,16 +169,12 @@ func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, do func() e
 
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
-func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, result error) error {
+func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, approver *lockcore.Operator, result error) error {
 	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
-	now := time.Now
-	if a.Now != nil {
-		now = a.Now
-	}
-	act := lockcore.Action{At: now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
-		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, Server: a.Server, Session: a.ZK.SessionID()}
+	act := lockcore.Action{At: a.now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
+		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, ApprovedBy: approver, Server: a.Server, Session: a.ZK.SessionID()}
 	if result != nil {
 		act.Failed = result.Error()
 		if act.Failed == "" {

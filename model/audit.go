@@ -25,19 +25,21 @@ const (
 // auditLine is an action as the audit log writes it, one JSON object a
 // line; its names are what the log's readers (and their tools) know.
 type auditLine struct {
-	Time    time.Time  `json:"time"`
-	User    string     `json:"user"`
-	Host    string     `json:"host,omitempty"`
-	Via     string     `json:"via,omitempty"`
-	Key     string     `json:"key,omitempty"`
-	Cert    *auditCert `json:"cert,omitempty"`
-	Server  string     `json:"server"`
-	Session string     `json:"session"`
-	Action  string     `json:"action"`
-	Node    string     `json:"node"`
-	Czxid   int64      `json:"czxid"`
-	Owner   string     `json:"owner_session"`
-	Result  string     `json:"result"`
+	Time time.Time  `json:"time"`
+	User string     `json:"user"`
+	Host string     `json:"host,omitempty"`
+	Via  string     `json:"via,omitempty"`
+	Key  string     `json:"key,omitempty"`
+	Cert *auditCert `json:"cert,omitempty"`
+	// Approved is the second person who approved the action.
+	Approved *auditOperator `json:"approved_by,omitempty"`
+	Server   string         `json:"server"`
+	Session  string         `json:"session"`
+	Action   string         `json:"action"`
+	Node     string         `json:"node"`
+	Czxid    int64          `json:"czxid"`
+	Owner    string         `json:"owner_session"`
+	Result   string         `json:"result"`
 }
 
 // auditCert is the certificate a serve user signed in with.
@@ -45,6 +47,28 @@ type auditCert struct {
 	ID        string `json:"id"`
 	Serial    uint64 `json:"serial"`
 	Principal string `json:"principal"`
+}
+
+// auditOperator is an approver, as the audit line names the user.
+type auditOperator struct {
+	User string     `json:"user"`
+	Host string     `json:"host,omitempty"`
+	Key  string     `json:"key,omitempty"`
+	Cert *auditCert `json:"cert,omitempty"`
+}
+
+func auditCertOf(c *lockcore.Certificate) *auditCert {
+	if c == nil {
+		return nil
+	}
+	return &auditCert{ID: c.KeyID, Serial: c.Serial, Principal: c.Principal}
+}
+
+func certOf(c *auditCert) *lockcore.Certificate {
+	if c == nil {
+		return nil
+	}
+	return &lockcore.Certificate{KeyID: c.ID, Serial: c.Serial, Principal: c.Principal}
 }
 
 // AuditLine is the action's line in the audit log, without its newline:
@@ -55,11 +79,12 @@ func AuditLine(a lockcore.Action) string {
 	if !a.Done() {
 		res = "failed: " + a.Failed
 	}
-	var cert *auditCert
-	if c := a.Cert; c != nil {
-		cert = &auditCert{ID: c.KeyID, Serial: c.Serial, Principal: c.Principal}
+	var approved *auditOperator
+	if o := a.ApprovedBy; o != nil {
+		approved = &auditOperator{User: o.User, Host: o.Host, Key: o.Key, Cert: auditCertOf(o.Cert)}
 	}
-	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: cert, Server: a.Server,
+	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: auditCertOf(a.Cert),
+		Approved: approved, Server: a.Server,
 		Session: sessionOrNone(a.Session), Action: string(a.Kind), Node: a.Node, Czxid: a.Token,
 		Owner: sessionOrNone(a.Owner), Result: res}) // strings, numbers and a time
 	return string(b)
@@ -74,8 +99,9 @@ func ParseAuditLine(line []byte) (lockcore.Action, error) {
 	a := lockcore.Action{At: l.Time, User: l.User, Host: l.Host, Via: l.Via, Key: l.Key, Server: l.Server,
 		Kind: lockcore.ActionKind(l.Action), Node: l.Node, Token: l.Czxid,
 		Session: sessionOf(l.Session), Owner: sessionOf(l.Owner)}
-	if c := l.Cert; c != nil {
-		a.Cert = &lockcore.Certificate{KeyID: c.ID, Serial: c.Serial, Principal: c.Principal}
+	a.Cert = certOf(l.Cert)
+	if o := l.Approved; o != nil {
+		a.ApprovedBy = &lockcore.Operator{User: o.User, Host: o.Host, Key: o.Key, Cert: certOf(o.Cert)}
 	}
 	if l.Result != "ok" {
 		a.Failed = strings.TrimPrefix(l.Result, "failed: ")

@@ -152,7 +152,7 @@ func New(opt Options) *App {
 // Init starts reading the watcher's events and the clock that ages what is
 // shown.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitForEvents(a.opt.Events), waitForShared(a.opt.Shared), tick(), a.startCmd}
+	cmds := []tea.Cmd{waitForEvents(a.opt.Events), waitForShared(a.opt.Shared), tick(), a.startCmd, waitForNotice(a.opt.Approvals)}
 	if d := a.opt.Demo; d != nil {
 		cmds = append(cmds, openLock(d.LockPath(), ""), readDemoStats(d))
 	}
@@ -172,6 +172,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.handleEvents(msg)
 	case sharedStateMsg:
 		return a, a.handleShared(msg)
+	case approvalNoticeMsg:
+		return a, a.handleNotice(msg)
+	case approveDecidedMsg:
+		a.approveDecided(msg)
 	case tickMsg:
 		// A shared picture is aged by whoever keeps it.
 		if a.opt.Shared == nil && a.env.state.AgeTo(a.env.now()) {

@@ -61,8 +61,9 @@ type keyMap struct {
 	Accept, Cancel key.Binding
 	// In a prompt's line editor (editor.go).
 	Erase, EraseNext, EraseWord, EraseToStart, CursorLeft, CursorRight, LineStart, LineEnd key.Binding
-	// In a confirmation dialog: only Yes confirms.
-	Yes key.Binding
+	// In a confirmation dialog: only Yes confirms. Reject, in the
+	// approval dialog, rejects a request.
+	Yes, Reject key.Binding
 
 	mode keyMode
 }
@@ -154,7 +155,8 @@ func newKeyMap(m keyMode) keyMap {
 		LineStart:    b([]string{"home", "ctrl+a"}, "home", "line start"),
 		LineEnd:      b([]string{"end", "ctrl+e"}, "end", "line end"),
 
-		Yes: b([]string{"y", "Y"}, "y", "yes"),
+		Yes:    b([]string{"y", "Y"}, "y", "yes"),
+		Reject: b([]string{"n", "N"}, "n", "reject"),
 
 		Acquire:       b([]string{"a"}, "a", "acquire"),
 		ReleaseOwn:    b([]string{"r"}, "r", "release ours (lists)"),

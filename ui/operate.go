@@ -244,6 +244,8 @@ func (m actionDoneMsg) text() (string, bool) {
 		subject = model.ShortNode(m.nodes[0])
 	}
 	switch {
+	case errAwaiting(m.err):
+		return m.action + " of " + subject + " requested: it " + m.err.Error() + " (another operator: :approve)", false
 	case m.err == nil && m.action == "force-release":
 		return "force-released " + subject + ": its session was not told", false
 	case m.err == nil && m.action == "revoke" && m.released == nil:

@@ -81,6 +81,11 @@ type Options struct {
 	// fence); nil makes them unavailable. Under ReadOnly they are disabled
 	// and say why.
 	Actions *model.Actions
+	// Approvals, when set, is the cluster's two-person rule (zklocks
+	// serve, a context with approve: 2): Actions then file requests, each
+	// session is told of every request and decision, and :approve
+	// decides another operator's request.
+	Approvals Approvals
 	// Context names the cluster from the config file, shown in the
 	// status bar; "" when none was used. Contexts are the file's names.
 	Context  string

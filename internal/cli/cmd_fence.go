@@ -53,6 +53,9 @@ or vanished since it was read, none. Audited; refused under --read-only.
 				}
 				defer conn.Close()
 			} else {
+				if err := refuseUnapproved(cmd, s); err != nil {
+					return err
+				}
 				var done func()
 				if actions, conn, done, err = operator(cmd, s, o); err != nil {
 					return err

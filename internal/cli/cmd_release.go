@@ -133,6 +133,9 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	if err != nil {
 		return err
 	}
+	if err := refuseUnapproved(cmd, s); err != nil {
+		return err
+	}
 	actions, conn, done, err := operator(cmd, s, o)
 	if err != nil {
 		return err

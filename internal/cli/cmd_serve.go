@@ -240,6 +240,7 @@ func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, ve
 			})
 		}
 		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
+			Approve: s.approve >= 2, ApproveWithin: p.cfg.ApproveWithin,
 			NewSession: ownSessions(conn, s.timeout), History: hist, Follow: follow,
 			HistoryFailed: func(err error) {
 				logger.Printf("context %q: the history stopped recording: %s", model.Printable(name), model.Printable(err.Error()))

@@ -50,11 +50,15 @@ type configFile struct {
 
 // contextConfig is one named cluster. Zero values mean "not set".
 type contextConfig struct {
-	Server         string        `yaml:"server"`
-	Roots          []string      `yaml:"roots"`
-	Auth           []authConfig  `yaml:"auth"`
-	TLS            tlsConfig     `yaml:"tls"`
-	ReadOnly       *bool         `yaml:"read-only"`
+	Server   string       `yaml:"server"`
+	Roots    []string     `yaml:"roots"`
+	Auth     []authConfig `yaml:"auth"`
+	TLS      tlsConfig    `yaml:"tls"`
+	ReadOnly *bool        `yaml:"read-only"`
+	// Approve, 2, requires a second person's approval of every
+	// force-release, revoke and fence (given under zklocks serve; the
+	// command line and the local UI refuse them).
+	Approve        int           `yaml:"approve"`
 	Timeout        time.Duration `yaml:"timeout"`
 	SessionTimeout time.Duration `yaml:"session-timeout"`
 	// Admin says where the cluster's AdminServers listen.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -159,12 +160,15 @@ type settings struct {
 	sessionTimeout time.Duration
 	roots          []string
 	readOnly       bool
-	auth           []credential
-	tls            zkwatch.TLSFiles
-	logFile        string
-	watches        zkwatch.WatchQuery // Mode and Budget
-	walkRate       int
-	admin          adminFlags // merged: flag, context, environment
+	// approve is the context's approve: 2 or more requires a second
+	// person for destructive actions.
+	approve  int
+	auth     []credential
+	tls      zkwatch.TLSFiles
+	logFile  string
+	watches  zkwatch.WatchQuery // Mode and Budget
+	walkRate int
+	admin    adminFlags // merged: flag, context, environment
 	// book is the rule book: the context's and the file's recipes, then
 	// the built-in ones.
 	book *lockcore.Book
@@ -175,6 +179,16 @@ type settings struct {
 	// given reports whether a global flag was given on the command line
 	// (by its name without dashes).
 	given func(flag string) bool
+}
+
+// needsApproval says why this context's destructive actions need a
+// second person, whom only zklocks serve can ask; "" when they do not.
+func (s settings) needsApproval() string {
+	if s.approve < 2 {
+		return ""
+	}
+	return "context " + model.Printable(s.context) + " requires a second person's approval of force-release, revoke and fence " +
+		"(approve: " + strconv.Itoa(s.approve) + "): request it in zklocks serve, where another operator approves it"
 }
 
 // readOnlyWhy says why zklocks is read-only, naming a read-only context
@@ -301,6 +315,10 @@ func (g *globalFlags) merge(onContext string) (settings, error) {
 	if from("read-only", "read-only", ctx.ReadOnly != nil) == inContext {
 		s.readOnly = *ctx.ReadOnly
 	}
+	if ctx.Approve < 0 || ctx.Approve > 2 {
+		return settings{}, fmt.Errorf("context %s: approve: %d: 2 requires a second person's approval, 0 or 1 (the default) does not", model.Printable(s.context), ctx.Approve)
+	}
+	s.approve = ctx.Approve
 	if from("auth", "auth", len(ctx.Auth) > 0) == "--auth" {
 		for i, v := range g.auth {
 			c, err := parseAuthFlag(v)

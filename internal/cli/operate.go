@@ -38,6 +38,15 @@ func (o *operateFlags) openAudit() (*model.Audit, io.Closer, error) {
 	return model.NewAudit(f), f, nil
 }
 
+// refuseUnapproved refuses a destructive command on a context that
+// requires a second person's approval, before anything is read.
+func refuseUnapproved(cmd *cobra.Command, s settings) error {
+	if why := s.needsApproval(); why != "" {
+		return &exitError{code: exitFailed, err: fmt.Errorf("%s refused: %w: %s", cmd.Name(), model.ErrApprovalRequired, why)}
+	}
+	return nil
+}
+
 // operator connects and returns the audited actions on that connection,
 // after refusing everything under read-only before any connection is made.
 // done closes the connection and the audit log.
@@ -55,6 +64,9 @@ func operator(cmd *cobra.Command, s settings, o *operateFlags) (actions *model.A
 		return nil, nil, nil, err
 	}
 	actions = newActions(conn, audit, false, model.ViaCLI)
+	if why := s.needsApproval(); why != "" {
+		actions.Gate = model.RefusingGate(why)
+	}
 	return actions, conn, func() { conn.Close(); actions.Close(); closer.Close() }, nil
 }
 

@@ -20,6 +20,7 @@ const (
 	defaultServeMaxSessions = 50
 	defaultServeIdle        = 30 * time.Minute
 	defaultServeLinger      = time.Minute
+	defaultApproveWithin    = 10 * time.Minute
 )
 
 // serveConfig is the config file's serve section; zero values mean "not
@@ -33,6 +34,9 @@ type serveConfig struct {
 	MaxSessions    int           `yaml:"max-sessions"`
 	IdleTimeout    time.Duration `yaml:"idle-timeout"`
 	Linger         time.Duration `yaml:"linger"`
+	// ApproveWithin is how long a request waits for a second person's
+	// approval, on contexts with approve: 2.
+	ApproveWithin time.Duration `yaml:"approve-within"`
 }
 
 // serveFlags are zklocks serve's own flags.
@@ -52,6 +56,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.Contexts, "contexts", nil, "the config file's contexts offered, comma-separated (default all of them);\na session starts on --context, or the current-context, and :ctx switches")
 	fs.IntVar(&f.MaxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once; more are refused")
 	fs.DurationVar(&f.IdleTimeout, "idle-timeout", defaultServeIdle, "end a session after this long without a key press (0: never)")
+	fs.DurationVar(&f.ApproveWithin, "approve-within", defaultApproveWithin, "on a context with approve: 2, how long an operator's request waits for another's approval")
 	fs.DurationVar(&f.Linger, "linger", defaultServeLinger, "how long a cluster's watcher runs on after its last session left")
 	fs.DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
 	fs.BoolVar(&f.check, "check", false, "check the configuration (keys file, host key, contexts) and exit, without serving")
@@ -95,6 +100,9 @@ func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
 	if take("linger", file.Linger != 0) {
 		c.Linger = file.Linger
 	}
+	if take("approve-within", file.ApproveWithin != 0) {
+		c.ApproveWithin = file.ApproveWithin
+	}
 	return c
 }
 
@@ -116,6 +124,9 @@ func (c serveConfig) check(cf *configFile) error {
 	}
 	if c.IdleTimeout < 0 || c.Linger < 0 {
 		return errors.New("idle-timeout and linger cannot be negative")
+	}
+	if c.ApproveWithin <= 0 {
+		return fmt.Errorf("approve-within must be positive, got %s", c.ApproveWithin)
 	}
 	for _, name := range c.Contexts {
 		if !slices.Contains(cf.names(), name) {

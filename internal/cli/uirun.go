@@ -31,6 +31,9 @@ var errNeedsFile = errors.New(`--log-file - would write over the UI; give a file
 func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	actions := newActions(conn, audit, s.readOnly, model.ViaUI)
 	actions.NewSession = ownSessions(conn, s.timeout)
+	if why := s.needsApproval(); why != "" {
+		actions.Gate = model.RefusingGate(why)
+	}
 	opt := ui.Options{
 		ReadNode:      conn.ReadNodeDetail,
 		ReadChildren:  conn.ReadChildren,

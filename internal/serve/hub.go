@@ -54,7 +54,16 @@ type Cluster struct {
 	// that the state and the history tell a force-release made there as
 	// one; it returns when ctx ends.
 	Follow func(ctx context.Context, tell func(lockcore.Action))
+	// Approve turns on the two-person rule (a context with approve: 2):
+	// an operator's force-release, revoke or fence waits until another
+	// person approves it, for at most ApproveWithin.
+	Approve       bool
+	ApproveWithin time.Duration
 }
+
+// defaultApproveWithin is how long a request waits for its approval when
+// Cluster.ApproveWithin is not set.
+const defaultApproveWithin = 10 * time.Minute
 
 // Dialer connects to a context by name; its errors are said to the user
 // who asked for it, so they must not quote secrets.
@@ -72,7 +81,10 @@ type hub struct {
 	// actions are what the sessions' operators did, merged into the
 	// watcher's events ahead of the state and the history.
 	actions *model.ActionFeed
-	cancel  context.CancelFunc
+	// board holds the requests under the two-person rule; nil when the
+	// cluster does not require it.
+	board  *approvalBoard
+	cancel context.CancelFunc
 	// histFailed: the history stopped at its first failure (run's own).
 	histFailed bool
 	done       chan struct{} // closed once the watcher has stopped
@@ -91,6 +103,13 @@ func startHub(name string, c Cluster) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &hub{name: name, cluster: c, cancel: cancel, done: make(chan struct{}),
 		state: model.NewState(), feeds: map[*Feed]struct{}{}, tapped: map[*Tap]struct{}{}, taps: make(chan *Tap)}
+	if c.Approve {
+		within := c.ApproveWithin
+		if within <= 0 {
+			within = defaultApproveWithin
+		}
+		h.board = newApprovalBoard(within)
+	}
 	h.w = zkwatch.Watch(ctx, c.Conn, c.Watch)
 	h.actions = model.NewActionFeed()
 	if c.Follow != nil {
@@ -207,6 +226,9 @@ func (h *hub) leave(f *Feed) {
 // stop ends the watcher, waits for it, and closes the connection. Every
 // session's actions must have been closed first (Feed.Close).
 func (h *hub) stop() {
+	if h.board != nil {
+		h.board.close()
+	}
 	h.cancel()
 	<-h.done
 	h.cluster.Conn.Close()

@@ -92,6 +92,9 @@ type session struct {
 	// message is said when the next cluster's UI starts: why the session
 	// is back on it.
 	message string
+	// stopNotices end the session's subscriptions to its clusters'
+	// approval boards, as it leaves each.
+	stopNotices []func()
 }
 
 // joinError is a cluster the session could not open.
@@ -281,6 +284,10 @@ func (ss *session) runOn(name string, r *lipgloss.Renderer) (next, history strin
 		}
 	}
 	actions.Close()
+	for _, stop := range ss.stopNotices {
+		stop()
+	}
+	ss.stopNotices = nil
 	return next, history, err
 }
 
@@ -347,6 +354,13 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 	actions := &model.Actions{ZK: cl.Conn.LockZK(), Audit: cfg.Audit, ReadOnly: readOnly, Server: server,
 		User: ss.who.User, Key: ss.who.Key.Fingerprint, Cert: ss.who.Cert, Host: ss.who.host(), Via: model.ViaSSH,
 		NewSession: cl.NewSession, Told: feed.Told}
+	var approvals ui.Approvals
+	if b := feed.h.board; b != nil {
+		actions.Gate = b
+		notices, stop := b.subscribe()
+		ss.stopNotices = append(ss.stopNotices, stop)
+		approvals = &sessionApprovals{b: b, me: actions.Operator(), readOnly: readOnly, notices: notices}
+	}
 	out := termenv.NewOutput(ss.sess)
 	opt := ui.Options{
 		Shared:       feed,
@@ -361,6 +375,7 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 		Copy:         out.Copy,
 		Bell:         func() { _, _ = ss.sess.Write([]byte("\a")) },
 		Actions:      actions,
+		Approvals:    approvals,
 		Context:      feed.Name(),
 		Contexts:     cfg.Contexts,
 	}
