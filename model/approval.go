@@ -108,17 +108,17 @@ func (n ApprovalNotice) Text() (string, bool) {
 	asker := OperatorLabel(r.By)
 	switch n.Decision {
 	case DecisionRequested:
-		return fmt.Sprintf("● %s asks to %s %s: another operator approves it (:approve) before %s",
+		return fmt.Sprintf("%s asks to %s %s: another operator approves it (:approve) before %s",
 			asker, r.Kind, r.Nodes(), r.Expires.Format("15:04:05")), false
 	case DecisionApproved:
 		if n.Err != nil {
-			return fmt.Sprintf("● %s approved %s's %s, which failed: %s", OperatorLabel(*n.By), asker, what, Printable(n.Err.Error())), true
+			return fmt.Sprintf("%s approved %s's %s, which failed: %s", OperatorLabel(*n.By), asker, what, Printable(n.Err.Error())), true
 		}
-		return fmt.Sprintf("● %s approved %s's %s: done", OperatorLabel(*n.By), asker, what), false
+		return fmt.Sprintf("%s approved %s's %s: done", OperatorLabel(*n.By), asker, what), false
 	case DecisionRejected:
-		return fmt.Sprintf("● %s rejected %s's %s: nothing was changed", OperatorLabel(*n.By), asker, what), false
+		return fmt.Sprintf("%s rejected %s's %s: nothing was changed", OperatorLabel(*n.By), asker, what), false
 	}
-	return fmt.Sprintf("● %s's %s expired unapproved: nothing was changed", asker, what), false
+	return fmt.Sprintf("%s's %s expired unapproved: nothing was changed", asker, what), false
 }
 
 // Gate is where an action waits for a second person: Submit files the

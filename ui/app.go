@@ -176,6 +176,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.handleNotice(msg)
 	case approveDecidedMsg:
 		a.approveDecided(msg)
+	case openApproveMsg:
+		a.openApprove()
 	case tickMsg:
 		// A shared picture is aged by whoever keeps it.
 		if a.opt.Shared == nil && a.env.state.AgeTo(a.env.now()) {

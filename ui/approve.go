@@ -52,8 +52,11 @@ func (a *App) handleNotice(msg approvalNoticeMsg) tea.Cmd {
 	if msg.closed {
 		return nil
 	}
-	text, bad := msg.notice.Text()
-	a.say(text, bad)
+	// The requester was told as the request was filed (actionDoneMsg).
+	if n := msg.notice; n.Decision != model.DecisionRequested || !a.opt.Approvals.Mine(n.Request) {
+		text, bad := n.Text()
+		a.say(text, bad)
+	}
 	return waitForNotice(a.opt.Approvals)
 }
 
@@ -84,16 +87,22 @@ func (a *App) approveDecided(msg approveDecidedMsg) {
 	a.say(text, bad)
 }
 
+// openApproveMsg asks to show the approval dialog, once the command bar
+// that asked for it has closed.
+type openApproveMsg struct{}
+
+func openApprove() tea.Msg { return openApproveMsg{} }
+
 // openApprove shows the oldest pending request that is not the
 // operator's own.
-func (a *App) openApprove() tea.Cmd {
+func (a *App) openApprove() {
 	ap := a.opt.Approvals
 	if ap == nil {
 		a.say("approve: nothing needs a second person here (a context with approve: 2, under zklocks serve)", true)
-		return nil
+		return
 	}
 	if !a.op.guardWrite("approve") {
-		return nil
+		return
 	}
 	pending := ap.Pending()
 	var theirs []model.Request
@@ -105,13 +114,12 @@ func (a *App) openApprove() tea.Cmd {
 	switch {
 	case len(theirs) == 0 && len(pending) > 0:
 		a.say("approve: only your own requests are pending: another operator approves them", true)
-		return nil
+		return
 	case len(theirs) == 0:
 		a.say("approve: no request is pending", false)
-		return nil
+		return
 	}
 	a.open(&approveDialog{req: theirs[0], more: len(theirs) - 1, ap: ap, now: a.env.now()})
-	return nil
 }
 
 // approveDialog shows one request: y approves and runs it, n rejects it,

@@ -73,7 +73,7 @@ func (a *App) runCommand(text string) tea.Cmd {
 	case strings.HasPrefix("fleet", strings.ToLower(text)) && len(text) >= 2:
 		return a.openFleet()
 	case text == "approve":
-		return a.openApprove()
+		return openApprove
 	case a.opt.FleetOnly:
 		a.say("no cluster is open: enter opens the one under the cursor, as :ctx NAME does", true)
 		return nil

@@ -58,6 +58,29 @@ func SSHKey(t testing.TB, dir, name string) (pub, fingerprint string) {
 // cleanup stops it with SIGTERM and fails the test when it does not stop.
 func Start(t testing.TB, zks *zktest.Server, root string, keys []string, extra ...string) *Rig {
 	t.Helper()
+	return start(t, keys, func(r *Rig) []string {
+		return []string{"--server", zks.Addr(), "--config", "", "--root", root}
+	}, extra)
+}
+
+// StartContexts runs zklocks serve with a config file whose contexts
+// section is contexts (YAML, indented by two spaces, naming its servers;
+// ZK in it is replaced by zks's address), with the keys and extra flags
+// of Start.
+func StartContexts(t testing.TB, zks *zktest.Server, contexts string, keys []string, extra ...string) *Rig {
+	t.Helper()
+	return start(t, keys, func(r *Rig) []string {
+		cfg := r.Path("config.yaml")
+		text := "contexts:\n" + strings.ReplaceAll(contexts, "ZK", zks.Addr())
+		if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return []string{"--config", cfg}
+	}, extra)
+}
+
+func start(t testing.TB, keys []string, where func(*Rig) []string, extra []string) *Rig {
+	t.Helper()
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Fatal("OpenSSH's client is not installed (apt-get install -y openssh-client; scripts/deps.sh does)")
 	}
@@ -66,9 +89,10 @@ func Start(t testing.TB, zks *zktest.Server, root string, keys []string, extra .
 	if err := os.WriteFile(ak, []byte(strings.Join(keys, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"serve", "--server", zks.Addr(), "--config", "", "--root", root,
+	args := append(append([]string{"serve"}, where(r)...),
 		"--listen", fmt.Sprintf("127.0.0.1:%d", r.port), "--host-key", filepath.Join(r.dir, "host_key"),
-		"--authorized-keys", ak, "--audit-log", r.Path("audit.log"), "--log-file", r.Path("zk.log"), "--idle-timeout", "0"}, extra...)
+		"--authorized-keys", ak, "--audit-log", r.Path("audit.log"), "--log-file", r.Path("zk.log"), "--idle-timeout", "0")
+	args = append(args, extra...)
 	r.cmd = exec.Command(zklocksbin.Path(t), args...)
 	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
 	if err := r.cmd.Start(); err != nil {
@@ -92,6 +116,26 @@ func Start(t testing.TB, zks *zktest.Server, root string, keys []string, extra .
 	})
 	r.WaitLog("listening on")
 	return r
+}
+
+// UseKeys copies the key files named (and their .pub and -cert.pub, when
+// there) from dir into the rig's own, where Open and Run find them.
+func (r *Rig) UseKeys(dir string, names ...string) {
+	r.t.Helper()
+	for _, n := range names {
+		for _, ext := range []string{"", ".pub", "-cert.pub"} {
+			b, err := os.ReadFile(filepath.Join(dir, n+ext))
+			if errors.Is(err, os.ErrNotExist) && ext != "" {
+				continue
+			}
+			if err != nil {
+				r.t.Fatal(err)
+			}
+			if err := os.WriteFile(r.Path(n+ext), b, 0o600); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+	}
 }
 
 // Path is the file name in the rig's own directory (its keys, audit.log).
