@@ -45,6 +45,12 @@ names the certificate's key id, serial and principal. --revoked-keys lists keys
 Both files are read again when they change (and on SIGHUP); a session whose key
 was removed or revoked, or whose role changed, is ended.
 
+Two-person rule: on a context with approve: 2, an operator's force-release, revoke
+or fence is a request that every session is told of; another operator approves it
+(:approve, then y) or rejects it (n) within --approve-within, and only then does it
+run, audited with both names. The command line refuses such a context's
+destructive commands.
+
 Clusters: the config file's contexts (--contexts, or the serve section's, or all
 of them); a session starts on --context or the current-context, and :ctx NAME
 switches. With --server, that one cluster only.
@@ -83,6 +89,8 @@ type servePlan struct {
 	offered  []string // contexts; empty with --server or no config file
 	start    string   // the context a session starts on
 	noSwitch string
+	// approve are the contexts under the two-person rule (approve: 2).
+	approve []string
 }
 
 // shown are the contexts the UI lists for :ctx: those offered, or with
@@ -130,8 +138,12 @@ func planServe(cmd *cobra.Command, g *globalFlags, f *serveFlags) (servePlan, er
 		}
 		// Each context offered must load as --context would.
 		for _, name := range p.offered {
-			if _, err := g.loadContext(name); err != nil {
+			cs, err := g.loadContext(name)
+			if err != nil {
 				return servePlan{}, &exitError{code: exitUsage, err: fmt.Errorf("context %s: %w", name, err)}
+			}
+			if cs.approve >= 2 {
+				p.approve = append(p.approve, name)
 			}
 		}
 	}
@@ -296,6 +308,10 @@ func printServePlan(w io.Writer, p servePlan, s settings) {
 		fmt.Fprintf(w, "server           %s (%s)\n", model.Printable(s.server), p.noSwitch)
 	}
 	fmt.Fprintf(w, "max sessions     %d, idle timeout %s, watchers linger %s\n", p.cfg.MaxSessions, p.cfg.IdleTimeout, p.cfg.Linger)
+	if len(p.approve) > 0 {
+		fmt.Fprintf(w, "two-person rule  %v: each force-release, revoke and fence waits up to %s for another operator's approval\n",
+			p.approve, p.cfg.ApproveWithin)
+	}
 	if s.readOnly {
 		fmt.Fprintln(w, "read-only        every session, whatever its key's role")
 	}

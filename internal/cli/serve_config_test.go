@@ -42,7 +42,7 @@ func TestServeCheck(t *testing.T) {
 	writeMode(t, cfg, `current-context: prod
 contexts:
   prod: {server: "127.0.0.1:1"}
-  staging: {server: "127.0.0.1:2"}
+  staging: {server: "127.0.0.1:2", approve: 2}
   lab: {server: "127.0.0.1:3"}
 serve:
   listen: 127.0.0.1:2299
@@ -59,7 +59,8 @@ serve:
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		for _, want := range []string{"listen           127.0.0.1:2299", filepath.Join(dir, "state", "host_key"),
-			keys + ": 1 view, 1 operate", "[prod staging] (sessions start on prod)", "max sessions     7, idle timeout 5m0s", "ok:"} {
+			keys + ": 1 view, 1 operate", "[prod staging] (sessions start on prod)", "max sessions     7, idle timeout 5m0s",
+			"two-person rule  [staging]: each force-release, revoke and fence waits up to 10m0s", "ok:"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("missing %q in:\n%s", want, out)
 			}
