@@ -50,6 +50,10 @@ type Action struct {
 	// two-person rule of zklocks serve), is who approved the action that
 	// User requested; nil otherwise.
 	ApprovedBy *Operator
+	// Recording, under zklocks serve when it records sessions, is where
+	// in the acting session's recording the action was confirmed; nil
+	// otherwise.
+	Recording *RecordingMark
 	// Server is the connect string acted on, Session the session that
 	// acted (0 when not known).
 	Server  string
@@ -71,6 +75,13 @@ type Certificate struct {
 type Operator struct {
 	User, Host, Key string
 	Cert            *Certificate
+}
+
+// RecordingMark is a moment of a session recording: its file, and the
+// offset into it (the time of the key that confirmed the action).
+type RecordingMark struct {
+	File   string
+	Offset time.Duration
 }
 
 // Done reports whether the action went through.

@@ -39,6 +39,9 @@ type Actions struct {
 	// Cert, under zklocks serve, is the SSH certificate User signed in
 	// with, written into audit lines; nil for a plain key.
 	Cert *lockcore.Certificate
+	// Recording, when set, says where in the acting session's recording
+	// the action was confirmed, for its audit line.
+	Recording func() *lockcore.RecordingMark
 	// Gate, when set, holds force-release, revoke and fence for a second
 	// person's approval (the two-person rule): they return
 	// ErrAwaitingApproval, and run when another operator approves them.
@@ -66,7 +69,7 @@ type Actions struct {
 // ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
 // it gives up when ctx ends.
 func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
-	return a.gated(ctx, lockcore.ActionForceRelease, []lockcore.Expect{e}, func(ctx context.Context, by *lockcore.Operator) error {
+	return a.gated(ctx, lockcore.ActionForceRelease, []lockcore.Expect{e}, func(ctx context.Context, by made) error {
 		return a.act(lockcore.ActionForceRelease, e, by, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
 	})
 }
@@ -80,7 +83,7 @@ func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
 		// Not a request worth a second person's time.
 		return err
 	}
-	return a.gated(ctx, lockcore.ActionRevoke, []lockcore.Expect{e}, func(ctx context.Context, by *lockcore.Operator) error {
+	return a.gated(ctx, lockcore.ActionRevoke, []lockcore.Expect{e}, func(ctx context.Context, by made) error {
 		return a.act(lockcore.ActionRevoke, e, by, func() error {
 			if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
 				return err
@@ -102,7 +105,7 @@ func (a *Actions) AwaitRelease(ctx context.Context, e lockcore.Expect) (bool, er
 // audit line per node, all with the transaction's result. It gives up when
 // ctx ends.
 func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
-	return a.gated(ctx, lockcore.ActionFence, es, func(ctx context.Context, by *lockcore.Operator) error {
+	return a.gated(ctx, lockcore.ActionFence, es, func(ctx context.Context, by made) error {
 		err := lockcore.Fence(ctx, a.ZK, es)
 		for _, e := range es {
 			if aerr := a.record(lockcore.ActionFence, e, by, err); aerr != nil && err == nil {
@@ -159,9 +162,9 @@ func (a *Actions) Close() error {
 
 // act makes one action on e (read-only and e checked by gated) and
 // audits it, naming its approver when it had one.
-func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, approver *lockcore.Operator, do func() error) error {
+func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, how made, do func() error) error {
 	err := do()
-	if aerr := a.record(action, e, approver, err); aerr != nil && err == nil {
+	if aerr := a.record(action, e, how, err); aerr != nil && err == nil {
 		return aerr
 	}
 	return err
@@ -169,12 +172,12 @@ func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, approver *l
 
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
-func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, approver *lockcore.Operator, result error) error {
+func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, how made, result error) error {
 	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
 	act := lockcore.Action{At: a.now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
-		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, ApprovedBy: approver, Server: a.Server, Session: a.ZK.SessionID()}
+		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, ApprovedBy: how.approver, Recording: how.mark, Server: a.Server, Session: a.ZK.SessionID()}
 	if result != nil {
 		act.Failed = result.Error()
 		if act.Failed == "" {

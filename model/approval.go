@@ -138,6 +138,14 @@ func (g RefusingGate) Submit(Request, func(context.Context, lockcore.Operator) e
 	return Request{}, fmt.Errorf("%w: %s", ErrApprovalRequired, string(g))
 }
 
+// made is how an action came to be made: who approved it (nil without
+// the two-person rule) and where its confirmation is in the session's
+// recording (nil when none is kept).
+type made struct {
+	approver *lockcore.Operator
+	mark     *lockcore.RecordingMark
+}
+
 // Operator is who these actions act as.
 func (a *Actions) Operator() lockcore.Operator {
 	return lockcore.Operator{User: a.User, Host: a.Host, Key: a.Key, Cert: a.Cert}
@@ -147,7 +155,7 @@ func (a *Actions) Operator() lockcore.Operator {
 // and returns ErrAwaitingApproval (naming the request) without acting.
 // Read-only and unread nodes are refused first, in either case.
 func (a *Actions) gated(ctx context.Context, kind lockcore.ActionKind, es []lockcore.Expect,
-	run func(ctx context.Context, approver *lockcore.Operator) error) error {
+	run func(ctx context.Context, how made) error) error {
 	if a.ReadOnly {
 		return ErrReadOnly
 	}
@@ -156,11 +164,19 @@ func (a *Actions) gated(ctx context.Context, kind lockcore.ActionKind, es []lock
 			return err
 		}
 	}
+	// The moment it was confirmed, also when it runs later, approved.
+	how := made{}
+	if a.Recording != nil {
+		how.mark = a.Recording()
+	}
 	if a.Gate == nil {
-		return run(ctx, nil)
+		return run(ctx, how)
 	}
 	r, err := a.Gate.Submit(Request{Kind: kind, Expects: es, By: a.Operator(), At: a.now()},
-		func(ctx context.Context, approver lockcore.Operator) error { return run(ctx, &approver) })
+		func(ctx context.Context, approver lockcore.Operator) error {
+			how.approver = &approver
+			return run(ctx, how)
+		})
 	if err != nil {
 		return err
 	}

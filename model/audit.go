@@ -33,13 +33,16 @@ type auditLine struct {
 	Cert *auditCert `json:"cert,omitempty"`
 	// Approved is the second person who approved the action.
 	Approved *auditOperator `json:"approved_by,omitempty"`
-	Server   string         `json:"server"`
-	Session  string         `json:"session"`
-	Action   string         `json:"action"`
-	Node     string         `json:"node"`
-	Czxid    int64          `json:"czxid"`
-	Owner    string         `json:"owner_session"`
-	Result   string         `json:"result"`
+	// Recording is the acting session's recording, and the offset in it
+	// (seconds) of the key that confirmed the action.
+	Recording *auditRecording `json:"recording,omitempty"`
+	Server    string          `json:"server"`
+	Session   string          `json:"session"`
+	Action    string          `json:"action"`
+	Node      string          `json:"node"`
+	Czxid     int64           `json:"czxid"`
+	Owner     string          `json:"owner_session"`
+	Result    string          `json:"result"`
 }
 
 // auditCert is the certificate a serve user signed in with.
@@ -47,6 +50,12 @@ type auditCert struct {
 	ID        string `json:"id"`
 	Serial    uint64 `json:"serial"`
 	Principal string `json:"principal"`
+}
+
+// auditRecording is where an action is in a session recording.
+type auditRecording struct {
+	File   string  `json:"file"`
+	Offset float64 `json:"offset"`
 }
 
 // auditOperator is an approver, as the audit line names the user.
@@ -62,6 +71,13 @@ func auditCertOf(c *lockcore.Certificate) *auditCert {
 		return nil
 	}
 	return &auditCert{ID: c.KeyID, Serial: c.Serial, Principal: c.Principal}
+}
+
+func recordingOf(m *lockcore.RecordingMark) *auditRecording {
+	if m == nil {
+		return nil
+	}
+	return &auditRecording{File: m.File, Offset: m.Offset.Seconds()}
 }
 
 func certOf(c *auditCert) *lockcore.Certificate {
@@ -84,7 +100,7 @@ func AuditLine(a lockcore.Action) string {
 		approved = &auditOperator{User: o.User, Host: o.Host, Key: o.Key, Cert: auditCertOf(o.Cert)}
 	}
 	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: auditCertOf(a.Cert),
-		Approved: approved, Server: a.Server,
+		Approved: approved, Recording: recordingOf(a.Recording), Server: a.Server,
 		Session: sessionOrNone(a.Session), Action: string(a.Kind), Node: a.Node, Czxid: a.Token,
 		Owner: sessionOrNone(a.Owner), Result: res}) // strings, numbers and a time
 	return string(b)
@@ -100,6 +116,9 @@ func ParseAuditLine(line []byte) (lockcore.Action, error) {
 		Kind: lockcore.ActionKind(l.Action), Node: l.Node, Token: l.Czxid,
 		Session: sessionOf(l.Session), Owner: sessionOf(l.Owner)}
 	a.Cert = certOf(l.Cert)
+	if r := l.Recording; r != nil {
+		a.Recording = &lockcore.RecordingMark{File: r.File, Offset: time.Duration(r.Offset * float64(time.Second))}
+	}
 	if o := l.Approved; o != nil {
 		a.ApprovedBy = &lockcore.Operator{User: o.User, Host: o.Host, Key: o.Key, Cert: certOf(o.Cert)}
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/fleet"
@@ -44,6 +45,12 @@ names the certificate's key id, serial and principal. --revoked-keys lists keys
 (and certificates' keys or authorities) refused whatever the keys file says.
 Both files are read again when they change (and on SIGHUP); a session whose key
 was removed or revoked, or whose role changed, is ended.
+
+Recording: with --record-sessions DIR, every session's screen is recorded as an
+asciicast v2 file (asciinema play FILE plays it), 0600, named by time, user and key
+id, each up to --record-max-size, deleted after --record-max-age; an action's audit
+line names the recording and the offset of the key that confirmed it. serve
+--list-recordings lists them.
 
 Two-person rule: on a context with approve: 2, an operator's force-release, revoke
 or fence is a request that every session is told of; another operator approves it
@@ -163,6 +170,9 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 		printServePlan(cmd.OutOrStdout(), p, s)
 		return nil
 	}
+	if f.listRecordings {
+		return listRecordings(cmd.OutOrStdout(), p.cfg.RecordSessions)
+	}
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {
 		return err
@@ -181,6 +191,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 		Contexts: p.shown(s), Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
 		Dial: serveDialer(g, o, p, f, cmd.Root().Version, logger), Audit: audit, Log: logger, Version: cmd.Root().Version,
+		RecordDir: p.cfg.RecordSessions, RecordMaxSize: int64(p.cfg.recordMaxSize), RecordMaxAge: time.Duration(p.cfg.recordMaxAge),
 	})
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}
@@ -270,6 +281,32 @@ func serveHistoryName(offered []string, name string, s settings) string {
 	return name
 }
 
+// listRecordings is serve --list-recordings' answer: one recording a
+// line, oldest first, with when it began, how long it ran, its size and
+// who it was.
+func listRecordings(w io.Writer, dir string) error {
+	if dir == "" {
+		return &exitError{code: exitUsage, err: errors.New("--list-recordings: no --record-sessions directory (or record-sessions in the serve section)")}
+	}
+	recs, err := serve.ListRecordings(dir)
+	if err != nil {
+		return &exitError{code: exitFailed, err: fmt.Errorf("session recordings: %w", err)}
+	}
+	if len(recs) == 0 {
+		fmt.Fprintf(w, "no session recordings in %s\n", dir)
+		return nil
+	}
+	for _, r := range recs {
+		if r.Err != nil {
+			fmt.Fprintf(w, "%s  unreadable: %s\n", r.File, model.Printable(r.Err.Error()))
+			continue
+		}
+		fmt.Fprintf(w, "%s  %8s  %9d B  %s\n    %s\n", r.Start.UTC().Format(time.RFC3339), model.Duration(r.Duration.Round(time.Second)),
+			r.Size, r.File, model.Printable(r.Title))
+	}
+	return nil
+}
+
 // printAuthorities lists the certificate authorities by role, operate
 // first, each with the principals its line allows.
 func printAuthorities(w io.Writer, cas []serve.Authority) {
@@ -308,6 +345,9 @@ func printServePlan(w io.Writer, p servePlan, s settings) {
 		fmt.Fprintf(w, "server           %s (%s)\n", model.Printable(s.server), p.noSwitch)
 	}
 	fmt.Fprintf(w, "max sessions     %d, idle timeout %s, watchers linger %s\n", p.cfg.MaxSessions, p.cfg.IdleTimeout, p.cfg.Linger)
+	if p.cfg.RecordSessions != "" {
+		fmt.Fprintf(w, "recordings       %s: every session, each up to %s, kept %s\n", p.cfg.RecordSessions, &p.cfg.recordMaxSize, &p.cfg.recordMaxAge)
+	}
 	if len(p.approve) > 0 {
 		fmt.Fprintf(w, "two-person rule  %v: each force-release, revoke and fence waits up to %s for another operator's approval\n",
 			p.approve, p.cfg.ApproveWithin)

@@ -21,6 +21,8 @@ const (
 	defaultServeIdle        = 30 * time.Minute
 	defaultServeLinger      = time.Minute
 	defaultApproveWithin    = 10 * time.Minute
+	defaultRecordMaxSize    = capValue(64 << 20)
+	defaultRecordMaxAge     = ageValue(90 * 24 * time.Hour)
 )
 
 // serveConfig is the config file's serve section; zero values mean "not
@@ -37,6 +39,18 @@ type serveConfig struct {
 	// ApproveWithin is how long a request waits for a second person's
 	// approval, on contexts with approve: 2.
 	ApproveWithin time.Duration `yaml:"approve-within"`
+	// RecordSessions is where every session's screen is recorded
+	// (asciicast v2); "" records nothing. RecordMaxSize (a size, or off)
+	// caps each recording, RecordMaxAge (an age, or off) deletes older
+	// ones.
+	RecordSessions string `yaml:"record-sessions"`
+	RecordMaxSize  string `yaml:"record-max-size"`
+	RecordMaxAge   string `yaml:"record-max-age"`
+
+	// The recording's limits, read from the flags or the file.
+	recordMaxSize capValue
+	recordMaxAge  ageValue
+	recordErr     error
 }
 
 // serveFlags are zklocks serve's own flags.
@@ -44,7 +58,9 @@ type serveFlags struct {
 	serveConfig
 	longHeld time.Duration
 	check    bool
-	hist     historyFlags
+	// listRecordings lists the session recordings and exits.
+	listRecordings bool
+	hist           historyFlags
 }
 
 func (f *serveFlags) register(fs *pflag.FlagSet) {
@@ -57,6 +73,12 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.MaxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once; more are refused")
 	fs.DurationVar(&f.IdleTimeout, "idle-timeout", defaultServeIdle, "end a session after this long without a key press (0: never)")
 	fs.DurationVar(&f.ApproveWithin, "approve-within", defaultApproveWithin, "on a context with approve: 2, how long an operator's request waits for another's approval")
+	fs.StringVar(&f.RecordSessions, "record-sessions", "", "record every session's screen in this directory, an asciicast v2 file each\n(asciinema play plays it; 0600, named by time, user and key id); a session that\ncannot be recorded is refused")
+	f.recordMaxSize = defaultRecordMaxSize
+	fs.Var(&f.recordMaxSize, "record-max-size", "stop a session's recording at this size (e.g. 64MB, or off)")
+	f.recordMaxAge = defaultRecordMaxAge
+	fs.Var(&f.recordMaxAge, "record-max-age", "delete session recordings older than this (e.g. 90d, or off)")
+	fs.BoolVar(&f.listRecordings, "list-recordings", false, "list the session recordings in --record-sessions and exit")
 	fs.DurationVar(&f.Linger, "linger", defaultServeLinger, "how long a cluster's watcher runs on after its last session left")
 	fs.DurationVar(&f.longHeld, "long-held", 5*time.Minute, "report holders older than this as long-held (0 turns it off)")
 	fs.BoolVar(&f.check, "check", false, "check the configuration (keys file, host key, contexts) and exit, without serving")
@@ -103,6 +125,19 @@ func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
 	if take("approve-within", file.ApproveWithin != 0) {
 		c.ApproveWithin = file.ApproveWithin
 	}
+	if take("record-sessions", file.RecordSessions != "") {
+		c.RecordSessions = rel(file.RecordSessions)
+	}
+	if take("record-max-size", file.RecordMaxSize != "") {
+		if err := c.recordMaxSize.Set(file.RecordMaxSize); err != nil {
+			c.recordErr = fmt.Errorf("record-max-size: %w", err)
+		}
+	}
+	if take("record-max-age", file.RecordMaxAge != "") {
+		if err := c.recordMaxAge.Set(file.RecordMaxAge); err != nil {
+			c.recordErr = fmt.Errorf("record-max-age: %w", err)
+		}
+	}
 	return c
 }
 
@@ -124,6 +159,9 @@ func (c serveConfig) check(cf *configFile) error {
 	}
 	if c.IdleTimeout < 0 || c.Linger < 0 {
 		return errors.New("idle-timeout and linger cannot be negative")
+	}
+	if c.recordErr != nil {
+		return c.recordErr
 	}
 	if c.ApproveWithin <= 0 {
 		return fmt.Errorf("approve-within must be positive, got %s", c.ApproveWithin)

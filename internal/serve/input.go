@@ -51,6 +51,9 @@ func pumpInput(ctx context.Context, r io.Reader) *input {
 	return in
 }
 
+// lastTyped is when the client last typed.
+func (in *input) lastTyped() time.Time { return time.Unix(0, in.last.Load()) }
+
 // idle calls stop once the client has typed nothing for d, unless ctx
 // ends first.
 func (in *input) idle(ctx context.Context, d time.Duration, stop func()) {
@@ -159,12 +162,19 @@ type windows struct {
 	p    *tea.Program
 }
 
-func watchWindows(winch <-chan ssh.Window) *windows {
+// watchWindows follows winch; each change is also recorded in cast, when
+// not nil.
+func watchWindows(winch <-chan ssh.Window, cast *castFile) *windows {
 	w := &windows{}
 	go func() {
 		// The channel closes with the session; reading it to the end
 		// keeps the server's request loop from blocking on it.
+		first := true
 		for win := range winch {
+			if cast != nil && !first {
+				cast.resize(win.Width, win.Height)
+			}
+			first = false
 			w.mu.Lock()
 			w.last = win
 			p := w.p

@@ -74,6 +74,14 @@ type Config struct {
 	// Audit is where operate sessions' actions are written; nil under
 	// ReadOnly.
 	Audit *model.Audit
+	// RecordDir, when set, is where every session's screen is recorded
+	// as an asciicast v2 file (castfile.go); a session whose recording
+	// cannot be started is refused. Each recording stops at RecordMaxSize
+	// bytes (0: no cap), and recordings older than RecordMaxAge are
+	// deleted (0: kept).
+	RecordDir     string
+	RecordMaxSize int64
+	RecordMaxAge  time.Duration
 	// Log gets a line per connection, refusal and end.
 	Log *log.Logger
 	// Version is zklocks' version, in the SSH banner.
@@ -198,13 +206,18 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // Serve serves on l until ctx ends (see ListenAndServe).
 func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	stopKeys := make(chan struct{})
+	s.sweepRecordings()
 	go func() {
 		t := time.NewTicker(keysEvery)
 		defer t.Stop()
+		sweep := time.NewTicker(sweepEvery)
+		defer sweep.Stop()
 		for {
 			select {
 			case <-t.C:
 				s.refreshKeys()
+			case <-sweep.C:
+				s.sweepRecordings()
 			case <-stopKeys:
 				return
 			}
@@ -236,6 +249,20 @@ func (s *Server) shutdown() {
 	s.mu.Unlock()
 	s.wg.Wait()
 	s.clusters.Close()
+}
+
+// sweepRecordings deletes the session recordings past their age limit.
+func (s *Server) sweepRecordings() {
+	if s.cfg.RecordDir == "" {
+		return
+	}
+	n, err := sweepCasts(s.cfg.RecordDir, s.cfg.RecordMaxAge, time.Now())
+	switch {
+	case err != nil:
+		s.cfg.Log.Printf("session recordings: %v", err)
+	case n > 0:
+		s.cfg.Log.Printf("session recordings: deleted %d older than %s", n, s.cfg.RecordMaxAge)
+	}
 }
 
 // Clusters are the server's shared watchers.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"runtime/debug"
 	"time"
@@ -92,6 +93,11 @@ type session struct {
 	// message is said when the next cluster's UI starts: why the session
 	// is back on it.
 	message string
+	// cast records the session's screen; nil unless the server records
+	// sessions. out is what the session draws on: the client, and the
+	// recording.
+	cast *castFile
+	out  io.Writer
 	// stopNotices end the session's subscriptions to its clusters'
 	// approval boards, as it leaves each.
 	stopNotices []func()
@@ -152,8 +158,25 @@ func (s *Server) serveSession(sess ssh.Session) {
 		return
 	}
 	defer s.leave(ss)
+	ss.out = sess
+	recorded := ""
+	if dir := s.cfg.RecordDir; dir != "" {
+		c, err := startCast(dir, who, pty.Term, pty.Window.Width, pty.Window.Height, s.cfg.RecordMaxSize)
+		if err != nil {
+			s.cfg.Log.Printf("refused %s: its session cannot be recorded: %v", who, err)
+			refuse(sess, "this server records every session, and could not record yours: try again later")
+			return
+		}
+		ss.cast, ss.out = c, castOutput{to: sess, cast: c}
+		recorded = ", recorded in " + c.name
+		defer func() {
+			if stopped, err := c.close(); stopped != "" || err != nil {
+				s.cfg.Log.Printf("the recording of %s, %s: stopped early (%s) %v", who, c.name, stopped, err)
+			}
+		}()
+	}
 	start := time.Now()
-	s.cfg.Log.Printf("session of %s opened, terminal %s %dx%d", who, quote(pty.Term), pty.Window.Width, pty.Window.Height)
+	s.cfg.Log.Printf("session of %s opened, terminal %s %dx%d%s", who, quote(pty.Term), pty.Window.Width, pty.Window.Height, recorded)
 	why := ss.run(winch, cancel)
 	s.cfg.Log.Printf("session of %s ended after %s: %s", who, time.Since(start).Round(time.Second), why)
 }
@@ -178,7 +201,7 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 		}
 	}()
 	r := newRenderer(ss.sess)
-	ss.win = watchWindows(winch)
+	ss.win = watchWindows(winch, ss.cast)
 	ss.in = pumpInput(ss.ctx, ss.sess)
 	go ss.keepalive(ss.srv.cfg.keepaliveEvery, ss.srv.cfg.keepaliveWait)
 	if d := ss.srv.cfg.IdleTimeout; d > 0 {
@@ -296,7 +319,7 @@ func (ss *session) program(m tea.Model) error {
 	in := ss.in.reader()
 	// The server's signals are its own: a program that caught SIGTERM
 	// would keep it from the server, and hang on its way out.
-	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.sess), tea.WithAltScreen(),
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.out), tea.WithAltScreen(),
 		tea.WithContext(ss.ctx), tea.WithFPS(sessionFPS), tea.WithoutSignalHandler())
 	stopWin := ss.win.follow(p)
 	_, err := p.Run()
@@ -354,6 +377,13 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 	actions := &model.Actions{ZK: cl.Conn.LockZK(), Audit: cfg.Audit, ReadOnly: readOnly, Server: server,
 		User: ss.who.User, Key: ss.who.Key.Fingerprint, Cert: ss.who.Cert, Host: ss.who.host(), Via: model.ViaSSH,
 		NewSession: cl.NewSession, Told: feed.Told}
+	if c := ss.cast; c != nil {
+		// The key that confirmed an action is the last one typed before
+		// the action began.
+		actions.Recording = func() *lockcore.RecordingMark {
+			return &lockcore.RecordingMark{File: c.name, Offset: time.Duration(c.offset(ss.in.lastTyped()) * float64(time.Second))}
+		}
+	}
 	var approvals ui.Approvals
 	if b := feed.h.board; b != nil {
 		actions.Gate = b
