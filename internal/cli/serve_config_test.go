@@ -100,6 +100,29 @@ serve:
 			t.Fatalf("a KRL: exit %d, %q", code, errOut)
 		}
 	})
+	t.Run("session recordings", func(t *testing.T) {
+		casts := filepath.Join(dir, "casts")
+		if err := os.MkdirAll(casts, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		writeMode(t, filepath.Join(casts, "20261128T220000Z_alice_alice@corp.cast"),
+			`{"version":2,"width":80,"height":24,"timestamp":1795903200,"title":"zklocks serve: user \"alice\""}`+"\n"+
+				`[0.5,"o","hello"]`+"\n"+`[75.25,"o","bye"]`+"\n", 0o600)
+		writeMode(t, filepath.Join(casts, "20261128T230000Z_bob_x.cast"), "not a cast\n", 0o600)
+		out, errOut, code := run(t, "serve", "--config", cfg, "--record-sessions", casts, "--list-recordings")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		for _, want := range []string{"2026-11-28T22:00:00Z", "1m15s", `zklocks serve: user "alice"`, "20261128T230000Z_bob_x.cast  unreadable: not an asciicast v2 file"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("missing %q in:\n%s", want, out)
+			}
+		}
+		out, _, code = run(t, "serve", "--check", "--config", cfg, "--record-sessions", casts, "--record-max-age", "30d")
+		if code != exitOK || !strings.Contains(out, "recordings       "+casts+": every session, each up to 64MB, kept 30d") {
+			t.Fatalf("--check: exit %d:\n%s", code, out)
+		}
+	})
 	t.Run("flags win", func(t *testing.T) {
 		out, errOut, code := run(t, "serve", "--check", "--config", cfg, "--listen", "127.0.0.1:2300", "--contexts", "lab", "--context", "lab")
 		if code != exitOK || !strings.Contains(out, "127.0.0.1:2300") || !strings.Contains(out, "[lab] (sessions start on lab)") {
