@@ -191,6 +191,7 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 		Contexts: p.shown(s), Default: p.start, NoSwitch: p.noSwitch,
 		ReadOnly: s.readOnly, MaxSessions: p.cfg.MaxSessions, IdleTimeout: p.cfg.IdleTimeout, Linger: p.cfg.Linger,
 		Dial: serveDialer(g, o, p, f, cmd.Root().Version, logger), Audit: audit, Log: logger, Version: cmd.Root().Version,
+		MaxStartups: p.cfg.MaxStartups, PerSourceMaxStartups: p.cfg.PerSourceMaxStartups, LoginGraceTime: p.cfg.LoginGraceTime,
 		RecordDir: p.cfg.RecordSessions, RecordMaxSize: int64(p.cfg.recordMaxSize), RecordMaxAge: time.Duration(p.cfg.recordMaxAge),
 	})
 	if err != nil {
@@ -345,6 +346,7 @@ func printServePlan(w io.Writer, p servePlan, s settings) {
 		fmt.Fprintf(w, "server           %s (%s)\n", model.Printable(s.server), p.noSwitch)
 	}
 	fmt.Fprintf(w, "max sessions     %d, idle timeout %s, watchers linger %s\n", p.cfg.MaxSessions, p.cfg.IdleTimeout, p.cfg.Linger)
+	fmt.Fprintf(w, "not signed in    at most %d, %d from one address, each for %s\n", p.cfg.MaxStartups, p.cfg.PerSourceMaxStartups, p.cfg.LoginGraceTime)
 	if p.cfg.RecordSessions != "" {
 		fmt.Fprintf(w, "recordings       %s: every session, each up to %s, kept %s\n", p.cfg.RecordSessions, &p.cfg.recordMaxSize, &p.cfg.recordMaxAge)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/zklocks/zklocks/internal/serve"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -43,9 +44,16 @@ type serveConfig struct {
 	// (asciicast v2); "" records nothing. RecordMaxSize (a size, or off)
 	// caps each recording, RecordMaxAge (an age, or off) deletes older
 	// ones.
-	RecordSessions string `yaml:"record-sessions"`
-	RecordMaxSize  string `yaml:"record-max-size"`
-	RecordMaxAge   string `yaml:"record-max-age"`
+	// MaxStartups and PerSourceMaxStartups bound the connections not
+	// signed in yet, in all and from one address; LoginGraceTime closes
+	// one not signed in within it (OpenSSH's MaxStartups,
+	// PerSourceMaxStartups, LoginGraceTime).
+	MaxStartups          int           `yaml:"max-startups"`
+	PerSourceMaxStartups int           `yaml:"per-source-max-startups"`
+	LoginGraceTime       time.Duration `yaml:"login-grace-time"`
+	RecordSessions       string        `yaml:"record-sessions"`
+	RecordMaxSize        string        `yaml:"record-max-size"`
+	RecordMaxAge         string        `yaml:"record-max-age"`
 
 	// The recording's limits, read from the flags or the file.
 	recordMaxSize capValue
@@ -73,6 +81,9 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.MaxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once; more are refused")
 	fs.DurationVar(&f.IdleTimeout, "idle-timeout", defaultServeIdle, "end a session after this long without a key press (0: never)")
 	fs.DurationVar(&f.ApproveWithin, "approve-within", defaultApproveWithin, "on a context with approve: 2, how long an operator's request waits for another's approval")
+	fs.IntVar(&f.MaxStartups, "max-startups", serve.DefaultMaxStartups, "most connections not signed in yet, in all; more are closed as they are accepted")
+	fs.IntVar(&f.PerSourceMaxStartups, "per-source-max-startups", serve.DefaultPerSourceMaxStartups, "most connections not signed in yet from one address")
+	fs.DurationVar(&f.LoginGraceTime, "login-grace-time", serve.DefaultLoginGraceTime, "close a connection not signed in (with its session open) within this")
 	fs.StringVar(&f.RecordSessions, "record-sessions", "", "record every session's screen in this directory, an asciicast v2 file each\n(asciinema play plays it; 0600, named by time, user and key id); a session that\ncannot be recorded is refused")
 	f.recordMaxSize = defaultRecordMaxSize
 	fs.Var(&f.recordMaxSize, "record-max-size", "stop a session's recording at this size (e.g. 64MB, or off)")
@@ -125,6 +136,15 @@ func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
 	if take("approve-within", file.ApproveWithin != 0) {
 		c.ApproveWithin = file.ApproveWithin
 	}
+	if take("max-startups", file.MaxStartups != 0) {
+		c.MaxStartups = file.MaxStartups
+	}
+	if take("per-source-max-startups", file.PerSourceMaxStartups != 0) {
+		c.PerSourceMaxStartups = file.PerSourceMaxStartups
+	}
+	if take("login-grace-time", file.LoginGraceTime != 0) {
+		c.LoginGraceTime = file.LoginGraceTime
+	}
 	if take("record-sessions", file.RecordSessions != "") {
 		c.RecordSessions = rel(file.RecordSessions)
 	}
@@ -162,6 +182,9 @@ func (c serveConfig) check(cf *configFile) error {
 	}
 	if c.recordErr != nil {
 		return c.recordErr
+	}
+	if c.MaxStartups <= 0 || c.PerSourceMaxStartups <= 0 || c.LoginGraceTime <= 0 {
+		return errors.New("max-startups, per-source-max-startups and login-grace-time must be positive")
 	}
 	if c.ApproveWithin <= 0 {
 		return fmt.Errorf("approve-within must be positive, got %s", c.ApproveWithin)

@@ -82,6 +82,13 @@ type Config struct {
 	RecordDir     string
 	RecordMaxSize int64
 	RecordMaxAge  time.Duration
+	// MaxStartups and PerSourceMaxStartups bound the connections not
+	// signed in yet (that have not opened their session), in all and from
+	// one address; more are closed as they are accepted. LoginGraceTime
+	// closes one not signed in within it. Zero values are the defaults
+	// (startups.go); a negative one turns its limit off.
+	MaxStartups, PerSourceMaxStartups int
+	LoginGraceTime                    time.Duration
 	// Log gets a line per connection, refusal and end.
 	Log *log.Logger
 	// Version is zklocks' version, in the SSH banner.
@@ -98,6 +105,7 @@ type Server struct {
 	cfg      Config
 	ssh      *ssh.Server
 	clusters *Clusters
+	startups *startups
 
 	mu       sync.Mutex
 	sessions map[*session]struct{}
@@ -114,6 +122,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.keepaliveEvery, cfg.keepaliveWait = keepaliveEvery, keepaliveWait
 	}
 	s := &Server{cfg: cfg, clusters: NewClusters(cfg.Dial, cfg.Linger), sessions: map[*session]struct{}{}}
+	s.startups = newStartups(orDefault(cfg.MaxStartups, DefaultMaxStartups), orDefault(cfg.PerSourceMaxStartups, DefaultPerSourceMaxStartups),
+		orDefault(cfg.LoginGraceTime, DefaultLoginGraceTime), cfg.Log.Printf)
 	s.clusters.logf = cfg.Log.Printf
 	made, err := EnsureHostKey(cfg.HostKey)
 	if err != nil {
@@ -225,7 +235,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 	}()
 	defer close(stopKeys)
 	served := make(chan error, 1)
-	go func() { served <- s.ssh.Serve(l) }()
+	go func() { served <- s.ssh.Serve(startupListener{Listener: l, s: s.startups}) }()
 	var err error
 	select {
 	case <-ctx.Done():
@@ -292,6 +302,17 @@ func (s *Server) leave(ss *session) {
 	delete(s.sessions, ss)
 	s.mu.Unlock()
 	s.wg.Done()
+}
+
+// orDefault is v, or def when v is zero; a negative v is 0 (no limit).
+func orDefault[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // quote is a name from the network, escaped for the log.

@@ -118,6 +118,8 @@ func (s *Server) handle(ssh.Handler) ssh.Handler { return s.serveSession }
 
 func (s *Server) serveSession(sess ssh.Session) {
 	from := sess.RemoteAddr().String()
+	// Signed in, with a session: no longer a startup.
+	s.startups.signedIn(from)
 	pk := sess.PublicKey()
 	if pk == nil {
 		refuse(sess, "zklocks serve admits public keys only")

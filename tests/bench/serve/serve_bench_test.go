@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -25,9 +26,11 @@ import (
 // hands five times a second so that every screen redraws. Beside each
 // other: the serve process's memory (RSS) and CPU over a minute, and the
 // ZooKeeper server's watches and connections. The target: the same
-// watches, and under twice one session's memory with 20. Run it with
-// make bench-serve; the sessions' SSH clients run in the benchmark's
-// process, not the server's.
+// watches, and under twice one session's memory with 20. Then the 20
+// sessions again, each recorded (--record-sessions): its CPU against the
+// unrecorded 20's (target: at most 1.5×), and the recordings' bytes per
+// session-hour (target: under 1 MB). Run it with make bench-serve; the
+// sessions' SSH clients run in the benchmark's process, not the server's.
 func BenchmarkServe(b *testing.B) {
 	zks := zktest.Start(b)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -48,10 +51,21 @@ func BenchmarkServe(b *testing.B) {
 		sessions                 int
 		rssKB, cpuPct            float64
 		watches, conns, baseline int
+		castBytes                int64
 	}
 	var results []result
-	for _, n := range []int{1, 20} {
-		r := serverig.Start(b, zks, "/bench", []string{pub}, "--max-sessions", "25")
+	for _, run := range []struct {
+		n        int
+		recorded bool
+	}{{1, false}, {20, false}, {20, true}} {
+		n := run.n
+		extra := []string{"--max-sessions", "25"}
+		casts := ""
+		if run.recorded {
+			casts = b.TempDir()
+			extra = append(extra, "--record-sessions", casts)
+		}
+		r := serverig.Start(b, zks, "/bench", []string{pub}, extra...)
 		var sessions []*benchSession
 		for i := range n {
 			sessions = append(sessions, openBenchSession(b, r, signer, fmt.Sprintf("viewer%d", i)))
@@ -60,12 +74,15 @@ func BenchmarkServe(b *testing.B) {
 			s.waitText(b, "51 locks")
 		}
 		pid := r.PID()
+		cast0 := dirBytes(b, casts)
 		cpu0, at0 := procstat.CPU(b, pid), time.Now()
 		time.Sleep(time.Minute) // the span CPU is measured over
 		cpu := procstat.CPU(b, pid) - cpu0
+		castBytes := dirBytes(b, casts) - cast0
 		res := result{sessions: n, rssKB: float64(procstat.RSS(b, pid)) / 1024,
 			cpuPct:  100 * cpu.Seconds() / time.Since(at0).Seconds(),
-			watches: zktest.WatchCount(b, zks.Addr()), conns: zktest.Mntr(b, zks.Addr(), "zk_num_alive_connections")}
+			watches: zktest.WatchCount(b, zks.Addr()), conns: zktest.Mntr(b, zks.Addr(), "zk_num_alive_connections"),
+			castBytes: castBytes}
 		for _, s := range sessions {
 			s.close()
 		}
@@ -73,17 +90,41 @@ func BenchmarkServe(b *testing.B) {
 		if !r.Stop() {
 			b.Fatalf("zklocks serve did not stop on SIGTERM:\n%s", r.Log())
 		}
-		b.Logf("%d session(s): %.1f MB RSS, %.2f %% of a core, %d watches and %d connections on the server",
-			n, res.rssKB/1024, res.cpuPct, res.watches, res.conns)
+		b.Logf("%d session(s), recorded %v: %.1f MB RSS, %.2f %% of a core, %d watches and %d connections on the server, %d bytes recorded",
+			n, run.recorded, res.rssKB/1024, res.cpuPct, res.watches, res.conns, res.castBytes)
 	}
-	one, twenty := results[0], results[1]
+	one, twenty, recorded := results[0], results[1], results[2]
 	fmt.Printf("\n%-28s %12s %12s\n", "zklocks serve", "1 session", "20 sessions")
 	fmt.Printf("%-28s %12.1f %12.1f   (%.2f×; target under 2×)\n", "memory, RSS (MB)", one.rssKB/1024, twenty.rssKB/1024, twenty.rssKB/one.rssKB)
 	fmt.Printf("%-28s %12.2f %12.2f\n", "CPU (% of a core)", one.cpuPct, twenty.cpuPct)
 	fmt.Printf("%-28s %12d %12d   (target: equal)\n", "server watches (mntr)", one.watches, twenty.watches)
 	fmt.Printf("%-28s %12d %12d\n", "server connections (mntr)", one.conns, twenty.conns)
+	perHour := float64(recorded.castBytes) / float64(recorded.sessions) * 60 / (1 << 20)
+	fmt.Printf("%-28s %12.2f %12.2f   (%.2f×; target at most 1.5×)\n", "CPU, 20 recorded (%)", twenty.cpuPct, recorded.cpuPct,
+		recorded.cpuPct/twenty.cpuPct)
+	fmt.Printf("%-28s %25.2f   (target under 1)\n", "recorded, MB/session-hour", perHour)
 	b.ReportMetric(twenty.rssKB/one.rssKB, "rss-20/1")
+	b.ReportMetric(recorded.cpuPct/twenty.cpuPct, "cpu-recorded/unrecorded")
+	b.ReportMetric(perHour, "MB/session-hour")
 	b.ReportMetric(float64(twenty.watches-one.watches), "extra-watches")
+}
+
+// dirBytes is the size of the files in dir; 0 for "".
+func dirBytes(b *testing.B, dir string) int64 {
+	if dir == "" {
+		return 0
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int64
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 // benchLocks makes n locks under /bench, each with a holder and two
