@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -188,4 +189,35 @@ func (a *Actions) now() time.Time {
 		return a.Now()
 	}
 	return time.Now()
+}
+
+// ActionSentence says what an operator did, for everyone else's status
+// line and the event log: who (and who approved it), what, to which
+// contender of which lock (position is its place in the queue as last
+// shown, "" when not known), and its fencing token.
+func ActionSentence(a lockcore.Action, position string) string {
+	who := OperatorLabel(lockcore.Operator{User: a.User, Host: a.Host, Key: a.Key, Cert: a.Cert})
+	target := Printable(a.Node)
+	if position != "" {
+		target = Printable(path.Dir(a.Node)) + " " + position
+	}
+	var s string
+	switch a.Kind {
+	case lockcore.ActionForceRelease:
+		s = who + " force-released " + target
+	case lockcore.ActionRevoke:
+		s = who + " asked " + target + " to release (revoke)"
+	case lockcore.ActionFence:
+		s = who + " fenced " + target
+	default:
+		s = who + " " + Printable(string(a.Kind)) + " " + target
+	}
+	s += " · token " + TokenHex(a.Token)
+	if o := a.ApprovedBy; o != nil {
+		s += ", approved by " + OperatorLabel(*o)
+	}
+	if !a.Done() {
+		s += ": failed: " + Printable(a.Failed)
+	}
+	return s
 }

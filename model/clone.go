@@ -15,6 +15,7 @@ func (s *State) Clone() *State {
 	c.Denied = maps.Clone(s.Denied)
 	c.Errors = slices.Clone(s.Errors)
 	c.History = slices.Clone(s.History)
+	c.Operated = slices.Clip(s.Operated)
 	c.openEnds = slices.Clone(s.openEnds)
 	c.Links = maps.Clone(s.Links)
 	c.actions = maps.Clone(s.actions)

@@ -14,12 +14,39 @@ import (
 // node's end is logged: one whose lock is not watched never is.
 const maxPendingActions = 1000
 
+// maxOperated is how many of the operators' latest actions a State keeps
+// (Operated).
+const maxOperated = 64
+
+// noteOperated keeps a, among the latest actions that went through.
+func (s *State) noteOperated(a lockcore.Action) {
+	s.OperatedN++
+	if len(s.Operated) >= maxOperated {
+		// A new array: snapshots share the old one.
+		s.Operated = slices.Clone(s.Operated[len(s.Operated)-maxOperated/2:])
+	}
+	s.Operated = append(s.Operated, a)
+}
+
+// OperatedSince are the actions that went through after the first n of
+// OperatedN, as far as Operated still holds them.
+func (s *State) OperatedSince(n int) []lockcore.Action {
+	added := min(s.OperatedN-n, len(s.Operated))
+	if added <= 0 {
+		return nil
+	}
+	return s.Operated[len(s.Operated)-added:]
+}
+
 // recordAction takes in an operator's action (EventAction): a delete that
 // went through ends its contender's hold or wait by the operator's hand,
 // and leaves its client not told (Forced). The watcher may have reported
 // the node gone before the action was told, or may report it after.
 func (s *State) recordAction(ev zkwatch.Event) {
 	a := ev.Action
+	if a != nil && a.Done() {
+		s.noteOperated(*a)
+	}
 	if a == nil || !a.Kind.Deletes() || !a.Done() {
 		return
 	}

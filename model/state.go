@@ -118,6 +118,12 @@ type State struct {
 	// openEnds are the endings logged as not known yet (EndedByUnknown),
 	// oldest first.
 	openEnds []openEnd
+	// Operated are the latest of the operators' actions that went through
+	// (force-release, revoke, fence), oldest first, and OperatedN how
+	// many were ever taken in: a reader that remembers OperatedN finds
+	// the new ones with OperatedSince.
+	Operated  []lockcore.Action
+	OperatedN int
 }
 
 const maxErrors = 20

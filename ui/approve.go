@@ -52,8 +52,14 @@ func (a *App) handleNotice(msg approvalNoticeMsg) tea.Cmd {
 	if msg.closed {
 		return nil
 	}
-	// The requester was told as the request was filed (actionDoneMsg).
-	if n := msg.notice; n.Decision != model.DecisionRequested || !a.opt.Approvals.Mine(n.Request) {
+	// The requester was told as the request was filed (actionDoneMsg); an
+	// approved action that went through is told to everyone as the
+	// shared picture takes it in (tellOperated), naming both.
+	n := msg.notice
+	switch {
+	case n.Decision == model.DecisionRequested && a.opt.Approvals.Mine(n.Request):
+	case n.Decision == model.DecisionApproved && n.Err == nil:
+	default:
 		text, bad := n.Text()
 		a.say(text, bad)
 	}

@@ -113,14 +113,15 @@ func (p eventsPane) view() string {
 	st := p.env.st
 	hist := p.env.state.History
 	first, end := p.cur.first, min(p.cur.first+p.listHeight(), len(p.rows))
-	// The selected entry's audit line, when the operator ended it, or
-	// what its ending or liveness rests on, takes the last line, keeping
+	// The selected entry's note (what the operator did, in words and as
+	// the audit line, when the operator ended it; what its ending or
+	// liveness rests on) takes the last lines, wrapped, never cut, keeping
 	// the selected entry in view.
-	audit := ""
+	var note []string
 	if p.cur.idx < len(p.rows) {
-		audit = entryNote(&hist[p.rows[p.cur.idx]])
+		note = p.noteLines(entryNote(&hist[p.rows[p.cur.idx]]))
 	}
-	if audit != "" && 1+end-first >= p.h {
+	for len(note) > 0 && 1+end-first+len(note) > p.h && end-first > 1 {
 		if p.cur.idx == end-1 {
 			first++
 		} else {
@@ -150,10 +151,26 @@ func (p eventsPane) view() string {
 		}
 		lines = append(lines, marker(st, sel)+row(cols, widths, c, sel, st.selected))
 	}
-	if audit != "" {
-		lines = append(lines, "  "+st.muted.s(clip(model.Printable(audit), p.w-2)))
+	for _, l := range note {
+		lines = append(lines, "  "+st.muted.s(l))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// noteLines are a note's lines, each of its parts wrapped at the pane's
+// width, at most what leaves the header and one entry in view.
+func (p eventsPane) noteLines(note string) []string {
+	if note == "" {
+		return nil
+	}
+	var lines []string
+	for _, part := range strings.Split(note, "\n") {
+		lines = append(lines, wrap(model.Printable(part), p.w-2, "  ")...)
+	}
+	if room := max(p.h-2, 1); len(lines) > room {
+		lines = lines[:room]
+	}
+	return lines
 }
 
 // entryNote is the line under the log for the selected entry: the
@@ -162,7 +179,7 @@ func (p eventsPane) view() string {
 func entryNote(h *model.HistoryEntry) string {
 	switch {
 	case h.Action != nil:
-		return "audit: " + model.AuditLine(*h.Action)
+		return model.ActionSentence(*h.Action, "") + "\naudit: " + model.AuditLine(*h.Action)
 	case h.Change == model.Silent:
 		return "frozen: " + h.Silent.Short(h.At) + ": its member heard nothing from it, not even a ping, for over a third of its session timeout"
 	case h.Change == model.Released || h.Change == model.Left:

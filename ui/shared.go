@@ -54,6 +54,7 @@ func (a *App) handleShared(msg sharedStateMsg) tea.Cmd {
 	}
 	opened := a.openPending()
 	bell := a.notify(prev.Logged)
+	a.tellOperated(prev, a.env.state)
 	if msg.closed {
 		a.closed = true
 		a.say("the watcher stopped: the picture is no longer updated", true)

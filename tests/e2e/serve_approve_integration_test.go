@@ -93,8 +93,10 @@ func TestIntegrationServeTwoPerson(t *testing.T) {
 	command(bob, "approve")
 	bob.WaitText("Approve alice")
 	bob.Keys("y")
+	// Everyone is told what was done, by whom, approved by whom, the
+	// contender's place in the queue as it was shown.
 	for _, s := range all {
-		s.WaitText("bob ("+bobFP[:10]+"…) approved alice ("+aliceFP[:10]+"…)'s force-release of "+holder.Node+" · token", ": done")
+		s.WaitText("alice ("+aliceFP[:10]+"…) force-released /serve/orders #0 · token 0x", ", approved by bob ("+bobFP[:10]+"…)")
 	}
 	if exists() {
 		t.Fatal("the holder is still there after bob's approval")
