@@ -46,6 +46,11 @@ names the certificate's key id, serial and principal. --revoked-keys lists keys
 Both files are read again when they change (and on SIGHUP); a session whose key
 was removed or revoked, or whose role changed, is ended.
 
+Connections not signed in yet (without their session open) are bounded as OpenSSH's
+MaxStartups and PerSourceMaxStartups bound them: --max-startups in all,
+--per-source-max-startups from one address, more closed as they are accepted; one
+not signed in within --login-grace-time is closed.
+
 Recording: with --record-sessions DIR, every session's screen is recorded as an
 asciicast v2 file (asciinema play FILE plays it), 0600, named by time, user and key
 id, each up to --record-max-size, deleted after --record-max-age; an action's audit
@@ -70,8 +75,10 @@ zklocks replay DIR or postmortem --recording DIR read it. Each watcher follows t
 audit log (--audit-log, where the sessions' actions go too), so that a force-release made
 from the CLI on this host is told, and kept, as one.
 
-The serve section of the config file gives listen, authorized-keys, host-key,
-contexts, max-sessions, idle-timeout and linger (flags win); serve --check
+The serve section of the config file gives listen, authorized-keys, revoked-keys,
+host-key, contexts, max-sessions, idle-timeout, linger, approve-within,
+max-startups, per-source-max-startups, login-grace-time, record-sessions,
+record-max-size and record-max-age (flags win); serve --check
 validates them, and the keys file, without serving. See docs/serve.md.
 
 ` + exitCodesHelp(),
