@@ -33,7 +33,9 @@ func TestActionsUnderTheTwoPersonRule(t *testing.T) {
 	g := &recordingGate{}
 	// ZK is nil: any write would panic.
 	a := &Actions{Audit: NewAudit(&audit), User: "alice", Key: "SHA256:a", Gate: g,
-		Recording: func() *lockcore.RecordingMark { return &lockcore.RecordingMark{File: "s.cast", Offset: 3 * time.Second} }}
+		Recording: func() *lockcore.RecordingMark {
+			return &lockcore.RecordingMark{File: "s.cast", Offset: 3 * time.Second}
+		}}
 	for name, act := range map[string]func() error{
 		"force-release": func() error { return a.ForceRelease(context.Background(), e) },
 		"fence":         func() error { return a.Fence(context.Background(), []lockcore.Expect{e, e}) },
