@@ -3,6 +3,7 @@ package serve
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -56,9 +57,9 @@ func (s *Server) admitKey(user string, key gossh.PublicKey, from string, now tim
 func noLongerWhy(who Who, err error) string {
 	switch {
 	case who.Cert != nil:
-		return "your certificate is no longer admitted: " + err.Error()
+		return "your certificate is no longer admitted: " + strings.TrimPrefix(err.Error(), errNotAdmitted.Error()+": ")
 	case errors.Is(err, errRevoked):
-		return "your key was revoked (it is listed in the revoked keys)"
+		return "your key is no longer admitted: " + strings.TrimPrefix(err.Error(), errNotAdmitted.Error()+": ")
 	default:
 		return "your key was removed from the authorized keys"
 	}
