@@ -77,6 +77,45 @@ type Event struct {
 	// Discovery comes with EventDiscovery and EventSynced.
 	Discovery Discovery
 	Err       error
+	// Ends, with EventLock and EventLockGone from a ZooKeeper transaction
+	// log (never from a watcher, which cannot know), say how each node
+	// that went in this change went.
+	Ends []NodeEnd `json:",omitempty"`
+}
+
+// EndHow is how a node went, as ZooKeeper's transaction log says it.
+type EndHow string
+
+// How a node went.
+const (
+	// EndDeletedByOwner: its own session deleted it (or, for a node no
+	// session owns, the session By did).
+	EndDeletedByOwner EndHow = "deleted-by-owner"
+	// EndDeletedByOther: a session other than its owner (By) deleted it.
+	EndDeletedByOther EndHow = "deleted-by-other"
+	// EndExpired: the server closed its session at its timeout.
+	EndExpired EndHow = "expired"
+	// EndClosed: its client closed its session.
+	EndClosed EndHow = "closed"
+)
+
+// NodeEnd is how one node went, from the transaction that removed it.
+type NodeEnd struct {
+	Path  string
+	Czxid int64
+	How   EndHow
+	// At is the transaction's time (the leader's clock).
+	At time.Time
+	// By is the session whose transaction removed it; Session its owner
+	// (0 for a node no session owns).
+	By      int64
+	Session int64
+	// Timeout is the owner session's timeout, and LastHeard the time of
+	// its last transaction before the end (a lower bound of when its
+	// client was last heard: pings are not logged); zero when the log and
+	// snapshot read do not say.
+	Timeout   time.Duration
+	LastHeard time.Time
 }
 
 // ServerInfo is one ensemble member as its four-letter words (or its
