@@ -89,6 +89,9 @@ type HistoryEntry struct {
 	// Action what the operator did when it was zklocks' operator.
 	EndedBy Ender
 	Action  *lockcore.Action
+	// Log is what ZooKeeper's transaction log said of the ending, when
+	// the events came from one.
+	Log LogEnd
 	// Note says, in words, what happened to zklocks' own connection or
 	// the ensemble, for the entries that are about them (Change.Ours).
 	Note string
@@ -123,6 +126,7 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			e := s.entry(at, change, prev.Path, p, false)
 			e.Seen = s.unwatched
 			e.EndedBy, e.Action = s.endedBy(p, e.At)
+			s.exactEnd(&e, p)
 			s.add(e)
 			s.noteEnd(e, p)
 		}

@@ -85,6 +85,8 @@ type State struct {
 	// they were told (EventAction), by contender, until the node's end is
 	// logged.
 	actions map[contenderKey]*lockcore.Action
+	// logEnds are the transaction log's ends of the event being applied.
+	logEnds []zkwatch.NodeEnd
 	// unwatched: the connection was lost since the last sync, so what a
 	// read shows may have happened while nothing watched.
 	unwatched bool
@@ -143,6 +145,8 @@ func (s *State) Apply(ev zkwatch.Event) {
 		s.unwatched = s.unwatched || ev.Conn.Phase != zkwatch.Connected
 		s.recordConn(prev, ev)
 	case zkwatch.EventLock:
+		s.logEnds = ev.Ends
+		defer func() { s.logEnds = nil }()
 		s.trackOwners(ev.Lock, ev.At)
 		l := s.withLinks(ev.Lock)
 		if !s.LastSync.IsZero() {
@@ -158,6 +162,8 @@ func (s *State) Apply(ev zkwatch.Event) {
 		delete(s.Denied, ev.Path)
 		s.LastChange = later(s.LastChange, ev.At)
 	case zkwatch.EventLockGone:
+		s.logEnds = ev.Ends
+		defer func() { s.logEnds = nil }()
 		if !s.LastSync.IsZero() {
 			s.record(ev.At, s.Locks[ev.Path], nil)
 		}

@@ -37,6 +37,12 @@ type Story struct {
 	// seen from their start that ended in the stretch.
 	WaitTimes StoryStats `json:"wait_times"`
 	HoldTimes StoryStats `json:"hold_times"`
+	// Partial says why the source did not hold the whole stretch (a
+	// transaction log cut short, zxids no log holds); empty when it did.
+	Partial []string `json:"partial,omitempty"`
+	// Members says where ensemble members' transaction logs differ, or
+	// where one lacks what the others hold.
+	Members []string `json:"members,omitempty"`
 }
 
 // How a hold or wait's start is known.
@@ -96,6 +102,11 @@ type StoryHold struct {
 	Frozen []StoryFrozen `json:"frozen,omitempty"`
 	// Audit is the operator's audit line of a forced end.
 	Audit string `json:"audit,omitempty"`
+	// DeletedBy, SessionTimeout and LastHeard are what a transaction
+	// log says of its end (see LogEnd).
+	DeletedBy      string        `json:"deleted_by,omitempty"`
+	SessionTimeout time.Duration `json:"session_timeout_ns,omitempty"`
+	LastHeard      time.Time     `json:"last_heard,omitzero"`
 }
 
 // StoryWait is one waiter's wait.
@@ -113,6 +124,10 @@ type StoryWait struct {
 	// not known).
 	AtMost bool   `json:"waited_at_most,omitempty"`
 	Audit  string `json:"audit,omitempty"`
+	// DeletedBy, SessionTimeout and LastHeard: as StoryHold's.
+	DeletedBy      string        `json:"deleted_by,omitempty"`
+	SessionTimeout time.Duration `json:"session_timeout_ns,omitempty"`
+	LastHeard      time.Time     `json:"last_heard,omitzero"`
 }
 
 // StoryConn is a connection lost: the recording's own (Session empty:
@@ -174,7 +189,12 @@ func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
 			shown = l
 			var now []lockcore.Anomaly
 			if l != nil {
-				st.Known, st.Recipe = true, l.Recipe
+				st.Known = true
+				if l.Recipe != lockcore.RecipeEmpty || st.Recipe == "" {
+					// A lock between holders reads empty: its recipe is
+					// what its contenders said.
+					st.Recipe = l.Recipe
+				}
 				now = l.Anomalies
 			}
 			anomalies = trackAnomalies(anomalies, open, now, at)

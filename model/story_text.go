@@ -51,8 +51,10 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 			if !sp.To.IsZero() {
 				end = enderWord(sp.EndedBy, EndReleasedOrForced)
 			}
-			holds = append(holds, StoryHold{Session: session, Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
-				Ended: sp.To, End: end, Held: d, AtLeast: atLeast, Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit})
+			h := StoryHold{Session: session, Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
+				Ended: sp.To, End: end, Held: d, AtLeast: atLeast, Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit}
+			h.DeletedBy, h.SessionTimeout, h.LastHeard = logEndOf(log, sp)
+			holds = append(holds, h)
 			continue
 		}
 		atMost := false
@@ -62,8 +64,12 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 				end, atMost = EndGranted, late
 			}
 		}
-		waits = append(waits, StoryWait{Session: session, Node: sp.Node, Joined: sp.From, Start: start, Ended: sp.To, End: end,
-			Waited: d, AtLeast: atLeast, AtMost: atMost, Audit: audit})
+		wt := StoryWait{Session: session, Node: sp.Node, Joined: sp.From, Start: start, Ended: sp.To, End: end,
+			Waited: d, AtLeast: atLeast, AtMost: atMost, Audit: audit}
+		if end != EndGranted {
+			wt.DeletedBy, wt.SessionTimeout, wt.LastHeard = logEndOf(log, sp)
+		}
+		waits = append(waits, wt)
 	}
 	return holds, waits
 }
@@ -79,8 +85,14 @@ func enderWord(e Ender, plain string) string {
 		return EndClosed
 	case EndedBySessionEnd:
 		return EndSessionEnded
-	case EndedByOperator:
+	case EndedByOperator, EndedByOther:
 		return EndForced
+	case EndedByOwner:
+		// A source that names the deleting session says it was its own.
+		if plain == EndLeftOrForced {
+			return EndLeft
+		}
+		return EndReleased
 	case EndedByRelease:
 		return plain
 	}
@@ -158,6 +170,7 @@ func (st Story) WriteText(w io.Writer, loc *time.Location) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	}
+	writePartial(b, st.Partial, st.Members)
 	if !st.WatchingFrom.IsZero() {
 		fmt.Fprintf(b, "the recording had the whole picture from %s; what was there then began earlier\n", storyTime(st.WatchingFrom, loc))
 	}
@@ -179,6 +192,7 @@ func (st Story) WriteText(w io.Writer, loc *time.Location) error {
 		for _, f := range h.Frozen {
 			fmt.Fprintf(b, "      %s\n", f.words(h, loc))
 		}
+		writeLogEnd(b, h.End, h.DeletedBy, h.SessionTimeout, h.LastHeard, loc)
 		if h.Audit != "" {
 			fmt.Fprintf(b, "      audit: %s\n", Printable(h.Audit))
 		}
@@ -199,6 +213,7 @@ func (st Story) WriteText(w io.Writer, loc *time.Location) error {
 			fmt.Fprintf(b, "; waited %s; %s at %s\n", d, endWords(wt.End), storyTime(wt.Ended, loc))
 		}
 		fmt.Fprintf(b, "      node %s\n", Printable(wt.Node))
+		writeLogEnd(b, wt.End, wt.DeletedBy, wt.SessionTimeout, wt.LastHeard, loc)
 		if wt.Audit != "" {
 			fmt.Fprintf(b, "      audit: %s\n", Printable(wt.Audit))
 		}

@@ -1,0 +1,60 @@
+package model
+
+import (
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Enders only ZooKeeper's transaction log tells: a watch does not say
+// which session deleted a node.
+const (
+	// EndedByOwner: its own session deleted it.
+	EndedByOwner Ender = "owner"
+	// EndedByOther: another session than its owner deleted it
+	// (HistoryEntry.Log.DeletedBy names it); the operator's action, when
+	// an audit log has it, keeps the entry EndedByOperator.
+	EndedByOther Ender = "other-session"
+)
+
+// LogEnd is what ZooKeeper's transaction log says of how a contender's
+// node went, beyond who or what ended it: the session that deleted it
+// when another did, its own session's timeout, and when its client was
+// last heard from (its session's last transaction).
+type LogEnd struct {
+	DeletedBy      int64         `json:"deleted_by,omitempty"`
+	SessionTimeout time.Duration `json:"session_timeout_ns,omitempty"`
+	LastHeard      time.Time     `json:"last_heard,omitzero"`
+}
+
+// exactEnd sets an ending from the transaction log's word for it, when
+// the event that removed the node carried one (Event.Ends).
+func (s *State) exactEnd(e *HistoryEntry, p lockcore.Participant) {
+	for _, end := range s.logEnds {
+		if end.Path != p.Path || (p.Token != 0 && end.Czxid != p.Token) {
+			continue
+		}
+		operator := e.EndedBy == EndedByOperator && e.Action != nil
+		switch end.How {
+		case zkwatch.EndDeletedByOwner:
+			e.EndedBy = EndedByOwner
+		case zkwatch.EndDeletedByOther:
+			e.EndedBy = EndedByOther
+			e.Log.DeletedBy = end.By
+		case zkwatch.EndExpired:
+			e.EndedBy = EndedByExpiry
+		case zkwatch.EndClosed:
+			e.EndedBy = EndedByClose
+		}
+		if end.How == zkwatch.EndDeletedByOther && operator {
+			// Another session deleted it, and an audit log says whose
+			// operation that was.
+			e.EndedBy = EndedByOperator
+		} else {
+			e.Action = nil
+		}
+		e.Log.SessionTimeout, e.Log.LastHeard = end.Timeout, end.LastHeard
+		return
+	}
+}
