@@ -1,0 +1,162 @@
+package txnlog
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/recording"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// Errors of a read as a whole.
+var (
+	// ErrNoSnapshot: no snapshot was readable that the logs follow, and
+	// the logs do not begin with the tree's first transaction.
+	ErrNoSnapshot = errors.New("txnlog: no readable snapshot that the logs follow")
+	// ErrNoTxnInRange: no log holds a transaction in the range asked for.
+	ErrNoTxnInRange = errors.New("txnlog: no log covers the range")
+)
+
+// Options say what to read.
+type Options struct {
+	// Range bounds the events sent (the leader's time of each
+	// transaction); the tree before From is rebuilt from the newest
+	// snapshot at or before it and the logs after.
+	Range recording.Range
+	// Lock, when not empty, is the one lock followed: the others are not
+	// analysed, so a long log's read costs what that lock's story does.
+	Lock string
+	// Analysis is the rule book and thresholds locks are analysed by.
+	Analysis lockcore.Options
+	// Warn hears what is skipped and worked around (a snapshot being
+	// written, say) as it happens; Result says it too.
+	Warn func(error)
+}
+
+// Result is what a read gave.
+type Result struct {
+	// Recording holds the events, as a recording of the same stretch
+	// would; its header's Server names the data directories.
+	Recording *recording.Recording
+	// Partial says why the events are not the whole of the range: a log
+	// cut short or spoilt, zxids no log holds, a range that begins
+	// before the history does. Empty when they are.
+	Partial []string
+	// Members says where the members' logs differ, or where one lacks
+	// transactions the others hold.
+	Members []string
+	// Snapshot is the snapshot read (empty: the history from its start)
+	// and First and Last the zxids of the transactions read after it.
+	Snapshot    string
+	First, Last int64
+}
+
+// Load reads the data directories at paths (one per ensemble member, any
+// number of them; each the directory holding version-2/, version-2/
+// itself, or a copy) as one history, and returns it as events.
+func Load(paths []string, opt Options) (*Result, error) {
+	var dirs []*Dir
+	for _, p := range paths {
+		d, err := Open(p)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, d)
+	}
+	warn := func(err error) {
+		if opt.Warn != nil {
+			opt.Warn(err)
+		}
+	}
+	n := &notes{}
+	t, snap, err := startingTree(dirs, opt.Range.From, nodeFilter(opt.Lock), warn)
+	if err != nil {
+		return nil, err
+	}
+	// The first transaction read must follow the snapshot: logs purged
+	// past it leave a gap.
+	g := &merged{notes: n, last: t.zxid}
+	for i, d := range dirs {
+		g.members = append(g.members, newMember(memberName(paths[i]), d, t.zxid, n))
+	}
+	defer g.close()
+	res := &Result{Snapshot: snap}
+	var events []zkwatch.Event
+	k := newTracker(t, opt.Analysis, opt.Lock, func(ev zkwatch.Event) { events = append(events, ev) })
+	from, to := opt.Range.From, opt.Range.To
+	begin := func(at time.Time) {
+		k.emit(zkwatch.Event{Kind: zkwatch.EventConn, At: at, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: at}})
+		k.discover(at)
+		k.emit(zkwatch.Event{Kind: zkwatch.EventSynced, At: at})
+		k.live = true
+	}
+	var first time.Time
+	startAt := func() time.Time {
+		if !from.IsZero() && from.After(first) {
+			return from
+		}
+		return first
+	}
+	for {
+		rec, ok := g.next()
+		if !ok {
+			break
+		}
+		at := time.UnixMilli(rec.Header.Time)
+		if !to.IsZero() && at.After(to) {
+			if !k.live && !first.IsZero() {
+				// Nothing happened between the range's start and its end.
+				begin(startAt())
+			}
+			break
+		}
+		if first.IsZero() {
+			first = at
+			res.First = rec.Header.Zxid
+			if !from.IsZero() && at.After(from) && snap != "" {
+				n.addPartial("the range begins at %s, before the history read does (its first transaction after %s is at %s)",
+					from.Format(time.RFC3339), snap, at.Format(time.RFC3339Nano))
+			}
+		}
+		if !k.live && (from.IsZero() || !at.Before(from)) {
+			begin(startAt())
+		}
+		changes := t.apply(rec)
+		res.Last = rec.Header.Zxid
+		if k.live && len(changes) > 0 {
+			k.touched(changes, at)
+		}
+	}
+	if !k.live {
+		if first.IsZero() {
+			return nil, fmt.Errorf("%w: the logs hold no transaction after %s up to the range's end (%s)", ErrNoTxnInRange, snapOrStart(snap), strings.Join(paths, ", "))
+		}
+		n.addPartial("the logs end at %s (zxid %#x), before the range begins: what they say is how things stood from then on, as far as they go",
+			t.at.Format(time.RFC3339Nano), t.zxid)
+		begin(startAt())
+	}
+	res.Partial, res.Members = n.partial, n.members
+	for _, p := range res.Partial {
+		warn(errors.New(p))
+	}
+	started := first
+	if len(events) > 0 {
+		started = events[0].At
+	}
+	res.Recording = &recording.Recording{
+		Headers: []recording.Header{{Format: recording.Version, Started: started, Part: 1,
+			Server: "ZooKeeper data " + strings.Join(paths, ", "), By: "zklocks (ZooKeeper's transaction log)"}},
+		Events: events,
+	}
+	return res, nil
+}
+
+func snapOrStart(snap string) string {
+	if snap == "" {
+		return "the history's start"
+	}
+	return snap
+}

@@ -1,0 +1,237 @@
+package txnlog
+
+import (
+	"path"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// tracked is a lock found in the rebuilt tree.
+type tracked struct {
+	sightings *lockcore.Sightings
+	// parts are the paths besides the lock's own that its analysis read
+	// (a semaphore's leases, an application's related nodes).
+	parts []string
+	// plain: a single ephemeral node, which stays a (free) lock when it
+	// goes, as the watcher keeps it.
+	plain bool
+}
+
+// tracker finds the locks of the rebuilt tree and reports them, as the
+// watcher would have, after each transaction that touched them.
+type tracker struct {
+	t   *tree
+	opt lockcore.Options
+	// only, when not empty, is the one lock followed: nothing else is
+	// analysed, which keeps a long log's read to what is asked.
+	only string
+	// live: the starting picture has been reported, so a lock found now
+	// was created now, and its first contenders are seen joining.
+	live  bool
+	locks map[string]*tracked
+	// byPart maps a part's path to the locks that read it.
+	byPart map[string]map[string]bool
+	emit   func(zkwatch.Event)
+}
+
+func newTracker(t *tree, opt lockcore.Options, only string, emit func(zkwatch.Event)) *tracker {
+	return &tracker{t: t, opt: opt, only: only, locks: map[string]*tracked{}, byPart: map[string]map[string]bool{}, emit: emit}
+}
+
+// discover reports every lock of the tree as it stands at at.
+func (k *tracker) discover(at time.Time) {
+	if k.only != "" {
+		k.visit(k.only, at, nil)
+		return
+	}
+	for p := range k.t.nodes {
+		if p == "/zookeeper" || strings.HasPrefix(p, "/zookeeper/") {
+			continue
+		}
+		if k.isLock(p) {
+			k.report(p, at, nil)
+		}
+	}
+}
+
+// touched reports the locks a transaction's changes can have changed.
+func (k *tracker) touched(changes []change, at time.Time) {
+	var ends []zkwatch.NodeEnd
+	for _, c := range changes {
+		if c.end != nil {
+			ends = append(ends, *c.end)
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range changes {
+		for _, cand := range k.candidates(c.path) {
+			if !seen[cand] {
+				seen[cand] = true
+				k.visit(cand, at, ends)
+			}
+		}
+	}
+}
+
+// candidates are the locks a change at p can concern: p itself (a plain
+// lock node), its parent (a queue), the semaphore it is part of, and the
+// locks that read p or its parent as a part.
+func (k *tracker) candidates(p string) []string {
+	dir := path.Dir(p)
+	out := []string{p, dir}
+	if sem, ok := lockcore.SemaphorePart(dir); ok {
+		out = append(out, sem)
+	}
+	if sem, ok := lockcore.SemaphorePart(p); ok {
+		out = append(out, sem)
+	}
+	for l := range k.byPart[p] {
+		out = append(out, l)
+	}
+	for l := range k.byPart[dir] {
+		out = append(out, l)
+	}
+	if k.only == "" {
+		return out
+	}
+	for _, c := range out {
+		if c == k.only {
+			return []string{c}
+		}
+	}
+	return nil
+}
+
+// visit reports the lock at p, if it is one, or its going.
+func (k *tracker) visit(p string, at time.Time, ends []zkwatch.NodeEnd) {
+	if p == "/" || p == "/zookeeper" || strings.HasPrefix(p, "/zookeeper/") {
+		return
+	}
+	tr := k.locks[p]
+	if _, ok := k.t.nodes[p]; !ok {
+		switch {
+		case tr == nil:
+		case tr.plain:
+			tr.sightings = nil
+			l := lockcore.Analyze(lockcore.Tree{Path: p, Absent: true, ReadAt: at}, nil, k.opt)
+			k.emit(zkwatch.Event{Kind: zkwatch.EventLock, At: at, Path: p, Lock: &l, Ends: ends})
+		default:
+			k.forget(p)
+			k.emit(zkwatch.Event{Kind: zkwatch.EventLockGone, At: at, Path: p, Ends: ends})
+		}
+		return
+	}
+	if tr == nil && !k.isLock(p) {
+		return
+	}
+	k.report(p, at, ends)
+}
+
+// report analyses the lock at p as it stands and sends it.
+func (k *tracker) report(p string, at time.Time, ends []zkwatch.NodeEnd) {
+	tr := k.locks[p]
+	self, _ := k.t.node(p)
+	names := k.t.names(p)
+	if tr == nil {
+		tr = &tracked{plain: self.Ephemeral() && len(names) == 0}
+		k.locks[p] = tr
+		if k.live {
+			// Found as it was made: reported empty first, so that its
+			// contenders are seen joining at their exact times.
+			empty := lockcore.Tree{Path: p, Self: self, ReadAt: at, Absent: tr.plain}
+			if tr.plain {
+				empty.Self = lockcore.Node{}
+			}
+			l := lockcore.Analyze(empty, nil, k.opt)
+			tr.sightings = l.Sightings()
+			k.emit(zkwatch.Event{Kind: zkwatch.EventLock, At: at, Path: p, Lock: &l})
+		}
+	}
+	lt := lockcore.Tree{Path: p, Self: self, Children: k.t.children(p), ReadAt: at, Seen: tr.sightings, Watched: tr.sightings != nil}
+	var parts []string
+	for _, e := range lockcore.ExtraPaths(p, self, names) {
+		if lt.Extra == nil {
+			lt.Extra = map[string][]lockcore.Node{}
+		}
+		lt.Extra[e] = k.t.children(e)
+		parts = append(parts, e)
+	}
+	for _, r := range lockcore.RelatedPaths(p, self, names) {
+		if lt.Related == nil {
+			lt.Related = map[string]lockcore.Node{}
+		}
+		lt.Related[r], _ = k.t.node(r)
+		parts = append(parts, r)
+	}
+	k.setParts(p, tr, parts)
+	l := lockcore.Analyze(lt, nil, k.opt)
+	tr.sightings = l.Sightings()
+	k.emit(zkwatch.Event{Kind: zkwatch.EventLock, At: at, Path: p, Lock: &l, Ends: ends})
+}
+
+func (k *tracker) setParts(p string, tr *tracked, parts []string) {
+	for _, old := range tr.parts {
+		delete(k.byPart[old], p)
+	}
+	tr.parts = parts
+	for _, n := range parts {
+		if k.byPart[n] == nil {
+			k.byPart[n] = map[string]bool{}
+		}
+		k.byPart[n][p] = true
+	}
+}
+
+func (k *tracker) forget(p string) {
+	if tr := k.locks[p]; tr != nil {
+		k.setParts(p, tr, nil)
+	}
+	delete(k.locks, p)
+}
+
+// isLock decides, as the watcher's discovery does, whether the node at p
+// is a lock. A lock's contenders are not locks of their own, whatever
+// their names: the watcher's walk does not go below a lock.
+func (k *tracker) isLock(p string) bool {
+	if dir := path.Dir(p); k.locks[dir] != nil || k.isLockNode(dir) {
+		return false
+	}
+	return k.isLockNode(p)
+}
+
+// isLockNode is isLock for p alone, whatever its parent.
+func (k *tracker) isLockNode(p string) bool {
+	self, ok := k.t.node(p)
+	if !ok || p == "/" {
+		return false
+	}
+	names := k.t.names(p)
+	book := k.opt.Book
+	if lockcore.IsDDLTask(p, names) {
+		return len(k.t.names(p+"/active")) > 0
+	}
+	if len(names) == 0 {
+		if _, persistent, ok := book.SingleNodeEntry(p); ok && (persistent || self.Ephemeral()) {
+			return true
+		}
+		if self.Ephemeral() {
+			return book.IsLockNode(p) || (lockcore.MaybeAppLockNode(p) && lockcore.IsAppLockNode(p, self))
+		}
+	}
+	if sem, ok := lockcore.SemaphorePart(p); ok {
+		if s, ok := k.t.node(sem); ok && len(lockcore.ExtraPaths(sem, s, k.t.names(sem))) > 0 {
+			return false
+		}
+	}
+	switch c, probe := book.Classify(p, self, names); c {
+	case lockcore.IsALock:
+		return true
+	case lockcore.IfEphemeral:
+		n, ok := k.t.node(path.Join(p, probe))
+		return ok && n.Ephemeral()
+	}
+	return false
+}
