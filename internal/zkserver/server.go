@@ -287,4 +287,8 @@ func (s *Server) PortTaken() bool {
 func (s *Server) LogTail() string { return logTail(s.LogPath(), 40) }
 
 func (s *Server) dataDir() string { return filepath.Join(s.dir, "data") }
+
+// DataDir is the server's data directory (zoo.cfg's dataDir), which holds
+// its transaction logs and snapshots under version-2/.
+func (s *Server) DataDir() string { return s.dataDir() }
 func (s *Server) cfgPath() string { return filepath.Join(s.dir, "zoo.cfg") }

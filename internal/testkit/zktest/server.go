@@ -94,6 +94,13 @@ func track(t testing.TB, srv *zkserver.Server) *Server {
 // Addr returns the client address, "127.0.0.1:PORT".
 func (s *Server) Addr() string { return s.srv.Addr() }
 
+// LogPath is the server's own log (zookeeper.log), kept across restarts.
+func (s *Server) LogPath() string { return s.srv.LogPath() }
+
+// DataDir is the server's data directory, which holds version-2/ (its
+// transaction logs and snapshots).
+func (s *Server) DataDir() string { return s.srv.DataDir() }
+
 // AdminPort returns the AdminServer's port on 127.0.0.1, or 0 when the
 // server has none (see WithAdminServer).
 func (s *Server) AdminPort() int { return s.srv.AdminPort() }
