@@ -192,3 +192,39 @@ func shortErr(err error) string {
 	}
 	return strings.TrimPrefix(err.Error(), "zkwatch: ")
 }
+
+// DataDirs is where a member keeps its snapshots (DataDir) and
+// transaction logs (DataLogDir), each a version-2/ directory, as its conf
+// word says.
+type DataDirs struct {
+	DataDir    string
+	DataLogDir string
+}
+
+// MemberDataDirs asks member, by the conf four-letter word, where it keeps
+// its data.
+func (c *Conn) MemberDataDirs(ctx context.Context, member string) (DataDirs, error) {
+	wctx, cancel := context.WithTimeout(ctx, defaultWordTimeout)
+	defer cancel()
+	out, err := words.FourLetterTLS(wctx, member, "conf", c.tls)
+	if err != nil {
+		return DataDirs{}, err
+	}
+	return ParseConfDirs(out), nil
+}
+
+// ParseConfDirs reads dataDir and dataLogDir from a conf answer.
+func ParseConfDirs(conf string) DataDirs {
+	var d DataDirs
+	for _, line := range strings.Split(conf, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		switch {
+		case !ok:
+		case k == "dataDir":
+			d.DataDir = v
+		case k == "dataLogDir":
+			d.DataLogDir = v
+		}
+	}
+	return d
+}

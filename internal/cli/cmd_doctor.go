@@ -29,6 +29,11 @@ disconnected holders, the servers' watch table, finding locks by dump, when a
 disconnected session expires), which way each comes, and for each gap the one-line
 fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port.
 
+It also asks each member where it keeps its data (conf's dataDir and dataLogDir) and,
+when that directory is on this host, how much history its transaction logs hold (the
+first and last zxid and their times, the number of logs and snapshots): what
+zklocks postmortem --recording DIR can tell of, run on that host.
+
 ` + exitCodesHelp(),
 		Example: `  zklocks doctor --server zk1:2181,zk2:2181,zk3:2181
   zklocks doctor --admin-port 9090 --admin-scheme https --admin-ca ca.pem --json`,
@@ -44,7 +49,7 @@ fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port.
 			}
 			defer conn.Close()
 			probes, ensemble := conn.ProbeMembers(cmd.Context())
-			d := diagnosis{probes: probes, missing: ensemble.Missing}
+			d := diagnosis{probes: probes, missing: ensemble.Missing, data: readMemberData(cmd.Context(), conn, probes)}
 			return write(cmd, asJSON, d.writeJSON, d.writeText)
 		},
 	}
@@ -56,6 +61,9 @@ fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port.
 type diagnosis struct {
 	probes  []zkwatch.Probe
 	missing []string
+	// data is, by probe, where the member keeps its data and what of it
+	// this host can read.
+	data []memberData
 }
 
 func answerText(err error) string {
@@ -104,6 +112,9 @@ func (d diagnosis) writeText(w io.Writer) error {
 		}
 		b.WriteString("\n")
 		b.WriteString("  AdminServer        " + adminText(p) + "\n")
+		if i < len(d.data) {
+			b.WriteString(d.data[i].text())
+		}
 		b.WriteString("  zklocks can show\n")
 		for _, c := range zkwatch.Capabilities {
 			via, why := p.Way(c)
@@ -243,6 +254,7 @@ type memberJSON struct {
 	Words        map[string]string `json:"four_letter_words"`
 	Admin        *adminJSON        `json:"admin_server"`
 	Capabilities []capabilityJSON  `json:"capabilities"`
+	Data         *dataJSON         `json:"data,omitempty"`
 }
 
 type adminJSON struct {
@@ -260,7 +272,7 @@ type capabilityJSON struct {
 
 func (d diagnosis) writeJSON(w io.Writer) error {
 	out := doctorJSON{Members: []memberJSON{}, Missing: d.missing}
-	for _, p := range d.probes {
+	for i, p := range d.probes {
 		m := memberJSON{Member: p.Member, Mode: p.Mode, Words: map[string]string{}}
 		for word, err := range p.Words {
 			m.Words[word] = answerText(err)
@@ -286,6 +298,9 @@ func (d diagnosis) writeJSON(w io.Writer) error {
 				cj.Fix = p.Fix(c)
 			}
 			m.Capabilities = append(m.Capabilities, cj)
+		}
+		if i < len(d.data) {
+			m.Data = d.data[i].json()
 		}
 		out.Members = append(out.Members, m)
 	}
