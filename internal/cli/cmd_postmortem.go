@@ -52,13 +52,13 @@ func registerAuditLogs(cmd *cobra.Command, paths *[]string) {
 	cmd.Flags().StringArrayVar(paths, "audit-log", nil, "an audit log of a zklocks that may have acted, to tell its force-releases in the recording as such (repeatable)")
 }
 
-func newPostmortemCommand() *cobra.Command {
-	var src string
+func newPostmortemCommand(g *globalFlags) *cobra.Command {
+	var srcs []string
 	var asJSON bool
 	var audits []string
 	var rng rangeFlags
 	cmd := &cobra.Command{
-		Use:   "postmortem PATH --recording SOURCE [--since D | --from T --to T] [--json]",
+		Use:   "postmortem PATH --recording SOURCE... [--since D | --from T --to T] [--audit-log FILE...] [--json]",
 		Short: "Tell a lock's story from a recording: holders, waiters, losses, anomalies, figures",
 		Long: `postmortem reads a recording and tells what happened to the lock at PATH, plainly enough to
 paste into an incident report: every holder with when it was granted, how long it held and
@@ -68,13 +68,23 @@ that ended, the connections lost (the recording's own, and the holders' sessions
 connected to no member), the anomalies as they arose and cleared, and the percentiles of
 the waits and holds. --json prints the same as one JSON document.
 
-SOURCE is a recording file (zklocks record), a history's directory, or an exporter's
-address (http://host:port), which keeps the history by default. --since 1h, or --from 02:40
---to 03:10, tells that stretch only (times of day are the latest such moment); without
-them, a history's last hour, or all of a file.
+SOURCE is a recording file (zklocks record), a history's directory, an exporter's
+address (http://host:port), which keeps the history by default, or a ZooKeeper data
+directory (the one holding version-2/, version-2/ itself, or a copy), told by its contents:
+its newest snapshot before the stretch and its transaction logs after tell every hold and
+wait at the leader's time of each transaction, and every end exactly (released by its own
+session; forced, naming the session that deleted it; expired at its session's timeout, with
+when its client was last heard; or its session closed by its client). Repeat --recording
+with each ensemble member's data directory to read them as one history: where they differ,
+or one lacks what the others hold, is said. zklocks never writes into a data directory,
+and reads a live one up to what is complete; what it could not read is marked PARTIAL.
 
-ZooKeeper does not say which session deleted a node: a holder's node deleted while its
-session lived is told released-or-forced (released by its holder, or force-released by
+--since 1h, or --from 02:40 --to 03:10, tells that stretch only (times of day are the
+latest such moment); without them, a history's last hour, or all of a file or data
+directory.
+
+A watch does not say which session deleted a node: in a recording, a holder's node
+deleted while its session lived is told released-or-forced (released by its holder, or force-released by
 another client) unless the recording holds the force-release of the zklocks that made
 it. --audit-log FILE (repeatable) reads the audit logs of the zklocks that may have
 acted (each host's, the CLI's and the UI's, default $XDG_STATE_HOME/zklocks/audit.log)
@@ -89,12 +99,13 @@ the figures.
 ` + exitCodesHelp(),
 		Example: `  zklocks postmortem /locks/orders --recording http://exporter:12181 --since 1h
   zklocks postmortem /locks/orders --recording incident.zklocks --from 02:40 --to 03:10 --json
-  zklocks postmortem /locks/orders --recording http://exporter:12181 --audit-log ops1-audit.log --audit-log ops2-audit.log`,
+  zklocks postmortem /locks/orders --recording http://exporter:12181 --audit-log ops1-audit.log --audit-log ops2-audit.log
+  zklocks postmortem /locks/orders --recording /var/lib/zookeeper --from 02:40 --audit-log /var/log/zklocks/audit.log`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &exitError{code: exitUsage, err: errors.New("postmortem needs one lock PATH (see zklocks postmortem --help)")}
 			}
-			if src == "" {
+			if len(srcs) == 0 {
 				return &exitError{code: exitUsage, err: errors.New("postmortem needs --recording SOURCE: a file, a history directory or an exporter's http://host:port")}
 			}
 			return nil
@@ -105,16 +116,23 @@ the figures.
 			if err != nil {
 				return err
 			}
-			r = historyDefault(src, r, rng.given(), now)
-			rec, err := loadSource(cmd.Context(), cmd.ErrOrStderr(), []string{src}, r)
+			if len(srcs) == 1 {
+				r = historyDefault(srcs[0], r, rng.given(), now)
+			}
+			want, err := wantOf(g, srcs, args[0])
 			if err != nil {
 				return err
 			}
-			events, err := withAuditLogs(rec.Events, audits)
+			src, err := loadSourceOf(cmd.Context(), cmd.ErrOrStderr(), srcs, r, want)
+			if err != nil {
+				return err
+			}
+			events, err := withAuditLogs(src.rec.Events, audits)
 			if err != nil {
 				return err
 			}
 			st := model.TellStory(events, args[0], r.From, r.To)
+			st.Partial, st.Members = src.partial, src.members
 			if err := write(cmd, asJSON, st.WriteJSON, func(w io.Writer) error { return st.WriteText(w, time.Local) }); err != nil {
 				return err
 			}
@@ -124,7 +142,7 @@ the figures.
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&src, "recording", "", "the recording: a file, a history directory, or an exporter's http://host:port")
+	cmd.Flags().StringArrayVar(&srcs, "recording", nil, "the recording: a file, a history directory, an exporter's http://host:port, or a ZooKeeper data directory (repeat it for each member's)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
 	registerAuditLogs(cmd, &audits)
 	rng.register(cmd.Flags())

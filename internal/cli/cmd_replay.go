@@ -13,7 +13,7 @@ import (
 	"github.com/zklocks/zklocks/ui"
 )
 
-func newReplayCommand() *cobra.Command {
+func newReplayCommand(g *globalFlags) *cobra.Command {
 	var mouse bool
 	var rng rangeFlags
 	var audits []string
@@ -31,7 +31,10 @@ timeline (4) shows the selected lock's waits and holds up to the cursor.
 
 Give a rotated recording's parts (FILE.2 FILE.1 FILE) to replay them in a row, a history's
 directory (zklocks exporter --history) to replay its parts, or an exporter's address
-(http://host:port, or its /history?since=1h) to replay what it kept. --since 1h, or --from
+(http://host:port, or its /history?since=1h) to replay what it kept, or ZooKeeper's own
+data directory (the one holding version-2/, or version-2/ itself; one per ensemble member)
+to replay what its snapshot and transaction logs say, at the leader's time of each
+transaction, every end exact (see zklocks postmortem --help). --since 1h, or --from
 02:40 --to 03:10, replays that stretch only, from the state it began in; a history without
 them replays its last hour. A part that ends
 early or has a corrupt line is replayed up to that line, with a warning naming it; a part
@@ -44,7 +47,8 @@ postmortem does, so that both tell them alike.
 		Example: `  zklocks replay incident.zklocks
   zklocks replay locks.zklocks.2 locks.zklocks.1 locks.zklocks
   zklocks replay http://exporter:12181 --since 1h
-  zklocks replay ~/.local/state/zklocks/history/zk1_2181 --from 02:40 --to 03:10`,
+  zklocks replay ~/.local/state/zklocks/history/zk1_2181 --from 02:40 --to 03:10
+  zklocks replay /var/lib/zookeeper --from 02:40 --to 03:10`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return &exitError{code: exitUsage, err: errors.New("replay needs a recording FILE, a history DIR or an exporter's URL (see zklocks replay --help)")}
@@ -64,10 +68,15 @@ postmortem does, so that both tell them alike.
 			if len(args) == 1 {
 				r = historyDefault(args[0], r, rng.given(), now)
 			}
-			rec, err := loadSource(cmd.Context(), cmd.ErrOrStderr(), args, r)
+			want, err := wantOf(g, args, "")
 			if err != nil {
 				return err
 			}
+			src, err := loadSourceOf(cmd.Context(), cmd.ErrOrStderr(), args, r, want)
+			if err != nil {
+				return err
+			}
+			rec := src.rec
 			events, err := withAuditLogs(rec.Events, audits)
 			if err != nil {
 				return err

@@ -55,7 +55,7 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if past.file != "" || past.at != "" || past.rng.given() || len(past.audits) > 0 {
-				return past.show(cmd, asJSON, args)
+				return past.show(cmd, g, asJSON, args)
 			}
 			s, err := g.load()
 			if err != nil {

@@ -21,21 +21,22 @@ type pastFlags struct {
 }
 
 func (f *pastFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.file, "recording", "", "read the locks from this recording (a file, a history directory or an exporter's http://host:port) instead of ZooKeeper")
+	cmd.Flags().StringVar(&f.file, "recording", "", "read the locks from this recording (a file, a history directory, an exporter's http://host:port, or a ZooKeeper data directory) instead of ZooKeeper")
 	cmd.Flags().StringVar(&f.at, "at", "", "with --recording, the moment to show (03:12:04, +90s, -1m, end, …)")
 	f.rng.register(cmd.Flags())
 	registerAuditLogs(cmd, &f.audits)
 }
 
 // show prints paths (every lock, when none) as they were at f.at.
-func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error {
+func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths []string) error {
 	if f.file == "" || f.at == "" {
 		return &exitError{code: exitUsage, err: errors.New("--recording and --at go together")}
 	}
 	// A history (a directory, an exporter) runs to now: a moment given
 	// as a time of day is the latest one, and only what led up to it is
 	// read unless a range says otherwise.
-	history := isURL(f.file) || isDir(f.file)
+	data := isDataSource([]string{f.file})
+	history := isURL(f.file) || (isDir(f.file) && !data)
 	now := time.Now()
 	var at time.Time
 	r, err := f.rng.parse(now)
@@ -50,14 +51,29 @@ func (f *pastFlags) show(cmd *cobra.Command, asJSON bool, paths []string) error 
 			}
 		}
 	}
+	if data {
+		// A data directory's logs end when they end: a time of day is
+		// the latest such moment, and only what led up to it is read.
+		if ar, aerr := recording.ParseRange("", f.at, "", now, time.Local); aerr == nil {
+			at = ar.From
+			if !f.rng.given() {
+				r = recording.Range{From: at, To: at}
+			}
+		}
+	}
 	if history && at.IsZero() && !f.rng.given() {
 		// +90s, -1m, start, end: of the last hour.
 		r.From = now.Add(-time.Hour)
 	}
-	rec, err := loadSource(cmd.Context(), cmd.ErrOrStderr(), []string{f.file}, r)
+	want, err := wantOf(g, []string{f.file}, "")
 	if err != nil {
 		return err
 	}
+	src, err := loadSourceOf(cmd.Context(), cmd.ErrOrStderr(), []string{f.file}, r, want)
+	if err != nil {
+		return err
+	}
+	rec := src.rec
 	events, err := withAuditLogs(rec.Events, f.audits)
 	if err != nil {
 		return err

@@ -44,7 +44,7 @@ func (f *rangeFlags) parse(now time.Time) (recording.Range, error) {
 // last hour of a history (a directory, or an exporter's address without
 // a range of its own), which may hold a week; all of a file.
 func historyDefault(src string, r recording.Range, given bool, now time.Time) recording.Range {
-	if given {
+	if given || isDataSource([]string{src}) {
 		return r
 	}
 	if isURL(src) {
@@ -73,13 +73,30 @@ func isURL(src string) bool {
 // short or spoilt gives what came before, with a warning naming it; a
 // recording with no event at all is an error.
 func loadSource(ctx context.Context, stderr io.Writer, srcs []string, r recording.Range) (*recording.Recording, error) {
+	src, err := loadSourceOf(ctx, stderr, srcs, r, sourceWant{})
+	if err != nil {
+		return nil, err
+	}
+	return src.rec, nil
+}
+
+// loadSourceOf is loadSource that also reads ZooKeeper data directories
+// (each member's, or one: see isDataSource), following want.lock alone
+// when it names one, and says what such a read could not cover.
+func loadSourceOf(ctx context.Context, stderr io.Writer, srcs []string, r recording.Range, want sourceWant) (*source, error) {
 	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
+	if isDataSource(srcs) {
+		return loadDataDirs(srcs, r, want, warn)
+	}
 	var rec *recording.Recording
 	var err error
 	switch {
 	case len(srcs) == 1 && isURL(srcs[0]):
 		rec, err = fetchHistory(ctx, srcs[0], r, warn)
 	case len(srcs) == 1 && isDir(srcs[0]):
+		if _, err := os.ReadDir(srcs[0]); err != nil {
+			return nil, &exitError{code: exitFailed, err: err}
+		}
 		rec, err = recording.LoadDir(srcs[0], recording.ReadOptions{Range: r, Warn: warn})
 	default:
 		for _, s := range srcs {
@@ -98,7 +115,7 @@ func loadSource(ctx context.Context, stderr io.Writer, srcs []string, r recordin
 	if len(rec.Events) == 0 {
 		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%s: the recording holds no event in that range", strings.Join(srcs, " "))}
 	}
-	return rec, nil
+	return &source{rec: rec}, nil
 }
 
 func isDir(p string) bool {

@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording/txnlog"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// dataDirFixture is a copy of a real ZooKeeper 3.8's data directory after
+// an incident (recording/txnlog's testdata), version-2/ and all.
+func dataDirFixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	if out, err := exec.Command("cp", "-a", "../../recording/txnlog/testdata/zk38/.", dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	return dst
+}
+
+func TestPostmortemOfADataDirectory(t *testing.T) {
+	dir := dataDirFixture(t)
+	for _, c := range []struct{ lock, end, words string }{
+		{"/locks/killed", "expired", "session timeout 10s; its session's last transaction at"},
+		{"/locks/forced", "forced", "deleted by session 0x"},
+		{"/locks/closed", "session-closed", "closed by its client"},
+		{"/locks/released", "released", "released at"},
+	} {
+		out, errOut, code := run(t, "postmortem", c.lock, "--recording", dir)
+		if code != exitOK || !strings.Contains(out, c.words) {
+			t.Errorf("postmortem %s exited %d: %s\n%s", c.lock, code, errOut, out)
+		}
+		out, _, _ = run(t, "postmortem", c.lock, "--recording", filepath.Join(dir, "version-2"), "--json")
+		var st struct {
+			Holds   []struct{ End string } `json:"holds"`
+			Partial []string               `json:"partial"`
+		}
+		if err := json.Unmarshal([]byte(out), &st); err != nil || len(st.Holds) == 0 || st.Holds[0].End != c.end || len(st.Partial) > 0 {
+			t.Errorf("postmortem %s --json: %v\n%s", c.lock, err, out)
+		}
+	}
+}
+
+func TestPostmortemOfADataDirectoryCutShortIsPartial(t *testing.T) {
+	dir := dataDirFixture(t)
+	log := filepath.Join(dir, "version-2", "log.20")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, b[:len(b)-7], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "postmortem", "/locks/killed", "--recording", dir, "--json")
+	if code != exitOK || !strings.Contains(out, `"partial"`) || !strings.Contains(out, "middle of a record") {
+		t.Errorf("exit %d, stderr %s\n%s", code, errOut, out)
+	}
+	out, _, _ = run(t, "postmortem", "/locks/killed", "--recording", dir)
+	if !strings.Contains(out, "PARTIAL: ") {
+		t.Errorf("the text does not say it is partial:\n%s", out)
+	}
+}
+
+func TestShowAtOfADataDirectory(t *testing.T) {
+	dir := dataDirFixture(t)
+	out, errOut, code := run(t, "show", "--recording", dir, "--at", "end", "/locks/sem", "--json")
+	if code != exitOK || !strings.Contains(out, `"/locks/sem"`) {
+		t.Errorf("show --at end exited %d: %s\n%s", code, errOut, out)
+	}
+}
+
+func TestDataDirectoryBadInputIsSaid(t *testing.T) {
+	keeper := t.TempDir()
+	for _, n := range []string{"changelog_1_100000.bin", "snapshot_100000.bin.zstd"} {
+		if err := os.WriteFile(filepath.Join(keeper, n), []byte("keeper"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, errOut, code := run(t, "postmortem", "/locks/x", "--recording", keeper)
+	if code != exitFailed || !strings.Contains(errOut, "ClickHouse Keeper") || strings.Contains(errOut, "panic") {
+		t.Errorf("a Keeper directory: exit %d, %s", code, errOut)
+	}
+	dir := dataDirFixture(t)
+	_, errOut, code = run(t, "postmortem", "/locks/killed", "--recording", dir, "--to", "2001-01-01T00:00:00Z")
+	if code != exitFailed || !strings.Contains(errOut, "no log covers the range") {
+		t.Errorf("a range before the logs: exit %d, %s", code, errOut)
+	}
+}
+
+func TestPostmortemOfADataDirectoryTakesTheAuditLine(t *testing.T) {
+	dir := dataDirFixture(t)
+	res, err := txnlog.Load([]string{dir}, txnlog.Options{Lock: "/locks/forced"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var end zkwatch.NodeEnd
+	for _, ev := range res.Recording.Events {
+		for _, e := range ev.Ends {
+			if e.How == zkwatch.EndDeletedByOther {
+				end = e
+			}
+		}
+	}
+	if end.Path == "" {
+		t.Fatal("the fixture's forced end is not in the log")
+	}
+	// The operation that deleted it, as the operator's zklocks audited it.
+	ours := lockcore.Action{At: end.At.Add(-3 * time.Millisecond), User: "sre", Host: "ops-1", Via: model.ViaCLI,
+		Kind: lockcore.ActionForceRelease, Node: end.Path, Token: end.Czxid, Session: end.By, Owner: end.Session}
+	other := ours
+	other.Node, other.User, other.Token = "/locks/other/lock-0000000001", "someone", 99
+	audits := t.TempDir()
+	a, b := filepath.Join(audits, "a.log"), filepath.Join(audits, "b.log")
+	if err := os.WriteFile(a, []byte(model.AuditLine(other)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(model.AuditLine(ours)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "postmortem", "/locks/forced", "--recording", dir, "--audit-log", a, "--audit-log", b)
+	if code != exitOK || !strings.Contains(out, "forced at") || !strings.Contains(out, `audit: {"time"`) ||
+		!strings.Contains(out, `"user":"sre"`) || strings.Contains(out, "someone") ||
+		!strings.Contains(out, "deleted by session "+lockcore.SessionHex(end.By)) {
+		t.Errorf("exit %d, %s\n%s", code, errOut, out)
+	}
+	// Without the audit log, the same end is forced, by the session named.
+	out, _, _ = run(t, "postmortem", "/locks/forced", "--recording", dir)
+	if !strings.Contains(out, "forced at") || strings.Contains(out, "audit:") {
+		t.Errorf("without the audit log:\n%s", out)
+	}
+}
