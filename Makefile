@@ -81,6 +81,13 @@ bench-watch: deps
 # beside its target and a raw go-zookeeper floor (see docs/performance.md, Large
 # clusters), the floor and the UI in interleaved rounds; fifteen to twenty
 # minutes. BENCHFLAGS adds e.g. -scale.members=3 or -scale.rounds=5.
+# zklocks reading ZooKeeper's own transaction log beside ZooKeeper's
+# TxnLogToolkit: a million-znode snapshot, then 5 million lock
+# transactions over 10,000 locks (see docs/performance.md).
+.PHONY: bench-txnlog
+bench-txnlog: deps
+	$(GO) test ./tests/bench/txnlog -run '^$$' -bench '^BenchmarkTxnLog$$' -benchtime 1x -count 1 -timeout 120m $(BENCHFLAGS)
+
 .PHONY: bench-scale
 bench-scale: deps
 	$(GO) test ./tests/bench/scale -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -count 1 -timeout 60m $(BENCHFLAGS)
