@@ -90,15 +90,15 @@ func ReadTxn(r *Reader, typ int32) Txn {
 	switch typ {
 	case OpCreate, OpCreate2:
 		t.Path, t.Data = r.String(), r.Buffer()
-		ReadACLs(r)
+		skipACLs(r)
 		t.Ephemeral, t.ParentCVersion = r.Bool(), r.Int()
 	case OpCreateContainer:
 		t.Path, t.Data = r.String(), r.Buffer()
-		ReadACLs(r)
+		skipACLs(r)
 		t.ParentCVersion = r.Int()
 	case OpCreateTTL:
 		t.Path, t.Data = r.String(), r.Buffer()
-		ReadACLs(r)
+		skipACLs(r)
 		t.ParentCVersion, t.TTL = r.Int(), r.Long()
 	case OpDelete, OpDeleteContainer:
 		t.Path = r.String()
@@ -106,7 +106,7 @@ func ReadTxn(r *Reader, typ int32) Txn {
 		t.Path, t.Data, t.Version = r.String(), r.Buffer(), r.Int()
 	case OpSetACL:
 		t.Path = r.String()
-		ReadACLs(r)
+		skipACLs(r)
 		t.Version = r.Int()
 	case OpCheck:
 		t.Path, t.Version = r.String(), r.Int()
@@ -129,6 +129,17 @@ func ReadTxn(r *Reader, typ int32) Txn {
 		}
 	}
 	return t
+}
+
+// skipACLs reads past a vector of ACL entries, which a Txn does not keep,
+// without making their strings: every create carries one.
+func skipACLs(r *Reader) {
+	n := r.Count(12)
+	for i := 0; i < n && r.Err() == nil; i++ {
+		r.Int()
+		r.Buffer()
+		r.Buffer()
+	}
 }
 
 // digestSize is a TxnDigest's length: int version, long treeDigest.
