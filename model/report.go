@@ -38,6 +38,9 @@ type Report struct {
 	// first, as an event log tells them (see EndedOf); empty for a live
 	// read, which sees no endings.
 	Ended []Ended
+	// Partial says why the source (a transaction log cut short, zxids no
+	// log holds) did not hold all it was asked for; empty when it did.
+	Partial []string
 }
 
 // Ended is a hold or wait whose node went, as the event log tells it.

@@ -28,6 +28,8 @@ type reportJSON struct {
 	// Ended are the holds and waits of the locks shown that ended, as a
 	// recording's event log tells them; a live read cannot see endings.
 	Ended []endedJSON `json:"ended,omitempty"`
+	// Partial: see Report.Partial.
+	Partial []string `json:"partial,omitempty"`
 }
 
 // serverWaysJSON is how one member answered: each word by "4lw" or
@@ -179,7 +181,7 @@ type anomalyJSON struct {
 // bidirectional characters in names and data are escaped as \uXXXX, so the
 // output is safe to print on a terminal.
 func (r Report) WriteJSON(w io.Writer) error {
-	out := reportJSON{Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
+	out := reportJSON{Partial: r.Partial, Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
 		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks)), Fix: r.Fix, Servers: serversWays(r.Servers)}
 	for _, l := range r.Locks {
 		j := lockToJSON(l, r.Links)

@@ -19,6 +19,9 @@ import (
 // warnings) are plain text that never widens them.
 func (r Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
+	for _, p := range r.Partial {
+		fmt.Fprintf(ew, "PARTIAL: %s\n", Printable(p))
+	}
 	for i, l := range r.Locks {
 		if i > 0 {
 			fmt.Fprintln(ew)

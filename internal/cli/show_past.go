@@ -88,6 +88,7 @@ func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths 
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s as at %s (after %d of its %d events, %s – %s)\n", model.Printable(f.file),
 		at.Format("2006-01-02 15:04:05.000 MST"), n, tape.Len(), tape.Start().Format(time.TimeOnly), tape.End().Format(time.TimeOnly))
 	report := pastReport(tape.StateAt(n), at, rec.Headers[0].Server, paths)
+	report.Partial = src.partial
 	if err := write(cmd, asJSON, report.WriteJSON, report.WriteText); err != nil {
 		return err
 	}

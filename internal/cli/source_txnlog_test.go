@@ -67,6 +67,15 @@ func TestPostmortemOfADataDirectoryCutShortIsPartial(t *testing.T) {
 	if !strings.Contains(out, "PARTIAL: ") {
 		t.Errorf("the text does not say it is partial:\n%s", out)
 	}
+	// show --at says it too.
+	out, _, _ = run(t, "show", "--recording", dir, "--at", "end", "--json")
+	if !strings.Contains(out, `"partial"`) || !strings.Contains(out, "middle of a record") {
+		t.Errorf("show --at --json does not say it is partial:\n%s", out)
+	}
+	out, _, _ = run(t, "show", "--recording", dir, "--at", "end")
+	if !strings.Contains(out, "PARTIAL: ") {
+		t.Errorf("show --at's text does not say it is partial:\n%s", out)
+	}
 }
 
 func TestShowAtOfADataDirectory(t *testing.T) {
