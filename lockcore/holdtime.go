@@ -228,6 +228,10 @@ func HoldAt(h Hold, readAt, now time.Time) Hold {
 	return h
 }
 
+// longHeldFix is what a long hold calls for, as the UI and
+// docs/alerting.md say it: a pager shows check's line first.
+const longHeldFix = ": if its client is alive, its work is stuck: look at the process' threads (jstack, py-spy), then revoke or force-release"
+
 // longHeld reports the holders known, as of now, to have held longer than
 // the threshold (anomalies), and those that only may have (their hold's
 // upper bound is past it, its lower bound is not).
@@ -243,11 +247,11 @@ func longHeld(l *Lock, threshold time.Duration, now time.Time) (known, maybe []A
 		switch holdClassOf(h, threshold) {
 		case holdKnownLong:
 			if h.Exact() {
-				known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s (%s), longer than %s",
-					stamp(h.By), holdEvidence(h.How), threshold)))
+				known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s (%s), longer than %s%s",
+					stamp(h.By), holdEvidence(h.How), threshold, longHeldFix)))
 			} else {
-				known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s at the latest (queued from %s), longer than %s",
-					stamp(h.By), stamp(p.Ctime), threshold)))
+				known = append(known, one(AnomalyLongHeld, p, fmt.Sprintf("held since %s at the latest (queued from %s), longer than %s%s",
+					stamp(h.By), stamp(p.Ctime), threshold, longHeldFix)))
 			}
 		case holdMaybeLong:
 			maybe = append(maybe, one(AnomalyLongHeld, p, fmt.Sprintf("may have held longer than %s: queued from %s and got the lock by %s, when is not known",

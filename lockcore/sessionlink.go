@@ -129,7 +129,7 @@ func WithLinks(l Lock, links SessionLinks) Lock {
 		if p.Role == RoleHolder && k.State == LinkDisconnected {
 			l.Anomalies = append(l.Anomalies, one(AnomalyDisconnectedHolder, p,
 				fmt.Sprintf("holds, but session %s is connected to no ensemble member (every member's cons at %s): its client is gone or cut off, "+
-					"and the lock stays held until the session expires (%s), unless the client reconnects first%s",
+					"and the lock stays held until the session expires (%s), unless the client reconnects first%s; force-release passes the lock now",
 					SessionHex(p.Session), stamp(k.At), expiresIn(k), lastSeenIn(k))))
 		}
 		if p.Role == RoleWaiter && k.State == LinkDisconnected {
@@ -140,7 +140,7 @@ func WithLinks(l Lock, links SessionLinks) Lock {
 				fmt.Sprintf("holds, and its connection stands, but its member had heard nothing from session %s for at least %ds when asked at %s, "+
 					"more than a third of its %ds timeout, which a live client pings within: its process is stopped (GC pause, SIGSTOP, stalled VM). "+
 					"Unless it wakes, the session expires within ~%ds of that answer and the lock passes on; if it wakes after that, its client is not told at once, "+
-					"so a downstream store must check its fencing token (czxid %d)",
+					"so a downstream store must check its fencing token (czxid %d); to pass the lock sooner, force-release it",
 					SessionHex(p.Session), seconds(sl.For), stamp(sl.At), seconds(sl.Timeout), seconds(sl.Timeout-sl.For), p.Token)))
 		}
 	}
