@@ -31,6 +31,13 @@ func findAnomalies(l *Lock, entries []*entry, cycles [][]int, w *WatchTable, opt
 		case !p.Ephemeral:
 			out = append(out, one(AnomalyPersistent, p,
 				fmt.Sprintf("not ephemeral (created %s): no session owns it, so it stays until someone deletes it", stamp(p.Ctime))))
+		case p.Role == RoleWaiter && p.Watches == nil && !p.WatchesUnknown && w != nil && !entries[i].noWatch && entries[i].assumed:
+			// The fallback rule guessed a watch on the node before; an
+			// in-house lock's waiters may instead watch the lock node's
+			// children (a herd), which no server lists.
+			out = append(out, one(AnomalyUnwatchedWaiter, p,
+				fmt.Sprintf("waits, but by the servers' table session %s watches no node of this lock; a children watch (on the lock node, as a herd's waiters hold) "+
+					"cannot be seen there, so whether anything will wake it cannot be told: teach zklocks the lock to have it judged", SessionHex(p.Session))))
 		case p.Role == RoleWaiter && p.Watches == nil && !p.WatchesUnknown && w != nil && !entries[i].noWatch:
 			out = append(out, one(AnomalyUnwatchedWaiter, p,
 				fmt.Sprintf("waits, but session %s watches nothing in this lock, so nothing will wake it", SessionHex(p.Session))))

@@ -178,3 +178,28 @@ func TestOrphanAndItsOwnerAreToldApart(t *testing.T) {
 		}
 	}
 }
+
+// TestFallbackUnwatchedWaiterIsNotCalledStuck: an in-house lock's waiters
+// that watch the lock node's children (a herd) hold no watch the servers
+// list. Read by the fallback rule, such a waiter is said to watch no node
+// seen, and its detail says a children watch cannot be seen rather than
+// that nothing will wake it; a known recipe's waiter still is.
+func TestFallbackUnwatchedWaiterIsNotCalledStuck(t *testing.T) {
+	b := &builder{}
+	n := func(i int) string { return fmt.Sprintf("lock-%010d", i) }
+	w := NewWatchTable(map[int64][]string{2: {"/elsewhere"}, 3: {"/elsewhere"}})
+	l := Analyze(queueTree("/inhouse/reindex", b.node(n(0), 1), b.node(n(1), 2), b.node(n(2), 3)), w, Options{})
+	if len(l.Assumed) == 0 {
+		t.Fatalf("an in-house lock was not read by the fallback rule: %+v", l)
+	}
+	a := anomaly(t, l, AnomalyUnwatchedWaiter)
+	if strings.Contains(a.Detail, "nothing will wake it") || !strings.Contains(a.Detail, "a children watch") ||
+		!strings.Contains(a.Detail, "cannot be seen") {
+		t.Fatalf("the fallback's unwatched waiter claims what it cannot know: %q", a.Detail)
+	}
+	c := func(i int) string { return curatorName("lock-", i) }
+	l = Analyze(queueTree("/l", b.node(c(0), 1), b.node(c(1), 2)), NewWatchTable(map[int64][]string{2: {"/elsewhere"}}), Options{})
+	if a := anomaly(t, l, AnomalyUnwatchedWaiter); !strings.Contains(a.Detail, "nothing will wake it") {
+		t.Fatalf("a Curator waiter watching nothing: %q", a.Detail)
+	}
+}

@@ -48,6 +48,7 @@ func assumeSequential(l *Lock, entries []*entry) {
 			sample = e.name.Raw
 		}
 		n++
+		e.assumed = true
 		if m, w := wordMode(e.name.Prefix); m != "" {
 			e.mode = m
 			if !slices.Contains(words[m], w) {

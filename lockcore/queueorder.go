@@ -30,6 +30,9 @@ type entry struct {
 	// noWatch: its recipe's waiters watch nothing by design (a rule book
 	// entry's waits: nothing), so an unwatched waiter is no anomaly.
 	noWatch bool
+	// assumed: the fallback rule gave it its role and watch, for a name
+	// no rule book entry describes.
+	assumed bool
 	// persistentOK: its recipe's nodes may be persistent by design.
 	persistentOK bool
 	// identity names the contender, read by its rule book entry.

@@ -95,7 +95,7 @@ func writeLockText(w io.Writer, l lockcore.Lock, links lockcore.SessionLinks, cl
 		fmt.Fprintf(w, "? assumed: %s\n", Printable(a))
 	}
 	writeAppText(w, l.App)
-	writeQueueTable(w, l.Participants, client)
+	writeQueueTable(w, l.Participants, len(l.Assumed) > 0, client)
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
@@ -200,8 +200,8 @@ func NewHoldersText(holders []lockcore.Participant) string {
 }
 
 // writeQueueTable writes the participants as a table with columns aligned
-// among themselves only.
-func writeQueueTable(out io.Writer, ps []lockcore.Participant, client func(int64) string) {
+// among themselves only; assumed says the fallback rule read the lock.
+func writeQueueTable(out io.Writer, ps []lockcore.Participant, assumed bool, client func(int64) string) {
 	if len(ps) == 0 {
 		return
 	}
@@ -222,6 +222,10 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, client func(int64
 			waits = "→ " + ShortNode(p.Watches.Node)
 		case p.WatchesUnknown:
 			waits = "(unknown)"
+		case p.Role == lockcore.RoleWaiter && assumed:
+			// A children watch, which the fallback rule cannot rule
+			// out, is never listed.
+			waits = "(no node seen)"
 		case p.Role == lockcore.RoleWaiter:
 			waits = "(watches nothing)"
 		}

@@ -309,6 +309,10 @@ func (p *detailPane) waitsOn(q *lockcore.Participant) cell {
 		return cell{}
 	case q.WatchesUnknown:
 		return cell{text: "unknown", p: st.warning}
+	case q.Watches == nil && len(p.lock.Assumed) > 0:
+		// A children watch, which the fallback rule cannot rule out,
+		// is never listed: no node seen is all that is known.
+		return cell{text: "no node seen", p: st.warning}
 	case q.Watches == nil:
 		return cell{text: "nothing", p: st.danger}
 	case q.Watches.Children:

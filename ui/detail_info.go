@@ -119,6 +119,11 @@ func (p *detailPane) waiterInfo(b *infoLines, q *lockcore.Participant) {
 	case q.WatchesUnknown:
 		b.kv("waits on", "unknown: by the servers' watch table, this session watches only its own other nodes here, "+
 			"so which of them this waiter waits through cannot be told", st.warning)
+	case q.Watches == nil && len(p.lock.Assumed) > 0:
+		// The fallback rule's guess: an in-house waiter may hold a
+		// children watch on the lock node, which no table lists.
+		b.kv("waits on", "no node of this lock, by the servers' watch table, which never lists a children watch "+
+			"(as a herd's waiters hold on the lock node): whether anything will wake it cannot be told", st.warning)
 	case q.Watches == nil:
 		b.kv("waits on", "nothing in this lock, by the servers' watch table: it will not wake on its own", st.danger)
 	case q.Watches.Children:
