@@ -95,6 +95,14 @@ func writeLockText(w io.Writer, l lockcore.Lock, links lockcore.SessionLinks, cl
 		fmt.Fprintf(w, "? assumed: %s\n", Printable(a))
 	}
 	writeAppText(w, l.App)
+	if l.Recipe == lockcore.RecipeEphemeral && len(l.Participants) == 0 {
+		// A plain lock node exists only while it is held.
+		free := "free: no node at this path now; a plain lock's holder creates it"
+		if l.WatchesSource == lockcore.WatchesFromServer && len(l.HiddenWaiters) == 0 && len(l.Observers) == 0 {
+			free += ", and no session watches for it"
+		}
+		fmt.Fprintln(w, free)
+	}
 	writeQueueTable(w, l.Participants, len(l.Assumed) > 0, client)
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,13 +23,22 @@ const readConcurrency = 64
 // beside it (lockcore.RelatedPaths). Children that vanish while being read
 // are left out; nodes whose data the ACL denies are kept, with their Stat
 // and DataDenied. The result is a snapshot that may be stale by the time it
-// is shown. Errors wrap ErrNoNode or ErrNoAuth (a list of children denied)
-// and name the path.
+// is shown. A path with no node whose parent has one is read as Absent:
+// a plain lock node, free, looks so (and so does a path no lock uses; only
+// the watches on it tell them apart). Errors wrap ErrNoNode (the parent
+// has no node either) or ErrNoAuth (a list of children denied) and name
+// the path.
 func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error) {
 	if err := ValidatePath(path); err != nil {
 		return lockcore.Tree{}, err
 	}
 	self, err := c.readNode(ctx, path)
+	if errors.Is(err, zk.ErrNoNode) && path != "/" {
+		if _, perr := c.readNode(ctx, parentPath(path)); perr != nil {
+			return lockcore.Tree{}, err
+		}
+		return lockcore.Tree{Path: path, Absent: true, ReadAt: time.Now()}, nil
+	}
 	if err != nil {
 		return lockcore.Tree{}, err
 	}
@@ -189,4 +199,12 @@ func baseName(p string) string {
 		}
 	}
 	return p
+}
+
+// parentPath is the path of p's parent: "/" for a node at the root.
+func parentPath(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "/"
 }

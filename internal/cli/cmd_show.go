@@ -29,7 +29,8 @@ func newShowCommand(g *globalFlags) *cobra.Command {
 waiters, each waiter's mode and the node it watches, the chain to a holder, and anomalies.
 
 PATH is a lock parent (the node whose children are the contenders), a semaphore's path,
-or a plain ephemeral lock node itself.
+or a plain ephemeral lock node itself: one with no node (its parent has one) is free,
+and shown so with the sessions that watch for it.
 
 With --recording FILE --at TIME, show prints the locks as a recording (zklocks record)
 saw them at that moment, without connecting: every lock when no PATH is given. TIME is
