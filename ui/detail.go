@@ -312,7 +312,7 @@ func (p *detailPane) waitsOn(q *lockcore.Participant) cell {
 	case q.Watches == nil && len(p.lock.Assumed) > 0:
 		// A children watch, which the fallback rule cannot rule out,
 		// is never listed: no node seen is all that is known.
-		return cell{text: "no node seen", p: st.warning}
+		return cell{text: "unseen", p: st.warning}
 	case q.Watches == nil:
 		return cell{text: "nothing", p: st.danger}
 	case q.Watches.Children:
