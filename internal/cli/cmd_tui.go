@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,19 +73,20 @@ func (f *tuiFlags) takeOpen(args []string) error {
 	return nil
 }
 
-// openUnderRoots checks that the path to open, if any, is under one of
-// the roots, where the UI looks for locks.
-func openUnderRoots(open string, roots []string) error {
+// rootsWithOpen returns the roots the UI watches: roots, and the path to
+// open too when it is under none of them, so that a lock show and explain
+// read outside the context's roots opens as well. added says whether the
+// path was added.
+func rootsWithOpen(open string, roots []string) ([]string, bool) {
 	if open == "" {
-		return nil
+		return roots, false
 	}
 	for _, r := range roots {
 		if r == "/" || open == r || strings.HasPrefix(open, r+"/") {
-			return nil
+			return roots, false
 		}
 	}
-	return fmt.Errorf("%s is not under the roots (%s), where the UI looks for locks: add --root %s",
-		model.Printable(open), model.Printable(strings.Join(roots, ", ")), model.Printable(open))
+	return append(slices.Clone(roots), open), true
 }
 
 // runTUI connects, watches every lock under the roots, and runs the UI until
@@ -133,8 +135,11 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 	if s.logFile == "-" {
 		return "", &exitError{code: exitUsage, err: errNeedsFile}
 	}
-	if err := openUnderRoots(f.open, s.roots); err != nil {
-		return "", &exitError{code: exitUsage, err: err}
+	roots, added := rootsWithOpen(f.open, s.roots)
+	if added {
+		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s is under none of the roots (%s): watching it as well\n",
+			model.Printable(f.open), model.Printable(strings.Join(s.roots, ", ")))
+		s.roots = roots
 	}
 	audit, closeAudit, err := o.auditUnlessReadOnly(s.readOnly)
 	if err != nil {

@@ -23,12 +23,12 @@ func TestOpenPathArguments(t *testing.T) {
 			}
 		})
 	}
-	if err := openUnderRoots("/jobs/x/lock", []string{"/locks"}); err == nil || !strings.Contains(err.Error(), "--root /jobs/x/lock") {
-		t.Errorf("outside the roots: %v", err)
+	if roots, added := rootsWithOpen("/jobs/x/lock", []string{"/locks"}); !added || strings.Join(roots, " ") != "/locks /jobs/x/lock" {
+		t.Errorf("outside the roots: %v, added %v; want it watched as well", roots, added)
 	}
 	for _, roots := range [][]string{{"/"}, {"/jobs"}, {"/locks", "/jobs/x/lock"}} {
-		if err := openUnderRoots("/jobs/x/lock", roots); err != nil {
-			t.Errorf("under %v: %v", roots, err)
+		if got, added := rootsWithOpen("/jobs/x/lock", roots); added || strings.Join(got, " ") != strings.Join(roots, " ") {
+			t.Errorf("under %v: %v, added %v", roots, got, added)
 		}
 	}
 }
