@@ -52,7 +52,7 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 			if past.file != "" && len(args) == 0 {
 				return nil // every lock of the recording
 			}
-			return paths(args, "show needs at least one PATH (see zklocks show --help)")
+			return paths(args, "show needs at least one PATH: zklocks ls lists every lock under the roots (see zklocks show --help)")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if past.file != "" || past.at != "" || past.rng.given() || len(past.audits) > 0 {
