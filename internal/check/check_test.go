@@ -239,3 +239,19 @@ func TestThresholdsValidate(t *testing.T) {
 		}
 	}
 }
+
+// Performance data is in seconds to the millisecond, without a float64's
+// stray digits.
+func TestPerfSeconds(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		3663 * time.Millisecond:                      "3.663",
+		3663*time.Millisecond + 999*time.Microsecond: "3.663",
+		10 * time.Minute:                             "600",
+		500 * time.Millisecond:                       "0.5",
+		0:                                            "0",
+	} {
+		if got := PerfSeconds(d); got != want {
+			t.Errorf("PerfSeconds(%s) = %q, want %q", d, got, want)
+		}
+	}
+}

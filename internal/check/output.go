@@ -28,7 +28,7 @@ func (r Result) WriteText(w io.Writer) error {
 	if r.Failure == "" {
 		fmt.Fprintf(&b, " | locks=%d;;;0 stuck=%d;;;0 warning=%d;;;0 holders=%d;;;0 waiters=%d;;;0 oldest_wait=%ss;%s;%s;0 complete=%d;;;0;1",
 			r.Locks, len(r.locksAt(Critical)), len(r.locksAt(Warning)), r.Holders, r.Waiters,
-			seconds(r.OldestWait.Truncate(time.Millisecond)), heldThreshold(r.Thresholds.WarnWait), heldThreshold(r.Thresholds.CritWait),
+			PerfSeconds(r.OldestWait), heldThreshold(r.Thresholds.WarnWait), heldThreshold(r.Thresholds.CritWait),
 			boolInt(r.Complete()))
 	}
 	b.WriteByte('\n')
@@ -128,9 +128,9 @@ func (r Result) lockPerf() string {
 		parts = append(parts,
 			fmt.Sprintf("%s=%d;;;0", perfLabel(f.Lock, "holders"), f.Holders),
 			fmt.Sprintf("%s=%d;%s;%s;0", perfLabel(f.Lock, "waiters"), f.Waiters, threshold(t.WarnWaiters), threshold(t.CritWaiters)),
-			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), seconds(f.OldestHold.Truncate(time.Millisecond)),
+			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), PerfSeconds(f.OldestHold),
 				heldThreshold(t.WarnHeld), heldThreshold(t.CritHeld)),
-			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_wait"), seconds(f.OldestWait.Truncate(time.Millisecond)),
+			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_wait"), PerfSeconds(f.OldestWait),
 				heldThreshold(t.WarnWait), heldThreshold(t.CritWait)))
 	}
 	return strings.Join(parts, " ")
@@ -152,15 +152,19 @@ func threshold(v int) string {
 	return fmt.Sprint(v)
 }
 
-// seconds is d in seconds for performance data: "600", "0.5".
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
+// PerfSeconds is d in seconds, to the millisecond, for performance data:
+// "600", "0.5", "3.663". It divides whole milliseconds, since
+// d.Seconds() of 3.663s is 3.6630000000000003 in a float64's digits.
+func PerfSeconds(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Milliseconds())/1000, 'f', -1, 64)
+}
 
 // heldThreshold is a hold threshold in seconds, "" when it is off.
 func heldThreshold(d time.Duration) string {
 	if d <= 0 {
 		return ""
 	}
-	return seconds(d)
+	return PerfSeconds(d)
 }
 
 func boolInt(b bool) int {

@@ -201,3 +201,17 @@ func TestPoller(t *testing.T) {
 		t.Errorf("down since %v, then %v: want the first failed poll's time kept", first.Down, again.Down)
 	}
 }
+
+// check --all-contexts' performance data gives a wait to the millisecond,
+// as check does, never a float64's stray digits.
+func TestCheckTextPerfSeconds(t *testing.T) {
+	c := reached("prod", check.DefaultThresholds())
+	c.Result.OldestWait = 3663 * time.Millisecond
+	var out bytes.Buffer
+	if err := WriteCheckText(&out, []Cluster{c}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "'prod:oldest_wait'=3.663s;;;0") {
+		t.Errorf("performance data:\n%s", out.String())
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -79,7 +78,7 @@ func WriteCheckText(w io.Writer, rows []Cluster) error {
 			perf = append(perf, fmt.Sprintf("%s=%d;;;0", perfLabel(c.Name, "locks"), r.Locks),
 				fmt.Sprintf("%s=%d;;;0", perfLabel(c.Name, "waiters"), r.Waiters),
 				fmt.Sprintf("%s=%ss;;;0", perfLabel(c.Name, "oldest_wait"),
-					strconv.FormatFloat(r.OldestWait.Truncate(time.Millisecond).Seconds(), 'f', -1, 64)))
+					check.PerfSeconds(r.OldestWait)))
 		}
 	}
 	if len(perf) > 0 {
