@@ -14,7 +14,8 @@ func HoldShort(h lockcore.Hold) string {
 	if h.How == lockcore.HoldPending {
 		return PendingMark
 	}
-	if h.Exact() {
+	if h.Exact() || h.Min > 0 && Duration(h.Min) == Duration(h.Max) {
+		// Bounds that read the same are one figure, as HoldText says it.
 		return Duration(h.Max)
 	}
 	return "≤" + Duration(h.Max)

@@ -141,19 +141,26 @@ func TestAgeToLooksAgainAfterAChange(t *testing.T) {
 	}
 }
 
+// The row's figure (HoldShort) and the detail's words (HoldText) say the
+// same hold: one figure where the bounds read the same, ≤ where only the
+// upper bound is known.
 func TestHoldTextSaysOneFigureOnce(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		h    lockcore.Hold
-		want string
+		name  string
+		h     lockcore.Hold
+		want  string
+		short string
 	}{
-		{"bounds that read the same", lockcore.Hold{Min: 15*time.Second + 200*time.Millisecond, Max: 15*time.Second + 700*time.Millisecond}, "held for 15s"},
-		{"bounds apart", lockcore.Hold{Min: 10 * time.Second, Max: 15 * time.Second}, "held for 10s to 15s (queued 15s ago)"},
-		{"at most", lockcore.Hold{Max: 15 * time.Second}, "held for at most 15s (queued 15s ago)"},
+		{"bounds that read the same", lockcore.Hold{Min: 15*time.Second + 200*time.Millisecond, Max: 15*time.Second + 700*time.Millisecond}, "held for 15s", "15s"},
+		{"bounds apart", lockcore.Hold{Min: 10 * time.Second, Max: 15 * time.Second}, "held for 10s to 15s (queued 15s ago)", "≤15s"},
+		{"at most", lockcore.Hold{Max: 15 * time.Second}, "held for at most 15s (queued 15s ago)", "≤15s"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := HoldText(tt.h, "15s"); got != tt.want {
 				t.Fatalf("got %q, want %q", got, tt.want)
+			}
+			if got := HoldShort(tt.h); got != tt.short {
+				t.Fatalf("short: got %q, want %q", got, tt.short)
 			}
 		})
 	}
