@@ -157,6 +157,10 @@ func (p *detailPane) summary() string {
 	if p.lock == nil {
 		return "lock"
 	}
+	if p.count() == 0 {
+		// Nothing to select: no contender holds or waits.
+		return "lock · free"
+	}
 	return "lock · " + itoa(p.cur.idx+1) + "/" + itoa(p.count())
 }
 
