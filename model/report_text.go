@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"io"
+	"path"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -227,7 +228,7 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, assumed bool, cli
 		waits := ""
 		switch {
 		case p.Watches != nil:
-			waits = "→ " + ShortNode(p.Watches.Node)
+			waits = "→ " + WatchedText(p.Watches)
 		case p.WatchesUnknown:
 			waits = "(unknown)"
 		case p.Role == lockcore.RoleWaiter && assumed:
@@ -281,6 +282,17 @@ func ShortNode(node string) string {
 		}
 	}
 	return Printable(dir + name)
+}
+
+// WatchedText names what a waiter watches, escaped: its target's node
+// shortened (ShortNode), or for a children watch the node whose children
+// are watched, named: "reindex/*" for the lock node's own children, where
+// a rule says only "*", and "leases/*" for a semaphore's leases.
+func WatchedText(w *lockcore.WatchTarget) string {
+	if w.Children && w.Path != "" {
+		return Printable(path.Base(w.Path) + "/*")
+	}
+	return ShortNode(w.Node)
 }
 
 // Duration formats an age compactly: 850ms, 42s, 3m05s, 2h10m, 3d4h.

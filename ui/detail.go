@@ -320,7 +320,7 @@ func (p *detailPane) waitsOn(q *lockcore.Participant) cell {
 	case q.Watches == nil:
 		return cell{text: "nothing", p: st.danger}
 	case q.Watches.Children:
-		return cell{text: "→ " + model.Printable(q.Watches.Node), p: st.muted}
+		return cell{text: "→ " + model.WatchedText(q.Watches), p: st.muted}
 	}
 	if i, ok := p.index[q.Watches.Node]; ok {
 		return cell{text: "→ #" + itoa(i)}

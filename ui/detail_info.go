@@ -77,6 +77,11 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 		facts[0] += " (not ephemeral)"
 	}
 	b.kv(string(q.Role), strings.Join(facts, " · "), paint{})
+	if q.Identity != "" {
+		// Who the contender is in its application's terms (a taught
+		// entry's identity): the queue has no room for it at 80 columns.
+		b.kv("who", model.Printable(q.Identity), paint{})
+	}
 	if k := p.env.state.Link(q.Session); k.State == lockcore.LinkDisconnected {
 		then := "its nodes go when it expires, unless the client reconnects"
 		if q.Role == lockcore.RoleHolder {
@@ -127,7 +132,7 @@ func (p *detailPane) waiterInfo(b *infoLines, q *lockcore.Participant) {
 	case q.Watches == nil:
 		b.kv("waits on", "nothing in this lock, by the servers' watch table: it will not wake on its own", st.danger)
 	case q.Watches.Children:
-		b.kv("waits on", "the children of "+model.Printable(q.Watches.Node)+": a children watch, by its recipe's rule "+
+		b.kv("waits on", "the children of "+model.Printable(q.Watches.Path)+" ("+model.WatchedText(q.Watches)+"): a children watch, by its recipe's rule "+
 			"(the servers never list children watches)", paint{})
 	case len(q.Chain) == 0:
 		b.kv("waits on", model.ShortNode(q.Watches.Node), paint{})

@@ -42,3 +42,24 @@ func TestGoldenFallbackHerd(t *testing.T) {
 	send(a, openLockMsg{path: path, node: l.Participants[1].Path})
 	golden(t, "detail_fallback_herd_80x24", a)
 }
+
+// An in-house lock once taught: its waiters watch the lock node's
+// children, named as such (reindex/*, not *), and the selected
+// contender's identity is shown at 80 columns.
+func TestGoldenTaughtHerd(t *testing.T) {
+	const path = "/inhouse/reindex"
+	book, err := lockcore.NewBook([]lockcore.Entry{{Name: "acme-reindex", About: "ACME's reindex lock",
+		Paths: []string{"/inhouse/*"}, Children: "lock-{seq}", Grant: lockcore.GrantMutex,
+		Waits: lockcore.WaitChildren, Identity: "json:host"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	herd := newTree(path)
+	for i := range 3 {
+		herd.kid(fmt.Sprintf("lock-%010d", i), sid(92+i), time.Duration(30-i)*time.Second, fmt.Sprintf(`{"host":"web%d"}`, i+1))
+	}
+	l := herd.settled().analyze(nil, lockcore.Options{Book: book, LongHeld: 5 * time.Minute})
+	a := newTestApp(t, 80, 24, withLock(l))
+	send(a, openLockMsg{path: path, node: l.Participants[1].Path})
+	golden(t, "detail_taught_herd_80x24", a)
+}
