@@ -45,9 +45,7 @@ func (h *helpOverlay) bottom() []string { return nil }
 func (h *helpOverlay) lines() []string {
 	st := h.st
 	lines := []string{st.strong.s(" Keys") + st.muted.s("  (? or esc closes; ↑↓ pgup pgdn scroll)"), ""}
-	for _, l := range strings.Split(h.help.FullHelpView(h.keys.columns()), "\n") {
-		lines = append(lines, " "+l)
-	}
+	lines = append(lines, h.keyLines()...)
 	lines = append(lines, operationsHelp(st, h.keys.in(colOperate))...)
 	lines = append(lines, "", st.strong.s(" Reading the screen"))
 	for _, e := range []struct {
@@ -87,6 +85,55 @@ func (h *helpOverlay) lines() []string {
 		lines = append(lines, demoLegend(st, h.w)...)
 	}
 	return lines
+}
+
+// keyLines are the key columns, side by side as many as fit the width
+// and the rest below them, so that every key is readable at 80 cells:
+// bubbles' help cuts the columns that do not fit to "…".
+func (h *helpOverlay) keyLines() []string {
+	m := h.help
+	m.Width = 0 // measured here, never cut
+	var lines []string
+	cols := nonEmpty(h.keys.columns())
+	for len(cols) > 0 {
+		n := len(cols)
+		for n > 1 && width(widestLine(m.FullHelpView(cols[:n]))) > h.w-1 {
+			n--
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		for _, l := range strings.Split(m.FullHelpView(cols[:n]), "\n") {
+			lines = append(lines, " "+l)
+		}
+		cols = cols[n:]
+	}
+	return lines
+}
+
+// nonEmpty is cols without those that have no enabled binding, which the
+// help leaves out.
+func nonEmpty(cols [][]key.Binding) [][]key.Binding {
+	var out [][]key.Binding
+	for _, c := range cols {
+		for _, b := range c {
+			if b.Enabled() {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func widestLine(s string) string {
+	widest := ""
+	for _, l := range strings.Split(s, "\n") {
+		if width(l) > width(widest) {
+			widest = l
+		}
+	}
+	return widest
 }
 
 // legendLines is one term of the legend: the term, then its explanation
