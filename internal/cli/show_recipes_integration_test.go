@@ -89,8 +89,18 @@ func TestIntegrationShowSemaphores(t *testing.T) {
 					p.WaitHeld(t, fmt.Sprintf("c%d", i), 30*time.Second)
 				}
 			}
+			// A client sets its watch just after it creates its node: a
+			// read in between shows a waiter that watches nothing yet.
 			s := waitFor(t, server, path, func(s showJSON) bool {
-				return len(s.Locks) == 1 && s.Locks[0].Waiters >= 2
+				if len(s.Locks) != 1 || s.Locks[0].Waiters < 2 {
+					return false
+				}
+				for _, part := range s.Locks[0].Participants {
+					if part.Role == "waiter" && part.Watches == nil {
+						return false
+					}
+				}
+				return true
 			})
 			l := s.Locks[0]
 			if l.Recipe != tc.recipe || l.Holders != 2 {
