@@ -170,20 +170,28 @@ func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, how made, d
 	return err
 }
 
+// Unconfirmed writes the audit line of an action the operator was asked
+// to confirm and did not (no terminal to ask on and no --yes, or an
+// answer other than y): an attempt, refused with why. Nothing reached
+// ZooKeeper, so Told is not called: nothing changed for the state to
+// follow.
+func (a *Actions) Unconfirmed(action lockcore.ActionKind, e lockcore.Expect, why error) error {
+	if a.Audit == nil {
+		return nil
+	}
+	if err := a.Audit.Record(a.action(action, e, made{}, why)); err != nil {
+		return fmt.Errorf("%w: %w", ErrAudit, err)
+	}
+	return nil
+}
+
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
 func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, how made, result error) error {
 	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
-	act := lockcore.Action{At: a.now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
-		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, ApprovedBy: how.approver, Recording: how.mark, Server: a.Server, Session: a.ZK.SessionID()}
-	if result != nil {
-		act.Failed = result.Error()
-		if act.Failed == "" {
-			act.Failed = "failed"
-		}
-	}
+	act := a.action(action, e, how, result)
 	if a.Told != nil {
 		a.Told(act)
 	}
@@ -195,4 +203,18 @@ func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, how made
 		return fmt.Errorf("%w: %w", ErrAudit, err)
 	}
 	return nil
+}
+
+// action is the audit line of action on e, made how, failed with result
+// unless nil.
+func (a *Actions) action(action lockcore.ActionKind, e lockcore.Expect, how made, result error) lockcore.Action {
+	act := lockcore.Action{At: a.now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
+		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, ApprovedBy: how.approver, Recording: how.mark, Server: a.Server, Session: a.ZK.SessionID()}
+	if result != nil {
+		act.Failed = result.Error()
+		if act.Failed == "" {
+			act.Failed = "failed"
+		}
+	}
+	return act
 }

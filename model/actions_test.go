@@ -81,3 +81,25 @@ func TestRevokeRefusesNodesWithoutRevocation(t *testing.T) {
 		t.Errorf("want 3 audited refusals, got %d:\n%s", n, log.String())
 	}
 }
+
+// An attempt refused for want of confirmation is audited, as every attempt
+// is, without reaching ZooKeeper or telling the state anything happened.
+func TestUnconfirmedIsAudited(t *testing.T) {
+	var log bytes.Buffer
+	told := 0
+	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log), Via: model.ViaCLI, Told: func(lockcore.Action) { told++ }}
+	e := lockcore.Expect{Path: "/l/n", Czxid: 7, EphemeralOwner: 2}
+	if err := a.Unconfirmed(lockcore.ActionForceRelease, e, errors.New("not confirmed: nothing was changed")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := model.ParseAuditLine(bytes.TrimSpace(log.Bytes()))
+	if err != nil {
+		t.Fatalf("audit line %q: %v", log.String(), err)
+	}
+	if got.Kind != lockcore.ActionForceRelease || got.Node != "/l/n" || got.Token != 7 || got.Done() || !strings.Contains(got.Failed, "not confirmed") {
+		t.Fatalf("audited %+v", got)
+	}
+	if told != 0 {
+		t.Fatal("an unconfirmed attempt was told to the state as an action")
+	}
+}

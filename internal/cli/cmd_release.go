@@ -24,10 +24,11 @@ func newReleaseCommand(g *globalFlags, o *operateFlags) *cobra.Command {
 The session that owned it is not told and may still believe it holds: use fencing tokens
 downstream, and for Curator locks made revocable try 'zklocks revoke NODE' first.
 
-The node is read first and shown (session, client address, hold time); the delete happens
-only if it is still the same node (czxid, owner, version) and is version-checked. It asks
-for an explicit y on a terminal, and refuses without one unless --yes. Every attempt is
-appended to the audit log (with this host and "via": "cli"). Refused under --read-only.
+The node is read first and shown (session, client address, age, whether it holds or waits
+and its place in the queue); the delete happens only if it is still the same node (czxid,
+owner, version) and is version-checked. It asks for an explicit y on a terminal, and
+refuses without one unless --yes. Every attempt is appended to the audit log (with this
+host and "via": "cli"), one refused for want of a y too. Refused under --read-only.
 
 When another operator, its client or its session's end removed the node first, nothing is
 deleted, and the refusal says what can be known of it: another delete in this machine's
@@ -150,6 +151,7 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	}
 	readAt := time.Now()
 	fmt.Fprintln(cmd.ErrOrStderr(), describeNode(cmd.Context(), conn, node, d.Stat))
+	fmt.Fprintln(cmd.ErrOrStderr(), roleLine(cmd.Context(), conn, s, node, d.Stat.Czxid))
 	revocable := lockcore.CheckRevocable(path.Base(node), d.Stat.EphemeralOwner)
 	switch {
 	case action == "revoke" && revocable != nil:
@@ -159,10 +161,15 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	case action == "revoke":
 		fmt.Fprintln(cmd.ErrOrStderr(), revocableHint(d.Data))
 	}
+	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
 	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
+		// Refused for want of a y is an attempt, and every attempt is
+		// audited.
+		if aerr := actions.Unconfirmed(lockcore.ActionKind(action), e, err); aerr != nil {
+			return &exitError{code: exitFailed, err: fmt.Errorf("%w; %w", err, aerr)}
+		}
 		return err
 	}
-	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
 	if err := act(actions, e); err != nil {
 		if errors.Is(err, lockcore.ErrNodeGone) {
 			return goneAfterRead(cmd.Context(), conn, o.auditLog, action, e, readAt)

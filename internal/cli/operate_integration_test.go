@@ -71,13 +71,23 @@ func TestIntegrationOperateCommands(t *testing.T) {
 	mk(root+"/op", 0)
 	holder := mk(root+"/op/_c_5d8e0f1a-1111-4222-8333-944455556666-lock-", zk.FlagEphemeral|zk.FlagSequence)
 
-	t.Run("release without a terminal or --yes refuses", func(t *testing.T) {
+	t.Run("release without a terminal or --yes refuses, says what it would delete and audits the attempt", func(t *testing.T) {
 		_, errOut, code := run(t, "release", holder, "--force", "--server", server, "--audit-log", audit)
 		if code != exitFailed || !strings.Contains(errOut, "--yes") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
+		if !strings.Contains(errOut, "role     holding exclusive #0 of 1 in "+root+"/op (curator-mutex), held for") {
+			t.Errorf("the preview does not say the node holds, and where: %s", errOut)
+		}
 		if ok, _, _ := c.Exists(holder); !ok {
 			t.Fatal("the node was deleted without confirmation")
+		}
+		a, err := model.ParseAuditLine([]byte(strings.TrimSpace(readFile(t, audit))))
+		if err != nil {
+			t.Fatalf("the refused attempt is not the audit log's one line: %v", err)
+		}
+		if a.Kind != lockcore.ActionForceRelease || a.Node != holder || a.Done() || !strings.Contains(a.Failed, "without confirmation") {
+			t.Fatalf("audit of the refused attempt: %+v", a)
 		}
 	})
 
@@ -131,7 +141,8 @@ func TestIntegrationOperateCommands(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(lines) != 2 || last.Kind != lockcore.ActionForceRelease || last.Node != holder || !last.Done() || last.User == "" {
+		// The refused attempt, the revoke, and this.
+		if len(lines) != 3 || last.Kind != lockcore.ActionForceRelease || last.Node != holder || !last.Done() || last.User == "" {
 			t.Fatalf("audit:\n%s", readFile(t, audit))
 		}
 	})
