@@ -14,6 +14,9 @@ type Report struct {
 	WatchesSource lockcore.WatchSource
 	// WatchesNote says why the servers' table was not used, when it was not.
 	WatchesNote string
+	// WatchesErr is the error WatchesNote says, for what the text tells
+	// once: a member that refuses the table's words (see Fix).
+	WatchesErr error
 	// LinksNote says why whether sessions are connected is not known
 	// (not every member answered cons), or why when a disconnected one
 	// expires is not.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // WriteText writes the report as compact tables for people: one block per
@@ -30,23 +32,59 @@ func (r Report) WriteText(w io.Writer) error {
 		writeLockText(ew, l, r.Links, r.client)
 	}
 	writeEnded(ew, r.Ended)
-	if r.WatchesNote != "" {
+	// A member that refuses the words and has no AdminServer is said
+	// once, in the Fix with its doctor pointer: the notes it alone
+	// explains are not said again before it.
+	watchesByFix, linksByFix := r.explainedByFix()
+	if r.WatchesNote != "" && !watchesByFix {
 		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
 	}
-	if r.LinksNote != "" {
+	if r.LinksNote != "" && !linksByFix {
 		fmt.Fprintf(ew, "\nconnections: %s\n", Printable(r.LinksNote))
 	}
+	// The members' lines end without a newline: the next paragraph's
+	// blank line follows the last of them.
+	fix, end := "\n", ""
 	for _, s := range r.Servers {
+		if r.Fix != "" && zkwatch.NoWay(s) {
+			continue
+		}
 		if note := zkwatch.WaysNote(s); note != "" && (len(s.Refused) > 0 || s.AdminErr != nil) {
 			fmt.Fprintf(ew, "\n%s: %s", Printable(s.Addr), Printable(note))
+			fix, end = "\n\n", "\n"
 		}
 	}
-	if r.Fix != "" {
-		fmt.Fprintf(ew, "\n\n%s\n", Printable(r.Fix))
-	} else if len(r.Servers) > 0 && r.anyRefused() {
-		fmt.Fprintln(ew)
+	switch {
+	case watchesByFix:
+		fmt.Fprintf(ew, "%swatch targets follow each recipe's rule: %s\n", fix, Printable(r.Fix))
+	case r.Fix != "":
+		fmt.Fprintf(ew, "%s%s\n", fix, Printable(r.Fix))
+	default:
+		fmt.Fprint(ew, end)
 	}
 	return ew.err
+}
+
+// explainedByFix reports whether the Fix alone explains why the watch
+// table was not read (a word refused by a member it names, which has no
+// AdminServer to ask instead: a member that cannot give the table means
+// no table)
+// and why connections are not complete (every other member answered
+// cons).
+func (r Report) explainedByFix() (watches, links bool) {
+	if r.Fix == "" {
+		return false, false
+	}
+	links = true
+	for _, s := range r.Servers {
+		switch {
+		case zkwatch.NoWay(s):
+			watches = watches || errors.Is(r.WatchesErr, words.ErrFourLetterRefused) && strings.Contains(r.WatchesNote, s.Addr)
+		case s.Err != nil || s.Via["cons"] == "":
+			links = false
+		}
+	}
+	return watches, links
 }
 
 // errWriter keeps the first write error and drops every write after it.

@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -102,5 +106,29 @@ func TestWatchedTextNamesTheNode(t *testing.T) {
 		if got := WatchedText(&tc.w); got != tc.want {
 			t.Errorf("WatchedText(%+v) = %q, want %q", tc.w, got, tc.want)
 		}
+	}
+}
+
+// A member that refuses cons and wchc and has no AdminServer is said once,
+// in the fix that points to doctor, not in four paragraphs.
+func TestWriteTextSaysARefusalOnce(t *testing.T) {
+	const addr = "127.0.0.1:21812"
+	admin := errors.New("words: no AdminServer at http://127.0.0.1:8080/commands/configuration: connection refused")
+	servers := []zkwatch.ServerInfo{{Addr: addr, Refused: []string{"cons", "wchc", "dump"}, AdminErr: admin,
+		Via: map[string]words.Via{"srvr": words.ViaWord}}}
+	werr := fmt.Errorf("%s: %w: wchc (%s); %w", addr, words.ErrFourLetterRefused, addr, admin)
+	r := Report{Server: addr, WatchesSource: lockcore.WatchesFromRecipe, WatchesNote: werr.Error(), WatchesErr: werr,
+		LinksNote: "cons refused, and no AdminServer answered, by " + addr, Servers: servers, Fix: zkwatch.NoWayFix(servers)}
+	var out bytes.Buffer
+	if err := r.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if n := strings.Count(text, "four-letter word"); n != 1 || !strings.Contains(text, "zklocks doctor says more") ||
+		!strings.Contains(text, "watch targets follow each recipe's rule: "+addr+": four-letter words refused") {
+		t.Errorf("the refusal said %d times, or without its fix:\n%s", n, text)
+	}
+	if strings.Contains(text, "\n\n\n") {
+		t.Errorf("two blank lines in a row:\n%q", text)
 	}
 }

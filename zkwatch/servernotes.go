@@ -17,7 +17,7 @@ func NoWayFix(servers []ServerInfo) string {
 	var stuck []string
 	var why error
 	for _, s := range servers {
-		if s.Err != nil || !slices.Contains(s.Refused, "cons") || s.AdminErr == nil || s.Via["cons"] != "" {
+		if !NoWay(s) {
 			continue
 		}
 		stuck = append(stuck, s.Addr)
@@ -34,6 +34,12 @@ func NoWayFix(servers []ServerInfo) string {
 	}
 	return fmt.Sprintf("%s: four-letter words refused and no AdminServer (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
 		strings.Join(stuck, ", "), reason, words.WhitelistFix, words.AdminFixFor(why))
+}
+
+// NoWay reports whether member s answers cons neither as a four-letter
+// word nor through an AdminServer: one of those NoWayFix names.
+func NoWay(s ServerInfo) bool {
+	return s.Err == nil && slices.Contains(s.Refused, "cons") && s.AdminErr != nil && s.Via["cons"] == ""
 }
 
 // WaysNote says how a member answered, for notes: "by AdminServer (words

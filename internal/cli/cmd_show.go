@@ -121,7 +121,7 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	table, err := conn.ReadWatches(watchCtx, q)
 	cancel()
 	if err != nil {
-		report.WatchesNote = err.Error()
+		report.WatchesNote, report.WatchesErr = err.Error(), err
 	} else {
 		report.WatchesSource = lockcore.WatchesFromServer
 	}
