@@ -81,11 +81,15 @@ type App struct {
 	fleetBelow bool
 }
 
-// flash is a message shown in place of the key help for a while.
+// flash is a message shown in place of the key help for a while; an
+// error only on the screen it was said on (see dropLeftError).
 type flash struct {
 	text  string
 	isErr bool
 	at    time.Time
+	// on and depth are the screen it was said on and how far drilled in.
+	on    focus
+	depth int
 }
 
 const flashFor = 10 * time.Second
@@ -161,6 +165,7 @@ func (a *App) Init() tea.Cmd {
 
 // Update handles one message.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer a.dropLeftError()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.handleResize(msg.Width, msg.Height)
@@ -247,7 +252,23 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 // everything else that may quote ZooKeeper, and read without the package
 // prefixes Go errors carry.
 func (a *App) say(text string, isErr bool) {
-	a.flash = flash{text: model.Printable(model.Plain(text)), isErr: isErr, at: a.env.now()}
+	a.flash = flash{text: model.Printable(model.Plain(text)), isErr: isErr, at: a.env.now(), on: a.focused(), depth: len(a.drill)}
+}
+
+// flashShown is the message in the status line, if one is shown: said
+// less than flashFor ago.
+func (a *App) flashShown() (flash, bool) {
+	f := a.flash
+	return f, f.text != "" && a.env.now().Sub(f.at) < flashFor
+}
+
+// dropLeftError takes away an error said on a screen the operator has
+// left: under another screen it would read as that one's. (A message
+// that is news, an action's outcome, stays for its while.)
+func (a *App) dropLeftError() {
+	if f := a.flash; f.isErr && (f.on != a.focused() || f.depth != len(a.drill)) {
+		a.flash = flash{}
+	}
 }
 
 // handleKey routes a key: quitting first, then an open overlay (a
@@ -308,7 +329,7 @@ func (a *App) back(tea.KeyMsg) tea.Cmd {
 // backOnTab clears the message in the status line, and the screen's
 // filter if it has one.
 func (a *App) backOnTab(msg tea.KeyMsg) tea.Cmd {
-	if a.flash.text == "" && a.fleetBelow && !a.tabFiltered() {
+	if _, shown := a.flashShown(); !shown && a.fleetBelow && !a.tabFiltered() {
 		return a.openFleet()
 	}
 	if a.flash.text != "" {

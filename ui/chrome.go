@@ -276,7 +276,7 @@ func (a *App) bottomLines() []string {
 	if prompt, open := a.pane(a.focused()).prompt(a.width); open {
 		return []string{prompt}
 	}
-	if f := a.flash; f.text != "" && a.env.now().Sub(f.at) < flashFor {
+	if f, shown := a.flashShown(); shown {
 		lead := st.info.s(" ● ")
 		if f.isErr {
 			lead = st.danger.s(" ✗ ")

@@ -55,9 +55,11 @@ func (a *App) openPending() tea.Cmd {
 		return nil
 	}
 	a.pendingOpen = ""
+	// Said on the tree, once it is open: a message stays with its screen.
+	cmd := a.browse(p)
 	a.say(p+": no lock there among the "+count(len(a.env.state.Locks), "lock", "locks")+
 		" found under the roots; the tree shows what is there", true)
-	return a.browse(p)
+	return cmd
 }
 
 // runCommand goes where text says: a lock (by its path or a contender's),
