@@ -62,7 +62,10 @@ func lastLock(evs []zkwatch.Event, path string) (zkwatch.Event, bool) {
 // The size cap drops the oldest parts whole; what is left replays on its
 // own, from the first remaining part's snapshot, to the same locks.
 func TestHistorySizeCap(t *testing.T) {
-	evs := mixed(t, 20000)
+	// 6,000 events write eight parts of 16 KiB against a cap of four:
+	// the oldest are dropped several times over (20,000 wrote 25 parts,
+	// three times the CPU under -race, for the same checks).
+	evs := mixed(t, 6000)
 	dir := t.TempDir()
 	const limit = 64 << 10
 	keep(t, dir, evs, HistoryOptions{MaxSize: limit}, &fakeClock{})
