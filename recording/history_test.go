@@ -62,6 +62,7 @@ func lastLock(evs []zkwatch.Event, path string) (zkwatch.Event, bool) {
 // The size cap drops the oldest parts whole; what is left replays on its
 // own, from the first remaining part's snapshot, to the same locks.
 func TestHistorySizeCap(t *testing.T) {
+	t.Parallel()
 	// 6,000 events write eight parts of 16 KiB against a cap of four:
 	// the oldest are dropped several times over (20,000 wrote 25 parts,
 	// three times the CPU under -race, for the same checks).
@@ -105,6 +106,7 @@ func TestHistorySizeCap(t *testing.T) {
 // The age cap drops whole the parts that ended before it; the part being
 // written stays whatever its age.
 func TestHistoryAgeCap(t *testing.T) {
+	t.Parallel()
 	evs := mixed(t, 6000) // 3 ms apart: 18 s
 	dir := t.TempDir()
 	clock := &fakeClock{}
@@ -187,6 +189,7 @@ func TestHistoryRestart(t *testing.T) {
 // A spoilt part is skipped, and one cut short read up to the cut, each
 // with a warning naming it; the rest still replays.
 func TestHistorySpoiltParts(t *testing.T) {
+	t.Parallel()
 	evs := mixed(t, 6000)
 	dir := t.TempDir()
 	keep(t, dir, evs, HistoryOptions{MaxSize: 2 << 20, MaxAge: 50 * time.Second}, &fakeClock{})
@@ -222,6 +225,7 @@ func TestHistorySpoiltParts(t *testing.T) {
 // A range's stream is one recording: the snapshot of what came before it,
 // then its events and no later one.
 func TestHistoryWriteRange(t *testing.T) {
+	t.Parallel()
 	evs := mixed(t, 6000)
 	dir := t.TempDir()
 	clock := &fakeClock{}

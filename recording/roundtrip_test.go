@@ -84,6 +84,7 @@ func record(t *testing.T, evs []zkwatch.Event, opt Options) string {
 }
 
 func TestRoundTrip(t *testing.T) {
+	t.Parallel()
 	evs := mixed(t, 3000)
 	rec, err := Load(record(t, evs, Options{Header: Header{Server: "127.0.0.1:2181", Roots: []string{"/"}}}))
 	if err != nil {
@@ -186,6 +187,7 @@ func plain(ps []lockcore.Participant) []lockcore.Participant {
 func sprint(v any) string { return fmt.Sprintf("%+v", v) }
 
 func TestRotation(t *testing.T) {
+	t.Parallel()
 	evs := mixed(t, 6000)
 	path := record(t, evs, Options{MaxSize: 6 << 10, Keep: 3})
 	var files []string
