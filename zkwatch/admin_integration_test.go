@@ -19,6 +19,7 @@ import (
 // paces each command under the word it stands for, reads watch_summary for
 // the budget, and remembers that the words are refused.
 func TestIntegrationEnricherAdminServer(t *testing.T) {
+	t.Parallel()
 	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer())
 	members := ens.Members()
 	admin := &words.AdminServer{Ports: map[string]int{}}
@@ -100,6 +101,7 @@ func TestIntegrationEnricherAdminServer(t *testing.T) {
 // /zookeeper/config does not give are told apart by their server id, which
 // conf gives, or the AdminServer's configuration where conf is refused.
 func TestIntegrationMembersByAdminServer(t *testing.T) {
+	t.Parallel()
 	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer(), zktest.WithoutClientAddresses())
 	admin := &words.AdminServer{Ports: map[string]int{}}
 	var addrs []string

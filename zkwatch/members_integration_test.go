@@ -75,6 +75,7 @@ func TestIntegrationOneMemberSeesTheEnsemble(t *testing.T) {
 // watch table names that member by its address and says what it
 // refused, not that its client address is missing from /zookeeper/config.
 func TestIntegrationMemberRefusingWchc(t *testing.T) {
+	t.Parallel()
 	const allowed = "srvr,cons,wchs,dump,mntr"
 	for _, tc := range []struct {
 		name   string

@@ -15,6 +15,7 @@ import (
 // session's ephemeral nodes on any member, but the expiry times only on
 // the leader, as servers.md says.
 func TestIntegrationAdminDumpByRole(t *testing.T) {
+	t.Parallel()
 	ens := zktest.StartEnsemble(t, 3, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer())
 	members := ens.Members()
 	leader := ens.Leader()
