@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/go-zookeeper/zk"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -49,6 +50,9 @@ has that).
 				return &exitError{code: exitFailed, err: err}
 			}
 			x, l := explain(t, s.book)
+			if !freeLock(t, l, s.book) {
+				return &exitError{code: exitFailed, err: fmt.Errorf("%s: %w", t.Path, zk.ErrNoNode)}
+			}
 			return write(cmd, asJSON, func(w io.Writer) error { return writeExplainJSON(w, x, l) },
 				func(w io.Writer) error { return writeExplainText(w, x, l) })
 		},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-zookeeper/zk"
 	"io"
 	"maps"
 	"path"
@@ -29,8 +30,9 @@ func newShowCommand(g *globalFlags) *cobra.Command {
 waiters, each waiter's mode and the node it watches, the chain to a holder, and anomalies.
 
 PATH is a lock parent (the node whose children are the contenders), a semaphore's path,
-or a plain ephemeral lock node itself: one with no node (its parent has one) is free,
-and shown so with the sessions that watch for it.
+or a plain ephemeral lock node itself: one with no node (its parent has one) whose path
+names a plain lock (by the rule book, or its words) or that some session watches for is
+free, and shown so with the sessions that watch for it.
 
 With --recording FILE --at TIME, show prints the locks as a recording (zklocks record)
 saw them at that moment, without connecting: every lock when no PATH is given. TIME is
@@ -128,6 +130,10 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	var owners []int64
 	for _, t := range trees {
 		l := lockcore.Analyze(t, table, opt)
+		if !freeLock(t, l, opt.Book) {
+			report.Errors = append(report.Errors, model.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w", t.Path, zk.ErrNoNode)})
+			continue
+		}
 		if locks := locksBelow(ctx, conn, timeout, t, l); len(locks) > 0 {
 			report.Errors = append(report.Errors, model.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w, but these look like locks: %s",
 				t.Path, errNotALock, strings.Join(locks, " "))})
@@ -138,6 +144,11 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 		}
 		report.Locks = append(report.Locks, l)
 	}
+	// The errors in the order the paths were given: a missing path is
+	// known for one only once the watch table is read.
+	slices.SortStableFunc(report.Errors, func(a, b model.PathError) int {
+		return slices.Index(paths, a.Path) - slices.Index(paths, b.Path)
+	})
 	// Every tree was read before the members are asked, so a session
 	// they all leave out was connected nowhere when asked.
 	linkCtx, cancel := context.WithTimeout(ctx, timeout)
@@ -151,6 +162,15 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 		report.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}
 	return report
+}
+
+// freeLock reports whether t, read as l, is a lock to show: any path with
+// a node, and one without (t.Absent) that reads as a free plain lock: its
+// path names a plain lock node (by the rule book, or its words) or some
+// session watches for it. Any other missing path is a path that does not
+// exist, a typo as likely as not.
+func freeLock(t lockcore.Tree, l lockcore.Lock, book *lockcore.Book) bool {
+	return !t.Absent || book.IsLockNode(t.Path) || len(l.HiddenWaiters)+len(l.Observers) > 0
 }
 
 // errNotALock is a path given as a lock whose children are all locks'
