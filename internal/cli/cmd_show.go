@@ -30,9 +30,9 @@ func newShowCommand(g *globalFlags) *cobra.Command {
 waiters, each waiter's mode and the node it watches, the chain to a holder, and anomalies.
 
 PATH is a lock parent (the node whose children are the contenders), a semaphore's path,
-or a plain ephemeral lock node itself: one with no node (its parent has one) whose path
-names a plain lock (by the rule book, or its words) or that some session watches for is
-free, and shown so with the sessions that watch for it.
+or a plain ephemeral lock node itself: one with no node (its parent has one) that some
+session watches for (by the servers' watch table), or that a single-node entry of the
+rule book names, is free, and shown so with the sessions that watch for it.
 
 With --recording FILE --at TIME, show prints the locks as a recording (zklocks record)
 saw them at that moment, without connecting: every lock when no PATH is given. TIME is
@@ -165,12 +165,14 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 }
 
 // freeLock reports whether t, read as l, is a lock to show: any path with
-// a node, and one without (t.Absent) that reads as a free plain lock: its
-// path names a plain lock node (by the rule book, or its words) or some
-// session watches for it. Any other missing path is a path that does not
-// exist, a typo as likely as not.
+// a node, and one without (t.Absent) that reads as a free plain lock: a
+// single-node entry of the rule book names its path, or some session
+// watches for it (the servers' table). Any other missing path is a path
+// that does not exist, a typo as likely as not (a path's words, which
+// discovery reads a node by, say nothing of a node that is not there).
 func freeLock(t lockcore.Tree, l lockcore.Lock, book *lockcore.Book) bool {
-	return !t.Absent || book.IsLockNode(t.Path) || len(l.HiddenWaiters)+len(l.Observers) > 0
+	_, _, named := book.SingleNodeEntry(t.Path)
+	return !t.Absent || named || len(l.HiddenWaiters)+len(l.Observers) > 0
 }
 
 // errNotALock is a path given as a lock whose children are all locks'
