@@ -15,7 +15,6 @@ import (
 // once its certificate is trusted, or not checked when asked not to; an
 // untrusted certificate, or plain HTTP, is said plainly with the fix.
 func TestIntegrationAdminHTTPS(t *testing.T) {
-	t.Parallel()
 	https, ca := zktest.AdminHTTPS(t)
 	srv := zktest.Start(t, zktest.WithFourLetterWords("srvr"), zktest.WithAdminServer(), https)
 	const path = "/app/secure"

@@ -204,7 +204,6 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 // disconnected holder and discovery; with the AdminServer, as with every
 // word allowed; with neither, what cannot be known is said, with the fix.
 func TestIntegrationServerConfigs(t *testing.T) {
-	t.Parallel()
 	for _, size := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d members", size), func(t *testing.T) {
 			var want observation
