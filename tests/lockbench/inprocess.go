@@ -72,6 +72,10 @@ type inProcess struct {
 	wg     sync.WaitGroup
 	own    atomic.Int64
 	wakes  atomic.Int64
+	// receipts counts each connection's notifications by node, for the
+	// run's Tally.
+	mu       sync.Mutex
+	receipts map[receipt]int
 	// disconnects counts dropped connections while looping.
 	disconnects atomic.Int64
 }
@@ -92,7 +96,7 @@ type lockerFunc func(conn *zk.Conn, path string, ops *opCounts) locker
 
 func newInProcess(cfg Config, newLocker lockerFunc) *inProcess {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &inProcess{cfg: cfg, newLocker: newLocker, ctx: ctx, cancel: cancel}
+	return &inProcess{cfg: cfg, newLocker: newLocker, ctx: ctx, cancel: cancel, receipts: map[receipt]int{}}
 }
 
 func (d *inProcess) start(ctx context.Context) error {
@@ -150,6 +154,9 @@ func (d *inProcess) count(c *contender, ev zk.Event) {
 	default:
 		return
 	}
+	d.mu.Lock()
+	d.receipts[receipt{c.id, ev.Path}]++
+	d.mu.Unlock()
 	if own := c.node.Load(); own != nil && *own == ev.Path {
 		d.own.Add(1)
 	} else {
@@ -159,6 +166,14 @@ func (d *inProcess) count(c *contender, ev zk.Event) {
 
 func (d *inProcess) observe() observed {
 	return observed{received: Received{InProcess: true, Own: d.own.Load(), Wakes: d.wakes.Load()}, ops: d.ops.snapshot()}
+}
+
+// tally counts holds against the notifications received by node; it is
+// whole only once the loops have stopped (see Tally).
+func (d *inProcess) tally(holds []Hold) Tally {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return tallyReceipts(holds, d.receipts)
 }
 
 func (d *inProcess) begin() error {
@@ -184,7 +199,7 @@ func (d *inProcess) loop(c *contender) {
 			c.node.Store(&node)
 		}
 		releasing := nowMicros()
-		c.holds = append(c.holds, Hold{Contender: c.id, Acquired: acquired, Released: releasing})
+		c.holds = append(c.holds, Hold{Contender: c.id, Acquired: acquired, Released: releasing, Node: node})
 		if err := c.lk.unlock(d.ctx); err != nil {
 			c.err = fmt.Errorf("contender %d: release: %w", c.id, err)
 			return

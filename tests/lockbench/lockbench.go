@@ -64,6 +64,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err := d.start(ctx); err != nil {
 		return Result{}, fmt.Errorf("lockbench: %s: start %d contenders: %w", cfg.Client, cfg.Contenders, err)
 	}
+	// Nothing moves yet: the start of the run's Tally.
+	first, err := sample(ctx, cfg.Addr, d)
+	if err != nil {
+		return Result{}, err
+	}
 	if err := d.begin(); err != nil {
 		return Result{}, fmt.Errorf("lockbench: %s: begin: %w", cfg.Client, err)
 	}
@@ -85,8 +90,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("lockbench: %s: stop: %w", cfg.Client, err)
 	}
+	// Nothing moves any more: the end of the run's Tally.
+	last, err := sample(ctx, cfg.Addr, d)
+	if err != nil {
+		return Result{}, err
+	}
 	r := analyze(cfg, holds, open, shut)
 	r.Disconnects = disconnects
+	r.Tally = d.tally(holds)
+	r.Tally.Notifications = last.counters.notifications() - first.counters.notifications()
 	return r, nil
 }
 
@@ -137,6 +149,9 @@ type driver interface {
 	// observe is what the contenders' connections have seen so far;
 	// nothing for clients in other processes.
 	observe() observed
+	// tally is the run's Tally of holds, but the server's count, once
+	// the loops have stopped.
+	tally(holds []Hold) Tally
 	// finish stops every loop after its current acquisition and returns
 	// every acquisition's times, and how many times a contender's
 	// connection dropped while looping.
@@ -167,6 +182,8 @@ type Received struct {
 type Hold struct {
 	Contender          int
 	Acquired, Released int64
+	// Node is the contender's node, when the client says (see locker).
+	Node string
 }
 
 func newDriver(cfg Config) (driver, error) {

@@ -40,6 +40,10 @@ type Result struct {
 	// looping, warm-up included; each reconnect re-sends watches and
 	// disturbs the figures a little.
 	Disconnects int64
+	// Tally counts releases and notifications over the whole run, both
+	// over the same events, where the window's figures are cut by its
+	// edges.
+	Tally Tally
 	// Rates are the acquisitions per second of each window measured: one,
 	// or one per Result merged (see Merge).
 	Rates []float64
@@ -66,6 +70,7 @@ func Merge(rs ...Result) Result {
 		m.Received.Own += r.Received.Own
 		m.Received.Wakes += r.Received.Wakes
 		m.Disconnects += r.Disconnects
+		m.Tally = m.Tally.Add(r.Tally)
 		m.Rates = append(m.Rates, r.Rates...)
 		for _, o := range r.Ops {
 			i, ok := at[o.Name]
