@@ -3,7 +3,9 @@ package lockcore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -284,6 +286,62 @@ func TestIntegrationLockLost(t *testing.T) {
 			t.Fatalf("releasing a lost lock: %v", err)
 		}
 	})
+}
+
+// TestIntegrationForceReleaseAtTheGrant deletes a waiter's node in the
+// transaction that grants it the lock (its predecessor's delete, in one
+// multi), and just after that delete: a holder is never without the watch
+// on its own node, so the waiter is told either way, by its acquisition
+// failing or by its lock lost at once.
+func TestIntegrationForceReleaseAtTheGrant(t *testing.T) {
+	zks, root := shared.Start(t), shared.Root(t)
+	op := zks.Connect(t)
+	for i := range 10 {
+		together := i%2 == 0
+		path := fmt.Sprintf("%s/grant%d", root, i)
+		spec := lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: lockcore.RecipeCuratorMutex}
+		first, err := lockcore.Acquire(context.Background(), zks.Connect(t), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := start(t, zks.Connect(t), spec)
+		if !next.waiting() {
+			t.Fatalf("%s: the second contender did not wait", path)
+		}
+		names, _, err := op.Children(path)
+		if err != nil || len(names) != 2 || !slices.Contains(names, strings.TrimPrefix(first.Node, path+"/")) {
+			t.Fatalf("%s: %v, %v", path, names, err)
+		}
+		// The waiter's is the other node.
+		waiter := path + "/" + names[0]
+		if waiter == first.Node {
+			waiter = path + "/" + names[1]
+		}
+		if together {
+			_, err = op.Multi(&zk.DeleteRequest{Path: first.Node, Version: -1}, &zk.DeleteRequest{Path: waiter, Version: -1})
+		} else if err = op.Delete(first.Node, -1); err == nil {
+			err = op.Delete(waiter, -1)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-next.done:
+		case <-time.After(wait):
+			t.Fatalf("%s: the acquisition whose node went as it was granted never ended", path)
+		}
+		if next.err != nil {
+			if !errors.Is(next.err, lockcore.ErrLockLost) {
+				t.Fatalf("%s: acquire: %v", path, next.err)
+			}
+			continue
+		}
+		select {
+		case <-next.held.Lost():
+		case <-time.After(wait):
+			t.Fatalf("%s: granted %s, deleted by another session (together with the grant: %v), and never told", path, next.held.Node, together)
+		}
+	}
 }
 
 type discard struct{}
