@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -240,7 +241,7 @@ func run(t *testing.T, ens *zktest.Ensemble, p plan, modes []string) {
 		}
 	}
 	if !agreed && !stalled {
-		t.Errorf("the watcher does not show the true tree: %d participants", state.participants())
+		t.Errorf("the watcher does not show the true tree: %d participants; %s", state.participants(), state.describe())
 	}
 	stopWatch()
 	<-watchDone
@@ -421,14 +422,31 @@ func waitUntil(d time.Duration, cond func() bool) bool {
 
 // syncState is the watcher's picture, read while it changes.
 type syncState struct {
-	mu sync.Mutex
-	s  *model.State
+	mu      sync.Mutex
+	s       *model.State
+	journal journal
 }
 
 func (s *syncState) apply(ev zkwatch.Event) {
 	s.mu.Lock()
 	s.s.Apply(ev)
+	s.journal.add(ev)
 	s.mu.Unlock()
+}
+
+// describe says which locks the watcher shows participants in, and how it
+// came to.
+func (s *syncState) describe() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var paths []string
+	for p, l := range s.s.Locks {
+		if len(l.Participants) > 0 {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return fmt.Sprintf("stale %v\n%s", s.s.Stale(), s.journal.describe(paths))
 }
 
 func (s *syncState) participants() int {
