@@ -246,9 +246,14 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 		found(task)
 		return nil
 	}
-	if sem, ok := lockcore.SemaphorePart(p); ok && w.isSemaphore(sem) {
-		found(sem)
-		return nil
+	if sem, ok := lockcore.SemaphorePart(p); ok {
+		switch part, err := w.isSemaphore(sem); {
+		case err != nil:
+			return err
+		case part:
+			found(sem)
+			return nil
+		}
 	}
 	names, stat, err := w.list(p)
 	if errors.Is(err, zk.ErrNoNode) {

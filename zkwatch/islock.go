@@ -31,8 +31,13 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 	if stat.EphemeralOwner != 0 && len(names) == 0 {
 		return w.isLockNode(path)
 	}
-	if sem, ok := lockcore.SemaphorePart(path); ok && w.isSemaphore(sem) {
-		return false, nil, nil
+	if sem, ok := lockcore.SemaphorePart(path); ok {
+		switch part, err := w.isSemaphore(sem); {
+		case err != nil:
+			return false, nil, err
+		case part:
+			return false, nil, nil
+		}
 	}
 	self := lockcore.Node{Name: baseName(path), Stat: *stat}
 	switch c, probe := book.Classify(path, self, names); c {
@@ -72,15 +77,23 @@ func (w *Watcher) isLockNode(path string) (bool, []lockcore.Node, error) {
 }
 
 // isSemaphore reports whether sem is a semaphore whose part the walk has
-// found, so that the part is not shown as a lock of its own.
-func (w *Watcher) isSemaphore(sem string) bool {
+// found, so that the part is not shown as a lock of its own. A read that
+// fails says nothing (a semaphore read as the connection drops is still
+// one): its error is returned; a semaphore node that is gone is none.
+func (w *Watcher) isSemaphore(sem string) (bool, error) {
 	self, err := w.get(sem)
+	if errors.Is(err, zk.ErrNoNode) {
+		return false, nil
+	}
 	if err != nil {
-		return false
+		return false, err
 	}
 	names, _, err := w.list(sem)
-	if err != nil {
-		return false
+	if errors.Is(err, zk.ErrNoNode) {
+		return false, nil
 	}
-	return len(lockcore.ExtraPaths(sem, self, names)) > 0
+	if err != nil {
+		return false, err
+	}
+	return len(lockcore.ExtraPaths(sem, self, names)) > 0, nil
 }

@@ -157,6 +157,14 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 		w.mu.Unlock()
 		return false
 	}
+	if l, ok := w.tracked.owner[path]; ok && l != path {
+		// A part of another lock (a semaphore's queue or leases), found
+		// as a lock while its semaphore could not be read or was not yet
+		// whole: its nodes are that lock's, and its watch reads that lock
+		// again, not this one, which would keep its first picture.
+		w.mu.Unlock()
+		return false
+	}
 	w.toFill.count(path, next)
 	if s, ok := w.tracked.seen[path]; ok && !w.cfg.Once {
 		// No break since before the last read's listing: the watch that
@@ -173,14 +181,22 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 		}
 	}
 	w.tracked.locks[path] = next
+	var parted []string // locks of their own that are parts of this one
 	for _, p := range parts {
+		if p != path && w.tracked.locks[p] != nil {
+			parted = append(parted, p)
+		}
 		w.tracked.owner[p] = path
 	}
 	table := w.enrich.table
 	w.mu.Unlock()
+	for _, p := range parted {
+		w.forgetPart(ctx, p)
+	}
 	seen := w.emitLock(ctx, *next, table)
 	w.mu.Lock()
-	if w.tracked.locks[path] == next {
+	current, owner := w.tracked.locks[path], w.tracked.owner[path]
+	if current == next {
 		w.tracked.seen[path] = seenLock{sightings: seen, breaks: breaks, table: table}
 		// The sightings before this read served its analysis; those of
 		// this one (w.tracked.seen) stand for them from now on (see analyzeAll),
@@ -188,6 +204,12 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 		next.Seen = nil
 	}
 	w.mu.Unlock()
+	if current == nil && owner != "" && owner != path {
+		// Forgotten as it was reported, as a part of a lock read
+		// meanwhile (forgetPart): its gone must come after the report.
+		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: path})
+		return true
+	}
 	if first {
 		w.addLockDir(ctx, path)
 	}
@@ -239,6 +261,28 @@ func (w *Watcher) keepUnread(ctx context.Context, path string, err error) {
 	w.mu.Lock()
 	w.next.unread[path] = true
 	w.mu.Unlock()
+}
+
+// forgetPart drops the lock of its own at part, which a lock read since
+// names as one of its parts, and reports it gone: one watched path reads
+// one lock again (see refresh), so the part, shown on its own, would keep
+// what it showed last.
+func (w *Watcher) forgetPart(ctx context.Context, part string) {
+	w.mu.Lock()
+	_, tracked := w.tracked.locks[part]
+	if tracked {
+		w.toFill.count(part, nil)
+		delete(w.tracked.locks, part)
+		delete(w.tracked.seen, part)
+		delete(w.tracked.plain, part)
+		if w.dirs.locks[dirOf(part)]--; w.dirs.locks[dirOf(part)] <= 0 {
+			delete(w.dirs.locks, dirOf(part))
+		}
+	}
+	w.mu.Unlock()
+	if tracked {
+		w.emit(ctx, Event{Kind: EventLockGone, At: time.Now(), Path: part})
+	}
 }
 
 // forget drops the locks at or below path, reporting them gone.
