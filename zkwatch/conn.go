@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,12 +144,8 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 		logger = discardLogger{}
 	}
 	recorder := &lastError{Logger: logger}
-	var dial zk.Dialer = net.DialTimeout // go-zookeeper's own default
-	if opt.TLS != nil {
-		dial = tlsDialer(opt.TLS)
-	}
 	refused := newRefusals()
-	dial = refused.dialer(dial)
+	dial := refused.dialer(sessionDialer(opt))
 	// Session events come through a callback: go-zookeeper's own event
 	// channel holds six events and drops the rest, and an expiry sends one
 	// per invalidated watch through it, which could push a state change out.

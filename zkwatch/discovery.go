@@ -44,6 +44,7 @@ type discoveryState struct {
 func (w *Watcher) discover(ctx context.Context) {
 	if !w.cfg.Once {
 		w.markObserver(ctx)
+		w.discovery.loops.Go(func() { w.persistentLoop(ctx) })
 	}
 	for _, p := range w.cfg.Locks {
 		w.foundLock(p)
@@ -198,7 +199,7 @@ func (w *Watcher) walkGap() time.Duration {
 	every := w.cfg.WalkEvery
 	if every == 0 {
 		every = defaultWalkEvery
-		if w.discovery.dumpRefused || w.discovery.progress.DumpAt.IsZero() {
+		if (w.discovery.dumpRefused || w.discovery.progress.DumpAt.IsZero()) && !w.persist.live.Load() {
 			every = walkEveryWithoutDump
 		}
 	}
@@ -238,10 +239,16 @@ func (w *Watcher) walkRate() int {
 }
 
 func (w *Watcher) dumpEvery() time.Duration {
+	every := defaultDumpEvery
 	if w.cfg.DumpEvery > 0 {
-		return w.cfg.DumpEvery
+		every = w.cfg.DumpEvery
 	}
-	return defaultDumpEvery
+	if w.persist.live.Load() {
+		// The watch finds new locks at once; dump only makes up for what
+		// it cannot tell.
+		every *= persistSlowdown
+	}
+	return every
 }
 
 // Costs returns the counter of the four-letter words the watcher asks.

@@ -45,6 +45,9 @@ type Discovery struct {
 	// all persistent, which no dump lists, may be missing, and any lock
 	// where dump is not answered.
 	Complete bool
+	// Persistent is the persistent recursive watch's: whether it finds
+	// new locks at once anywhere under the roots, and its cost.
+	Persistent PersistentWatch
 }
 
 // Discovery returns how the watcher finds locks, as of now.
@@ -58,6 +61,7 @@ func (w *Watcher) Discovery() Discovery {
 	d.Watching = len(w.watches.armed)
 	w.dirs.describe(&d)
 	d.ElsewhereWithin = w.elsewhereWithin()
+	d.Persistent = w.persist.describe()
 	return d
 }
 
@@ -69,7 +73,7 @@ func (w *Watcher) emitDiscovery(ctx context.Context) {
 // elsewhereWithin is Discovery.ElsewhereWithin. The caller holds w.mu.
 func (w *Watcher) elsewhereWithin() time.Duration {
 	switch {
-	case w.dirs.wholeTree && !w.dirs.treeFull:
+	case w.dirs.wholeTree && !w.dirs.treeFull, w.persist.live.Load():
 		return 0
 	case !w.discovery.dumpRefused && !w.discovery.progress.DumpAt.IsZero():
 		return max(w.dumpEvery(), w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()).Sub(w.discovery.progress.DumpAt))

@@ -92,6 +92,10 @@ type WatchConfig struct {
 	// it to be watched, so that a new lock in it is seen at once; a bigger
 	// one is listed on a period instead. 0 means 1,000.
 	DirWatchMax int
+	// PersistentWatchOff turns the persistent recursive watch off:
+	// discovery is then as on a server older than 3.6, by the dump and the
+	// walk alone (see [PersistentWatch]).
+	PersistentWatchOff bool
 	// Costs, if not nil, counts the four-letter words the watcher asks;
 	// nil makes a Costs of the watcher's own (see Watcher.Costs).
 	Costs *words.Costs
@@ -136,6 +140,9 @@ type Watcher struct {
 	dirs      dirWatches     // the directories watched for new locks (lockdirs.go)
 	toFill    fillState      // the contenders listed but not read yet (fill.go)
 	enrich    enrichState    // what the enrich loop and tracking tell each other (enrichloop.go)
+	// persist is the persistent watch's, under a lock of its own
+	// (pwatch.go).
+	persist *persistState
 }
 
 // Watch starts watching through conn. Events closes when ctx ends (or,
@@ -168,6 +175,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		dirs:      newDirWatches(),
 		toFill:    fillState{unread: map[string]int{}, wake: make(chan struct{}, 1)},
 		enrich:    enrichState{table: cfg.Watches, lockFound: make(chan struct{}, 1)},
+		persist:   newPersistState(),
 	}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}

@@ -54,6 +54,8 @@ type globalFlags struct {
 	watches     string
 	watchBudget int
 	walkRate    int
+	// persistentWatch is --persistent-watch: auto or off.
+	persistentWatch string
 
 	// admin says where the members' AdminServers are.
 	admin adminFlags
@@ -84,6 +86,7 @@ func (g *globalFlags) register(root *cobra.Command) {
 	pf.StringVar(&g.watches, "watches", "auto", "where waiters' watch targets come from: auto (the servers' watch table when\nthey hold at most --watch-budget watches, else recipe rules), server (always the\ntable, read no more often than its cost allows) or recipe (never the table)")
 	pf.IntVar(&g.watchBudget, "watch-budget", zkwatch.DefaultWatchBudget, "most watches the servers may hold (wchs) for --watches=auto to read their table")
 	pf.IntVar(&g.walkRate, "walk-rate", 2000, "reads a second the walk for locks may make past its first 2,000")
+	pf.StringVar(&g.persistentWatch, "persistent-watch", "auto", "find new locks anywhere at once with one persistent recursive watch per root\n(ZooKeeper 3.6+): auto (where the server allows it) or off (dump and walk alone)")
 	g.admin.register(pf)
 }
 
@@ -162,13 +165,14 @@ type settings struct {
 	readOnly       bool
 	// approve is the context's approve: 2 or more requires a second
 	// person for destructive actions.
-	approve  int
-	auth     []credential
-	tls      zkwatch.TLSFiles
-	logFile  string
-	watches  zkwatch.WatchQuery // Mode and Budget
-	walkRate int
-	admin    adminFlags // merged: flag, context, environment
+	approve       int
+	auth          []credential
+	tls           zkwatch.TLSFiles
+	logFile       string
+	watches       zkwatch.WatchQuery // Mode and Budget
+	walkRate      int
+	persistentOff bool       // --persistent-watch=off
+	admin         adminFlags // merged: flag, context, environment
 	// book is the rule book: the context's and the file's recipes, then
 	// the built-in ones.
 	book *lockcore.Book
@@ -353,6 +357,13 @@ func (g *globalFlags) merge(onContext string) (settings, error) {
 		return settings{}, err
 	}
 	s.watches, s.walkRate = zkwatch.WatchQuery{Mode: mode, Budget: g.watchBudget}, g.walkRate
+	switch g.persistentWatch {
+	case "auto":
+	case "off":
+		s.persistentOff = true
+	default:
+		return settings{}, fmt.Errorf("--persistent-watch must be auto or off, got %q", g.persistentWatch)
+	}
 	s.mergeAdmin(g.admin, ctx.Admin, changed, inContext)
 	if s.book, err = cf.book(s.context); err != nil {
 		return settings{}, fmt.Errorf("config %s: %w", cf.path, err)
@@ -395,5 +406,5 @@ func (s settings) check() error {
 // watch mode and walk rate.
 func (s settings) watchConfig() zkwatch.WatchConfig {
 	return zkwatch.WatchConfig{Roots: s.roots, WatchMode: s.watches.Mode, WatchBudget: s.watches.Budget, WalkRate: s.walkRate,
-		Analysis: s.analysis(0)}
+		PersistentWatchOff: s.persistentOff, Analysis: s.analysis(0)}
 }

@@ -105,3 +105,23 @@ func TestErrorName(t *testing.T) {
 		t.Errorf("ErrorName(-999) = %q", got)
 	}
 }
+
+func TestAddWatchAndRemoveWatchesEncoding(t *testing.T) {
+	var w Writer
+	RequestHeader{Xid: 7, OpCode: OpAddWatch}.Write(&w)
+	AddWatchRequest{Path: "/a", Mode: AddWatchPersistentRecursive}.Write(&w)
+	want := []byte{0, 0, 0, 7, 0, 0, 0, 106, 0, 0, 0, 2, '/', 'a', 0, 0, 0, 1}
+	if !bytes.Equal(w.Bytes(), want) {
+		t.Errorf("addWatch = %v, want %v", w.Bytes(), want)
+	}
+	var r Writer
+	RemoveWatchesRequest{Path: "/a", Type: WatcherAny}.Write(&r)
+	if want := []byte{0, 0, 0, 2, '/', 'a', 0, 0, 0, 3}; !bytes.Equal(r.Bytes(), want) {
+		t.Errorf("removeWatches = %v, want %v", r.Bytes(), want)
+	}
+	var a Writer
+	AuthPacket{Scheme: "digest", Auth: []byte("u:p")}.Write(&a)
+	if want := []byte{0, 0, 0, 0, 0, 0, 0, 6, 'd', 'i', 'g', 'e', 's', 't', 0, 0, 0, 3, 'u', ':', 'p'}; !bytes.Equal(a.Bytes(), want) {
+		t.Errorf("auth = %v, want %v", a.Bytes(), want)
+	}
+}

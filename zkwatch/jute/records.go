@@ -152,3 +152,46 @@ func ReadClientInfos(r *Reader) []ClientInfo {
 	}
 	return infos
 }
+
+// AddWatchRequest sets a persistent (or persistent recursive) watch on
+// Path (opcode OpAddWatch, ZooKeeper 3.6+); Mode is AddWatchPersistent or
+// AddWatchPersistentRecursive. The reply carries no body.
+type AddWatchRequest struct {
+	Path string
+	Mode int32
+}
+
+// Write encodes a.
+func (a AddWatchRequest) Write(w *Writer) {
+	w.String(a.Path)
+	w.Int(a.Mode)
+}
+
+// RemoveWatchesRequest removes the session's watches of one type on Path
+// (opcode OpRemoveWatches); Type is a Watcher… constant. The reply
+// carries no body; ErrNoWatcher when there was none.
+type RemoveWatchesRequest struct {
+	Path string
+	Type int32
+}
+
+// Write encodes r.
+func (r RemoveWatchesRequest) Write(w *Writer) {
+	w.String(r.Path)
+	w.Int(r.Type)
+}
+
+// AuthPacket adds a credential to a session (opcode OpAuth, sent with
+// XidAuth): Type is 0, Scheme "digest" with Auth "user:password", say.
+type AuthPacket struct {
+	Type   int32
+	Scheme string
+	Auth   []byte
+}
+
+// Write encodes a.
+func (a AuthPacket) Write(w *Writer) {
+	w.Int(a.Type)
+	w.String(a.Scheme)
+	w.Buffer(a.Auth)
+}

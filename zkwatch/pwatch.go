@@ -1,0 +1,279 @@
+package zkwatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zklocks/zklocks/zkwatch/jute"
+	"github.com/zklocks/zklocks/zkwatch/words"
+)
+
+// The persistent recursive watch: on ZooKeeper 3.6 and later, one watch
+// per root (addWatch, mode PERSISTENT_RECURSIVE) on a session of zklocks'
+// own tells of every node created below it, so that a new lock anywhere
+// is looked at at once rather than at the next dump or walk. It is used
+// for discovery only: go-zookeeper's session makes every read and holds
+// every watch on a lock. A persistent watch brings no catch-up events
+// after a reconnect, so the roots are read again then; on a server that
+// cannot set it, discovery is the dump's and the walk's alone.
+
+// PersistentWatch says whether a persistent recursive watch finds new
+// locks, and what it costs. It comes with Discovery.
+type PersistentWatch struct {
+	// Live: the watch is set on every root now; a new lock anywhere
+	// below them is looked at as soon as it is created.
+	Live bool
+	// Note says why it is not used, or not live now ("" while live);
+	// Off: it is not tried again (a server older than 3.6, one that
+	// refused it, or turned off).
+	Note string
+	Off  bool
+	// Server is the member it is set on, Version that member's release
+	// (empty when srvr did not say).
+	Server, Version string
+	// Readded counts the times it was set again after its connection
+	// dropped, each followed by a re-read of the roots.
+	Readded int
+	// Rate is the notifications of the last second, and Busy the time
+	// spent taking them (reading, filtering, queueing) in that second.
+	Rate int
+	Busy time.Duration
+	// Queued is how many directories wait to be looked at, of at most
+	// QueueMax.
+	Queued, QueueMax int
+	// Overflows counts the times the queue was full, the last at
+	// OverflowAt: the notifications it dropped are made up for by a
+	// re-read of the roots at the walk's pace.
+	Overflows  int
+	OverflowAt time.Time
+	// Rereading: that re-read (or one after a reconnect) is under way,
+	// RereadReads its requests so far.
+	Rereading   bool
+	RereadReads int
+}
+
+// Persistent watch bounds.
+const (
+	// persistQueueMax bounds the directories waiting to be looked at:
+	// past it notifications are dropped, and the roots re-read.
+	persistQueueMax = 4096
+	// persistSlowdown is how much less often dump is asked while the
+	// persistent watch is live: it still finds what the watch cannot
+	// (a lock made while its connection was down).
+	persistSlowdown = 6
+	// persistRetryMax bounds the wait between two attempts to connect.
+	persistRetryMax = 10 * time.Second
+	// persistStopTimeout bounds removing the watch and closing the
+	// session at exit.
+	persistStopTimeout = 3 * time.Second
+)
+
+// persistState is the persistent watch's part of the watcher. Its own mu
+// guards it: notifications arrive on the session's reading goroutine, at
+// any rate, and must not wait for the watcher's mu.
+type persistState struct {
+	live      atomic.Bool
+	count     atomic.Int64 // notifications taken
+	spent     atomic.Int64 // nanoseconds spent taking them
+	wake      chan struct{}
+	mu        sync.Mutex
+	desc      PersistentWatch
+	queue     map[string]string // directory → a child created in it
+	overflow  bool              // dropped notifications since the last take
+	reread    *walker           // a re-read under way
+	lastCount int64
+	lastSpent int64
+}
+
+func newPersistState() *persistState {
+	return &persistState{wake: make(chan struct{}, 1), queue: map[string]string{}, desc: PersistentWatch{QueueMax: persistQueueMax}}
+}
+
+// describe returns what Discovery says of the watch.
+func (ps *persistState) describe() PersistentWatch {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	d := ps.desc
+	d.Live = ps.live.Load()
+	d.Queued = len(ps.queue)
+	if ps.reread != nil {
+		d.Rereading, d.RereadReads = true, ps.reread.Reads()
+	}
+	return d
+}
+
+func (ps *persistState) update(f func(d *PersistentWatch)) {
+	ps.mu.Lock()
+	f(&ps.desc)
+	ps.mu.Unlock()
+}
+
+// errPersistOff is a refusal: the watch is not tried again.
+type errPersistOff struct{ why string }
+
+func (e *errPersistOff) Error() string { return e.why }
+
+// persistentLoop sets the watch and keeps it set until ctx ends, then
+// removes it and closes its session.
+func (w *Watcher) persistentLoop(ctx context.Context) {
+	ps := w.persist
+	if w.cfg.PersistentWatchOff {
+		ps.update(func(d *PersistentWatch) { d.Note, d.Off = "turned off", true })
+		return
+	}
+	w.discovery.loops.Go(func() { w.persistentQueue(ctx) })
+	var ident rawIdentity
+	wait, first := time.Second, true
+	for {
+		s, server, version, err := w.openPersistent(ctx, &ident)
+		if ctx.Err() != nil {
+			if s != nil {
+				w.stopPersistent(s)
+			}
+			return
+		}
+		var off *errPersistOff
+		if errors.As(err, &off) {
+			ps.update(func(d *PersistentWatch) { d.Note, d.Off, d.Server, d.Version = off.why, true, server, version })
+			w.emitDiscovery(ctx)
+			return
+		}
+		if err != nil {
+			ps.update(func(d *PersistentWatch) { d.Note = "not set: " + shortErr(err) + "; trying again" })
+			w.emitDiscovery(ctx)
+			if !sleepCtx(ctx, wait) {
+				return
+			}
+			wait = min(wait*2, persistRetryMax)
+			continue
+		}
+		wait = time.Second
+		ps.live.Store(true)
+		ps.update(func(d *PersistentWatch) {
+			d.Note, d.Server, d.Version = "", server, version
+			if !first {
+				d.Readded++
+			}
+		})
+		w.emitDiscovery(ctx)
+		if !first {
+			// Nothing created while the connection was down was told of.
+			w.persistReread(ctx)
+		}
+		first = false
+		select {
+		case <-ctx.Done():
+			w.stopPersistent(s)
+			return
+		case <-s.Done():
+		}
+		ident = s.identity()
+		ps.live.Store(false)
+		ps.update(func(d *PersistentWatch) { d.Note = "connection lost (" + shortErr(s.Err()) + "): setting it again" })
+		w.emitDiscovery(ctx)
+	}
+}
+
+// openPersistent connects a session of zklocks' own (resuming ident's
+// when the server still has it) and sets the watch on every root. It
+// returns an *errPersistOff when the member cannot set it: older than
+// 3.6 by its srvr, refusing addWatch, or closing the connection at it
+// as a 3.5 server does with an unknown request.
+func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *rawSession, server, version string, err error) {
+	server = w.dumpMember()
+	version, verr := w.memberVersion(ctx, server)
+	if verr == nil && !versionAtLeast(version, 3, 6) {
+		return nil, server, version, &errPersistOff{why: "ZooKeeper " + version + " on " + server + " has no persistent watches (3.6 and later)"}
+	}
+	timeout := w.conn.opt.SessionTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	dial := sessionDialer(w.conn.opt)
+	s, err = dialRaw(dctx, dial, server, timeout, *ident, w.conn.opt.Auth, w.onPersistentEvent)
+	if errors.Is(err, errRawExpired) {
+		*ident = rawIdentity{}
+		s, err = dialRaw(dctx, dial, server, timeout, rawIdentity{}, w.conn.opt.Auth, w.onPersistentEvent)
+	}
+	if err != nil {
+		return nil, server, version, err
+	}
+	for _, root := range w.cfg.Roots {
+		err := s.request(dctx, jute.OpAddWatch, "addWatch", func(jw *jute.Writer) {
+			jute.AddWatchRequest{Path: w.conn.abs(root), Mode: jute.AddWatchPersistentRecursive}.Write(jw)
+		})
+		var refused *replyError
+		switch {
+		case err == nil:
+			continue
+		case errors.As(err, &refused):
+			s.closeSession(dctx)
+			return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused addWatch on %s (%s)", server, root, jute.ErrorName(refused.code))}
+		case errors.Is(err, errRawClosed) && verr != nil:
+			return nil, server, version, &errPersistOff{why: server + " closed the connection at addWatch (a server older than 3.6 does)"}
+		}
+		s.close()
+		return nil, server, version, err
+	}
+	return s, server, version, nil
+}
+
+// memberVersion asks member for its release (srvr, or the AdminServer's
+// server_stats where the word is refused).
+func (w *Watcher) memberVersion(ctx context.Context, member string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
+	defer cancel()
+	var answer words.StatusAnswer
+	via, err := w.conn.ways(w.costs).AskEither(ctx, member, "srvr", answer.Reader())
+	if err != nil {
+		return "", err
+	}
+	st, err := answer.Status(via)
+	if err != nil {
+		return "", err
+	}
+	if st.Version == "" {
+		return "", fmt.Errorf("zkwatch: %s gave no version", member)
+	}
+	return st.Version, nil
+}
+
+// versionAtLeast reports whether a release such as "3.8.0" is at least
+// major.minor; one it cannot read is not.
+func versionAtLeast(v string, major, minor int) bool {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	ma, err1 := strconv.Atoi(parts[0])
+	mi, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return slices.Compare([]int{ma, mi}, []int{major, minor}) >= 0
+}
+
+// stopPersistent removes the watch from every root and closes its
+// session, so that the server holds nothing of it once zklocks exits.
+// 3.6–3.8 know no persistent watcher types in removeWatches: Any removes
+// it there and on later releases alike.
+func (w *Watcher) stopPersistent(s *rawSession) {
+	w.persist.live.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), persistStopTimeout)
+	defer cancel()
+	for _, root := range w.cfg.Roots {
+		s.request(ctx, jute.OpRemoveWatches, "removeWatches", func(jw *jute.Writer) {
+			jute.RemoveWatchesRequest{Path: w.conn.abs(root), Type: jute.WatcherAny}.Write(jw)
+		})
+	}
+	s.closeSession(ctx)
+}
