@@ -56,3 +56,10 @@ func ask(t testing.TB, addr, word string) string {
 	}
 	return reply
 }
+
+// Ask returns the server at addr's answer to a four-letter word (wchp,
+// say), failing t when it gives none within 30 s.
+func Ask(t testing.TB, addr, word string) string {
+	t.Helper()
+	return ask(t, addr, word)
+}

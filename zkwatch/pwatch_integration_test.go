@@ -1,0 +1,95 @@
+package zkwatch_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/watchtest"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// bigTree makes a tree the watcher finds too big to watch whole (with a
+// walk burst of 20 reads) and one lock in it, so that its directory is
+// watched and nothing else is.
+func bigTree(t *testing.T, admin *zk.Conn) {
+	t.Helper()
+	mkdirs(t, admin, "/big", "/big/plain", "/big/locks", "/big/locks/first")
+	for i := range 100 {
+		mkdirs(t, admin, fmt.Sprintf("/big/plain/n-%03d", i))
+	}
+	contender(t, admin, "/big/locks/first")
+}
+
+// slowDiscovery is a watcher whose dump and walk come an hour apart: a
+// lock found within the test was found by something else.
+var slowDiscovery = zkwatch.WatchConfig{Roots: []string{"/big"}, EnrichEvery: -1, WalkBurst: 20, WalkRate: 2000,
+	DumpEvery: time.Hour, WalkEvery: time.Hour}
+
+// wchpPaths returns the paths the server's wchp lists as watched.
+func wchpPaths(t *testing.T, addr string) []string {
+	t.Helper()
+	reply := zktest.Ask(t, addr, "wchp")
+	var paths []string
+	for _, l := range strings.Split(reply, "\n") {
+		if strings.HasPrefix(l, "/") {
+			paths = append(paths, strings.TrimSpace(l))
+		}
+	}
+	return paths
+}
+
+// TestIntegrationPersistentWatchFindsANewLockAnywhere: on ZooKeeper 3.8, a
+// lock made in a new subtree of a tree too big to watch whole, with dump
+// and walk an hour away, is found by the persistent watch; the server
+// holds that one watch on the root while the watcher runs, and none of it
+// once the watcher has ended.
+func TestIntegrationPersistentWatchFindsANewLockAnywhere(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	bigTree(t, admin)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := zkwatch.Watch(ctx, conn, slowDiscovery)
+	c := watchtest.Drain(w.Events())
+	c.Until(t, "the first lock, the first walk's end and the persistent watch live", func(s *model.State) bool {
+		return participants("/big/locks/first", 1)(s) && s.Discovery.Complete && s.Discovery.Persistent.Live
+	})
+	d := c.State().Discovery
+	if d.Persistent.Version == "" || d.Persistent.Note != "" || d.ElsewhereWithin != 0 {
+		t.Errorf("a live persistent watch: %+v, elsewhere within %s", d.Persistent, d.ElsewhereWithin)
+	}
+	if paths := wchpPaths(t, zks.Addr()); !contains(paths, "/big") {
+		t.Errorf("the server's wchp lists no watch on the root /big: %q", paths)
+	}
+	mkdirs(t, admin, "/big/plain/n-042/new", "/big/plain/n-042/new/deep", "/big/plain/n-042/new/deep/lock")
+	made := time.Now()
+	contender(t, admin, "/big/plain/n-042/new/deep/lock")
+	c.Until(t, "the lock in a new subtree", participants("/big/plain/n-042/new/deep/lock", 1))
+	seen, _ := c.FirstSeen("/big/plain/n-042/new/deep/lock")
+	t.Logf("found %s after it was made", seen.Sub(made))
+	if d := c.State().Discovery; d.DumpAt.After(made) || d.WalkedAt.After(made) {
+		t.Fatalf("a dump or a walk ran after the lock was made: %+v", d)
+	}
+	cancel()
+	<-c.Done()
+	if paths := wchpPaths(t, zks.Addr()); contains(paths, "/big") {
+		t.Errorf("the watch on /big outlived the watcher: wchp %q", paths)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
