@@ -61,8 +61,9 @@ type PersistentWatch struct {
 
 // Persistent watch bounds.
 const (
-	// persistQueueMax bounds the directories waiting to be looked at:
-	// past it notifications are dropped, and the roots re-read.
+	// persistQueueMax is the default bound on the directories waiting to
+	// be looked at: past it notifications are dropped, and the roots
+	// re-read.
 	persistQueueMax = 4096
 	// persistSlowdown is how much less often dump is asked while the
 	// persistent watch is live: it still finds what the watch cannot
@@ -90,10 +91,35 @@ type persistState struct {
 	reread    *walker           // a re-read under way
 	lastCount int64
 	lastSpent int64
+	queueMax  int
+	versions  map[string]string // each member's release, once srvr said
 }
 
-func newPersistState() *persistState {
-	return &persistState{wake: make(chan struct{}, 1), queue: map[string]string{}, desc: PersistentWatch{QueueMax: persistQueueMax}}
+func newPersistState(queueMax int) *persistState {
+	if queueMax <= 0 {
+		queueMax = persistQueueMax
+	}
+	return &persistState{wake: make(chan struct{}, 1), queue: map[string]string{}, queueMax: queueMax,
+		desc: PersistentWatch{QueueMax: queueMax}, versions: map[string]string{}}
+}
+
+// version returns member's release, asking it with ask the first time
+// only: a member does not change release without a restart, and a
+// reconnect should not cost a word.
+func (ps *persistState) version(member string, ask func() (string, error)) (string, error) {
+	ps.mu.Lock()
+	v, ok := ps.versions[member]
+	ps.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := ask()
+	if err == nil {
+		ps.mu.Lock()
+		ps.versions[member] = v
+		ps.mu.Unlock()
+	}
+	return v, err
 }
 
 // describe returns what Discovery says of the watch.
@@ -188,7 +214,7 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 // as a 3.5 server does with an unknown request.
 func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *rawSession, server, version string, err error) {
 	server = w.dumpMember()
-	version, verr := w.memberVersion(ctx, server)
+	version, verr := w.persist.version(server, func() (string, error) { return w.memberVersion(ctx, server) })
 	if verr == nil && !versionAtLeast(version, 3, 6) {
 		return nil, server, version, &errPersistOff{why: "ZooKeeper " + version + " on " + server + " has no persistent watches (3.6 and later)"}
 	}

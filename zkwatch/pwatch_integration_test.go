@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/testkit/loopback"
 	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // bigTree makes a tree the watcher finds too big to watch whole (with a
@@ -92,4 +94,44 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestIntegrationPersistentWatchRefusedFallsBack: a member that refuses
+// addWatch (with an error, or by closing the connection as a 3.5 server
+// does, its release unknown) leaves discovery to the dump and the walk:
+// Discovery says the watch is off and why, and a lock made in a new
+// subtree is still found, by the walk.
+func TestIntegrationPersistentWatchRefusedFallsBack(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	bigTree(t, admin)
+	for _, tc := range []struct {
+		name        string
+		refusal     loopback.AddWatchRefusal
+		refuseWords bool
+		note        string
+	}{
+		{"answers an error", loopback.AnswerError, false, "refused addWatch on /big (UNIMPLEMENTED)"},
+		{"closes the connection", loopback.CloseConnection, true, "closed the connection at addWatch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			member := loopback.RefusingMember(t, zks.Addr(), tc.refusal, tc.refuseWords)
+			conn := watchtest.Dial(t, member, zkwatch.Options{SessionTimeout: 10 * time.Second, Admin: &words.AdminServer{Off: true}})
+			cfg := slowDiscovery
+			cfg.WalkEvery = 200 * time.Millisecond
+			c := watchtest.Watch(t, conn, cfg)
+			c.Until(t, "the watch off, and why", func(s *model.State) bool {
+				return s.Discovery.Persistent.Off && participants("/big/locks/first", 1)(s)
+			})
+			d := c.State().Discovery
+			if !strings.Contains(d.Persistent.Note, tc.note) || d.Persistent.Live {
+				t.Errorf("Discovery.Persistent = %+v, want off with a note saying %q", d.Persistent, tc.note)
+			}
+			lock := "/big/plain/n-007/" + strings.ReplaceAll(tc.name, " ", "-")
+			mkdirs(t, admin, lock)
+			contender(t, admin, lock)
+			c.Until(t, "the lock in a new subtree, found by the walk", participants(lock, 1))
+		})
+	}
 }

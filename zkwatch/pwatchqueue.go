@@ -37,7 +37,7 @@ func (w *Watcher) onPersistentEvent(ev jute.WatcherEvent) {
 		return
 	}
 	ps.mu.Lock()
-	if _, queued := ps.queue[dir]; !queued && len(ps.queue) >= persistQueueMax {
+	if _, queued := ps.queue[dir]; !queued && len(ps.queue) >= ps.queueMax {
 		ps.overflow = true
 	} else {
 		ps.queue[dir] = node

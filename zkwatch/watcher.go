@@ -96,6 +96,10 @@ type WatchConfig struct {
 	// discovery is then as on a server older than 3.6, by the dump and the
 	// walk alone (see [PersistentWatch]).
 	PersistentWatchOff bool
+	// PersistentQueueMax bounds the directories the persistent watch told
+	// of that wait to be looked at; a flood past it is dropped and made
+	// up for by a re-read of the roots at WalkRate. 0 means 4,096.
+	PersistentQueueMax int
 	// Costs, if not nil, counts the four-letter words the watcher asks;
 	// nil makes a Costs of the watcher's own (see Watcher.Costs).
 	Costs *words.Costs
@@ -175,7 +179,7 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		dirs:      newDirWatches(),
 		toFill:    fillState{unread: map[string]int{}, wake: make(chan struct{}, 1)},
 		enrich:    enrichState{table: cfg.Watches, lockFound: make(chan struct{}, 1)},
-		persist:   newPersistState(),
+		persist:   newPersistState(cfg.PersistentQueueMax),
 	}
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}

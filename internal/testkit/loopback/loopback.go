@@ -1,6 +1,7 @@
 // Package loopback serves a test's fake TCP peer on loopback: a member
 // that answers four-letter words as a capture says, a TLS server that
-// hangs up, each connection handed to the test's own function.
+// hangs up, a member in front of a real server that refuses addWatch
+// (RefusingMember), each connection handed to the test's own function.
 package loopback
 
 import (
