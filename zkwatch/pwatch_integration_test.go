@@ -135,3 +135,41 @@ func TestIntegrationPersistentWatchRefusedFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// TestIntegrationPersistentWatchSetAgainAfterADrop: the persistent watch's
+// connection cut (a fault proxy) while a lock is made in a new subtree,
+// then the server restarted: the watch is set again each time, and the
+// lock it was not told of is found by the re-read that follows, with dump
+// and walk an hour away.
+func TestIntegrationPersistentWatchSetAgainAfterADrop(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	bigTree(t, admin)
+	proxy := zktest.NewProxy(t, zks.Addr())
+	conn := watchtest.Dial(t, proxy.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
+	c := watchtest.Watch(t, conn, slowDiscovery)
+	c.Until(t, "the first walk's end and the persistent watch live", func(s *model.State) bool {
+		return s.Discovery.Complete && s.Discovery.Persistent.Live
+	})
+	before := c.State().Discovery
+	proxy.Blackhole(true)
+	c.Until(t, "the persistent watch down", func(s *model.State) bool { return !s.Discovery.Persistent.Live })
+	mkdirs(t, admin, "/big/plain/n-013/made-while-down")
+	contender(t, admin, "/big/plain/n-013/made-while-down")
+	proxy.Blackhole(false)
+	c.Until(t, "the watch set again, and the lock made while it was down", func(s *model.State) bool {
+		return s.Discovery.Persistent.Readded >= 1 && s.Discovery.Persistent.Live && participants("/big/plain/n-013/made-while-down", 1)(s)
+	})
+	if d := c.State().Discovery; !d.WalkedAt.Equal(before.WalkedAt) || !d.DumpAt.Equal(before.DumpAt) {
+		t.Fatalf("a walk or a dump ran again, so the re-read is not what found the lock: %+v", d)
+	}
+
+	zks.Restart()
+	c.Until(t, "the watch set again after the restart", func(s *model.State) bool {
+		return s.Discovery.Persistent.Readded >= 2 && s.Discovery.Persistent.Live
+	})
+	mkdirs(t, admin, "/big/plain/n-014/after-restart")
+	contender(t, admin, "/big/plain/n-014/after-restart")
+	c.Until(t, "a lock made after the restart", participants("/big/plain/n-014/after-restart", 1))
+}
