@@ -80,19 +80,22 @@ const (
 // guards it: notifications arrive on the session's reading goroutine, at
 // any rate, and must not wait for the watcher's mu.
 type persistState struct {
-	live      atomic.Bool
-	count     atomic.Int64 // notifications taken
-	spent     atomic.Int64 // nanoseconds spent taking them
-	wake      chan struct{}
-	mu        sync.Mutex
-	desc      PersistentWatch
-	queue     map[string]string // directory → a child created in it
-	overflow  bool              // dropped notifications since the last take
-	reread    *walker           // a re-read under way
-	lastCount int64
-	lastSpent int64
-	queueMax  int
-	versions  map[string]string // each member's release, once srvr said
+	live     atomic.Bool
+	count    atomic.Int64 // notifications taken
+	spent    atomic.Int64 // nanoseconds spent taking them
+	wake     chan struct{}
+	mu       sync.Mutex
+	desc     PersistentWatch
+	queue    map[string]string // directory → a child created in it
+	overflow bool              // dropped notifications since the last take
+	reread   *walker           // a re-read under way
+	// rereadAgain: something was dropped while it was under way, maybe
+	// where it had passed already: another follows it.
+	rereadAgain bool
+	lastCount   int64
+	lastSpent   int64
+	queueMax    int
+	versions    map[string]string // each member's release, once srvr said
 }
 
 func newPersistState(queueMax int) *persistState {

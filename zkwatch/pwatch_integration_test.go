@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -172,4 +174,80 @@ func TestIntegrationPersistentWatchSetAgainAfterADrop(t *testing.T) {
 	mkdirs(t, admin, "/big/plain/n-014/after-restart")
 	contender(t, admin, "/big/plain/n-014/after-restart")
 	c.Until(t, "a lock made after the restart", participants("/big/plain/n-014/after-restart", 1))
+}
+
+// TestIntegrationPersistentWatchFlood: a client floods the root with
+// nodes whose names could be contenders, in new directories, faster than
+// they can be looked at: the queue never holds more than its bound, the
+// overflow is said, the watcher still reports a new lock beside a known
+// one during the flood, and the re-read finds the lock made in a new
+// subtree whose notification the overflow dropped.
+func TestIntegrationPersistentWatchFlood(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	bigTree(t, admin)
+	mkdirs(t, admin, "/big/flood")
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
+	cfg := slowDiscovery
+	cfg.PersistentQueueMax = 64
+	cfg.WalkRate = 20000
+	c := watchtest.Watch(t, conn, cfg)
+	c.Until(t, "the first walk's end and the persistent watch live", func(s *model.State) bool {
+		return s.Discovery.Complete && s.Discovery.Persistent.Live
+	})
+	flooder := zks.Connect(t)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var made atomic.Int64
+	for g := range 16 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var ops []any
+				for j := range 200 {
+					d := fmt.Sprintf("/big/flood/g%d-%d-%d", g, i, j)
+					ops = append(ops, &zk.CreateRequest{Path: d, Acl: zk.WorldACL(zk.PermAll)},
+						&zk.CreateRequest{Path: d + "/n-", Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagSequence})
+				}
+				if _, err := flooder.Multi(ops...); err != nil {
+					t.Errorf("flood: %v", err)
+					return
+				}
+				made.Add(int64(len(ops)))
+			}
+		})
+	}
+	start := time.Now()
+	c.Until(t, "the queue's overflow", func(s *model.State) bool { return s.Discovery.Persistent.Overflows > 0 })
+	mkdirs(t, admin, "/big/locks/second", "/big/plain/n-021/in-the-flood")
+	contender(t, admin, "/big/locks/second")
+	contender(t, admin, "/big/plain/n-021/in-the-flood")
+	c.Until(t, "a lock beside a known one during the flood", participants("/big/locks/second", 1))
+	time.Sleep(time.Until(start.Add(3 * time.Second))) // a flood of some length, for its rate
+	close(stop)
+	wg.Wait()
+	t.Logf("%d nodes made in %s (%.0f a second)", made.Load(), time.Since(start), float64(made.Load())/time.Since(start).Seconds())
+	c.Until(t, "the lock made in a new subtree during the flood", participants("/big/plain/n-021/in-the-flood", 1))
+	var rereading bool
+	peak := 0
+	for _, ev := range c.Events() {
+		if ev.Kind != zkwatch.EventDiscovery {
+			continue
+		}
+		p := ev.Discovery.Persistent
+		if p.Queued > p.QueueMax || p.QueueMax != 64 {
+			t.Fatalf("%d directories queued, past the bound of %d", p.Queued, p.QueueMax)
+		}
+		rereading = rereading || p.Rereading
+		peak = max(peak, p.Rate)
+	}
+	t.Logf("at most %d notifications in a second", peak)
+	if !rereading {
+		t.Error("no Discovery said that the overflow's re-read was under way")
+	}
 }

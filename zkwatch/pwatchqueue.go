@@ -181,6 +181,8 @@ func (w *Watcher) persistReread(ctx context.Context) {
 	ps := w.persist
 	ps.mu.Lock()
 	if ps.reread != nil {
+		// It may have passed the directory of what was dropped now.
+		ps.rereadAgain = true
 		ps.mu.Unlock()
 		return
 	}
@@ -188,7 +190,22 @@ func (w *Watcher) persistReread(ctx context.Context) {
 	ps.reread = wk
 	ps.mu.Unlock()
 	w.discovery.loops.Go(func() {
-		wk.run(ctx, 0, newLimiter(w.walkRate(), 1))
+		for {
+			if !wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
+				break
+			}
+			ps.mu.Lock()
+			again := ps.rereadAgain
+			ps.rereadAgain = false
+			if again {
+				wk = w.newWalker(w.foundLock)
+				ps.reread = wk
+			}
+			ps.mu.Unlock()
+			if !again {
+				break
+			}
+		}
 		ps.mu.Lock()
 		ps.reread = nil
 		ps.mu.Unlock()
