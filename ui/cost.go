@@ -51,8 +51,15 @@ func (c *costOverlay) view(func() string) string {
 		}
 		lines = append(lines, "")
 	}
-	field("watches held", itoa(d.Watching)+" (per lock parent, semaphore part, lock directory; none elsewhere)")
+	if d.Persistent.Live {
+		field("watches held", itoa(d.Watching)+" (per lock parent, semaphore part, lock directory), and one persistent recursive watch per root")
+	} else {
+		field("watches held", itoa(d.Watching)+" (per lock parent, semaphore part, lock directory; none elsewhere)")
+	}
 	field("new locks", newLocksText(d))
+	if p := d.Persistent; p.Live || p.Note != "" {
+		field("persistent", persistentText(e, p))
+	}
 	field("finding locks", discoveryText(e, d))
 	switch {
 	case s.WatchesNote != "":
@@ -132,6 +139,9 @@ func discoveryText(e *env, d zkwatch.Discovery) string {
 // directory, on the poll's period in a polled one, and elsewhere within
 // the period of the dump or the walk.
 func newLocksText(d zkwatch.Discovery) string {
+	if d.Persistent.Live {
+		return "at once anywhere under the roots (a persistent recursive watch tells of every node created)"
+	}
 	if d.WholeTree && !d.TreeFull {
 		return "at once: the tree is small enough to watch every directory (" + itoa(d.WatchedDirs) + ")"
 	}
@@ -156,6 +166,35 @@ func newLocksText(d zkwatch.Discovery) string {
 	}
 	if d.TreeFull {
 		text += "; the tree outgrew watching every directory"
+	}
+	return text
+}
+
+// persistentText says what the persistent recursive watch costs while it
+// is live (its notifications, the time taken on them, its queue, an
+// overflow's re-read), or why it is not.
+func persistentText(e *env, p zkwatch.PersistentWatch) string {
+	if !p.Live {
+		text := model.Printable(p.Note)
+		if p.Off {
+			text += ": new locks away from known ones are found by dump and walk"
+		}
+		return text
+	}
+	on := model.Printable(p.Server)
+	if p.Version != "" {
+		on += " (ZooKeeper " + model.Printable(p.Version) + ")"
+	}
+	text := fmt.Sprintf("on %s: %d notifications/s, %s CPU/s (%.1f %% of a core), queue %d/%d",
+		on, p.Rate, model.Duration(p.Busy.Round(time.Millisecond)), p.Busy.Seconds()*100, p.Queued, p.QueueMax)
+	if p.Readded > 0 {
+		text += "; set again " + itoa(p.Readded) + "× after its connection dropped"
+	}
+	if p.Overflows > 0 {
+		text += "; queue overflowed " + itoa(p.Overflows) + "×, last " + e.clock(p.OverflowAt)
+	}
+	if p.Rereading {
+		text += "; re-reading the roots for what it dropped or missed, " + itoa(p.RereadReads) + " reads"
 	}
 	return text
 }
