@@ -17,8 +17,8 @@ import (
 type Probe struct {
 	Member string
 	// Mode is the member's role (srvr, or server_stats), "" when neither
-	// said.
-	Mode string
+	// said; Version its release ("3.8.0"), likewise.
+	Mode, Version string
 	// Words holds, by word, nil when the member answered it, else why not
 	// (wrapping words.ErrFourLetterRefused when its whitelist refused it).
 	Words map[string]error
@@ -71,7 +71,7 @@ func (c *Conn) probe(ctx context.Context, member string) Probe {
 		p.Words[w] = err
 		if w == "srvr" && err == nil {
 			if st, perr := words.ParseSrvr(head); perr == nil {
-				p.Mode = st.Mode
+				p.Mode, p.Version = st.Mode, st.Version
 			}
 		}
 	}
@@ -106,7 +106,28 @@ func (c *Conn) probe(ctx context.Context, member string) Probe {
 	if p.Mode == "" {
 		p.Mode = st.Mode
 	}
+	if p.Version == "" {
+		p.Version = st.Version
+	}
 	return p
+}
+
+// PersistentWatchName is what the persistent recursive watch shows, as
+// doctor names it beside Capabilities.
+const PersistentWatchName = "new locks at once anywhere (a persistent recursive watch per root)"
+
+// PersistentWatch says whether the member can hold the persistent
+// recursive watch discovery sets (ZooKeeper 3.6 and later): ok true or
+// false by its release, known false when neither srvr nor the AdminServer
+// said it, with why in words.
+func (p Probe) PersistentWatch() (ok, known bool, why string) {
+	switch {
+	case p.Version == "":
+		return false, false, "release unknown (srvr refused and no AdminServer said it): zklocks tries addWatch on a session of its own and falls back to dump and walk if it is refused"
+	case versionAtLeast(p.Version, 3, 6):
+		return true, true, "ZooKeeper " + p.Version
+	}
+	return false, true, "ZooKeeper " + p.Version + " has none (3.6 and later): new locks away from known ones are found by dump and walk"
 }
 
 // Capability is something zklocks shows that needs a server's answer.

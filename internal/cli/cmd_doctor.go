@@ -27,7 +27,9 @@ of each answer than it takes to know it is one.
 Then, for each member, it says what zklocks can show (clients of sessions and
 disconnected holders, the servers' watch table, finding locks by dump, when a
 disconnected session expires), which way each comes, and for each gap the one-line
-fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port.
+fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port. Last,
+whether the member can hold the persistent recursive watch that finds a new lock
+anywhere at once (ZooKeeper 3.6 and later, by its release).
 
 It also asks each member where it keeps its data (conf's dataDir and dataLogDir) and,
 when that directory is on this host, how much history its transaction logs hold (the
@@ -131,6 +133,15 @@ func (d diagnosis) writeText(w io.Writer) error {
 				fmt.Fprintf(&b, "    ✗ %s: %s\n", c.Name, model.Printable(why))
 				fixes.add(p.Fix(c), p.Member)
 			}
+		}
+		switch ok, known, why := p.PersistentWatch(); {
+		case ok:
+			fmt.Fprintf(&b, "    ✓ %s  (%s)\n", zkwatch.PersistentWatchName, model.Printable(why))
+		case known:
+			fmt.Fprintf(&b, "    ✗ %s: %s\n", zkwatch.PersistentWatchName, model.Printable(why))
+			fixes.add("upgrade to ZooKeeper 3.6 or later", p.Member)
+		default:
+			fmt.Fprintf(&b, "    ? %s: %s\n", zkwatch.PersistentWatchName, model.Printable(why))
 		}
 	}
 	for _, m := range d.missing {
@@ -251,10 +262,15 @@ type doctorJSON struct {
 type memberJSON struct {
 	Member       string            `json:"member"`
 	Mode         string            `json:"mode"`
+	Version      string            `json:"version,omitempty"`
 	Words        map[string]string `json:"four_letter_words"`
 	Admin        *adminJSON        `json:"admin_server"`
 	Capabilities []capabilityJSON  `json:"capabilities"`
 	Data         *dataJSON         `json:"data,omitempty"`
+	// Persistent is whether the member can hold the persistent recursive
+	// watch: true, false, or null when its release is unknown.
+	Persistent *bool  `json:"persistent_watch"`
+	PersistWhy string `json:"persistent_watch_why"`
 }
 
 type adminJSON struct {
@@ -273,7 +289,12 @@ type capabilityJSON struct {
 func (d diagnosis) writeJSON(w io.Writer) error {
 	out := doctorJSON{Members: []memberJSON{}, Missing: d.missing}
 	for i, p := range d.probes {
-		m := memberJSON{Member: p.Member, Mode: p.Mode, Words: map[string]string{}}
+		m := memberJSON{Member: p.Member, Mode: p.Mode, Version: p.Version, Words: map[string]string{}}
+		if ok, known, why := p.PersistentWatch(); known {
+			m.Persistent, m.PersistWhy = &ok, why
+		} else {
+			m.PersistWhy = why
+		}
 		for word, err := range p.Words {
 			m.Words[word] = answerText(err)
 		}
