@@ -54,7 +54,8 @@ type benchEnv struct {
 // BenchmarkWatch measures the watcher against ZooKeeper itself, on one
 // server and one machine, in one run: discovery against a minimal
 // go-zookeeper walk, memory per tracked znode, change-to-event latency
-// against a raw children watch, and sustained churn. It prints the figures
+// against a raw children watch, sustained churn, and a new lock anywhere
+// with the persistent recursive watch against dump and walk. It prints the figures
 // as a table when its sub-benchmarks are done. Run it with
 // `make bench-watch`.
 func BenchmarkWatch(b *testing.B) {
@@ -65,6 +66,7 @@ func BenchmarkWatch(b *testing.B) {
 	b.Run("Latency", func(b *testing.B) { benchLatency(b, env, &r) })
 	b.Run("Churn", func(b *testing.B) { benchChurn(b, env, &r) })
 	b.Run("RuleBook", func(b *testing.B) { benchRuleBook(b, env, &r) })
+	b.Run("Anywhere", func(b *testing.B) { benchAnywhere(b, env, &r) })
 	r.print(os.Stdout, env)
 }
 
