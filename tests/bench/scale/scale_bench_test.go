@@ -82,6 +82,9 @@ type scaleFigures struct {
 	cost                  []words.MemberCost
 	engine                time.Duration
 	show, lsRoot, acquire scaleRun
+	// newLock and newLockOld are the times of new locks in new subtrees
+	// to their rows on screen, with the persistent watch and without.
+	newLock, newLockOld []time.Duration
 }
 
 // scaleMeasure builds the cluster (with the AdminServer as the only way to
@@ -122,6 +125,8 @@ func scaleMeasure(b *testing.B, bin string, admin bool, r *scaleReport) scaleFig
 		f.firstRows = append(f.firstRows, ui.firstRow)
 	}
 	f.idle = scaleUI(b, bin, c, *scaleWalkRate, false)
+	f.newLock = scaleNewLockTimes(b, bin, c, true, *scaleNewLocks)
+	f.newLockOld = scaleNewLockTimes(b, bin, c, false, *scaleNewLocksOld)
 	f.cost, f.engine = scaleCost(b, c)
 	lock := tree.LockPaths[len(tree.LockPaths)/2]
 	args := func(a ...string) []string { return append(append(a, "--server", c.connect), c.adminArgs...) }
@@ -178,6 +183,9 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.idle.cpu*100), x.idle.cpu}
 		},
 		func(x scaleFigures) bool { return x.idle.cpu <= 0.01 })
+	row("new lock in a new subtree on screen, UI idle (floor: --persistent-watch=off)", "p99 ≤ 1s", newLockValue(f.newLockOld).text,
+		func(x scaleFigures) scaleValue { return newLockValue(x.newLock) },
+		func(x scaleFigures) bool { return len(x.newLock) > 0 && newLockValue(x.newLock).v <= 1 })
 	row("UI's CPU while it walks at 2,000 reads/s (the default)", "", "",
 		func(x scaleFigures) scaleValue {
 			return scaleValue{fmt.Sprintf("%.2f %% of a core", x.ui.cpu*100), x.ui.cpu}
@@ -207,6 +215,8 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 		for i := range x.floors {
 			r.note("  round %d: floor %s, full picture %s (%.2f×)", i+1, fmtDur(x.floors[i]), fmtDur(x.pictures[i]), x.pictures[i].Seconds()/x.floors[i].Seconds())
 		}
+		r.note("%s new locks in new subtrees to their rows on screen: persistent watch %s; --persistent-watch=off %s",
+			x.name, newLockValue(x.newLock).text, newLockValue(x.newLockOld).text)
 		r.note("what --watches=auto does not ask: the watch table of %s (%s), %s in %v (it would be asked no more than once in %v)",
 			x.table.member, x.table.via, fmtMB(x.table.bytes), x.table.took.Round(time.Millisecond), (time.Duration(float64(x.table.took) / words.MaxWordShare)).Round(time.Second))
 		for _, m := range x.cost {
