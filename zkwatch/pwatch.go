@@ -157,7 +157,6 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 		ps.update(func(d *PersistentWatch) { d.Note, d.Off = "turned off", true })
 		return
 	}
-	w.discovery.loops.Go(func() { w.persistentQueue(ctx) })
 	var ident rawIdentity
 	wait, first := time.Second, true
 	for {
@@ -184,6 +183,9 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 			continue
 		}
 		wait = time.Second
+		if first {
+			w.discovery.loops.Go(func() { w.persistentQueue(ctx) })
+		}
 		ps.live.Store(true)
 		ps.update(func(d *PersistentWatch) {
 			d.Note, d.Server, d.Version = "", server, version
@@ -233,6 +235,10 @@ func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *ra
 		*ident = rawIdentity{}
 		s, err = dialRaw(dctx, dial, server, timeout, rawIdentity{}, w.conn.opt.Auth, w.onPersistentEvent)
 	}
+	var refused *replyError
+	if errors.As(err, &refused) {
+		return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused the credentials on the persistent watch's session (%s)", server, jute.ErrorName(refused.code))}
+	}
 	if err != nil {
 		return nil, server, version, err
 	}
@@ -240,7 +246,6 @@ func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *ra
 		err := s.request(dctx, jute.OpAddWatch, "addWatch", func(jw *jute.Writer) {
 			jute.AddWatchRequest{Path: w.conn.abs(root), Mode: jute.AddWatchPersistentRecursive}.Write(jw)
 		})
-		var refused *replyError
 		switch {
 		case err == nil:
 			continue
