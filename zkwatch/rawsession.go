@@ -1,6 +1,7 @@
 package zkwatch
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,9 @@ func sessionDialer(opt Options) zk.Dialer {
 	return net.DialTimeout
 }
 
+// rawReadBuffer is how much of the connection is read at once.
+const rawReadBuffer = 64 << 10
+
 // rawIdentity is what resumes a session on a new connection.
 type rawIdentity struct {
 	id       int64
@@ -57,7 +61,11 @@ type rawIdentity struct {
 
 // rawSession is one connection of the session of zklocks' own.
 type rawSession struct {
-	conn     net.Conn
+	conn net.Conn
+	// in reads conn buffered: notifications come in bursts, each a frame
+	// of its own, and reading them one syscall (and one wake-up) apiece
+	// was most of what a flood of them cost.
+	in       *bufio.Reader
 	server   string
 	timeout  time.Duration // negotiated
 	onNotify func(jute.WatcherEvent)
@@ -110,6 +118,7 @@ func dialRaw(ctx context.Context, dial zk.Dialer, server string, timeout time.Du
 		return nil, errRawExpired
 	}
 	c.SetDeadline(time.Time{})
+	s.in = bufio.NewReaderSize(c, rawReadBuffer)
 	s.timeout = time.Duration(resp.TimeoutMs) * time.Millisecond
 	s.ident = rawIdentity{id: resp.SessionID, passwd: resp.Passwd, lastZxid: resume.lastZxid}
 	go s.read()
@@ -199,8 +208,11 @@ func (s *rawSession) write(frame []byte) error {
 // timeout is taken as gone, as go-zookeeper does.
 func (s *rawSession) read() {
 	for {
-		s.conn.SetReadDeadline(time.Now().Add(s.timeout * 2 / 3))
-		frame, err := jute.ReadFrame(s.conn, jute.MaxFrame)
+		if s.in.Buffered() < 4 {
+			// About to wait on the connection, not on what it has sent.
+			s.conn.SetReadDeadline(time.Now().Add(s.timeout * 2 / 3))
+		}
+		frame, err := jute.ReadFrame(s.in, jute.MaxFrame)
 		if err != nil {
 			s.fail(err)
 			return
