@@ -49,8 +49,13 @@ func sessionDialer(opt Options) zk.Dialer {
 	return net.DialTimeout
 }
 
-// rawReadBuffer is how much of the connection is read at once.
-const rawReadBuffer = 64 << 10
+// rawReadBuffer is how much of the connection is read at once, and
+// rawNap how long notifications that stream in are left to gather: what
+// it adds to a notification's latency.
+const (
+	rawReadBuffer = 64 << 10
+	rawNap        = 5 * time.Millisecond
+)
 
 // rawIdentity is what resumes a session on a new connection.
 type rawIdentity struct {
@@ -207,10 +212,23 @@ func (s *rawSession) write(frame []byte) error {
 // nothing, not even a ping's answer, for two thirds of the session's
 // timeout is taken as gone, as go-zookeeper does.
 func (s *rawSession) read() {
+	streaming := false
 	for {
 		if s.in.Buffered() < 4 {
 			// About to wait on the connection, not on what it has sent.
+			// While notifications stream in (the last wait was short), a
+			// nap first lets them gather, so that a flood costs one
+			// wake-up and one read per nap rather than per notification.
+			if streaming {
+				time.Sleep(rawNap)
+			}
 			s.conn.SetReadDeadline(time.Now().Add(s.timeout * 2 / 3))
+			waited := time.Now()
+			if _, err := s.in.Peek(4); err != nil {
+				s.fail(err)
+				return
+			}
+			streaming = time.Since(waited) < rawNap
 		}
 		frame, err := jute.ReadFrame(s.in, jute.MaxFrame)
 		if err != nil {
