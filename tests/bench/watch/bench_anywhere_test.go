@@ -114,7 +114,8 @@ func anywhereCost(b *testing.B, env *benchEnv, r *benchReport) {
 			}
 			made[persistent] = churn.wait(b)
 		})
-		rss[persistent] = procstat.RSS(b, pid) - min(idleRSS, procstat.RSS(b, pid))
+		now := procstat.RSS(b, pid)
+		rss[persistent] = now - min(idleRSS, now)
 		if persistent {
 			// New locks under the same changes, apart from the CPU window:
 			// making and reading them is not the changes' cost.
