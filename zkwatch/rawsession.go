@@ -54,7 +54,7 @@ func sessionDialer(opt Options) zk.Dialer {
 // it adds to a notification's latency.
 const (
 	rawReadBuffer = 64 << 10
-	rawNap        = 5 * time.Millisecond
+	rawNap        = 20 * time.Millisecond
 )
 
 // rawIdentity is what resumes a session on a new connection.
