@@ -150,3 +150,29 @@ func TestRawSessionRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestStreamMeterNapsInAFloodOnly(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var m streamMeter
+	if m.streaming(t0) {
+		t.Fatal("fast before any frame")
+	}
+	m.frames = 4 // a new lock's notifications, a millisecond apart
+	if m.streaming(t0.Add(5 * time.Millisecond)) {
+		t.Error("fast within the first window")
+	}
+	if m.streaming(t0.Add(10 * time.Second)) {
+		t.Error("four frames over ten seconds taken for a stream")
+	}
+	m.frames = 500 // 5,000 a second
+	if !m.streaming(t0.Add(10*time.Second + 100*time.Millisecond)) {
+		t.Error("5,000 frames a second not taken for a stream")
+	}
+	m.frames = 100
+	if !m.streaming(t0.Add(10*time.Second + 150*time.Millisecond)) {
+		t.Error("the window under way ended before it was rawWindow old")
+	}
+	if m.streaming(t0.Add(12 * time.Second)) {
+		t.Error("still fast after the stream stopped")
+	}
+}
