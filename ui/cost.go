@@ -185,7 +185,7 @@ func persistentText(e *env, p zkwatch.PersistentWatch) string {
 	if p.Version != "" {
 		on += " (ZooKeeper " + model.Printable(p.Version) + ")"
 	}
-	text := fmt.Sprintf("on %s: %d notifications/s, %s CPU/s (%.1f %% of a core), queue %d/%d",
+	text := fmt.Sprintf("on %s: %d notifications/s, %s/s to filter them (%.1f %% of a core, reads not counted), queue %d/%d",
 		on, p.Rate, model.Duration(p.Busy.Round(time.Millisecond)), p.Busy.Seconds()*100, p.Queued, p.QueueMax)
 	if p.Readded > 0 {
 		text += "; set again " + itoa(p.Readded) + "× after its connection dropped"

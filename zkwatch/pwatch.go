@@ -42,7 +42,9 @@ type PersistentWatch struct {
 	// dropped, each followed by a re-read of the roots.
 	Readded int
 	// Rate is the notifications of the last second, and Busy the time
-	// spent taking them (reading, filtering, queueing) in that second.
+	// spent taking them in that second once read from the connection
+	// (decoding, filtering, queueing): reading them costs more, and is not
+	// counted here (see docs/performance.md).
 	Rate int
 	Busy time.Duration
 	// Queued is how many directories wait to be looked at, of at most
