@@ -80,7 +80,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	}
 	cycles := fillChains(l.Participants)
 	l.Anomalies = append(l.Anomalies, findAnomalies(&l, entries, cycles, w, opt)...)
-	analyzeApp(&l, t)
+	readApp(&l, t)
 	if l.Entry == "" && builtinBook().byName(string(l.Recipe)) != nil {
 		l.Entry = string(l.Recipe)
 	}

@@ -187,3 +187,12 @@ func ddlStuckLinks(l *Lock, links SessionLinks) {
 			SessionHex(p.Session), stamp(k.At))))
 	}
 }
+
+// clickHouseShape is the rule book entry of RecipeClickHouseDDL and its hooks.
+func clickHouseShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeClickHouseDDL), About: "ClickHouse's distributed DDL queue: a task's executing hosts under <queue>/query-<seq>/active",
+		Paths: []string{"/**/query-*"}, Children: "{owner}", Grant: GrantCoHolding, Waits: WaitNothing, Identity: "name:owner",
+		Coded: "app_clickhouse.go (active/ and finished/; a host active with no live session and no finished node is a stuck task)",
+	}, hooks: hooks{app: analyzeClickHouseDDL}}
+}

@@ -39,3 +39,11 @@ func printableText(s string) bool {
 	}
 	return s != ""
 }
+
+// readCurator names a Curator election's or mutex's participants by their
+// ids, and the application that keeps it (Druid, Spark, NiFi, Aurora).
+func readCurator(l *Lock, t Tree) {
+	analyzeCuratorIDs(l)
+	analyzeCuratorApp(l)
+	analyzeAurora(l, t)
+}

@@ -170,6 +170,8 @@ func TestParseAppNames(t *testing.T) {
 		{"hmaster2.example.com,16000,1700000000123", KindHBaseServer, "", 0, 0},
 		// Not Solr's: no session before the id.
 		{"host-n_0000000001", KindSequential, "host-n_", 1, 0},
+		// Accumulo's prefix with no id between the marks: no lock, no panic.
+		{"zlock#0000000001", KindSequential, "zlock#", 1, 0},
 	} {
 		n := ParseName(tc.name)
 		if n.Kind != tc.kind || n.Prefix != tc.prefix || n.Seq != tc.seq || n.Session != tc.session {

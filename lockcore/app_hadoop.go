@@ -165,3 +165,12 @@ func hadoopBreadcrumb(l *Lock, t Tree, holder HadoopActive, decoded bool) {
 		Nodes: []string{baseName(t.Path), "../" + hadoopBreadcrumbName}, Session: t.Self.Stat.EphemeralOwner,
 		Detail: strings.TrimSpace(detail)})
 }
+
+// hadoopShape is the rule book entry of RecipeHadoopHA and its hooks.
+func hadoopShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeHadoopHA), About: "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
+		Paths: []string{"/**/ActiveStandbyElectorLock"}, Grant: GrantSingleNode, Identity: "decoder:hadoop-active",
+		Coded: "app_hadoop.go (the breadcrumb, fencing)",
+	}, hooks: hooks{claims: func(p string, _ Node) bool { return isHadoopLock(p) }, app: analyzeHadoop}}
+}

@@ -221,3 +221,12 @@ func analyzeHBase(l *Lock, t Tree) {
 		}
 	}
 }
+
+// hbaseMasterShape is the rule book entry of RecipeHBaseMaster and its hooks.
+func hbaseMasterShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeHBaseMaster), About: "Apache HBase's active master (/hbase/master)",
+		Paths: []string{"/**/master"}, Grant: GrantSingleNode, Identity: "decoder:hbase-master",
+		Coded: "app_hbase.go (the backup masters)",
+	}, hooks: hooks{claims: isHBaseMaster, names: hbaseServerNames, app: analyzeHBase}}
+}

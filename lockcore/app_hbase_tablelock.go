@@ -106,3 +106,12 @@ func analyzeHBaseTableLock(l *Lock) {
 		a.HolderSession = 0
 	}
 }
+
+// hbaseTableLockShape is the rule book entry of RecipeHBaseTableLock and its hooks.
+func hbaseTableLockShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeHBaseTableLock), About: "Apache HBase 1.x table locks (ZKInterProcessReadWriteLock; removed in 2.0)",
+		Paths: []string{"/**/table-lock/*"}, Children: "{mode}-{owner}{seq}", Modes: map[string]Mode{"read": ModeRead, "write": ModeWrite},
+		Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderNumber, Identity: "decoder:hbase-table-lock",
+	}, hooks: hooks{app: func(l *Lock, _ Tree) { analyzeHBaseTableLock(l) }}}
+}

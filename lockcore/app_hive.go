@@ -260,3 +260,22 @@ func NestedDirs(childNames []string) []string {
 	}
 	return out
 }
+
+// hiveShape is the rule book entry of RecipeHive and its hooks.
+func hiveShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeHive), About: "Apache Hive's ZooKeeperHiveLockManager (LOCK-<mode>-<seq> under /<namespace>/<db>/<table>/<partition>)",
+		Children: "LOCK-{mode}-{seq}", Modes: map[string]Mode{hiveShared: ModeRead, hiveExclusive: ModeWrite, hiveSemiShared: ModeRead},
+		Grant: GrantCoHolding, Persistent: true, Identity: "data:^([^:]+):",
+		Coded: "parsename_apps.go, app_hive.go (a node a lower one conflicts with gives up; LOCK TABLE's explicit locks; the query and HiveServer2 host)",
+	}, hooks: hooks{names: hiveNames, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
+}
+
+// hiveNames claims bodies starting LOCK- and reads LOCK-<MODE>-.
+func hiveNames(n *Name, body string) bool {
+	if !strings.HasPrefix(body, hiveLockPrefix) {
+		return false
+	}
+	parseHiveName(n, body)
+	return true
+}

@@ -236,3 +236,12 @@ func dropHerd(l *Lock, why string) {
 	}
 	l.Anomalies = kept
 }
+
+// kafkaShape is the rule book entry of RecipeKafkaController and its hooks.
+func kafkaShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeKafkaController), About: "Apache Kafka's controller election (/controller)",
+		Paths: []string{"/**/controller"}, Grant: GrantSingleNode, Identity: "decoder:kafka-controller",
+		Coded: "app_kafka.go (the broker registrations, the controller epoch)",
+	}, hooks: hooks{claims: isKafkaController, app: analyzeKafka}}
+}

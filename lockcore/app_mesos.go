@@ -161,3 +161,16 @@ func serverSetEndpoint(data []byte) string {
 	}
 	return fmt.Sprintf("%s:%d", m.ServiceEndpoint.Host, m.ServiceEndpoint.Port)
 }
+
+// mesosShape is the rule book entry of RecipeMesos and its hooks.
+func mesosShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeMesos), About: "Apache Mesos's leading master (json.info_<seq>, info_<seq> before 0.24, in the group /mesos)",
+		Children: "json.info_{seq}", Grant: GrantElection, Waits: WaitChildren, Identity: "json:hostname",
+		Coded: "parsename_apps.go, app_mesos.go (info_ too; log_replicas beside the masters is no member; Aurora's member_ beside a latch)",
+	}, hooks: hooks{names: mesosNames, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
+}
+
+// mesosNames reads the masters' info_ nodes and Aurora's member_ beside a
+// latch.
+func mesosNames(n *Name, body string) bool { return parseMesosName(n, body) }

@@ -201,3 +201,21 @@ func analyzePulsar(l *Lock, t Tree) {
 				o, SessionHex(owner), reg, SessionHex(regNode.Stat.EphemeralOwner))})
 	}
 }
+
+// pulsarLeaderShape is the rule book entry of RecipePulsarLeader and its hooks.
+func pulsarLeaderShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipePulsarLeader), About: "Apache Pulsar's load manager leader (/loadbalance/leader)",
+		Paths: []string{"/**/loadbalance/leader"}, Grant: GrantSingleNode, Identity: "json:serviceUrl",
+		Coded: "app_pulsar.go (the registered brokers; a leader with no registration)",
+	}, hooks: hooks{claims: isPulsarLock, app: analyzePulsar}}
+}
+
+// pulsarBundleShape is the rule book entry of RecipePulsarBundle and its hooks.
+func pulsarBundleShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipePulsarBundle), About: "Apache Pulsar's namespace bundle ownership (/namespace/<tenant>/<namespace>/<0xLOW_0xHIGH>)",
+		Paths: []string{"/**/namespace/**/0x*_0x*"}, Grant: GrantSingleNode, Identity: "json:nativeUrl",
+		Coded: "app_pulsar.go (the owner's registration; a bundle being unloaded)",
+	}, hooks: hooks{claims: isPulsarLock, app: analyzePulsar}}
+}

@@ -195,3 +195,12 @@ func solrDuplicates(l *Lock) {
 				len(nodes), seq, strings.Join(nodes, " before "))})
 	}
 }
+
+// solrShape is the rule book entry of RecipeSolrElection and its hooks.
+func solrShape() builtin {
+	return builtin{Entry: Entry{
+		Name: string(RecipeSolrElection), About: "Apache SolrCloud's elections (overseer, shard leaders)",
+		Children: "{session}-{id}-n_{seq}", Grant: GrantElection, Order: OrderNumber,
+		Coded: "parsename_apps.go, app_solr.go (the leader node, equal sequences ordered by name)",
+	}, hooks: hooks{names: solrNames, app: analyzeSolr}}
+}

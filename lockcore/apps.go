@@ -193,42 +193,6 @@ func IsAppLockNode(path string, n Node) bool {
 	return n.Ephemeral() && (isKafkaController(path, n) || isHBaseMaster(path, n) || isHelixLeader(path, n) || isPulsarLock(path, n))
 }
 
-// analyzeApp lets the application whose tree this is name the lock, its
-// holder, waiters and token, and add its own failure signs.
-func analyzeApp(l *Lock, t Tree) {
-	switch {
-	case l.Recipe == RecipeEphemeral && isKafkaController(t.Path, t.Self):
-		analyzeKafka(l, t)
-	case l.Recipe == RecipeEphemeral && isHadoopLock(t.Path):
-		analyzeHadoop(l, t)
-	case l.Recipe == RecipeEphemeral && isHBaseMaster(t.Path, t.Self):
-		analyzeHBase(l, t)
-	case l.Recipe == RecipeEphemeral && isHelixLeader(t.Path, t.Self):
-		analyzeHelix(l, t)
-	case l.Recipe == RecipeEphemeral && isPulsarLock(t.Path, t.Self):
-		analyzePulsar(l, t)
-	case l.Recipe == RecipeSolrElection:
-		analyzeSolr(l, t)
-	case l.Recipe == RecipeAccumuloLock || l.Recipe == RecipeAccumuloFate:
-		analyzeAccumulo(l, t)
-	case l.Recipe == RecipeCuratorLeaderLatch || l.Recipe == RecipeCuratorMutex:
-		analyzeCuratorIDs(l)
-		analyzeCuratorApp(l)
-		analyzeAurora(l, t)
-	case l.Recipe == RecipeMesos:
-		analyzeMesos(l)
-	case l.Recipe == RecipeClickHouseDDL:
-		analyzeClickHouseDDL(l, t)
-	case l.Recipe == RecipeHive:
-		analyzeHive(l)
-	case l.Recipe == RecipeHBaseTableLock:
-		analyzeHBaseTableLock(l)
-	}
-	if l.App != nil && t.Self.Ephemeral() && len(t.Children) == 0 && l.WatchesSource != WatchesFromServer {
-		l.App.Notes = append(l.App.Notes, "the candidates waiting for this node hold no node of their own: only the servers' watch table shows them, and it was not read")
-	}
-}
-
 // holderOf returns the first holder among l's participants.
 func holderOf(l *Lock) (*Participant, bool) {
 	for i := range l.Participants {

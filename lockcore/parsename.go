@@ -77,7 +77,7 @@ func ParseName(name string) Name {
 		n = Name{Raw: name, Kind: KindKazooLease, Prefix: name}
 	case ok && body == "n_":
 		n.Kind = KindZKElection
-	case ok && parseAppName(&n, body):
+	case ok && appNamed(&n, body):
 	case ok:
 		parseDashed(&n, body)
 	}

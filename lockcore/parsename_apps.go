@@ -30,33 +30,47 @@ const (
 	accumuloFate     = "flock#"
 )
 
-// parseAppName recognises applications' node names, given the name's body
-// before its sequence suffix; it reports whether it did.
-func parseAppName(n *Name, body string) bool {
-	switch {
-	case strings.Contains(body, hbaseServerNameSeps):
-		if _, ok := ParseHBaseServerName(n.Raw); ok {
-			*n = Name{Raw: n.Raw, Kind: KindHBaseServer}
-			return true
-		}
+// hbaseServerNames claims every body holding a ServerName's separators,
+// and reads it as one when it is: a registration, not a contender.
+func hbaseServerNames(n *Name, body string) bool {
+	if !strings.Contains(body, hbaseServerNameSeps) {
 		return false
-	case strings.HasPrefix(body, accumuloFate) && strings.HasSuffix(body, "#") && !strings.HasPrefix(n.SeqText, "-"):
-		n.Kind, n.Prefix = KindAccumuloFate, strings.TrimSuffix(strings.TrimPrefix(body, accumuloFate), "#")
-		return true
+	}
+	if _, ok := ParseHBaseServerName(n.Raw); ok {
+		*n = Name{Raw: n.Raw, Kind: KindHBaseServer}
+	}
+	return true
+}
+
+// accumuloFateNames reads flock#<seq> and flock#<TYPE>:<fate id>#<seq>.
+func accumuloFateNames(n *Name, body string) bool {
+	if !strings.HasPrefix(body, accumuloFate) || !strings.HasSuffix(body, "#") || strings.HasPrefix(n.SeqText, "-") {
+		return false
+	}
+	n.Kind, n.Prefix = KindAccumuloFate, strings.TrimSuffix(strings.TrimPrefix(body, accumuloFate), "#")
+	return true
+}
+
+// accumuloLockNames reads zlock#<uuid>#<seq> and zlock-<seq>.
+func accumuloLockNames(n *Name, body string) bool {
+	switch {
 	case body == accumuloLockDash:
 		n.Kind = KindAccumuloLock
 		return true
-	case strings.HasPrefix(body, accumuloLockHash) && strings.HasSuffix(body, "#") && isUUID(body[len(accumuloLockHash):len(body)-1]):
+	case len(body) > len(accumuloLockHash) && strings.HasPrefix(body, accumuloLockHash) && strings.HasSuffix(body, "#") && isUUID(body[len(accumuloLockHash):len(body)-1]):
 		n.Kind, n.Prefix = KindAccumuloLock, body[len(accumuloLockHash):len(body)-1]
 		return true
-	case strings.HasPrefix(body, hiveLockPrefix):
-		return parseHiveName(n, body)
-	case body == mesosJSONInfo || body == mesosInfo || body == serverSetMember:
-		return parseMesosName(n, body)
-	case strings.HasSuffix(body, solrSeqMark):
-		return parseSolrName(n, strings.TrimSuffix(body, solrSeqMark))
 	}
 	return false
+}
+
+// solrNames claims bodies ending in -n_ and reads <session>-<id>-n_.
+func solrNames(n *Name, body string) bool {
+	head, ok := strings.CutSuffix(body, solrSeqMark)
+	if ok {
+		parseSolrName(n, head)
+	}
+	return ok
 }
 
 // parseSolrName reads "<session>-<id>": the session id as Solr writes it,

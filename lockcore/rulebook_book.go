@@ -26,6 +26,9 @@ type Book struct {
 	byFields int
 	// byName indexes entries by name.
 	byNameIndex map[string]*compiled
+	// named and apps are the built-in entries with a names hook and with
+	// an app hook, in the book's order (the built-in book's only).
+	named, apps []*compiled
 }
 
 // NewBook checks the user's entries and makes the book of them and the
@@ -97,22 +100,37 @@ func (b *Book) orBuiltin() *Book {
 
 func (b *Book) byName(name string) *compiled { return b.byNameIndex[name] }
 
-var builtins = sync.OnceValue(func() *Book {
+// builtins is the built-in book, compiled once. It is set in init: its
+// hooks read names by the book, so a variable's initializer could not
+// refer to them.
+var builtins func() *Book
+
+func init() { builtins = sync.OnceValue(compileBuiltins) }
+
+func compileBuiltins() *Book {
 	b := &Book{}
-	for i, e := range builtinEntries() {
+	for i, s := range builtinShapes() {
+		e := s.Entry
 		e.Builtin, e.Source = true, "built-in"
 		c, err := compile(e, i+1)
 		if err != nil {
 			panic("lockcore: built-in rule book: " + err.Error())
 		}
+		c.hooks = s.hooks
 		b.entries = append(b.entries, c)
+		if c.hooks.names != nil {
+			b.named = append(b.named, c)
+		}
+		if c.hooks.app != nil {
+			b.apps = append(b.apps, c)
+		}
 		if c.Coded == "" {
 			b.byFields++
 		}
 	}
 	b.index()
 	return b
-})
+}
 
 func (b *Book) index() {
 	b.byNameIndex = make(map[string]*compiled, len(b.entries))

@@ -62,6 +62,8 @@ type compiled struct {
 	limit     int
 	limitData bool
 	identity  identityRule
+	// hooks are a built-in entry's code for what its fields cannot state.
+	hooks hooks
 }
 
 var entryName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)

@@ -1,0 +1,55 @@
+package lockcore
+
+// hooks are what a built-in entry's fields cannot state, each one named and
+// kept beside the entry in its application's file (k9s keeps a resource's
+// renderer beside it the same way): a new application touches one file.
+type hooks struct {
+	// claims says whether a plain ephemeral node at lockPath is this
+	// single-node entry's, by what its path and data say.
+	claims func(lockPath string, self Node) bool
+	// names recognises the application's own child names, given a name's
+	// body before its sequence suffix: it reports whether the body is of
+	// the application's form, and fills n when it reads as one.
+	names func(n *Name, body string) (claimed bool)
+	// app says what the application's own tree tells about the lock
+	// beyond its queue: who holds in its terms, its members, its token,
+	// its failure signs.
+	app func(l *Lock, t Tree)
+}
+
+// builtin is one built-in shape: its rule book entry and its hooks.
+type builtin struct {
+	Entry
+	hooks
+}
+
+// appNamed reads a child's name by the applications' name hooks, in the
+// book's order: the first one to claim the body decides, and the name is
+// the application's when it filled n.
+func appNamed(n *Name, body string) bool {
+	for _, c := range builtinBook().named {
+		if c.hooks.names(n, body) {
+			return n.Kind != KindUnparsed
+		}
+	}
+	return false
+}
+
+// readApp lets the application whose lock l is say what its tree tells:
+// the built-in entry named by l's recipe, or, for a plain ephemeral node,
+// the single-node entry that claims it.
+func readApp(l *Lock, t Tree) {
+	for _, c := range builtinBook().apps {
+		mine := l.Recipe == Recipe(c.Name)
+		if c.hooks.claims != nil {
+			mine = l.Recipe == RecipeEphemeral && c.hooks.claims(t.Path, t.Self)
+		}
+		if mine {
+			c.hooks.app(l, t)
+			break
+		}
+	}
+	if l.App != nil && t.Self.Ephemeral() && len(t.Children) == 0 && l.WatchesSource != WatchesFromServer {
+		l.App.Notes = append(l.App.Notes, "the candidates waiting for this node hold no node of their own: only the servers' watch table shows them, and it was not read")
+	}
+}
