@@ -256,20 +256,8 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	} else if isNew {
 		p.Path = l.Path + "/" + p.Node
 	}
-	if pt.Rcp != nil {
-		p.Recipe = lockcore.Recipe(*pt.Rcp)
-	}
-	if pt.HasSeq != nil {
-		p.HasSeq = *pt.HasSeq
-	}
-	if pt.Seq != nil {
-		p.Seq += *pt.Seq
-	}
-	if pt.Mode != nil {
-		p.Mode = decodeCode(modeOf, *pt.Mode)
-	}
-	if pt.Role != nil {
-		p.Role = decodeCode(roleOf, *pt.Role)
+	for _, f := range partFields {
+		f.dec(&pt, p)
 	}
 	if pt.Sess != nil {
 		s, err := d.session(pt.Sess)
@@ -322,12 +310,6 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 		}
 		watchers[i] = ws
 	}
-	if pt.Token != nil {
-		p.Token += *pt.Token
-	}
-	if pt.Ver != nil {
-		p.Version = *pt.Ver
-	}
 	switch {
 	case pt.C0:
 		p.Ctime = time.Time{}
@@ -343,27 +325,6 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 		p.Data = []byte(*pt.Data)
 	case pt.DataB != nil:
 		p.Data = pt.DataB
-	}
-	if pt.Trunc != nil {
-		p.DataTruncated = *pt.Trunc
-	}
-	if pt.Note != nil {
-		p.Note = *pt.Note
-	}
-	if pt.ID != nil {
-		p.Identity = *pt.ID
-	}
-	if pt.WU != nil {
-		p.WatchesUnknown = *pt.WU
-	}
-	if pt.DD != nil {
-		p.DataDenied = *pt.DD
-	}
-	if pt.PF != nil {
-		p.PartOf = *pt.PF
-	}
-	if pt.Pend != nil {
-		p.Pending = *pt.Pend
 	}
 	switch h := pt.Hold; {
 	case h != nil:

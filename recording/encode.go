@@ -228,20 +228,8 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	if p.Path != defaultPath(l.Path, p.Node, base) {
 		pt.Path = ptr(p.Path)
 	}
-	if p.Recipe != base.Recipe {
-		pt.Rcp = ptr(string(p.Recipe))
-	}
-	if p.HasSeq != base.HasSeq {
-		pt.HasSeq = ptr(p.HasSeq)
-	}
-	if p.Seq != base.Seq {
-		pt.Seq = ptr(p.Seq - base.Seq)
-	}
-	if p.Mode != base.Mode {
-		pt.Mode = ptr(code(modeCodes, p.Mode))
-	}
-	if p.Role != base.Role {
-		pt.Role = ptr(code(roleCodes, p.Role))
+	for _, f := range partFields {
+		f.enc(&pt, &p, &base)
 	}
 	if p.Position != i {
 		pt.Pos = ptr(p.Position)
@@ -272,12 +260,6 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 			pt.WT = append(pt.WT, e.session(s))
 		}
 	}
-	if p.Token != base.Token {
-		pt.Token = ptr(p.Token - base.Token)
-	}
-	if p.Version != base.Version {
-		pt.Ver = ptr(p.Version)
-	}
 	if !p.Ctime.Equal(base.Ctime) {
 		switch ns := p.Ctime.UnixNano(); {
 		case p.Ctime.IsZero():
@@ -302,27 +284,6 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 		default:
 			pt.DataB = p.Data
 		}
-	}
-	if p.DataTruncated != base.DataTruncated {
-		pt.Trunc = ptr(p.DataTruncated)
-	}
-	if p.Note != base.Note {
-		pt.Note = ptr(p.Note)
-	}
-	if p.Identity != base.Identity {
-		pt.ID = ptr(p.Identity)
-	}
-	if p.WatchesUnknown != base.WatchesUnknown {
-		pt.WU = ptr(p.WatchesUnknown)
-	}
-	if p.DataDenied != base.DataDenied {
-		pt.DD = ptr(p.DataDenied)
-	}
-	if p.PartOf != base.PartOf {
-		pt.PF = ptr(p.PartOf)
-	}
-	if p.Pending != base.Pending {
-		pt.Pend = ptr(p.Pending)
 	}
 	if !sameHold(p.Hold, deriveHold("", base.Hold, p, e.readAt)) {
 		for _, k := range holdKinds {
