@@ -98,26 +98,13 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 	l := &lockcore.Lock{Path: ev.Path, ReadAt: ev.At}
 	switch {
 	case ln.H != nil:
-		h := ln.H
-		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
-			h.Recipe, h.MaxLeases, h.HiddenWaiters, h.Anomalies, h.Warnings, h.WatchesSource
-		l.WatchesGap = h.WatchesGap
+		ln.H.apply(l)
 		if l.WatchesGap == "" {
 			l.Warnings, l.WatchesGap = gapOfOldWarnings(l.Warnings)
 		}
-		l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
-		l.Observers = h.Observers
-		l.Entry, l.Assumed, l.Grant, l.SetAside = string(h.Recipe), h.Assumed, h.Grant, h.SetAside
-		if h.Entry != nil {
-			l.Entry = *h.Entry
-		}
 	case prev != nil:
-		l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Anomalies, l.Warnings, l.WatchesSource =
-			prev.Recipe, prev.MaxLeases, prev.HiddenWaiters, prev.Anomalies, prev.Warnings, prev.WatchesSource
-		l.WatchesGap = prev.WatchesGap
-		l.LongHeldAfter, l.MaybeLongHeld, l.App = prev.LongHeldAfter, prev.MaybeLongHeld, prev.App
-		l.Observers = prev.Observers
-		l.Entry, l.Assumed, l.Grant, l.SetAside = prev.Entry, prev.Assumed, prev.Grant, prev.SetAside
+		h := headOf(prev)
+		h.apply(l)
 	default:
 		return nil, errors.New("first line of a lock without its fields")
 	}
@@ -135,6 +122,33 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 	if prev != nil {
 		olds = prev.Participants
 	}
+	parts, err := d.participants(l, ln, ev.At, olds)
+	if err != nil {
+		return nil, err
+	}
+	watchers := map[int][]int64{}
+	for _, pd := range parts {
+		if err := d.part(l, ev.At, pd.at, pd.pt, watchers); err != nil {
+			return nil, err
+		}
+	}
+	derive(l)
+	storedDerived(l, parts, watchers)
+	d.t.remember(l)
+	return l, nil
+}
+
+// pending is an explicit part, decoded after the references once every
+// node's name is known (a watch may name a later participant).
+type pending struct {
+	at int
+	pt part
+}
+
+// participants puts l's participants in place from the line's parts: the
+// references to olds (the path's last lock) as they were, the explicit
+// parts as their bases with their names, returned to be applied.
+func (d *decoder) participants(l *lockcore.Lock, ln *line, at time.Time, olds []lockcore.Participant) ([]pending, error) {
 	oldAt := func(j int) (lockcore.Participant, error) {
 		if j < 0 || j >= len(olds) {
 			return lockcore.Participant{}, fmt.Errorf("participant %d of %d", j, len(olds))
@@ -143,12 +157,6 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 			return withCarriedHold(olds[j], d.readAt), nil
 		}
 		return olds[j], nil
-	}
-	// Explicit parts are decoded after the references, once every node's
-	// name is known (a watch may name a later participant).
-	type pending struct {
-		at int
-		pt part
 	}
 	var parts []pending
 	for _, raw := range ln.PS {
@@ -173,7 +181,7 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 			if err := json.Unmarshal(raw, &pt); err != nil {
 				return nil, fmt.Errorf("participant %s: %w", s, err)
 			}
-			base := newBase(d.t, l, ev.At)
+			base := newBase(d.t, l, at)
 			if pt.I != nil {
 				p, err := oldAt(*pt.I)
 				if err != nil {
@@ -217,13 +225,12 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 			l.Participants = append(l.Participants, p)
 		}
 	}
-	watchers := map[int][]int64{}
-	for _, pd := range parts {
-		if err := d.part(l, ev.At, pd.at, pd.pt, watchers); err != nil {
-			return nil, err
-		}
-	}
-	derive(l)
+	return parts, nil
+}
+
+// storedDerived puts back, over what derive gave, the derived fields a
+// line stored because they were not what derive gives.
+func storedDerived(l *lockcore.Lock, parts []pending, watchers map[int][]int64) {
 	for _, pd := range parts {
 		p, pt := &l.Participants[pd.at], pd.pt
 		if pt.Pos != nil {
@@ -242,8 +249,6 @@ func (d *decoder) lock(ln *line, ev zkwatch.Event) (*lockcore.Lock, error) {
 			p.Watchers = ws
 		}
 	}
-	d.t.remember(l)
-	return l, nil
 }
 
 // part applies pt to participant i, whose base (and node) is in place.

@@ -91,6 +91,17 @@ func headOf(l *lockcore.Lock) lockHead {
 		LongHeld: l.LongHeldAfter, MaybeLongHeld: l.MaybeLongHeld, App: l.App}
 }
 
+// apply puts the head's fields into l.
+func (h *lockHead) apply(l *lockcore.Lock) {
+	l.Recipe, l.MaxLeases, l.HiddenWaiters, l.Observers = h.Recipe, h.MaxLeases, h.HiddenWaiters, h.Observers
+	l.Anomalies, l.Warnings, l.WatchesSource, l.WatchesGap = h.Anomalies, h.Warnings, h.WatchesSource, h.WatchesGap
+	l.LongHeldAfter, l.MaybeLongHeld, l.App = h.LongHeld, h.MaybeLongHeld, h.App
+	l.Entry, l.Assumed, l.Grant, l.SetAside = string(h.Recipe), h.Assumed, h.Grant, h.SetAside
+	if h.Entry != nil {
+		l.Entry = *h.Entry
+	}
+}
+
 // lock stores ev.Lock as a difference from the path's last lock.
 func (e *encoder) lock(ln *line, ev zkwatch.Event) {
 	l, prev := ev.Lock, e.t.last[ev.Path]
