@@ -8,7 +8,7 @@
 //
 // A recording is a gzip stream of JSON lines. The first line is a header:
 //
-//	{"zklocks_recording":3,"started":"2026-11-22T14:02:11.052731Z","part":1,"server":"zk1:2181","roots":["/"],"by":"zklocks v1.4"}
+//	{"zklocks_recording":7,"started":"2026-11-22T14:02:11.052731Z","part":1,"server":"zk1:2181","roots":["/"],"by":"zklocks v1.4"}
 //
 // Every later line is one watcher event, with "t" the microseconds since
 // the previous line's time (the header's started, for the first) and "k"

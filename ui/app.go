@@ -28,7 +28,8 @@ const (
 )
 
 // env is what every pane reads: the state the App owns, the styles and
-// keys, and the clock. Panes never change it.
+// keys, and the clock. Panes never change it; the App and its operator
+// do, as each field says.
 type env struct {
 	state *model.State
 	st    *styles
@@ -36,10 +37,12 @@ type env struct {
 	now   func() time.Time
 	loc   *time.Location
 	// own is the lock the operator took from the UI; nil when none. The
-	// App sets it, the panes show it.
+	// operator sets it when it takes one (operate_own.go) and clears it
+	// when it is given back or lost (operate_own.go, operate_release.go);
+	// the panes show it.
 	own *ownLock
 	// marked are the locks the operator is told of when granted or
-	// released (notify.go), by path.
+	// released, by path: the App marks and unmarks them (notify.go).
 	marked map[string]bool
 	// context is the config file's context the UI is on; "" for none.
 	context string

@@ -15,29 +15,39 @@ type cursor struct {
 // move handles the movement keys for a list of n rows shown h at a time and
 // reports whether msg was one of them.
 func (c *cursor) move(k keyMap, msg tea.KeyMsg, n, h int) bool {
-	page := max(h, 1)
+	idx, ok := step(k, msg, c.idx, n-1, h)
+	if ok {
+		c.idx = idx
+		c.fix(n, h)
+	}
+	return ok
+}
+
+// step is where a movement key takes position at, shown page rows at a
+// time, Bottom taking it to last; ok is false for any other key. The
+// caller clamps the result.
+func step(k keyMap, msg tea.KeyMsg, at, last, page int) (to int, ok bool) {
+	page = max(page, 1)
+	half := max(page/2, 1)
 	switch {
 	case key.Matches(msg, k.Up):
-		c.idx--
+		return at - 1, true
 	case key.Matches(msg, k.Down):
-		c.idx++
+		return at + 1, true
 	case key.Matches(msg, k.PageUp):
-		c.idx -= page
+		return at - page, true
 	case key.Matches(msg, k.PageDown):
-		c.idx += page
+		return at + page, true
 	case key.Matches(msg, k.HalfUp):
-		c.idx -= max(page/2, 1)
+		return at - half, true
 	case key.Matches(msg, k.HalfDown):
-		c.idx += max(page/2, 1)
+		return at + half, true
 	case key.Matches(msg, k.Top):
-		c.idx = 0
+		return 0, true
 	case key.Matches(msg, k.Bottom):
-		c.idx = n - 1
-	default:
-		return false
+		return last, true
 	}
-	c.fix(n, h)
-	return true
+	return at, false
 }
 
 // wheel moves by mouse wheel, three rows a notch.
@@ -63,30 +73,15 @@ func (c *cursor) fix(n, h int) {
 // selected line.
 type scroller struct{ top int }
 
+// move handles the movement keys for text of n lines shown h at a time
+// and reports whether msg was one of them.
 func (s *scroller) move(k keyMap, msg tea.KeyMsg, n, h int) bool {
-	page := max(h, 1)
-	switch {
-	case key.Matches(msg, k.Up):
-		s.top--
-	case key.Matches(msg, k.Down):
-		s.top++
-	case key.Matches(msg, k.PageUp):
-		s.top -= page
-	case key.Matches(msg, k.PageDown):
-		s.top += page
-	case key.Matches(msg, k.HalfUp):
-		s.top -= max(page/2, 1)
-	case key.Matches(msg, k.HalfDown):
-		s.top += max(page/2, 1)
-	case key.Matches(msg, k.Top):
-		s.top = 0
-	case key.Matches(msg, k.Bottom):
-		s.top = n
-	default:
-		return false
+	top, ok := step(k, msg, s.top, n, h)
+	if ok {
+		s.top = top
+		s.fix(n, h)
 	}
-	s.fix(n, h)
-	return true
+	return ok
 }
 
 func (s *scroller) fix(n, h int) { s.top = max(0, min(s.top, n-h)) }
