@@ -106,7 +106,7 @@ func deniedData(ps []Participant) int {
 
 // newEntry starts an entry for node n found in dir.
 func newEntry(lockPath, dir string, n Node) *entry {
-	p := join(dir, n.Name)
+	p := JoinPath(dir, n.Name)
 	return &entry{node: n, name: ParseName(n.Name), path: p, rel: relativeTo(lockPath, p)}
 }
 
@@ -220,7 +220,7 @@ func mixedAnomaly(entries []*entry, families map[string]int) Anomaly {
 func ephemeralEntries(l *Lock, t Tree, w *WatchTable) []*entry {
 	l.Recipe = RecipeEphemeral
 	self := t.Self
-	self.Name = baseName(t.Path)
+	self.Name = BaseName(t.Path)
 	e := &entry{node: self, name: Name{Raw: self.Name}, path: t.Path, rel: self.Name,
 		recipe: RecipeEphemeral, mode: ModeExclusive, role: RoleHolder}
 	splitWatchers(l, w, self.Stat.EphemeralOwner)
@@ -271,13 +271,4 @@ func age(readAt, ctime time.Time) time.Duration {
 		return 0
 	}
 	return readAt.Sub(ctime)
-}
-
-func baseName(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return p[i+1:]
-		}
-	}
-	return p
 }

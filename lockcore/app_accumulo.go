@@ -142,18 +142,18 @@ func analyzeAccumulo(l *Lock, t Tree) {
 	}
 	a.Holder, a.HolderSession = h.Identity, h.Session
 	if ok {
-		a.Token = &AppToken{Name: "LockID", Path: h.Path, Value: fmt.Sprintf("%s/%s$%x", rel, baseName(h.Path), uint64(h.Session)), Version: -1}
+		a.Token = &AppToken{Name: "LockID", Path: h.Path, Value: fmt.Sprintf("%s/%s$%x", rel, BaseName(h.Path), uint64(h.Session)), Version: -1}
 	}
 }
 
 // analyzeFate names FATE table lock entries by their transactions.
 func analyzeFate(l *Lock, t Tree) {
-	a := &App{Name: "accumulo", What: "FATE table lock of table " + baseName(t.Path),
+	a := &App{Name: "accumulo", What: "FATE table lock of table " + BaseName(t.Path),
 		Notes: []string{"FATE table locks are persistent: they belong to transactions, not sessions, and FATE polls for them rather than watching"}}
 	l.App = a
 	for i := range l.Participants {
 		p := &l.Participants[i]
-		entry := ParseName(baseName(p.Path)).Prefix
+		entry := ParseName(BaseName(p.Path)).Prefix
 		if entry == "" {
 			entry = string(p.Data)
 		}

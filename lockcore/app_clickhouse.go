@@ -37,20 +37,20 @@ var ddlEntryName = regexp.MustCompile(`^query-\d{10}$`)
 // IsDDLTask reports whether the node at path, with these children, is a
 // ClickHouse distributed DDL task entry.
 func IsDDLTask(p string, childNames []string) bool {
-	return ddlEntryName.MatchString(baseName(p)) && slices.Contains(childNames, ddlActive)
+	return ddlEntryName.MatchString(BaseName(p)) && slices.Contains(childNames, ddlActive)
 }
 
 // DDLTaskOf returns the task whose active/ directory p is: discovery finds
 // the executing hosts' ephemeral nodes there and shows the task.
 func DDLTaskOf(p string) (string, bool) {
-	if baseName(p) != ddlActive || !ddlEntryName.MatchString(baseName(path.Dir(p))) {
+	if BaseName(p) != ddlActive || !ddlEntryName.MatchString(BaseName(path.Dir(p))) {
 		return "", false
 	}
 	return path.Dir(p), true
 }
 
 func ddlPaths(lockPath string) []string {
-	return []string{join(lockPath, ddlActive), join(lockPath, ddlFinished)}
+	return []string{JoinPath(lockPath, ddlActive), JoinPath(lockPath, ddlFinished)}
 }
 
 // DDLHostName turns a host id back into host:port.
@@ -126,7 +126,7 @@ func ddlResult(n Node) string {
 
 func analyzeClickHouseDDL(l *Lock, t Tree) {
 	d := parseDDLEntry(t.Self.Data)
-	what := "distributed DDL task " + baseName(t.Path)
+	what := "distributed DDL task " + BaseName(t.Path)
 	if d.query != "" {
 		what += ": " + d.query
 	}
@@ -143,12 +143,12 @@ func analyzeClickHouseDDL(l *Lock, t Tree) {
 	}
 	active, finished := map[string]bool{}, map[string]Node{}
 	for _, p := range l.Participants {
-		active[baseName(p.Path)] = true
+		active[BaseName(p.Path)] = true
 	}
 	dir := ddlPaths(t.Path)[1]
 	for _, n := range t.Extra[dir] {
 		finished[n.Name] = n
-		a.Members = append(a.Members, AppMember{Identity: "host " + DDLHostName(n.Name), Path: join(dir, n.Name),
+		a.Members = append(a.Members, AppMember{Identity: "host " + DDLHostName(n.Name), Path: JoinPath(dir, n.Name),
 			Evidence: "finished, " + ddlResult(n)})
 	}
 	for _, h := range d.hosts {
@@ -158,7 +158,7 @@ func analyzeClickHouseDDL(l *Lock, t Tree) {
 		}
 	}
 	for _, p := range l.Participants {
-		if _, ok := finished[baseName(p.Path)]; !ok && !p.Ephemeral && !p.Pending {
+		if _, ok := finished[BaseName(p.Path)]; !ok && !p.Ephemeral && !p.Pending {
 			l.Anomalies = append(l.Anomalies, ddlStuck(p, "no session owns its active node (persistent, created "+stamp(p.Ctime)+")"))
 		}
 	}
@@ -180,7 +180,7 @@ func ddlStuckLinks(l *Lock, links SessionLinks) {
 	l.Anomalies = slices.DeleteFunc(l.Anomalies, func(a Anomaly) bool { return a.Kind == AnomalyStuckTask && a.Session != 0 })
 	for _, p := range l.Participants {
 		k := links.Of(p.Session)
-		if k.State != LinkDisconnected || slices.ContainsFunc(l.App.Members, func(m AppMember) bool { return baseName(m.Path) == baseName(p.Path) }) {
+		if k.State != LinkDisconnected || slices.ContainsFunc(l.App.Members, func(m AppMember) bool { return BaseName(m.Path) == BaseName(p.Path) }) {
 			continue
 		}
 		l.Anomalies = append(l.Anomalies, ddlStuck(p, fmt.Sprintf("its session %s is connected to no ensemble member (every member's cons at %s)",

@@ -17,7 +17,7 @@ import (
 //     <root>/leaders/<role> ("Cluster Coordinator", "Primary Node"), its
 //     id the node's host:port.
 func analyzeCuratorApp(l *Lock) {
-	base, parent := baseName(l.Path), baseName(path.Dir(l.Path))
+	base, parent := BaseName(l.Path), BaseName(path.Dir(l.Path))
 	var a *App
 	switch {
 	case l.Recipe == RecipeCuratorLeaderLatch && base == "_COORDINATOR":

@@ -98,10 +98,10 @@ func DecodeHadoopActive(data []byte) (HadoopActive, bool) {
 	return h, h.ID != ""
 }
 
-func isHadoopLock(lockPath string) bool { return baseName(lockPath) == hadoopLockName }
+func isHadoopLock(lockPath string) bool { return BaseName(lockPath) == hadoopLockName }
 
 func hadoopBreadcrumbPath(lockPath string) string {
-	return join(path.Dir(lockPath), hadoopBreadcrumbName)
+	return JoinPath(path.Dir(lockPath), hadoopBreadcrumbName)
 }
 
 func analyzeHadoop(l *Lock, t Tree) {
@@ -161,8 +161,8 @@ func hadoopBreadcrumb(l *Lock, t Tree, holder HadoopActive, decoded bool) {
 	if decoded && !holder.NameNode {
 		detail += "; YARN's elector does not fence, so this only says the new active has not written its breadcrumb yet"
 	}
-	l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyUnfenced, Node: baseName(t.Path),
-		Nodes: []string{baseName(t.Path), "../" + hadoopBreadcrumbName}, Session: t.Self.Stat.EphemeralOwner,
+	l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyUnfenced, Node: BaseName(t.Path),
+		Nodes: []string{BaseName(t.Path), "../" + hadoopBreadcrumbName}, Session: t.Self.Stat.EphemeralOwner,
 		Detail: strings.TrimSpace(detail)})
 }
 

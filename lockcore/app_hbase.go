@@ -156,7 +156,7 @@ func ParseHBaseServerName(name string) (HBaseServerName, bool) {
 }
 
 func isHBaseMaster(lockPath string, self Node) bool {
-	if baseName(lockPath) != hbaseMasterName {
+	if BaseName(lockPath) != hbaseMasterName {
 		return false
 	}
 	_, ok := DecodeHBaseMaster(self.Data)
@@ -164,7 +164,7 @@ func isHBaseMaster(lockPath string, self Node) bool {
 }
 
 func hbaseBackupMastersPath(lockPath string) string {
-	return join(path.Dir(lockPath), hbaseBackupsName)
+	return JoinPath(path.Dir(lockPath), hbaseBackupsName)
 }
 
 func hbaseMasterText(m HBaseMaster) string {
@@ -197,7 +197,7 @@ func analyzeHBase(l *Lock, t Tree) {
 			name, ok = b.Server, true
 		}
 		active := ok && name == m.Server || n.Stat.EphemeralOwner != 0 && n.Stat.EphemeralOwner == t.Self.Stat.EphemeralOwner
-		member := AppMember{Session: n.Stat.EphemeralOwner, Identity: "backup master " + n.Name, Path: join(dir, n.Name),
+		member := AppMember{Session: n.Stat.EphemeralOwner, Identity: "backup master " + n.Name, Path: JoinPath(dir, n.Name),
 			Role: RoleWaiter, Evidence: "registered under " + hbaseBackupsName}
 		if active {
 			member.Role, member.Evidence = "", "registered under "+hbaseBackupsName+", yet the active master"
@@ -208,8 +208,8 @@ func analyzeHBase(l *Lock, t Tree) {
 		registered[member.Session] = true
 		a.Members = append(a.Members, member)
 		if active {
-			l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyBackupIsActive, Node: baseName(t.Path),
-				Nodes: []string{baseName(t.Path), "../" + hbaseBackupsName + "/" + n.Name}, Session: n.Stat.EphemeralOwner,
+			l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyBackupIsActive, Node: BaseName(t.Path),
+				Nodes: []string{BaseName(t.Path), "../" + hbaseBackupsName + "/" + n.Name}, Session: n.Stat.EphemeralOwner,
 				Detail: fmt.Sprintf("%s is the active master and is still registered as a backup master (session %s): the active master deletes its own backup registration when it wins, so it did not finish taking over, or a restarted master reuses its name",
 					m.Server, SessionHex(n.Stat.EphemeralOwner))})
 		}

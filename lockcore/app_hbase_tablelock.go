@@ -83,7 +83,7 @@ func (l HBaseTableLock) String() string {
 
 // analyzeHBaseTableLock names the table and the holders in HBase's terms.
 func analyzeHBaseTableLock(l *Lock) {
-	table := baseName(l.Path)
+	table := BaseName(l.Path)
 	a := &App{Name: "hbase", What: "table lock on " + table,
 		Notes: []string{"HBase 1.x only: a waiter gives up after hbase.table.write.lock.timeout.ms (10 minutes by default), and a new master reaps locks older than hbase.table.lock.expire.ms"}}
 	l.App = a

@@ -67,14 +67,14 @@ func (h HelixLeader) String() string {
 }
 
 func isHelixLeader(lockPath string, self Node) bool {
-	if baseName(lockPath) != helixLeaderName || baseName(path.Dir(lockPath)) != helixControllerName {
+	if BaseName(lockPath) != helixLeaderName || BaseName(path.Dir(lockPath)) != helixControllerName {
 		return false
 	}
 	_, ok := DecodeHelixLeader(self.Data)
 	return ok
 }
 
-func helixHistoryPath(lockPath string) string { return join(path.Dir(lockPath), helixHistoryName) }
+func helixHistoryPath(lockPath string) string { return JoinPath(path.Dir(lockPath), helixHistoryName) }
 
 // helixHistory reads HISTORY's entries, oldest first: each a controller
 // and, when the entry says, when it took over.
@@ -110,7 +110,7 @@ func helixHistory(data []byte, cluster string) ([]string, []time.Time, bool) {
 func analyzeHelix(l *Lock, t Tree) {
 	setRecipe(l, RecipeHelixController)
 	dropHerd(l, "every standby controller watches the leader node by design")
-	cluster := baseName(path.Dir(path.Dir(t.Path)))
+	cluster := BaseName(path.Dir(path.Dir(t.Path)))
 	h, _ := DecodeHelixLeader(t.Self.Data)
 	a := &App{Name: "helix", What: "controller leader election of cluster " + cluster, Holder: h.String(), HolderSession: t.Self.Stat.EphemeralOwner}
 	l.App = a

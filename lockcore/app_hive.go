@@ -213,7 +213,7 @@ func hiveIdentity(d HiveLockData) string {
 func hiveModeCounts(ps []*Participant) string {
 	counts := map[string]int{}
 	for _, p := range ps {
-		counts[ParseName(baseName(p.Node)).Prefix]++
+		counts[ParseName(BaseName(p.Node)).Prefix]++
 	}
 	var out []string
 	for _, m := range []string{hiveExclusive, hiveShared, hiveSemiShared} {

@@ -96,15 +96,15 @@ func DecodeKafkaEpoch(data []byte) (int, bool) {
 }
 
 func isKafkaController(lockPath string, self Node) bool {
-	if baseName(lockPath) != kafkaControllerName {
+	if BaseName(lockPath) != kafkaControllerName {
 		return false
 	}
 	_, ok := DecodeKafkaController(self.Data)
 	return ok
 }
 
-func kafkaBrokersPath(lockPath string) string { return join(path.Dir(lockPath), kafkaBrokersDir) }
-func kafkaEpochPath(lockPath string) string   { return join(path.Dir(lockPath), kafkaEpochName) }
+func kafkaBrokersPath(lockPath string) string { return JoinPath(path.Dir(lockPath), kafkaBrokersDir) }
+func kafkaEpochPath(lockPath string) string   { return JoinPath(path.Dir(lockPath), kafkaEpochName) }
 
 func analyzeKafka(l *Lock, t Tree) {
 	setRecipe(l, RecipeKafkaController)
@@ -139,12 +139,12 @@ func analyzeKafka(l *Lock, t Tree) {
 	kafkaMembers(l, brokers, brokersPath)
 	switch {
 	case holderReg == nil:
-		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: baseName(t.Path), Nodes: []string{baseName(t.Path)},
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: BaseName(t.Path), Nodes: []string{BaseName(t.Path)},
 			Session: t.Self.Stat.EphemeralOwner,
 			Detail: fmt.Sprintf("the controller is broker %d, but %s has no registration %d (registered: %s): its broker left the cluster while its session still holds /controller",
 				c.BrokerID, brokersPath, c.BrokerID, idList(brokers))})
 	case holderReg.Stat.EphemeralOwner != t.Self.Stat.EphemeralOwner:
-		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: baseName(t.Path), Nodes: []string{baseName(t.Path)},
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: BaseName(t.Path), Nodes: []string{BaseName(t.Path)},
 			Session: t.Self.Stat.EphemeralOwner,
 			Detail: fmt.Sprintf("the controller is broker %d in session %s, but broker %d is registered by session %s: a broker restarted while the old session still holds /controller",
 				c.BrokerID, SessionHex(t.Self.Stat.EphemeralOwner), c.BrokerID, SessionHex(holderReg.Stat.EphemeralOwner))})
@@ -183,7 +183,7 @@ func kafkaMembers(l *Lock, brokers []Node, dir string) {
 		if n.Stat.EphemeralOwner == l.App.HolderSession {
 			continue
 		}
-		m := AppMember{Session: n.Stat.EphemeralOwner, Identity: kafkaBrokerText(n), Path: join(dir, n.Name)}
+		m := AppMember{Session: n.Stat.EphemeralOwner, Identity: kafkaBrokerText(n), Path: JoinPath(dir, n.Name)}
 		switch {
 		case hidden[m.Session]:
 			m.Role, m.Evidence = RoleWaiter, "registered broker; watches /controller (servers' watch table)"

@@ -137,7 +137,7 @@ func analyzeAurora(l *Lock, t Tree) {
 		if endpoint != "" {
 			id += " at " + endpoint
 		}
-		a.Members = append(a.Members, AppMember{Session: m.Stat.EphemeralOwner, Identity: id, Path: join(t.Path, m.Name),
+		a.Members = append(a.Members, AppMember{Session: m.Stat.EphemeralOwner, Identity: id, Path: JoinPath(t.Path, m.Name),
 			Evidence: "a ServerSet member_ node, written by the leader beside its latch: no contender"})
 		if held && m.Stat.EphemeralOwner != holder.Session {
 			l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalySessionMismatch, Node: m.Name, Nodes: []string{m.Name, holder.Node}, Session: m.Stat.EphemeralOwner,

@@ -116,10 +116,10 @@ func (p PulsarOwner) registration() string {
 // pulsarRoot is the metadata store's root above a Pulsar lock path, and
 // which lock it is; ok is false for any other path.
 func pulsarRoot(lockPath string) (root string, leader, ok bool) {
-	if baseName(lockPath) == pulsarLeaderName && baseName(path.Dir(lockPath)) == pulsarLoadBalance {
+	if BaseName(lockPath) == pulsarLeaderName && BaseName(path.Dir(lockPath)) == pulsarLoadBalance {
 		return path.Dir(path.Dir(lockPath)), true, true
 	}
-	if !pulsarBundleName.MatchString(baseName(lockPath)) {
+	if !pulsarBundleName.MatchString(BaseName(lockPath)) {
 		return "", false, false
 	}
 	i := strings.LastIndex(lockPath, "/"+pulsarNamespace+"/")
@@ -143,14 +143,14 @@ func isPulsarLock(lockPath string, self Node) bool {
 
 func pulsarBrokersPath(lockPath string) string {
 	root, _, _ := pulsarRoot(lockPath)
-	return join(root, pulsarBrokersDir)
+	return JoinPath(root, pulsarBrokersDir)
 }
 
 // pulsarRegistrationPath is the registration of a bundle's owner, or "".
 func pulsarRegistrationPath(lockPath string, self Node) string {
 	o, _ := DecodePulsarOwner(self.Data)
 	if r := o.registration(); r != "" {
-		return join(pulsarBrokersPath(lockPath), r)
+		return JoinPath(pulsarBrokersPath(lockPath), r)
 	}
 	return ""
 }
@@ -165,7 +165,7 @@ func analyzePulsar(l *Lock, t Tree) {
 		p.Identity = a.Holder
 	}
 	brokers := pulsarBrokersPath(t.Path)
-	reg := join(brokers, o.registration())
+	reg := JoinPath(brokers, o.registration())
 	var regNode Node
 	known := false
 	if leader {
@@ -173,7 +173,7 @@ func analyzePulsar(l *Lock, t Tree) {
 		a.What = "load manager leader election"
 		kids, listed := t.Extra[brokers]
 		for _, n := range kids {
-			m := AppMember{Session: n.Stat.EphemeralOwner, Identity: "broker " + n.Name, Path: join(brokers, n.Name), Evidence: "registered under " + pulsarBrokersDir}
+			m := AppMember{Session: n.Stat.EphemeralOwner, Identity: "broker " + n.Name, Path: JoinPath(brokers, n.Name), Evidence: "registered under " + pulsarBrokersDir}
 			a.Members = append(a.Members, m)
 			if n.Name == o.registration() {
 				regNode = n
@@ -182,8 +182,8 @@ func analyzePulsar(l *Lock, t Tree) {
 		known = listed
 	} else {
 		setRecipe(l, RecipePulsarBundle)
-		bundle := strings.TrimPrefix(t.Path, join(root, pulsarNamespace)+"/")
-		a.What = "ownership of bundle " + path.Dir(bundle) + " " + baseName(bundle)
+		bundle := strings.TrimPrefix(t.Path, JoinPath(root, pulsarNamespace)+"/")
+		a.What = "ownership of bundle " + path.Dir(bundle) + " " + BaseName(bundle)
 		regNode, known = t.Related[reg]
 		if o.Disabled {
 			a.Notes = append(a.Notes, "disabled: the owner is unloading this bundle; it serves no new lookups")
@@ -193,10 +193,10 @@ func analyzePulsar(l *Lock, t Tree) {
 	switch {
 	case !known || o.registration() == "":
 	case regNode.Stat.Czxid == 0:
-		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: baseName(t.Path), Nodes: []string{baseName(t.Path)}, Session: owner,
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: BaseName(t.Path), Nodes: []string{BaseName(t.Path)}, Session: owner,
 			Detail: fmt.Sprintf("%s holds it, but no broker is registered at %s: a broker that lost its registration still holds it", o, reg)})
 	case regNode.Stat.EphemeralOwner != owner:
-		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: baseName(t.Path), Nodes: []string{baseName(t.Path)}, Session: owner,
+		l.Anomalies = append(l.Anomalies, Anomaly{Kind: AnomalyHolderUnregistered, Node: BaseName(t.Path), Nodes: []string{BaseName(t.Path)}, Session: owner,
 			Detail: fmt.Sprintf("%s holds it with session %s, but %s is registered by session %s: the holder is an old incarnation of the broker, or another process took its name",
 				o, SessionHex(owner), reg, SessionHex(regNode.Stat.EphemeralOwner))})
 	}

@@ -68,19 +68,19 @@ func (s SolrLeader) String() string {
 // a shard the leaders/<shard> node whose version fences it ("" for the
 // overseer).
 func solrLeaderPaths(lockPath string) (leader, parent string, ok bool) {
-	if baseName(lockPath) != solrElectionDir {
+	if BaseName(lockPath) != solrElectionDir {
 		return "", "", false
 	}
 	base := path.Dir(lockPath)
-	if baseName(base) == solrOverseerElect {
-		return join(base, solrLeaderName), "", true
+	if BaseName(base) == solrOverseerElect {
+		return JoinPath(base, solrLeaderName), "", true
 	}
-	shard, electDir := baseName(base), path.Dir(base)
-	if baseName(electDir) != solrLeaderElect {
+	shard, electDir := BaseName(base), path.Dir(base)
+	if BaseName(electDir) != solrLeaderElect {
 		return "", "", false
 	}
-	parent = join(join(path.Dir(electDir), solrLeaders), shard)
-	return join(parent, solrLeaderName), parent, true
+	parent = JoinPath(JoinPath(path.Dir(electDir), solrLeaders), shard)
+	return JoinPath(parent, solrLeaderName), parent, true
 }
 
 func analyzeSolr(l *Lock, t Tree) {
@@ -88,12 +88,12 @@ func analyzeSolr(l *Lock, t Tree) {
 	a := &App{Name: "solr", What: "overseer election"}
 	if parentPath != "" {
 		base := path.Dir(t.Path)
-		a.What = fmt.Sprintf("leader election of shard %s of collection %s", baseName(base), baseName(path.Dir(path.Dir(base))))
+		a.What = fmt.Sprintf("leader election of shard %s of collection %s", BaseName(base), BaseName(path.Dir(path.Dir(base))))
 	}
 	l.App = a
 	for i := range l.Participants {
 		p := &l.Participants[i]
-		if n := ParseName(baseName(p.Path)); n.Kind == KindSolrElection {
+		if n := ParseName(BaseName(p.Path)); n.Kind == KindSolrElection {
 			p.Identity = solrCandidate(n, parentPath == "")
 			if n.Session != p.Session && p.Session != 0 {
 				p.Note = strings.TrimPrefix(p.Note+"; ", "; ") + fmt.Sprintf("its name says session %s, its owner is %s", SessionHex(n.Session), SessionHex(p.Session))
@@ -121,7 +121,7 @@ func analyzeSolr(l *Lock, t Tree) {
 	}
 	solrLeaderNode(l, t, leader, leaderPath)
 	if parent, ok := t.Related[parentPath]; ok && parent.Stat.Czxid != 0 {
-		a.Token = &AppToken{Name: "version of " + solrLeaders + "/" + baseName(parentPath), Path: parentPath, Value: strconv.Itoa(int(parent.Stat.Version)), Version: parent.Stat.Version}
+		a.Token = &AppToken{Name: "version of " + solrLeaders + "/" + BaseName(parentPath), Path: parentPath, Value: strconv.Itoa(int(parent.Stat.Version)), Version: parent.Stat.Version}
 	}
 }
 
@@ -147,7 +147,7 @@ func solrLeaderNode(l *Lock, t Tree, leader Node, leaderPath string) {
 	var candidate *Participant
 	for i := range l.Participants {
 		p := &l.Participants[i]
-		named := ok && s.ID != "" && baseName(p.Path) == s.ID
+		named := ok && s.ID != "" && BaseName(p.Path) == s.ID
 		owned := leader.Stat.EphemeralOwner != 0 && p.Session == leader.Stat.EphemeralOwner
 		if named || owned && (s.ID == "" || !ok) {
 			candidate = p

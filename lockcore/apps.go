@@ -179,7 +179,7 @@ func RelatedPaths(lockPath string, self Node, childNames []string) []string {
 // controller, HBase's active master): a reader reads its data and asks
 // IsAppLockNode.
 func MaybeAppLockNode(path string) bool {
-	switch baseName(path) {
+	switch BaseName(path) {
 	case kafkaControllerName, hbaseMasterName, helixLeaderName:
 		return true
 	}

@@ -134,7 +134,7 @@ func holdOf(l *Lock, t Tree, e *entry, p Participant) Hold {
 	case l.Recipe == RecipeEphemeral, l.Recipe == RecipeKazooSemaphore && p.Mode == ModeLease && e.group == 0:
 		// Created only once granted.
 		return known(p.Ctime, HoldCreated)
-	case e.path != join(t.Path, e.node.Name):
+	case e.path != JoinPath(t.Path, e.node.Name):
 		// Not a child of the lock path, whose Stat is the only one read.
 		return Hold{After: p.Ctime, By: l.ReadAt, How: HoldBounded}
 	}

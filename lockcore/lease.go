@@ -22,7 +22,7 @@ func acquireLease(ctx context.Context, c clientConn, spec Spec, recipe Recipe, d
 		if spec.MaxLeases <= 0 {
 			return nil, fmt.Errorf("%w: Curator does not store a semaphore's max leases in the tree; give it", ErrRecipe)
 		}
-		queueDir, leaseDir = join(spec.Path, curatorLocksDir), join(spec.Path, curatorLeasesDir)
+		queueDir, leaseDir = JoinPath(spec.Path, curatorLocksDir), JoinPath(spec.Path, curatorLeasesDir)
 	case RecipeKazooSemaphore:
 		max, err := kazooMaxLeases(c, spec.Path, spec.MaxLeases)
 		if err != nil {

@@ -16,7 +16,7 @@ func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 	var entries []*entry
 	for _, n := range t.Children {
 		name, vals, ok := c.parse(n.Name)
-		p := join(t.Path, n.Name)
+		p := JoinPath(t.Path, n.Name)
 		e := &entry{node: n, name: name, path: p, rel: relativeTo(t.Path, p)}
 		if !ok {
 			e.name = ParseName(n.Name)

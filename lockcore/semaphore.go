@@ -10,7 +10,7 @@ import "fmt"
 // is the same acquisition as its locks/ node: one client, counted once.
 func curatorSemaphoreEntries(l *Lock, t Tree) []*entry {
 	l.Recipe = RecipeCuratorSemaphore
-	leasesPath, locksPath := join(t.Path, curatorLeasesDir), join(t.Path, curatorLocksDir)
+	leasesPath, locksPath := JoinPath(t.Path, curatorLeasesDir), JoinPath(t.Path, curatorLocksDir)
 	leaseWatch := &WatchTarget{Node: curatorLeasesDir + "/*", Path: leasesPath, Children: true}
 	queue, _ := scanQueue(l, locksPath, t.Extra[locksPath])
 	head := queueHead(queue, l.Recipe, leaseWatch,

@@ -33,7 +33,7 @@ const (
 func ExtraPaths(lockPath string, self Node, childNames []string) []string {
 	switch detectShape(self, childNames) {
 	case shapeCuratorSemaphore:
-		return []string{join(lockPath, curatorLeasesDir), join(lockPath, curatorLocksDir)}
+		return []string{JoinPath(lockPath, curatorLeasesDir), JoinPath(lockPath, curatorLocksDir)}
 	case shapeKazooSemaphore:
 		return []string{kazooQueuePath(lockPath)}
 	}
@@ -87,13 +87,6 @@ func maxLeasesOf(self Node) *int {
 		return nil
 	}
 	return &v
-}
-
-func join(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
 }
 
 // relativeTo names absPath relative to lockPath as Participant.Node does.

@@ -237,3 +237,23 @@ func (w *WatchTable) Equal(o *WatchTable) bool {
 	}
 	return true
 }
+
+// JoinPath is the path of the node name under the node dir, as ZooKeeper
+// writes it: no doubled slash under the root.
+func JoinPath(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// BaseName is a node path's last element: the text after its last slash,
+// empty for the root (where path.Base says "/").
+func BaseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

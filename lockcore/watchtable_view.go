@@ -26,13 +26,13 @@ func (w *WatchTable) SameFor(o *WatchTable, t Tree) bool {
 		return false
 	}
 	for _, n := range t.Children {
-		if !same(join(t.Path, n.Name)) {
+		if !same(JoinPath(t.Path, n.Name)) {
 			return false
 		}
 	}
 	for dir, nodes := range t.Extra {
 		for _, n := range nodes {
-			if !same(join(dir, n.Name)) {
+			if !same(JoinPath(dir, n.Name)) {
 				return false
 			}
 		}

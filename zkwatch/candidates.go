@@ -158,7 +158,7 @@ func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]wor
 	var todo []string
 	for p, ep := range candidates {
 		contender := w.sampleIsContender(p, ep.Sample)
-		if node := joinPath(p, ep.Sample); ep.Sample != "" && !contender && w.cfg.Analysis.Book.IsLockNode(node) {
+		if node := lockcore.JoinPath(p, ep.Sample); ep.Sample != "" && !contender && w.cfg.Analysis.Book.IsLockNode(node) {
 			// An ephemeral node is always a leaf: one named like a lock
 			// is a plain lock node, tracked at once and kept while it
 			// comes and goes. Listing the parent later could fall
@@ -271,7 +271,7 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 		return nil
 	}
 	for _, n := range names {
-		child := joinPath(p, n)
+		child := lockcore.JoinPath(p, n)
 		byName := w.cfg.Analysis.Book.IsLockNode(child)
 		if !byName && !lockcore.MaybeAppLockNode(child) {
 			continue

@@ -3,6 +3,8 @@ package zkwatch
 import (
 	"fmt"
 	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // ConnPhase is where the session stands.
@@ -52,7 +54,7 @@ type ConnState struct {
 func (s ConnState) String() string {
 	switch s.Phase {
 	case Connected:
-		return fmt.Sprintf("connected to %s (session 0x%x)", s.Server, uint64(s.Session))
+		return fmt.Sprintf("connected to %s (session %s)", s.Server, lockcore.SessionHex(s.Session))
 	case Disconnected:
 		return fmt.Sprintf("disconnected since %s", s.Since.Format(time.TimeOnly))
 	}

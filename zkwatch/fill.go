@@ -43,7 +43,7 @@ func (w *Watcher) unreadFromDump(path string, self lockcore.Node, names []string
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, name := range names {
-		p := joinPath(path, name)
+		p := lockcore.JoinPath(path, name)
 		owner, ok := owners.of[p]
 		if _, read := known[name]; read || !ok || !lockcore.ParseName(name).HasSeq {
 			continue
@@ -205,7 +205,7 @@ func (w *Watcher) fill(ctx context.Context, lim *limiter, path string, holders b
 	gone := make([]bool, len(nodes))
 	var wg sync.WaitGroup
 	for i, n := range nodes {
-		p := joinPath(path, n.Name)
+		p := lockcore.JoinPath(path, n.Name)
 		if !n.Pending || n.Stat.EphemeralOwner == 0 || holders && !holding[p] {
 			continue
 		}

@@ -16,7 +16,7 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 	book := w.cfg.Analysis.Book
 	if lockcore.IsDDLTask(path, names) {
 		// A ClickHouse DDL task is shown while a host executes it.
-		active, _, err := w.list(joinPath(path, "active"))
+		active, _, err := w.list(lockcore.JoinPath(path, "active"))
 		if errors.Is(err, zk.ErrNoNode) {
 			return false, nil, nil
 		}
@@ -39,12 +39,12 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 			return false, nil, nil
 		}
 	}
-	self := lockcore.Node{Name: baseName(path), Stat: *stat}
+	self := lockcore.Node{Name: lockcore.BaseName(path), Stat: *stat}
 	switch c, probe := book.Classify(path, self, names); c {
 	case lockcore.IsALock:
 		return true, nil, nil
 	case lockcore.IfEphemeral:
-		n, err := w.get(joinPath(path, probe))
+		n, err := w.get(lockcore.JoinPath(path, probe))
 		switch {
 		case errors.Is(err, zk.ErrNoNode):
 			return false, nil, nil

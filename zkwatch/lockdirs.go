@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // Directory watches: how a new lock is seen at once rather than at the
@@ -171,7 +172,7 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 		w.mu.Lock()
 		if parent := w.dirs.watched[path.Dir(d)]; parent != nil {
 			// Made again, it is new.
-			delete(parent.known, baseName(d))
+			delete(parent.known, lockcore.BaseName(d))
 		}
 		w.mu.Unlock()
 		return nil
@@ -217,7 +218,7 @@ func (w *Watcher) relistDir(ctx context.Context, d string) []string {
 	var fresh []string
 	known := make(map[string]bool, len(names))
 	for _, n := range names {
-		c := joinPath(d, n)
+		c := lockcore.JoinPath(d, n)
 		if _, tracked := w.tracked.owner[c]; tracked || w.next.found[c] || w.dirs.tracking[c] {
 			continue
 		}

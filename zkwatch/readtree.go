@@ -106,7 +106,7 @@ func (c *Conn) children(ctx context.Context, path string) ([]string, *zk.Stat, e
 }
 
 func (c *Conn) readNode(ctx context.Context, path string) (lockcore.Node, error) {
-	n, err := call(ctx, func() (lockcore.Node, error) { return c.getNode(path, baseName(path)) })
+	n, err := call(ctx, func() (lockcore.Node, error) { return c.getNode(path, lockcore.BaseName(path)) })
 	if err != nil {
 		return lockcore.Node{}, fmt.Errorf("%s: %w", path, err)
 	}
@@ -160,7 +160,7 @@ func (c *Conn) readNodes(ctx context.Context, dir string, names []string) ([]loc
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			n, err := c.readNode(ctx, joinPath(dir, name))
+			n, err := c.readNode(ctx, lockcore.JoinPath(dir, name))
 			switch {
 			case errors.Is(err, zk.ErrNoNode):
 			case err != nil:
@@ -183,22 +183,6 @@ func (c *Conn) readNodes(ctx context.Context, dir string, names []string) ([]loc
 		}
 	}
 	return out, nil
-}
-
-func joinPath(dir, name string) string {
-	if dir == "/" {
-		return "/" + name
-	}
-	return dir + "/" + name
-}
-
-func baseName(p string) string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return p[i+1:]
-		}
-	}
-	return p
 }
 
 // parentPath is the path of p's parent: "/" for a node at the root.

@@ -16,7 +16,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
 	if !w.claimWatch(path) {
-		n, err := w.read(path, baseName(path))
+		n, err := w.read(path, lockcore.BaseName(path))
 		if errors.Is(err, zk.ErrNoNode) {
 			return lockcore.Node{}, nil
 		}
@@ -37,7 +37,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 			}
 			return got{}, err
 		case errors.Is(err, zk.ErrNoAuth):
-			n, err := w.conn.statNode(path, baseName(path))
+			n, err := w.conn.statNode(path, lockcore.BaseName(path))
 			if err == nil {
 				// No data watch could be armed: the exists watch of
 				// statNode is not one, so read it on the lock's changes.
@@ -52,7 +52,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 		if len(data) > lockcore.DataLimit {
 			data = append([]byte(nil), data[:lockcore.DataLimit]...)
 		}
-		return got{lockcore.Node{Name: baseName(path), Stat: *stat, Data: data}, true}, nil
+		return got{lockcore.Node{Name: lockcore.BaseName(path), Stat: *stat, Data: data}, true}, nil
 	})
 	if err != nil {
 		w.mu.Lock()

@@ -81,7 +81,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		prev = &lockcore.Tree{}
 	}
 
-	self := lockcore.Node{Name: baseName(path), Stat: *stat}
+	self := lockcore.Node{Name: lockcore.BaseName(path), Stat: *stat}
 	if stat.DataLength > 0 {
 		var err error
 		if self, err = w.get(path); err != nil {

@@ -61,7 +61,7 @@ func (w *Watcher) readNew(dir string, names []string, known map[string]lockcore.
 		}
 	}
 	readOne := func(i int) {
-		if n, err := w.read(joinPath(dir, names[i]), names[i]); err == nil {
+		if n, err := w.read(lockcore.JoinPath(dir, names[i]), names[i]); err == nil {
 			nodes[i], ok[i] = n, true
 		}
 		<-w.sem

@@ -135,7 +135,7 @@ func (wk *walker) visit(ctx context.Context, it walkItem) []walkItem {
 	}
 	out := make([]walkItem, len(names))
 	for i, n := range names {
-		out[i] = walkItem{path: joinPath(it.path, n), depth: it.depth + 1}
+		out[i] = walkItem{path: lockcore.JoinPath(it.path, n), depth: it.depth + 1}
 	}
 	return out
 }

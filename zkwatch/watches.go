@@ -92,7 +92,7 @@ func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
 func (w *Watcher) get(path string) (lockcore.Node, error) {
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
-	return w.read(path, baseName(path))
+	return w.read(path, lockcore.BaseName(path))
 }
 
 // read reads the node at path, named name, without taking a request slot:

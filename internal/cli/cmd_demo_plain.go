@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/demo"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -111,7 +112,7 @@ func eventLine(ev demo.Event) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %-11s #%-3d", ev.At.Format("15:04:05.000"), ev.Kind, ev.Contender)
 	if ev.Session != 0 {
-		fmt.Fprintf(&b, " 0x%x", uint64(ev.Session))
+		fmt.Fprintf(&b, " %s", lockcore.SessionHex(ev.Session))
 	}
 	if ev.Node != "" {
 		b.WriteString("  " + model.ShortNode(path.Base(ev.Node)))

@@ -20,7 +20,7 @@ func (d *Demo) Add(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("contender %d joined (session 0x%x)", c.id, uint64(c.session)), nil
+	return fmt.Sprintf("contender %d joined (session %s)", c.id, lockcore.SessionHex(c.session)), nil
 }
 
 // Kill closes one contender's session, as a crashed client's session ends:
@@ -51,7 +51,7 @@ func (d *Demo) Kill() (string, error) {
 	case ph == holding || ph == releasing:
 		what = "holding " + model.ShortNode(path.Base(node))
 	}
-	return fmt.Sprintf("killed contender %d, %s (session 0x%x)", c.id, what, uint64(c.session)), nil
+	return fmt.Sprintf("killed contender %d, %s (session %s)", c.id, what, lockcore.SessionHex(c.session)), nil
 }
 
 // victim chooses whom Kill kills; d.mu must be held.
@@ -111,7 +111,7 @@ func (d *Demo) Freeze() (string, error) {
 	ev := Event{Kind: Frozen, Contender: pick.id, Session: pick.session, Node: pick.node, Mode: pick.mode}
 	d.mu.Unlock()
 	d.emit(ev)
-	return fmt.Sprintf("hung contender %d, holding %s (session 0x%x): alive, never releasing", pick.id, model.ShortNode(path.Base(ev.Node)), uint64(pick.session)), nil
+	return fmt.Sprintf("hung contender %d, holding %s (session %s): alive, never releasing", pick.id, model.ShortNode(path.Base(ev.Node)), lockcore.SessionHex(pick.session)), nil
 }
 
 // Unfreeze lets every frozen holder release. It returns ErrNoHolder when
@@ -150,8 +150,8 @@ func (d *Demo) LoseReply(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("contender %d lost a create reply and waits behind its own orphan (session 0x%x)",
-		c.id, uint64(c.session)), nil
+	return fmt.Sprintf("contender %d lost a create reply and waits behind its own orphan (session %s)",
+		c.id, lockcore.SessionHex(c.session)), nil
 }
 
 // Naive reports whether the demo runs the naive lock, whose LoseReply

@@ -69,7 +69,7 @@ func (d *Demo) naiveRelease(c *contender) error {
 	case err != nil:
 		return fmt.Errorf("demo: %s: %w", d.lockPath, err)
 	case stat.EphemeralOwner != c.session:
-		return fmt.Errorf("%w: %s belongs to session 0x%x now", lockcore.ErrNotHolder, d.lockPath, uint64(stat.EphemeralOwner))
+		return fmt.Errorf("%w: %s belongs to session %s now", lockcore.ErrNotHolder, d.lockPath, lockcore.SessionHex(stat.EphemeralOwner))
 	}
 	if err := c.zk.Delete(d.lockPath, stat.Version); err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return fmt.Errorf("demo: delete %s: %w", d.lockPath, err)
