@@ -168,9 +168,7 @@ func hadoopBreadcrumb(l *Lock, t Tree, holder HadoopActive, decoded bool) {
 
 // hadoopShape is the rule book entry of RecipeHadoopHA and its hooks.
 func hadoopShape() builtin {
-	return builtin{Entry: Entry{
-		Name: string(RecipeHadoopHA), About: "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
-		Paths: []string{"/**/ActiveStandbyElectorLock"}, Grant: GrantSingleNode, Identity: "decoder:hadoop-active",
-		Coded: "app_hadoop.go (the breadcrumb, fencing)",
-	}, hooks: hooks{claims: func(p string, _ Node) bool { return isHadoopLock(p) }, app: analyzeHadoop}}
+	return singleNodeApp(RecipeHadoopHA, "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
+		"/**/ActiveStandbyElectorLock", "decoder:hadoop-active", "app_hadoop.go (the breadcrumb, fencing)",
+		func(p string, _ Node) bool { return isHadoopLock(p) }, analyzeHadoop)
 }

@@ -224,9 +224,8 @@ func analyzeHBase(l *Lock, t Tree) {
 
 // hbaseMasterShape is the rule book entry of RecipeHBaseMaster and its hooks.
 func hbaseMasterShape() builtin {
-	return builtin{Entry: Entry{
-		Name: string(RecipeHBaseMaster), About: "Apache HBase's active master (/hbase/master)",
-		Paths: []string{"/**/master"}, Grant: GrantSingleNode, Identity: "decoder:hbase-master",
-		Coded: "app_hbase.go (the backup masters)",
-	}, hooks: hooks{claims: isHBaseMaster, names: hbaseServerNames, app: analyzeHBase}}
+	b := singleNodeApp(RecipeHBaseMaster, "Apache HBase's active master (/hbase/master)", "/**/master", "decoder:hbase-master",
+		"app_hbase.go (the backup masters)", isHBaseMaster, analyzeHBase)
+	b.names = hbaseServerNames
+	return b
 }

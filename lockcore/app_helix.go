@@ -154,9 +154,6 @@ func analyzeHelix(l *Lock, t Tree) {
 
 // helixShape is the rule book entry of RecipeHelixController and its hooks.
 func helixShape() builtin {
-	return builtin{Entry: Entry{
-		Name: string(RecipeHelixController), About: "Apache Helix's controller leader (/<cluster>/CONTROLLER/LEADER)",
-		Paths: []string{"/**/CONTROLLER/LEADER"}, Grant: GrantSingleNode, Identity: "json:id",
-		Coded: "app_helix.go (SESSION_ID against the node's owner; CONTROLLER/HISTORY as the previous leaders)",
-	}, hooks: hooks{claims: isHelixLeader, app: analyzeHelix}}
+	return singleNodeApp(RecipeHelixController, "Apache Helix's controller leader (/<cluster>/CONTROLLER/LEADER)", "/**/CONTROLLER/LEADER", "json:id",
+		"app_helix.go (SESSION_ID against the node's owner; CONTROLLER/HISTORY as the previous leaders)", isHelixLeader, analyzeHelix)
 }

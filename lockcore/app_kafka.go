@@ -239,9 +239,6 @@ func dropHerd(l *Lock, why string) {
 
 // kafkaShape is the rule book entry of RecipeKafkaController and its hooks.
 func kafkaShape() builtin {
-	return builtin{Entry: Entry{
-		Name: string(RecipeKafkaController), About: "Apache Kafka's controller election (/controller)",
-		Paths: []string{"/**/controller"}, Grant: GrantSingleNode, Identity: "decoder:kafka-controller",
-		Coded: "app_kafka.go (the broker registrations, the controller epoch)",
-	}, hooks: hooks{claims: isKafkaController, app: analyzeKafka}}
+	return singleNodeApp(RecipeKafkaController, "Apache Kafka's controller election (/controller)", "/**/controller", "decoder:kafka-controller",
+		"app_kafka.go (the broker registrations, the controller epoch)", isKafkaController, analyzeKafka)
 }

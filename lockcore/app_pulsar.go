@@ -204,18 +204,12 @@ func analyzePulsar(l *Lock, t Tree) {
 
 // pulsarLeaderShape is the rule book entry of RecipePulsarLeader and its hooks.
 func pulsarLeaderShape() builtin {
-	return builtin{Entry: Entry{
-		Name: string(RecipePulsarLeader), About: "Apache Pulsar's load manager leader (/loadbalance/leader)",
-		Paths: []string{"/**/loadbalance/leader"}, Grant: GrantSingleNode, Identity: "json:serviceUrl",
-		Coded: "app_pulsar.go (the registered brokers; a leader with no registration)",
-	}, hooks: hooks{claims: isPulsarLock, app: analyzePulsar}}
+	return singleNodeApp(RecipePulsarLeader, "Apache Pulsar's load manager leader (/loadbalance/leader)", "/**/loadbalance/leader", "json:serviceUrl",
+		"app_pulsar.go (the registered brokers; a leader with no registration)", isPulsarLock, analyzePulsar)
 }
 
 // pulsarBundleShape is the rule book entry of RecipePulsarBundle and its hooks.
 func pulsarBundleShape() builtin {
-	return builtin{Entry: Entry{
-		Name: string(RecipePulsarBundle), About: "Apache Pulsar's namespace bundle ownership (/namespace/<tenant>/<namespace>/<0xLOW_0xHIGH>)",
-		Paths: []string{"/**/namespace/**/0x*_0x*"}, Grant: GrantSingleNode, Identity: "json:nativeUrl",
-		Coded: "app_pulsar.go (the owner's registration; a bundle being unloaded)",
-	}, hooks: hooks{claims: isPulsarLock, app: analyzePulsar}}
+	return singleNodeApp(RecipePulsarBundle, "Apache Pulsar's namespace bundle ownership (/namespace/<tenant>/<namespace>/<0xLOW_0xHIGH>)", "/**/namespace/**/0x*_0x*", "json:nativeUrl",
+		"app_pulsar.go (the owner's registration; a bundle being unloaded)", isPulsarLock, analyzePulsar)
 }

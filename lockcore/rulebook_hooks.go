@@ -53,3 +53,10 @@ func readApp(l *Lock, t Tree) {
 		l.App.Notes = append(l.App.Notes, "the candidates waiting for this node hold no node of their own: only the servers' watch table shows them, and it was not read")
 	}
 }
+
+// singleNodeApp is an application's election by one node: its paths, its
+// holder named by identity, the node claimed and read by its hooks.
+func singleNodeApp(r Recipe, about, paths, identity, coded string, claims func(string, Node) bool, app func(*Lock, Tree)) builtin {
+	return builtin{Entry: Entry{Name: string(r), About: about, Paths: []string{paths}, Grant: GrantSingleNode, Identity: identity, Coded: coded},
+		hooks: hooks{claims: claims, app: app}}
+}
