@@ -20,7 +20,9 @@
 // are read alike by [Analyze] (Options.Book), by discovery ([Book.Classify],
 // [Book.IsLockNode]) and by [Book.Explain]; a lock no entry describes is read
 // by a fallback rule whose guesses are kept in Lock.Assumed. Go code reads
-// the entries whose Coded field names it, for quirks no field can say.
+// the entries whose Coded field names it, for quirks no field can say; what
+// an application's tree tells beyond its entry's fields is a named hook
+// beside the entry, in the application's file (rulebook_hooks.go).
 //
 // What may be done with a lock of each recipe (joinrules.go) and how much
 // each anomaly matters, asked by the UI and the command line alike: the modes a lock can be joined in ([JoinModes], [Modes],
