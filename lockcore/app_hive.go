@@ -40,17 +40,15 @@ const RecipeHive Recipe = "hive"
 // delete by hand.
 const AnomalyExplicitLock AnomalyKind = "explicit-lock"
 
-// parseHiveName recognises LOCK-<MODE>- bodies.
+// parseHiveName claims the bodies that start LOCK- and reads LOCK-<MODE>-.
 func parseHiveName(n *Name, body string) bool {
 	mode, ok := strings.CutPrefix(body, hiveLockPrefix)
 	if !ok {
 		return false
 	}
-	mode, ok = strings.CutSuffix(mode, "-")
-	if !ok || mode != hiveShared && mode != hiveExclusive && mode != hiveSemiShared {
-		return false
+	if mode, ok = strings.CutSuffix(mode, "-"); ok && (mode == hiveShared || mode == hiveExclusive || mode == hiveSemiShared) {
+		n.Kind, n.Prefix = KindHiveLock, mode
 	}
-	n.Kind, n.Prefix = KindHiveLock, mode
 	return true
 }
 
@@ -268,14 +266,5 @@ func hiveShape() builtin {
 		Children: "LOCK-{mode}-{seq}", Modes: map[string]Mode{hiveShared: ModeRead, hiveExclusive: ModeWrite, hiveSemiShared: ModeRead},
 		Grant: GrantCoHolding, Persistent: true, Identity: "data:^([^:]+):",
 		Coded: "parsename_apps.go, app_hive.go (a node a lower one conflicts with gives up; LOCK TABLE's explicit locks; the query and HiveServer2 host)",
-	}, hooks: hooks{names: hiveNames, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
-}
-
-// hiveNames claims bodies starting LOCK- and reads LOCK-<MODE>-.
-func hiveNames(n *Name, body string) bool {
-	if !strings.HasPrefix(body, hiveLockPrefix) {
-		return false
-	}
-	parseHiveName(n, body)
-	return true
+	}, hooks: hooks{names: parseHiveName, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
 }

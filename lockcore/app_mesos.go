@@ -38,6 +38,8 @@ const (
 // RecipeMesos is Mesos's master election.
 const RecipeMesos Recipe = "mesos-master"
 
+// parseMesosName reads the masters' info_ nodes and Aurora's member_
+// beside a latch.
 func parseMesosName(n *Name, body string) bool {
 	switch body {
 	case mesosJSONInfo, mesosInfo:
@@ -168,9 +170,5 @@ func mesosShape() builtin {
 		Name: string(RecipeMesos), About: "Apache Mesos's leading master (json.info_<seq>, info_<seq> before 0.24, in the group /mesos)",
 		Children: "json.info_{seq}", Grant: GrantElection, Waits: WaitChildren, Identity: "json:hostname",
 		Coded: "parsename_apps.go, app_mesos.go (info_ too; log_replicas beside the masters is no member; Aurora's member_ beside a latch)",
-	}, hooks: hooks{names: mesosNames, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
+	}, hooks: hooks{names: parseMesosName, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
 }
-
-// mesosNames reads the masters' info_ nodes and Aurora's member_ beside a
-// latch.
-func mesosNames(n *Name, body string) bool { return parseMesosName(n, body) }
