@@ -288,20 +288,10 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 	case pt.W0:
 		p.Watches = nil
 	case pt.W != nil || pt.WI != nil:
-		w := &lockcore.WatchTarget{}
-		if pt.WI != nil {
-			if *pt.WI < 0 || *pt.WI >= len(l.Participants) {
-				return fmt.Errorf("watch of participant %d of %d", *pt.WI, len(l.Participants))
-			}
-			w.Node = l.Participants[*pt.WI].Node
-		} else {
-			w.Node = *pt.W
+		w, err := watchOf(l, pt)
+		if err != nil {
+			return err
 		}
-		w.Path = l.Path + "/" + w.Node
-		if pt.WP != nil {
-			w.Path = *pt.WP
-		}
-		w.Children = pt.WC != nil && *pt.WC
 		p.Watches = w
 	}
 	if len(pt.WT) > 0 {
@@ -340,6 +330,26 @@ func (d *decoder) part(l *lockcore.Lock, at time.Time, i int, pt part, watchers 
 		p.Hold = deriveHold(pt.HK, p.Hold, *p, d.readAt)
 	}
 	return nil
+}
+
+// watchOf is the watch a part names, by the node's name or its number
+// in l.
+func watchOf(l *lockcore.Lock, pt part) (*lockcore.WatchTarget, error) {
+	w := &lockcore.WatchTarget{}
+	if pt.WI != nil {
+		if *pt.WI < 0 || *pt.WI >= len(l.Participants) {
+			return nil, fmt.Errorf("watch of participant %d of %d", *pt.WI, len(l.Participants))
+		}
+		w.Node = l.Participants[*pt.WI].Node
+	} else {
+		w.Node = *pt.W
+	}
+	w.Path = l.Path + "/" + w.Node
+	if pt.WP != nil {
+		w.Path = *pt.WP
+	}
+	w.Children = pt.WC != nil && *pt.WC
+	return w, nil
 }
 
 // fromUnixNano undoes unixNano.

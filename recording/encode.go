@@ -213,22 +213,7 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	var pt part
 	isNew := base.Node == ""
 	if p.Node != base.Node {
-		name, cut := p.Node, false
-		if isNew {
-			name, cut = strings.CutSuffix(p.Node, seqSuffix(p))
-			if tmpl, lens, blob, ok := packName(name); ok {
-				name, pt.NodeB = tmpl, blob
-				if !slices.Equal(lens, e.t.lastLens) {
-					pt.NodeL = lens
-				}
-				e.t.lastLens = lens
-			}
-		}
-		if cut {
-			pt.NodeQ = ptr(name)
-		} else {
-			pt.Node = ptr(name)
-		}
+		e.name(&pt, p, isNew)
 	}
 	if isNew {
 		base.Watches = defaultWatch(l, i)
@@ -297,18 +282,43 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 		}
 	}
 	if !sameHold(p.Hold, deriveHold("", base.Hold, p, e.readAt)) {
-		for _, k := range holdKinds {
-			if sameHold(p.Hold, deriveHold(k, base.Hold, p, e.readAt)) {
-				pt.HK = k
-				break
-			}
-		}
-		if pt.HK == "" {
-			pt.Hold = &holdJSON{After: unixNano(p.Hold.After), By: unixNano(p.Hold.By), How: p.Hold.How,
-				Min: int64(p.Hold.Min), Max: int64(p.Hold.Max)}
-		}
+		e.hold(&pt, p, base)
 	}
 	return pt
+}
+
+// name stores p's name: a new participant's without its sequence suffix
+// when it has one, and its hex runs packed when they pack.
+func (e *encoder) name(pt *part, p lockcore.Participant, isNew bool) {
+	name, cut := p.Node, false
+	if isNew {
+		name, cut = strings.CutSuffix(p.Node, seqSuffix(p))
+		if tmpl, lens, blob, ok := packName(name); ok {
+			name, pt.NodeB = tmpl, blob
+			if !slices.Equal(lens, e.t.lastLens) {
+				pt.NodeL = lens
+			}
+			e.t.lastLens = lens
+		}
+	}
+	if cut {
+		pt.NodeQ = ptr(name)
+	} else {
+		pt.Node = ptr(name)
+	}
+}
+
+// hold stores p's hold, which the reader would not derive from its base:
+// as the kind of hold that derives it, or whole.
+func (e *encoder) hold(pt *part, p, base lockcore.Participant) {
+	for _, k := range holdKinds {
+		if sameHold(p.Hold, deriveHold(k, base.Hold, p, e.readAt)) {
+			pt.HK = k
+			return
+		}
+	}
+	pt.Hold = &holdJSON{After: unixNano(p.Hold.After), By: unixNano(p.Hold.By), How: p.Hold.How,
+		Min: int64(p.Hold.Min), Max: int64(p.Hold.Max)}
 }
 
 // unixNano is t in Unix nanoseconds, 0 for the zero time.
