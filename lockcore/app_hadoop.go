@@ -168,7 +168,15 @@ func hadoopBreadcrumb(l *Lock, t Tree, holder HadoopActive, decoded bool) {
 
 // hadoopShape is the rule book entry of RecipeHadoopHA and its hooks.
 func hadoopShape() builtin {
-	return singleNodeApp(RecipeHadoopHA, "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
+	b := singleNodeApp(RecipeHadoopHA, "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
 		"/**/ActiveStandbyElectorLock", "decoder:hadoop-active", "app_hadoop.go (the breadcrumb, fencing)",
 		func(p string, _ Node) bool { return isHadoopLock(p) }, analyzeHadoop)
+	// The breadcrumb is read whether or not the lock node is ephemeral.
+	b.related = func(p string, _ Node, children []string) []string {
+		if len(children) == 0 && isHadoopLock(p) {
+			return []string{hadoopBreadcrumbPath(p)}
+		}
+		return nil
+	}
+	return b
 }

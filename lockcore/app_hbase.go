@@ -227,5 +227,6 @@ func hbaseMasterShape() builtin {
 	b := singleNodeApp(RecipeHBaseMaster, "Apache HBase's active master (/hbase/master)", "/**/master", "decoder:hbase-master",
 		"app_hbase.go (the backup masters)", isHBaseMaster, analyzeHBase)
 	b.names = hbaseServerNames
+	b.extra = besideNode(isHBaseMaster, func(p string, _ Node) string { return hbaseBackupMastersPath(p) })
 	return b
 }

@@ -202,5 +202,18 @@ func solrShape() builtin {
 		Name: string(RecipeSolrElection), About: "Apache SolrCloud's elections (overseer, shard leaders)",
 		Children: "{session}-{id}-n_{seq}", Grant: GrantElection, Order: OrderNumber,
 		Coded: "parsename_apps.go, app_solr.go (the leader node, equal sequences ordered by name)",
-	}, hooks: hooks{names: solrNames, app: analyzeSolr}}
+	}, hooks: hooks{names: solrNames, app: analyzeSolr, related: solrRelated}}
+}
+
+// solrRelated names an election's leader node, and the shard's node above
+// it when the election is a shard's.
+func solrRelated(lockPath string, _ Node, childNames []string) []string {
+	leader, parent, ok := solrLeaderPaths(lockPath)
+	switch {
+	case !ok || len(childNames) == 0:
+		return nil
+	case parent == "":
+		return []string{leader}
+	}
+	return []string{leader, parent}
 }

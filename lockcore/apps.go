@@ -129,19 +129,11 @@ func expectedBeside(n Name, families map[string]int) bool {
 
 // appExtraPaths names the directories whose children an application's
 // lock needs besides its own: Kafka's broker registrations, HBase's
-// backup masters.
+// backup masters. It asks each application's extra hook.
 func appExtraPaths(lockPath string, self Node, childNames []string) []string {
-	if len(childNames) > 0 || !self.Ephemeral() {
-		return nil
-	}
-	switch {
-	case isKafkaController(lockPath, self):
-		return []string{kafkaBrokersPath(lockPath)}
-	case isHBaseMaster(lockPath, self):
-		return []string{hbaseBackupMastersPath(lockPath)}
-	case isPulsarLock(lockPath, self):
-		if _, leader, _ := pulsarRoot(lockPath); leader {
-			return []string{pulsarBrokersPath(lockPath)}
+	for _, c := range builtinBook().extra {
+		if p := c.hooks.extra(lockPath, self, childNames); p != nil {
+			return p
 		}
 	}
 	return nil
@@ -149,27 +141,13 @@ func appExtraPaths(lockPath string, self Node, childNames []string) []string {
 
 // RelatedPaths names the nodes an application keeps beside a lock that
 // its analysis reads: Kafka's /controller_epoch, Hadoop's breadcrumb,
-// Solr's leader node. It returns nil for every other lock.
+// Solr's leader node, by each application's related hook. It returns nil
+// for every other lock.
 func RelatedPaths(lockPath string, self Node, childNames []string) []string {
-	switch {
-	case len(childNames) == 0 && self.Ephemeral() && isKafkaController(lockPath, self):
-		return []string{kafkaEpochPath(lockPath)}
-	case len(childNames) == 0 && isHadoopLock(lockPath):
-		return []string{hadoopBreadcrumbPath(lockPath)}
-	case len(childNames) == 0 && self.Ephemeral() && isHelixLeader(lockPath, self):
-		return []string{helixHistoryPath(lockPath)}
-	case len(childNames) == 0 && self.Ephemeral() && isPulsarLock(lockPath, self):
-		if _, leader, _ := pulsarRoot(lockPath); !leader {
-			if reg := pulsarRegistrationPath(lockPath, self); reg != "" {
-				return []string{reg}
-			}
+	for _, c := range builtinBook().related {
+		if p := c.hooks.related(lockPath, self, childNames); p != nil {
+			return p
 		}
-	}
-	if leader, parent, ok := solrLeaderPaths(lockPath); ok && len(childNames) > 0 {
-		if parent == "" {
-			return []string{leader}
-		}
-		return []string{leader, parent}
 	}
 	return nil
 }

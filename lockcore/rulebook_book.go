@@ -26,9 +26,9 @@ type Book struct {
 	byFields int
 	// byName indexes entries by name.
 	byNameIndex map[string]*compiled
-	// named and apps are the built-in entries with a names hook and with
-	// an app hook, in the book's order (the built-in book's only).
-	named, apps []*compiled
+	// named, apps, extra and related are the built-in entries with each
+	// hook, in the book's order (the built-in book's only).
+	named, apps, extra, related []*compiled
 }
 
 // NewBook checks the user's entries and makes the book of them and the
@@ -123,6 +123,12 @@ func compileBuiltins() *Book {
 		}
 		if c.hooks.app != nil {
 			b.apps = append(b.apps, c)
+		}
+		if c.hooks.extra != nil {
+			b.extra = append(b.extra, c)
+		}
+		if c.hooks.related != nil {
+			b.related = append(b.related, c)
 		}
 		if c.Coded == "" {
 			b.byFields++

@@ -15,6 +15,10 @@ type hooks struct {
 	// beyond its queue: who holds in its terms, its members, its token,
 	// its failure signs.
 	app func(l *Lock, t Tree)
+	// extra names the directories whose children the lock's reading needs
+	// besides its own (Kafka's broker registrations), related the nodes
+	// beside it that it reads (Kafka's epoch); nil when none.
+	extra, related func(lockPath string, self Node, childNames []string) []string
 }
 
 // builtin is one built-in shape: its rule book entry and its hooks.
@@ -59,4 +63,19 @@ func readApp(l *Lock, t Tree) {
 func singleNodeApp(r Recipe, about, paths, identity, coded string, claims func(string, Node) bool, app func(*Lock, Tree)) builtin {
 	return builtin{Entry: Entry{Name: string(r), About: about, Paths: []string{paths}, Grant: GrantSingleNode, Identity: identity, Coded: coded},
 		hooks: hooks{claims: claims, app: app}}
+}
+
+// besideNode is an extra or related hook naming the node beside a
+// single-node election that beside gives ("" for none), for a childless
+// ephemeral node that claims takes.
+func besideNode(claims func(string, Node) bool, beside func(lockPath string, self Node) string) func(string, Node, []string) []string {
+	return func(p string, self Node, children []string) []string {
+		if len(children) > 0 || !self.Ephemeral() || !claims(p, self) {
+			return nil
+		}
+		if b := beside(p, self); b != "" {
+			return []string{b}
+		}
+		return nil
+	}
 }
