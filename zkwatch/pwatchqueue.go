@@ -62,7 +62,7 @@ func (w *Watcher) mayBeLock(dir, node string) bool {
 		return true
 	}
 	book := w.cfg.Analysis.Book
-	return w.contenderName(dir, baseName(node)) || book.IsLockNode(node) || lockcore.MaybeAppLockNode(node)
+	return w.contenderName(dir, lockcore.BaseName(node)) || book.IsLockNode(node) || lockcore.MaybeAppLockNode(node)
 }
 
 // persistentQueue looks at the directories queued as they come, starts
@@ -150,7 +150,7 @@ func (w *Watcher) checkCreatedOne(ctx context.Context, dir, node string) {
 	switch {
 	case ddl || part:
 		err = w.checkCandidate(dir, w.foundLock)
-	case w.contenderName(dir, baseName(node)):
+	case w.contenderName(dir, lockcore.BaseName(node)):
 		err = w.checkLock(dir)
 	default:
 		err = w.checkLock(node)
