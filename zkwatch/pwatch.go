@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch/jute"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
@@ -243,17 +242,6 @@ func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *ra
 		return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused the credentials on the persistent watch's session (%s)", server, jute.ErrorName(refused.code))}
 	}
 	if err != nil {
-		return nil, server, version, err
-	}
-	// The session watches below the roots as an observer does: marked
-	// as zklocks' own (see markObserver), the server's watch table never
-	// makes it a waiter of a root that is itself a plain lock node.
-	err = s.request(dctx, jute.OpExists, "exists", func(jw *jute.Writer) {
-		jw.String(lockcore.ObserverMark)
-		jw.Bool(true)
-	})
-	if err != nil && !(errors.As(err, &refused) && refused.code == jute.ErrNoNode) {
-		s.close()
 		return nil, server, version, err
 	}
 	for _, root := range w.cfg.Roots {

@@ -13,7 +13,6 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/loopback"
 	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"
@@ -74,12 +73,6 @@ func TestIntegrationPersistentWatchFindsANewLockAnywhere(t *testing.T) {
 	if paths := wchpPaths(t, zks.Addr()); !contains(paths, "/big") {
 		t.Errorf("the server's wchp lists no watch on the root /big: %q", paths)
 	}
-	// Both sessions of the watcher, go-zookeeper's and the persistent
-	// watch's, carry zklocks' mark, so that neither is taken for a
-	// waiter by another zklocks.
-	if marked := wchpSessions(t, zks.Addr())[lockcore.ObserverMark]; len(marked) != 2 {
-		t.Errorf("the server's wchp lists %d sessions on the observer mark %s, want the watcher's two: %q", len(marked), lockcore.ObserverMark, marked)
-	}
 	mkdirs(t, admin, "/big/plain/n-042/new", "/big/plain/n-042/new/deep", "/big/plain/n-042/new/deep/lock")
 	made := time.Now()
 	contender(t, admin, "/big/plain/n-042/new/deep/lock")
@@ -94,22 +87,6 @@ func TestIntegrationPersistentWatchFindsANewLockAnywhere(t *testing.T) {
 	if paths := wchpPaths(t, zks.Addr()); contains(paths, "/big") {
 		t.Errorf("the watch on /big outlived the watcher: wchp %q", paths)
 	}
-}
-
-// wchpSessions returns the sessions the server's wchp lists, by path.
-func wchpSessions(t *testing.T, addr string) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	path := ""
-	for _, l := range strings.Split(zktest.Ask(t, addr, "wchp"), "\n") {
-		switch {
-		case strings.HasPrefix(l, "/"):
-			path = strings.TrimSpace(l)
-		case strings.HasPrefix(strings.TrimSpace(l), "0x") && path != "":
-			out[path] = append(out[path], strings.TrimSpace(l))
-		}
-	}
-	return out
 }
 
 func contains(list []string, s string) bool {
