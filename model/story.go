@@ -169,122 +169,14 @@ func statsOf(sorted []time.Duration) StoryStats {
 
 // TellStory replays events (a recording, in order) and tells lock's story
 // over [from, to]; a zero from or to is the recording's first or last
-// event's time.
+// event's time. It is a StoryPass that follows lock alone.
 func TellStory(events []zkwatch.Event, lock string, from, to time.Time) Story {
-	s := NewState()
-	var log []HistoryEntry
-	logged := map[entryKey]int{} // an entry of log → its index
-	var anomalies []StoryAnomaly
-	open := map[anomalyKey]int{} // anomaly → its index in anomalies, while it lasts
-	// Empty lists, not none: a script reads "anomalies": [] as "none seen".
-	st := Story{Lock: lock, Connection: []StoryConn{}, Anomalies: []StoryAnomaly{}}
-	var conns []StoryConn
-	var last time.Time
-	// The lock's anomalies are what the state shows of it, as a replay
-	// does: those a reading finds, those its sessions' links call for
-	// (a members' answer), and those time alone brings (long-held).
-	var shown *lockcore.Lock
-	track := func(at time.Time) {
-		if l := s.Locks[lock]; l != shown {
-			shown = l
-			var now []lockcore.Anomaly
-			if l != nil {
-				st.Known = true
-				if l.Recipe != lockcore.RecipeEmpty || st.Recipe == "" {
-					// A lock between holders reads empty: its recipe is
-					// what its contenders said.
-					st.Recipe = l.Recipe
-				}
-				now = l.Anomalies
-			}
-			anomalies = trackAnomalies(anomalies, open, now, at)
-		}
-	}
+	p := NewStoryPass(func(l string) bool { return l == lock }, from)
 	for _, ev := range events {
-		if ev.At.After(last) {
-			ageLock(s, lock, last, ev.At, track)
-			last = ev.At
-		}
-		if from.IsZero() && !ev.At.IsZero() {
-			from = ev.At
-		}
-		before := s.Logged
-		s.Apply(ev)
-		added := min(s.Logged-before, len(s.History))
-		for _, h := range s.History[len(s.History)-added:] {
-			if h.Lock == lock {
-				logged[keyOfEntry(h)] = len(log)
-				log = append(log, h)
-			}
-		}
-		switch ev.Kind {
-		case zkwatch.EventAction, zkwatch.EventServers:
-			// An operator's action, or the members' answer after a node
-			// went, may say how an entry already logged ended.
-			syncEnds(log, logged, s.History, lock)
-		case zkwatch.EventConn:
-			if what := connLoss(ev.Conn.Phase); what != "" {
-				conns = append(conns, StoryConn{At: ev.At, What: what})
-			}
-		}
-		track(ev.At)
+		p.Apply(ev)
 	}
-	if to.IsZero() {
-		to = last
-	}
-	ageLock(s, lock, last, to, track)
-	st.From, st.To, st.WatchingFrom = from, to, s.FirstSync
-	saved := s.History
-	s.History = log
-	lt := s.Timeline(lock, from, to)
-	s.History = saved
-	st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
-	st.Holds, st.Waits = storySpans(lt.Spans, log, to)
-	for _, h := range log {
-		if h.Change == Disconnected && !h.At.Before(from) && !h.At.After(to) {
-			conns = append(conns, StoryConn{At: h.At, What: "holder's session connected to no member (its client gone or cut off)",
-				Session: lockcore.SessionHex(h.Session), Node: h.Node})
-		}
-	}
-	for _, c := range conns {
-		if !c.At.Before(from) && !c.At.After(to) {
-			st.Connection = append(st.Connection, c)
-		}
-	}
-	sortConns(st.Connection)
-	for _, a := range anomalies {
-		if !a.Arose.After(to) && (a.Cleared.IsZero() || !a.Cleared.Before(from)) {
-			st.Anomalies = append(st.Anomalies, a)
-		}
-	}
-	return st
-}
-
-// maxAgeSteps bounds the moments between two events at which ageLock
-// looks again: each is a holder crossing the long-held threshold.
-const maxAgeSteps = 64
-
-// ageLock moves lock's time-dependent findings (long-held) in s from
-// after to until, calling track at each moment they change, as a replay's
-// cursor would show them (State.AgeTo, of the one lock told: a story goes
-// over every event of a recording of any number of locks).
-func ageLock(s *State, lock string, after, until time.Time, track func(time.Time)) {
-	l := s.Locks[lock]
-	if l == nil || after.IsZero() || s.Stale() {
-		return
-	}
-	for t, i := after, 0; !t.After(until) && i < maxAgeSteps; i++ {
-		if n := l.At(t); n != l {
-			s.Locks[lock], l = n, n
-			track(t)
-		}
-		next, ok := l.LongHeldSteadyUntil(t)
-		if !ok {
-			return
-		}
-		// The findings change just after the span ends.
-		t = next.Add(time.Nanosecond)
-	}
+	p.Finish(to)
+	return p.Story(lock, true)
 }
 
 // connLoss says what a change of the recording's own connection lost.
@@ -309,21 +201,6 @@ type entryKey struct {
 }
 
 func keyOfEntry(h HistoryEntry) entryKey { return entryKey{h.Node, h.Token, h.Change, h.At.UnixNano()} }
-
-// syncEnds copies onto log how its entries ended where the event log has
-// learnt it since (an operator's action, a members' answer): the endings
-// still open are among its latest entries.
-func syncEnds(log []HistoryEntry, logged map[entryKey]int, history []HistoryEntry, lock string) {
-	for i := len(history) - 1; i >= 0 && i >= len(history)-2*maxOpenEnds; i-- {
-		h := history[i]
-		if h.Lock != lock || (h.Change != Released && h.Change != Left) {
-			continue
-		}
-		if j, ok := logged[keyOfEntry(h)]; ok && (log[j].EndedBy != h.EndedBy || log[j].Action != h.Action) {
-			log[j].EndedBy, log[j].Action = h.EndedBy, h.Action
-		}
-	}
-}
 
 type anomalyKey struct {
 	kind    lockcore.AnomalyKind

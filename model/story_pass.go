@@ -1,0 +1,338 @@
+package model
+
+import (
+	"container/heap"
+	"sort"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// StoryPass tells the stories of the locks it follows in one pass over a
+// recording's events: the State is applied once, and each lock's story
+// is built as its events arrive, so that no event is kept once applied.
+// What it holds is each followed lock's own log (its joins, grants,
+// releases) and anomalies: it grows with the locks and their holds and
+// waits, not with the recording's length. TellStory is a StoryPass that
+// follows one lock.
+type StoryPass struct {
+	s       *State
+	follow  func(lock string) bool
+	from    time.Time
+	last    time.Time
+	mark    LockMark
+	locks   map[string]*storyBuilder
+	ignored map[string]bool // paths seen and not followed
+	aging   agingHeap
+	conns   []StoryConn // the recording's own connection losses
+	to      time.Time
+	done    bool
+}
+
+// storyBuilder is one lock's story as the events arrive.
+type storyBuilder struct {
+	lock      string
+	known     bool
+	recipe    lockcore.Recipe
+	log       []HistoryEntry
+	logged    map[entryKey]int // an entry of log → its index
+	anomalies []StoryAnomaly
+	open      map[anomalyKey]int // anomaly → its index in anomalies, while it lasts
+	shown     *lockcore.Lock
+	// due is the next moment its time-dependent findings (long-held)
+	// are looked at again; at is its place in the pass's aging heap
+	// (-1: none due).
+	due time.Time
+	at  int
+}
+
+// NewStoryPass starts a pass that follows the locks follow accepts (nil:
+// every lock), over a stretch from from (zero: the first event's time).
+func NewStoryPass(follow func(lock string) bool, from time.Time) *StoryPass {
+	if follow == nil {
+		follow = func(string) bool { return true }
+	}
+	return &StoryPass{s: NewState(), follow: follow, from: from, locks: map[string]*storyBuilder{}, ignored: map[string]bool{}}
+}
+
+// builder is lock's builder, made when it is first met; nil when lock
+// is not followed.
+func (p *StoryPass) builder(lock string) *storyBuilder {
+	if b, ok := p.locks[lock]; ok {
+		return b
+	}
+	if p.ignored[lock] {
+		return nil
+	}
+	if !p.follow(lock) {
+		p.ignored[lock] = true
+		return nil
+	}
+	b := &storyBuilder{lock: lock, logged: map[entryKey]int{}, open: map[anomalyKey]int{}, at: -1}
+	p.locks[lock] = b
+	return b
+}
+
+// Apply takes in the next event of the recording, in order.
+func (p *StoryPass) Apply(ev zkwatch.Event) {
+	if ev.At.After(p.last) {
+		p.age(ev.At)
+		p.last = ev.At
+	}
+	if p.from.IsZero() && !ev.At.IsZero() {
+		p.from = ev.At
+	}
+	s := p.s
+	before := s.Logged
+	s.Apply(ev)
+	added := min(s.Logged-before, len(s.History))
+	for _, h := range s.History[len(s.History)-added:] {
+		if b := p.builder(h.Lock); b != nil {
+			b.logged[keyOfEntry(h)] = len(b.log)
+			b.log = append(b.log, h)
+		}
+	}
+	switch ev.Kind {
+	case zkwatch.EventAction, zkwatch.EventServers:
+		// An operator's action, or the members' answer after a node
+		// went, may say how an entry already logged ended.
+		p.syncEnds()
+	case zkwatch.EventConn:
+		if what := connLoss(ev.Conn.Phase); what != "" {
+			p.conns = append(p.conns, StoryConn{At: ev.At, What: what})
+		}
+	}
+	paths, next, ok := s.LockChanges(p.mark)
+	p.mark = next
+	if !ok {
+		// Any lock may have changed: look at every one followed and
+		// every one there.
+		for path := range s.Locks {
+			p.builder(path)
+		}
+		for _, b := range p.locks {
+			p.track(b, ev.At)
+		}
+		return
+	}
+	for _, path := range paths {
+		if b := p.builder(path); b != nil {
+			p.track(b, ev.At)
+		}
+	}
+}
+
+// track notes what the state now shows of b's lock, if it changed: its
+// recipe and its anomalies (those a reading finds, those its sessions'
+// links call for, and those time alone brings), as a replay shows them.
+func (p *StoryPass) track(b *storyBuilder, at time.Time) {
+	l := p.s.Locks[b.lock]
+	if l == b.shown {
+		return
+	}
+	b.shown = l
+	var now []lockcore.Anomaly
+	if l != nil {
+		b.known = true
+		if l.Recipe != lockcore.RecipeEmpty || b.recipe == "" {
+			// A lock between holders reads empty: its recipe is what its
+			// contenders said.
+			b.recipe = l.Recipe
+		}
+		now = l.Anomalies
+		// A new reading is looked at again from now on.
+		p.aging.set(b, at)
+	} else {
+		p.aging.drop(b)
+	}
+	b.anomalies = trackAnomalies(b.anomalies, b.open, now, at)
+}
+
+// syncEnds copies onto the followed locks' logs how their entries ended
+// where the event log has learnt it since (an operator's action, a
+// members' answer): the endings still open are among its latest entries.
+func (p *StoryPass) syncEnds() {
+	history := p.s.History
+	for i := len(history) - 1; i >= 0 && i >= len(history)-2*maxOpenEnds; i-- {
+		h := history[i]
+		if h.Change != Released && h.Change != Left {
+			continue
+		}
+		b := p.locks[h.Lock]
+		if b == nil {
+			continue
+		}
+		if j, ok := b.logged[keyOfEntry(h)]; ok && (b.log[j].EndedBy != h.EndedBy || b.log[j].Action != h.Action) {
+			b.log[j].EndedBy, b.log[j].Action = h.EndedBy, h.Action
+		}
+	}
+}
+
+// maxAgeSteps bounds the moments between two events at which a lock's
+// findings are looked at again: each is a holder crossing the long-held
+// threshold.
+const maxAgeSteps = 64
+
+// age moves the followed locks' time-dependent findings (long-held) from
+// the last event's time to until, noting each moment they change, as a
+// replay's cursor would show them (State.AgeTo, for the followed locks
+// that are due only: a pass goes over every event of a recording of any
+// number of locks). A stale picture is left as it is.
+func (p *StoryPass) age(until time.Time) {
+	if p.last.IsZero() || p.s.Stale() {
+		return
+	}
+	var again []*storyBuilder
+	for len(p.aging) > 0 && !p.aging[0].due.After(until) {
+		b := heap.Pop(&p.aging).(*storyBuilder)
+		t := b.due
+		if t.Before(p.last) {
+			t = p.last
+		}
+		l := p.s.Locks[b.lock]
+		due, ok := time.Time{}, false
+		for i := 0; l != nil && !t.After(until) && i < maxAgeSteps; i++ {
+			if n := l.At(t); n != l {
+				p.s.Locks[b.lock], l = n, n
+				b.shown = n
+				b.anomalies = trackAnomalies(b.anomalies, b.open, n.Anomalies, t)
+			}
+			next, steady := l.LongHeldSteadyUntil(t)
+			if !steady {
+				ok = false
+				break
+			}
+			// The findings change just after the span ends.
+			t, due, ok = next.Add(time.Nanosecond), next.Add(time.Nanosecond), true
+		}
+		if ok {
+			if due.Before(until) {
+				// Past its steps: looked at again from the next event on.
+				due = until
+			}
+			b.due = due
+			again = append(again, b)
+		}
+	}
+	for _, b := range again {
+		heap.Push(&p.aging, b)
+	}
+}
+
+// Finish ends the pass at to (zero: the last event's time), bringing the
+// findings there. Stories and Story tell it afterwards; Apply must not
+// be called again.
+func (p *StoryPass) Finish(to time.Time) {
+	if p.done {
+		return
+	}
+	if to.IsZero() {
+		to = p.last
+	}
+	p.age(to)
+	p.to, p.done = to, true
+}
+
+// Locks lists the followed locks the recording held, in path order.
+func (p *StoryPass) Locks() []string {
+	var out []string
+	for lock, b := range p.locks {
+		if b.known {
+			out = append(out, lock)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Story tells lock's story over the stretch the pass went over; Known is
+// false when the recording did not hold it (or it was not followed).
+// Finish must have been called. Told, the lock's log is let go when
+// release is true: a caller that tells each lock once keeps only the
+// story it is writing.
+func (p *StoryPass) Story(lock string, release bool) Story {
+	b := p.locks[lock]
+	if b == nil {
+		b = &storyBuilder{lock: lock}
+	}
+	st := p.tell(b)
+	if release {
+		b.log, b.logged, b.anomalies, b.open = nil, nil, nil, nil
+	}
+	return st
+}
+
+// tell is b's story over [p.from, p.to].
+func (p *StoryPass) tell(b *storyBuilder) Story {
+	from, to, s := p.from, p.to, p.s
+	// Empty lists, not none: a script reads "anomalies": [] as "none seen".
+	st := Story{Lock: b.lock, Recipe: b.recipe, Known: b.known, From: from, To: to, WatchingFrom: s.FirstSync,
+		Connection: []StoryConn{}, Anomalies: []StoryAnomaly{}}
+	saved := s.History
+	s.History = b.log
+	lt := s.Timeline(b.lock, from, to)
+	s.History = saved
+	st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
+	st.Holds, st.Waits = storySpans(lt.Spans, b.log, to)
+	conns := append([]StoryConn(nil), p.conns...)
+	for _, h := range b.log {
+		if h.Change == Disconnected && !h.At.Before(from) && !h.At.After(to) {
+			conns = append(conns, StoryConn{At: h.At, What: "holder's session connected to no member (its client gone or cut off)",
+				Session: lockcore.SessionHex(h.Session), Node: h.Node})
+		}
+	}
+	for _, c := range conns {
+		if !c.At.Before(from) && !c.At.After(to) {
+			st.Connection = append(st.Connection, c)
+		}
+	}
+	sortConns(st.Connection)
+	for _, a := range b.anomalies {
+		if !a.Arose.After(to) && (a.Cleared.IsZero() || !a.Cleared.Before(from)) {
+			st.Anomalies = append(st.Anomalies, a)
+		}
+	}
+	return st
+}
+
+// agingHeap orders the followed locks by when their findings are next
+// due to be looked at.
+type agingHeap []*storyBuilder
+
+func (h agingHeap) Len() int           { return len(h) }
+func (h agingHeap) Less(i, j int) bool { return h[i].due.Before(h[j].due) }
+func (h agingHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].at, h[j].at = i, j
+}
+func (h *agingHeap) Push(x any) {
+	b := x.(*storyBuilder)
+	b.at = len(*h)
+	*h = append(*h, b)
+}
+func (h *agingHeap) Pop() any {
+	old := *h
+	b := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	b.at = -1
+	return b
+}
+
+// set makes b due at t.
+func (h *agingHeap) set(b *storyBuilder, t time.Time) {
+	b.due = t
+	if b.at >= 0 {
+		heap.Fix(h, b.at)
+		return
+	}
+	heap.Push(h, b)
+}
+
+// drop makes b due never.
+func (h *agingHeap) drop(b *storyBuilder) {
+	if b.at >= 0 {
+		heap.Remove(h, b.at)
+	}
+}
