@@ -269,12 +269,17 @@ func (p *StoryPass) tell(b *storyBuilder) Story {
 	// Empty lists, not none: a script reads "anomalies": [] as "none seen".
 	st := Story{Lock: b.lock, Recipe: b.recipe, Known: b.known, From: from, To: to, WatchingFrom: s.FirstSync,
 		Connection: []StoryConn{}, Anomalies: []StoryAnomaly{}}
-	saved := s.History
-	s.History = b.log
-	lt := s.Timeline(b.lock, from, to)
-	s.History = saved
-	st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
-	st.Holds, st.Waits = storySpans(lt.Spans, b.log, to)
+	st.Holds, st.Waits = []StoryHold{}, []StoryWait{}
+	if p.locks[b.lock] == b {
+		// A lock not followed has no log: the state's reading of it is
+		// not to be told as what the recording saw.
+		saved := s.History
+		s.History = b.log
+		lt := s.Timeline(b.lock, from, to)
+		s.History = saved
+		st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
+		st.Holds, st.Waits = storySpans(lt.Spans, b.log, to)
+	}
 	conns := append([]StoryConn(nil), p.conns...)
 	for _, h := range b.log {
 		if h.Change == Disconnected && !h.At.Before(from) && !h.At.After(to) {
