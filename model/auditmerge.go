@@ -72,3 +72,42 @@ func WithActions(events []zkwatch.Event, actions []lockcore.Action) []zkwatch.Ev
 	}
 	return append(out, add[i:]...)
 }
+
+// ActionMerge adds an audit log's actions to events as they come, as
+// WithActions does to a recording held whole: for a source read as a
+// stream that holds no action of its own (a ZooKeeper data directory).
+type ActionMerge struct {
+	add []zkwatch.Event
+}
+
+// NewActionMerge merges actions (each once) into the events passed to
+// Next.
+func NewActionMerge(actions []lockcore.Action) *ActionMerge {
+	have := map[string]bool{}
+	m := &ActionMerge{}
+	for _, a := range actions {
+		if line := AuditLine(a); !have[line] {
+			have[line] = true
+			m.add = append(m.add, ActionEvent(a))
+		}
+	}
+	slices.SortStableFunc(m.add, func(a, b zkwatch.Event) int { return a.At.Compare(b.At) })
+	return m
+}
+
+// Next passes to apply the actions before ev, then ev.
+func (m *ActionMerge) Next(ev zkwatch.Event, apply func(zkwatch.Event)) {
+	for len(m.add) > 0 && m.add[0].At.Before(ev.At) {
+		apply(m.add[0])
+		m.add = m.add[1:]
+	}
+	apply(ev)
+}
+
+// Rest passes to apply the actions after the last event.
+func (m *ActionMerge) Rest(apply func(zkwatch.Event)) {
+	for _, ev := range m.add {
+		apply(ev)
+	}
+	m.add = nil
+}

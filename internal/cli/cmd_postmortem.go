@@ -57,8 +57,9 @@ func newPostmortemCommand(g *globalFlags) *cobra.Command {
 	var asJSON bool
 	var audits []string
 	var rng rangeFlags
+	var all bool
 	cmd := &cobra.Command{
-		Use:   "postmortem PATH --recording SOURCE... [--since D | --from T --to T] [--audit-log FILE...] [--json]",
+		Use:   "postmortem PATH --recording SOURCE... [--all] [--since D | --from T --to T] [--audit-log FILE...] [--json]",
 		Short: "Tell a lock's story from a recording: holders, waiters, losses, anomalies, figures",
 		Long: `postmortem reads a recording and tells what happened to the lock at PATH, plainly enough to
 paste into an incident report: every holder with when it was granted, how long it held and
@@ -96,11 +97,17 @@ or first seen after a lost connection or a restart of the recorder, is marked as
 (≥ before its duration, there when watching began or first seen then), and is left out of
 the figures.
 
+--all tells every lock at or under PATH (/ for every lock), in one pass over the source: a
+line per lock (its holds and how they ended, the longest hold and wait, its anomalies),
+then each lock's story as above; --json prints them as one document. A data directory is
+read as a stream: what is held is the locks' stories, not the log, however long it is.
+
 ` + exitCodesHelp(),
 		Example: `  zklocks postmortem /locks/orders --recording http://exporter:12181 --since 1h
   zklocks postmortem /locks/orders --recording incident.zklocks --from 02:40 --to 03:10 --json
   zklocks postmortem /locks/orders --recording http://exporter:12181 --audit-log ops1-audit.log --audit-log ops2-audit.log
-  zklocks postmortem /locks/orders --recording /var/lib/zookeeper --from 02:40 --audit-log /var/log/zklocks/audit.log`,
+  zklocks postmortem /locks/orders --recording /var/lib/zookeeper --from 02:40 --audit-log /var/log/zklocks/audit.log
+  zklocks postmortem /locks --all --recording /var/lib/zookeeper --from 02:40 --to 03:10`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &exitError{code: exitUsage, err: errors.New("postmortem needs one lock PATH (see zklocks postmortem --help)")}
@@ -118,6 +125,9 @@ the figures.
 			}
 			if len(srcs) == 1 {
 				r = historyDefault(srcs[0], r, rng.given(), now)
+			}
+			if all {
+				return postmortemAll(cmd, g, srcs, args[0], r, audits, asJSON)
 			}
 			want, err := wantOf(g, srcs, args[0])
 			if err != nil {
@@ -144,6 +154,7 @@ the figures.
 	}
 	cmd.Flags().StringArrayVar(&srcs, "recording", nil, "the recording: a file, a history directory, an exporter's http://host:port, or a ZooKeeper data directory (repeat it for each member's)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts")
+	cmd.Flags().BoolVar(&all, "all", false, "tell every lock at or under PATH (/ for every lock) in one pass: a line each, then each one's story")
 	registerAuditLogs(cmd, &audits)
 	rng.register(cmd.Flags())
 	return cmd

@@ -34,6 +34,11 @@ type Options struct {
 	// Warn hears what is skipped and worked around (a snapshot being
 	// written, say) as it happens; Result says it too.
 	Warn func(error)
+	// Emit, when set, hears each event as it is read, in order, and
+	// Result's Recording holds none: a reader that takes them in as they
+	// come (every lock's story, say) holds no more of a long log than
+	// it keeps itself.
+	Emit func(zkwatch.Event)
 }
 
 // Result is what a read gave.
@@ -48,6 +53,9 @@ type Result struct {
 	// Members says where the members' logs differ, or where one lacks
 	// transactions the others hold.
 	Members []string
+	// Sent counts the events read: those sent to Options.Emit, or held
+	// in Recording.
+	Sent int
 	// Snapshot is the snapshot read (empty: the history from its start)
 	// and First and Last the zxids of the transactions read after it.
 	Snapshot    string
@@ -85,7 +93,18 @@ func Load(paths []string, opt Options) (*Result, error) {
 	defer g.close()
 	res := &Result{Snapshot: snap}
 	var events []zkwatch.Event
-	k := newTracker(t, opt.Analysis, opt.Lock, func(ev zkwatch.Event) { events = append(events, ev) })
+	var started time.Time
+	k := newTracker(t, opt.Analysis, opt.Lock, func(ev zkwatch.Event) {
+		if res.Sent == 0 {
+			started = ev.At
+		}
+		res.Sent++
+		if opt.Emit != nil {
+			opt.Emit(ev)
+			return
+		}
+		events = append(events, ev)
+	})
 	from, to := opt.Range.From, opt.Range.To
 	begin := func(at time.Time) {
 		k.emit(zkwatch.Event{Kind: zkwatch.EventConn, At: at, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: at}})
@@ -142,9 +161,8 @@ func Load(paths []string, opt Options) (*Result, error) {
 	for _, p := range res.Partial {
 		warn(errors.New(p))
 	}
-	started := first
-	if len(events) > 0 {
-		started = events[0].At
+	if res.Sent == 0 {
+		started = first
 	}
 	res.Recording = &recording.Recording{
 		Headers: []recording.Header{{Format: recording.Version, Started: started, Part: 1,

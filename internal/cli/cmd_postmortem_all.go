@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
+	"github.com/zklocks/zklocks/recording/txnlog"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// errNoLockUnder says postmortem --all found no lock to tell.
+var errNoLockUnder = errors.New("no lock the recording knew at or under it in that stretch")
+
+// atOrUnder is whether a lock is parent or below it.
+func atOrUnder(parent string) func(lock string) bool {
+	if parent == "/" {
+		return func(string) bool { return true }
+	}
+	prefix := strings.TrimSuffix(parent, "/") + "/"
+	return func(lock string) bool { return lock == strings.TrimSuffix(parent, "/") || strings.HasPrefix(lock, prefix) }
+}
+
+// postmortemAll tells every lock at or under parent in one pass over the
+// source. A data directory is read as a stream into the pass: what is
+// held is the locks' stories, not the log.
+func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string, asJSON bool) error {
+	pass := model.NewStoryPass(atOrUnder(parent), r.From)
+	var partial, members []string
+	if isDataSource(srcs) {
+		var err error
+		if partial, members, err = streamDataDirs(cmd.Context(), cmd.ErrOrStderr(), g, srcs, r, audits, pass.Apply); err != nil {
+			return err
+		}
+	} else {
+		src, err := loadSourceOf(cmd.Context(), cmd.ErrOrStderr(), srcs, r, sourceWant{})
+		if err != nil {
+			return err
+		}
+		events, err := withAuditLogs(src.rec.Events, audits)
+		if err != nil {
+			return err
+		}
+		for _, ev := range events {
+			pass.Apply(ev)
+		}
+	}
+	pass.Finish(r.To)
+	all := pass.All(parent)
+	all.Partial, all.Members = partial, members
+	if err := write(cmd, asJSON, all.WriteJSON, func(w io.Writer) error { return all.WriteText(w, time.Local) }); err != nil {
+		return err
+	}
+	if len(all.Locks) == 0 {
+		return &exitError{code: exitFailed, err: fmt.Errorf("%s: %w", model.Printable(parent), errNoLockUnder)}
+	}
+	return nil
+}
+
+// streamDataDirs reads ZooKeeper data directories, every lock of them,
+// passing each event to apply as it is read (with the audit logs'
+// actions among them) and keeping none.
+func streamDataDirs(_ context.Context, stderr io.Writer, g *globalFlags, srcs []string, r recording.Range, audits []string,
+	apply func(zkwatch.Event)) (partial, members []string, err error) {
+	want, err := wantOf(g, srcs, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	actions, err := readAuditLogs(audits)
+	if err != nil {
+		return nil, nil, err
+	}
+	merge := model.NewActionMerge(actions)
+	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
+	res, err := txnlog.Load(srcs, txnlog.Options{Range: r, Analysis: lockcore.Options{Book: want.book}, Warn: warn,
+		Emit: func(ev zkwatch.Event) { merge.Next(ev, apply) }})
+	if err != nil {
+		return nil, nil, &exitError{code: exitFailed, err: err}
+	}
+	merge.Rest(apply)
+	for _, m := range res.Members {
+		warn(errors.New(m))
+	}
+	if res.Sent == 0 {
+		return nil, nil, &exitError{code: exitFailed, err: fmt.Errorf("%w: nothing read", txnlog.ErrNoTxnInRange)}
+	}
+	return res.Partial, res.Members, nil
+}
