@@ -25,7 +25,9 @@ func atOrUnder(parent string) func(lock string) bool {
 		return func(string) bool { return true }
 	}
 	prefix := strings.TrimSuffix(parent, "/") + "/"
-	return func(lock string) bool { return lock == strings.TrimSuffix(parent, "/") || strings.HasPrefix(lock, prefix) }
+	return func(lock string) bool {
+		return lock == strings.TrimSuffix(parent, "/") || strings.HasPrefix(lock, prefix)
+	}
 }
 
 // postmortemAll tells every lock at or under parent in one pass over the
