@@ -38,7 +38,7 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 	var partial, members []string
 	if isDataSource(srcs) {
 		var err error
-		if partial, members, err = streamDataDirs(cmd.Context(), cmd.ErrOrStderr(), g, srcs, r, audits, pass.Apply); err != nil {
+		if partial, members, err = streamDataDirs(cmd.Context(), cmd.ErrOrStderr(), g, srcs, parent, r, audits, pass.Apply); err != nil {
 			return err
 		}
 	} else {
@@ -66,10 +66,11 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 	return nil
 }
 
-// streamDataDirs reads ZooKeeper data directories, every lock of them,
+// streamDataDirs reads ZooKeeper data directories, the locks at or under
+// parent,
 // passing each event to apply as it is read (with the audit logs'
 // actions among them) and keeping none.
-func streamDataDirs(_ context.Context, stderr io.Writer, g *globalFlags, srcs []string, r recording.Range, audits []string,
+func streamDataDirs(_ context.Context, stderr io.Writer, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string,
 	apply func(zkwatch.Event)) (partial, members []string, err error) {
 	want, err := wantOf(g, srcs, "")
 	if err != nil {
@@ -81,7 +82,7 @@ func streamDataDirs(_ context.Context, stderr io.Writer, g *globalFlags, srcs []
 	}
 	merge := model.NewActionMerge(actions)
 	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
-	res, err := txnlog.Load(srcs, txnlog.Options{Range: r, Analysis: lockcore.Options{Book: want.book}, Warn: warn,
+	res, err := txnlog.Load(srcs, txnlog.Options{Range: r, Under: parent, Analysis: lockcore.Options{Book: want.book}, Warn: warn,
 		Emit: func(ev zkwatch.Event) { merge.Next(ev, apply) }})
 	if err != nil {
 		return nil, nil, &exitError{code: exitFailed, err: err}

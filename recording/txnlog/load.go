@@ -29,6 +29,11 @@ type Options struct {
 	// Lock, when not empty, is the one lock followed: the others are not
 	// analysed, so a long log's read costs what that lock's story does.
 	Lock string
+	// Under, when not empty and Lock is, keeps the tree read to the
+	// neighbourhood of the locks at or under it (as Lock's: see
+	// nodeFilter), so that a read of every lock there holds no more of a
+	// tree of a million plain znodes elsewhere than it needs.
+	Under string
 	// Analysis is the rule book and thresholds locks are analysed by.
 	Analysis lockcore.Options
 	// Warn hears what is skipped and worked around (a snapshot being
@@ -80,7 +85,11 @@ func Load(paths []string, opt Options) (*Result, error) {
 		}
 	}
 	n := &notes{}
-	t, snap, err := startingTree(dirs, opt.Range.From, nodeFilter(opt.Lock), warn)
+	keeps := nodeFilter(opt.Lock)
+	if opt.Lock == "" && opt.Under != "/" {
+		keeps = nodeFilter(opt.Under)
+	}
+	t, snap, err := startingTree(dirs, opt.Range.From, keeps, warn)
 	if err != nil {
 		return nil, err
 	}
