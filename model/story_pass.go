@@ -26,6 +26,9 @@ type StoryPass struct {
 	ignored map[string]bool // paths seen and not followed
 	aging   agingHeap
 	conns   []StoryConn // the recording's own connection losses
+	// endings are the latest releases and leaves logged, oldest first:
+	// the only entries whose endings the event log may still learn.
+	endings []endingRef
 	to      time.Time
 	done    bool
 }
@@ -36,7 +39,7 @@ type storyBuilder struct {
 	known     bool
 	recipe    lockcore.Recipe
 	log       []HistoryEntry
-	logged    map[entryKey]int // an entry of log → its index
+	logged    map[entryKey]int // a release or leave of log, still open to syncEnds → its index
 	anomalies []StoryAnomaly
 	open      map[anomalyKey]int // anomaly → its index in anomalies, while it lasts
 	shown     *lockcore.Lock
@@ -89,7 +92,9 @@ func (p *StoryPass) Apply(ev zkwatch.Event) {
 	added := min(s.Logged-before, len(s.History))
 	for _, h := range s.History[len(s.History)-added:] {
 		if b := p.builder(h.Lock); b != nil {
-			b.logged[keyOfEntry(h)] = len(b.log)
+			if h.Change == Released || h.Change == Left {
+				p.noteEnding(b, h)
+			}
 			b.log = append(b.log, h)
 		}
 	}
@@ -167,6 +172,33 @@ func (p *StoryPass) syncEnds() {
 			b.log[j].EndedBy, b.log[j].Action = h.EndedBy, h.Action
 		}
 	}
+}
+
+// endingRef is an entry of a builder's log that syncEnds may update.
+type endingRef struct {
+	b   *storyBuilder
+	key entryKey
+	i   int
+}
+
+// noteEnding keys h, about to be b's next entry, for syncEnds; a release
+// or leave no longer among the event log's latest 2×maxOpenEnds entries
+// cannot be updated, and is forgotten, so that the keys held do not grow
+// with the recording.
+func (p *StoryPass) noteEnding(b *storyBuilder, h HistoryEntry) {
+	k := keyOfEntry(h)
+	b.logged[k] = len(b.log)
+	p.endings = append(p.endings, endingRef{b, k, len(b.log)})
+	if len(p.endings) < 4*maxOpenEnds {
+		return
+	}
+	drop := len(p.endings) - 2*maxOpenEnds
+	for _, e := range p.endings[:drop] {
+		if i, ok := e.b.logged[e.key]; ok && i == e.i {
+			delete(e.b.logged, e.key)
+		}
+	}
+	p.endings = append(p.endings[:0:0], p.endings[drop:]...)
 }
 
 // maxAgeSteps bounds the moments between two events at which a lock's
