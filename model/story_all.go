@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -61,17 +62,82 @@ func (st Story) Summary() StorySummary {
 	return s
 }
 
-// All tells the story of every lock the pass followed that the recording
-// held, in path order, under the name under; each lock's log is let go
-// once told. Finish must have been called.
-func (p *StoryPass) All(under string) Stories {
-	out := Stories{Under: under, From: p.from, To: p.to, WatchingFrom: p.s.FirstSync, Locks: []StorySummary{}, Stories: []Story{}}
-	for _, lock := range p.Locks() {
-		st := p.Story(lock, true)
-		out.Locks = append(out.Locks, st.Summary())
-		out.Stories = append(out.Stories, st)
+// StoriesOf is what Stories says besides the stories, for WriteAll.
+type StoriesOf struct {
+	Under            string
+	Partial, Members []string
+}
+
+// WriteAll writes the story of every lock the pass followed that the
+// recording held, in path order: a line each, then each lock's story, as
+// text in loc or as one JSON document (Stories'). Each lock is told twice,
+// for its line and then for its story, and its log let go once written,
+// so that no more than one story is held at a time. Finish must have been
+// called.
+func (p *StoryPass) WriteAll(w io.Writer, of StoriesOf, asJSON bool, loc *time.Location) error {
+	head := Stories{Under: of.Under, From: p.from, To: p.to, WatchingFrom: p.s.FirstSync, Locks: []StorySummary{},
+		Stories: []Story{}, Partial: of.Partial, Members: of.Members}
+	locks := p.Locks()
+	for _, lock := range locks {
+		head.Locks = append(head.Locks, p.Story(lock, false).Summary())
 	}
-	return out
+	if asJSON {
+		return p.writeAllJSON(w, head, locks)
+	}
+	if err := head.WriteText(w, loc); err != nil {
+		return err
+	}
+	for _, lock := range locks {
+		st := p.Story(lock, true)
+		if err := writeStoryText(w, st, loc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAllJSON writes head with the stories of locks in it, one at a time.
+func (p *StoryPass) writeAllJSON(w io.Writer, head Stories, locks []string) error {
+	raw, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return err
+	}
+	// head's stories are empty: the document's last lines are
+	// `  "stories": []` and `}`, and the stories go between the brackets.
+	end := []byte("\"stories\": []")
+	i := bytes.LastIndex(raw, end)
+	if i < 0 {
+		return fmt.Errorf("stories: no place for the stories in %q", raw)
+	}
+	if _, err := w.Write(raw[:i+len(end)-1]); err != nil {
+		return err
+	}
+	for n, lock := range locks {
+		st, err := json.MarshalIndent(p.Story(lock, true), "    ", "  ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if n == 0 {
+			sep = "\n    "
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(st); err != nil {
+			return err
+		}
+	}
+	if len(locks) > 0 {
+		if _, err := io.WriteString(w, "\n  "); err != nil {
+			return err
+		}
+	}
+	_, err = w.Write(raw[i+len(end)-1:])
+	if err == nil {
+		_, err = io.WriteString(w, "\n")
+	}
+	return err
 }
 
 // WriteJSON writes the stories as one JSON document.
@@ -97,16 +163,21 @@ func (s Stories) WriteText(w io.Writer, loc *time.Location) error {
 		return err
 	}
 	for _, st := range s.Stories {
-		// The read's partial stretches are said once, above.
-		st.Partial, st.Members = nil, nil
-		if _, err := io.WriteString(w, "\n"+strings.Repeat("─", 60)+"\n"); err != nil {
-			return err
-		}
-		if err := st.WriteText(w, loc); err != nil {
+		if err := writeStoryText(w, st, loc); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeStoryText writes one story of several, under a rule.
+func writeStoryText(w io.Writer, st Story, loc *time.Location) error {
+	// The read's partial stretches are said once, above.
+	st.Partial, st.Members = nil, nil
+	if _, err := io.WriteString(w, "\n"+strings.Repeat("─", 60)+"\n"); err != nil {
+		return err
+	}
+	return st.WriteText(w, loc)
 }
 
 // line is the summary's line of text.

@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -105,5 +107,44 @@ func TestStoryPassFollowsWhatItIsGiven(t *testing.T) {
 	}
 	if st := p.Story("/l/3", false); !st.Known || len(st.Holds) == 0 {
 		t.Errorf("/l/3: %+v", st)
+	}
+}
+
+// WriteAll's document, written a story at a time, is Stories' own: a
+// line per lock and each lock's story.
+func TestStoryPassWritesEveryStory(t *testing.T) {
+	evs := passEvents(t)
+	p := NewStoryPass(func(l string) bool { return strings.HasPrefix(l, "/l/") }, time.Time{})
+	for _, ev := range evs {
+		p.Apply(ev)
+	}
+	p.Finish(time.Time{})
+	want := Stories{Under: "/l", From: p.from, To: p.to, WatchingFrom: p.s.FirstSync, Locks: []StorySummary{}, Stories: []Story{}}
+	for _, lock := range p.Locks() {
+		st := p.Story(lock, false)
+		want.Locks = append(want.Locks, st.Summary())
+		want.Stories = append(want.Stories, st)
+	}
+	var got, exp bytes.Buffer
+	if err := p.WriteAll(&got, StoriesOf{Under: "/l"}, true, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.WriteJSON(&exp); err != nil {
+		t.Fatal(err)
+	}
+	var g, e any
+	if err := json.Unmarshal(got.Bytes(), &g); err != nil {
+		t.Fatalf("%v\n%s", err, got.String())
+	}
+	_ = json.Unmarshal(exp.Bytes(), &e)
+	if !reflect.DeepEqual(g, e) || len(want.Stories) != 10 {
+		t.Errorf("WriteAll wrote\n%s\nwant\n%s", got.String(), exp.String())
+	}
+	var text bytes.Buffer
+	if err := p.WriteAll(&text, StoriesOf{Under: "/l"}, false, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(text.String(), "\nlock /l/"); n != 10 || !strings.Contains(text.String(), "locks at or under /l: 10\n") || !strings.Contains(text.String(), "\n  /l/0") {
+		t.Errorf("the text tells %d stories:\n%s", n, text.String())
 	}
 }

@@ -55,12 +55,10 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 		}
 	}
 	pass.Finish(r.To)
-	all := pass.All(parent)
-	all.Partial, all.Members = partial, members
-	if err := write(cmd, asJSON, all.WriteJSON, func(w io.Writer) error { return all.WriteText(w, time.Local) }); err != nil {
-		return err
+	if err := pass.WriteAll(cmd.OutOrStdout(), model.StoriesOf{Under: parent, Partial: partial, Members: members}, asJSON, time.Local); err != nil {
+		return &exitError{code: exitFailed, err: err}
 	}
-	if len(all.Locks) == 0 {
+	if len(pass.Locks()) == 0 {
 		return &exitError{code: exitFailed, err: fmt.Errorf("%s: %w", model.Printable(parent), errNoLockUnder)}
 	}
 	return nil
