@@ -23,7 +23,15 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 			grantedLate[sp.Node+"@"+sp.From.String()] = sp.Seen || sp.Before
 		}
 	}
+	// Each span's ending is read from its own node's entries: going
+	// over the whole log for each would cost a lock of many holds the
+	// square of them.
+	byNode := map[string][]HistoryEntry{}
+	for _, h := range log {
+		byNode[h.Node] = append(byNode[h.Node], h)
+	}
 	for _, sp := range spans {
+		log := byNode[sp.Node]
 		start := StartSeen
 		switch {
 		case sp.Before:
