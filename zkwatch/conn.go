@@ -73,6 +73,8 @@ type Conn struct {
 	// even though go-zookeeper still reports its id (see LockZK).
 	closed atomic.Bool
 	admin  *words.AdminServer
+	// auth is what the session's connections share of authentication.
+	auth *authState
 	// memory remembers the words each member refused and which members
 	// have no AdminServer, for every ask made through this Conn.
 	memory *words.WayMemory
@@ -146,6 +148,11 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	recorder := &lastError{Logger: logger}
 	refused := newRefusals()
 	dial := refused.dialer(sessionDialer(opt))
+	auth, err := newDialAuth(opt.Auth, timeout)
+	if err != nil {
+		return nil, err
+	}
+	dial = authDialer(dial, auth)
 	// Session events come through a callback: go-zookeeper's own event
 	// channel holds six events and drops the rest, and an expiry sends one
 	// per invalidated watch through it, which could push a state change out.
@@ -181,18 +188,24 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 					admin = &words.AdminServer{}
 				}
 				return &Conn{zk: c, target: opt.Target, events: states, tls: opt.TLS, onWatch: watches, session: session,
-					opt: opt, admin: admin, memory: words.NewWayMemory()}, nil
+					opt: opt, admin: admin, memory: words.NewWayMemory(), auth: auth}, nil
 			}
 			if ev.State == zk.StateAuthFailed {
 				c.Close()
 				return nil, fmt.Errorf("%w: %s: authentication failed", ErrUnreachable, opt.Target)
 			}
+		case <-auth.rejected:
+			c.Close()
+			return nil, fmt.Errorf("%s: %w", opt.Target, auth.problem())
 		case <-refused.all:
 			c.Close()
 			return nil, fmt.Errorf("%w: %w by %s at every attempt: nothing listens there (is the server up? is the port right?)",
 				ErrUnreachable, ErrRefused, strings.Join(refused.addrs(), ", "))
 		case <-ctx.Done():
 			c.Close()
+			if err := auth.stuck(); err != nil {
+				return nil, fmt.Errorf("%s: %w", opt.Target, err)
+			}
 			why := dialFailure(recorder.last(), opt.TLS != nil)
 			return nil, fmt.Errorf("%w: no session from %s: %s", ErrUnreachable, strings.Join(opt.Target.Servers, ", "), why)
 		}
@@ -299,7 +312,7 @@ func call[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	select {
 	case r := <-done:
 		answered(ctx)
-		return r.v, r.err
+		return r.v, explain(r.err)
 	case <-ctx.Done():
 		var zero T
 		return zero, context.Cause(ctx)

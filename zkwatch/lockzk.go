@@ -20,19 +20,25 @@ type chrooted struct{ c *Conn }
 func (r chrooted) Create(p string, data []byte, flags int32, acl []zk.ACL) (string, error) {
 	created, err := r.c.zk.Create(r.c.abs(p), data, flags, acl)
 	if err != nil {
-		return "", err
+		return "", explain(err)
 	}
 	rel, _ := r.c.rel(created)
 	return rel, nil
 }
 
-func (r chrooted) Children(p string) ([]string, *zk.Stat, error) { return r.c.zk.Children(r.c.abs(p)) }
+func (r chrooted) Children(p string) ([]string, *zk.Stat, error) {
+	names, stat, err := r.c.zk.Children(r.c.abs(p))
+	return names, stat, explain(err)
+}
 
 func (r chrooted) ChildrenW(p string) ([]string, *zk.Stat, <-chan zk.Event, error) {
 	return r.c.zk.ChildrenW(r.c.abs(p))
 }
 
-func (r chrooted) Get(p string) ([]byte, *zk.Stat, error) { return r.c.zk.Get(r.c.abs(p)) }
+func (r chrooted) Get(p string) ([]byte, *zk.Stat, error) {
+	data, stat, err := r.c.zk.Get(r.c.abs(p))
+	return data, stat, explain(err)
+}
 
 func (r chrooted) ExistsW(p string) (bool, *zk.Stat, <-chan zk.Event, error) {
 	return r.c.zk.ExistsW(r.c.abs(p))
@@ -42,7 +48,9 @@ func (r chrooted) Set(p string, data []byte, version int32) (*zk.Stat, error) {
 	return r.c.zk.Set(r.c.abs(p), data, version)
 }
 
-func (r chrooted) Delete(p string, version int32) error { return r.c.zk.Delete(r.c.abs(p), version) }
+func (r chrooted) Delete(p string, version int32) error {
+	return explain(r.c.zk.Delete(r.c.abs(p), version))
+}
 
 func (r chrooted) Multi(ops ...interface{}) ([]zk.MultiResponse, error) {
 	for _, op := range ops {
