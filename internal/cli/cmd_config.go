@@ -26,8 +26,9 @@ names another. Relative file names in it are relative to its directory.
       session-timeout: 10s
       auth:
         - {scheme: digest, user: ops, password-env: ZK_PASS}
-        # or password-file: /path (a final newline is dropped),
-        # or password: plain text (config view warns about it)
+        # or password-file: /path (mode 0600 or stricter; a final newline
+        # is dropped), or password: plain text (config view warns about it);
+        # scheme sasl authenticates every connection by SASL DIGEST-MD5
       tls: {ca: ca.pem, cert: client.pem, key: client-key.pem}
       # tls also takes server-name, when certificates do not name the hosts dialled
       admin: {port: "8080", scheme: https, ca: admin-ca.pem}
@@ -51,8 +52,9 @@ $ZKLOCKS_SERVER); --context "" applies none.
 Passwords are never printed: config view masks them, and they stay out of error
 messages and the log (--log-file). A password written on the command line
 (--auth digest:USER:PASSWORD) can be seen by other users in the process list;
-prefer digest:USER:@FILE or digest:USER:env:VAR. A password starting with @ or
-env: has to come from a file or a variable.`
+prefer digest:USER:@FILE or digest:USER:env:VAR (likewise sasl:). A password file
+every user may read is refused. A password starting with @ or env: has to come
+from a file or a variable.`
 
 func newConfigCommand(g *globalFlags) *cobra.Command {
 	view := func(cmd *cobra.Command, _ []string) error {

@@ -221,8 +221,8 @@ func (c contextConfig) validate() error {
 }
 
 func (a authConfig) validate() error {
-	if a.Scheme != "" && a.Scheme != "digest" {
-		return fmt.Errorf("scheme %q: only digest is supported", a.Scheme)
+	if _, ok := zkwatch.LookupAuthScheme(a.scheme()); !ok {
+		return fmt.Errorf("scheme %q: not one of %s", a.Scheme, strings.Join(zkwatch.AuthSchemes(), ", "))
 	}
 	if a.User == "" {
 		return errors.New("no user")
@@ -239,14 +239,23 @@ func (a authConfig) validate() error {
 	return nil
 }
 
+// scheme is the entry's scheme, digest when none is given.
+func (a authConfig) scheme() string {
+	if a.Scheme == "" {
+		return "digest"
+	}
+	return a.Scheme
+}
+
 // credential turns a context's auth entry into the form flags give.
 func (a authConfig) credential(origin string) credential {
-	return credential{scheme: "digest", user: a.User, password: a.Password,
+	return credential{scheme: a.scheme(), user: a.User, password: a.Password,
 		env: a.PasswordEnv, file: a.PasswordFile, origin: origin}
 }
 
-// credential is a digest credential whose password is given literally, or
-// read from an environment variable or a file when the session starts.
+// credential is a credential of one of zkwatch's auth schemes (digest,
+// sasl) whose password is given literally, or read from an environment
+// variable or a file when the session starts.
 type credential struct {
 	scheme, user string
 	password     string // literal; never printed
@@ -255,17 +264,19 @@ type credential struct {
 	origin       string // "--auth" or "context NAME", for messages
 }
 
-// parseAuthFlag reads an --auth value: digest:USER:PASSWORD,
-// digest:USER:@FILE or digest:USER:env:VAR. Its errors never quote the
-// value, which holds a password.
+// parseAuthFlag reads an --auth value: SCHEME:USER:PASSWORD,
+// SCHEME:USER:@FILE or SCHEME:USER:env:VAR, SCHEME one of zkwatch's auth
+// schemes (digest, sasl). Its errors never quote the value, which holds a
+// password.
 func parseAuthFlag(v string) (credential, error) {
 	scheme, rest, ok := strings.Cut(v, ":")
-	if !ok || scheme != "digest" {
-		return credential{}, errors.New("want digest:USER:PASSWORD, digest:USER:@FILE or digest:USER:env:VAR")
+	if _, known := zkwatch.LookupAuthScheme(scheme); !ok || !known {
+		return credential{}, fmt.Errorf("want SCHEME:USER:PASSWORD, SCHEME:USER:@FILE or SCHEME:USER:env:VAR, SCHEME one of %s",
+			strings.Join(zkwatch.AuthSchemes(), ", "))
 	}
 	user, pw, ok := strings.Cut(rest, ":")
 	if !ok || user == "" || pw == "" {
-		return credential{}, errors.New("want digest:USER:PASSWORD with a non-empty user and password")
+		return credential{}, fmt.Errorf("want %s:USER:PASSWORD with a non-empty user and password", scheme)
 	}
 	c := credential{scheme: scheme, user: user, origin: "--auth"}
 	switch {
@@ -291,14 +302,48 @@ func (c credential) resolve() (zkwatch.Auth, error) {
 		}
 		pw = v
 	case c.file != "":
-		b, err := os.ReadFile(c.file)
+		v, err := readPasswordFile(c.file)
 		if err != nil {
-			return zkwatch.Auth{}, fmt.Errorf("%s: password file: %w", c.origin, err)
+			return zkwatch.Auth{}, fmt.Errorf("%s: %w", c.origin, err)
 		}
-		pw = strings.TrimRight(string(b), "\r\n")
-		if pw == "" {
-			return zkwatch.Auth{}, fmt.Errorf("%s: password file %s is empty", c.origin, c.file)
-		}
+		pw = v
 	}
-	return zkwatch.DigestAuth(c.user, pw), nil
+	scheme, ok := zkwatch.LookupAuthScheme(c.scheme)
+	if !ok {
+		return zkwatch.Auth{}, fmt.Errorf("%s: unknown auth scheme %q", c.origin, c.scheme)
+	}
+	return scheme.New(c.user, []byte(pw)), nil
 }
+
+// readPasswordFile reads a password file, refusing one that every user of
+// the machine may read: the password is no secret there. A final newline
+// is dropped.
+func readPasswordFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("password file: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("password file: %w", err)
+	}
+	if perm := info.Mode().Perm(); perm&0o007 != 0 {
+		return "", fmt.Errorf("password file %s is open to every user of this machine (mode %04o): chmod 600 it", path, perm)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxPasswordFile+1))
+	if err != nil {
+		return "", fmt.Errorf("password file: %w", err)
+	}
+	if len(b) > maxPasswordFile {
+		return "", fmt.Errorf("password file %s holds more than %d bytes: not a password", path, maxPasswordFile)
+	}
+	pw := strings.TrimRight(string(b), "\r\n")
+	if pw == "" {
+		return "", fmt.Errorf("password file %s is empty", path)
+	}
+	return pw, nil
+}
+
+// maxPasswordFile bounds what is read of a password file.
+const maxPasswordFile = 4096

@@ -138,7 +138,7 @@ func TestConfigErrors(t *testing.T) {
 		{"missing current-context", "current-context: a\ncontexts: {b: {server: x}}", nil, `current-context "a"`},
 		{"context without server", "contexts: {a: {roots: [/]}}", nil, "no server"},
 		{"two passwords", "contexts: {a: {server: x, auth: [{user: u, password: p, password-env: E}]}}", nil, "exactly one"},
-		{"unknown scheme", "contexts: {a: {server: x, auth: [{scheme: sasl, user: u, password: p}]}}", nil, "only digest"},
+		{"unknown scheme", "contexts: {a: {server: x, auth: [{scheme: ip, user: u, password: p}]}}", nil, `scheme "ip": not one of digest, sasl`},
 		{"bad duration", "contexts: {a: {server: x, timeout: soon}}", nil, "soon"},
 		{"relative root", testConfig, []string{"--root", "locks"}, "--root"},
 		{"bad context root", "current-context: a\ncontexts: {a: {server: x, roots: [locks/]}}", nil, "context a: root"},

@@ -22,8 +22,11 @@ func TestParseAuthFlag(t *testing.T) {
 		{"file", "digest:ops:@/run/pw", credential{scheme: "digest", user: "ops", file: "/run/pw", origin: "--auth"}, ""},
 		{"variable", "digest:ops:env:ZK_PASS", credential{scheme: "digest", user: "ops", env: "ZK_PASS", origin: "--auth"}, ""},
 		{"lone @ is a password", "digest:ops:@", credential{scheme: "digest", user: "ops", password: "@", origin: "--auth"}, ""},
-		{"other scheme", "sasl:ops:" + pw, credential{}, "want digest:USER:PASSWORD"},
-		{"no scheme", "ops:" + pw, credential{}, "want digest:USER:PASSWORD"},
+		{"sasl", "sasl:ops:" + pw, credential{scheme: "sasl", user: "ops", password: pw, origin: "--auth"}, ""},
+		{"sasl file", "sasl:ops:@/run/pw", credential{scheme: "sasl", user: "ops", file: "/run/pw", origin: "--auth"}, ""},
+		{"sasl variable", "sasl:ops:env:ZK_PASS", credential{scheme: "sasl", user: "ops", env: "ZK_PASS", origin: "--auth"}, ""},
+		{"other scheme", "ip:ops:" + pw, credential{}, "want SCHEME:USER:PASSWORD"},
+		{"no scheme", "ops:" + pw, credential{}, "want SCHEME:USER:PASSWORD"},
 		{"no password", "digest:ops" + pw, credential{}, "non-empty user and password"},
 		{"empty user", "digest::" + pw, credential{}, "non-empty user and password"},
 	} {
@@ -47,9 +50,13 @@ func TestParseAuthFlag(t *testing.T) {
 
 func TestCredentialResolve(t *testing.T) {
 	dir := t.TempDir()
-	pwFile, emptyFile := filepath.Join(dir, "pw"), filepath.Join(dir, "empty")
+	pwFile, emptyFile, openFile := filepath.Join(dir, "pw"), filepath.Join(dir, "empty"), filepath.Join(dir, "open")
 	writeFile(t, pwFile, "from-file\r\n")
 	writeFile(t, emptyFile, "\n")
+	writeFile(t, openFile, "from-open-file\n")
+	if err := os.Chmod(openFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("ZKLOCKS_TEST_PW", "from-env")
 	t.Setenv("ZKLOCKS_TEST_EMPTY", "")
 	for _, tc := range []struct {
@@ -58,13 +65,15 @@ func TestCredentialResolve(t *testing.T) {
 		secret  string
 		wantErr string
 	}{
-		{"literal", credential{user: "ops", password: "lit"}, "ops:lit", ""},
-		{"variable", credential{user: "ops", env: "ZKLOCKS_TEST_PW"}, "ops:from-env", ""},
-		{"file without its newline", credential{user: "ops", file: pwFile}, "ops:from-file", ""},
-		{"empty variable", credential{user: "ops", env: "ZKLOCKS_TEST_EMPTY", origin: "context prod"}, "", "context prod: password variable $ZKLOCKS_TEST_EMPTY is not set"},
-		{"unset variable", credential{user: "ops", env: "ZKLOCKS_TEST_UNSET"}, "", "$ZKLOCKS_TEST_UNSET is not set"},
-		{"empty file", credential{user: "ops", file: emptyFile}, "", "is empty"},
-		{"missing file", credential{user: "ops", file: filepath.Join(dir, "missing")}, "", "missing"},
+		{"literal", credential{scheme: "digest", user: "ops", password: "lit"}, "ops:lit", ""},
+		{"variable", credential{scheme: "digest", user: "ops", env: "ZKLOCKS_TEST_PW"}, "ops:from-env", ""},
+		{"file without its newline", credential{scheme: "digest", user: "ops", file: pwFile}, "ops:from-file", ""},
+		{"sasl file", credential{scheme: "sasl", user: "ops", file: pwFile}, "from-file", ""},
+		{"empty variable", credential{scheme: "digest", user: "ops", env: "ZKLOCKS_TEST_EMPTY", origin: "context prod"}, "", "context prod: password variable $ZKLOCKS_TEST_EMPTY is not set"},
+		{"unset variable", credential{scheme: "digest", user: "ops", env: "ZKLOCKS_TEST_UNSET"}, "", "$ZKLOCKS_TEST_UNSET is not set"},
+		{"empty file", credential{scheme: "sasl", user: "ops", file: emptyFile}, "", "is empty"},
+		{"missing file", credential{scheme: "sasl", user: "ops", file: filepath.Join(dir, "missing")}, "", "missing"},
+		{"world-readable file", credential{scheme: "sasl", user: "ops", file: openFile}, "", "open to every user of this machine (mode 0644): chmod 600"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := tc.c.resolve()
@@ -74,8 +83,8 @@ func TestCredentialResolve(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || a.Scheme != "digest" || string(a.Secret) != tc.secret {
-				t.Errorf("got %s %q, %v; want digest %q", a.Scheme, a.Secret, err, tc.secret)
+			if err != nil || a.Scheme != tc.c.scheme || string(a.Secret) != tc.secret || a.IsSASL() != (tc.c.scheme == "sasl") {
+				t.Errorf("got %s %q, %v; want %s %q", a.Scheme, a.Secret, err, tc.c.scheme, tc.secret)
 			}
 		})
 	}

@@ -64,7 +64,7 @@ var javaClasspath = sync.OnceValues(func() (string, error) {
 })
 
 // startJava runs kind's Java peer.
-func startJava(kind Kind, connect string, handle func(string), logf func(string, ...any), end func(error)) (backend, error) {
+func startJava(t testing.TB, kind Kind, connect string, o options, handle func(string), logf func(string, ...any), end func(error)) (backend, error) {
 	classpath, err := javaClasspath()
 	if err != nil {
 		return nil, err
@@ -73,13 +73,17 @@ func startJava(kind Kind, connect string, handle func(string), logf func(string,
 	if err != nil {
 		return nil, err
 	}
-	args := append(append([]string(nil), jvmFlags...), "-cp", classpath, mainClass[kind], connect)
-	return startChild(java, args, handle, logf, end)
+	saslFlags, err := o.jvmFlags(t)
+	if err != nil {
+		return nil, err
+	}
+	args := append(append(append([]string(nil), jvmFlags...), saslFlags...), "-cp", classpath, mainClass[kind], connect)
+	return startChild(java, args, o.env(), handle, logf, end)
 }
 
 // startKazoo runs the kazoo peer from a copy of its script in a temporary
 // directory of t.
-func startKazoo(t testing.TB, connect string, handle func(string), logf func(string, ...any), end func(error)) (backend, error) {
+func startKazoo(t testing.TB, connect string, o options, handle func(string), logf func(string, ...any), end func(error)) (backend, error) {
 	if err := checkKazoo(python); err != nil {
 		return nil, err
 	}
@@ -87,7 +91,7 @@ func startKazoo(t testing.TB, connect string, handle func(string), logf func(str
 	if err := os.WriteFile(script, kazooSource, 0o644); err != nil {
 		return nil, err
 	}
-	return startChild(python, []string{"-u", script, connect}, handle, logf, end)
+	return startChild(python, []string{"-u", script, connect}, o.env(), handle, logf, end)
 }
 
 // checkKazoo returns an error that says how to install kazoo unless python

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -27,10 +28,13 @@ type child struct {
 	done  chan struct{} // closed once the process has exited
 }
 
-// startChild runs path with args. Each line it prints goes to handle, each
+// startChild runs path with args, its environment ours and env. Each line it prints goes to handle, each
 // line of its stderr to logf, and its exit status to end.
-func startChild(path string, args []string, handle func(string), logf func(string, ...any), end func(error)) (*child, error) {
+func startChild(path string, args, env []string, handle func(string), logf func(string, ...any), end func(error)) (*child, error) {
 	cmd := exec.Command(path, args...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -54,6 +54,7 @@ package peers
 import (
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"syscall"
@@ -134,8 +135,12 @@ type backend interface {
 // Start launches a peer of kind against the ZooKeeper ensemble at connect
 // (a connect string). t's Cleanup closes it. A missing client installation
 // fails the test with the command that installs it.
-func Start(t testing.TB, kind Kind, connect string) *Peer {
+func Start(t testing.TB, kind Kind, connect string, opts ...Option) *Peer {
 	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	p := &Peer{
 		kind:       kind,
 		t:          t,
@@ -146,10 +151,13 @@ func Start(t testing.TB, kind Kind, connect string) *Peer {
 	var err error
 	switch kind {
 	case Curator, ZkRecipe:
-		p.backend, err = startJava(kind, connect, p.handle, p.log.Printf, p.end)
+		p.backend, err = startJava(t, kind, connect, o, p.handle, p.log.Printf, p.end)
 	case Kazoo:
-		p.backend, err = startKazoo(t, connect, p.handle, p.log.Printf, p.end)
+		p.backend, err = startKazoo(t, connect, o, p.handle, p.log.Printf, p.end)
 	case GoZk:
+		if o.saslUser != "" || o.acl != "" {
+			t.Fatalf("peers: WithSASL is for curator and kazoo")
+		}
 		p.backend = newGozk(connect, p.handle, p.log)
 	default:
 		err = fmt.Errorf("unknown kind %q", kind)
@@ -158,7 +166,11 @@ func Start(t testing.TB, kind Kind, connect string) *Peer {
 		t.Fatalf("peers: start %s: %v", kind, err)
 	}
 	t.Cleanup(p.Close)
-	observer, events, err := zk.Connect(strings.Split(connect, ","), sessionTimeout, zk.WithLogger(discard{}))
+	var dial zk.Dialer = net.DialTimeout
+	if o.observerDialer != nil {
+		dial = o.observerDialer
+	}
+	observer, events, err := zk.Connect(strings.Split(connect, ","), sessionTimeout, zk.WithLogger(discard{}), zk.WithDialer(dial))
 	if err != nil {
 		t.Fatalf("peers: connect to %s: %v", connect, err)
 	}

@@ -47,7 +47,7 @@ func StartPlainRace(t testing.TB, connect, path string, sessions int, holdMin, h
 	log := &testLog{t: t, prefix: "plain race: "}
 	args := []string{"-u", script, connect, path, fmt.Sprint(sessions),
 		fmt.Sprint(holdMin.Seconds()), fmt.Sprint(holdMax.Seconds())}
-	c, err := startChild(python, args, r.handle, log.Printf, func(error) {})
+	c, err := startChild(python, args, nil, r.handle, log.Printf, func(error) {})
 	if err != nil {
 		t.Fatalf("peers: start plain race: %v", err)
 	}

@@ -12,6 +12,10 @@ import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.framework.imps.DefaultACLProvider;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 
 /**
  * Apache Curator lock contenders for package peers, one CuratorFramework (one
@@ -29,7 +33,9 @@ public final class CuratorPeer {
     }
 
     static Protocol.Contender open(String connect, String id, String variant, String path) throws Exception {
-        CuratorFramework client = CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryOneTime(100));
+        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connect)
+                .sessionTimeoutMs(10_000).connectionTimeoutMs(10_000).retryPolicy(new RetryOneTime(100))
+                .aclProvider(aclProvider()).build();
         client.start();
         try {
             if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
@@ -41,6 +47,36 @@ public final class CuratorPeer {
             client.close();
             throw e;
         }
+    }
+
+    /**
+     * The ACL of every node created: $ZKLOCKS_PEER_ACL, scheme:id:perms
+     * entries separated by commas (perms of "crwda"), or Curator's default
+     * (open to the world). SASL credentials come from the JAAS file's
+     * Client section (java.security.auth.login.config).
+     */
+    private static ACLProvider aclProvider() {
+        String spec = System.getenv("ZKLOCKS_PEER_ACL");
+        if (spec == null || spec.isEmpty()) {
+            return new DefaultACLProvider();
+        }
+        var acl = new java.util.ArrayList<ACL>();
+        for (String entry : spec.split(",")) {
+            int first = entry.indexOf(':'), last = entry.lastIndexOf(':');
+            String perms = entry.substring(last + 1);
+            int bits = 0;
+            for (char c : perms.toCharArray()) {
+                bits |= switch (c) {
+                    case 'r' -> 1; case 'w' -> 2; case 'c' -> 4; case 'd' -> 8; case 'a' -> 16;
+                    default -> throw new IllegalArgumentException("bad permission " + c + " in " + entry);
+                };
+            }
+            acl.add(new ACL(bits, new Id(entry.substring(0, first), entry.substring(first + 1, last))));
+        }
+        return new ACLProvider() {
+            @Override public java.util.List<ACL> getDefaultAcl() { return acl; }
+            @Override public java.util.List<ACL> getAclForPath(String path) { return acl; }
+        };
     }
 
     private static Protocol.Contender recipe(CuratorFramework client, long session, String id, String variant, String path) {

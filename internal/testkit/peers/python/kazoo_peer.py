@@ -14,6 +14,7 @@ import sys
 import threading
 
 from kazoo.client import KazooClient
+from kazoo.security import make_acl
 
 _out = threading.Lock()
 
@@ -73,6 +74,28 @@ def recipe(client, variant, path, identifier):
     return make[variant](path, identifier)
 
 
+def client_options():
+    """SASL and ACL settings from the environment (package peers' WithSASL):
+    ZKLOCKS_PEER_SASL_USER and _PASSWORD authenticate by DIGEST-MD5,
+    ZKLOCKS_PEER_ACL is the ACL of every node created, as
+    scheme:id:perms entries separated by commas (perms of "crwda")."""
+    opts = {}
+    user = os.environ.get("ZKLOCKS_PEER_SASL_USER")
+    if user:
+        opts["sasl_options"] = {"mechanism": "DIGEST-MD5", "username": user,
+                                "password": os.environ["ZKLOCKS_PEER_SASL_PASSWORD"]}
+    spec = os.environ.get("ZKLOCKS_PEER_ACL")
+    if spec:
+        acl = []
+        for entry in spec.split(","):
+            scheme, rest = entry.split(":", 1)
+            ident, perms = rest.rsplit(":", 1)
+            acl.append(make_acl(scheme, ident, read="r" in perms, write="w" in perms, create="c" in perms,
+                                delete="d" in perms, admin="a" in perms))
+        opts["default_acl"] = acl
+    return opts
+
+
 class Contender(threading.Thread):
     def __init__(self, connect, cid, variant, path):
         super().__init__(daemon=True)
@@ -90,7 +113,7 @@ class Contender(threading.Thread):
 
     def run(self):
         try:
-            client = self.client = KazooClient(hosts=self.connect, timeout=10)
+            client = self.client = KazooClient(hosts=self.connect, timeout=10, **client_options())
             client.start(timeout=10)
             self.recipe = recipe(client, self.variant, self.path, self.cid)
             say("session", self.cid, "%x" % client.client_id[0])
