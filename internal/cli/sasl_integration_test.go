@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// saslTestUsers are the JAAS users of the secured cluster: the contenders'
+// application, an operator and a read-only identity.
+var saslTestUsers = map[string]string{"app": "app-S4sl-pw", "ops": "ops-S4sl-pw", "reader": "reader-S4sl-pw"}
+
+// saslTestACL is the ACL of every node the contenders create.
+const saslTestACL = "sasl:app:crwda,sasl:ops:crwda,sasl:reader:r"
+
+// securedCluster starts a ZooKeeper that requires SASL of every session,
+// with a Curator mutex held at /sasl/curator and a kazoo lock at
+// /sasl/kazoo held by k1 with k2 waiting, all as sasl:app with
+// saslTestACL. It returns the server and the kazoo holder's node.
+func securedCluster(t *testing.T) (*zktest.Server, peers.Contender) {
+	t.Helper()
+	srv := zktest.Start(t, zktest.SASLDigest(t, saslTestUsers, true))
+	observer, err := zkwatch.AuthDialer([]zkwatch.Auth{zkwatch.SASLDigestAuth("ops", saslTestUsers["ops"])}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := peers.WithSASL("app", saslTestUsers["app"], saslTestACL, observer)
+	curator := peers.Start(t, peers.Curator, srv.Addr(), as)
+	curator.Acquire(t, "c1", "mutex", "/sasl/curator")
+	curator.WaitHeld(t, "c1", 30*time.Second)
+	kazoo := peers.Start(t, peers.Kazoo, srv.Addr(), as)
+	k1 := kazoo.Acquire(t, "k1", "lock", "/sasl/kazoo")
+	kazoo.WaitHeld(t, "k1", 30*time.Second)
+	kazoo.Acquire(t, "k2", "lock", "/sasl/kazoo")
+	return srv, k1
+}
+
+// TestIntegrationSASLShow reads the locks of real Curator and kazoo
+// contenders on a cluster that requires SASL: without credentials show
+// fails within its timeout saying SASL is required; a wrong password is
+// refused as such; with a read-only identity's credentials, from a file
+// or a context, the locks are read right; no password shows anywhere.
+func TestIntegrationSASLShow(t *testing.T) {
+	srv, _ := securedCluster(t)
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	pwFile := filepath.Join(dir, "reader.pw")
+	writeFile(t, pwFile, saslTestUsers["reader"]+"\n")
+	writeFile(t, filepath.Join(dir, "config", "zklocks", "config.yaml"), fmt.Sprintf(`
+contexts:
+  secured:
+    server: %s
+    auth: [{scheme: sasl, user: reader, password-file: %s}]
+`, srv.Addr(), pwFile))
+	logFile := filepath.Join(dir, "zklocks.log")
+
+	var outputs []string
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		stderr  string
+		readsOK bool
+	}{
+		{"no credentials", []string{"--server", srv.Addr()}, exitFailed, "requires sasl", false},
+		{"wrong password", []string{"--server", srv.Addr(), "--auth", "sasl:reader:not-" + saslTestUsers["reader"]}, exitFailed,
+			"wrong password or unknown user", false},
+		{"unknown user", []string{"--server", srv.Addr(), "--auth", "sasl:nobody:nobody-S4sl-pw"}, exitFailed,
+			"wrong password or unknown user", false},
+		{"digest is not sasl", []string{"--server", srv.Addr(), "--auth", "digest:reader:" + saslTestUsers["reader"]}, exitFailed,
+			"requires sasl", false},
+		{"file", []string{"--server", srv.Addr(), "--auth", "sasl:reader:@" + pwFile}, exitOK, "", true},
+		{"context", []string{"--context", "secured"}, exitOK, "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			args := append([]string{"show", "--json", "--timeout", "20s", "--log-file", logFile}, tc.args...)
+			out, errOut, code := run(t, append(args, "/sasl/curator", "/sasl/kazoo")...)
+			outputs = append(outputs, out, errOut)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tc.code, errOut)
+			}
+			if !strings.Contains(errOut, tc.stderr) {
+				t.Fatalf("stderr does not say %q: %s", tc.stderr, errOut)
+			}
+			if took := time.Since(start); took > 25*time.Second {
+				t.Fatalf("took %v, past its 20s timeout", took)
+			}
+			if !tc.readsOK {
+				return
+			}
+			var s showJSON
+			if err := json.Unmarshal([]byte(out), &s); err != nil {
+				t.Fatalf("invalid JSON: %v\n%s", err, out)
+			}
+			got := map[string]string{}
+			for _, l := range s.Locks {
+				got[l.Path] = fmt.Sprintf("%s %d+%d", l.Recipe, l.Holders, l.Waiters)
+			}
+			want := map[string]string{"/sasl/curator": "curator-mutex 1+0", "/sasl/kazoo": "kazoo-lock 1+1"}
+			if fmt.Sprint(sortedPairs(got)) != fmt.Sprint(sortedPairs(want)) {
+				t.Fatalf("locks %v, want %v", got, want)
+			}
+		})
+	}
+	logged, _ := readFileString(logFile)
+	for _, pw := range saslTestUsers {
+		for _, o := range append(outputs, logged) {
+			if strings.Contains(o, pw) {
+				t.Fatalf("a password shows in the output or the log: %s", o)
+			}
+		}
+	}
+}
+
+func sortedPairs(m map[string]string) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readFileString is the file's content, "" when it cannot be read.
+func readFileString(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return string(b), err
+}
