@@ -68,11 +68,14 @@ own exit code when nothing else went wrong.
 			if err != nil {
 				return err
 			}
-			actions, _, done, err := operator(cmd, s, o)
+			actions, conn, done, err := operator(cmd, s, o)
 			if err != nil {
 				return err
 			}
 			defer done()
+			if err := checkAcquireAccess(cmd, conn, args[0]); err != nil {
+				return err
+			}
 			// Signals stay caught until the lock is given back: a second
 			// Ctrl-C does not leave it behind.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

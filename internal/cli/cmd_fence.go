@@ -81,6 +81,11 @@ or vanished since it was read, none. Audited; refused under --read-only.
 			if s.context != "" {
 				where = "context " + model.Printable(s.context) + " (" + where + ")"
 			}
+			for _, e := range chosen {
+				if err := checkAccess(cmd, conn, "fence", e.Path); err != nil {
+					return err
+				}
+			}
 			if err := confirm(cmd, fmt.Sprintf("Delete %s on %s in one transaction?", nodesText(len(chosen)), where), yes); err != nil {
 				return err
 			}

@@ -162,6 +162,9 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 		fmt.Fprintln(cmd.ErrOrStderr(), revocableHint(d.Data))
 	}
 	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
+	if err := checkAccess(cmd, conn, action, node); err != nil {
+		return err
+	}
 	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
 		// Refused for want of a y is an attempt, and every attempt is
 		// audited.

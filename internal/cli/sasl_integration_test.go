@@ -137,3 +137,47 @@ func readFileString(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	return string(b), err
 }
+
+// TestIntegrationSASLForceRelease force-releases a kazoo holder's node on
+// a cluster that requires SASL: the read-only identity is refused before
+// the delete, the refusal naming the parent's ACL and who the session is
+// (by whoAmI), and the node is kept; the operator identity's succeeds and
+// the waiter gets the lock.
+func TestIntegrationSASLForceRelease(t *testing.T) {
+	srv, k1 := securedCluster(t)
+	dir := t.TempDir()
+	audit := filepath.Join(dir, "audit.log")
+	readerPw, opsPw := filepath.Join(dir, "reader.pw"), filepath.Join(dir, "ops.pw")
+	writeFile(t, readerPw, saslTestUsers["reader"])
+	writeFile(t, opsPw, saslTestUsers["ops"])
+	base := []string{"release", k1.Node, "--force", "--yes", "--server", srv.Addr(), "--timeout", "20s", "--audit-log", audit, "--log-file", ""}
+
+	_, errOut, code := run(t, append(base, "--auth", "sasl:reader:@"+readerPw)...)
+	if code != exitFailed {
+		t.Fatalf("reader: exit %d, want %d: %s", code, exitFailed, errOut)
+	}
+	want := "cannot delete " + k1.Node + ": the ACL of /sasl/kazoo grants DELETE only to sasl:app, sasl:ops; this session is sasl:reader"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "nothing was changed") {
+		t.Fatalf("reader's refusal does not say %q:\n%s", want, errOut)
+	}
+	ops, err := zkwatch.Dial(t.Context(), zkwatch.Options{Target: zkwatch.Target{Servers: []string{srv.Addr()}},
+		Auth: []zkwatch.Auth{zkwatch.SASLDigestAuth("ops", saslTestUsers["ops"])}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ops.Close()
+	if _, err := ops.ReadNodeDetail(t.Context(), k1.Node); err != nil {
+		t.Fatalf("the node went after a refused release: %v", err)
+	}
+
+	_, errOut, code = run(t, append(base, "--auth", "sasl:ops:@"+opsPw)...)
+	if code != exitOK {
+		t.Fatalf("ops: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "this session (sasl:ops") || !strings.Contains(errOut, "granted to sasl:ops") {
+		t.Fatalf("ops's release does not say who may do it:\n%s", errOut)
+	}
+	if _, err := ops.ReadNodeDetail(t.Context(), k1.Node); err == nil {
+		t.Fatal("the node is still there after ops's release")
+	}
+}
