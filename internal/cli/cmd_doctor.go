@@ -31,6 +31,11 @@ fix: the 4lw.commands.whitelist line for zoo.cfg, or the AdminServer's port. Las
 whether the member can hold the persistent recursive watch that finds a new lock
 anywhere at once (ZooKeeper 3.6 and later, by its release).
 
+First it says who this session is: the identities the server gives it (whoAmI, ZooKeeper
+3.7+; from the credentials given on older servers), whether the server took it for its
+super user, and whether the cluster requires authentication of every session (it opens a
+second session, without credentials, to see whether the server closes it).
+
 It also asks each member where it keeps its data (conf's dataDir and dataLogDir) and,
 when that directory is on this host, how much history its transaction logs hold (the
 first and last zxid and their times, the number of logs and snapshots): what
@@ -50,8 +55,9 @@ zklocks postmortem --recording DIR can tell of, run on that host.
 				return err
 			}
 			defer conn.Close()
+			auth := diagnoseAuth(cmd.Context(), conn, s)
 			probes, ensemble := conn.ProbeMembers(cmd.Context())
-			d := diagnosis{probes: probes, missing: ensemble.Missing, data: readMemberData(cmd.Context(), conn, probes)}
+			d := diagnosis{probes: probes, missing: ensemble.Missing, data: readMemberData(cmd.Context(), conn, probes), auth: auth}
 			return write(cmd, asJSON, d.writeJSON, d.writeText)
 		},
 	}
@@ -66,6 +72,9 @@ type diagnosis struct {
 	// data is, by probe, where the member keeps its data and what of it
 	// this host can read.
 	data []memberData
+	// auth is the session's identities and whether the cluster requires
+	// authentication; nil leaves the block out.
+	auth *doctorAuth
 }
 
 func answerText(err error) string {
@@ -85,6 +94,9 @@ func shortErrText(err error) string {
 func (d diagnosis) writeText(w io.Writer) error {
 	var b strings.Builder
 	var fixes fixList
+	if d.auth != nil {
+		d.auth.writeText(&b)
+	}
 	for i, p := range d.probes {
 		if i > 0 {
 			b.WriteString("\n")
@@ -255,6 +267,7 @@ func listOrNone(words []string) string {
 
 // doctorJSON is doctor --json: a contract with scripts.
 type doctorJSON struct {
+	Session *sessionJSON `json:"session,omitempty"`
 	Members []memberJSON `json:"members"`
 	Missing []string     `json:"not_asked,omitempty"`
 }
@@ -288,6 +301,9 @@ type capabilityJSON struct {
 
 func (d diagnosis) writeJSON(w io.Writer) error {
 	out := doctorJSON{Members: []memberJSON{}, Missing: d.missing}
+	if d.auth != nil {
+		out.Session = d.auth.json()
+	}
 	for i, p := range d.probes {
 		m := memberJSON{Member: p.Member, Mode: p.Mode, Version: p.Version, Words: map[string]string{}}
 		if ok, known, why := p.PersistentWatch(); known {

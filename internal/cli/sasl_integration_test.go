@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,7 +18,10 @@ import (
 
 // saslTestUsers are the JAAS users of the secured cluster: the contenders'
 // application, an operator and a read-only identity.
-var saslTestUsers = map[string]string{"app": "app-S4sl-pw", "ops": "ops-S4sl-pw", "reader": "reader-S4sl-pw"}
+var saslTestUsers = map[string]string{"app": "app-S4sl-pw", "ops": "ops-S4sl-pw", "reader": "reader-S4sl-pw", "admin": "admin-S4sl-pw"}
+
+// saslSuperUser is the cluster's SASL super user (zookeeper.superUser).
+const saslSuperUser = "admin"
 
 // saslTestACL is the ACL of every node the contenders create.
 const saslTestACL = "sasl:app:crwda,sasl:ops:crwda,sasl:reader:r"
@@ -28,7 +32,7 @@ const saslTestACL = "sasl:app:crwda,sasl:ops:crwda,sasl:reader:r"
 // saslTestACL. It returns the server and the kazoo holder's node.
 func securedCluster(t *testing.T) (*zktest.Server, peers.Contender) {
 	t.Helper()
-	srv := zktest.Start(t, zktest.SASLDigest(t, saslTestUsers, true))
+	srv := zktest.Start(t, zktest.SASLDigest(t, saslTestUsers, true), zktest.WithJVMFlags("-Dzookeeper.superUser="+saslSuperUser))
 	observer, err := zkwatch.AuthDialer([]zkwatch.Auth{zkwatch.SASLDigestAuth("ops", saslTestUsers["ops"])}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -179,5 +183,55 @@ func TestIntegrationSASLForceRelease(t *testing.T) {
 	}
 	if _, err := ops.ReadNodeDetail(t.Context(), k1.Node); err == nil {
 		t.Fatal("the node is still there after ops's release")
+	}
+}
+
+// TestIntegrationSASLDoctor checks what doctor says of the session on a
+// cluster that requires SASL: the identities whoAmI gives, the super user
+// recognised by the server's answer only, and that authentication is
+// required of every session.
+func TestIntegrationSASLDoctor(t *testing.T) {
+	srv, _ := securedCluster(t)
+	for _, tc := range []struct {
+		user  string
+		super bool
+	}{{"ops", false}, {saslSuperUser, true}} {
+		t.Run(tc.user, func(t *testing.T) {
+			out, errOut, code := run(t, "doctor", "--json", "--server", srv.Addr(), "--timeout", "20s", "--log-file", "",
+				"--auth", "sasl:"+tc.user+":"+saslTestUsers[tc.user])
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var d struct {
+				Session struct {
+					Identities []string `json:"identities"`
+					Source     string   `json:"identities_source"`
+					Super      *bool    `json:"super_user"`
+					Required   *bool    `json:"auth_required"`
+				} `json:"session"`
+			}
+			if err := json.Unmarshal([]byte(out), &d); err != nil {
+				t.Fatalf("invalid JSON: %v\n%s", err, out)
+			}
+			s := d.Session
+			if !slices.Contains(s.Identities, "sasl:"+tc.user) || s.Source != "whoami" {
+				t.Fatalf("identities %v from %q; want sasl:%s from whoami", s.Identities, s.Source, tc.user)
+			}
+			if s.Super == nil || *s.Super != tc.super {
+				t.Fatalf("super_user %v, want %v", s.Super, tc.super)
+			}
+			if s.Required == nil || !*s.Required {
+				t.Fatalf("auth_required %v, want true", s.Required)
+			}
+			if strings.Contains(out+errOut, saslTestUsers[tc.user]) {
+				t.Fatal("the password shows in doctor's output")
+			}
+		})
+	}
+	out, errOut, code := run(t, "doctor", "--server", srv.Addr(), "--timeout", "20s", "--log-file", "",
+		"--auth", "sasl:ops:"+saslTestUsers["ops"])
+	if code != exitOK || !strings.Contains(out, "identities      sasl:ops") ||
+		!strings.Contains(out, "authentication  required of every session") {
+		t.Fatalf("exit %d; text:\n%s\n%s", code, out, errOut)
 	}
 }

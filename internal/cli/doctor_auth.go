@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/zkwatch"
+)
+
+// doctorAuth is what doctor found of the session's authentication: who
+// the server says the session is, and whether the cluster requires
+// authentication of every session.
+type doctorAuth struct {
+	who         zkwatch.Identities
+	whoErr      error
+	required    bool
+	requiredErr error
+	sasl        bool // the session authenticated by SASL
+}
+
+// authProbeTimeout bounds the session without credentials doctor opens.
+const authProbeTimeout = 10 * time.Second
+
+// diagnoseAuth asks whoAmI and probes for required authentication.
+func diagnoseAuth(ctx context.Context, conn *zkwatch.Conn, s settings) *doctorAuth {
+	d := &doctorAuth{}
+	d.who, d.whoErr = conn.WhoAmI(ctx)
+	pctx, cancel := context.WithTimeout(ctx, min(s.timeout, authProbeTimeout))
+	defer cancel()
+	d.required, d.requiredErr = conn.AuthRequired(pctx)
+	for _, c := range s.auth {
+		if c.scheme == "sasl" {
+			d.sasl = true
+		}
+	}
+	return d
+}
+
+// identities is the line of who the session is.
+func (d *doctorAuth) identities() string {
+	if d.whoErr != nil {
+		return "not known: " + d.whoErr.Error()
+	}
+	return d.who.String() + " (" + d.who.Source() + ")"
+}
+
+// super says whether the server took the session for its super user.
+func (d *doctorAuth) super() string {
+	switch {
+	case d.whoErr != nil:
+		return "not known"
+	case d.who.Super():
+		return "yes (the server says so)"
+	case d.who.FromServer:
+		return "no"
+	}
+	return "not known: only whoAmI (3.7+) says"
+}
+
+// enforcement is the line of whether authentication is required.
+func (d *doctorAuth) enforcement() string {
+	switch {
+	case d.requiredErr != nil:
+		return "not known: " + d.requiredErr.Error()
+	case !d.required:
+		return "not required: a session without credentials may read"
+	}
+	meets := "this session has no SASL identity, so every request of it fails: give --auth sasl:USER:@FILE"
+	if d.sasl {
+		meets = "this session's SASL authentication meets it"
+	}
+	return "required of every session: the server closed a session without credentials " +
+		"(SESSIONCLOSEDREQUIRESASLAUTH: enforce.auth.enabled, or sessionRequireClientSASLAuth); " +
+		"which schemes it accepts (enforce.auth.schemes) the server does not say; " + meets
+}
+
+// writeText prints the session block of doctor's text.
+func (d *doctorAuth) writeText(b *strings.Builder) {
+	fmt.Fprintf(b, "this session\n")
+	fmt.Fprintf(b, "  identities      %s\n", model.Printable(d.identities()))
+	fmt.Fprintf(b, "  super user      %s\n", d.super())
+	fmt.Fprintf(b, "  authentication  %s\n\n", model.Printable(d.enforcement()))
+}
+
+// sessionJSON is the session block of doctor --json.
+type sessionJSON struct {
+	Identities []string `json:"identities"`
+	// Source is "whoami" or "credentials".
+	Source    string `json:"identities_source"`
+	Note      string `json:"identities_note,omitempty"`
+	Super     *bool  `json:"super_user"`
+	Required  *bool  `json:"auth_required"`
+	WhyUnsure string `json:"auth_required_unknown,omitempty"`
+}
+
+func (d *doctorAuth) json() *sessionJSON {
+	j := &sessionJSON{Identities: []string{}, Source: "credentials", Note: d.who.Note}
+	if d.whoErr != nil {
+		j.Note = d.whoErr.Error()
+	}
+	for _, id := range d.who.List {
+		j.Identities = append(j.Identities, id.String())
+	}
+	if d.who.FromServer {
+		j.Source = "whoami"
+		super := d.who.Super()
+		j.Super = &super
+	}
+	if d.requiredErr != nil {
+		j.WhyUnsure = d.requiredErr.Error()
+	} else {
+		j.Required = &d.required
+	}
+	return j
+}
