@@ -162,6 +162,9 @@ func (a *App) statusBar() string {
 	if server != "" {
 		segs = append(segs, segment{text: model.Printable(server), drop: 3})
 	}
+	if a.opt.Identity != "" {
+		segs = append(segs, segment{text: "as " + model.Printable(a.opt.Identity), p: st.muted, drop: 3})
+	}
 	if n := len(s.Servers); n > 0 {
 		up := 0
 		for _, sv := range s.Servers {

@@ -46,6 +46,9 @@ type Options struct {
 	NodeTimeout time.Duration
 	// Server is the connect string, shown until a server is connected.
 	Server string
+	// Identity is who the session is to the server's ACLs, shown in the
+	// status bar ("as sasl:ops"); "" shows nothing.
+	Identity string
 	// ReadOnly shows the READ-ONLY badge and disables every binding that
 	// could change ZooKeeper.
 	ReadOnly bool

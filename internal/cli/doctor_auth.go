@@ -116,3 +116,34 @@ func (d *doctorAuth) json() *sessionJSON {
 	}
 	return j
 }
+
+// identityTimeout bounds asking who the session is, before the UI starts.
+const identityTimeout = 3 * time.Second
+
+// identityBadge is who the session is for the UI's status bar: its
+// identities other than the client address (every session has one),
+// "super" when the server says so, and "(credentials)" when they are not
+// the server's word; "" when there is nothing to say or it cannot be
+// known.
+func identityBadge(conn *zkwatch.Conn, timeout time.Duration) string {
+	ctx, cancel := context.WithTimeout(context.Background(), min(timeout, identityTimeout))
+	defer cancel()
+	who, err := conn.WhoAmI(ctx)
+	if err != nil {
+		return ""
+	}
+	var parts []string
+	for _, id := range who.List {
+		if id.Scheme != "ip" {
+			parts = append(parts, id.String())
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	badge := strings.Join(parts, ", ")
+	if !who.FromServer {
+		badge += " (credentials)"
+	}
+	return badge
+}

@@ -39,6 +39,7 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 		ReadChildren:  conn.ReadChildren,
 		NodeTimeout:   s.timeout,
 		Server:        conn.Target().String(),
+		Identity:      identityBadge(conn, s.timeout),
 		ReadOnly:      s.readOnly,
 		ReadOnlyWhy:   s.readOnlyWhy(),
 		ReadOnlyBadge: s.readOnlyBadge(),
