@@ -1,12 +1,9 @@
 package zkwatch
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -96,22 +93,4 @@ func TestIntegrationSASLEnforced(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
-}
-
-// bufLogger collects go-zookeeper's log lines.
-type bufLogger struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *bufLogger) Printf(format string, args ...any) {
-	l.mu.Lock()
-	fmt.Fprintf(&l.b, format+"\n", args...)
-	l.mu.Unlock()
-}
-
-func (l *bufLogger) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
