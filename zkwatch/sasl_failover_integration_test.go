@@ -30,7 +30,19 @@ func TestIntegrationSASLFailover(t *testing.T) {
 	users := map[string]string{"ops": "ops-F4il0ver-pw"}
 	e := zktest.StartEnsemble(t, 3, zktest.SASLDigest(t, users, true))
 	opts := zkwatch.Options{SessionTimeout: 4 * time.Second, Auth: []zkwatch.Auth{zkwatch.SASLDigestAuth("ops", users["ops"])}}
-	watched := watchtest.Dial(t, e.ConnectString(), opts)
+	// The watcher is on the followers, and the member stopped is one of
+	// them: the ensemble keeps its quorum, and the other sessions their
+	// connections (every member drops its clients while a new leader is
+	// elected).
+	members := e.Members()
+	leader := members[e.Leader()]
+	var followers []string
+	for _, m := range members {
+		if m != leader {
+			followers = append(followers, m.Addr())
+		}
+	}
+	watched := watchtest.Dial(t, strings.Join(followers, ","), opts)
 	acl := []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: "ops"}}
 	if _, err := watched.LockZK().Create("/f", nil, 0, acl); err != nil {
 		t.Fatal(err)
@@ -41,17 +53,11 @@ func TestIntegrationSASLFailover(t *testing.T) {
 		member = s.Conn.Server
 		return s.Locks["/f"] != nil && member != ""
 	})
-	// The holder stays on the members that stay up: a holder whose
-	// connection drops is told its lock may be lost, which is the lock
-	// client's rule, not what this test is about. The waiter may be on
-	// any member, the one stopped too.
-	var others []string
-	for _, m := range e.Members() {
-		if m.Addr() != member {
-			others = append(others, m.Addr())
-		}
-	}
-	holder := watchtest.Dial(t, strings.Join(others, ","), opts)
+	// The holder stays on the leader: a holder whose connection drops is
+	// told its lock may be lost, which is the lock client's rule, not
+	// what this test is about. The waiter may be on any member, the one
+	// stopped too.
+	holder := watchtest.Dial(t, leader.Addr(), opts)
 	waiter := watchtest.Dial(t, e.ConnectString(), opts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
