@@ -23,7 +23,7 @@ var ErrAuthFailed = zk.ErrAuthFailed
 // connection of the session authenticates with before anything else
 // (Scheme "sasl").
 //
-// Its String and GoString methods print the scheme and user only, so that
+// Its String and GoString methods print the scheme only, so that
 // formatting an Auth (or an Options holding one) never shows the secret.
 type Auth struct {
 	Scheme string
@@ -56,13 +56,8 @@ func SASLDigestAuth(user, password string) Auth {
 // rather than being added with addauth.
 func (a Auth) IsSASL() bool { return a.Mechanism != nil }
 
-// String returns the scheme and user with the secret masked.
-func (a Auth) String() string {
-	if a.User == "" {
-		return a.Scheme + ":****"
-	}
-	return a.Scheme + ":" + a.User + ":****"
-}
+// String returns the scheme with the secret masked.
+func (a Auth) String() string { return a.Scheme + ":****" }
 
 // GoString is String, so that %#v does not print the secret either.
 func (a Auth) GoString() string { return "zkwatch.Auth{" + a.String() + "}" }

@@ -63,3 +63,19 @@ func TestAuthNeverFormatsSecret(t *testing.T) {
 		t.Errorf("Auth prints %q", s)
 	}
 }
+
+func TestSASLAuthNeverFormatsSecret(t *testing.T) {
+	opt := Options{Auth: []Auth{SASLDigestAuth("ops", "s4sl-s3cret")}}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		if s := fmt.Sprintf(verb, opt); strings.Contains(s, "s4sl-s3cret") {
+			t.Errorf("%s of Options shows the secret: %s", verb, s)
+		}
+	}
+	m, err := opt.Auth[0].Mechanism("zk1")
+	if err != nil || m.Name() != "DIGEST-MD5" || strings.Contains(fmt.Sprint(m), "s4sl-s3cret") {
+		t.Errorf("mechanism %v, %v", m, err)
+	}
+	if _, _, err := saslAuth([]Auth{opt.Auth[0], opt.Auth[0]}); err == nil {
+		t.Error("two sasl credentials were taken")
+	}
+}

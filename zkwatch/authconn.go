@@ -238,14 +238,17 @@ func describe(code int32) string {
 }
 
 // AuthDialer returns a go-zookeeper dialer (zk.WithDialer) whose
-// connections authenticate with the SASL credential among auth, if any,
-// each exchange bounded by timeout, as Dial's own do: for a go-zookeeper
-// connection made outside zkwatch that must reach a server that
-// requires SASL.
-func AuthDialer(auth []Auth, timeout time.Duration) (zk.Dialer, error) {
+// connections, made by base (nil: plain TCP), authenticate with the SASL
+// credential among auth, if any, each exchange bounded by timeout, as
+// Dial's own do: for a go-zookeeper connection made outside zkwatch that
+// must reach a server that requires SASL.
+func AuthDialer(base zk.Dialer, auth []Auth, timeout time.Duration) (zk.Dialer, error) {
 	state, err := newDialAuth(auth, timeout)
 	if err != nil {
 		return nil, err
 	}
-	return authDialer(net.DialTimeout, state), nil
+	if base == nil {
+		base = net.DialTimeout
+	}
+	return authDialer(base, state), nil
 }

@@ -33,7 +33,7 @@ const saslTestACL = "sasl:app:crwda,sasl:ops:crwda,sasl:reader:r"
 func securedCluster(t *testing.T) (*zktest.Server, peers.Contender) {
 	t.Helper()
 	srv := zktest.Start(t, zktest.SASLDigest(t, saslTestUsers, true), zktest.WithJVMFlags("-Dzookeeper.superUser="+saslSuperUser))
-	observer, err := zkwatch.AuthDialer([]zkwatch.Auth{zkwatch.SASLDigestAuth("ops", saslTestUsers["ops"])}, 10*time.Second)
+	observer, err := zkwatch.AuthDialer(nil, []zkwatch.Auth{zkwatch.SASLDigestAuth("ops", saslTestUsers["ops"])}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

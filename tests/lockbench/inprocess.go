@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -78,6 +79,10 @@ type inProcess struct {
 	receipts map[receipt]int
 	// disconnects counts dropped connections while looping.
 	disconnects atomic.Int64
+	// connectWrites counts the requests the contenders' connections sent
+	// before each had its session: the connect request, and the SASL
+	// exchange's when authenticating.
+	connectWrites atomic.Int64
 }
 
 // contender is one goroutine's session and record.
@@ -114,8 +119,25 @@ func (d *inProcess) start(ctx context.Context) error {
 
 // connect opens c's session and returns once it has one.
 func (d *inProcess) connect(ctx context.Context, c *contender) (*zk.Conn, error) {
-	conn, events, err := zk.Connect([]string{d.cfg.Addr}, SessionTimeout,
-		zk.WithLogger(discard{}), zk.WithEventCallback(func(ev zk.Event) { d.count(c, ev) }))
+	var connecting atomic.Bool
+	connecting.Store(true)
+	var counted zk.Dialer = func(network, addr string, timeout time.Duration) (net.Conn, error) {
+		conn, err := net.DialTimeout(network, addr, timeout)
+		if err != nil {
+			return nil, err
+		}
+		return &writeCounter{Conn: conn, counting: &connecting, n: &d.connectWrites}, nil
+	}
+	if d.cfg.Dial != nil {
+		counted = d.cfg.Dial(counted)
+	}
+	conn, events, err := zk.Connect([]string{d.cfg.Addr}, SessionTimeout, zk.WithDialer(counted),
+		zk.WithLogger(discard{}), zk.WithEventCallback(func(ev zk.Event) {
+			if ev.State == zk.StateHasSession {
+				connecting.Store(false)
+			}
+			d.count(c, ev)
+		}))
 	if err != nil {
 		return nil, err
 	}
@@ -243,3 +265,18 @@ func (d *inProcess) close() {
 type discard struct{}
 
 func (discard) Printf(string, ...any) {}
+
+// writeCounter counts the frames written on a connection while counting
+// is set: go-zookeeper and the SASL exchange write one request a call.
+type writeCounter struct {
+	net.Conn
+	counting *atomic.Bool
+	n        *atomic.Int64
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	if w.counting.Load() {
+		w.n.Add(1)
+	}
+	return w.Conn.Write(p)
+}

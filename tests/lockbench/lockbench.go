@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/go-zookeeper/zk"
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch/words"
@@ -18,6 +19,10 @@ const (
 	GoZk    Client = "go-zk"   // go-zookeeper zk.Lock, in process
 	Curator Client = "curator" // Apache Curator InterProcessMutex (JVM)
 	Kazoo   Client = "kazoo"   // kazoo Lock (Python)
+	// OursSASL is Ours on connections that authenticate by SASL
+	// DIGEST-MD5 through Config.Dialer (zkwatch.AuthDialer), as zklocks
+	// connects to a secured cluster.
+	OursSASL Client = "zklocks+sasl"
 )
 
 // Clients lists every client, ours first.
@@ -44,6 +49,10 @@ type Config struct {
 	Warmup, Window time.Duration
 	// Logf, when set, gets the clients' log lines.
 	Logf func(format string, args ...any)
+	// Dial wraps the plain TCP dialer of each in-process contender's
+	// connection (OursSASL's authenticates through it: zkwatch.AuthDialer);
+	// nil dials plain TCP.
+	Dial func(base zk.Dialer) zk.Dialer
 }
 
 // Run measures cfg. It returns an error when a contender fails or the
@@ -99,6 +108,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	r.Disconnects = disconnects
 	r.Tally = d.tally(holds)
 	r.Tally.Notifications = last.counters.notifications() - first.counters.notifications()
+	if in, ok := d.(*inProcess); ok {
+		r.ConnectRequests, r.Connects = in.connectWrites.Load(), int64(len(in.contenders))
+	}
 	return r, nil
 }
 
@@ -190,6 +202,11 @@ func newDriver(cfg Config) (driver, error) {
 	switch cfg.Client {
 	case Ours:
 		return newInProcess(cfg, oursLocker), nil // counts its calls
+	case OursSASL:
+		if cfg.Dial == nil {
+			return nil, fmt.Errorf("lockbench: %s needs Config.Dial", cfg.Client)
+		}
+		return newInProcess(cfg, oursLocker), nil
 	case GoZk:
 		return newInProcess(cfg, gozkLocker), nil
 	case Curator:

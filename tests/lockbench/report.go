@@ -73,7 +73,7 @@ func (rep *Report) Print(w io.Writer) {
 
 // verdicts prints the targets' outcome for n contenders.
 func (rep *Report) verdicts(w io.Writer, rs []Result, n int) {
-	var ours, best, goZk, curator *Result
+	var ours, best, goZk, curator, sasl *Result
 	for i := range rs {
 		r := &rs[i]
 		if r.Contenders != n {
@@ -88,6 +88,8 @@ func (rep *Report) verdicts(w io.Writer, rs []Result, n int) {
 		switch {
 		case r.Client == Ours:
 			ours = r
+		case r.Client == OursSASL:
+			sasl = r
 		case best == nil || r.Rate() > best.Rate():
 			best = r
 		}
@@ -123,6 +125,16 @@ func (rep *Report) verdicts(w io.Writer, rs []Result, n int) {
 		ratio := ours.Rate() / best.Rate()
 		fmt.Fprintf(w, "%2d contenders: %s %.0f acq/s vs best other (%s) %.0f acq/s = %.2f× (target ≥ 1.00×): %s%s\n",
 			n, Ours, ours.Rate(), best.Client, best.Rate(), ratio, verdict(ratio >= 1), separation(*ours, *best))
+	}
+	if sasl != nil {
+		ratio := sasl.Rate() / ours.Rate()
+		fmt.Fprintf(w, "%2d contenders: %s %.0f acq/s vs %s %.0f acq/s = %.2f× (target ≥ 0.95×): %s%s\n",
+			n, OursSASL, sasl.Rate(), Ours, ours.Rate(), ratio, verdict(ratio >= 0.95), separation(*sasl, *ours))
+		if sasl.Connects > 0 && ours.Connects > 0 {
+			more := float64(sasl.ConnectRequests)/float64(sasl.Connects) - float64(ours.ConnectRequests)/float64(ours.Connects)
+			fmt.Fprintf(w, "%2d contenders: %s connecting: %.2f requests more than %s, each a round trip (target ≤ 2): %s\n",
+				n, OursSASL, more, Ours, verdict(more <= 2.005))
+		}
 	}
 	npr := ours.NotificationsPerRelease()
 	fmt.Fprintf(w, "%2d contenders: %s notifications per release %.2f (target exactly 1): %s\n",

@@ -44,6 +44,11 @@ type Result struct {
 	// over the same events, where the window's figures are cut by its
 	// edges.
 	Tally Tally
+	// ConnectRequests are the requests the in-process contenders'
+	// connections sent before each had its session, over Connects
+	// connections: one each (the connect request) in plain TCP, three
+	// with SASL DIGEST-MD5 (its two rounds).
+	ConnectRequests, Connects int64
 	// Rates are the acquisitions per second of each window measured: one,
 	// or one per Result merged (see Merge).
 	Rates []float64
@@ -71,6 +76,8 @@ func Merge(rs ...Result) Result {
 		m.Received.Wakes += r.Received.Wakes
 		m.Disconnects += r.Disconnects
 		m.Tally = m.Tally.Add(r.Tally)
+		m.ConnectRequests += r.ConnectRequests
+		m.Connects += r.Connects
 		m.Rates = append(m.Rates, r.Rates...)
 		for _, o := range r.Ops {
 			i, ok := at[o.Name]
