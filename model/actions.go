@@ -61,6 +61,13 @@ type Actions struct {
 	// events (see ActionFeed), so that the state, the event log and a
 	// recording say what the operator did. It must not block.
 	Told func(lockcore.Action)
+	// Access, when set, reads whether the session may do an action on a
+	// node (the ACL that decides, against the session's identities):
+	// summary says who may, for a confirmation; refusal, when the ACL
+	// grants the permission to no identity of the session, refuses the
+	// action before it is tried (or put to a second person). nil checks
+	// nothing: the server decides.
+	Access func(ctx context.Context, kind lockcore.ActionKind, node string) (summary string, refusal error)
 
 	once  sync.Once
 	locks *lockcore.Client // our lock client on ZK, made at the first Acquire
@@ -217,4 +224,14 @@ func (a *Actions) action(action lockcore.ActionKind, e lockcore.Expect, how made
 		}
 	}
 	return act
+}
+
+// permitted is Access's refusal, if any: an action the ACL does not allow
+// is refused before it is tried, and not audited, as nothing was tried.
+func (a *Actions) permitted(ctx context.Context, action lockcore.ActionKind, node string) error {
+	if a.Access == nil {
+		return nil
+	}
+	_, refusal := a.Access(ctx, action, node)
+	return refusal
 }

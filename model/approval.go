@@ -165,6 +165,11 @@ func (a *Actions) gated(ctx context.Context, kind lockcore.ActionKind, es []lock
 			return err
 		}
 	}
+	for _, e := range es {
+		if err := a.permitted(ctx, kind, e.Path); err != nil {
+			return err
+		}
+	}
 	// The moment it was confirmed, also when it runs later, approved.
 	how := made{}
 	if a.Recording != nil {

@@ -215,6 +215,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.operated(msg)
 	case flashMsg:
 		a.say(msg.text, msg.isErr)
+	case accessReadMsg:
+		a.showAccess(msg)
 	case fleetChangedMsg:
 		return a, a.fleet.changed()
 	case replayTickMsg:

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/zklocks/zklocks/model"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -32,6 +34,10 @@ type confirmDialog struct {
 	// while the dialog was open, says so, and the dialog offers nothing.
 	targets []target
 	gone    string
+	// access says who may do it, once the ACL has been read (see
+	// readAccess); denied, that the ACL grants it to no identity of the
+	// session, and the dialog offers nothing.
+	access, denied string
 }
 
 // update handles a key; done says the dialog closes, and cmd is the
@@ -39,6 +45,9 @@ type confirmDialog struct {
 func (d *confirmDialog) update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd) {
 	if d.gone != "" {
 		return true, goneClosed(d.gone)
+	}
+	if d.denied != "" {
+		return true, deniedClosed(d.denied)
 	}
 	if key.Matches(msg, k.Yes) {
 		return true, d.yes
@@ -53,10 +62,17 @@ func (d *confirmDialog) view(st *styles, w int) string {
 	if d.gone != "" {
 		return goneView(st, w, d.gone)
 	}
+	if d.denied != "" {
+		return deniedView(st, w, d.denied)
+	}
 	inner := dialogWidth(w)
 	var lines []string
 	lines = append(lines, st.danger.s(fit(d.title, inner)))
-	for _, l := range d.lines {
+	shown := d.lines
+	if d.access != "" {
+		shown = append(append([]string(nil), shown...), model.Printable(d.access)+".")
+	}
+	for _, l := range shown {
 		for _, part := range wrap(l, inner, "  ") {
 			lines = append(lines, fit(part, inner))
 		}

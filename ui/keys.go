@@ -276,8 +276,8 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		s.add(colScreen, (*App).toggleMark, &k.Mark)
 		s.add(colOperate, operate((*operator).askAcquire), &k.Acquire)
 		s.add(colOperate, func(a *App, _ tea.KeyMsg) tea.Cmd { return a.op.releaseOwn() }, &k.ReleaseOwn)
-		s.add(colOperate, operate((*operator).askForceRelease), &k.ForceRelease)
-		s.add(colOperate, operate((*operator).askRevoke), &k.Revoke)
+		s.add(colOperate, operateCmd((*operator).askForceRelease), &k.ForceRelease)
+		s.add(colOperate, operateCmd((*operator).askRevoke), &k.Revoke)
 		s.add(colOperate, operate((*operator).askFence), &k.Fence)
 	}
 	s.short = k.short(f)
@@ -408,6 +408,12 @@ func operate(ask func(op *operator, sel selection)) keyDo {
 		ask(&a.op, a.selection())
 		return nil
 	}
+}
+
+// operateCmd is operate for an operation that reads something once its
+// dialog is open.
+func operateCmd(ask func(op *operator, sel selection) tea.Cmd) keyDo {
+	return func(a *App, _ tea.KeyMsg) tea.Cmd { return ask(&a.op, a.selection()) }
 }
 
 func switchTab(step int) keyDo {

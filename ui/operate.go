@@ -72,14 +72,14 @@ func (op *operator) shownParticipant(what string, sel selection) (lockcore.Parti
 	return *sel.participant, true
 }
 
-func (op *operator) askForceRelease(sel selection) {
+func (op *operator) askForceRelease(sel selection) tea.Cmd {
 	const what = "force-release"
 	if !op.canAct(what) {
-		return
+		return nil
 	}
 	q, ok := op.shownParticipant(what, sel)
 	if !ok || !op.read(what, q) {
-		return
+		return nil
 	}
 	e := lockcore.ExpectParticipant(q)
 	told := "Its session is not told: if its client is alive, it goes on as if its node were still there " +
@@ -98,26 +98,28 @@ func (op *operator) askForceRelease(sel selection) {
 		d.confirm.footer = "y deletes the node · v revokes instead · any other key (enter, esc) cancels"
 	}
 	op.host.open(d)
+	return readAccess(op.actions, lockcore.ActionForceRelease, e.Path)
 }
 
-func (op *operator) askRevoke(sel selection) {
+func (op *operator) askRevoke(sel selection) tea.Cmd {
 	const what = "revoke"
 	if !op.canAct(what) {
-		return
+		return nil
 	}
 	q, ok := op.shownParticipant(what, sel)
 	if !ok || !op.read(what, q) {
-		return
+		return nil
 	}
 	if err := lockcore.CheckRevocable(path.Base(q.Path), q.Session); err != nil {
 		op.host.say("revoke: "+err.Error()+" (D force-releases)", true)
-		return
+		return nil
 	}
 	lines := append(op.describe(q, sel.lock), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
 		"Only a Curator client that made its lock revocable releases; any other ignores it. Nothing is deleted. Audited.")
 	e := lockcore.ExpectParticipant(q)
 	op.host.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
 		yes: revoke(op.actions, e), targets: []target{{sel.lockPath, e}}})
+	return readAccess(op.actions, lockcore.ActionRevoke, e.Path)
 }
 
 func (op *operator) askFence(sel selection) {

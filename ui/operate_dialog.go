@@ -114,7 +114,7 @@ type forceDialog struct {
 }
 
 func (d *forceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
-	if d.revoke != nil && d.confirm.gone == "" && pressed(msg, k.Revoke) {
+	if d.revoke != nil && d.confirm.gone == "" && d.confirm.denied == "" && pressed(msg, k.Revoke) {
 		return true, d.revoke
 	}
 	return d.confirm.update(k, msg)

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/spf13/cobra"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -57,4 +59,20 @@ func checkAcquireAccess(cmd *cobra.Command, conn *zkwatch.Conn, path string) err
 		return nil
 	}
 	return checkAccess(cmd, conn, "acquire", path)
+}
+
+// accessHook is model.Actions.Access on conn, for the UI: what
+// checkAccess says, as a summary for its dialogs and a refusal.
+func accessHook(conn *zkwatch.Conn) func(ctx context.Context, kind lockcore.ActionKind, node string) (string, error) {
+	return func(ctx context.Context, kind lockcore.ActionKind, node string) (string, error) {
+		n := needFor(string(kind), node)
+		a, err := conn.CheckAccess(ctx, n.on, n.perm)
+		if err != nil {
+			return fmt.Sprintf("whether this session may %s it is not known: %v", n.verb, err), nil
+		}
+		if denial := a.Denial(n.verb, node); denial != nil {
+			return "", denial
+		}
+		return a.Summary(), nil
+	}
 }

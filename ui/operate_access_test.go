@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+var errNotPermitted = errors.New("cannot delete it: the ACL of /locks/billing grants DELETE to sasl:kafka only; this session is sasl:reader")
+
+// TestForceReleaseSaysWhoMay opens the force-release dialog on a session
+// the ACL refuses: the dialog says so and offers nothing, y deletes
+// nothing; on a session it allows, the dialog says who may, and y deletes.
+func TestForceReleaseSaysWhoMay(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		summary string
+		refusal error
+	}{
+		{"refused", "", errNotPermitted},
+		{"allowed", "this session (sasl:ops, as whoAmI says) has DELETE on /locks/billing: granted to sasl:ops", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, z, audit := newOperateApp(t)
+			var asked []string
+			a.op.actions.Access = func(_ context.Context, kind lockcore.ActionKind, node string) (string, error) {
+				asked = append(asked, string(kind)+" "+node)
+				return tc.summary, tc.refusal
+			}
+			holder := participant(t, a, "/locks/billing", 0)
+			send(a, openLockMsg{path: "/locks/billing"})
+			press(a, "D")
+			sc := screen(a)
+			if len(asked) != 1 || asked[0] != "force-release "+holder.Path {
+				t.Fatalf("asked %v", asked)
+			}
+			if tc.refusal != nil {
+				if !strings.Contains(sc, "Not permitted") || !strings.Contains(sc, "grants DELETE to sasl:kafka") || strings.Contains(sc, "y deletes") {
+					t.Fatalf("the refused dialog:\n%s", sc)
+				}
+				press(a, "y")
+				if w := z.writes(); len(w) != 0 || audit.Len() != 0 {
+					t.Fatalf("refused, yet: %v %s", w, audit)
+				}
+				if l := statusLine(a); !strings.Contains(l, "nothing was done") {
+					t.Fatalf("status: %q", l)
+				}
+				return
+			}
+			if !strings.Contains(strings.Join(strings.Fields(sc), " "), "granted to sasl:ops") {
+				t.Fatalf("the dialog does not say who may:\n%s", sc)
+			}
+			press(a, "y")
+			if w := z.writes(); len(w) != 1 || w[0] != fmt.Sprintf("delete %s 0", holder.Path) {
+				t.Fatalf("writes %v", w)
+			}
+		})
+	}
+}
