@@ -34,3 +34,21 @@ func (c *Conn) AuthRequired(ctx context.Context) (bool, error) {
 	}
 	return false, fmt.Errorf("a session without credentials: %w", err)
 }
+
+// Accepted reads the root's stat, so that a session without SASL on a
+// server that requires it hears so (ErrSASLRequired) before it starts
+// watching, rather than from every read that follows. A session with a
+// SASL credential has been accepted by Dial already: it reads nothing.
+func (c *Conn) Accepted(ctx context.Context) error {
+	if c.auth != nil && c.auth.mechanism != nil {
+		return nil
+	}
+	_, err := call(ctx, func() (bool, error) {
+		ok, _, err := c.zk.Exists(c.abs("/"))
+		return ok, err
+	})
+	if errors.Is(err, ErrSASLRequired) {
+		return err
+	}
+	return nil
+}

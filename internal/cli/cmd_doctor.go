@@ -50,7 +50,7 @@ zklocks postmortem --recording DIR can tell of, run on that host.
 			if err != nil {
 				return err
 			}
-			conn, err := s.dial(cmd.Context())
+			conn, err := s.dialUnchecked(cmd.Context())
 			if err != nil {
 				return err
 			}

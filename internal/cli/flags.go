@@ -93,6 +93,24 @@ func (g *globalFlags) register(root *cobra.Command) {
 // dial connects as the settings say, waiting up to s.timeout; failures
 // carry the exit code to use.
 func (s settings) dial(ctx context.Context) (*zkwatch.Conn, error) {
+	conn, err := s.dialUnchecked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A server that requires SASL of a session without it says so here,
+	// once, rather than a long-running command reading on regardless.
+	checkCtx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	if err := conn.Accepted(checkCtx); err != nil {
+		conn.Close()
+		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%s: %w", conn.Target(), err)}
+	}
+	return conn, nil
+}
+
+// dialUnchecked is dial without asking whether the server accepts the
+// session, for doctor, which reports it.
+func (s settings) dialUnchecked(ctx context.Context) (*zkwatch.Conn, error) {
 	opt, err := s.options()
 	if err != nil {
 		return nil, &exitError{code: exitUsage, err: err}

@@ -117,6 +117,28 @@ contexts:
 			}
 		})
 	}
+	// Every command, without credentials, fails within its timeout
+	// saying the server requires SASL.
+	for _, args := range [][]string{
+		{"ls", "--root", "/sasl"},
+		{"check", "/sasl/kazoo"},
+		{"acquire", "/sasl/kazoo", "--hold", "1s"},
+		{"release", "/sasl/kazoo/any", "--force", "--yes"},
+		{"record", "--out", filepath.Join(dir, "rec.zklocks"), "--root", "/sasl"},
+	} {
+		t.Run("no credentials "+args[0], func(t *testing.T) {
+			start := time.Now()
+			full := append(args, "--server", srv.Addr(), "--timeout", "20s", "--log-file", logFile,
+				"--audit-log", filepath.Join(dir, "audit.log"))
+			_, errOut, code := run(t, full...)
+			if code == exitOK || !strings.Contains(errOut, "requires sasl") {
+				t.Fatalf("exit %d; stderr does not say SASL is required: %s", code, errOut)
+			}
+			if took := time.Since(start); took > 25*time.Second {
+				t.Fatalf("took %v, past its 20s timeout", took)
+			}
+		})
+	}
 	logged, _ := readFileString(logFile)
 	for _, pw := range saslTestUsers {
 		for _, o := range append(outputs, logged) {
