@@ -26,6 +26,7 @@ type sessionState struct {
 // the picture; after an expiry the watches are gone and everything is
 // found and read again.
 func (w *Watcher) trackConn(ctx context.Context) {
+	var told string // the authentication problem last reported
 	for {
 		var ev zk.Event
 		var ok bool
@@ -40,6 +41,7 @@ func (w *Watcher) trackConn(ctx context.Context) {
 		if ev.Type != zk.EventSession {
 			continue
 		}
+		told = w.tellAuthProblem(ctx, told)
 		w.mu.Lock()
 		prev := w.session.state
 		next := prev
@@ -115,4 +117,21 @@ func (w *Watcher) guardOnce(ctx context.Context) (guarded context.Context, stop 
 		}
 	}()
 	return inner, func() { cancel(); <-done }
+}
+
+// tellAuthProblem reports, once each, why the session's connections are
+// not authenticated as asked (a member that refuses the SASL credentials
+// on a reconnect, a server that requires SASL of a session without it):
+// go-zookeeper only goes on trying, which would look like a connection
+// lost. It returns what it has now told.
+func (w *Watcher) tellAuthProblem(ctx context.Context, told string) string {
+	p := w.conn.AuthProblem()
+	if p == nil {
+		return ""
+	}
+	if text := p.Error(); text != told {
+		w.emit(ctx, Event{Kind: EventError, At: time.Now(), Err: fmt.Errorf("authentication: %w", p)})
+		return text
+	}
+	return told
 }

@@ -7,6 +7,8 @@ package zkwatch_test
 
 import (
 	"context"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -121,4 +123,27 @@ func hasIdentity(ids zkwatch.Identities, scheme, id string) bool {
 		}
 	}
 	return false
+}
+
+// TestIntegrationSASLRefusedOnReconnect restarts the server with the
+// operator's password changed: the watcher's reconnect is refused, and
+// the watcher says so (an error event naming the refusal), not only that
+// the connection was lost.
+func TestIntegrationSASLRefusedOnReconnect(t *testing.T) {
+	jaas := filepath.Join(t.TempDir(), "jaas.conf")
+	zks := zktest.Start(t, zktest.SASLDigestAt(t, jaas, map[string]string{"ops": "before-Pa55"}, true))
+	opts := zkwatch.Options{SessionTimeout: 2 * time.Second, Auth: []zkwatch.Auth{zkwatch.SASLDigestAuth("ops", "before-Pa55")}}
+	conn := watchtest.Dial(t, zks.Addr(), opts)
+	feed := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/"}})
+	feed.Until(t, "connected", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Connected })
+	zks.Stop()
+	zktest.WriteJAAS(t, jaas, map[string]string{"ops": "after-Pa55"})
+	zks.Restart()
+	feed.UntilEvent(t, "the refusal told", func(ev zkwatch.Event) bool {
+		return ev.Kind == zkwatch.EventError && errors.Is(ev.Err, zkwatch.ErrSASLRejected) &&
+			strings.Contains(ev.Err.Error(), "wrong password or unknown user")
+	})
+	if p := conn.AuthProblem(); !errors.Is(p, zkwatch.ErrSASLRejected) {
+		t.Fatalf("AuthProblem = %v", p)
+	}
 }

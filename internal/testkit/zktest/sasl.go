@@ -18,6 +18,27 @@ import (
 // that has not gets error −124 and the server closes the session.
 func SASLDigest(t testing.TB, users map[string]string, enforce bool) Option {
 	t.Helper()
+	return SASLDigestAt(t, filepath.Join(t.TempDir(), "jaas.conf"), users, enforce)
+}
+
+// SASLDigestAt is SASLDigest with the JAAS file at jaas, which the test
+// may write again (WriteJAAS) while the server is stopped: a server that
+// restarts knowing other users or passwords.
+func SASLDigestAt(t testing.TB, jaas string, users map[string]string, enforce bool) Option {
+	t.Helper()
+	WriteJAAS(t, jaas, users)
+	flags := []string{"-Djava.security.auth.login.config=" + jaas,
+		"-Dzookeeper.authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"}
+	if enforce {
+		flags = append(flags, "-Dzookeeper.enforce.auth.enabled=true", "-Dzookeeper.enforce.auth.schemes=sasl")
+	}
+	return WithJVMFlags(flags...)
+}
+
+// WriteJAAS writes a JAAS file whose Server section has ZooKeeper's
+// DigestLoginModule with users (name to password), mode 0600.
+func WriteJAAS(t testing.TB, path string, users map[string]string) {
+	t.Helper()
 	var b strings.Builder
 	b.WriteString("Server {\n  org.apache.zookeeper.server.auth.DigestLoginModule required")
 	names := make([]string, 0, len(users))
@@ -29,14 +50,7 @@ func SASLDigest(t testing.TB, users map[string]string, enforce bool) Option {
 		fmt.Fprintf(&b, "\n  user_%s=%q", n, users[n])
 	}
 	b.WriteString(";\n};\n")
-	jaas := filepath.Join(t.TempDir(), "jaas.conf")
-	if err := os.WriteFile(jaas, []byte(b.String()), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatalf("zktest: write jaas file: %v", err)
 	}
-	flags := []string{"-Djava.security.auth.login.config=" + jaas,
-		"-Dzookeeper.authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"}
-	if enforce {
-		flags = append(flags, "-Dzookeeper.enforce.auth.enabled=true", "-Dzookeeper.enforce.auth.schemes=sasl")
-	}
-	return WithJVMFlags(flags...)
 }
