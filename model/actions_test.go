@@ -103,3 +103,29 @@ func TestUnconfirmedIsAudited(t *testing.T) {
 		t.Fatal("an unconfirmed attempt was told to the state as an action")
 	}
 }
+
+// TestAccessRefusesBeforeTrying: an action the ACL check refuses never
+// reaches ZooKeeper and writes no audit line, as nothing was tried.
+func TestAccessRefusesBeforeTrying(t *testing.T) {
+	var log bytes.Buffer
+	denied := errors.New("cannot delete /l/n: the ACL of /l grants DELETE to sasl:app only; this session is sasl:reader")
+	var asked []string
+	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log),
+		Access: func(_ context.Context, kind lockcore.ActionKind, node string) (string, error) {
+			asked = append(asked, string(kind)+" "+node)
+			return "", denied
+		}}
+	e := lockcore.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
+	for name, act := range map[string]func() error{
+		"force-release": func() error { return a.ForceRelease(t.Context(), e) },
+		"revoke":        func() error { return a.Revoke(t.Context(), e) },
+		"fence":         func() error { return a.Fence(t.Context(), []lockcore.Expect{e}) },
+	} {
+		if err := act(); !errors.Is(err, denied) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if len(asked) != 3 || log.Len() != 0 {
+		t.Fatalf("asked %v; audit %q", asked, log.String())
+	}
+}
