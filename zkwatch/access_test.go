@@ -37,6 +37,8 @@ func TestAccessJudge(t *testing.T) {
 		{"x509 by the server", []zk.ACL{{Perms: zk.PermAll, Scheme: "x509", ID: "CN=ops"}}, server(Identity{"x509", "CN=ops"}), zk.PermWrite, true, true, "x509:CN=ops", ""},
 		{"digest from credentials", []zk.ACL{{Perms: zk.PermAll, Scheme: "digest", ID: "ops:hash"}}, creds(Identity{"digest", "ops:hash"}),
 			zk.PermDelete, true, true, "digest:ops:hash", ""},
+		{"digest user without its hash", []zk.ACL{{Perms: zk.PermAll, Scheme: "digest", ID: "ops:hash"}}, server(Identity{"digest", "ops"}),
+			zk.PermDelete, false, false, "", ""},
 		{"digest is not sasl", []zk.ACL{{Perms: zk.PermAll, Scheme: "sasl", ID: "ops"}}, server(Identity{"digest", "ops:hash"}), zk.PermDelete, false, true, "", "sasl:ops only"},
 		{"other scheme", []zk.ACL{{Perms: zk.PermAll, Scheme: "ldap", ID: "ops"}}, server(ops), zk.PermDelete, false, false, "", ""},
 	} {

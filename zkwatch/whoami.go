@@ -98,8 +98,20 @@ func (c *Conn) WhoAmI(ctx context.Context) (Identities, error) {
 		return Identities{}, fmt.Errorf("whoami: the answer is not a list of identities: %w", r.Err())
 	}
 	ids := Identities{FromServer: true}
+	given := c.fromCredentials("")
 	for _, in := range infos {
-		ids.List = append(ids.List, Identity{Scheme: in.AuthScheme, ID: in.User})
+		id := Identity{Scheme: in.AuthScheme, ID: in.User}
+		if id.Scheme == "digest" {
+			// whoAmI names a digest identity by its user alone, and the
+			// server takes any password: the ACL's user:hash is known
+			// only from the password given.
+			for _, g := range given.List {
+				if g.Scheme == "digest" && strings.HasPrefix(g.ID, id.ID+":") {
+					id = g
+				}
+			}
+		}
+		ids.List = append(ids.List, id)
 	}
 	return ids, nil
 }
