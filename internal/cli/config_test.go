@@ -169,6 +169,7 @@ contexts:
       - {user: env, password-env: ZK_PASS}
       - {user: file, password-file: pw.txt}
       - {user: unset, password-env: ZK_UNSET_VARIABLE}
+      - {scheme: sasl, user: app, password: `+secret+`}
 `)
 	out, errOut, code := run(t, "config", "view")
 	if code != exitOK {
@@ -181,6 +182,7 @@ contexts:
 		"password-env: ZK_PASS # set",
 		"password-file: " + filepath.Join(dir, "zklocks", "pw.txt"),
 		"password-env: ZK_UNSET_VARIABLE # not set",
+		"scheme: sasl\n    user: app\n    password: '****' # plain text in the config file",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("config view lacks %q:\n%s", want, out)
@@ -189,8 +191,8 @@ contexts:
 	if !strings.Contains(errOut, "plain-text password for ops") {
 		t.Errorf("no warning about the plain-text password: %q", errOut)
 	}
-	out2, errOut2, _ := run(t, "--auth", "digest:cli:"+secret, "config", "view")
-	if !strings.Contains(out2, "user: cli\n    password: '****'\n") || !strings.Contains(out2, "auth: # --auth") {
+	out2, errOut2, _ := run(t, "--auth", "sasl:cli:"+secret, "config", "view")
+	if !strings.Contains(out2, "scheme: sasl\n    user: cli\n    password: '****'\n") || !strings.Contains(out2, "auth: # --auth") {
 		t.Errorf("config view with --auth:\n%s", out2)
 	}
 	for _, s := range []string{out, errOut, out2, errOut2} {
