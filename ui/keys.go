@@ -278,7 +278,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		s.add(colOperate, func(a *App, _ tea.KeyMsg) tea.Cmd { return a.op.releaseOwn() }, &k.ReleaseOwn)
 		s.add(colOperate, operateCmd((*operator).askForceRelease), &k.ForceRelease)
 		s.add(colOperate, operateCmd((*operator).askRevoke), &k.Revoke)
-		s.add(colOperate, operate((*operator).askFence), &k.Fence)
+		s.add(colOperate, operateCmd((*operator).askFence), &k.Fence)
 	}
 	s.short = k.short(f)
 	return s

@@ -122,27 +122,30 @@ func (op *operator) askRevoke(sel selection) tea.Cmd {
 	return readAccess(op.actions, lockcore.ActionRevoke, e.Path)
 }
 
-func (op *operator) askFence(sel selection) {
+func (op *operator) askFence(sel selection) tea.Cmd {
 	const what = "fence"
 	if !op.canAct(what) {
-		return
+		return nil
 	}
 	l := sel.lock
 	if sel.screen != focusDetail || l == nil {
 		op.host.say(what+": open a lock (enter) first", true)
-		return
+		return nil
 	}
 	cands := lockcore.FenceCandidates(*l)
 	for _, c := range cands {
 		if !op.read(what, c.Participant) {
-			return
+			return nil
 		}
 	}
 	if len(cands) == 0 {
 		op.host.say("fence: nothing to fence in "+l.Path+": no persistent contender, self-wait orphan or duplicated session", false)
-		return
+		return nil
 	}
 	op.host.open(newFenceDialog(l.Path, cands, op.actions, op.env.context))
+	// The candidates are the lock's contenders, under one parent: its ACL
+	// decides for all of them.
+	return readAccess(op.actions, lockcore.ActionFence, cands[0].Participant.Path)
 }
 
 // read reports whether q's node is read, and says why not: acting needs

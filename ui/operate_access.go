@@ -67,6 +67,17 @@ func (d *confirmDialog) showAccess(msg accessReadMsg) {
 
 func (d *forceDialog) showAccess(msg accessReadMsg) { d.confirm.showAccess(msg) }
 
+func (d *fenceDialog) showAccess(msg accessReadMsg) {
+	if len(d.cands) == 0 || d.cands[0].Participant.Path != msg.node {
+		return
+	}
+	if msg.refusal != nil {
+		d.denied = msg.refusal.Error()
+		return
+	}
+	d.access = msg.summary
+}
+
 // deniedView is a dialog whose action the ACL does not allow: it says so
 // and offers nothing.
 func deniedView(st *styles, w int, denied string) string {

@@ -61,3 +61,30 @@ func TestForceReleaseSaysWhoMay(t *testing.T) {
 		})
 	}
 }
+
+// TestFenceSaysWhoMay: the fence dialog reads the lock's ACL too, and
+// offers nothing when it refuses.
+func TestFenceSaysWhoMay(t *testing.T) {
+	a, z, _ := newOperateApp(t)
+	a.op.actions.Access = func(_ context.Context, kind lockcore.ActionKind, node string) (string, error) {
+		return "", errNotPermitted
+	}
+	send(a, openLockMsg{path: "/locks/orphans"})
+	press(a, "F")
+	if sc := screen(a); !strings.Contains(sc, "Not permitted") {
+		t.Fatalf("the refused fence dialog:\n%s", sc)
+	}
+	press(a, "y")
+	if w := z.writes(); len(w) != 0 {
+		t.Fatalf("refused, yet: %v", w)
+	}
+	b, _, _ := newOperateApp(t)
+	b.op.actions.Access = func(context.Context, lockcore.ActionKind, string) (string, error) {
+		return "this session (sasl:ops) has DELETE on /locks/orphans: granted to sasl:ops", nil
+	}
+	send(b, openLockMsg{path: "/locks/orphans"})
+	press(b, "F")
+	if sc := screen(b); !strings.Contains(sc, "this session (sasl:ops) has DELETE on /locks/orphans: granted to") {
+		t.Fatalf("the fence dialog does not say who may:\n%s", screen(b))
+	}
+}

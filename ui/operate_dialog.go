@@ -136,6 +136,8 @@ type fenceDialog struct {
 	// gone says which candidate went while the dialog was open (see
 	// goneWatcher): the fence would be refused, so it offers nothing.
 	gone string
+	// access and denied are what the lock's ACL says (see readAccess).
+	access, denied string
 }
 
 func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions, context string) *fenceDialog {
@@ -167,6 +169,9 @@ func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 	if d.gone != "" {
 		return true, goneClosed(d.gone)
 	}
+	if d.denied != "" {
+		return true, deniedClosed(d.denied)
+	}
 	switch {
 	case key.Matches(msg, k.Up):
 		d.cur = max(d.cur-1, 0)
@@ -197,6 +202,9 @@ func (d *fenceDialog) view(st *styles, w int) string {
 	if d.gone != "" {
 		return goneView(st, w, d.gone)
 	}
+	if d.denied != "" {
+		return deniedView(st, w, d.denied)
+	}
 	inner := dialogWidth(w)
 	es := d.chosen()
 	c := confirmDialog{title: "Fence " + model.Printable(d.path) + ": delete " + itoa(len(es)) + " of " +
@@ -205,7 +213,11 @@ func (d *fenceDialog) view(st *styles, w int) string {
 		c.lines = append(c.lines, "On "+d.where+".")
 	}
 	c.lines = append(c.lines, "A snapshot, as the lock was when this opened; a dry run: nothing is deleted "+
-		"before y. Each delete is version-checked; if any node changed or vanished since, none is deleted.", "")
+		"before y. Each delete is version-checked; if any node changed or vanished since, none is deleted.")
+	if d.access != "" {
+		c.lines = append(c.lines, model.Printable(d.access)+".")
+	}
+	c.lines = append(c.lines, "")
 	first := max(0, min(d.cur-fenceRows/2, len(d.cands)-fenceRows))
 	for i := first; i < min(first+fenceRows, len(d.cands)); i++ {
 		cand := d.cands[i]
