@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // ErrDenied: the ACL of the node an action needs a permission on does not
@@ -199,4 +200,42 @@ func (a Access) Summary() string {
 		return fmt.Sprintf("this session (%s) lacks %s on %s: the ACL grants it %s", a.Who, PermName(a.Perm), a.Path, a.grantedTo())
 	}
 	return fmt.Sprintf("whether this session (%s) has %s on %s is not known: %s", a.Who, PermName(a.Perm), a.Path, a.Why)
+}
+
+// Need is what an action needs to be allowed on node: DELETE on its
+// parent to delete it (force-release, fence), WRITE on the node itself to
+// write it (revoke), CREATE on the lock's node to join it (acquire). Verb
+// says it for a refusal ("delete"); On is the node whose ACL decides.
+type Need struct {
+	Verb string
+	On   string
+	Perm int32
+}
+
+// NeedFor is what action (a lockcore.ActionKind, or "acquire") needs on
+// node.
+func NeedFor(action, node string) Need {
+	switch action {
+	case string(lockcore.ActionRevoke):
+		return Need{Verb: "write", On: node, Perm: zk.PermWrite}
+	case "acquire":
+		return Need{Verb: "create under", On: node, Perm: zk.PermCreate}
+	}
+	return Need{Verb: "delete", On: ParentOf(node), Perm: zk.PermDelete}
+}
+
+// ActionAccess reads whether the session may do kind on node, for
+// model.Actions.Access: a summary of who may, or the refusal when the ACL
+// grants it to no identity of the session. When it cannot be known the
+// summary says why, and there is no refusal: the server decides.
+func (c *Conn) ActionAccess(ctx context.Context, kind lockcore.ActionKind, node string) (summary string, refusal error) {
+	n := NeedFor(string(kind), node)
+	a, err := c.CheckAccess(ctx, n.On, n.Perm)
+	if err != nil {
+		return fmt.Sprintf("whether this session may %s it is not known: %v", n.Verb, err), nil
+	}
+	if denial := a.Denial(n.Verb, node); denial != nil {
+		return "", denial
+	}
+	return a.Summary(), nil
 }

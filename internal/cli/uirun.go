@@ -34,7 +34,7 @@ func uiOptions(s settings, conn *zkwatch.Conn, audit *model.Audit) ui.Options {
 	if why := s.needsApproval(); why != "" {
 		actions.Gate = model.RefusingGate(why)
 	}
-	actions.Access = accessHook(conn)
+	actions.Access = conn.ActionAccess
 	opt := ui.Options{
 		ReadNode:      conn.ReadNodeDetail,
 		ReadChildren:  conn.ReadChildren,

@@ -378,7 +378,7 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 	server := cl.Conn.Target().String()
 	actions := &model.Actions{ZK: cl.Conn.LockZK(), Audit: cfg.Audit, ReadOnly: readOnly, Server: server,
 		User: ss.who.User, Key: ss.who.Key.Fingerprint, Cert: ss.who.Cert, Host: ss.who.host(), Via: model.ViaSSH,
-		NewSession: cl.NewSession, Told: feed.Told}
+		NewSession: cl.NewSession, Told: feed.Told, Access: cl.Conn.ActionAccess}
 	if c := ss.cast; c != nil {
 		// The key that confirmed an action is the last one typed before
 		// the action began.
