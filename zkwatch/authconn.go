@@ -252,3 +252,14 @@ func AuthDialer(base zk.Dialer, auth []Auth, timeout time.Duration) (zk.Dialer, 
 	}
 	return authDialer(base, state), nil
 }
+
+// authSessionDialer is the dialer of a session of zklocks' own beside
+// go-zookeeper's (the persistent watch's): the options' TCP or TLS, each
+// connection authenticated by the options' SASL credential, if any.
+func authSessionDialer(opt Options, timeout time.Duration) (zk.Dialer, error) {
+	state, err := newDialAuth(opt.Auth, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return authDialer(sessionDialer(opt), state), nil
+}

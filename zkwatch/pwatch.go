@@ -231,7 +231,11 @@ func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *ra
 	}
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	dial := sessionDialer(w.conn.opt)
+	// Its connections authenticate by SASL as the watcher's do.
+	dial, err := authSessionDialer(w.conn.opt, timeout)
+	if err != nil {
+		return nil, server, version, err
+	}
 	s, err = dialRaw(dctx, dial, server, timeout, *ident, w.conn.opt.Auth, w.onPersistentEvent)
 	if errors.Is(err, errRawExpired) {
 		*ident = rawIdentity{}

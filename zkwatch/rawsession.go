@@ -151,6 +151,9 @@ func dialRaw(ctx context.Context, dial zk.Dialer, server string, timeout time.Du
 	go s.read()
 	go s.ping()
 	for _, a := range auth {
+		if a.IsSASL() {
+			continue // the dialer's connection authenticated by SASL already
+		}
 		var aw jute.Writer
 		jute.RequestHeader{Xid: jute.XidAuth, OpCode: jute.OpAuth}.Write(&aw)
 		jute.AuthPacket{Scheme: a.Scheme, Auth: a.Secret}.Write(&aw)

@@ -55,6 +55,9 @@ func TestIntegrationSASLFailover(t *testing.T) {
 		member = s.Conn.Server
 		return s.Locks["/f"] != nil && member != ""
 	})
+	// The persistent watch's session of zklocks' own authenticates too:
+	// without it, the server would close that session at its addWatch.
+	feed.Until(t, "the persistent watch live", func(s *model.State) bool { return s.Discovery.Persistent.Live })
 	// The holder stays on the leader: a holder whose connection drops is
 	// told its lock may be lost, which is the lock client's rule, not
 	// what this test is about. The waiter may be on any member, the one
