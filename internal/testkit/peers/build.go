@@ -77,7 +77,7 @@ func startJava(t testing.TB, kind Kind, connect string, o options, handle func(s
 	if err != nil {
 		return nil, err
 	}
-	args := append(append(append([]string(nil), jvmFlags...), saslFlags...), "-cp", classpath, mainClass[kind], connect)
+	args := append(append(append(append([]string(nil), jvmFlags...), saslFlags...), o.extraJVMFlags...), "-cp", classpath, mainClass[kind], connect)
 	return startChild(java, args, o.env(), handle, logf, end)
 }
 

@@ -18,6 +18,7 @@ type options struct {
 	saslUser, saslPassword string
 	acl                    string
 	observerDialer         zk.Dialer
+	extraJVMFlags          []string // WithJVMFlags
 }
 
 // WithSASL makes every contender's client authenticate by SASL
