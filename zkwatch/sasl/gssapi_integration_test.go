@@ -1,9 +1,6 @@
 package sasl_test
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -27,7 +24,6 @@ const peersHoldBackstop = 2 * time.Minute
 type kerberosServer struct {
 	realm *kdc.Realm
 	srv   *zktest.Server
-	dir   string
 }
 
 // startKerberosServer starts a realm with principals beside ZooKeeper's
@@ -36,39 +32,11 @@ func startKerberosServer(t *testing.T, principals ...string) *kerberosServer {
 	t.Helper()
 	realm := kdc.Start(t, "ZKLOCKS.TEST")
 	realm.AddPrincipal(append([]string{"zookeeper/localhost"}, principals...)...)
-	k := &kerberosServer{realm: realm, dir: t.TempDir()}
-	jaas := k.jaas(t, "server.jaas", "Server", realm.Keytab("zookeeper.keytab", "zookeeper/localhost"), "zookeeper/localhost")
-	k.srv = zktest.Start(t,
+	jaas := realm.JAAS("Server", "zookeeper/localhost", realm.Keytab("zookeeper.keytab", "zookeeper/localhost"))
+	srv := zktest.Start(t,
 		zktest.WithConfig("authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"),
-		zktest.WithJVMFlags(k.javaFlags(jaas)...))
-	return k
-}
-
-// jaas writes a JAAS configuration with one section that logs principal
-// in from keytab, as ZooKeeper's server (section Server) and Java client
-// (section Client) read it.
-func (k *kerberosServer) jaas(t *testing.T, file, section, keytab, principal string) string {
-	t.Helper()
-	path := filepath.Join(k.dir, file)
-	text := fmt.Sprintf(`%s {
-    com.sun.security.auth.module.Krb5LoginModule required
-    useKeyTab=true
-    keyTab="%s"
-    storeKey=true
-    useTicketCache=false
-    doNotPrompt=true
-    principal="%s";
-};
-`, section, keytab, k.realm.Principal(principal))
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// javaFlags are a JVM's flags for the JAAS file and the realm's krb5.conf.
-func (k *kerberosServer) javaFlags(jaas string) []string {
-	return []string{"-Djava.security.auth.login.config=" + jaas, "-Djava.security.krb5.conf=" + k.realm.Krb5Conf}
+		zktest.WithJVMFlags(realm.JavaFlags(jaas)...))
+	return &kerberosServer{realm: realm, srv: srv}
 }
 
 // TestIntegrationKerberosForceReleaseCuratorLock: a Curator client
@@ -96,7 +64,7 @@ func TestIntegrationKerberosForceReleaseCuratorLock(t *testing.T) {
 	}
 
 	curator := peers.Start(t, peers.Curator, k.srv.Addr(),
-		peers.WithJVMFlags(k.javaFlags(k.jaas(t, "client.jaas", "Client", curatorKeytab, "curator"))...))
+		peers.WithJVMFlags(k.realm.JavaFlags(k.realm.JAAS("Client", "curator", curatorKeytab))...))
 	holder := curator.Acquire(t, "holder", "mutex", dir)
 	curator.WaitHeld(t, "holder", peersHoldBackstop)
 
