@@ -52,17 +52,28 @@ type Realm struct {
 	dir string
 	env []string
 
+	maxLife time.Duration
+
 	mu      sync.Mutex
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	stopped bool
 }
 
+// Option changes how [Start] makes a realm.
+type Option func(*Realm)
+
+// MaxLife caps the life of every ticket the KDC issues (10 hours without
+// it), for tests of what happens when tickets expire.
+func MaxLife(d time.Duration) Option {
+	return func(r *Realm) { r.maxLife = d }
+}
+
 // Start makes the realm name (its database, stash and configuration in a
 // temporary directory of t) and starts its KDC. Every principal of the
 // realm requires pre-authentication, as production realms do. A missing
 // KDC installation fails the test with the command that installs it.
-func Start(t testing.TB, name string) *Realm {
+func Start(t testing.TB, name string, opts ...Option) *Realm {
 	t.Helper()
 	for _, p := range []string{kdb5Util, kadminLocal, krb5kdc} {
 		if _, err := os.Stat(p); err != nil {
@@ -74,7 +85,10 @@ func Start(t testing.TB, name string) *Realm {
 		t.Fatalf("kdc: %v", err)
 	}
 	dir := t.TempDir()
-	r := &Realm{Name: name, Port: ports[0], Krb5Conf: filepath.Join(dir, "krb5.conf"), t: t, dir: dir}
+	r := &Realm{Name: name, Port: ports[0], Krb5Conf: filepath.Join(dir, "krb5.conf"), t: t, dir: dir, maxLife: 10 * time.Hour}
+	for _, opt := range opts {
+		opt(r)
+	}
 	r.env = append(os.Environ(), "KRB5_CONFIG="+r.Krb5Conf, "KRB5_KDC_PROFILE="+filepath.Join(dir, "kdc.conf"))
 	r.writeFile("kdc.conf", r.kdcConf())
 	r.writeFile("krb5.conf", r.krb5Conf())
@@ -101,7 +115,7 @@ func (r *Realm) kdcConf() string {
         admin_keytab = %[3]s/kadm5.keytab
         kdc_ports = %[2]d
         kdc_tcp_ports = %[2]d
-        max_life = 10h 0m 0s
+        max_life = %[4]ds
         max_renewable_life = 7d 0h 0m 0s
         default_principal_flags = +preauth
     }
@@ -110,7 +124,7 @@ func (r *Realm) kdcConf() string {
     kdc = FILE:%[3]s/kdc.log
     admin_server = FILE:%[3]s/kadmin.log
     default = FILE:%[3]s/krb5.log
-`, r.Name, r.Port, r.dir)
+`, r.Name, r.Port, r.dir, int(r.maxLife.Seconds()))
 }
 
 // krb5Conf is the clients' configuration. Java reads a realm's entry only
