@@ -2,7 +2,8 @@
 # Installs what zklocks' tests and demo need from Debian when it is missing:
 # ZooKeeper (server and recipe jars, and the servlet API its AdminServer needs), kazoo for /usr/bin/python3, Curator's
 # jars, tmux for the end-to-end terminal tests, OpenSSH's client and sshd for zklocks serve's, and Prometheus (server and
-# promtool) for the exporter's and alerting rules' tests. Java 17 and Go come
+# promtool) for the exporter's and alerting rules' tests, and MIT Kerberos' KDC and its admin tools for the
+# Kerberos tests' realm. Java 17 and Go come
 # with the machine.
 set -euo pipefail
 
@@ -21,6 +22,9 @@ command -v tmux >/dev/null || need+=(tmux)
 [ -x /usr/bin/time ] || need+=(time) # make bench-scale: peak memory of one-shot commands
 command -v java >/dev/null || need+=(default-jre-headless)
 [ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || need+=(prometheus)
+# internal/testkit/kdc: krb5kdc and kdb5_util (krb5-kdc), kadmin.local (krb5-admin-server).
+[ -x /usr/sbin/krb5kdc ] && [ -x /usr/sbin/kdb5_util ] || need+=(krb5-kdc)
+[ -x /usr/sbin/kadmin.local ] || need+=(krb5-admin-server)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 
