@@ -21,10 +21,14 @@ const (
 	layerPrivacy   = 4
 )
 
-// contextFlags are the GSS-API flags our authenticator's checksum asks for,
-// those Java's GSS-API SASL client (GssKrb5Client) asks for: mutual
-// authentication, replay and sequence detection, and integrity and
-// confidentiality offered (the security layer chosen later is none).
+// contextFlags are the GSS-API flags our authenticator's checksum asks
+// for. Java's GSS-API SASL client (GssKrb5Client) asks for confidentiality
+// and integrity (the security layer is chosen later, in the negotiation)
+// and, for ZooKeeper's client, which wants no security layer, not for
+// mutual authentication. We ask for mutual authentication as well, with
+// replay and sequence detection: the server's AP-REP then proves it holds
+// the service's key before the session acts as our identity. ZooKeeper's
+// server (GssKrb5Server) answers it; the exchange gains one round trip.
 var contextFlags = []int{gssapi.ContextFlagMutual, gssapi.ContextFlagReplay, gssapi.ContextFlagSequence,
 	gssapi.ContextFlagConf, gssapi.ContextFlagInteg}
 
@@ -66,10 +70,10 @@ type gssapiMechanism struct {
 // NewGSSAPI returns the GSSAPI mechanism for one exchange with ticket. Its
 // first token is the AP-REQ, as a GSS-API initial context token, asking
 // for mutual authentication; then it checks the server's AP-REP, answers
-// it with an empty token, and answers the server's offer of security
-// layers with "no security layer" and authzID (the client principal,
-// "name@REALM", as ZooKeeper's Java client sends; the server authorizes
-// the session as that identity only when it is the authenticated one).
+// it with an empty token (as Java's client does once its context is
+// established), and answers the server's offer of security layers with
+// "no security layer", a maximum message size of 0, and authzID: the
+// client principal, "name@REALM", as ZooKeeper's Java client sends it.
 func NewGSSAPI(ticket Ticket, authzID string) Mechanism {
 	return &gssapiMechanism{t: ticket, authzID: authzID}
 }
