@@ -25,6 +25,7 @@ command -v java >/dev/null || need+=(default-jre-headless)
 # internal/testkit/kdc: krb5kdc and kdb5_util (krb5-kdc), kadmin.local (krb5-admin-server).
 [ -x /usr/sbin/krb5kdc ] && [ -x /usr/sbin/kdb5_util ] || need+=(krb5-kdc)
 [ -x /usr/sbin/kadmin.local ] || need+=(krb5-admin-server)
+[ -x /usr/bin/kinit ] || need+=(krb5-user) # a credential cache, as an operator's kinit leaves it
 
 [ ${#need[@]} -eq 0 ] && exit 0
 

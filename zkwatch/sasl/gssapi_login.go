@@ -205,7 +205,7 @@ func (k *Kerberos) keytabClient(path string) (*client.Client, error) {
 	// client without an armour ticket.
 	cl := client.NewWithKeytab(name, realm, kt, k.conf, client.DisablePAFXFAST(true))
 	if err := cl.Login(); err != nil {
-		return nil, k.explain("log in", err)
+		return nil, k.explain("kerberos login", err)
 	}
 	return cl, nil
 }

@@ -64,6 +64,24 @@ func TestIntegrationKerberosLoginErrors(t *testing.T) {
 		})
 	}
 
+	// A credential cache, as kinit leaves it: the login takes its
+	// principal, and refuses to be another principal.
+	cache := realm.Kinit("ops", current)
+	fromCache, err := sasl.NewKerberos(sasl.KerberosConfig{CCache: cache, Krb5Conf: realm.Krb5Conf})
+	if err != nil {
+		t.Fatalf("login from the credential cache: %v", err)
+	}
+	defer fromCache.Close()
+	if got, want := fromCache.Principal(), realm.Principal("ops"); got != want {
+		t.Fatalf("the cache's login is %q, want %q", got, want)
+	}
+	if _, err := fromCache.Mechanism("127.0.0.1"); err != nil {
+		t.Fatalf("a service ticket from the cache's ticket-granting ticket: %v", err)
+	}
+	_, err = sasl.NewKerberos(sasl.KerberosConfig{Principal: "curator", CCache: cache, Krb5Conf: realm.Krb5Conf})
+	t.Logf("another principal's cache: %v", err)
+	checkErr(t, err, sasl.ErrCredentialCache, cache, "ops@ZKLOCKS.TEST", "not of curator@ZKLOCKS.TEST")
+
 	// The service ticket got above is kept: a new connection needs no
 	// KDC while it is valid.
 	realm.Stop()
@@ -87,7 +105,8 @@ func checkErr(t *testing.T, err, want error, says ...string) {
 			t.Errorf("error %q does not say %q", err, s)
 		}
 	}
-	for _, other := range []error{sasl.ErrWrongKey, sasl.ErrKeytab, sasl.ErrUnknownPrincipal, sasl.ErrKerberosConfig, sasl.ErrKDCUnreachable, sasl.ErrClockSkew} {
+	for _, other := range []error{sasl.ErrWrongKey, sasl.ErrKeytab, sasl.ErrUnknownPrincipal, sasl.ErrKerberosConfig,
+		sasl.ErrKDCUnreachable, sasl.ErrClockSkew, sasl.ErrCredentialCache} {
 		if other != want && errors.Is(err, other) {
 			t.Errorf("error %q also matches %v", err, other)
 		}

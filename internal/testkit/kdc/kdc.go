@@ -273,3 +273,19 @@ func (r *Realm) Log() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// kinitPath is MIT's kinit (krb5-user).
+const kinitPath = "/usr/bin/kinit"
+
+// Kinit logs principal ("name", of this realm) in from keytab with MIT's
+// kinit, into a new credential cache file, and returns the file's path:
+// the cache an operator's kinit leaves for a client.
+func (r *Realm) Kinit(principal, keytab string) string {
+	r.t.Helper()
+	if _, err := os.Stat(kinitPath); err != nil {
+		r.t.Fatalf("kdc: %s is missing; install it with: apt-get install -y krb5-user", kinitPath)
+	}
+	cache := filepath.Join(r.t.TempDir(), "ccache")
+	r.run(kinitPath, "-k", "-t", keytab, "-c", "FILE:"+cache, r.Principal(principal))
+	return cache
+}
