@@ -265,6 +265,11 @@ func (k *Kerberos) ccacheClient(path string) (*client.Client, error) {
 // messages and hosts, never keys.
 func (k *Kerberos) explain(what string, err error) error {
 	who := k.name + "@" + k.realm
+	if k.cfg.Keytab == "" && strings.Contains(err.Error(), "no user credentials") {
+		// gokrb5's words when a cache's ticket-granting ticket has
+		// expired and there is no key to log in again with.
+		return fmt.Errorf("%s: %w: the ticket-granting ticket of %s in the credential cache has expired (kinit again, or give a keytab)", what, ErrCredentialCache, who)
+	}
 	switch c := classifyKerberos(err); {
 	case errors.Is(c, ErrUnknownPrincipal):
 		return fmt.Errorf("%s: %w: the KDC of %s has no principal %s", what, c, k.realm, who)

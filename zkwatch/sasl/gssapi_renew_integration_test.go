@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,11 +26,14 @@ func sessionKey(t *testing.T, m Mechanism) []byte {
 // TestIntegrationKerberosTicketsExpire: with a KDC that issues tickets for
 // a few seconds, a login keeps its service ticket while it is valid and
 // gets new tickets (and, its ticket-granting ticket expired too, logs in
-// again from the keytab) once they expire.
+// again from the keytab) once they expire. A login from a credential cache
+// renews its ticket-granting ticket when it is renewable, and says to
+// kinit again when it is not.
 func TestIntegrationKerberosTicketsExpire(t *testing.T) {
 	const life = 15 * time.Second
 	realm := kdc.Start(t, "ZKLOCKS.TEST", kdc.MaxLife(life))
-	realm.AddPrincipal("ops", "zookeeper/localhost")
+	realm.AddPrincipal("ops", "kinit", "once", "zookeeper/localhost")
+	realm.Kadmin("modprinc -maxrenewlife 0 once")
 	start := time.Now()
 	k, err := NewKerberos(KerberosConfig{Principal: "ops", Keytab: realm.Keytab("ops.keytab", "ops"), Krb5Conf: realm.Krb5Conf})
 	if err != nil {
@@ -44,6 +48,16 @@ func TestIntegrationKerberosTicketsExpire(t *testing.T) {
 		}
 		return m
 	}
+	var caches []*Kerberos
+	for _, p := range []string{"kinit", "once"} {
+		c, err := NewKerberos(KerberosConfig{CCache: realm.Kinit(p, realm.Keytab(p+".keytab", p)), Krb5Conf: realm.Krb5Conf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		caches = append(caches, c)
+	}
+	renewable, once := caches[0], caches[1]
 	first := sessionKey(t, mechanism())
 	again := sessionKey(t, mechanism())
 	// Both were asked for within the ticket's life unless the machine is
@@ -57,6 +71,14 @@ func TestIntegrationKerberosTicketsExpire(t *testing.T) {
 	if later := sessionKey(t, mechanism()); bytes.Equal(later, first) {
 		t.Fatalf("a connection after the ticket expired got the expired ticket")
 	}
+	if _, err := renewable.Mechanism("127.0.0.1"); err != nil {
+		t.Fatalf("a login from a cache whose renewable ticket expired: %v", err)
+	}
+	_, err = once.Mechanism("127.0.0.1")
+	if !errors.Is(err, ErrCredentialCache) || !strings.Contains(err.Error(), "kinit again") {
+		t.Fatalf("a login from a cache whose ticket expired, not renewable: %v, want ErrCredentialCache saying to kinit again", err)
+	}
+	t.Logf("%v", err)
 }
 
 // TestIntegrationKerberosKeytabRotation: a keytab replaced on disk (the

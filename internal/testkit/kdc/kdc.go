@@ -170,8 +170,9 @@ func (r *Realm) run(tool string, args ...string) string {
 	return string(out)
 }
 
-// kadmin runs one kadmin.local query on the realm's database.
-func (r *Realm) kadmin(query string) string {
+// Kadmin runs one kadmin.local query on the realm's database ("modprinc
+// -maxrenewlife 0 alice", say) and returns its output.
+func (r *Realm) Kadmin(query string) string {
 	r.t.Helper()
 	return r.run(kadminLocal, "-r", r.Name, "-q", query)
 }
@@ -181,7 +182,7 @@ func (r *Realm) kadmin(query string) string {
 func (r *Realm) AddPrincipal(principals ...string) {
 	r.t.Helper()
 	for _, p := range principals {
-		r.kadmin("addprinc -randkey " + p)
+		r.Kadmin("addprinc -randkey " + p)
 	}
 }
 
@@ -193,7 +194,7 @@ func (r *Realm) Keytab(name string, principals ...string) string {
 	r.t.Helper()
 	path := filepath.Join(r.dir, name)
 	for _, p := range principals {
-		r.kadmin("ktadd -k " + path + " " + p)
+		r.Kadmin("ktadd -k " + path + " " + p)
 	}
 	return path
 }
