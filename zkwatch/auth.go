@@ -52,6 +52,16 @@ func SASLDigestAuth(user, password string) Auth {
 		Mechanism: func(string) (sasl.Mechanism, error) { return sasl.NewDigestMD5(user, password), nil }}
 }
 
+// KerberosAuth returns the SASL GSSAPI credential of login's principal:
+// every connection authenticates with a service ticket for the member it
+// dials (zookeeper/HOST@REALM by ZooKeeper's Java client's rules), from
+// login, which renews its tickets and re-reads its keytab. The session's
+// identity in ACLs is sasl:PRINCIPAL (name@REALM, unless the server is set
+// to strip the host or realm).
+func KerberosAuth(login *sasl.Kerberos) Auth {
+	return Auth{Scheme: "sasl", User: login.Principal(), MechanismName: "GSSAPI", Mechanism: login.Mechanism}
+}
+
 // IsSASL reports whether the credential authenticates connections by SASL
 // rather than being added with addauth.
 func (a Auth) IsSASL() bool { return a.Mechanism != nil }
