@@ -206,6 +206,10 @@ func writeView(w io.Writer, s settings) error {
 func (c credential) view() *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode}
 	put(m, "scheme", str(c.scheme), "")
+	if c.kerberos != nil {
+		c.kerberosView(m)
+		return m
+	}
 	put(m, "user", str(c.user), "")
 	switch {
 	case c.env != "":

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/sasl"
 	"gopkg.in/yaml.v3"
 )
 
@@ -86,13 +87,15 @@ type checkConfig struct {
 }
 
 // authConfig is one credential of a context; exactly one of the password
-// fields is set.
+// fields is set, but for scheme kerberos, which takes a keytab or none
+// (the credential cache).
 type authConfig struct {
 	Scheme       string `yaml:"scheme"`
 	User         string `yaml:"user"`
 	Password     string `yaml:"password"`
 	PasswordEnv  string `yaml:"password-env"`
 	PasswordFile string `yaml:"password-file"`
+	Keytab       string `yaml:"keytab"`
 }
 
 // tlsConfig names a context's PEM files.
@@ -221,8 +224,14 @@ func (c contextConfig) validate() error {
 }
 
 func (a authConfig) validate() error {
+	if a.Scheme == kerberosScheme {
+		return a.validateKerberos()
+	}
+	if a.Keytab != "" {
+		return fmt.Errorf("keytab is for scheme %s", kerberosScheme)
+	}
 	if _, ok := zkwatch.LookupAuthScheme(a.scheme()); !ok {
-		return fmt.Errorf("scheme %q: not one of %s", a.Scheme, strings.Join(zkwatch.AuthSchemes(), ", "))
+		return fmt.Errorf("scheme %q: not one of %s, %s", a.Scheme, strings.Join(zkwatch.AuthSchemes(), ", "), kerberosScheme)
 	}
 	if a.User == "" {
 		return errors.New("no user")
@@ -249,6 +258,10 @@ func (a authConfig) scheme() string {
 
 // credential turns a context's auth entry into the form flags give.
 func (a authConfig) credential(origin string) credential {
+	if a.Scheme == kerberosScheme {
+		cfg := sasl.KerberosConfig{Principal: a.User, Keytab: a.Keytab}
+		return credential{scheme: kerberosScheme, user: a.User, kerberos: &cfg, origin: origin}
+	}
 	return credential{scheme: a.scheme(), user: a.User, password: a.Password,
 		env: a.PasswordEnv, file: a.PasswordFile, origin: origin}
 }
@@ -262,6 +275,9 @@ type credential struct {
 	env          string // name of the variable holding the password
 	file         string // file holding the password; a final newline is dropped
 	origin       string // "--auth" or "context NAME", for messages
+	// kerberos is a Kerberos login's configuration, for scheme kerberos
+	// (which has no password).
+	kerberos *sasl.KerberosConfig
 }
 
 // parseAuthFlag reads an --auth value: SCHEME:USER:PASSWORD,
@@ -269,9 +285,12 @@ type credential struct {
 // schemes (digest, sasl). Its errors never quote the value, which holds a
 // password.
 func parseAuthFlag(v string) (credential, error) {
+	if rest, ok := strings.CutPrefix(v, kerberosScheme+":"); ok {
+		return parseKerberosFlag(rest)
+	}
 	scheme, rest, ok := strings.Cut(v, ":")
 	if _, known := zkwatch.LookupAuthScheme(scheme); !ok || !known {
-		return credential{}, fmt.Errorf("want SCHEME:USER:PASSWORD, SCHEME:USER:@FILE or SCHEME:USER:env:VAR, SCHEME one of %s",
+		return credential{}, fmt.Errorf("want SCHEME:USER:PASSWORD, SCHEME:USER:@FILE or SCHEME:USER:env:VAR, SCHEME one of %s; or kerberos:PRINCIPAL[:@KEYTAB]",
 			strings.Join(zkwatch.AuthSchemes(), ", "))
 	}
 	user, pw, ok := strings.Cut(rest, ":")
@@ -293,6 +312,9 @@ func parseAuthFlag(v string) (credential, error) {
 // resolve reads the password and returns the credential for the session.
 // Errors name the variable or file, never the password.
 func (c credential) resolve() (zkwatch.Auth, error) {
+	if c.kerberos != nil {
+		return c.resolveKerberos()
+	}
 	pw := c.password
 	switch {
 	case c.env != "":

@@ -75,7 +75,7 @@ func (g *globalFlags) register(root *cobra.Command) {
 	pf.DurationVar(&g.sessionTimeout, "session-timeout", defaultSessionTimeout, "ZooKeeper session timeout to ask for")
 	pf.StringVar(&g.contextName, "context", "", "named cluster from the config file (default its current-context; \"\" for none)")
 	pf.StringVar(&g.configPath, "config", configPath, "config file of named clusters (see zklocks config --help)")
-	pf.StringArrayVar(&g.auth, "auth", nil, "credential of the session: digest:USER:PASSWORD (addauth) or sasl:USER:PASSWORD\n(SASL DIGEST-MD5 on every connection); PASSWORD may be @FILE or env:VAR\n(repeatable; replaces the context's)")
+	pf.StringArrayVar(&g.auth, "auth", nil, "credential of the session: digest:USER:PASSWORD (addauth) or sasl:USER:PASSWORD\n(SASL DIGEST-MD5 on every connection); PASSWORD may be @FILE or env:VAR;\nor kerberos:PRINCIPAL:@KEYTAB, kerberos:PRINCIPAL (the credential cache)\n(SASL GSSAPI) (repeatable; replaces the context's)")
 	pf.StringVar(&g.tls.CA, "tls-ca", "", "PEM file of the CA certificates that sign the servers' certificates (default the system's);\nany --tls-* flag connects with TLS, as the servers' secureClientPort needs")
 	pf.StringVar(&g.tls.Cert, "tls-cert", "", "PEM file of the client certificate, for servers that ask for one")
 	pf.StringVar(&g.tls.Key, "tls-key", "", "PEM file of the client certificate's private key")
@@ -113,6 +113,10 @@ func (s settings) dial(ctx context.Context) (*zkwatch.Conn, error) {
 func (s settings) dialUnchecked(ctx context.Context) (*zkwatch.Conn, error) {
 	opt, err := s.options()
 	if err != nil {
+		var coded *exitError
+		if errors.As(err, &coded) {
+			return nil, err
+		}
 		return nil, &exitError{code: exitUsage, err: err}
 	}
 	dialCtx, cancel := context.WithTimeout(ctx, s.timeout)
