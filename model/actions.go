@@ -177,12 +177,13 @@ func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, how made, d
 	return err
 }
 
-// Unconfirmed writes the audit line of an action the operator was asked
-// to confirm and did not (no terminal to ask on and no --yes, or an
-// answer other than y): an attempt, refused with why. Nothing reached
-// ZooKeeper, so Told is not called: nothing changed for the state to
+// Refused writes the audit line of an attempt that was refused before
+// anything reached ZooKeeper: the operator was asked to confirm and did
+// not (no terminal to ask on and no --yes, or an answer other than y), or
+// the node's ACL does not let this session do it; why says which. Nothing
+// changed, so Told is not called: there is nothing for the state to
 // follow.
-func (a *Actions) Unconfirmed(action lockcore.ActionKind, e lockcore.Expect, why error) error {
+func (a *Actions) Refused(action lockcore.ActionKind, e lockcore.Expect, why error) error {
 	if a.Audit == nil {
 		return nil
 	}
@@ -226,12 +227,18 @@ func (a *Actions) action(action lockcore.ActionKind, e lockcore.Expect, how made
 	return act
 }
 
-// permitted is Access's refusal, if any: an action the ACL does not allow
-// is refused before it is tried, and not audited, as nothing was tried.
-func (a *Actions) permitted(ctx context.Context, action lockcore.ActionKind, node string) error {
+// permitted is Access's refusal of e, if any: an action the ACL does not
+// allow is refused before it is tried, and audited as a refused attempt.
+func (a *Actions) permitted(ctx context.Context, action lockcore.ActionKind, e lockcore.Expect) error {
 	if a.Access == nil {
 		return nil
 	}
-	_, refusal := a.Access(ctx, action, node)
+	_, refusal := a.Access(ctx, action, e.Path)
+	if refusal == nil {
+		return nil
+	}
+	if aerr := a.Refused(action, e, refusal); aerr != nil {
+		return fmt.Errorf("%w; %w", refusal, aerr)
+	}
 	return refusal
 }

@@ -89,7 +89,7 @@ func TestUnconfirmedIsAudited(t *testing.T) {
 	told := 0
 	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log), Via: model.ViaCLI, Told: func(lockcore.Action) { told++ }}
 	e := lockcore.Expect{Path: "/l/n", Czxid: 7, EphemeralOwner: 2}
-	if err := a.Unconfirmed(lockcore.ActionForceRelease, e, errors.New("not confirmed: nothing was changed")); err != nil {
+	if err := a.Refused(lockcore.ActionForceRelease, e, errors.New("not confirmed: nothing was changed")); err != nil {
 		t.Fatal(err)
 	}
 	got, err := model.ParseAuditLine(bytes.TrimSpace(log.Bytes()))
@@ -105,7 +105,8 @@ func TestUnconfirmedIsAudited(t *testing.T) {
 }
 
 // TestAccessRefusesBeforeTrying: an action the ACL check refuses never
-// reaches ZooKeeper and writes no audit line, as nothing was tried.
+// reaches ZooKeeper, and the refused attempt is audited, as every attempt
+// is.
 func TestAccessRefusesBeforeTrying(t *testing.T) {
 	var log bytes.Buffer
 	denied := errors.New("cannot delete /l/n: the ACL of /l grants DELETE to sasl:app only; this session is sasl:reader")
@@ -125,7 +126,20 @@ func TestAccessRefusesBeforeTrying(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	if len(asked) != 3 || log.Len() != 0 {
-		t.Fatalf("asked %v; audit %q", asked, log.String())
+	if len(asked) != 3 {
+		t.Fatalf("asked %v", asked)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 audited refusals, got %d:\n%s", len(lines), log.String())
+	}
+	for _, l := range lines {
+		got, err := model.ParseAuditLine([]byte(l))
+		if err != nil {
+			t.Fatalf("audit line %q: %v", l, err)
+		}
+		if got.Node != "/l/n" || got.Done() || !strings.Contains(got.Failed, "grants DELETE to sasl:app only") {
+			t.Errorf("audited %+v, want the refused attempt with the ACL's words", got)
+		}
 	}
 }

@@ -166,7 +166,7 @@ func (a *Actions) gated(ctx context.Context, kind lockcore.ActionKind, es []lock
 		}
 	}
 	for _, e := range es {
-		if err := a.permitted(ctx, kind, e.Path); err != nil {
+		if err := a.permitted(ctx, kind, e); err != nil {
 			return err
 		}
 	}

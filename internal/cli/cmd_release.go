@@ -28,7 +28,8 @@ The node is read first and shown (session, client address, age, whether it holds
 and its place in the queue); the delete happens only if it is still the same node (czxid,
 owner, version) and is version-checked. It asks for an explicit y on a terminal, and
 refuses without one unless --yes. Every attempt is appended to the audit log (with this
-host and "via": "cli"), one refused for want of a y too. Refused under --read-only.
+host and "via": "cli"), one refused for want of a y or by the ACL too. Refused under
+--read-only.
 
 When another operator, its client or its session's end removed the node first, nothing is
 deleted, and the refusal says what can be known of it: another delete in this machine's
@@ -162,16 +163,19 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 		fmt.Fprintln(cmd.ErrOrStderr(), revocableHint(d.Data))
 	}
 	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
-	if err := checkAccess(cmd, conn, action, node); err != nil {
-		return err
-	}
-	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
-		// Refused for want of a y is an attempt, and every attempt is
-		// audited.
-		if aerr := actions.Unconfirmed(lockcore.ActionKind(action), e, err); aerr != nil {
+	// Refused by the ACL or for want of a y is an attempt, and every
+	// attempt is audited.
+	refused := func(err error) error {
+		if aerr := actions.Refused(lockcore.ActionKind(action), e, err); aerr != nil {
 			return &exitError{code: exitFailed, err: fmt.Errorf("%w; %w", err, aerr)}
 		}
 		return err
+	}
+	if err := checkAccess(cmd, conn, action, node); err != nil {
+		return refused(err)
+	}
+	if err := confirm(cmd, fmt.Sprintf(question, model.Printable(node)), yes); err != nil {
+		return refused(err)
 	}
 	if err := act(actions, e); err != nil {
 		if errors.Is(err, lockcore.ErrNodeGone) {

@@ -186,6 +186,10 @@ func TestIntegrationSASLForceRelease(t *testing.T) {
 	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "nothing was changed") {
 		t.Fatalf("reader's refusal does not say %q:\n%s", want, errOut)
 	}
+	// The refused attempt is audited, as every attempt is.
+	if logged, err := os.ReadFile(audit); err != nil || !strings.Contains(string(logged), `"result":"failed: force-release refused, nothing was changed: cannot delete`) {
+		t.Fatalf("the audit log does not hold the refused attempt: %s, %v", logged, err)
+	}
 	ops, err := zkwatch.Dial(t.Context(), zkwatch.Options{Target: zkwatch.Target{Servers: []string{srv.Addr()}},
 		Auth: []zkwatch.Auth{zkwatch.SASLDigestAuth("ops", saslTestUsers["ops"])}})
 	if err != nil {
