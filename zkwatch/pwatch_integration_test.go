@@ -232,7 +232,11 @@ func TestIntegrationPersistentWatchFlood(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	t.Logf("%d nodes made in %s (%.0f a second)", made.Load(), time.Since(start), float64(made.Load())/time.Since(start).Seconds())
-	c.Until(t, "the lock made in a new subtree during the flood", participants("/big/plain/n-021/in-the-flood", 1))
+	// Found by the overflow's re-read, a walk of every node the flood
+	// made, whose length the machine's speed sets: it fails once the
+	// re-read stops reading without finding it, never because it is slow.
+	c.UntilProgressing(t, "the lock made in a new subtree during the flood", participants("/big/plain/n-021/in-the-flood", 1),
+		func(s *model.State) int { return s.Discovery.Persistent.RereadReads })
 	var rereading bool
 	peak := 0
 	for _, ev := range c.Events() {
