@@ -274,7 +274,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	}
 	if f == focusLocks || f == focusDetail {
 		s.add(colScreen, (*App).toggleMark, &k.Mark)
-		s.add(colOperate, operate((*operator).askAcquire), &k.Acquire)
+		s.add(colOperate, operateCmd((*operator).askAcquire), &k.Acquire)
 		s.add(colOperate, func(a *App, _ tea.KeyMsg) tea.Cmd { return a.op.releaseOwn() }, &k.ReleaseOwn)
 		s.add(colOperate, operateCmd((*operator).askForceRelease), &k.ForceRelease)
 		s.add(colOperate, operateCmd((*operator).askRevoke), &k.Revoke)
@@ -401,17 +401,9 @@ func (k *keyMap) dialogKeys() map[string][]key.Binding {
 
 func quit(*App, tea.KeyMsg) tea.Cmd { return tea.Quit }
 
-// operate is an operation that asks (through a dialog) before it acts on
-// the focused screen's selection.
-func operate(ask func(op *operator, sel selection)) keyDo {
-	return func(a *App, _ tea.KeyMsg) tea.Cmd {
-		ask(&a.op, a.selection())
-		return nil
-	}
-}
-
-// operateCmd is operate for an operation that reads something once its
-// dialog is open.
+// operateCmd is an operation that asks (through a dialog) before it acts
+// on the focused screen's selection, and reads what the dialog is to show
+// (the ACL, whether the node is still there) once it is open.
 func operateCmd(ask func(op *operator, sel selection) tea.Cmd) keyDo {
 	return func(a *App, _ tea.KeyMsg) tea.Cmd { return ask(&a.op, a.selection()) }
 }

@@ -78,6 +78,17 @@ func (d *fenceDialog) showAccess(msg accessReadMsg) {
 	d.access = msg.summary
 }
 
+func (d *acquireDialog) showAccess(msg accessReadMsg) {
+	if d.path != msg.node {
+		return
+	}
+	if msg.refusal != nil {
+		d.denied = msg.refusal.Error()
+		return
+	}
+	d.access = msg.summary
+}
+
 // deniedView is a dialog whose action the ACL does not allow: it says so
 // and offers nothing.
 func deniedView(st *styles, w int, denied string) string {

@@ -24,6 +24,8 @@ type acquireDialog struct {
 	number lineEditor
 	// choices says which key picks which mode.
 	choices string
+	// access and denied are what the lock's ACL says (see readAccess).
+	access, denied string
 }
 
 func newAcquireDialog(k keyMap, l *lockcore.Lock, modes []lockcore.Mode) *acquireDialog {
@@ -48,6 +50,9 @@ func modeKey(k keyMap, m lockcore.Mode) key.Binding {
 }
 
 func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
+	if d.denied != "" {
+		return true, deniedClosed(d.denied)
+	}
 	if d.typing {
 		switch {
 		case key.Matches(msg, k.Digit), key.Matches(msg, k.Erase):
@@ -79,6 +84,9 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 }
 
 func (d *acquireDialog) view(st *styles, w int) string {
+	if d.denied != "" {
+		return deniedView(st, w, d.denied)
+	}
 	c := confirmDialog{title: "Acquire " + model.Printable(d.path) + "?"}
 	how := "joins as a fair participant, watching only its predecessor"
 	if lockcore.IsSemaphore(d.recipe) {
@@ -86,6 +94,9 @@ func (d *acquireDialog) view(st *styles, w int) string {
 	}
 	c.lines = append(c.lines, "recipe "+string(d.recipe)+": zklocks' own client "+how+
 		". Its node is ephemeral; r gives it back, and so does quitting.")
+	if d.access != "" {
+		c.lines = append(c.lines, model.Printable(d.access)+".")
+	}
 	if d.typing {
 		c.lines = append(c.lines, "", d.number.line("max leases: ", paint{}, paint{}, dialogWidth(w)-1))
 		if d.recipe != lockcore.RecipeKazooSemaphore {

@@ -54,33 +54,40 @@ func (o *ownLock) node() string {
 	return ""
 }
 
-// askAcquire asks in which mode to acquire the lock on screen.
-func (op *operator) askAcquire(sel selection) {
+// acquireAccess is what Actions.Access is asked about joining a lock:
+// CREATE on its node (see zkwatch.NeedFor). Taking our own lock is not an
+// audited ActionKind; the ACL check is the same for it.
+const acquireAccess lockcore.ActionKind = "acquire"
+
+// askAcquire asks in which mode to acquire the lock on screen, and reads
+// whether the lock's ACL lets the session join it.
+func (op *operator) askAcquire(sel selection) tea.Cmd {
 	const what = "acquire"
 	if !op.canAct(what) {
-		return
+		return nil
 	}
 	if o := op.env.own; o != nil {
 		op.host.say("acquire: r gives back "+o.path+" first: zklocks already holds or waits on it", true)
-		return
+		return nil
 	}
 	l := sel.lock
 	switch {
 	case sel.screen == focusDetail && sel.gone:
 		op.host.say("acquire: "+sel.lockPath+" is gone; it is no longer watched", true)
-		return
+		return nil
 	case sel.screen == focusLocks && sel.lockPath != "" && l == nil:
 		op.host.say("acquire: "+sel.lockPath+": the ACL denies this session", true)
-		return
+		return nil
 	case l == nil:
-		return
+		return nil
 	}
 	modes, why := lockcore.JoinModes(l.Recipe)
 	if len(modes) == 0 {
 		op.host.say("acquire: "+l.Path+" ("+string(l.Recipe)+"): "+why, true)
-		return
+		return nil
 	}
 	op.host.open(newAcquireDialog(*op.env.keys, l, modes))
+	return readAccess(op.actions, acquireAccess, l.Path)
 }
 
 // acquireChosenMsg: the operator chose how to acquire a lock.
