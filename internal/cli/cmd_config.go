@@ -191,6 +191,7 @@ func writeView(w io.Writer, s settings) error {
 		}
 		put(doc, "tls", t, "")
 	}
+	s.viewSASL(doc)
 	s.viewAdmin(doc)
 	s.viewCheck(doc)
 	s.viewRecipes(doc)

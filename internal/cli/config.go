@@ -51,11 +51,13 @@ type configFile struct {
 
 // contextConfig is one named cluster. Zero values mean "not set".
 type contextConfig struct {
-	Server   string       `yaml:"server"`
-	Roots    []string     `yaml:"roots"`
-	Auth     []authConfig `yaml:"auth"`
-	TLS      tlsConfig    `yaml:"tls"`
-	ReadOnly *bool        `yaml:"read-only"`
+	Server string       `yaml:"server"`
+	Roots  []string     `yaml:"roots"`
+	Auth   []authConfig `yaml:"auth"`
+	TLS    tlsConfig    `yaml:"tls"`
+	// SASL names the servers' Kerberos principal (see saslConfig).
+	SASL     saslConfig `yaml:"sasl"`
+	ReadOnly *bool      `yaml:"read-only"`
 	// Approve, 2, requires a second person's approval of every
 	// force-release, revoke and fence (given under zklocks serve; the
 	// command line and the local UI refuse them).
@@ -219,6 +221,9 @@ func (c contextConfig) validate() error {
 	}
 	if err := c.Check.validate(); err != nil {
 		return fmt.Errorf("check: %w", err)
+	}
+	if err := c.validateSASL(); err != nil {
+		return fmt.Errorf("sasl: %w", err)
 	}
 	return nil
 }

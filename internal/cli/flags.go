@@ -59,6 +59,8 @@ type globalFlags struct {
 
 	// admin says where the members' AdminServers are.
 	admin adminFlags
+	// sasl says which service principal a Kerberos login asks for.
+	sasl saslConfig
 
 	flags *pflag.FlagSet // the root's persistent flags, for Changed
 }
@@ -88,6 +90,7 @@ func (g *globalFlags) register(root *cobra.Command) {
 	pf.IntVar(&g.walkRate, "walk-rate", 2000, "reads a second the walk for locks may make past its first 2,000")
 	pf.StringVar(&g.persistentWatch, "persistent-watch", "auto", "find new locks anywhere at once with one persistent recursive watch per root\n(ZooKeeper 3.6+): auto (where the server allows it) or off (dump and walk alone)")
 	g.admin.register(pf)
+	g.sasl.register(pf)
 }
 
 // dial connects as the settings say, waiting up to s.timeout; failures
@@ -195,6 +198,7 @@ type settings struct {
 	walkRate      int
 	persistentOff bool       // --persistent-watch=off
 	admin         adminFlags // merged: flag, context, environment
+	sasl          saslConfig // merged: flag, context; applied to auth's kerberos credentials
 	// book is the rule book: the context's and the file's recipes, then
 	// the built-in ones.
 	book *lockcore.Book
@@ -387,6 +391,9 @@ func (g *globalFlags) merge(onContext string) (settings, error) {
 		return settings{}, fmt.Errorf("--persistent-watch must be auto or off, got %q", g.persistentWatch)
 	}
 	s.mergeAdmin(g.admin, ctx.Admin, changed, inContext)
+	if err := s.mergeSASL(g.sasl, ctx.SASL, changed, inContext); err != nil {
+		return settings{}, err
+	}
 	if s.book, err = cf.book(s.context); err != nil {
 		return settings{}, fmt.Errorf("config %s: %w", cf.path, err)
 	}
