@@ -15,6 +15,7 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/sasl"
 )
 
 // Built-in defaults, used when neither a flag, $ZKLOCKS_SERVER nor the
@@ -130,6 +131,8 @@ func (s settings) dialUnchecked(ctx context.Context) (*zkwatch.Conn, error) {
 		return nil, &exitError{code: exitUnreachable, err: err}
 	case errors.Is(err, zkwatch.ErrUnreachable):
 		return nil, &exitError{code: exitUnreachable, err: fmt.Errorf("%w (waited %s)", err, s.timeout)}
+	case errors.Is(err, sasl.ErrUnknownService):
+		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%w; %s", err, s.servicePrincipalHint())}
 	case err != nil:
 		return nil, &exitError{code: exitFailed, err: err}
 	}

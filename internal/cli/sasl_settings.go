@@ -91,6 +91,17 @@ func (s *settings) mergeSASL(flags, ctx saslConfig, changed func(string) bool, i
 	return nil
 }
 
+// servicePrincipalHint says, for a KDC that does not know the principal
+// asked for, which service zklocks asked for and what changes it.
+func (s settings) servicePrincipalHint() string {
+	service := s.sasl.Service
+	if service == "" {
+		service = sasl.DefaultServiceName
+	}
+	return fmt.Sprintf("the service asked for is %s (%s); --sasl-service, --sasl-server-realm and --sasl-canonicalize-host, or a context's sasl block, name the principal the servers log in as",
+		service, s.source["sasl.service"])
+}
+
 // validate refuses a service or realm that cannot be a principal's part.
 func (c saslConfig) validate() error {
 	if strings.ContainsAny(c.Service, "/@ ") {
