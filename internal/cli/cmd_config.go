@@ -29,6 +29,10 @@ names another. Relative file names in it are relative to its directory.
         # or password-file: /path (mode 0600 or stricter; a final newline
         # is dropped), or password: plain text (config view warns about it);
         # scheme sasl authenticates every connection by SASL DIGEST-MD5
+        # scheme kerberos takes a keytab, or none (the credential cache):
+        # {scheme: kerberos, user: ops@EXAMPLE.COM, keytab: /etc/zklocks/ops.keytab}
+      # sasl: {service: zk, canonicalize-host: false, server-realm: EXAMPLE.COM}
+      # names the servers' Kerberos principal when it is not zookeeper/HOST
       tls: {ca: ca.pem, cert: client.pem, key: client-key.pem}
       # tls also takes server-name, when certificates do not name the hosts dialled
       admin: {port: "8080", scheme: https, ca: admin-ca.pem}
