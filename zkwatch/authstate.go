@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch/jute"
+	"github.com/zklocks/zklocks/zkwatch/sasl"
 )
 
 // authState is what the connections of one session share: the SASL
@@ -179,7 +180,21 @@ func (s *authState) request(ctx context.Context, op int32, body []byte) ([]byte,
 var errNotConnected = errors.New("not connected to a server at the moment")
 
 // isRejected reports whether the server refused the credentials.
-func isRejected(err error) bool { return errors.Is(err, ErrSASLRejected) }
+// isRejected reports whether err is a failure that another attempt within
+// the command's time cannot mend: the server refused the credentials, or
+// the Kerberos login itself is refused (a wrong or unreadable keytab, a
+// principal or service the KDC does not know, clocks too far apart, a
+// configuration without the realm). A KDC that does not answer may answer
+// the next attempt.
+func isRejected(err error) bool {
+	for _, permanent := range []error{ErrSASLRejected, sasl.ErrKerberosConfig, sasl.ErrKeytab, sasl.ErrWrongKey,
+		sasl.ErrUnknownPrincipal, sasl.ErrUnknownService, sasl.ErrClockSkew, sasl.ErrCredentialCache} {
+		if errors.Is(err, permanent) {
+			return true
+		}
+	}
+	return false
+}
 
 func requiredError() error {
 	return fmt.Errorf("%w: give --auth sasl:USER:@FILE (or an auth entry of scheme sasl in the context)", ErrSASLRequired)

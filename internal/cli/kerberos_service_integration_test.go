@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-zookeeper/zk"
 
@@ -68,9 +69,16 @@ contexts:
 			[]string{"zookeeper/localhost@ZKLOCKS.TEST", "the service asked for is zookeeper (--sasl-service)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := run(t, append(append([]string{"show", "--json", "--timeout", "20s", "--log-file", ""}, tc.args...), lock)...)
+			// A refusal no second attempt can mend ends the command at
+			// once, not when its --timeout runs out.
+			const timeout = 2 * time.Minute
+			began := time.Now()
+			out, errOut, code := run(t, append(append([]string{"show", "--json", "--timeout", timeout.String(), "--log-file", ""}, tc.args...), lock)...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d: %s", code, tc.code, errOut)
+			}
+			if took := time.Since(began); tc.code != exitOK && took >= timeout {
+				t.Fatalf("the refusal waited out --timeout %s (%s)", timeout, took)
 			}
 			for _, want := range tc.stderr {
 				if !strings.Contains(errOut, want) {
