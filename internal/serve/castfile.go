@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -142,19 +141,4 @@ func (c *castFile) close() (stopped string, err error) {
 		err = cerr
 	}
 	return c.stopped, err
-}
-
-// castOutput is a session's output: what the client is shown, also
-// recorded.
-type castOutput struct {
-	to   io.Writer
-	cast *castFile
-}
-
-func (o castOutput) Write(p []byte) (int, error) {
-	n, err := o.to.Write(p)
-	if n > 0 {
-		o.cast.output(p[:n])
-	}
-	return n, err
 }

@@ -162,17 +162,17 @@ type windows struct {
 	p    *tea.Program
 }
 
-// watchWindows follows winch; each change is also recorded in cast, when
-// not nil.
-func watchWindows(winch <-chan ssh.Window, cast *castFile) *windows {
+// watchWindows follows winch; each change is also told to resized, when
+// not nil (a recording's resize).
+func watchWindows(winch <-chan ssh.Window, resized func(w, h int)) *windows {
 	w := &windows{}
 	go func() {
 		// The channel closes with the session; reading it to the end
 		// keeps the server's request loop from blocking on it.
 		first := true
 		for win := range winch {
-			if cast != nil && !first {
-				cast.resize(win.Width, win.Height)
+			if resized != nil && !first {
+				resized(win.Width, win.Height)
 			}
 			first = false
 			w.mu.Lock()

@@ -64,8 +64,8 @@ func readCast(t *testing.T, path string) (castHeader, []castEvent) {
 
 // A recorded session: its file (0600, named by time, user and key) plays
 // as asciicast v2, and the audit line of its force-release names the
-// file and the offset of the key that confirmed the dialog: what the
-// recording shows up to there is the dialog, and not yet its outcome.
+// file and the offset of the key that confirmed the dialog: the screen
+// the recording shows there is the dialog, and not yet its outcome.
 func TestIntegrationRecordedSession(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "casts")
@@ -135,6 +135,15 @@ func TestIntegrationRecordedSession(t *testing.T) {
 	}
 	if shown := ansi.Strip(before.String()); !strings.Contains(shown, "Force-release: delete") || strings.Contains(shown, "force-released") {
 		t.Fatalf("up to the offset %.3f the recording does not show the dialog alone:\n%s", line.Recording.Offset, shown)
+	}
+	// The screen at the offset, as the frames drew it, is the dialog.
+	var screen strings.Builder
+	for row := 1; row <= h.Height; row++ {
+		screen.WriteString(ansi.Strip(castScreenAt(evs, line.Recording.Offset)[row]) + "\n")
+	}
+	if shown := screen.String(); !strings.Contains(shown, "Force-release: delete") || !strings.Contains(shown, "/it/orders") ||
+		strings.Contains(shown, "force-released") {
+		t.Fatalf("the screen at the offset %.3f is not the dialog:\n%s", line.Recording.Offset, shown)
 	}
 	if !strings.Contains(ansi.Strip(all.String()), "force-released") {
 		t.Fatal("the recording misses the force-release's outcome")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"runtime/debug"
 	"time"
@@ -93,11 +92,12 @@ type session struct {
 	// message is said when the next cluster's UI starts: why the session
 	// is back on it.
 	message string
-	// cast records the session's screen; nil unless the server records
-	// sessions. out is what the session draws on: the client, and the
-	// recording.
-	cast *castFile
-	out  io.Writer
+	// cast records the session's screen, as frames of its UI's view
+	// (screen); nil unless the server records sessions. clock is the
+	// UI's clock then, which screen reads views at.
+	cast   *castFile
+	screen *castScreen
+	clock  *castClock
 	// stopNotices end the session's subscriptions to its clusters'
 	// approval boards, as it leaves each.
 	stopNotices []func()
@@ -160,7 +160,6 @@ func (s *Server) serveSession(sess ssh.Session) {
 		return
 	}
 	defer s.leave(ss)
-	ss.out = sess
 	recorded := ""
 	if dir := s.cfg.RecordDir; dir != "" {
 		c, err := startCast(dir, who, pty.Term, pty.Window.Width, pty.Window.Height, s.cfg.RecordMaxSize)
@@ -169,7 +168,8 @@ func (s *Server) serveSession(sess ssh.Session) {
 			refuse(sess, "this server records every session, and could not record yours: try again later")
 			return
 		}
-		ss.cast, ss.out = c, castOutput{to: sess, cast: c}
+		ss.clock = &castClock{}
+		ss.cast, ss.screen = c, newCastScreen(c, ss.clock, func() time.Time { return ss.in.lastTyped() }, pty.Window.Width, pty.Window.Height)
 		recorded = ", recorded in " + c.name
 		defer func() {
 			if stopped, err := c.close(); stopped != "" || err != nil {
@@ -203,7 +203,11 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 		}
 	}()
 	r := newRenderer(ss.sess)
-	ss.win = watchWindows(winch, ss.cast)
+	var resized func(w, h int)
+	if ss.screen != nil {
+		resized = ss.screen.resize
+	}
+	ss.win = watchWindows(winch, resized)
 	ss.in = pumpInput(ss.ctx, ss.sess)
 	go ss.keepalive(ss.srv.cfg.keepaliveEvery, ss.srv.cfg.keepaliveWait)
 	if d := ss.srv.cfg.IdleTimeout; d > 0 {
@@ -321,7 +325,10 @@ func (ss *session) program(m tea.Model) error {
 	in := ss.in.reader()
 	// The server's signals are its own: a program that caught SIGTERM
 	// would keep it from the server, and hang on its way out.
-	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.out), tea.WithAltScreen(),
+	if ss.screen != nil {
+		m = castModel{m: m, s: ss.screen}
+	}
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(ss.sess), tea.WithAltScreen(),
 		tea.WithContext(ss.ctx), tea.WithFPS(sessionFPS), tea.WithoutSignalHandler())
 	stopWin := ss.win.follow(p)
 	_, err := p.Run()
@@ -410,6 +417,9 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 		Approvals:    approvals,
 		Context:      feed.Name(),
 		Contexts:     cfg.Contexts,
+	}
+	if ss.clock != nil {
+		opt.Now = ss.clock.Now
 	}
 	return opt, actions
 }

@@ -1,0 +1,162 @@
+package serve
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// castRefresh is how long a recording may show ages older than the
+// screen's: a redraw whose only change is time passing (every row's age
+// moves each second) is recorded at most this often, while one that
+// changes what the screen says, or follows a key, is recorded at once.
+const castRefresh = 30 * time.Second
+
+// castClock is a session's clock as its UI reads it (ui.Options.Now):
+// the time now, except while the recorder renders the view as it would
+// have looked at an earlier time, to tell what changed from what only
+// aged. Only the UI's own goroutine renders its view, and it is the
+// only one pinning the clock.
+type castClock struct {
+	pinned atomic.Pointer[time.Time]
+}
+
+// Now is the time the UI draws with.
+func (c *castClock) Now() time.Time {
+	if t := c.pinned.Load(); t != nil {
+		return *t
+	}
+	return time.Now()
+}
+
+// castScreen records a session's screen as frames of its UI's view
+// rather than the bytes its terminal was sent: each frame rewrites the
+// lines that differ from the last frame recorded (all of them after a
+// resize), so that the recording shows what the screen said whenever it
+// said something new, without a frame a second for ages ticking.
+type castScreen struct {
+	cast  *castFile
+	clock *castClock
+	typed func() time.Time // when the client last typed
+	wall  func() time.Time // the time now: time.Now but in tests
+
+	mu       sync.Mutex
+	w, h     int
+	lines    []string  // the screen as last recorded
+	at       time.Time // the clock the recorded screen was drawn at
+	recorded time.Time // when it was recorded
+	full     bool      // the next frame repaints the whole screen
+}
+
+func newCastScreen(c *castFile, clock *castClock, typed func() time.Time, w, h int) *castScreen {
+	return &castScreen{cast: c, clock: clock, typed: typed, wall: time.Now, w: w, h: h, full: true}
+}
+
+// resize records the terminal's new size; the next frame repaints all.
+func (s *castScreen) resize(w, h int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cast.resize(w, h)
+	s.w, s.h, s.full = w, h, true
+}
+
+// view is m's view now, recorded if it says something the recording
+// does not yet show, or a key was typed since the last frame, or the
+// recorded one is castRefresh old.
+func (s *castScreen) view(m tea.Model) string {
+	now := s.wall()
+	s.clock.pinned.Store(&now)
+	v := m.View()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lines := s.screen(v)
+	if !s.full && equalLines(lines, s.lines) {
+		s.clock.pinned.Store(nil)
+		return v
+	}
+	if !s.full && now.Sub(s.recorded) < castRefresh && !s.typed().After(s.recorded) {
+		// Drawn at the recorded screen's time, an unchanged view has only aged.
+		s.clock.pinned.Store(&s.at)
+		aged := s.screen(m.View())
+		s.clock.pinned.Store(nil)
+		if equalLines(aged, s.lines) {
+			return v
+		}
+	}
+	s.clock.pinned.Store(nil)
+	s.frame(lines)
+	s.lines, s.at, s.recorded, s.full = lines, now, now, false
+	return v
+}
+
+// screen is v as the terminal shows it: the renderer keeps its last
+// h lines, each cut at the terminal's width.
+func (s *castScreen) screen(v string) []string {
+	lines := strings.Split(v, "\n")
+	if s.h > 0 && len(lines) > s.h {
+		lines = lines[len(lines)-s.h:]
+	}
+	for i, l := range lines {
+		if s.w > 0 && ansi.StringWidth(l) > s.w {
+			lines[i] = ansi.Truncate(l, s.w, "")
+		}
+	}
+	return lines
+}
+
+// frame writes the lines that differ from the recorded screen, each
+// from its row's start, its styles reset and the rest of the row
+// cleared; rows the view no longer reaches are cleared.
+func (s *castScreen) frame(lines []string) {
+	var b strings.Builder
+	if s.full {
+		b.WriteString("\x1b[0m\x1b[?25l\x1b[H\x1b[2J")
+	}
+	for i, l := range lines {
+		if !s.full && i < len(s.lines) && s.lines[i] == l {
+			continue
+		}
+		b.WriteString("\x1b[" + strconv.Itoa(i+1) + ";1H" + l + "\x1b[0m\x1b[K")
+	}
+	if !s.full {
+		for i := len(lines); i < len(s.lines); i++ {
+			b.WriteString("\x1b[" + strconv.Itoa(i+1) + ";1H\x1b[0m\x1b[K")
+		}
+	}
+	if b.Len() > 0 {
+		s.cast.output([]byte(b.String()))
+	}
+}
+
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// castModel is a UI whose every view goes through its session's
+// recorder.
+type castModel struct {
+	m tea.Model
+	s *castScreen
+}
+
+func (c castModel) Init() tea.Cmd { return c.m.Init() }
+
+func (c castModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := c.m.Update(msg)
+	return castModel{m: m, s: c.s}, cmd
+}
+
+func (c castModel) View() string { return c.s.view(c.m) }
