@@ -51,6 +51,7 @@ type castScreen struct {
 	at       time.Time // the clock the recorded screen was drawn at
 	recorded time.Time // when it was recorded
 	full     bool      // the next frame repaints the whole screen
+	aged     string    // the last view found to have only aged since it
 }
 
 func newCastScreen(c *castFile, clock *castClock, typed func() time.Time, w, h int) *castScreen {
@@ -80,17 +81,24 @@ func (s *castScreen) view(m tea.Model) string {
 		return v
 	}
 	if !s.full && now.Sub(s.recorded) < castRefresh && !s.typed().After(s.recorded) {
+		if v == s.aged {
+			// Drawn again unchanged (most redraws are): it still has
+			// only aged, without drawing it once more to know.
+			s.clock.pinned.Store(nil)
+			return v
+		}
 		// Drawn at the recorded screen's time, an unchanged view has only aged.
 		s.clock.pinned.Store(&s.at)
 		aged := s.screen(m.View())
 		s.clock.pinned.Store(nil)
 		if equalLines(aged, s.lines) {
+			s.aged = v
 			return v
 		}
 	}
 	s.clock.pinned.Store(nil)
 	s.frame(lines)
-	s.lines, s.at, s.recorded, s.full = lines, now, now, false
+	s.lines, s.at, s.recorded, s.full, s.aged = lines, now, now, false, ""
 	return v
 }
 
