@@ -45,13 +45,13 @@ type castScreen struct {
 	typed func() time.Time // when the client last typed
 	wall  func() time.Time // the time now: time.Now but in tests
 
-	mu       sync.Mutex
-	w, h     int
-	lines    []string  // the screen as last recorded
-	at       time.Time // the clock the recorded screen was drawn at
-	recorded time.Time // when it was recorded
-	full     bool      // the next frame repaints the whole screen
-	aged     string    // the last view found to have only aged since it
+	mu      sync.Mutex
+	w, h    int
+	lines   []string  // the screen as last recorded
+	at      time.Time // the clock the recorded screen reads as of
+	written time.Time // when the last frame was written
+	full    bool      // the next frame repaints the whole screen
+	aged    string    // the last view found to have only aged since it
 }
 
 func newCastScreen(c *castFile, clock *castClock, typed func() time.Time, w, h int) *castScreen {
@@ -66,39 +66,38 @@ func (s *castScreen) resize(w, h int) {
 	s.w, s.h, s.full = w, h, true
 }
 
-// view is m's view now, recorded if it says something the recording
-// does not yet show, or a key was typed since the last frame, or the
-// recorded one is castRefresh old.
+// view is m's view now. It is recorded as it is if a key was typed
+// since the last frame, or the recorded ages are castRefresh old. Else,
+// what it says anew is recorded as it reads at the recorded screen's
+// time, so that a change rewrites its own lines and not every row whose
+// age moved; a view that says nothing new is not recorded.
 func (s *castScreen) view(m tea.Model) string {
 	now := s.wall()
 	s.clock.pinned.Store(&now)
 	v := m.View()
+	s.clock.pinned.Store(nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	lines := s.screen(v)
-	if !s.full && equalLines(lines, s.lines) {
-		s.clock.pinned.Store(nil)
+	if s.full || (!equalLines(lines, s.lines) && (s.typed().After(s.written) || now.Sub(s.at) >= castRefresh)) {
+		s.frame(lines)
+		s.lines, s.at, s.written, s.full, s.aged = lines, now, now, false, ""
 		return v
 	}
-	if !s.full && now.Sub(s.recorded) < castRefresh && !s.typed().After(s.recorded) {
-		if v == s.aged {
-			// Drawn again unchanged (most redraws are): it still has
-			// only aged, without drawing it once more to know.
-			s.clock.pinned.Store(nil)
-			return v
-		}
-		// Drawn at the recorded screen's time, an unchanged view has only aged.
-		s.clock.pinned.Store(&s.at)
-		aged := s.screen(m.View())
-		s.clock.pinned.Store(nil)
-		if equalLines(aged, s.lines) {
-			s.aged = v
-			return v
-		}
+	if v == s.aged || equalLines(lines, s.lines) {
+		// Drawn again unchanged (most redraws are): it still has only
+		// aged, without drawing it once more to know.
+		return v
 	}
+	s.clock.pinned.Store(&s.at)
+	aged := s.screen(m.View())
 	s.clock.pinned.Store(nil)
-	s.frame(lines)
-	s.lines, s.at, s.recorded, s.full, s.aged = lines, now, now, false, ""
+	if equalLines(aged, s.lines) {
+		s.aged = v
+		return v
+	}
+	s.frame(aged)
+	s.lines, s.written, s.aged = aged, now, ""
 	return v
 }
 
