@@ -48,10 +48,57 @@ type LockTimes struct {
 // Timeline works out the waits and holds of lock over [from, now] from
 // the event log and the lock's present analysis.
 func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
+	lg := logSpans(s.History, lock)
+	spans := s.spansNow(lock, lg.spans, lg.open)
+	out := LockTimes{Waits: timesIn(lg.waits, from, now), Holds: timesIn(lg.holds, from, now)}
+	for _, sp := range spans {
+		if spanIn(sp, from, now) {
+			out.Spans = append(out.Spans, sp)
+		}
+	}
+	return out
+}
+
+// timedSpan is a wait's or a hold's length, dated by when it ended.
+type timedSpan struct {
+	at time.Time
+	d  time.Duration
+}
+
+// timesIn is the sorted lengths of times that ended in [from, now].
+func timesIn(times []timedSpan, from, now time.Time) []time.Duration {
+	var out []time.Duration
+	for _, t := range times {
+		if !t.at.Before(from) && !t.at.After(now) {
+			out = append(out, t.d)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// spanIn says whether sp overlaps [from, now].
+func spanIn(sp Span, from, now time.Time) bool {
+	return (sp.To.IsZero() || !sp.To.Before(from)) && (sp.From.IsZero() || !sp.From.After(now)) && (sp.From.IsZero() || sp.To.IsZero() || sp.To.After(sp.From))
+}
+
+// loggedSpans is what a lock's log entries say of its spans: made[i] is
+// the index of the entry that began spans[i]; open its spans not ended,
+// by node; waits and holds the lengths the log saw whole.
+type loggedSpans struct {
+	spans        []Span
+	made         []int
+	open         map[string]int
+	waits, holds []timedSpan
+}
+
+// logSpans reads lock's spans from its entries in history.
+func logSpans(history []HistoryEntry, lock string) loggedSpans {
 	var spans []Span
+	var made []int
 	open := map[string]int{}         // node → its open span
 	joined := map[string]time.Time{} // node → when the log saw it join
-	var out LockTimes
+	var out loggedSpans
 	// closeSpan ends node's open span of the kind hold, and returns its
 	// index.
 	closeSpan := func(node string, hold bool, at time.Time) (int, bool) {
@@ -63,8 +110,7 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 		spans[i].To = at
 		return i, true
 	}
-	inWindow := func(at time.Time) bool { return !at.Before(from) && !at.After(now) }
-	for _, h := range s.History {
+	for k, h := range history {
 		if h.Lock != lock {
 			continue
 		}
@@ -77,18 +123,21 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 				joined[h.Node] = h.At
 			}
 			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At, Seen: h.Seen, Reconstructed: h.Reconstructed})
+			made = append(made, k)
 		case Granted:
 			if _, ok := closeSpan(h.Node, false, h.At); !ok {
 				if _, holding := open[h.Node]; !holding {
 					spans = append(spans, Span{Session: h.Session, Node: h.Node, To: h.At})
+					made = append(made, k)
 				}
 			}
-			if j, ok := joined[h.Node]; ok && !h.Seen && inWindow(h.At) {
-				out.Waits = append(out.Waits, h.At.Sub(j))
+			if j, ok := joined[h.Node]; ok && !h.Seen {
+				out.waits = append(out.waits, timedSpan{h.At, h.At.Sub(j)})
 			}
 			open[h.Node] = len(spans)
 			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: !h.Seen,
 				OutOfOrder: h.OutOfOrder, Seen: h.Seen, Reconstructed: h.Reconstructed})
+			made = append(made, k)
 		case Disconnected:
 			if i, ok := open[h.Node]; ok && spans[i].Hold && spans[i].Disconnected.IsZero() {
 				spans[i].Disconnected = h.At
@@ -99,8 +148,9 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 			switch {
 			case !ok:
 				spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: hold, To: h.At, EndedBy: h.EndedBy})
-			case hold && spans[i].Granted && !h.Seen && inWindow(h.At):
-				out.Holds = append(out.Holds, h.At.Sub(spans[i].From))
+				made = append(made, k)
+			case hold && spans[i].Granted && !h.Seen:
+				out.holds = append(out.holds, timedSpan{h.At, h.At.Sub(spans[i].From)})
 			}
 			if ok {
 				spans[i].EndedBy = h.EndedBy
@@ -108,6 +158,14 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 			delete(joined, h.Node)
 		}
 	}
+	out.spans, out.made, out.open = spans, made, open
+	return out
+}
+
+// spansNow adds to spans, read from the log, the lock's present
+// contenders the log has no open span of, and dates the spans begun
+// before watching began.
+func (s *State) spansNow(lock string, spans []Span, open map[string]int) []Span {
 	if l := s.Locks[lock]; l != nil {
 		for _, p := range l.Participants {
 			i, ok := open[p.Node]
@@ -127,14 +185,7 @@ func (s *State) Timeline(lock string, from, now time.Time) LockTimes {
 			spans[i].From, spans[i].Before = s.FirstSync, true
 		}
 	}
-	for _, sp := range spans {
-		if (sp.To.IsZero() || !sp.To.Before(from)) && (sp.From.IsZero() || !sp.From.After(now)) && (sp.From.IsZero() || sp.To.IsZero() || sp.To.After(sp.From)) {
-			out.Spans = append(out.Spans, sp)
-		}
-	}
-	slices.Sort(out.Waits)
-	slices.Sort(out.Holds)
-	return out
+	return spans
 }
 
 // Percentile is the q-quantile (0 < q ≤ 1) of sorted durations by the
