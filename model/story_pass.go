@@ -310,7 +310,7 @@ func (p *StoryPass) tell(b *storyBuilder) Story {
 		lt := s.Timeline(b.lock, from, to)
 		s.History = saved
 		st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
-		st.Holds, st.Waits = storySpans(lt.Spans, b.log, to)
+		st.Holds, st.Waits = storySpans(lt.Spans, nil, b.log, to)
 	}
 	conns := append([]StoryConn(nil), p.conns...)
 	for _, h := range b.log {
@@ -372,4 +372,12 @@ func (h *agingHeap) drop(b *storyBuilder) {
 	if b.at >= 0 {
 		heap.Remove(h, b.at)
 	}
+}
+
+// foldedSpan is a finished hold or wait of a followed lock, told when
+// it ended, its entries let go.
+type foldedSpan struct {
+	span Span
+	hold *StoryHold
+	wait *StoryWait
 }

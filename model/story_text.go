@@ -12,8 +12,9 @@ import (
 )
 
 // storySpans turns the timeline's spans into holds and waits: how each
-// began and ended, and for how long, up to to.
-func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []StoryWait) {
+// began and ended, and for how long, up to to. told[i], when there is
+// one, is spans[i] told when it ended (a wait told as not granted).
+func storySpans(spans []Span, told []*foldedSpan, log []HistoryEntry, to time.Time) ([]StoryHold, []StoryWait) {
 	holds, waits := []StoryHold{}, []StoryWait{}
 	// A hold's start by its node and time, and whether it was first seen
 	// then rather than seen granted.
@@ -28,58 +29,105 @@ func storySpans(spans []Span, log []HistoryEntry, to time.Time) ([]StoryHold, []
 	// square of them.
 	byNode := map[string][]HistoryEntry{}
 	for _, h := range log {
-		byNode[h.Node] = append(byNode[h.Node], h)
+		if h.Lock != "" {
+			byNode[h.Node] = append(byNode[h.Node], h)
+		}
 	}
-	for _, sp := range spans {
-		log := byNode[sp.Node]
-		start := StartSeen
-		switch {
-		case sp.Before:
-			start = StartBefore
-		case sp.Reconstructed:
-			start = StartCtime
-		case sp.Seen:
-			start = StartLate
-		}
-		end, ended := EndOngoing, sp.To
-		if ended.IsZero() {
-			ended = to
-		}
-		d := max(ended.Sub(sp.From), 0)
-		atLeast := start == StartBefore || start == StartLate
-		audit := ""
-		if !sp.To.IsZero() {
-			audit = auditOf(log, sp.Node, sp.To)
-		}
-		session := ""
-		if sp.Session != 0 {
-			session = lockcore.SessionHex(sp.Session)
+	for i, sp := range spans {
+		var f *foldedSpan
+		if i < len(told) {
+			f = told[i]
 		}
 		if sp.Hold {
-			if !sp.To.IsZero() {
-				end = enderWord(sp.EndedBy, EndReleasedOrForced)
+			if f != nil {
+				holds = append(holds, *f.hold)
+			} else {
+				holds = append(holds, holdOf(sp, byNode[sp.Node], to))
 			}
-			h := StoryHold{Session: session, Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
-				Ended: sp.To, End: end, Held: d, AtLeast: atLeast, Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit}
-			h.DeletedBy, h.SessionTimeout, h.LastHeard = logEndOf(log, sp)
-			holds = append(holds, h)
 			continue
 		}
-		atMost := false
+		late, granted := false, false
 		if !sp.To.IsZero() {
-			end = enderWord(sp.EndedBy, EndLeftOrForced)
-			if late, ok := grantedLate[sp.Node+"@"+sp.To.String()]; ok {
-				end, atMost = EndGranted, late
-			}
+			late, granted = grantedLate[sp.Node+"@"+sp.To.String()]
 		}
-		wt := StoryWait{Session: session, Node: sp.Node, Joined: sp.From, Start: start, Ended: sp.To, End: end,
-			Waited: d, AtLeast: atLeast, AtMost: atMost, Audit: audit}
-		if end != EndGranted {
-			wt.DeletedBy, wt.SessionTimeout, wt.LastHeard = logEndOf(log, sp)
+		switch {
+		case f == nil:
+			waits = append(waits, waitOf(sp, byNode[sp.Node], to, granted, late))
+		case granted:
+			wt := *f.wait
+			wt.End, wt.AtMost = EndGranted, late
+			wt.DeletedBy, wt.SessionTimeout, wt.LastHeard = "", 0, time.Time{}
+			waits = append(waits, wt)
+		default:
+			waits = append(waits, *f.wait)
 		}
-		waits = append(waits, wt)
 	}
 	return holds, waits
+}
+
+// spanStart is how sp's start is told.
+func spanStart(sp Span) string {
+	switch {
+	case sp.Before:
+		return StartBefore
+	case sp.Reconstructed:
+		return StartCtime
+	case sp.Seen:
+		return StartLate
+	}
+	return StartSeen
+}
+
+// spanSession is sp's session, told.
+func spanSession(sp Span) string {
+	if sp.Session == 0 {
+		return ""
+	}
+	return lockcore.SessionHex(sp.Session)
+}
+
+// holdOf tells the hold sp from its node's entries log, up to to.
+func holdOf(sp Span, log []HistoryEntry, to time.Time) StoryHold {
+	start := spanStart(sp)
+	end, ended := EndOngoing, sp.To
+	if ended.IsZero() {
+		ended = to
+	}
+	audit := ""
+	if !sp.To.IsZero() {
+		audit = auditOf(log, sp.Node, sp.To)
+		end = enderWord(sp.EndedBy, EndReleasedOrForced)
+	}
+	h := StoryHold{Session: spanSession(sp), Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
+		Ended: sp.To, End: end, Held: max(ended.Sub(sp.From), 0), AtLeast: start == StartBefore || start == StartLate,
+		Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit}
+	h.DeletedBy, h.SessionTimeout, h.LastHeard = logEndOf(log, sp)
+	return h
+}
+
+// waitOf tells the wait sp from its node's entries log, up to to;
+// granted when it ended with its node's hold (late: that hold first
+// seen, not seen granted).
+func waitOf(sp Span, log []HistoryEntry, to time.Time, granted, late bool) StoryWait {
+	start := spanStart(sp)
+	end, ended := EndOngoing, sp.To
+	if ended.IsZero() {
+		ended = to
+	}
+	audit, atMost := "", false
+	if !sp.To.IsZero() {
+		audit = auditOf(log, sp.Node, sp.To)
+		end = enderWord(sp.EndedBy, EndLeftOrForced)
+		if granted {
+			end, atMost = EndGranted, late
+		}
+	}
+	wt := StoryWait{Session: spanSession(sp), Node: sp.Node, Joined: sp.From, Start: start, Ended: sp.To, End: end,
+		Waited: max(ended.Sub(sp.From), 0), AtLeast: start == StartBefore || start == StartLate, AtMost: atMost, Audit: audit}
+	if end != EndGranted {
+		wt.DeletedBy, wt.SessionTimeout, wt.LastHeard = logEndOf(log, sp)
+	}
+	return wt
 }
 
 // enderWord is how a hold or wait that ended by e is told; plain is the
