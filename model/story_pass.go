@@ -31,18 +31,35 @@ type StoryPass struct {
 	endings []endingRef
 	to      time.Time
 	done    bool
+	// keep is how many logged endings syncEnds may still update: older
+	// ones are final, and their spans folded (unless noFold).
+	keep   int
+	noFold bool
 }
 
 // storyBuilder is one lock's story as the events arrive.
 type storyBuilder struct {
-	lock      string
-	known     bool
-	recipe    lockcore.Recipe
-	log       []HistoryEntry
-	logged    map[entryKey]int // a release or leave of log, still open to syncEnds → its index
-	anomalies []StoryAnomaly
-	open      map[anomalyKey]int // anomaly → its index in anomalies, while it lasts
-	shown     *lockcore.Lock
+	lock   string
+	known  bool
+	recipe lockcore.Recipe
+	// log is its entries not yet folded, seqs their places among all
+	// it was given (rising), byNode the places of each node's entries.
+	log    []HistoryEntry
+	seqs   []int
+	next   int
+	byNode map[string][]int
+	dead   int // entries of log folded, not yet let go
+	// folded are its finished holds and waits, told; foldedWaits and
+	// foldedHolds their lengths, foldedConns its holders' connection
+	// losses among their entries.
+	folded      []foldedSpan
+	foldedWaits []timedSpan
+	foldedHolds []timedSpan
+	foldedConns []seqConn
+	logged      map[entryKey]int // a release or leave of log, still open to syncEnds → its place
+	anomalies   []StoryAnomaly
+	open        map[anomalyKey]int // anomaly → its index in anomalies, while it lasts
+	shown       *lockcore.Lock
 	// due is the next moment its time-dependent findings (long-held)
 	// are looked at again; at is its place in the pass's aging heap
 	// (-1: none due).
@@ -56,7 +73,8 @@ func NewStoryPass(follow func(lock string) bool, from time.Time) *StoryPass {
 	if follow == nil {
 		follow = func(string) bool { return true }
 	}
-	return &StoryPass{s: NewState(), follow: follow, from: from, locks: map[string]*storyBuilder{}, ignored: map[string]bool{}}
+	return &StoryPass{s: NewState(), follow: follow, from: from, locks: map[string]*storyBuilder{}, ignored: map[string]bool{},
+		keep: 2 * maxOpenEnds}
 }
 
 // builder is lock's builder, made when it is first met; nil when lock
@@ -72,7 +90,7 @@ func (p *StoryPass) builder(lock string) *storyBuilder {
 		p.ignored[lock] = true
 		return nil
 	}
-	b := &storyBuilder{lock: lock, logged: map[entryKey]int{}, open: map[anomalyKey]int{}, at: -1}
+	b := &storyBuilder{lock: lock, logged: map[entryKey]int{}, byNode: map[string][]int{}, open: map[anomalyKey]int{}, at: -1}
 	p.locks[lock] = b
 	return b
 }
@@ -95,7 +113,7 @@ func (p *StoryPass) Apply(ev zkwatch.Event) {
 			if h.Change == Released || h.Change == Left {
 				p.noteEnding(b, h)
 			}
-			b.log = append(b.log, h)
+			b.add(h)
 		}
 	}
 	switch ev.Kind {
@@ -168,7 +186,11 @@ func (p *StoryPass) syncEnds() {
 		if b == nil {
 			continue
 		}
-		if j, ok := b.logged[keyOfEntry(h)]; ok && (b.log[j].EndedBy != h.EndedBy || b.log[j].Action != h.Action) {
+		q, ok := b.logged[keyOfEntry(h)]
+		if !ok {
+			continue
+		}
+		if j, ok := b.index(q); ok && (b.log[j].EndedBy != h.EndedBy || b.log[j].Action != h.Action) {
 			b.log[j].EndedBy, b.log[j].Action = h.EndedBy, h.Action
 		}
 	}
@@ -178,25 +200,26 @@ func (p *StoryPass) syncEnds() {
 type endingRef struct {
 	b   *storyBuilder
 	key entryKey
-	i   int
+	seq int
 }
 
 // noteEnding keys h, about to be b's next entry, for syncEnds; a release
 // or leave no longer among the event log's latest 2×maxOpenEnds entries
 // cannot be updated, and is forgotten, so that the keys held do not grow
-// with the recording.
+// with the recording; its node's spans, if it ended them, are folded.
 func (p *StoryPass) noteEnding(b *storyBuilder, h HistoryEntry) {
 	k := keyOfEntry(h)
-	b.logged[k] = len(b.log)
-	p.endings = append(p.endings, endingRef{b, k, len(b.log)})
-	if len(p.endings) < 4*maxOpenEnds {
+	b.logged[k] = b.next
+	p.endings = append(p.endings, endingRef{b, k, b.next})
+	if len(p.endings) < 2*p.keep {
 		return
 	}
-	drop := len(p.endings) - 2*maxOpenEnds
+	drop := len(p.endings) - p.keep
 	for _, e := range p.endings[:drop] {
-		if i, ok := e.b.logged[e.key]; ok && i == e.i {
+		if q, ok := e.b.logged[e.key]; ok && q == e.seq {
 			delete(e.b.logged, e.key)
 		}
+		p.fold(e.b, e.key.node, e.seq)
 	}
 	p.endings = append(p.endings[:0:0], p.endings[drop:]...)
 }
@@ -290,7 +313,8 @@ func (p *StoryPass) Story(lock string, release bool) Story {
 	}
 	st := p.tell(b)
 	if release {
-		b.log, b.logged, b.anomalies, b.open = nil, nil, nil, nil
+		b.log, b.seqs, b.byNode, b.logged, b.anomalies, b.open = nil, nil, nil, nil, nil, nil
+		b.folded, b.foldedWaits, b.foldedHolds, b.foldedConns = nil, nil, nil, nil
 	}
 	return st
 }
@@ -305,20 +329,11 @@ func (p *StoryPass) tell(b *storyBuilder) Story {
 	if p.locks[b.lock] == b {
 		// A lock not followed has no log: the state's reading of it is
 		// not to be told as what the recording saw.
-		saved := s.History
-		s.History = b.log
-		lt := s.Timeline(b.lock, from, to)
-		s.History = saved
-		st.WaitTimes, st.HoldTimes = statsOf(lt.Waits), statsOf(lt.Holds)
-		st.Holds, st.Waits = storySpans(lt.Spans, nil, b.log, to)
+		spans, told, waits, holds := p.spansOf(b, from, to)
+		st.WaitTimes, st.HoldTimes = statsOf(waits), statsOf(holds)
+		st.Holds, st.Waits = storySpans(spans, told, b.log, to)
 	}
-	conns := append([]StoryConn(nil), p.conns...)
-	for _, h := range b.log {
-		if h.Change == Disconnected && !h.At.Before(from) && !h.At.After(to) {
-			conns = append(conns, StoryConn{At: h.At, What: "holder's session connected to no member (its client gone or cut off)",
-				Session: lockcore.SessionHex(h.Session), Node: h.Node})
-		}
-	}
+	conns := append(append([]StoryConn(nil), p.conns...), b.conns()...)
 	for _, c := range conns {
 		if !c.At.Before(from) && !c.At.After(to) {
 			st.Connection = append(st.Connection, c)
@@ -372,12 +387,4 @@ func (h *agingHeap) drop(b *storyBuilder) {
 	if b.at >= 0 {
 		heap.Remove(h, b.at)
 	}
-}
-
-// foldedSpan is a finished hold or wait of a followed lock, told when
-// it ended, its entries let go.
-type foldedSpan struct {
-	span Span
-	hold *StoryHold
-	wait *StoryWait
 }

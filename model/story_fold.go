@@ -1,0 +1,168 @@
+package model
+
+import (
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/zklocks/zklocks/lockcore"
+)
+
+// A StoryPass keeps a followed lock's log entries only while they may
+// still change what its story tells: once a node's spans have ended, and
+// their endings can no longer be updated (syncEnds), they are told there
+// and then (foldedSpan) and the entries let go. What a pass holds then
+// grows with the holds and waits told, not with their entries.
+
+// foldedSpan is a finished hold or wait of a followed lock, told when
+// it ended (a wait told as not granted: whether its grant is told
+// depends on the stretch), its entries let go.
+type foldedSpan struct {
+	seq  int // of the entry that began it: its place among the lock's spans
+	span Span
+	hold *StoryHold
+	wait *StoryWait
+}
+
+// seqConn is a holder's connection loss, by the place of its entry.
+type seqConn struct {
+	seq  int
+	conn StoryConn
+}
+
+// add appends h to b's log.
+func (b *storyBuilder) add(h HistoryEntry) {
+	b.log = append(b.log, h)
+	b.seqs = append(b.seqs, b.next)
+	b.byNode[h.Node] = append(b.byNode[h.Node], b.next)
+	b.next++
+}
+
+// index is where the entry at place seq is in b's log, if it is there
+// still.
+func (b *storyBuilder) index(seq int) (int, bool) {
+	i, ok := slices.BinarySearch(b.seqs, seq)
+	return i, ok && b.log[i].Lock != ""
+}
+
+// fold tells node's spans in b's log and lets their entries go, when the
+// ending at place seq, now final, is the node's last entry and left none
+// of its spans open. Spans begun before watching began are dated by it,
+// so nothing is folded before it is known.
+func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
+	places := b.byNode[node]
+	if p.noFold || p.s.FirstSync.IsZero() || len(places) == 0 || places[len(places)-1] != seq {
+		return
+	}
+	entries := make([]HistoryEntry, 0, len(places))
+	at := make([]int, 0, len(places))
+	for _, q := range places {
+		i, ok := b.index(q)
+		if !ok {
+			return
+		}
+		entries, at = append(entries, b.log[i]), append(at, i)
+	}
+	lg := logSpans(entries, b.lock)
+	if len(lg.open) > 0 {
+		return
+	}
+	for k, sp := range lg.spans {
+		if sp.From.IsZero() {
+			sp.From, sp.Before = p.s.FirstSync, true
+		}
+		f := foldedSpan{seq: places[lg.made[k]], span: sp}
+		if sp.Hold {
+			h := holdOf(sp, entries, sp.To)
+			f.hold = &h
+		} else {
+			w := waitOf(sp, entries, sp.To, false, false)
+			f.wait = &w
+		}
+		b.folded = append(b.folded, f)
+	}
+	b.foldedWaits = append(b.foldedWaits, lg.waits...)
+	b.foldedHolds = append(b.foldedHolds, lg.holds...)
+	for k, h := range entries {
+		if h.Change == Disconnected {
+			b.foldedConns = append(b.foldedConns, seqConn{places[k], disconnectedConn(h)})
+		}
+	}
+	for _, i := range at {
+		b.log[i] = HistoryEntry{}
+	}
+	delete(b.byNode, node)
+	b.dead += len(at)
+	if b.dead > 64 && b.dead > len(b.log)/2 {
+		b.compact()
+	}
+}
+
+// compact lets go the entries of b's log that were folded.
+func (b *storyBuilder) compact() {
+	log, seqs := make([]HistoryEntry, 0, len(b.log)-b.dead), make([]int, 0, len(b.log)-b.dead)
+	for i, h := range b.log {
+		if h.Lock != "" {
+			log, seqs = append(log, h), append(seqs, b.seqs[i])
+		}
+	}
+	b.log, b.seqs, b.dead = log, seqs, 0
+}
+
+// disconnectedConn tells a holder's connection loss.
+func disconnectedConn(h HistoryEntry) StoryConn {
+	return StoryConn{At: h.At, What: "holder's session connected to no member (its client gone or cut off)",
+		Session: lockcore.SessionHex(h.Session), Node: h.Node}
+}
+
+// conns are b's holders' connection losses, in the order they were
+// logged.
+func (b *storyBuilder) conns() []StoryConn {
+	all := append([]seqConn(nil), b.foldedConns...)
+	for i, h := range b.log {
+		if h.Lock != "" && h.Change == Disconnected {
+			all = append(all, seqConn{b.seqs[i], disconnectedConn(h)})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	out := make([]StoryConn, len(all))
+	for i, c := range all {
+		out[i] = c.conn
+	}
+	return out
+}
+
+// spansOf is b's spans over [from, to] in the order they began, those
+// folded told already (told), and the lengths of the waits and holds
+// seen whole that ended in it: State.Timeline over its log.
+func (p *StoryPass) spansOf(b *storyBuilder, from, to time.Time) ([]Span, []*foldedSpan, []time.Duration, []time.Duration) {
+	lg := logSpans(b.log, b.lock)
+	live := p.s.spansNow(b.lock, lg.spans, lg.open)
+	type placed struct {
+		seq  int
+		span Span
+		f    *foldedSpan
+	}
+	all := make([]placed, 0, len(live)+len(b.folded))
+	for i, sp := range live {
+		seq := b.next // the present contenders the log has no span of
+		if i < len(lg.made) {
+			seq = b.seqs[lg.made[i]]
+		}
+		all = append(all, placed{seq, sp, nil})
+	}
+	for i := range b.folded {
+		all = append(all, placed{b.folded[i].seq, b.folded[i].span, &b.folded[i]})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	var spans []Span
+	var told []*foldedSpan
+	for _, a := range all {
+		if spanIn(a.span, from, to) {
+			spans, told = append(spans, a.span), append(told, a.f)
+		}
+	}
+	waits := timesIn(append(append([]timedSpan(nil), lg.waits...), b.foldedWaits...), from, to)
+	holds := timesIn(append(append([]timedSpan(nil), lg.holds...), b.foldedHolds...), from, to)
+	return spans, told, waits, holds
+}
