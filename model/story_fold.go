@@ -14,14 +14,61 @@ import (
 // and then (foldedSpan) and the entries let go. What a pass holds then
 // grows with the holds and waits told, not with their entries.
 
-// foldedSpan is a finished hold or wait of a followed lock, told when
-// it ended (a wait told as not granted: whether its grant is told
-// depends on the stretch), its entries let go.
+// foldedSpan is a finished hold or wait of a followed lock, its entries
+// let go: the span, and what its entries said of it beyond the span
+// (none, for most).
 type foldedSpan struct {
-	seq  int // of the entry that began it: its place among the lock's spans
-	span Span
-	hold *StoryHold
-	wait *StoryWait
+	seq   int // of the entry that began it: its place among the lock's spans
+	span  Span
+	extra *spanExtra
+}
+
+// spanExtra is what a finished span's entries said of it: an operator's
+// action that ended it, its holder's freezes, and what a transaction log
+// said of its ending.
+type spanExtra struct {
+	audit          string
+	frozen         []StoryFrozen
+	deletedBy      string
+	sessionTimeout time.Duration
+	lastHeard      time.Time
+}
+
+// extraOf is what entries, a finished span's node's, say of sp beyond
+// it; nil when nothing.
+func extraOf(sp Span, entries []HistoryEntry) *spanExtra {
+	var x spanExtra
+	x.audit = auditOf(entries, sp.Node, sp.To)
+	if sp.Hold {
+		x.frozen = frozenIn(entries, sp, sp.To)
+	}
+	x.deletedBy, x.sessionTimeout, x.lastHeard = logEndOf(entries, sp)
+	if x.audit == "" && x.frozen == nil && x.deletedBy == "" && x.sessionTimeout == 0 && x.lastHeard.IsZero() {
+		return nil
+	}
+	return &x
+}
+
+// hold tells f, a hold.
+func (f *foldedSpan) hold() StoryHold {
+	h := holdOf(f.span, nil, f.span.To)
+	if x := f.extra; x != nil {
+		h.Audit, h.Frozen, h.DeletedBy, h.SessionTimeout, h.LastHeard = x.audit, x.frozen, x.deletedBy, x.sessionTimeout, x.lastHeard
+	}
+	return h
+}
+
+// wait tells f, a wait; granted when it ended with its node's hold (late:
+// that hold first seen, not seen granted).
+func (f *foldedSpan) wait(granted, late bool) StoryWait {
+	w := waitOf(f.span, nil, f.span.To, granted, late)
+	if x := f.extra; x != nil {
+		w.Audit = x.audit
+		if !granted {
+			w.DeletedBy, w.SessionTimeout, w.LastHeard = x.deletedBy, x.sessionTimeout, x.lastHeard
+		}
+	}
+	return w
 }
 
 // seqConn is a holder's connection loss, by the place of its entry.
@@ -71,15 +118,7 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 		if sp.From.IsZero() {
 			sp.From, sp.Before = p.s.FirstSync, true
 		}
-		f := foldedSpan{seq: places[lg.made[k]], span: sp}
-		if sp.Hold {
-			h := holdOf(sp, entries, sp.To)
-			f.hold = &h
-		} else {
-			w := waitOf(sp, entries, sp.To, false, false)
-			f.wait = &w
-		}
-		b.folded = append(b.folded, f)
+		b.folded = append(b.folded, foldedSpan{seq: places[lg.made[k]], span: sp, extra: extraOf(sp, entries)})
 	}
 	b.foldedWaits = append(b.foldedWaits, lg.waits...)
 	b.foldedHolds = append(b.foldedHolds, lg.holds...)

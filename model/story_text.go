@@ -13,7 +13,7 @@ import (
 
 // storySpans turns the timeline's spans into holds and waits: how each
 // began and ended, and for how long, up to to. told[i], when there is
-// one, is spans[i] told when it ended (a wait told as not granted).
+// one, is spans[i] folded when it ended.
 func storySpans(spans []Span, told []*foldedSpan, log []HistoryEntry, to time.Time) ([]StoryHold, []StoryWait) {
 	holds, waits := []StoryHold{}, []StoryWait{}
 	// A hold's start by its node and time, and whether it was first seen
@@ -40,7 +40,7 @@ func storySpans(spans []Span, told []*foldedSpan, log []HistoryEntry, to time.Ti
 		}
 		if sp.Hold {
 			if f != nil {
-				holds = append(holds, *f.hold)
+				holds = append(holds, f.hold())
 			} else {
 				holds = append(holds, holdOf(sp, byNode[sp.Node], to))
 			}
@@ -50,16 +50,10 @@ func storySpans(spans []Span, told []*foldedSpan, log []HistoryEntry, to time.Ti
 		if !sp.To.IsZero() {
 			late, granted = grantedLate[sp.Node+"@"+sp.To.String()]
 		}
-		switch {
-		case f == nil:
+		if f != nil {
+			waits = append(waits, f.wait(granted, late))
+		} else {
 			waits = append(waits, waitOf(sp, byNode[sp.Node], to, granted, late))
-		case granted:
-			wt := *f.wait
-			wt.End, wt.AtMost = EndGranted, late
-			wt.DeletedBy, wt.SessionTimeout, wt.LastHeard = "", 0, time.Time{}
-			waits = append(waits, wt)
-		default:
-			waits = append(waits, *f.wait)
 		}
 	}
 	return holds, waits
