@@ -24,22 +24,46 @@ func passOver(evs []zkwatch.Event, keep int, noFold bool, from, to time.Time) *S
 // whatever the stretch: the stories of a pass that folds early are those
 // of one that keeps every entry.
 func TestStoryPassFoldsAsItTells(t *testing.T) {
-	evs := passEvents(t)
+	// A frozen holder's hold, folded once other holds ended after it.
+	frozen := append(frozenEvents(), churn("/after", t0.Add(10*time.Second), 10)...)
 	for _, r := range [][2]time.Time{{}, {t0.Add(-80 * time.Second), t0.Add(-20 * time.Second)}, {t0.Add(-30 * time.Second), t0.Add(time.Minute)}} {
-		folding, whole := passOver(evs, 2, false, r[0], r[1]), passOver(evs, 2, true, r[0], r[1])
 		folded := 0
-		for _, b := range folding.locks {
-			folded += len(b.folded)
+		for _, evs := range [][]zkwatch.Event{passEvents(t), frozen} {
+			folded += foldsAsItTells(t, evs, r)
 		}
 		if folded == 0 {
 			t.Fatalf("over %v nothing was folded: the test tells nothing", r)
 		}
-		for _, lock := range whole.Locks() {
-			if got, want := storyJSON(t, folding.Story(lock, true)), storyJSON(t, whole.Story(lock, true)); got != want {
-				t.Errorf("%s over %v: folding, the pass tells\n%s\nkeeping every entry\n%s", lock, r, got, want)
-			}
+	}
+}
+
+// foldsAsItTells compares the stories of a pass over evs that folds
+// early with those of one that keeps every entry, and says how many
+// spans the first folded.
+func foldsAsItTells(t *testing.T, evs []zkwatch.Event, r [2]time.Time) int {
+	t.Helper()
+	folding, whole := passOver(evs, 2, false, r[0], r[1]), passOver(evs, 2, true, r[0], r[1])
+	folded := 0
+	for _, b := range folding.locks {
+		folded += len(b.folded)
+	}
+	for _, lock := range whole.Locks() {
+		if got, want := storyJSON(t, folding.Story(lock, true)), storyJSON(t, whole.Story(lock, true)); got != want {
+			t.Errorf("%s over %v: folding, the pass tells\n%s\nkeeping every entry\n%s", lock, r, got, want)
 		}
 	}
+	return folded
+}
+
+// churn is n holds of lock, one after another a second apart from at.
+func churn(lock string, at time.Time, n int) []zkwatch.Event {
+	var evs []zkwatch.Event
+	for k := range n {
+		l := lockOf(lock, k, k+1)
+		l.Path, l.ReadAt = lock, at.Add(time.Duration(k)*time.Second)
+		evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLock, At: l.ReadAt, Path: lock, Lock: l})
+	}
+	return evs
 }
 
 // A lock held by one client after another for as long as the recording
@@ -47,13 +71,7 @@ func TestStoryPassFoldsAsItTells(t *testing.T) {
 // long as the recording.
 func TestStoryPassLogStaysBounded(t *testing.T) {
 	const holds = 3000
-	evs := []zkwatch.Event{{Kind: zkwatch.EventSynced, At: t0}}
-	for k := range holds {
-		at := t0.Add(time.Duration(k+1) * time.Second)
-		l := lockOf("/busy", k, k+1)
-		l.Path, l.ReadAt = "/busy", at
-		evs = append(evs, zkwatch.Event{Kind: zkwatch.EventLock, At: at, Path: "/busy", Lock: l})
-	}
+	evs := append([]zkwatch.Event{{Kind: zkwatch.EventSynced, At: t0}}, churn("/busy", t0.Add(time.Second), holds)...)
 	p := NewStoryPass(nil, time.Time{})
 	p.keep = 50
 	longest := 0
