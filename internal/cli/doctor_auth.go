@@ -31,12 +31,19 @@ func diagnoseAuth(ctx context.Context, conn *zkwatch.Conn, s settings) *doctorAu
 	pctx, cancel := context.WithTimeout(ctx, min(s.timeout, authProbeTimeout))
 	defer cancel()
 	d.required, d.requiredErr = conn.AuthRequired(pctx)
-	for _, c := range s.auth {
-		if c.scheme == "sasl" {
-			d.sasl = true
+	d.sasl = authenticatesBySASL(s.auth)
+	return d
+}
+
+// authenticatesBySASL reports whether one of the credentials makes the
+// session authenticate by SASL: DIGEST-MD5 (sasl:) or Kerberos.
+func authenticatesBySASL(creds []credential) bool {
+	for _, c := range creds {
+		if c.scheme == "sasl" || c.scheme == kerberosScheme {
+			return true
 		}
 	}
-	return d
+	return false
 }
 
 // identities is the line of who the session is.
