@@ -72,6 +72,40 @@ func (c *child) start(ctx context.Context) error {
 
 func (c *child) begin() error { return c.send("go") }
 
+// progress asks for each contender's acquisitions so far and reads the
+// answer, "count N0 N1 …".
+func (c *child) progress(ctx context.Context) ([]int64, error) {
+	if err := c.send("count"); err != nil {
+		return nil, err
+	}
+	line, err := c.next(ctx, readyTimeout)
+	if err != nil {
+		return nil, err
+	}
+	n, err := parseCount(line)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.name, err)
+	}
+	return n, nil
+}
+
+// parseCount reads "count N0 N1 …", one figure per contender.
+func parseCount(line string) ([]int64, error) {
+	w := strings.Fields(line)
+	if len(w) < 2 || w[0] != "count" {
+		return nil, fmt.Errorf("bad count line %q", line)
+	}
+	n := make([]int64, len(w)-1)
+	for i, f := range w[1:] {
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad count line %q: %w", line, err)
+		}
+		n[i] = v
+	}
+	return n, nil
+}
+
 func (c *child) observe() observed { return observed{} }
 
 // tally counts releases only: what the child's connections received is

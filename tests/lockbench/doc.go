@@ -4,7 +4,9 @@
 //
 // [Run] starts N contenders of one client, each with its own session, all
 // looping acquire → record the time → release on one lock path. After a
-// warm-up it measures a fixed window and reports, from that window only:
+// warm-up it measures a window, fixed (the benchmark's) or ending once every
+// contender has acquired a given number of times (a test's, which a loaded
+// machine only lengthens), and reports, from that window only:
 //
 //   - acquisitions per second;
 //   - handoff latency: from a holder's release call to the next holder's
@@ -27,10 +29,12 @@
 // The Java and Python clients run as child programs (java/, python/),
 // compiled or copied at run time, that speak a short line protocol:
 //
-//	Go → child:  go | stop
-//	child → Go:  ready | hold ID ACQUIRED_US RELEASING_US | disconnects N | done | error MESSAGE
+//	Go → child:  go | count | stop
+//	child → Go:  ready | count N0 N1 … | hold ID ACQUIRED_US RELEASING_US | disconnects N | done | error MESSAGE
 //
 // "ready" comes once every contender has a session, "go" starts the loops,
+// "count" is answered at once, while they loop, with each contender's
+// acquisitions so far,
 // "stop" makes each contender finish the acquisition it is in, and the child
 // then prints every acquisition's times, how many times its contenders'
 // connections dropped while looping, and "done". A child exits at EOF on

@@ -92,7 +92,9 @@ type contender struct {
 	lk    locker
 	node  atomic.Pointer[string] // the node it holds or last held
 	holds []Hold
-	err   error
+	// acquired counts holds as they happen, for progress.
+	acquired atomic.Int64
+	err      error
 }
 
 // lockerFunc makes a contender's locker on its connection; ops counts
@@ -222,11 +224,20 @@ func (d *inProcess) loop(c *contender) {
 		}
 		releasing := nowMicros()
 		c.holds = append(c.holds, Hold{Contender: c.id, Acquired: acquired, Released: releasing, Node: node})
+		c.acquired.Add(1)
 		if err := c.lk.unlock(d.ctx); err != nil {
 			c.err = fmt.Errorf("contender %d: release: %w", c.id, err)
 			return
 		}
 	}
+}
+
+func (d *inProcess) progress(context.Context) ([]int64, error) {
+	n := make([]int64, len(d.contenders))
+	for i, c := range d.contenders {
+		n[i] = c.acquired.Load()
+	}
+	return n, nil
 }
 
 func (d *inProcess) finish(ctx context.Context) ([]Hold, int64, error) {

@@ -47,6 +47,16 @@ type Config struct {
 	// Warmup runs the loops before the window opens (JIT, connection
 	// pools, a queue in steady state); Window is what is measured.
 	Warmup, Window time.Duration
+	// Until, when above zero, ends the window by progress instead of by
+	// Window: once every contender has acquired Until times since it
+	// opened (at most one of each contender's may have returned just
+	// before the window's edge, so each has at least Until-1 inside it).
+	// Window is then ignored, and the run fails when no contender
+	// acquires for Stall, however long the window has lasted: a loaded
+	// machine slows the loops, a stuck one stops them.
+	Until int
+	// Stall bounds a window that ends by Until; DefaultStall when zero.
+	Stall time.Duration
 	// Logf, when set, gets the clients' log lines.
 	Logf func(format string, args ...any)
 	// Dial wraps the plain TCP dialer of each in-process contender's
@@ -59,8 +69,11 @@ type Config struct {
 // server's counters cannot be read; a broken mutual exclusion is not an
 // error but is counted in Result.Overlaps. Cancelling ctx abandons the run.
 func Run(ctx context.Context, cfg Config) (Result, error) {
-	if cfg.Contenders < 1 || cfg.Window <= 0 {
+	if cfg.Contenders < 1 || (cfg.Window <= 0 && cfg.Until <= 0) {
 		return Result{}, errors.New("lockbench: need at least one contender and a window")
+	}
+	if cfg.Stall <= 0 {
+		cfg.Stall = DefaultStall
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
@@ -88,8 +101,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if err := sleep(ctx, cfg.Window); err != nil {
-		return Result{}, err
+	if err := waitWindow(ctx, cfg, d); err != nil {
+		return Result{}, fmt.Errorf("lockbench: %s: %w", cfg.Client, err)
 	}
 	shut, err := sample(ctx, cfg.Addr, d)
 	if err != nil {
@@ -158,6 +171,9 @@ type driver interface {
 	start(ctx context.Context) error
 	// begin starts every loop.
 	begin() error
+	// progress is how many times each contender has acquired so far,
+	// by contender, as the loops run.
+	progress(ctx context.Context) ([]int64, error)
 	// observe is what the contenders' connections have seen so far;
 	// nothing for clients in other processes.
 	observe() observed

@@ -22,8 +22,8 @@ import org.apache.curator.retry.RetryOneTime;
  *
  * <pre>
  * usage:  CuratorLoop CONNECT PATH N SESSION_MS
- * stdin:  go | stop
- * stdout: ready | hold ID ACQUIRED_US RELEASING_US | disconnects N | done | error MESSAGE
+ * stdin:  go | count | stop
+ * stdout: ready | count N0 N1 ... | hold ID ACQUIRED_US RELEASING_US | disconnects N | done | error MESSAGE
  * </pre>
  *
  * Times are epoch microseconds from the wall clock (Instant.now), the clock
@@ -41,6 +41,8 @@ public final class CuratorLoop {
         final InterProcessMutex mutex;
         long[] times = new long[2048]; // acquired, releasing, acquired, ...
         int n;
+        /** Acquisitions so far, read by main to answer count. */
+        volatile long acquired;
         Exception error;
 
         Contender(int id, String connect, String path, int sessionMs) throws Exception {
@@ -78,6 +80,7 @@ public final class CuratorLoop {
             }
             times[n++] = acquired;
             times[n++] = releasing;
+            acquired++; // this thread alone writes it
         }
     }
 
@@ -114,8 +117,15 @@ public final class CuratorLoop {
             t.start();
             threads.add(t);
         }
-        if (!"stop".equals(in.readLine())) {
-            Runtime.getRuntime().halt(0);
+        for (String line = in.readLine(); !"stop".equals(line); line = in.readLine()) {
+            if (!"count".equals(line)) {
+                Runtime.getRuntime().halt(0);
+            }
+            var counts = new StringBuilder("count");
+            for (Contender c : contenders) {
+                counts.append(' ').append(c.acquired);
+            }
+            say(out, counts.toString());
         }
         stopping = true;
         for (Thread t : threads) {

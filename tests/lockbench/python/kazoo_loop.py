@@ -1,8 +1,8 @@
 """Loop program for package lockbench: N kazoo Lock contenders on one path.
 
 usage:  kazoo_loop.py CONNECT PATH N SESSION_MS
-stdin:  go | stop
-stdout: ready | hold ID ACQUIRED_US RELEASING_US | disconnects N | done | error MESSAGE
+stdin:  go | count | stop
+stdout: ready | count N0 N1 ... | hold ID ACQUIRED_US RELEASING_US | disconnects N | done | error MESSAGE
 
 Each contender has its own KazooClient (its own session) and thread, and
 loops acquire, read the clock twice, release, reusing one Lock as kazoo's
@@ -35,7 +35,7 @@ class Contender(threading.Thread):
         self.client.start(timeout=30)
         self.client.add_listener(self._state)
         self.lock = self.client.Lock(path, str(cid))
-        self.times = []
+        self.times = []  # len(self.times) answers count
         self.error = None
 
     @staticmethod
@@ -76,8 +76,13 @@ def main():
     Contender.looping = True
     for c in contenders:
         c.start()
-    if sys.stdin.readline().strip() != "stop":
-        os._exit(0)
+    while True:
+        line = sys.stdin.readline().strip()
+        if line == "stop":
+            break
+        if line != "count":
+            os._exit(0)
+        say("count " + " ".join(str(len(c.times)) for c in contenders))
     Contender.stopping = True
     for c in contenders:
         c.join(60)
