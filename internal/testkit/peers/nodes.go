@@ -6,7 +6,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -61,16 +60,16 @@ func contenderDirs(kind Kind, variant, lockPath string) ([]string, error) {
 
 // findNode polls dirs until one holds a node owned by session, and returns
 // the oldest such node. It gives up when the contender reports an error,
-// the backend stops, or stepTimeout passes.
+// the backend stops, or the step is judged lost (see Peer.stepJudge).
 func (p *Peer) findNode(dirs []string, session int64, s *status) (string, error) {
-	deadline := time.Now().Add(stepTimeout)
+	giveUp := p.stepJudge()
 	for {
 		node, err := p.oldestNode(dirs, session)
 		if node != "" || err != nil {
 			return node, err
 		}
-		if time.Now().After(deadline) {
-			return "", fmt.Errorf("none under %s after %v", strings.Join(dirs, ", "), stepTimeout)
+		if err := giveUp(); err != nil {
+			return "", fmt.Errorf("none under %s: %w", strings.Join(dirs, ", "), err)
 		}
 		err = p.await(pollInterval, func() (bool, error) { return false, s.failure() })
 		if err != nil && !errors.Is(err, errTimeout) {

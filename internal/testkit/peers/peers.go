@@ -75,12 +75,15 @@ const (
 	GoZk     Kind = "gozk"     // github.com/go-zookeeper/zk, in process
 )
 
-// Budgets for one step of a contender. A JVM may still be starting, on two
-// busy cores, under the race detector.
+// Budgets for one step of a contender. A peer in its own process is judged
+// by its progress instead of stepTimeout (see progressJudge): a JVM may
+// still be starting, on two busy cores, under the race detector.
 const (
 	stepTimeout    = 30 * time.Second
 	sessionTimeout = 10 * time.Second
 	pollInterval   = 10 * time.Millisecond
+	// judgeInterval is how often a wait asks whether to go on.
+	judgeInterval = 100 * time.Millisecond
 )
 
 // errTimeout is what a wait that ran out of time wraps.
@@ -207,7 +210,7 @@ func (p *Peer) Acquire(t testing.TB, id, variant, path string) Contender {
 	if err := p.backend.send(fmt.Sprintf("acquire %s %s %s", id, variant, path)); err != nil {
 		t.Fatalf("peers: %s acquire %s: %v", p.kind, id, err)
 	}
-	err = p.await(stepTimeout, func() (bool, error) { return s.session != 0, s.failure() })
+	err = p.awaitStep(func() (bool, error) { return s.session != 0, s.failure() })
 	if err != nil {
 		t.Fatalf("peers: %s contender %s (%s on %s) has no session: %v", p.kind, id, variant, path, err)
 	}
@@ -280,7 +283,7 @@ func (p *Peer) Release(t testing.TB, id string) {
 	if err := p.backend.send("release " + id); err != nil {
 		t.Fatalf("peers: %s release %s: %v", p.kind, id, err)
 	}
-	if err := p.await(stepTimeout, func() (bool, error) { return s.released, s.failure() }); err != nil {
+	if err := p.awaitStep(func() (bool, error) { return s.released, s.failure() }); err != nil {
 		t.Fatalf("peers: %s contender %s was not released: %v", p.kind, id, err)
 	}
 }

@@ -76,8 +76,42 @@ func (s *status) failure() error {
 // await blocks until cond, called with p.mu held, says done or fails, the
 // backend stops, or timeout passes.
 func (p *Peer) await(timeout time.Duration, cond func() (bool, error)) error {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
+	deadline := time.Now().Add(timeout)
+	return p.wait(cond, func() error {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w after %v", errTimeout, timeout)
+		}
+		return nil
+	})
+}
+
+// awaitStep blocks until cond, called with p.mu held, says done or fails,
+// or the backend stops; a peer in its own process is waited for while it
+// uses CPU time (see progressJudge), one in ours for stepTimeout.
+func (p *Peer) awaitStep(cond func() (bool, error)) error {
+	return p.wait(cond, p.stepJudge())
+}
+
+// stepJudge returns what says when a step of this peer should give up:
+// its process's progress, or stepTimeout for a peer in our process.
+func (p *Peer) stepJudge() func() error {
+	if c, ok := p.backend.(*child); ok {
+		return newProgressJudge(c.cpuTime, stallTimeout).giveUp
+	}
+	deadline := time.Now().Add(stepTimeout)
+	return func() error {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w after %v", errTimeout, stepTimeout)
+		}
+		return nil
+	}
+}
+
+// wait blocks until cond says done or fails, the backend stops, or giveUp,
+// asked at each change and every judgeInterval, says why not to go on.
+func (p *Peer) wait(cond func() (bool, error), giveUp func() error) error {
+	tick := time.NewTicker(judgeInterval)
+	defer tick.Stop()
 	for {
 		p.mu.Lock()
 		done, err := cond()
@@ -91,10 +125,12 @@ func (p *Peer) await(timeout time.Duration, cond func() (bool, error)) error {
 		case ended != nil:
 			return ended
 		}
+		if err := giveUp(); err != nil {
+			return err
+		}
 		select {
 		case <-changed:
-		case <-deadline.C:
-			return fmt.Errorf("%w after %v", errTimeout, timeout)
+		case <-tick.C:
 		}
 	}
 }
