@@ -14,12 +14,9 @@ import (
 	"github.com/zklocks/zklocks/internal/zkserver"
 )
 
-// Budgets for a loop program: a JVM opening 32 sessions on two busy cores
-// takes a few seconds.
-const (
-	readyTimeout = 60 * time.Second
-	exitTimeout  = 10 * time.Second
-)
+// exitTimeout is how long a loop program gets to exit after its stdin
+// closes before it is killed.
+const exitTimeout = 10 * time.Second
 
 // child is a loop program (see the package comment for its protocol).
 type child struct {
@@ -60,7 +57,7 @@ func startChild(name, path string, args []string, logf func(string, ...any)) (*c
 
 // start waits for "ready".
 func (c *child) start(ctx context.Context) error {
-	line, err := c.next(ctx, readyTimeout)
+	line, err := c.nextWhileWorking(ctx)
 	if err != nil {
 		return err
 	}
@@ -78,7 +75,7 @@ func (c *child) progress(ctx context.Context) ([]int64, error) {
 	if err := c.send("count"); err != nil {
 		return nil, err
 	}
-	line, err := c.next(ctx, readyTimeout)
+	line, err := c.nextWhileWorking(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +156,42 @@ func parseHold(line string) (Hold, error) {
 		n[i] = v
 	}
 	return Hold{Contender: int(n[0]), Acquired: n[1], Released: n[2]}, nil
+}
+
+// nextWhileWorking returns the next stdout line, waiting as long as the
+// program uses CPU time: a JVM opening 32 sessions on two busy cores takes
+// a few seconds, and on a starved machine minutes, yet gets on. It fails
+// when the program exits or uses no CPU time for zkserver.StallTimeout,
+// as a server's start does. (Where CPU time cannot be read, outside Linux,
+// a fixed minute bounds it.)
+func (c *child) nextWhileWorking(ctx context.Context) (string, error) {
+	pid := c.cmd.Process.Pid
+	start := time.Now()
+	used, _ := zkserver.ProcessCPUTime(pid)
+	moved := start
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case line, ok := <-c.lines:
+			if !ok {
+				return "", fmt.Errorf("%s exited", c.name)
+			}
+			return line, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-tick.C:
+		}
+		now, ok := zkserver.ProcessCPUTime(pid)
+		switch {
+		case ok && now > used:
+			used, moved = now, time.Now()
+		case ok && time.Since(moved) >= zkserver.StallTimeout:
+			return "", fmt.Errorf("%s said nothing and used no CPU time for %v", c.name, zkserver.StallTimeout)
+		case !ok && time.Since(start) >= time.Minute:
+			return "", fmt.Errorf("%s said nothing for %v", c.name, time.Minute)
+		}
+	}
 }
 
 // next returns the next stdout line.
