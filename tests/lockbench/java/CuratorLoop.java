@@ -42,8 +42,8 @@ public final class CuratorLoop {
         long[] times = new long[2048]; // acquired, releasing, acquired, ...
         int n;
         /** Acquisitions so far, read by main to answer count. */
-        volatile long acquired;
-        Exception error;
+        volatile long acquisitions;
+        volatile Exception error;
 
         Contender(int id, String connect, String path, int sessionMs) throws Exception {
             this.id = id;
@@ -80,7 +80,7 @@ public final class CuratorLoop {
             }
             times[n++] = acquired;
             times[n++] = releasing;
-            acquired++; // this thread alone writes it
+            acquisitions++; // this thread alone writes it
         }
     }
 
@@ -123,7 +123,11 @@ public final class CuratorLoop {
             }
             var counts = new StringBuilder("count");
             for (Contender c : contenders) {
-                counts.append(' ').append(c.acquired);
+                if (c.error != null) { // a contender that failed stops counting: say why now
+                    say(out, "error contender " + c.id + ": " + c.error);
+                    Runtime.getRuntime().halt(1);
+                }
+                counts.append(' ').append(c.acquisitions);
             }
             say(out, counts.toString());
         }

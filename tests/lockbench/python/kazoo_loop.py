@@ -82,6 +82,10 @@ def main():
             break
         if line != "count":
             os._exit(0)
+        for c in contenders:
+            if c.error is not None:  # it stopped counting: say why now
+                say("error contender %d: %r" % (c.cid, c.error))
+                os._exit(1)
         say("count " + " ".join(str(len(c.times)) for c in contenders))
     Contender.stopping = True
     for c in contenders:
