@@ -37,12 +37,13 @@ func sessionOf(p *Peer, s *status) func() (bool, error) {
 // all along, as a starved JVM does, is waited for.
 func TestAwaitStepWaitsForAProgressingPeer(t *testing.T) {
 	const stall = time.Second
-	// Busy for three stall bounds of wall time, then the session.
+	// Busy for three stall bounds of wall time from its start (after
+	// this one), then the session.
+	start := time.Now()
 	p, s := stallPeer(t, stall, `end=$(( ${EPOCHREALTIME/./} + 3000000 ))
 while (( ${EPOCHREALTIME/./} < end )); do :; done
 echo session c1 1f
 read -r _`)
-	start := time.Now()
 	if err := p.awaitStep(sessionOf(p, s)); err != nil {
 		t.Fatalf("a peer using CPU time was given up after %v: %v", time.Since(start), err)
 	}
