@@ -124,7 +124,7 @@ func (p Probe) PersistentWatch() (ok, known bool, why string) {
 	switch {
 	case p.Version == "":
 		return false, false, "release unknown (srvr refused and no AdminServer said it): zklocks tries addWatch on a session of its own and falls back to dump and walk if it is refused"
-	case versionAtLeast(p.Version, 3, 6):
+	case atLeast(p.Version, 3, 6):
 		return true, true, "ZooKeeper " + p.Version
 	}
 	return false, true, "ZooKeeper " + p.Version + " has none (3.6 and later): new locks away from known ones are found by dump and walk"

@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch/jute"
-	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // The persistent recursive watch: on ZooKeeper 3.6 and later, one watch
@@ -222,7 +218,7 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *rawSession, server, version string, err error) {
 	server = w.dumpMember()
 	version, verr := w.persist.version(server, func() (string, error) { return w.memberVersion(ctx, server) })
-	if verr == nil && !versionAtLeast(version, 3, 6) {
+	if verr == nil && !atLeast(version, 3, 6) {
 		return nil, server, version, &errPersistOff{why: "ZooKeeper " + version + " on " + server + " has no persistent watches (3.6 and later)"}
 	}
 	timeout := w.conn.opt.SessionTimeout
@@ -267,39 +263,10 @@ func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *ra
 	return s, server, version, nil
 }
 
-// memberVersion asks member for its release (srvr, or the AdminServer's
-// server_stats where the word is refused).
+// memberVersion asks member for its release, its cost counted with the
+// watcher's other asks.
 func (w *Watcher) memberVersion(ctx context.Context, member string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
-	defer cancel()
-	var answer words.StatusAnswer
-	via, err := w.conn.ways(w.costs).AskEither(ctx, member, "srvr", answer.Reader())
-	if err != nil {
-		return "", err
-	}
-	st, err := answer.Status(via)
-	if err != nil {
-		return "", err
-	}
-	if st.Version == "" {
-		return "", fmt.Errorf("zkwatch: %s gave no version", member)
-	}
-	return st.Version, nil
-}
-
-// versionAtLeast reports whether a release such as "3.8.0" is at least
-// major.minor; one it cannot read is not.
-func versionAtLeast(v string, major, minor int) bool {
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) < 2 {
-		return false
-	}
-	ma, err1 := strconv.Atoi(parts[0])
-	mi, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	return slices.Compare([]int{ma, mi}, []int{major, minor}) >= 0
+	return w.conn.askVersion(ctx, member, w.costs, w.wordTimeout())
 }
 
 // stopPersistent removes the watch from every root and closes its

@@ -74,11 +74,11 @@ func TestPersistentQueueIsBounded(t *testing.T) {
 	}
 }
 
-func TestVersionAtLeast(t *testing.T) {
+func TestAtLeastPersistentWatches(t *testing.T) {
 	for v, want := range map[string]bool{"3.8.0": true, "3.6.0": true, "3.10.1": true, "4.0.0": true,
 		"3.5.9": false, "3.4.14": false, "": false, "x.y": false, "3": false} {
-		if got := versionAtLeast(v, 3, 6); got != want {
-			t.Errorf("versionAtLeast(%q, 3, 6) = %v, want %v", v, got, want)
+		if got := atLeast(v, 3, 6); got != want {
+			t.Errorf("atLeast(%q, 3, 6) = %v, want %v", v, got, want)
 		}
 	}
 }

@@ -136,10 +136,17 @@ func (c *Conn) fromCredentials(note string) Identities {
 
 // memberVersion asks member its release with srvr (or the AdminServer).
 func (c *Conn) memberVersion(ctx context.Context, member string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	return c.askVersion(ctx, member, nil, 3*time.Second)
+}
+
+// askVersion asks member its release with srvr (or the AdminServer's
+// server_stats where the word is refused), within timeout, the ask's cost
+// counted in costs when not nil.
+func (c *Conn) askVersion(ctx context.Context, member string, costs *words.Costs, timeout time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var answer words.StatusAnswer
-	via, err := c.ways(nil).AskEither(ctx, member, "srvr", answer.Reader())
+	via, err := c.ways(costs).AskEither(ctx, member, "srvr", answer.Reader())
 	if err != nil {
 		return "", err
 	}
@@ -148,7 +155,7 @@ func (c *Conn) memberVersion(ctx context.Context, member string) (string, error)
 		return "", err
 	}
 	if st.Version == "" {
-		return "", fmt.Errorf("%s did not say its version", member)
+		return "", fmt.Errorf("zkwatch: %s did not say its version", member)
 	}
 	return st.Version, nil
 }
