@@ -29,9 +29,12 @@ func bulkyHistory(t *testing.T) *recording.History {
 	t.Cleanup(func() { h.Close() })
 	now := time.Now().Add(-time.Minute)
 	h.Write(zkwatch.Event{Kind: zkwatch.EventConn, At: now, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: now}})
+	// 150 readings of a kilobyte of random data each: many times what
+	// the small buffers of the stalled reader's connection hold, few
+	// enough that the stream, once read, crosses those buffers quickly.
 	for i := range 150 {
 		l := mutex(fmt.Sprintf("/locks/l%03d", i%50), 0, 1, 2)
-		l.Participants[1].Data = make([]byte, 4<<10)
+		l.Participants[1].Data = make([]byte, 1<<10)
 		rand.Read(l.Participants[1].Data)
 		l.ReadAt = now.Add(time.Duration(i) * time.Millisecond)
 		if err := h.Write(zkwatch.Event{Kind: zkwatch.EventLock, At: l.ReadAt, Path: l.Path, Lock: l}); err != nil {
