@@ -12,8 +12,10 @@ build:
 deps:
 	./scripts/deps.sh
 
-# The project's test command (CI runs it through .ci/run). The second
-# invocation runs, without -race, the fault tests whose reconnects
+# The project's test command (CI runs it through .ci/run): the integration
+# tests, then the unit tests once (make unit, timed against its budget by
+# scripts/unit-budget on the cache the integration runs have warmed). The
+# second invocation runs, without -race, the fault tests whose reconnects
 # re-register watches (built only without -race: //go:build !race):
 # go-zookeeper v1.0.4 races with itself there (Conn.recvLoop writes lastZxid
 # at conn.go:849 while Conn.sendSetWatches reads it at conn.go:614). Our own
@@ -29,12 +31,14 @@ TESTP        ?= 2
 TESTPARALLEL ?= 4
 LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockcore ./recording ./internal/testkit/peers ./ui
 test: deps vet
-	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m $(LONGEST) ./...
+	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./...
 	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos
+	./scripts/unit-budget
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
-# TestIntegration… ones. .ci/run holds it to 60 s on the cache make test
-# warms (.ci/unit-budget; docs/testing.md, make unit).
+# TestIntegration… ones. make test runs them last, held to 60 s on the
+# cache its integration runs have just warmed (scripts/unit-budget;
+# docs/testing.md, make unit).
 unit: vet
 	$(GO) test -race -count=1 -skip Integration ./...
 

@@ -180,7 +180,7 @@ func (n *namedTB) Fatalf(format string, args ...any) {
 
 // Only integration tests and benchmarks may start a JVM: make unit skips
 // them by name.
-func TestRequireIntegration(t *testing.T) {
+func TestStartIsForNamedTestsOnly(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ok   bool
