@@ -49,8 +49,13 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 		t.Errorf("a live holder reconnecting was judged: exit %d, %+v", code, got)
 	}
 	// It was live: it still holds, on the same session, connected again.
+	// Each look has its own deadline: the first one's may have passed
+	// while check ran on the busy machine, and an ended context would make
+	// every later look fail.
 	zktest.WaitUntil(t, 20*time.Second, func() string {
-		if cons, _ := words.FourLetter(ctx, zks.Addr(), "cons"); !strings.Contains(cons, sid) || !kazoo.Held("h") {
+		look, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if cons, _ := words.FourLetter(look, zks.Addr(), "cons"); !strings.Contains(cons, sid) || !kazoo.Held("h") {
 			return "the holder is not back on its session"
 		}
 		return ""
