@@ -203,9 +203,14 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 // and kazoo contenders are shown with their clients, watches, a
 // disconnected holder and discovery; with the AdminServer, as with every
 // word allowed; with neither, what cannot be known is said, with the fix.
+//
+// It stays out of the package's parallel tests (its ensembles would run
+// beside the liveness tests that time a frozen holder against its
+// session), but its two sizes, each on servers of its own, run together.
 func TestIntegrationServerConfigs(t *testing.T) {
 	for _, size := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d members", size), func(t *testing.T) {
+			t.Parallel()
 			var want observation
 			for i, cfg := range serverConfigs {
 				t.Run(cfg.name, func(t *testing.T) {
