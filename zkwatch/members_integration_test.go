@@ -110,11 +110,23 @@ func TestIntegrationMemberRefusingWchc(t *testing.T) {
 				t.Fatalf("reading the table: %v, want wchc refused by %s", err, refuser)
 			}
 			c := watchtest.Watch(t, conn, zkwatch.WatchConfig{Roots: []string{"/"}, EnrichEvery: 200 * time.Millisecond})
-			c.UntilWithin(t, time.Minute, "a note on the watch table", func(s *model.State) bool { return s.WatchesNote != "" })
-			note := c.State().WatchesNote
-			if want := "wchc and wchp refused, and no AdminServer answered, by " + refuser; note != want {
-				t.Errorf("note %q, want %q", note, want)
-			}
+			// On a loaded machine a member may also stop serving for a
+			// while (its follower lost the leader), and the note says so
+			// too, truly: what must come is the note that names the
+			// refusing member alone, once every member serves.
+			want := "wchc and wchp refused, and no AdminServer answered, by " + refuser
+			var notes []string
+			defer func() {
+				if t.Failed() {
+					t.Logf("notes seen, in order: %q", notes)
+				}
+			}()
+			c.UntilWithin(t, time.Minute, "the note naming the refusing member", func(s *model.State) bool {
+				if n := s.WatchesNote; n != "" && (len(notes) == 0 || notes[len(notes)-1] != n) {
+					notes = append(notes, n)
+				}
+				return s.WatchesNote == want
+			})
 		})
 	}
 }
