@@ -53,7 +53,8 @@ func TestIntegrationAdminHTTPS(t *testing.T) {
 				return
 			}
 			if s.Fix != "" || h.Client == nil || h.Member == nil || *h.Member != srv.Addr() || s.WatchesSource != "server" {
-				t.Errorf("fix %q, holder %s client %v member %v, watches %s", s.Fix, hex, h.Client, h.Member, s.WatchesSource)
+				// The text's checks below need the holder's client.
+				t.Fatalf("fix %q, holder %s client %v member %v, watches %s", s.Fix, hex, h.Client, h.Member, s.WatchesSource)
 			}
 			if len(s.Servers) != 1 || s.Servers[0].Answered["cons"] != "admin" {
 				t.Errorf("servers %+v: want cons answered by the AdminServer", s.Servers)
