@@ -25,7 +25,8 @@ func (c *cursor) move(k keyMap, msg tea.KeyMsg, n, h int) bool {
 
 // step is where a movement key takes position at, shown page rows at a
 // time, Bottom taking it to last; ok is false for any other key. The
-// caller clamps the result.
+// caller clamps the result. Every list and every scrolled text moves by
+// it, so that a key moves as far on each screen.
 func step(k keyMap, msg tea.KeyMsg, at, last, page int) (to int, ok bool) {
 	page = max(page, 1)
 	half := max(page/2, 1)
@@ -50,17 +51,24 @@ func step(k keyMap, msg tea.KeyMsg, at, last, page int) (to int, ok bool) {
 	return at, false
 }
 
-// wheel moves by mouse wheel, three rows a notch.
-func (c *cursor) wheel(msg tea.MouseMsg, n, h int) {
+// wheelStep is how far a mouse wheel notch moves: three rows, up or down;
+// 0 for any other mouse event.
+func wheelStep(msg tea.MouseMsg) int {
 	switch msg.Button {
 	case tea.MouseButtonWheelUp:
-		c.idx -= 3
+		return -3
 	case tea.MouseButtonWheelDown:
-		c.idx += 3
-	default:
-		return
+		return 3
 	}
-	c.fix(n, h)
+	return 0
+}
+
+// wheel moves by mouse wheel.
+func (c *cursor) wheel(msg tea.MouseMsg, n, h int) {
+	if d := wheelStep(msg); d != 0 {
+		c.idx += d
+		c.fix(n, h)
+	}
 }
 
 // fix clamps the cursor to n rows and scrolls it into a view of h rows.
@@ -84,4 +92,14 @@ func (s *scroller) move(k keyMap, msg tea.KeyMsg, n, h int) bool {
 	return ok
 }
 
+// wheel scrolls by mouse wheel.
+func (s *scroller) wheel(msg tea.MouseMsg, n, h int) { s.by(wheelStep(msg), n, h) }
+
+// by scrolls d lines down (up when negative).
+func (s *scroller) by(d, n, h int) {
+	s.top += d
+	s.fix(n, h)
+}
+
+// fix keeps the text's last line at the bottom or below it.
 func (s *scroller) fix(n, h int) { s.top = max(0, min(s.top, n-h)) }

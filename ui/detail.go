@@ -26,7 +26,8 @@ type detailPane struct {
 	sel   string // Path of the selected participant
 	full  bool   // full node names instead of shortened ones
 	info  []string
-	top   int // first info line shown
+	// scroll is the first line of info shown.
+	scroll scroller
 	// infoAt is the instant info was worked out for: its holds and waits
 	// are as of then.
 	infoAt time.Time
@@ -128,9 +129,9 @@ func (p detailPane) update(msg tea.Msg) (detailPane, tea.Cmd) {
 		case p.cur.move(*k, msg, p.count(), qh):
 			p.moved()
 		case key.Matches(msg, k.InfoDown):
-			p.top = max(0, min(p.top+max(ih/2, 1), len(p.info)-ih))
+			p.scroll.by(max(ih/2, 1), len(p.info), ih)
 		case key.Matches(msg, k.InfoUp):
-			p.top = max(0, p.top-max(ih/2, 1))
+			p.scroll.by(-max(ih/2, 1), len(p.info), ih)
 		case key.Matches(msg, k.FullNode):
 			p.full = !p.full
 			p.buildInfo()
@@ -149,7 +150,7 @@ func (p *detailPane) moved() {
 	if q := p.selected(); q != nil {
 		p.sel = q.Path
 	}
-	p.top = 0
+	p.scroll.top = 0
 	p.buildInfo()
 }
 
@@ -220,8 +221,8 @@ func (p detailPane) view() string {
 	}
 	lines = append(lines, p.ownLines()...)
 	lines = append(lines, p.separator())
-	end = min(p.top+ih, len(p.info))
-	for i := p.top; i < end; i++ {
+	end = min(p.scroll.top+ih, len(p.info))
+	for i := p.scroll.top; i < end; i++ {
 		line := p.info[i]
 		if i == end-1 && end < len(p.info) {
 			line = st.muted.s("  … " + itoa(len(p.info)-end) + " more lines: J scrolls down, K up")

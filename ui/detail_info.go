@@ -59,7 +59,7 @@ func (p *detailPane) buildInfo() {
 	p.lockInfo(b)
 	p.info = b.lines
 	_, ih := p.split()
-	p.top = max(0, min(p.top, len(p.info)-ih))
+	p.scroll.fix(len(p.info), ih)
 }
 
 func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {

@@ -16,7 +16,7 @@ type helpOverlay struct {
 	keys   keySet // the focused screen's map, which it lists
 	demo   bool   // explain the demo's counters too
 	own    keySet // its own keys: scrolling, closing
-	top    int
+	scroll scroller
 	w, h   int
 	closed bool
 }
@@ -190,9 +190,9 @@ func operationsHelp(st *styles, bs []key.Binding) []string {
 // room is how many lines fit above the help's footer.
 func (h *helpOverlay) room() int { return max(h.h-1, 1) }
 
-// scroll moves the help by n lines (or to an end), within it.
-func (h *helpOverlay) scroll(n int) {
-	h.top = max(0, min(h.top+n, len(h.lines())-h.room()))
+// move scrolls the help by a movement key, within it.
+func (h *helpOverlay) move(k keyMap, msg tea.KeyMsg) {
+	h.scroll.move(k, msg, len(h.lines()), h.room())
 }
 
 // view is the help from line top; when it is longer than the screen, its
@@ -203,7 +203,7 @@ func (h *helpOverlay) view(func() string) string {
 		return strings.Join(lines, "\n")
 	}
 	room := h.h - 1
-	top := max(0, min(h.top, len(lines)-room))
+	top := max(0, min(h.scroll.top, len(lines)-room))
 	out := append(append([]string(nil), lines[top:top+room]...),
 		h.st.muted.s(" lines "+itoa(top+1)+"–"+itoa(top+room)+" of "+itoa(len(lines))+
 			" · ↑↓/jk pgup/pgdn g/G scroll · ? or esc closes"))

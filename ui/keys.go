@@ -347,15 +347,8 @@ func (k *keyMap) fleetKeys() keySet {
 // every other key does nothing.
 func (k *keyMap) helpKeys(h *helpOverlay) keySet {
 	var s keySet
-	scroll := func(by func() int) keyDo {
-		return func(*App, tea.KeyMsg) tea.Cmd { h.scroll(by()); return nil }
-	}
-	s.add(colMove, scroll(func() int { return -1 }), &k.Up)
-	s.add(colMove, scroll(func() int { return 1 }), &k.Down)
-	s.add(colMove, scroll(func() int { return -h.room() }), &k.PageUp, &k.HalfUp)
-	s.add(colMove, scroll(func() int { return h.room() }), &k.PageDown, &k.HalfDown)
-	s.add(colMove, scroll(func() int { return -h.top }), &k.Top)
-	s.add(colMove, scroll(func() int { return len(h.lines()) }), &k.Bottom)
+	scroll := func(_ *App, msg tea.KeyMsg) tea.Cmd { h.move(*k, msg); return nil }
+	s.add(colMove, scroll, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom)
 	s.add(colScreens, closing(&h.closed), &k.Help, &k.Back)
 	s.add(colScreens, quit, &k.Quit)
 	return s

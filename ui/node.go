@@ -98,12 +98,7 @@ func (p *nodePane) total() int {
 func (p nodePane) update(msg tea.Msg) (nodePane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.MouseMsg:
-		if msg.Button == tea.MouseButtonWheelUp {
-			p.scroll.top -= 3
-		} else if msg.Button == tea.MouseButtonWheelDown {
-			p.scroll.top += 3
-		}
-		p.scroll.fix(p.total(), p.h)
+		p.scroll.wheel(msg, p.total(), p.h)
 	case tea.KeyMsg:
 		k := p.env.keys
 		switch {

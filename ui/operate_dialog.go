@@ -140,8 +140,10 @@ type fenceDialog struct {
 	path  string
 	cands []lockcore.FenceCandidate
 	on    []bool
-	cur   int
-	act   *model.Actions
+	// cur is the candidate under the cursor; the list scrolls around it
+	// (view), not by cur.first.
+	cur cursor
+	act *model.Actions
 	// where names the cluster the nodes are deleted on: "⎈ prod".
 	where string
 	// gone says which candidate went while the dialog was open (see
@@ -184,15 +186,14 @@ func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 		return true, deniedClosed(d.denied)
 	}
 	switch {
-	case key.Matches(msg, k.Up):
-		d.cur = max(d.cur-1, 0)
-	case key.Matches(msg, k.Down):
-		d.cur = min(d.cur+1, len(d.cands)-1)
+	case key.Matches(msg, k.Up, k.Down):
+		// Only these move: any other key cancels the dialog.
+		d.cur.move(k, msg, len(d.cands), fenceRows)
 	case key.Matches(msg, k.Toggle):
-		d.on[d.cur] = !d.on[d.cur]
+		d.on[d.cur.idx] = !d.on[d.cur.idx]
 	case key.Matches(msg, k.Digit):
 		if i := int(msg.String()[0] - '1'); i >= 0 && i < len(d.cands) {
-			d.cur, d.on[i] = i, !d.on[i]
+			d.cur.idx, d.on[i] = i, !d.on[i]
 		}
 	case key.Matches(msg, k.Yes):
 		es := d.chosen()
@@ -229,14 +230,14 @@ func (d *fenceDialog) view(st *styles, w int) string {
 		c.lines = append(c.lines, model.Printable(d.access)+".")
 	}
 	c.lines = append(c.lines, "")
-	first := max(0, min(d.cur-fenceRows/2, len(d.cands)-fenceRows))
+	first := max(0, min(d.cur.idx-fenceRows/2, len(d.cands)-fenceRows))
 	for i := first; i < min(first+fenceRows, len(d.cands)); i++ {
 		cand := d.cands[i]
 		line := "  [ ] "
 		if d.on[i] {
 			line = "  [x] "
 		}
-		if i == d.cur {
+		if i == d.cur.idx {
 			line = ">" + line[1:]
 		}
 		why := string(cand.Reason)
@@ -251,7 +252,7 @@ func (d *fenceDialog) view(st *styles, w int) string {
 	}
 	// The evidence of the candidate under the cursor, in full as far as
 	// it fits.
-	cand := d.cands[d.cur]
+	cand := d.cands[d.cur.idx]
 	q := cand.Participant
 	evidence := "#" + itoa(q.Position) + " " + string(q.Role) + " · session " + model.SessionText(q.Session) + " · " +
 		string(cand.Reason) + ": " + model.Printable(cand.Evidence)
