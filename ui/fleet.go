@@ -114,14 +114,7 @@ func (p *fleetPane) handle(msg tea.Msg) (cmd tea.Cmd) { *p, cmd = p.update(msg);
 // set takes the rows of a new snapshot.
 func (p *fleetPane) set(rows []fleet.Cluster) {
 	p.rows = rows
-	if p.sel != "" {
-		for i, c := range rows {
-			if c.Name == p.sel {
-				p.cur.idx = i
-			}
-		}
-	}
-	p.cur.fix(len(p.rows), p.listHeight())
+	p.seek(p.sel, len(p.rows), func(i int) string { return p.rows[i].Name })
 }
 
 // selected is the cluster under the cursor, and whether there is one.
@@ -185,28 +178,12 @@ func (p *fleetPane) columns() []column {
 }
 
 func (p fleetPane) view() string {
-	st := p.env.st
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	cells := make([][]cell, 0, end-p.cur.first)
-	for i := p.cur.first; i < end; i++ {
-		cells = append(cells, p.cells(p.rows[i]))
-	}
-	cols := sizeToContent(p.columns(), cells...)
-	widths := layout(cols, p.w-2)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, "  "+headerRow(cols, widths, st.header))
-	if len(p.rows) == 0 {
-		return strings.Join(append(lines, "  "+st.muted.s(clip("the config file defines no contexts", p.w-2))), "\n")
-	}
-	for i, c := range cells {
-		sel := p.cur.first+i == p.cur.idx
-		m := marker(st, sel)
-		if p.rows[p.cur.first+i].Name == p.env.context && p.env.context != "" {
-			m = m[:len(m)-1] + st.accent.s("⎈")
+	return p.listView(p.columns(), len(p.rows), func(i int) []cell { return p.cells(p.rows[i]) }, func(i int) string {
+		if p.env.context != "" && p.rows[i].Name == p.env.context {
+			return "⎈"
 		}
-		lines = append(lines, m+row(cols, widths, c, sel, st.selected))
-	}
-	return strings.Join(lines, "\n")
+		return ""
+	}, "the config file defines no contexts")
 }
 
 // cells are a cluster's cells: what its last poll found, or why it

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -35,6 +37,20 @@ func (l *list) stale(gen int) bool {
 	return true
 }
 
+// seek puts the cursor on the row of n whose key(i) is sel, when sel is
+// not "" and one is (otherwise it stays at the same place), and in view.
+func (l *list) seek(sel string, n int, key func(i int) string) {
+	if sel != "" {
+		for i := range n {
+			if key(i) == sel {
+				l.cur.idx = i
+				break
+			}
+		}
+	}
+	l.cur.fix(n, l.listHeight())
+}
+
 // listKey does what every list does with a key, for a list of n rows: its
 // filter prompt takes every key while open; the movement keys move the
 // cursor, the filter key opens the prompt and Back clears a filter.
@@ -55,4 +71,35 @@ func (l *list) listKey(msg tea.KeyMsg, n int) (handled, moved, refilter bool) {
 		return true, false, true
 	}
 	return false, false, false
+}
+
+// listView draws the rows on screen of a list of n rows under its
+// columns' titles: row i's cells are cells(i), the columns sized to the
+// rows shown and fitted to the pane's width, the selected row marked and
+// highlighted. glyph(i), when not "", stands beside the cursor mark of
+// row i; empty says why a list of no rows has none.
+func (l *list) listView(cols []column, n int, cells func(i int) []cell, glyph func(i int) string, empty string) string {
+	st := l.env.st
+	end := min(l.cur.first+l.listHeight(), n)
+	shown := make([][]cell, 0, max(end-l.cur.first, 0))
+	for i := l.cur.first; i < end; i++ {
+		shown = append(shown, cells(i))
+	}
+	cols = sizeToContent(cols, shown...)
+	widths := layout(cols, l.w-2)
+	lines := make([]string, 0, l.h)
+	lines = append(lines, "  "+headerRow(cols, widths, st.header))
+	if n == 0 {
+		return strings.Join(append(lines, "  "+st.muted.s(clip(empty, l.w-2))), "\n")
+	}
+	for i, c := range shown {
+		at := l.cur.first + i
+		sel := at == l.cur.idx
+		m := marker(st, sel)
+		if g := glyph(at); g != "" {
+			m = m[:len(m)-1] + st.accent.s(g)
+		}
+		lines = append(lines, m+row(cols, widths, c, sel, st.selected))
+	}
+	return strings.Join(lines, "\n")
 }

@@ -96,15 +96,7 @@ func (p *locksPane) selected() *lockRow {
 // picks a lock, the cursor stays where it is (at the top), however the
 // list fills and sorts.
 func (p *locksPane) follow() {
-	if p.sel != "" {
-		for i := range p.rows {
-			if p.rows[i].path == p.sel {
-				p.cur.idx = i
-				break
-			}
-		}
-	}
-	p.cur.fix(len(p.rows), p.listHeight())
+	p.seek(p.sel, len(p.rows), func(i int) string { return p.rows[i].path })
 	if p.sel != "" {
 		p.remember()
 	}
@@ -242,35 +234,23 @@ func (p *locksPane) columns() []column {
 }
 
 func (p locksPane) view() string {
-	st := p.env.st
-	end := min(p.cur.first+p.listHeight(), len(p.rows))
-	cells := make([][]cell, 0, end-p.cur.first)
-	for i := p.cur.first; i < end; i++ {
-		cells = append(cells, p.cells(p.rows[i]))
-	}
-	cols := sizeToContent(p.columns(), cells...)
-	widths := layout(cols, p.w-2)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, "  "+headerRow(cols, widths, st.header))
-	if len(p.rows) == 0 {
-		msg := "no locks found under the roots yet"
-		switch {
-		case p.filter.active():
-			msg = "no lock matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
-		case p.problems:
-			msg = "no lock has an anomaly (" + p.env.keys.Problems.Help().Key + " shows every lock)"
+	return p.listView(p.columns(), len(p.rows), func(i int) []cell { return p.cells(p.rows[i]) }, func(i int) string {
+		if p.env.marked[p.rows[i].path] {
+			return "◆"
 		}
-		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
+		return ""
+	}, p.empty())
+}
+
+// empty says why the list shows no lock.
+func (p *locksPane) empty() string {
+	switch {
+	case p.filter.active():
+		return "no lock matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
+	case p.problems:
+		return "no lock has an anomaly (" + p.env.keys.Problems.Help().Key + " shows every lock)"
 	}
-	for i, c := range cells {
-		sel := p.cur.first+i == p.cur.idx
-		m := marker(st, sel)
-		if p.env.marked[p.rows[p.cur.first+i].path] {
-			m = m[:len(m)-1] + st.accent.s("◆")
-		}
-		lines = append(lines, m+row(cols, widths, c, sel, st.selected))
-	}
-	return strings.Join(lines, "\n")
+	return "no locks found under the roots yet"
 }
 
 // cells are a row's cells.
