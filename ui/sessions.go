@@ -149,15 +149,7 @@ func (p *sessionsPane) rebuild() {
 		p.rows[i] = sessionRow{}
 	}
 	p.rows = rows
-	if p.sel != "" {
-		for i := range p.rows {
-			if p.rows[i].key() == p.sel {
-				p.cur.idx = i
-				break
-			}
-		}
-	}
-	p.cur.fix(len(p.rows), p.listHeight())
+	p.seek(p.sel, len(p.rows), func(i int) string { return p.rows[i].key() })
 	if p.sel != "" {
 		p.remember()
 	}

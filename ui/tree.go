@@ -90,12 +90,7 @@ func (p *treePane) listed(msg childrenReadMsg) {
 	if p.env.state.Locks[msg.path] != nil || allSequential(p.names) {
 		p.names = bySequence(p.names)
 	}
-	for i, n := range p.names {
-		if n == p.sel {
-			p.cur.idx = i
-		}
-	}
-	p.cur.fix(len(p.names), p.listHeight())
+	p.seek(p.sel, len(p.names), func(i int) string { return p.names[i] })
 }
 
 func (p treePane) update(msg tea.Msg) (treePane, tea.Cmd) {
