@@ -205,9 +205,8 @@ func (k *keyMap) screenKeys(f focus) keySet {
 		return k.fleetKeys()
 	}
 	var s keySet
-	moves := []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom}
 	if f != focusTimeline {
-		s.add(colMove, nil, moves...)
+		s.add(colMove, nil, k.moves()...)
 	}
 	if f != focusTimeline && f != focusNode {
 		s.add(colScreens, nil, &k.Open)
@@ -217,14 +216,7 @@ func (k *keyMap) screenKeys(f focus) keySet {
 	} else {
 		s.add(colScreens, (*App).backOnTab, &k.Back)
 	}
-	s.add(colScreens, switchTab(+1), &k.NextScreen)
-	s.add(colScreens, switchTab(-1), &k.PrevScreen)
-	s.add(colScreens, setTab(focusLocks), &k.ScreenLocks)
-	s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
-	s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
-	s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
-	s.add(colScreens, showing(newCommandBar), &k.Command)
-	s.add(colScreens, quit, &k.Quit)
+	k.addGoing(&s, true)
 	switch f {
 	case focusLocks:
 		s.add(colScreen, nil, &k.Filter, &k.Sort, &k.Problems)
@@ -290,12 +282,12 @@ func (k *keyMap) screenKeys(f focus) keySet {
 // of its keys does something on f.
 func (k *keyMap) short(f focus) []key.Binding {
 	switch {
-	case k.mode.replay && f == focusTimeline:
-		return []key.Binding{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Faster,
-			k.ZoomIn, k.ZoomOut, k.Help, k.Quit}
 	case k.mode.replay:
-		return []key.Binding{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Faster,
-			k.Help, k.Quit}
+		bs := []key.Binding{k.PlayPause, k.PrevChange, k.NextChange, k.PrevGrant, k.NextGrant, k.JumpTime, k.Faster}
+		if f == focusTimeline {
+			bs = append(bs, k.ZoomIn, k.ZoomOut)
+		}
+		return append(bs, k.Help, k.Quit)
 	case f == focusTimeline:
 		return []key.Binding{k.ZoomIn, k.ZoomOut, k.Busiest, k.Screens, k.Help, k.Quit}
 	case k.mode.demo:
@@ -321,19 +313,10 @@ func (k *keyMap) short(f focus) []key.Binding {
 // polling again, and, when a cluster is open, its screens.
 func (k *keyMap) fleetKeys() keySet {
 	var s keySet
-	s.add(colMove, nil, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom)
+	s.add(colMove, nil, k.moves()...)
 	s.add(colScreens, (*App).fleetOpen, &k.Open)
 	s.add(colScreens, (*App).fleetBack, &k.Back)
-	if !k.mode.fleetOnly {
-		s.add(colScreens, switchTab(+1), &k.NextScreen)
-		s.add(colScreens, switchTab(-1), &k.PrevScreen)
-		s.add(colScreens, setTab(focusLocks), &k.ScreenLocks)
-		s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
-		s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
-		s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
-	}
-	s.add(colScreens, showing(newCommandBar), &k.Command)
-	s.add(colScreens, quit, &k.Quit)
+	k.addGoing(&s, !k.mode.fleetOnly)
 	s.add(colScreen, nil, &k.Repoll)
 	s.add(colScreen, showing(newHelp), &k.Help)
 	s.short = []key.Binding{k.Move, k.Open, k.Back, k.Repoll, k.Help, k.Quit}
@@ -343,12 +326,33 @@ func (k *keyMap) fleetKeys() keySet {
 	return s
 }
 
+// moves are the bindings that move a cursor or scroll (cursor.go).
+func (k *keyMap) moves() []*key.Binding {
+	return []*key.Binding{&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom}
+}
+
+// addGoing adds to s going to another screen of the cluster, when tabs
+// (there are none on the fleet screen with no cluster open), the command
+// bar and quitting.
+func (k *keyMap) addGoing(s *keySet, tabs bool) {
+	if tabs {
+		s.add(colScreens, switchTab(+1), &k.NextScreen)
+		s.add(colScreens, switchTab(-1), &k.PrevScreen)
+		s.add(colScreens, setTab(focusLocks), &k.ScreenLocks)
+		s.add(colScreens, setTab(focusSessions), &k.ScreenSessions)
+		s.add(colScreens, setTab(focusEvents), &k.ScreenLogs)
+		s.add(colScreens, setTab(focusTimeline), &k.ScreenTimeline)
+	}
+	s.add(colScreens, showing(newCommandBar), &k.Command)
+	s.add(colScreens, quit, &k.Quit)
+}
+
 // helpKeys is the key map of the help h: it scrolls, closes or quits;
 // every other key does nothing.
 func (k *keyMap) helpKeys(h *helpOverlay) keySet {
 	var s keySet
 	scroll := func(_ *App, msg tea.KeyMsg) tea.Cmd { h.move(*k, msg); return nil }
-	s.add(colMove, scroll, &k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.HalfUp, &k.HalfDown, &k.Top, &k.Bottom)
+	s.add(colMove, scroll, k.moves()...)
 	s.add(colScreens, closing(&h.closed), &k.Help, &k.Back)
 	s.add(colScreens, quit, &k.Quit)
 	return s
