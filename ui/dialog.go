@@ -30,24 +30,60 @@ type confirmDialog struct {
 	yes tea.Cmd
 	// footer replaces the line that says which key does what.
 	footer string
-	// targets are the nodes yes acts on; gone, once one of them went
-	// while the dialog was open, says so, and the dialog offers nothing.
+	// targets are the nodes yes acts on.
 	targets []target
-	gone    string
+	learnt
+}
+
+// learnt is what a dialog that acts on nodes learns while it is open.
+type learnt struct {
+	// gone, once a node it acts on went, says so, and the dialog offers
+	// nothing.
+	gone string
 	// access says who may do it, once the ACL has been read (see
 	// readAccess); denied, that the ACL grants it to no identity of the
 	// session, and the dialog offers nothing.
 	access, denied string
 }
 
+// takeAccess takes what the ACL says.
+func (l *learnt) takeAccess(msg accessReadMsg) {
+	if msg.refusal != nil {
+		l.denied = msg.refusal.Error()
+		return
+	}
+	l.access = msg.summary
+}
+
+// void reports whether the dialog offers nothing (its node went, or the
+// ACL refuses), with what closing it then says.
+func (l *learnt) void() (closed tea.Cmd, ok bool) {
+	switch {
+	case l.gone != "":
+		return goneClosed(l.gone), true
+	case l.denied != "":
+		return deniedClosed(l.denied), true
+	}
+	return nil, false
+}
+
+// voidView is the box of a dialog that offers nothing, and whether it
+// offers nothing.
+func (l *learnt) voidView(st *styles, w int) (string, bool) {
+	switch {
+	case l.gone != "":
+		return goneView(st, w, l.gone), true
+	case l.denied != "":
+		return deniedView(st, w, l.denied), true
+	}
+	return "", false
+}
+
 // update handles a key; done says the dialog closes, and cmd is the
 // confirmed action, or nil.
 func (d *confirmDialog) update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd) {
-	if d.gone != "" {
-		return true, goneClosed(d.gone)
-	}
-	if d.denied != "" {
-		return true, deniedClosed(d.denied)
+	if closed, void := d.void(); void {
+		return true, closed
 	}
 	if key.Matches(msg, k.Yes) {
 		return true, d.yes
@@ -59,11 +95,8 @@ func (d *confirmDialog) update(k keyMap, msg tea.KeyMsg) (done bool, cmd tea.Cmd
 func dialogWidth(w int) int { return min(max(w-8, 20), 72) }
 
 func (d *confirmDialog) view(st *styles, w int) string {
-	if d.gone != "" {
-		return goneView(st, w, d.gone)
-	}
-	if d.denied != "" {
-		return deniedView(st, w, d.denied)
+	if box, void := d.voidView(st, w); void {
+		return box
 	}
 	inner := dialogWidth(w)
 	var lines []string

@@ -56,11 +56,7 @@ func (d *confirmDialog) showAccess(msg accessReadMsg) {
 		if t.expect.Path != msg.node {
 			continue
 		}
-		if msg.refusal != nil {
-			d.denied = msg.refusal.Error()
-			return
-		}
-		d.access = msg.summary
+		d.takeAccess(msg)
 		return
 	}
 }
@@ -68,25 +64,15 @@ func (d *confirmDialog) showAccess(msg accessReadMsg) {
 func (d *forceDialog) showAccess(msg accessReadMsg) { d.confirm.showAccess(msg) }
 
 func (d *fenceDialog) showAccess(msg accessReadMsg) {
-	if len(d.cands) == 0 || d.cands[0].Participant.Path != msg.node {
-		return
+	if len(d.cands) > 0 && d.cands[0].Participant.Path == msg.node {
+		d.takeAccess(msg)
 	}
-	if msg.refusal != nil {
-		d.denied = msg.refusal.Error()
-		return
-	}
-	d.access = msg.summary
 }
 
 func (d *acquireDialog) showAccess(msg accessReadMsg) {
-	if d.path != msg.node {
-		return
+	if d.path == msg.node {
+		d.takeAccess(msg)
 	}
-	if msg.refusal != nil {
-		d.denied = msg.refusal.Error()
-		return
-	}
-	d.access = msg.summary
 }
 
 // deniedView is a dialog whose action the ACL does not allow: it says so

@@ -24,8 +24,8 @@ type acquireDialog struct {
 	number lineEditor
 	// choices says which key picks which mode.
 	choices string
-	// access and denied are what the lock's ACL says (see readAccess).
-	access, denied string
+	// learnt is what the lock's ACL says (see readAccess).
+	learnt
 }
 
 func newAcquireDialog(k keyMap, l *lockcore.Lock, modes []lockcore.Mode) *acquireDialog {
@@ -50,8 +50,8 @@ func modeKey(k keyMap, m lockcore.Mode) key.Binding {
 }
 
 func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
-	if d.denied != "" {
-		return true, deniedClosed(d.denied)
+	if closed, void := d.void(); void {
+		return true, closed
 	}
 	if d.typing {
 		switch {
@@ -84,8 +84,8 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 }
 
 func (d *acquireDialog) view(st *styles, w int) string {
-	if d.denied != "" {
-		return deniedView(st, w, d.denied)
+	if box, void := d.voidView(st, w); void {
+		return box
 	}
 	c := confirmDialog{title: "Acquire " + model.Printable(d.path) + "?"}
 	how := "joins as a fair participant, watching only its predecessor"
@@ -125,7 +125,7 @@ type forceDialog struct {
 }
 
 func (d *forceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
-	if d.revoke != nil && d.confirm.gone == "" && d.confirm.denied == "" && pressed(msg, k.Revoke) {
+	if _, void := d.confirm.void(); d.revoke != nil && !void && pressed(msg, k.Revoke) {
 		return true, d.revoke
 	}
 	return d.confirm.update(k, msg)
@@ -146,11 +146,10 @@ type fenceDialog struct {
 	act *model.Actions
 	// where names the cluster the nodes are deleted on: "⎈ prod".
 	where string
-	// gone says which candidate went while the dialog was open (see
-	// goneWatcher): the fence would be refused, so it offers nothing.
-	gone string
-	// access and denied are what the lock's ACL says (see readAccess).
-	access, denied string
+	// learnt says which candidate went while the dialog was open (see
+	// goneWatcher): the fence would be refused, so it offers nothing; and
+	// what the lock's ACL says (see readAccess).
+	learnt
 }
 
 func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Actions, context string) *fenceDialog {
@@ -179,11 +178,8 @@ func (d *fenceDialog) chosen() []lockcore.Expect {
 }
 
 func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
-	if d.gone != "" {
-		return true, goneClosed(d.gone)
-	}
-	if d.denied != "" {
-		return true, deniedClosed(d.denied)
+	if closed, void := d.void(); void {
+		return true, closed
 	}
 	switch {
 	case key.Matches(msg, k.Up, k.Down):
@@ -211,11 +207,8 @@ func (d *fenceDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 const fenceRows = 6
 
 func (d *fenceDialog) view(st *styles, w int) string {
-	if d.gone != "" {
-		return goneView(st, w, d.gone)
-	}
-	if d.denied != "" {
-		return deniedView(st, w, d.denied)
+	if box, void := d.voidView(st, w); void {
+		return box
 	}
 	inner := dialogWidth(w)
 	es := d.chosen()
