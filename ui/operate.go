@@ -59,8 +59,12 @@ func (op *operator) canAct(what string) bool {
 }
 
 // shownParticipant returns the contender selected in the lock detail, as
-// shown, or says why there is none.
+// shown, when the operation may go on (canAct) and the contender's node
+// has been read (read); otherwise it says why not.
 func (op *operator) shownParticipant(what string, sel selection) (lockcore.Participant, bool) {
+	if !op.canAct(what) {
+		return lockcore.Participant{}, false
+	}
 	if sel.screen != focusDetail {
 		op.host.say(what+": open a lock (enter) and select a contender first", true)
 		return lockcore.Participant{}, false
@@ -69,16 +73,15 @@ func (op *operator) shownParticipant(what string, sel selection) (lockcore.Parti
 		op.host.say(what+": this lock has no contender", true)
 		return lockcore.Participant{}, false
 	}
+	if !op.read(what, *sel.participant) {
+		return lockcore.Participant{}, false
+	}
 	return *sel.participant, true
 }
 
 func (op *operator) askForceRelease(sel selection) tea.Cmd {
-	const what = "force-release"
-	if !op.canAct(what) {
-		return nil
-	}
-	q, ok := op.shownParticipant(what, sel)
-	if !ok || !op.read(what, q) {
+	q, ok := op.shownParticipant("force-release", sel)
+	if !ok {
 		return nil
 	}
 	e := lockcore.ExpectParticipant(q)
@@ -102,12 +105,8 @@ func (op *operator) askForceRelease(sel selection) tea.Cmd {
 }
 
 func (op *operator) askRevoke(sel selection) tea.Cmd {
-	const what = "revoke"
-	if !op.canAct(what) {
-		return nil
-	}
-	q, ok := op.shownParticipant(what, sel)
-	if !ok || !op.read(what, q) {
+	q, ok := op.shownParticipant("revoke", sel)
+	if !ok {
 		return nil
 	}
 	if err := lockcore.CheckRevocable(path.Base(q.Path), q.Session); err != nil {
