@@ -54,21 +54,11 @@ func (p *eventsPane) rebuild() {
 }
 
 func (p eventsPane) update(msg tea.Msg) (eventsPane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.MouseMsg:
-		p.cur.wheel(msg, len(p.rows), p.listHeight())
-		p.tail = p.cur.idx >= len(p.rows)-1
-	case tea.KeyMsg:
-		handled, moved, refilter := p.listKey(msg, len(p.rows))
-		if refilter {
-			p.rebuild()
-		}
-		if moved {
-			p.tail = p.cur.idx >= len(p.rows)-1
-		}
-		if !handled && key.Matches(msg, p.env.keys.Open) {
-			return p, p.open()
-		}
+	if p.listMsg(msg, len(p.rows), p.rebuild, func() { p.tail = p.cur.idx >= len(p.rows)-1 }) {
+		return p, nil
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok && key.Matches(msg, p.env.keys.Open) {
+		return p, p.open()
 	}
 	return p, nil
 }

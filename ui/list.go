@@ -51,6 +51,29 @@ func (l *list) seek(sel string, n int, key func(i int) string) {
 	l.cur.fix(n, l.listHeight())
 }
 
+// listMsg does what every list does with msg, for a list of n rows: the
+// mouse wheel and the keys of listKey move the cursor, and then moved
+// runs (any mouse event counts, as the wheel may have moved it); a
+// filter changed runs rebuild. handled says msg needs nothing more.
+func (l *list) listMsg(msg tea.Msg, n int, rebuild, moved func()) (handled bool) {
+	switch msg := msg.(type) {
+	case tea.MouseMsg:
+		l.cur.wheel(msg, n, l.listHeight())
+		moved()
+		return true
+	case tea.KeyMsg:
+		handled, move, refilter := l.listKey(msg, n)
+		if refilter {
+			rebuild()
+		}
+		if move {
+			moved()
+		}
+		return handled
+	}
+	return false
+}
+
 // listKey does what every list does with a key, for a list of n rows: its
 // filter prompt takes every key while open; the movement keys move the
 // cursor, the filter key opens the prompt and Back clears a filter.

@@ -156,11 +156,10 @@ func kindsText(ks []lockcore.AnomalyKind) string {
 }
 
 func (p locksPane) update(msg tea.Msg) (locksPane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.MouseMsg:
-		p.cur.wheel(msg, len(p.rows), p.listHeight())
-		p.remember()
-	case tea.KeyMsg:
+	if p.listMsg(msg, len(p.rows), p.rebuild, p.remember) {
+		return p, nil
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok {
 		return p.handleKey(msg)
 	}
 	return p, nil
@@ -168,15 +167,6 @@ func (p locksPane) update(msg tea.Msg) (locksPane, tea.Cmd) {
 
 func (p locksPane) handleKey(msg tea.KeyMsg) (locksPane, tea.Cmd) {
 	k := p.env.keys
-	if handled, moved, refilter := p.listKey(msg, len(p.rows)); handled {
-		if refilter {
-			p.rebuild()
-		}
-		if moved {
-			p.remember()
-		}
-		return p, nil
-	}
 	switch {
 	case key.Matches(msg, k.Sort):
 		p.order = (p.order + 1) % len(lockOrders)

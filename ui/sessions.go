@@ -187,22 +187,12 @@ func itemNode(r *sessionRow) string {
 }
 
 func (p sessionsPane) update(msg tea.Msg) (sessionsPane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.MouseMsg:
-		p.cur.wheel(msg, len(p.rows), p.listHeight())
+	if p.listMsg(msg, len(p.rows), p.rebuild, p.remember) {
+		return p, nil
+	}
+	if msg, ok := msg.(tea.KeyMsg); ok && key.Matches(msg, p.env.keys.Open) {
 		p.remember()
-	case tea.KeyMsg:
-		handled, moved, refilter := p.listKey(msg, len(p.rows))
-		if refilter {
-			p.rebuild()
-		}
-		if moved {
-			p.remember()
-		}
-		if !handled && key.Matches(msg, p.env.keys.Open) {
-			p.remember()
-			return p, p.open()
-		}
+		return p, p.open()
 	}
 	return p, nil
 }
