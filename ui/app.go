@@ -31,14 +31,22 @@ const (
 // keys, and the clock. Panes never change it; the App and its operator
 // do, as each field says.
 type env struct {
+	// state is what the App shows: State.Apply moves it on as events
+	// arrive (app.go, and a replay played forward), and a replay's jump
+	// or a shared watcher's newer picture puts another in its place
+	// (replay.go, shared.go).
 	state *model.State
 	st    *styles
 	keys  *keyMap
-	now   func() time.Time
-	loc   *time.Location
+	// now is the clock; the App holds it still while it draws a frame
+	// (chrome.go), so that one instant is shown throughout.
+	now func() time.Time
+	loc *time.Location
 	// own is the lock the operator took from the UI; nil when none. The
-	// operator sets it when it takes one (operate_own.go) and clears it
-	// when it is given back or lost (operate_own.go, operate_release.go);
+	// operator sets it as it starts acquiring (operate_own.go) and clears
+	// it when the acquisition fails or is given up (operate_own.go) and
+	// when the lock is given back, by r or at exit (operate_release.go).
+	// A lock that is lost stays, marked lost, until it is given back;
 	// the panes show it.
 	own *ownLock
 	// marked are the locks the operator is told of when granted or
