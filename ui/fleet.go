@@ -126,24 +126,20 @@ func (p *fleetPane) selected() (fleet.Cluster, bool) {
 }
 
 func (p fleetPane) update(msg tea.Msg) (fleetPane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.MouseMsg:
-		p.cur.wheel(msg, len(p.rows), p.listHeight())
-	case tea.KeyMsg:
-		if key.Matches(msg, p.env.keys.Repoll) {
-			p.src.PollNow()
-			return p, func() tea.Msg { return flashMsg{text: "polling every cluster again"} }
-		}
-		if !p.cur.move(*p.env.keys, msg, len(p.rows), p.listHeight()) {
-			return p, nil
-		}
-	default:
-		return p, nil
+	if msg, ok := msg.(tea.KeyMsg); ok && key.Matches(msg, p.env.keys.Repoll) {
+		p.src.PollNow()
+		return p, func() tea.Msg { return flashMsg{text: "polling every cluster again"} }
 	}
+	// Its key map hands it no filter key: the rows are never filtered.
+	p.listMsg(msg, len(p.rows), func() {}, p.remember)
+	return p, nil
+}
+
+// remember makes the cluster under the cursor the one to follow.
+func (p *fleetPane) remember() {
 	if c, ok := p.selected(); ok {
 		p.sel = c.Name
 	}
-	return p, nil
 }
 
 // summary counts the clusters at each status.
