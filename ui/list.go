@@ -7,9 +7,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// list is what the list panes (locks, sessions, events) share, embedded in
-// each: what they read, their size, the state generation they show, their
-// filter and their cursor.
+// list is what the list panes (locks, sessions, events, the tree and the
+// fleet) share, embedded in each: what they read, their size, the state
+// generation they show, their filter (where their key map has one) and
+// their cursor.
 type list struct {
 	env    *env
 	w, h   int
