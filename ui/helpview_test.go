@@ -46,3 +46,44 @@ func TestHelpShowsEveryKeyAt80(t *testing.T) {
 		golden(t, "demo_help_80x24", a)
 	})
 }
+
+// The help scrolls by the keys that move every list and scrolled text, as
+// far as they move there: a line, half a page, a page, to an end, never
+// past either end.
+func TestHelpScrollsAsEveryScreenMoves(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(a, "?")
+	h, ok := a.over.(*helpOverlay)
+	if !ok {
+		t.Fatalf("? opened no help: %T", a.over)
+	}
+	n, room := len(h.lines()), h.room()
+	if n < 2*room+2 {
+		t.Fatalf("the help's %d lines are too few to scroll by pages of %d", n, room)
+	}
+	half := room / 2
+	for _, c := range []struct {
+		key  string
+		want int
+	}{
+		{"k", 0},
+		{"j", 1},
+		{"ctrl+d", 1 + half},
+		{"ctrl+u", 1},
+		{"pgdown", 1 + room},
+		{"pgdown", min(1+2*room, n-room)},
+		{"G", n - room},
+		{"j", n - room},
+		{"pgup", n - 2*room},
+		{"g", 0},
+	} {
+		press(a, c.key)
+		if h.scroll.top != c.want {
+			t.Fatalf("after %s the help's first line is %d, want %d (%d lines, %d a page)", c.key, h.scroll.top,
+				c.want, n, room)
+		}
+	}
+	if !strings.Contains(screen(a), " lines 1–"+itoa(room)+" of "+itoa(n)) {
+		t.Fatalf("the help back at its top does not say so:\n%s", screen(a))
+	}
+}
