@@ -80,11 +80,8 @@ func (p *eventsPane) open() tea.Cmd {
 
 func (p *eventsPane) summary() string {
 	s := p.env.state
-	out := "grants " + itoa(s.Grants) + " · FIFO breaks " + itoa(s.FIFOBreaks) + " · " + itoa(len(s.History)) + " events"
-	if p.filter.active() {
-		out += " · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text())
-	}
-	return out
+	return "grants " + itoa(s.Grants) + " · FIFO breaks " + itoa(s.FIFOBreaks) + " · " + itoa(len(s.History)) + " events" +
+		p.filter.matches(len(p.rows))
 }
 
 func (p *eventsPane) columns() []column {
@@ -129,7 +126,7 @@ func (p eventsPane) view() string {
 	if len(p.rows) == 0 {
 		msg := "no changes since the first sync: joins, grants, releases and leaves, and zklocks' own connection, appear here as they happen"
 		if p.filter.active() {
-			msg = "nothing matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
+			msg = p.filter.none("nothing")
 		}
 		return strings.Join(append(lines, "  "+st.muted.s(clip(msg, p.w-2))), "\n")
 	}

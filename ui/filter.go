@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/zklocks/zklocks/model"
 )
 
 // filter is a list's filter and its prompt. While typing, every key goes to
@@ -62,6 +63,21 @@ func (f *filter) match(texts ...string) bool {
 		}
 	}
 	return false
+}
+
+// matches is what a list's summary says of its filter, n rows matching;
+// "" with no filter.
+func (f *filter) matches(n int) string {
+	if !f.active() {
+		return ""
+	}
+	return " · " + itoa(n) + " match /" + model.Printable(f.text())
+}
+
+// none says that none of what matches the filter, and how to clear it:
+// what a list with no row left says.
+func (f *filter) none(what string) string {
+	return what + " matches /" + model.Printable(f.text()) + " (esc clears the filter)"
 }
 
 // prompt renders the prompt line, w cells wide.

@@ -198,9 +198,7 @@ func (p *locksPane) summary() string {
 	if n := len(p.env.state.Denied); n > 0 {
 		b.WriteString(" · " + itoa(n) + " denied")
 	}
-	if p.filter.active() {
-		b.WriteString(" · " + itoa(len(p.rows)) + " match /" + model.Printable(p.filter.text()))
-	}
+	b.WriteString(p.filter.matches(len(p.rows)))
 	if p.problems {
 		b.WriteString(" · " + count(len(p.rows), "with problems", "with problems"))
 	}
@@ -236,7 +234,7 @@ func (p locksPane) view() string {
 func (p *locksPane) empty() string {
 	switch {
 	case p.filter.active():
-		return "no lock matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
+		return p.filter.none("no lock")
 	case p.problems:
 		return "no lock has an anomaly (" + p.env.keys.Problems.Help().Key + " shows every lock)"
 	}

@@ -218,11 +218,7 @@ func (p *sessionsPane) open() tea.Cmd {
 }
 
 func (p *sessionsPane) summary() string {
-	s := count(p.total, "session owns", "sessions own") + " contenders"
-	if p.filter.active() {
-		s += " · " + itoa(p.matched) + " match /" + model.Printable(p.filter.text())
-	}
-	return s
+	return count(p.total, "session owns", "sessions own") + " contenders" + p.filter.matches(p.matched)
 }
 
 func (p *sessionsPane) headColumns() []column {
@@ -274,7 +270,7 @@ func (p sessionsPane) view() string {
 	if len(p.rows) == 0 {
 		msg := "no session owns a contender"
 		if p.filter.active() {
-			msg = "nothing matches /" + model.Printable(p.filter.text()) + " (esc clears the filter)"
+			msg = p.filter.none("nothing")
 		}
 		return strings.Join(append(lines, "  "+st.muted.s(msg)), "\n")
 	}
