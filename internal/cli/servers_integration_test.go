@@ -123,9 +123,20 @@ func observe(t *testing.T, c cluster, extra ...string) observation {
 	var o observation
 	var s showFull
 	// A waiter's watch is set just after its node: wait for the table to
-	// hold both, where the servers give it.
+	// hold both, where the servers give it. A client that lost its member
+	// on a loaded machine is between connections for a while, its client
+	// truly unknown: where a way answers, wait for every one to be named.
 	zktest.WaitUntil(t, 30*time.Second, func() string {
 		s = showAll(t, args, mutex, klock)
+		if s.Fix == "" {
+			for _, l := range s.Locks {
+				for _, p := range l.Participants {
+					if p.Client == nil || p.Member == nil {
+						return fmt.Sprintf("%s's client is not named yet", p.Node)
+					}
+				}
+			}
+		}
 		if s.WatchesSource == "server" {
 			for _, l := range s.Locks {
 				for _, p := range l.Participants {
