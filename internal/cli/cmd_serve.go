@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/internal/fleet"
+	"github.com/zklocks/zklocks/internal/hub"
 	"github.com/zklocks/zklocks/internal/serve"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
@@ -229,8 +230,8 @@ func runServe(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *serveFlags
 
 // serveDialer connects to a context as --context NAME would (or, with
 // --server or no contexts, as the flags say), watching it as the UI does.
-func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, version string, logger *log.Logger) serve.Dialer {
-	return func(ctx context.Context, name string) (serve.Cluster, error) {
+func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, version string, logger *log.Logger) hub.Dialer {
+	return func(ctx context.Context, name string) (hub.Cluster, error) {
 		var s settings
 		var err error
 		if len(p.offered) == 0 {
@@ -239,10 +240,10 @@ func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, ve
 			s, err = g.loadContext(name)
 		}
 		if err != nil {
-			return serve.Cluster{}, err
+			return hub.Cluster{}, err
 		}
 		if s.logFile == "-" {
-			return serve.Cluster{}, errNeedsFile
+			return hub.Cluster{}, errNeedsFile
 		}
 		conn, err := s.dial(ctx)
 		if err != nil {
@@ -250,7 +251,7 @@ func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, ve
 			if errors.As(err, &ee) {
 				err = ee.err
 			}
-			return serve.Cluster{}, err
+			return hub.Cluster{}, err
 		}
 		cfg := s.watchConfig()
 		cfg.Analysis = s.analysis(f.longHeld)
@@ -270,7 +271,7 @@ func serveDialer(g *globalFlags, o *operateFlags, p servePlan, f *serveFlags, ve
 				logger.Printf("context %q: %s", model.Printable(name), model.Printable(err.Error()))
 			})
 		}
-		return serve.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
+		return hub.Cluster{Conn: conn, Watch: cfg, ReadOnly: s.readOnly, Timeout: s.timeout,
 			Approve: s.approve >= 2, ApproveWithin: p.cfg.ApproveWithin,
 			NewSession: ownSessions(conn, s.timeout), History: hist, Follow: follow,
 			HistoryFailed: func(err error) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/fleet"
+	"github.com/zklocks/zklocks/internal/hub"
 )
 
 // pollerSource is a Poller as the UI takes it.
@@ -34,9 +35,9 @@ func TestIntegrationFleetOpensUnreachable(t *testing.T) {
 		c.Contexts, c.Default, c.NoSwitch = []string{"gone", "it"}, "it", ""
 		c.Fleet = pollerSource{Poller: fleet.NewPoller(c.Contexts, probe, time.Hour), ctx: t.Context()}
 		dial := c.Dial
-		c.Dial = func(ctx context.Context, name string) (Cluster, error) {
+		c.Dial = func(ctx context.Context, name string) (hub.Cluster, error) {
 			if name == "gone" {
-				return Cluster{}, unreachable
+				return hub.Cluster{}, unreachable
 			}
 			return dial(ctx, name)
 		}

@@ -144,29 +144,3 @@ func TestKeyFileRefresh(t *testing.T) {
 		t.Fatalf("a bad line at start: %v", err)
 	}
 }
-
-func TestEnsureHostKey(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keys", "host")
-	made, err := EnsureHostKey(path)
-	if err != nil || !made {
-		t.Fatalf("first start: made %v, %v", made, err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("host key mode: %v %v", fi, err)
-	}
-	b, _ := os.ReadFile(path)
-	signer, err := gossh.ParsePrivateKey(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	made, err = EnsureHostKey(path)
-	if err != nil || made {
-		t.Fatalf("second start: made %v, %v", made, err)
-	}
-	b2, _ := os.ReadFile(path)
-	again, err := gossh.ParsePrivateKey(b2)
-	if err != nil || string(again.PublicKey().Marshal()) != string(signer.PublicKey().Marshal()) {
-		t.Fatal("the host key changed on the second start")
-	}
-}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/internal/hub"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -44,20 +45,20 @@ type countingDialer struct {
 	conns []*zkwatch.Conn
 }
 
-func (d *countingDialer) dial(ctx context.Context, name string) (Cluster, error) {
+func (d *countingDialer) dial(ctx context.Context, name string) (hub.Cluster, error) {
 	target, err := zkwatch.ParseConnectString(d.addr)
 	if err != nil {
-		return Cluster{}, err
+		return hub.Cluster{}, err
 	}
 	conn, err := zkwatch.Dial(ctx, zkwatch.Options{Target: target})
 	if err != nil {
-		return Cluster{}, err
+		return hub.Cluster{}, err
 	}
 	d.mu.Lock()
 	d.n++
 	d.conns = append(d.conns, conn)
 	d.mu.Unlock()
-	return Cluster{Conn: conn, Watch: zkwatch.WatchConfig{Roots: []string{"/it"}, ReadLater: true}, Timeout: 10 * time.Second}, nil
+	return hub.Cluster{Conn: conn, Watch: zkwatch.WatchConfig{Roots: []string{"/it"}, ReadLater: true}, Timeout: 10 * time.Second}, nil
 }
 
 func (d *countingDialer) dialled() int {

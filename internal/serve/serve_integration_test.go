@@ -10,9 +10,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/zklocks/zklocks/internal/hub"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/ui"
-	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // Sessions on one cluster share one connection and one watcher, which
@@ -229,72 +229,6 @@ func TestIntegrationKeysAndIdle(t *testing.T) {
 	}
 }
 
-// A tap sees every event after its start, on the watcher the sessions
-// share, and keeps it running as a session does.
-func TestIntegrationTap(t *testing.T) {
-	t.Parallel()
-	r := startRig(t, nil)
-	zc := r.zks.Connect(t)
-	takeLock(t, zc, "/it/before")
-	a := r.open("alice", "alice")
-	a.waitText("/it/before")
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	tap, err := r.srv.Clusters().Tap(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := tap.Start.Locks["/it/before"]; !ok {
-		t.Fatal("the tap's start does not hold the lock the session shows")
-	}
-	takeLock(t, zc, "/it/after")
-	for seen := false; !seen; {
-		select {
-		case ev, ok := <-tap.Events():
-			if !ok {
-				t.Fatal("the tap's events ended")
-			}
-			seen = ev.Kind == zkwatch.EventLock && ev.Path == "/it/after"
-		case <-ctx.Done():
-			t.Fatal("the tap never saw /it/after")
-		}
-	}
-	if n := r.dials.dialled(); n != 1 {
-		t.Fatalf("a tap and a session dialled %d times, want once", n)
-	}
-	a.conn.Close()
-	zktest.WaitUntil(t, 30*time.Second, func() string {
-		if r.srv.Sessions() == 0 {
-			return ""
-		}
-		return "the session did not end"
-	})
-	if got := r.srv.Clusters().Running(); len(got) != 1 {
-		t.Fatalf("the watcher stopped with a tap on it: %v", got)
-	}
-	tap.Close()
-	drained := make(chan struct{})
-	go func() {
-		for range tap.Events() {
-		}
-		close(drained)
-	}()
-	select {
-	case <-drained:
-	case <-time.After(30 * time.Second):
-		t.Fatal("a closed tap's events go on")
-	}
-	if tap.Lost() {
-		t.Fatal("a closed tap says it fell behind")
-	}
-	zktest.WaitUntil(t, 30*time.Second, func() string {
-		if len(r.srv.Clusters().Running()) == 0 {
-			return ""
-		}
-		return "the watcher still runs after its tap closed"
-	})
-}
-
 // sgr matches a Select Graphic Rendition sequence with a parameter:
 // colour, bold, reverse.
 var sgr = regexp.MustCompile("\x1b\\[[0-9;]*[1-9][0-9;]*m")
@@ -359,7 +293,7 @@ func TestIntegrationSwitchContext(t *testing.T) {
 		c.Contexts, c.Default, c.NoSwitch = []string{"east", "west"}, "east", ""
 		// Each context's locks are under /it/NAME.
 		dial := c.Dial
-		c.Dial = func(ctx context.Context, name string) (Cluster, error) {
+		c.Dial = func(ctx context.Context, name string) (hub.Cluster, error) {
 			cl, err := dial(ctx, name)
 			cl.Watch.Roots = []string{"/it/" + name}
 			return cl, err

@@ -1,17 +1,27 @@
+// Package serve is zklocks serve: an SSH server (charmbracelet/wish) that
+// gives each person who connects their own zklocks UI, and nothing else.
+// Public-key authentication only, each key with its role (keys.go); each
+// session has its own screen, colour profile, cursor and filter, while
+// every session on a cluster shares one watcher and one model.State
+// through internal/hub: the ensemble pays for one zklocks however many
+// people look.
 package serve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
+	"github.com/zklocks/zklocks/internal/hub"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/ui"
 )
@@ -70,7 +80,7 @@ type Config struct {
 	// left.
 	Linger time.Duration
 	// Dial connects to a context.
-	Dial Dialer
+	Dial hub.Dialer
 	// Audit is where operate sessions' actions are written; nil under
 	// ReadOnly.
 	Audit *model.Audit
@@ -104,7 +114,7 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	ssh      *ssh.Server
-	clusters *Clusters
+	clusters *hub.Clusters
 	startups *startups
 
 	mu       sync.Mutex
@@ -113,7 +123,7 @@ type Server struct {
 }
 
 // New makes a server; it listens once ListenAndServe or Serve is called.
-// The host key is made now if its file does not exist (EnsureHostKey).
+// The host key is made now if its file does not exist.
 func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = log.New(log.Writer(), "", log.LstdFlags)
@@ -121,17 +131,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.keepaliveEvery == 0 {
 		cfg.keepaliveEvery, cfg.keepaliveWait = keepaliveEvery, keepaliveWait
 	}
-	s := &Server{cfg: cfg, clusters: NewClusters(cfg.Dial, cfg.Linger), sessions: map[*session]struct{}{}}
+	s := &Server{cfg: cfg, clusters: hub.NewClusters(cfg.Dial, cfg.Linger, cfg.Log.Printf), sessions: map[*session]struct{}{}}
 	s.startups = newStartups(orDefault(cfg.MaxStartups, DefaultMaxStartups), orDefault(cfg.PerSourceMaxStartups, DefaultPerSourceMaxStartups),
 		orDefault(cfg.LoginGraceTime, DefaultLoginGraceTime), cfg.Log.Printf)
-	s.clusters.logf = cfg.Log.Printf
-	made, err := EnsureHostKey(cfg.HostKey)
-	if err != nil {
-		return nil, err
-	}
-	if made {
-		cfg.Log.Printf("made a new host key: %s", cfg.HostKey)
-	}
+	// wish makes the key (ed25519, 0600, its public half beside it) when
+	// the file is missing, and keeps one that is there: clients remember
+	// the host key, and a new one would look like an attack.
+	_, statErr := os.Stat(cfg.HostKey)
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Listen),
 		wish.WithHostKeyPath(cfg.HostKey),
@@ -142,6 +148,9 @@ func New(cfg Config) (*Server, error) {
 	)
 	if err != nil {
 		return nil, fmt.Errorf("host key %s: %w", cfg.HostKey, err)
+	}
+	if errors.Is(statErr, fs.ErrNotExist) {
+		cfg.Log.Printf("made a new host key: %s", cfg.HostKey)
 	}
 	s.ssh = srv
 	return s, nil
@@ -276,7 +285,7 @@ func (s *Server) sweepRecordings() {
 }
 
 // Clusters are the server's shared watchers.
-func (s *Server) Clusters() *Clusters { return s.clusters }
+func (s *Server) Clusters() *hub.Clusters { return s.clusters }
 
 // Sessions is how many sessions are open.
 func (s *Server) Sessions() int {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
 	"github.com/muesli/termenv"
+	"github.com/zklocks/zklocks/internal/hub"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
@@ -271,8 +272,8 @@ func (ss *session) run(winch <-chan ssh.Window, cancel context.CancelCauseFunc) 
 // the user switched to, if any, or the directory of the cluster's history
 // when they asked to replay it (R).
 func (ss *session) runOn(name string, r *lipgloss.Renderer) (next, history string, err error) {
-	if !ss.srv.clusters.running(name) {
-		wish.Printf(ss.sess, "zklocks: connecting to %s…\r\n", model.Printable(label(name)))
+	if !ss.srv.clusters.IsRunning(name) {
+		wish.Printf(ss.sess, "zklocks: connecting to %s…\r\n", model.Printable(hub.Label(name)))
 	}
 	feed, err := ss.srv.clusters.Join(ss.ctx, name)
 	if err != nil {
@@ -375,7 +376,7 @@ func (ss *session) runReplay(dir string, r *lipgloss.Renderer) error {
 // options are the UI's for this session on feed's cluster: the shared
 // picture, the session's own terminal, and actions that audit this SSH
 // user and key, refused unless the key's role is operate.
-func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model.Actions) {
+func (ss *session) options(feed *hub.Feed, r *lipgloss.Renderer) (ui.Options, *model.Actions) {
 	cl := feed.Cluster()
 	cfg := ss.srv.cfg
 	readOnly, why := cfg.ReadOnly || cl.ReadOnly, ""
@@ -394,9 +395,9 @@ func (ss *session) options(feed *Feed, r *lipgloss.Renderer) (ui.Options, *model
 		}
 	}
 	var approvals ui.Approvals
-	if b := feed.h.board; b != nil {
+	if b := feed.Board(); b != nil {
 		actions.Gate = b
-		notices, stop := b.subscribe()
+		notices, stop := b.Subscribe()
 		ss.stopNotices = append(ss.stopNotices, stop)
 		approvals = &sessionApprovals{b: b, me: actions.Operator(), readOnly: readOnly, notices: notices}
 	}

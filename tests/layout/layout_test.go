@@ -1,8 +1,8 @@
 // Package layout holds the checks of the tree's layout: no package the
 // binary can link may import a test rig, a leaf package imports nothing
 // of zklocks, the suites that run the binary live in tests/e2e and drive
-// it as a user does, no package imports a suite, and
-// docs/architecture.md's layout table names every package as it stands.
+// it as a user does, no package imports a suite, the hub zklocks serve's
+// sessions share knows nothing of SSH, and docs/architecture.md's layout table names every package as it stands.
 package layout
 
 import (
@@ -192,5 +192,36 @@ func TestNothingImportsASuite(t *testing.T) {
 				t.Errorf("%s imports the suite %s: move what it needs into internal/testkit", p.path, imported)
 			}
 		}
+	}
+}
+
+// sshPackages are the SSH server's libraries: only internal/serve (and
+// the tests that connect to it) may import them.
+var sshPackages = []string{
+	"github.com/charmbracelet/ssh",
+	"github.com/charmbracelet/wish",
+	"golang.org/x/crypto/ssh",
+}
+
+// TestHubKnowsNoSSH fails when internal/hub, the watchers zklocks serve's
+// sessions share, imports the SSH server, its libraries or the UI: the
+// hub hands pictures to whoever views them, as soft-serve's backend knows
+// nothing of its SSH server.
+func TestHubKnowsNoSSH(t *testing.T) {
+	found := false
+	for _, p := range list(t) {
+		if p.path != module+"/internal/hub" {
+			continue
+		}
+		found = true
+		for _, imported := range p.imports {
+			above := imported == module+"/internal/serve" || imported == module+"/ui" || imported == module+"/internal/cli"
+			if above || slices.Contains(sshPackages, imported) || strings.HasPrefix(imported, "github.com/charmbracelet/wish/") {
+				t.Errorf("internal/hub imports %s: the hub knows nothing of the SSH server or the UI", imported)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("go list does not name internal/hub")
 	}
 }

@@ -1,10 +1,12 @@
-// Package serve is zklocks serve: an SSH server (charmbracelet/wish) that
-// gives each person who connects their own zklocks UI, and nothing else.
-// Public-key authentication only, each key with its role (keys.go); each
-// session has its own screen, colour profile, cursor and filter, while
-// every session on a cluster shares one watcher and one model.State
-// (hub.go): the ensemble pays for one zklocks however many people look.
-package serve
+// Package hub shares one watcher per cluster among the viewers of
+// zklocks serve: every session on a cluster reads the pictures (copies of
+// one model.State) that one hub publishes from one connection's watcher,
+// so that the ensemble pays for one zklocks however many people look.
+// Clusters starts a hub with its first viewer and stops it a while after
+// the last left; a cluster under the two-person rule has its Board of
+// requests waiting for approval. It knows nothing of SSH: the server that
+// hands a Feed to each session is internal/serve's.
+package hub
 
 import (
 	"context"
@@ -83,18 +85,15 @@ type hub struct {
 	actions *model.ActionFeed
 	// board holds the requests under the two-person rule; nil when the
 	// cluster does not require it.
-	board  *approvalBoard
+	board  *Board
 	cancel context.CancelFunc
 	// histFailed: the history stopped at its first failure (run's own).
 	histFailed bool
 	done       chan struct{} // closed once the watcher has stopped
 
-	taps chan *Tap // taps to start, in the run loop
-
 	mu     sync.Mutex
 	state  *model.State // the latest picture published
 	feeds  map[*Feed]struct{}
-	tapped map[*Tap]struct{}
 	closed bool // the watcher stopped: no picture will follow
 }
 
@@ -102,13 +101,13 @@ type hub struct {
 func startHub(name string, c Cluster) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &hub{name: name, cluster: c, cancel: cancel, done: make(chan struct{}),
-		state: model.NewState(), feeds: map[*Feed]struct{}{}, tapped: map[*Tap]struct{}{}, taps: make(chan *Tap)}
+		state: model.NewState(), feeds: map[*Feed]struct{}{}}
 	if c.Approve {
 		within := c.ApproveWithin
 		if within <= 0 {
 			within = defaultApproveWithin
 		}
-		h.board = newApprovalBoard(within)
+		h.board = newBoard(within)
 	}
 	h.w = zkwatch.Watch(ctx, c.Conn, c.Watch)
 	h.actions = model.NewActionFeed()
@@ -156,7 +155,6 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 				}
 			}
 			state.Apply(ev)
-			h.tell(ev)
 			if !pending {
 				pending = true
 				pub.Reset(every)
@@ -164,8 +162,6 @@ func (h *hub) run(events <-chan zkwatch.Event) {
 		case <-pub.C:
 			pending = false
 			publish(false)
-		case t := <-h.taps:
-			h.startTap(t, state)
 		case now := <-age.C:
 			if state.AgeTo(now) && !pending {
 				pending = true
@@ -182,12 +178,6 @@ func (h *hub) publish(s *model.State, last bool) {
 	defer h.mu.Unlock()
 	h.state = s
 	h.closed = last
-	if last {
-		for t := range h.tapped {
-			close(t.events)
-			delete(h.tapped, t)
-		}
-	}
 	for f := range h.feeds {
 		if last {
 			close(f.changed)
@@ -263,6 +253,10 @@ func (f *Feed) Name() string { return f.h.name }
 
 // Cluster is the connection and settings the hub watches.
 func (f *Feed) Cluster() Cluster { return f.h.cluster }
+
+// Board is the cluster's two-person rule, the requests that wait for
+// another person's approval; nil when the cluster does not require it.
+func (f *Feed) Board() *Board { return f.h.board }
 
 // Focus tells the shared watcher the lock a session opened, for the
 // servers' watch table when it can be read for one lock only: the last

@@ -1,4 +1,4 @@
-package serve
+package hub
 
 import (
 	"context"
@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// errStopping refuses a join while the registry shuts down.
+// errStopping refuses a join while the registry shuts down. The words
+// are zklocks serve's, whose sessions say them.
 var errStopping = errors.New("serve: the server is stopping")
 
 // Clusters are the clusters a server offers, each watched by one hub for
@@ -36,9 +37,10 @@ type entry struct {
 }
 
 // NewClusters dials with dial, and stops a hub linger after its last
-// session left.
-func NewClusters(dial Dialer, linger time.Duration) *Clusters {
-	return &Clusters{dial: dial, linger: linger, entries: map[string]*entry{}}
+// session left; logf, when not nil, is told when a watcher starts and
+// stops.
+func NewClusters(dial Dialer, linger time.Duration, logf func(format string, args ...any)) *Clusters {
+	return &Clusters{dial: dial, linger: linger, logf: logf, entries: map[string]*entry{}}
 }
 
 // Join returns a feed of the named cluster's picture, dialling it and
@@ -117,7 +119,7 @@ func (c *Clusters) start(ctx context.Context, name string, e *entry) {
 		return
 	}
 	h := startHub(name, cl)
-	c.log("watching %s", label(name))
+	c.log("watching %s", Label(name))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.hub = h
@@ -158,7 +160,7 @@ func (c *Clusters) armLinger(name string, e *entry) {
 		delete(c.entries, name)
 		c.mu.Unlock()
 		e.hub.stop()
-		c.log("stopped watching %s: no session for %s", label(name), c.linger)
+		c.log("stopped watching %s: no session for %s", Label(name), c.linger)
 	})
 }
 
@@ -181,16 +183,18 @@ func (c *Clusters) log(format string, args ...any) {
 	}
 }
 
-// label names a cluster in messages.
-func label(name string) string {
+// Label names a cluster in messages: its context, or "the cluster" for
+// the one given by address.
+func Label(name string) string {
 	if name == "" {
 		return "the cluster"
 	}
 	return "context " + name
 }
 
-// running reports whether the named cluster's watcher runs.
-func (c *Clusters) running(name string) bool {
+// IsRunning reports whether the named cluster's watcher runs: a session
+// joining it now finds its picture without a dial.
+func (c *Clusters) IsRunning(name string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.entries[name]
