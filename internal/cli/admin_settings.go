@@ -40,14 +40,14 @@ func (a *adminFlags) register(pf *pflag.FlagSet) {
 
 // mergeAdmin sets s.admin from flags, else the context, else the
 // environment, else the defaults, recording each value's source.
-func (s *settings) mergeAdmin(flags adminFlags, ctx adminFlags, changed func(string) bool, inContext string) {
+func (s *settings) mergeAdmin(flags adminFlags, ctx adminFlags) {
 	pick := func(key, flag, fromFlag, fromCtx, env string) string {
 		switch {
-		case changed(flag):
+		case s.given(flag):
 			s.source[key] = "--" + flag
 			return fromFlag
 		case fromCtx != "" && s.context != "":
-			s.source[key] = inContext
+			s.source[key] = s.inContext()
 			return fromCtx
 		case os.Getenv(env) != "":
 			s.source[key] = "$" + env

@@ -43,28 +43,16 @@ var saslFlagNames = []struct{ key, flag string }{
 // Java client's defaults, recording each value's source, and applies it to
 // the session's Kerberos credentials. A --sasl-* flag on a session without
 // one is refused: it would change nothing, and say nothing of it.
-func (s *settings) mergeSASL(flags, ctx saslConfig, changed func(string) bool, inContext string) error {
-	pick := func(key, flag string, inCtx bool) bool {
-		switch {
-		case changed(flag):
-			s.source[key] = "--" + flag
-			return false
-		case inCtx && s.context != "":
-			s.source[key] = inContext
-			return true
-		}
-		s.source[key] = "default"
-		return false
-	}
+func (s *settings) mergeSASL(flags, ctx saslConfig) error {
 	s.sasl = saslConfig{Service: flags.Service, ServerRealm: flags.ServerRealm, CanonicalizeHost: new(bool)}
 	*s.sasl.CanonicalizeHost = flags.CanonicalizeHost == nil || *flags.CanonicalizeHost
-	if pick("sasl.service", "sasl-service", ctx.Service != "") {
+	if s.fromContext("sasl.service", "sasl-service", ctx.Service != "") {
 		s.sasl.Service = ctx.Service
 	}
-	if pick("sasl.canonicalize-host", "sasl-canonicalize-host", ctx.CanonicalizeHost != nil) {
+	if s.fromContext("sasl.canonicalize-host", "sasl-canonicalize-host", ctx.CanonicalizeHost != nil) {
 		*s.sasl.CanonicalizeHost = *ctx.CanonicalizeHost
 	}
-	if pick("sasl.server-realm", "sasl-server-realm", ctx.ServerRealm != "") {
+	if s.fromContext("sasl.server-realm", "sasl-server-realm", ctx.ServerRealm != "") {
 		s.sasl.ServerRealm = ctx.ServerRealm
 	}
 	if err := s.sasl.validate(); err != nil {
@@ -84,7 +72,7 @@ func (s *settings) mergeSASL(flags, ctx saslConfig, changed func(string) bool, i
 		return nil
 	}
 	for _, f := range saslFlagNames {
-		if changed(f.flag) {
+		if s.given(f.flag) {
 			return fmt.Errorf("--%s names the servers' Kerberos principal, and the session has no kerberos credential (--auth kerberos:PRINCIPAL[:@KEYTAB])", f.flag)
 		}
 	}
