@@ -34,11 +34,7 @@ has that).
 			return paths(args, "")
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := g.load()
-			if err != nil {
-				return err
-			}
-			conn, err := s.dial(cmd.Context())
+			s, conn, err := g.connect(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -118,13 +118,9 @@ read as a stream: what is held is the locks' stories, not the log, however long 
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			now := time.Now()
-			r, err := rng.parse(now)
+			r, err := rng.rangeOf(srcs, time.Now())
 			if err != nil {
 				return err
-			}
-			if len(srcs) == 1 {
-				r = historyDefault(srcs[0], r, rng.given(), now)
 			}
 			if all {
 				return postmortemAll(cmd, g, srcs, args[0], r, audits, asJSON)

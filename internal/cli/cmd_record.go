@@ -81,11 +81,7 @@ interruption or a crash loses at most the last second and leaves a readable file
 			if f.out == "" {
 				return &exitError{code: exitUsage, err: errors.New("record needs --out FILE")}
 			}
-			s, err := g.load()
-			if err != nil {
-				return err
-			}
-			conn, err := s.dial(cmd.Context())
+			s, conn, err := g.connect(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -60,13 +60,9 @@ postmortem does, so that both tell them alike.
 				return &exitError{code: exitUsage, err: errors.New("replay opens the terminal UI, which needs a terminal; " +
 					"in scripts use zklocks show --recording FILE --at TIME")}
 			}
-			now := time.Now()
-			r, err := rng.parse(now)
+			r, err := rng.rangeOf(args, time.Now())
 			if err != nil {
 				return err
-			}
-			if len(args) == 1 {
-				r = historyDefault(args[0], r, rng.given(), now)
 			}
 			want, err := wantOf(g, args, "")
 			if err != nil {

@@ -60,11 +60,7 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 			if past.file != "" || past.at != "" || past.rng.given() || len(past.audits) > 0 {
 				return past.show(cmd, g, asJSON, args)
 			}
-			s, err := g.load()
-			if err != nil {
-				return err
-			}
-			conn, err := s.dial(cmd.Context())
+			s, conn, err := g.connect(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -94,6 +94,20 @@ func (g *globalFlags) register(root *cobra.Command) {
 	g.sasl.register(pf)
 }
 
+// connect loads the settings and dials the cluster they name (see dial);
+// close the connection when done.
+func (g *globalFlags) connect(ctx context.Context) (settings, *zkwatch.Conn, error) {
+	s, err := g.load()
+	if err != nil {
+		return settings{}, nil, err
+	}
+	conn, err := s.dial(ctx)
+	if err != nil {
+		return settings{}, nil, err
+	}
+	return s, conn, nil
+}
+
 // dial connects as the settings say, waiting up to s.timeout; failures
 // carry the exit code to use.
 func (s settings) dial(ctx context.Context) (*zkwatch.Conn, error) {

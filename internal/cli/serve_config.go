@@ -109,45 +109,21 @@ func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
 		return filepath.Join(filepath.Dir(cf.path), p)
 	}
 	take := func(flag string, set bool) bool { return !fs.Changed(flag) && set }
-	if take("listen", file.Listen != "") {
-		c.Listen = file.Listen
-	}
-	if take("authorized-keys", file.AuthorizedKeys != "") {
-		c.AuthorizedKeys = rel(file.AuthorizedKeys)
-	}
-	if take("revoked-keys", file.RevokedKeys != "") {
-		c.RevokedKeys = rel(file.RevokedKeys)
-	}
-	if take("host-key", file.HostKey != "") {
-		c.HostKey = rel(file.HostKey)
-	}
+	fromFile(fs, "listen", &c.Listen, file.Listen)
+	fromFile(fs, "authorized-keys", &c.AuthorizedKeys, rel(file.AuthorizedKeys))
+	fromFile(fs, "revoked-keys", &c.RevokedKeys, rel(file.RevokedKeys))
+	fromFile(fs, "host-key", &c.HostKey, rel(file.HostKey))
 	if take("contexts", len(file.Contexts) > 0) {
 		c.Contexts = file.Contexts
 	}
-	if take("max-sessions", file.MaxSessions != 0) {
-		c.MaxSessions = file.MaxSessions
-	}
-	if take("idle-timeout", file.IdleTimeout != 0) {
-		c.IdleTimeout = file.IdleTimeout
-	}
-	if take("linger", file.Linger != 0) {
-		c.Linger = file.Linger
-	}
-	if take("approve-within", file.ApproveWithin != 0) {
-		c.ApproveWithin = file.ApproveWithin
-	}
-	if take("max-startups", file.MaxStartups != 0) {
-		c.MaxStartups = file.MaxStartups
-	}
-	if take("per-source-max-startups", file.PerSourceMaxStartups != 0) {
-		c.PerSourceMaxStartups = file.PerSourceMaxStartups
-	}
-	if take("login-grace-time", file.LoginGraceTime != 0) {
-		c.LoginGraceTime = file.LoginGraceTime
-	}
-	if take("record-sessions", file.RecordSessions != "") {
-		c.RecordSessions = rel(file.RecordSessions)
-	}
+	fromFile(fs, "max-sessions", &c.MaxSessions, file.MaxSessions)
+	fromFile(fs, "idle-timeout", &c.IdleTimeout, file.IdleTimeout)
+	fromFile(fs, "linger", &c.Linger, file.Linger)
+	fromFile(fs, "approve-within", &c.ApproveWithin, file.ApproveWithin)
+	fromFile(fs, "max-startups", &c.MaxStartups, file.MaxStartups)
+	fromFile(fs, "per-source-max-startups", &c.PerSourceMaxStartups, file.PerSourceMaxStartups)
+	fromFile(fs, "login-grace-time", &c.LoginGraceTime, file.LoginGraceTime)
+	fromFile(fs, "record-sessions", &c.RecordSessions, rel(file.RecordSessions))
 	if take("record-max-size", file.RecordMaxSize != "") {
 		if err := c.recordMaxSize.Set(file.RecordMaxSize); err != nil {
 			c.recordErr = fmt.Errorf("record-max-size: %w", err)
@@ -159,6 +135,15 @@ func (f *serveFlags) merge(fs *pflag.FlagSet, cf *configFile) serveConfig {
 		}
 	}
 	return c
+}
+
+// fromFile sets *dst to the config file's value v, unless flag was given
+// or v is not set (zero).
+func fromFile[T comparable](fs *pflag.FlagSet, flag string, dst *T, v T) {
+	var unset T
+	if !fs.Changed(flag) && v != unset {
+		*dst = v
+	}
 }
 
 // check validates what needs no connection: the address, the host key

@@ -40,6 +40,16 @@ func (f *rangeFlags) parse(now time.Time) (recording.Range, error) {
 	return r, nil
 }
 
+// rangeOf is the range to read of srcs: the one given, else for a single
+// source historyDefault's.
+func (f *rangeFlags) rangeOf(srcs []string, now time.Time) (recording.Range, error) {
+	r, err := f.parse(now)
+	if err != nil || len(srcs) != 1 {
+		return r, err
+	}
+	return historyDefault(srcs[0], r, f.given(), now), nil
+}
+
 // historyDefault is the range to read of src when none was given: the
 // last hour of a history (a directory, or an exporter's address without
 // a range of its own), which may hold a week; all of a file.
