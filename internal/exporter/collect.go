@@ -88,25 +88,19 @@ func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	e.hold.Describe(ch)
 }
 
-// Collect sends the metrics of the picture as of now.
+// Collect sends the metrics of the picture as of now: each admitted
+// lock's series, the folded locks' totals, and the watcher's own.
 func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
-	}
-	counter := func(d *prometheus.Desc, v float64, labels ...string) {
-		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
-	}
+	out := sink(ch)
 	s := e.state
 	paths := make([]string, 0, len(s.Locks))
 	for p := range s.Locks {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	folded, foldedHolders, foldedWaiters := 0, 0, 0
-	var foldedWait time.Duration
-	foldedKinds := map[lockcore.AnomalyKind]int{}
+	folded := foldedLocks{kinds: map[lockcore.AnomalyKind]int{}}
 	for _, p := range paths {
 		l := s.Locks[p]
 		// Holds and waits grow while nothing is read, as long as the
@@ -117,81 +111,124 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 		}
 		_, wait, _ := l.OldestWaiter(asOf)
 		if !e.admitted[p] {
-			folded++
-			foldedHolders += l.Holders()
-			foldedWaiters += l.Waiters()
-			for _, a := range l.Anomalies {
-				foldedKinds[a.Kind]++
-			}
-			if !l.Elects() {
-				foldedWait = max(foldedWait, wait)
-			}
+			folded.add(l, wait)
 			continue
 		}
-		labels := []string{p, string(e.recipeOf(p))}
-		gauge(descHolders, float64(l.Holders()), labels...)
-		seen := map[int64]bool{} // one session can hold twice (a read lock taken twice): one series
-		for _, h := range l.Participants {
-			if h.Role == lockcore.RoleHolder && h.Session != 0 && !seen[h.Session] {
-				seen[h.Session] = true
-				c := s.Client(h.Session)
-				gauge(descHolder, 1, append(labels, lockcore.SessionHex(h.Session), c.Addr, c.Server)...)
-				if sl := s.Link(h.Session).Silent; sl.For > 0 {
-					gauge(descSilent, sl.For.Seconds(), append(labels, lockcore.SessionHex(h.Session))...)
-				}
-			}
-		}
-		gauge(descWaiters, float64(l.Waiters()), labels...)
-		known, atMost := l.KnownHold(asOf)
-		gauge(descOldest, known.Seconds(), labels...)
-		gauge(descOldestAtMost, atMost.Seconds(), labels...)
-		gauge(descOldestWait, wait.Seconds(), labels...)
-		kinds := map[lockcore.AnomalyKind]int{}
-		for _, a := range l.Anomalies {
-			kinds[a.Kind]++
-		}
-		for _, k := range lockcore.AnomalyKinds() {
-			if n := kinds[k]; n > 0 {
-				gauge(descAnomalies, float64(n), append(labels, string(k))...)
-			}
-		}
-		if len(l.Assumed) > 0 {
-			gauge(descAssumed, 1, labels...)
-		}
-		c := e.counts[p]
-		counter(descGrants, c.grants, labels...)
-		counter(descReleases, c.releases, labels...)
-		counter(descFIFO, c.fifoBreaks, labels...)
+		e.collectLock(out, p, l, asOf, wait)
 	}
-	gauge(descFolded, float64(folded))
-	gauge(descFoldedHolders, float64(foldedHolders))
-	gauge(descFoldedWaiters, float64(foldedWaiters))
-	for _, k := range lockcore.AnomalyKinds() {
-		gauge(descFoldedAnomaly, float64(foldedKinds[k]), string(k))
-	}
-	gauge(descFoldedWait, foldedWait.Seconds())
-	counter(descFoldedGrants, e.folded.grants)
-	counter(descFoldedReleases, e.folded.releases)
-	counter(descFoldedFIFO, e.folded.fifoBreaks)
+	e.collectFolded(out, folded)
+	e.collectWatcher(out)
+	e.wait.Collect(ch)
+	e.hold.Collect(ch)
+}
 
-	gauge(descUntold, float64(len(s.Untold)))
-	counter(descExpiries, float64(s.Expiries))
-	gauge(descLocks, float64(len(s.Locks)))
-	gauge(descPending, float64(s.Pending()))
-	gauge(descUp, boolFloat(s.Conn.Phase == zkwatch.Connected && !s.LastSync.IsZero() && !e.resyncing()))
+// sink is a collection's channel, which constant metrics are sent to.
+type sink chan<- prometheus.Metric
+
+func (ch sink) gauge(d *prometheus.Desc, v float64, labels ...string) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+}
+
+func (ch sink) counter(d *prometheus.Desc, v float64, labels ...string) {
+	ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, v, labels...)
+}
+
+// collectLock sends the series of the lock at path p, read as of asOf,
+// whose oldest waiter has waited wait.
+func (e *Exporter) collectLock(out sink, p string, l *lockcore.Lock, asOf time.Time, wait time.Duration) {
+	s := e.state
+	labels := []string{p, string(e.recipeOf(p))}
+	out.gauge(descHolders, float64(l.Holders()), labels...)
+	seen := map[int64]bool{} // one session can hold twice (a read lock taken twice): one series
+	for _, h := range l.Participants {
+		if h.Role == lockcore.RoleHolder && h.Session != 0 && !seen[h.Session] {
+			seen[h.Session] = true
+			c := s.Client(h.Session)
+			out.gauge(descHolder, 1, append(labels, lockcore.SessionHex(h.Session), c.Addr, c.Server)...)
+			if sl := s.Link(h.Session).Silent; sl.For > 0 {
+				out.gauge(descSilent, sl.For.Seconds(), append(labels, lockcore.SessionHex(h.Session))...)
+			}
+		}
+	}
+	out.gauge(descWaiters, float64(l.Waiters()), labels...)
+	known, atMost := l.KnownHold(asOf)
+	out.gauge(descOldest, known.Seconds(), labels...)
+	out.gauge(descOldestAtMost, atMost.Seconds(), labels...)
+	out.gauge(descOldestWait, wait.Seconds(), labels...)
+	kinds := map[lockcore.AnomalyKind]int{}
+	for _, a := range l.Anomalies {
+		kinds[a.Kind]++
+	}
+	for _, k := range lockcore.AnomalyKinds() {
+		if n := kinds[k]; n > 0 {
+			out.gauge(descAnomalies, float64(n), append(labels, string(k))...)
+		}
+	}
+	if len(l.Assumed) > 0 {
+		out.gauge(descAssumed, 1, labels...)
+	}
+	c := e.counts[p]
+	out.counter(descGrants, c.grants, labels...)
+	out.counter(descReleases, c.releases, labels...)
+	out.counter(descFIFO, c.fifoBreaks, labels...)
+}
+
+// foldedLocks sums up the locks without series of their own.
+type foldedLocks struct {
+	locks, holders, waiters int
+	// wait is the longest wait among them, leader elections aside.
+	wait  time.Duration
+	kinds map[lockcore.AnomalyKind]int
+}
+
+// add counts l, whose oldest waiter has waited wait, among the folded.
+func (f *foldedLocks) add(l *lockcore.Lock, wait time.Duration) {
+	f.locks++
+	f.holders += l.Holders()
+	f.waiters += l.Waiters()
+	for _, a := range l.Anomalies {
+		f.kinds[a.Kind]++
+	}
+	if !l.Elects() {
+		f.wait = max(f.wait, wait)
+	}
+}
+
+// collectFolded sends the folded locks' totals and counters.
+func (e *Exporter) collectFolded(out sink, f foldedLocks) {
+	out.gauge(descFolded, float64(f.locks))
+	out.gauge(descFoldedHolders, float64(f.holders))
+	out.gauge(descFoldedWaiters, float64(f.waiters))
+	for _, k := range lockcore.AnomalyKinds() {
+		out.gauge(descFoldedAnomaly, float64(f.kinds[k]), string(k))
+	}
+	out.gauge(descFoldedWait, f.wait.Seconds())
+	out.counter(descFoldedGrants, e.folded.grants)
+	out.counter(descFoldedReleases, e.folded.releases)
+	out.counter(descFoldedFIFO, e.folded.fifoBreaks)
+}
+
+// collectWatcher sends what the watcher itself says: untold holders,
+// expiries, the locks known and pending, whether it is up and synced,
+// its watches and what the members' answers cost.
+func (e *Exporter) collectWatcher(out sink) {
+	s := e.state
+	out.gauge(descUntold, float64(len(s.Untold)))
+	out.counter(descExpiries, float64(s.Expiries))
+	out.gauge(descLocks, float64(len(s.Locks)))
+	out.gauge(descPending, float64(s.Pending()))
+	out.gauge(descUp, boolFloat(s.Conn.Phase == zkwatch.Connected && !s.LastSync.IsZero() && !e.resyncing()))
 	since := e.started
 	if !s.LastSync.IsZero() {
 		since = s.LastSync
 	}
-	gauge(descSyncAge, max(e.now().Sub(since).Seconds(), 0))
-	gauge(descWatches, float64(s.Discovery.Watching))
-	gauge(descComplete, boolFloat(s.Discovery.Complete))
+	out.gauge(descSyncAge, max(e.now().Sub(since).Seconds(), 0))
+	out.gauge(descWatches, float64(s.Discovery.Watching))
+	out.gauge(descComplete, boolFloat(s.Discovery.Complete))
 	for _, m := range s.Cost {
-		gauge(descWordBytes, float64(m.Bytes), m.Member)
-		gauge(descWordSeconds, m.Time.Seconds(), m.Member)
+		out.gauge(descWordBytes, float64(m.Bytes), m.Member)
+		out.gauge(descWordSeconds, m.Time.Seconds(), m.Member)
 	}
-	e.wait.Collect(ch)
-	e.hold.Collect(ch)
 }
 
 // resyncing reports whether the picture is being rebuilt: the connection
