@@ -15,6 +15,7 @@ import (
 	"log"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -138,6 +139,7 @@ func New(cfg Config) (*Server, error) {
 	// the file is missing, and keeps one that is there: clients remember
 	// the host key, and a new one would look like an attack.
 	_, statErr := os.Stat(cfg.HostKey)
+	dirBefore, dirErr := os.Stat(filepath.Dir(cfg.HostKey))
 	srv, err := wish.NewServer(
 		wish.WithAddress(cfg.Listen),
 		wish.WithHostKeyPath(cfg.HostKey),
@@ -150,7 +152,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("host key %s: %w", cfg.HostKey, err)
 	}
 	if errors.Is(statErr, fs.ErrNotExist) {
-		cfg.Log.Printf("made a new host key: %s", cfg.HostKey)
+		cfg.Log.Printf("made a new host key: %s, its public half in %s.pub", cfg.HostKey, cfg.HostKey)
+		// An existing directory is set 0700 as the key is made: say so,
+		// since its other files lose their access too.
+		if dirErr == nil && dirBefore.Mode().Perm() != 0o700 {
+			cfg.Log.Printf("the host key's directory %s is now mode 0700 (it was %04o)", filepath.Dir(cfg.HostKey), dirBefore.Mode().Perm())
+		}
 	}
 	s.ssh = srv
 	return s, nil
