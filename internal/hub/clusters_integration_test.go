@@ -95,9 +95,17 @@ func TestIntegrationClustersShareOneWatcher(t *testing.T) {
 		t.Fatal("the watcher stopped with a feed still on it")
 	}
 	b.Close()
+	// The watcher is taken off the running list before its stop is
+	// logged: wait for both.
+	stopped := "stopped watching the cluster: no session for 100ms\n"
 	zktest.WaitUntil(t, 30*time.Second, func() string {
-		if c.IsRunning("") {
+		logMu.Lock()
+		defer logMu.Unlock()
+		switch {
+		case c.IsRunning(""):
 			return "the watcher still runs after its last feed closed"
+		case !strings.Contains(logged.String(), stopped):
+			return "the log does not say the watcher stopped:\n" + logged.String()
 		}
 		return ""
 	})
@@ -123,7 +131,7 @@ func TestIntegrationClustersShareOneWatcher(t *testing.T) {
 	}
 	logMu.Lock()
 	defer logMu.Unlock()
-	if got := logged.String(); got != "watching the cluster\nstopped watching the cluster: no session for 100ms\nwatching the cluster\n" {
+	if got := logged.String(); got != "watching the cluster\n"+stopped+"watching the cluster\n" {
 		t.Fatalf("the log:\n%s", got)
 	}
 }
