@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -110,7 +111,7 @@ func (c *castFile) event(kind, data string) {
 		return
 	}
 	c.last = max(c.last, time.Since(c.start).Seconds())
-	b, _ := json.Marshal([]any{json.Number(strconv.FormatFloat(c.last, 'f', 6, 64)), kind, data}) // a number and strings
+	b := eventLine(c.last, kind, data)
 	if c.max > 0 && c.size+int64(len(b))+1 > c.max {
 		c.stop(fmt.Sprintf("it reached its size cap (%d bytes)", c.max))
 		return
@@ -120,13 +121,21 @@ func (c *castFile) event(kind, data string) {
 	}
 }
 
+// eventLine is one event line, without its newline. Only what JSON
+// requires is escaped: not <, > and &, which would take six bytes each.
+func eventLine(at float64, kind, data string) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode([]any{json.Number(strconv.FormatFloat(at, 'f', 6, 64)), kind, data}) // a number and strings
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
 func (c *castFile) stop(why string) {
 	c.stopped = why
 	if c.max > 0 {
 		// Said in the recording, where someone playing it looks.
-		b, _ := json.Marshal([]any{json.Number(strconv.FormatFloat(c.last, 'f', 6, 64)), "o",
-			"\r\n[zklocks serve: the recording stopped here: " + why + "]\r\n"})
-		_ = c.line(b)
+		_ = c.line(eventLine(c.last, "o", "\x1b[0m\r\n[zklocks serve: the recording stopped here: "+why+"]\r\n"))
 	}
 }
 

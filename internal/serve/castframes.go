@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,9 +35,10 @@ func (c *castClock) Now() time.Time {
 
 // castScreen records a session's screen as frames of its UI's view
 // rather than the bytes its terminal was sent: each frame rewrites the
-// lines that differ from the last frame recorded (all of them after a
-// resize), so that the recording shows what the screen said whenever it
-// said something new, without a frame a second for ages ticking.
+// columns that differ from the last frame recorded (the whole screen
+// after a resize), so that the recording shows what the screen said
+// whenever it said something new, without a frame a second for ages
+// ticking.
 type castScreen struct {
 	cast  *castFile
 	clock *castClock
@@ -47,7 +47,9 @@ type castScreen struct {
 
 	mu      sync.Mutex
 	w, h    int
-	lines   []string  // the screen as last recorded
+	lines   []string     // the screen as last recorded, as the view drew it
+	rows    [][]castCell // the same, column by column
+	paint   castPainter
 	at      time.Time // the clock the recorded screen reads as of
 	written time.Time // when the last frame was written
 	full    bool      // the next frame repaints the whole screen
@@ -116,27 +118,31 @@ func (s *castScreen) screen(v string) []string {
 	return lines
 }
 
-// frame writes the lines that differ from the recorded screen, each
-// from its row's start, its styles reset and the rest of the row
-// cleared; rows the view no longer reaches are cleared.
+// frame writes what turns the recorded screen into lines: the columns
+// that changed in each row whose line changed, as castPainter draws
+// them; the whole screen after a resize.
 func (s *castScreen) frame(lines []string) {
-	var b strings.Builder
 	if s.full {
-		b.WriteString("\x1b[0m\x1b[?25l\x1b[H\x1b[2J")
+		s.paint.clear()
+		s.rows = nil
 	}
-	for i, l := range lines {
-		if !s.full && i < len(s.lines) && s.lines[i] == l {
+	rows := make([][]castCell, max(len(lines), len(s.rows)))
+	copy(rows, s.rows)
+	for i := range rows {
+		var cur []castCell
+		switch {
+		case i >= len(lines):
+		case !s.full && i < len(s.lines) && s.lines[i] == lines[i]:
 			continue
+		default:
+			cur = castCells(lines[i], s.w)
 		}
-		b.WriteString("\x1b[" + strconv.Itoa(i+1) + ";1H" + l + "\x1b[0m\x1b[K")
+		s.paint.row(i+1, rows[i], cur)
+		rows[i] = cur
 	}
-	if !s.full {
-		for i := len(lines); i < len(s.lines); i++ {
-			b.WriteString("\x1b[" + strconv.Itoa(i+1) + ";1H\x1b[0m\x1b[K")
-		}
-	}
-	if b.Len() > 0 {
-		s.cast.output([]byte(b.String()))
+	s.rows = rows[:len(lines)]
+	if out := s.paint.take(); out != "" {
+		s.cast.output([]byte(out))
 	}
 }
 

@@ -137,11 +137,7 @@ func TestIntegrationRecordedSession(t *testing.T) {
 		t.Fatalf("up to the offset %.3f the recording does not show the dialog alone:\n%s", line.Recording.Offset, shown)
 	}
 	// The screen at the offset, as the frames drew it, is the dialog.
-	var screen strings.Builder
-	for row := 1; row <= h.Height; row++ {
-		screen.WriteString(ansi.Strip(castScreenAt(evs, line.Recording.Offset)[row]) + "\n")
-	}
-	if shown := screen.String(); !strings.Contains(shown, "Force-release: delete") || !strings.Contains(shown, "/it/orders") ||
+	if shown := strings.Join(playCast(t, h, evs, line.Recording.Offset).text(), "\n"); !strings.Contains(shown, "Force-release: delete") || !strings.Contains(shown, "/it/orders") ||
 		strings.Contains(shown, "force-released") {
 		t.Fatalf("the screen at the offset %.3f is not the dialog:\n%s", line.Recording.Offset, shown)
 	}
