@@ -7,7 +7,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // castRefresh is how long a recording may show ages older than the
@@ -53,6 +52,7 @@ type castScreen struct {
 	at      time.Time // the clock the recorded screen reads as of
 	written time.Time // when the last frame was written
 	full    bool      // the next frame repaints the whole screen
+	same    string    // the last view found to say what was recorded
 	aged    string    // the last view found to have only aged since it
 }
 
@@ -71,8 +71,8 @@ func (s *castScreen) resize(w, h int) {
 // view is m's view now. It is recorded as it is if a key was typed
 // since the last frame, or the recorded ages are castRefresh old. Else,
 // what it says anew is recorded as it reads at the recorded screen's
-// time, so that a change rewrites its own lines and not every row whose
-// age moved; a view that says nothing new is not recorded.
+// time, so that a change rewrites its own columns and not every row
+// whose age moved; a view that says nothing new is not recorded.
 func (s *castScreen) view(m tea.Model) string {
 	now := s.wall()
 	s.clock.pinned.Store(&now)
@@ -80,15 +80,20 @@ func (s *castScreen) view(m tea.Model) string {
 	s.clock.pinned.Store(nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	lines := s.screen(v)
-	if s.full || (!equalLines(lines, s.lines) && (s.typed().After(s.written) || now.Sub(s.at) >= castRefresh)) {
-		s.frame(lines)
-		s.lines, s.at, s.written, s.full, s.aged = lines, now, now, false, ""
+	keyed := s.typed().After(s.written)
+	if !s.full && (v == s.same || v == s.aged && !keyed && now.Sub(s.at) < castRefresh) {
+		// Drawn again unchanged (most redraws are): it still says what
+		// was recorded, or has only aged, without reading it to know.
 		return v
 	}
-	if v == s.aged || equalLines(lines, s.lines) {
-		// Drawn again unchanged (most redraws are): it still has only
-		// aged, without drawing it once more to know.
+	lines := s.screen(v)
+	if s.full || (!equalLines(lines, s.lines) && (keyed || now.Sub(s.at) >= castRefresh)) {
+		s.frame(lines)
+		s.lines, s.at, s.written, s.full, s.same, s.aged = lines, now, now, false, v, ""
+		return v
+	}
+	if equalLines(lines, s.lines) {
+		s.same = v
 		return v
 	}
 	s.clock.pinned.Store(&s.at)
@@ -99,21 +104,18 @@ func (s *castScreen) view(m tea.Model) string {
 		return v
 	}
 	s.frame(aged)
-	s.lines, s.written, s.aged = aged, now, ""
+	s.lines, s.written, s.same, s.aged = aged, now, "", ""
 	return v
 }
 
-// screen is v as the terminal shows it: the renderer keeps its last
-// h lines, each cut at the terminal's width.
+// screen is v's lines the terminal shows: the renderer keeps its last h.
+// They are compared as drawn, not cut at the terminal's width: a line
+// that changed past it makes a frame that writes nothing (castCells
+// cuts it).
 func (s *castScreen) screen(v string) []string {
 	lines := strings.Split(v, "\n")
 	if s.h > 0 && len(lines) > s.h {
 		lines = lines[len(lines)-s.h:]
-	}
-	for i, l := range lines {
-		if s.w > 0 && ansi.StringWidth(l) > s.w {
-			lines[i] = ansi.Truncate(l, s.w, "")
-		}
 	}
 	return lines
 }
