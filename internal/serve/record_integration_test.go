@@ -3,16 +3,20 @@ package serve
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/ui"
 )
 
 // castEvent is one event line of an asciicast v2 file.
@@ -62,17 +66,45 @@ func readCast(t *testing.T, path string) (castHeader, []castEvent) {
 	return h, evs
 }
 
+// drawnViews is a UI that keeps every view it draws, those the recorder
+// draws at an earlier time included.
+type drawnViews struct {
+	tea.Model
+	seen *viewSet
+}
+
+type viewSet struct {
+	mu    sync.Mutex
+	views map[string]bool
+}
+
+func (d drawnViews) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := d.Model.Update(msg)
+	return drawnViews{m, d.seen}, cmd
+}
+
+func (d drawnViews) View() string {
+	v := d.Model.View()
+	d.seen.mu.Lock()
+	defer d.seen.mu.Unlock()
+	d.seen.views[v] = true
+	return v
+}
+
 // A recorded session: its file (0600, named by time, user and key) plays
-// as asciicast v2, and the audit line of its force-release names the
-// file and the offset of the key that confirmed the dialog: the screen
-// the recording shows there is the dialog, and not yet its outcome.
+// as asciicast v2, each frame showing exactly a screen the UI drew; the
+// audit line of its force-release names the file and the offset of the
+// key that confirmed the dialog: the screen the recording shows there is
+// the dialog, and not yet its outcome.
 func TestIntegrationRecordedSession(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "casts")
 	audit := &zktest.SyncBuffer{}
+	seen := &viewSet{views: map[string]bool{}}
 	r := startRig(t, func(c *Config) {
 		c.RecordDir, c.RecordMaxSize, c.RecordMaxAge = dir, 8<<20, time.Hour
 		c.Audit = model.NewAudit(audit)
+		c.newModel = func(o ui.Options) tea.Model { return drawnViews{ui.New(o), seen} }
 	})
 	zc := r.zks.Connect(t)
 	held := takeLock(t, zc, "/it/orders")
@@ -125,6 +157,19 @@ func TestIntegrationRecordedSession(t *testing.T) {
 	h, evs := readCast(t, files[0])
 	if h.Width != 100 || h.Height != 30 || !strings.Contains(h.Title, `user "alice"`) {
 		t.Fatalf("header %+v", h)
+	}
+	seen.mu.Lock()
+	drawn := map[string]bool{}
+	for v := range seen.views {
+		drawn[fmt.Sprint(shownScreen(t, h.Width, h.Height, v).cells)] = true
+	}
+	seen.mu.Unlock()
+	played := newTermScreen(t, h.Width, h.Height)
+	for i, e := range evs {
+		played.play(e)
+		if e.kind == "o" && !drawn[fmt.Sprint(played.cells)] {
+			t.Fatalf("frame %d, at %.3f s, shows a screen the UI never drew:\n%s", i, e.t, strings.Join(played.text(), "\n"))
+		}
 	}
 	var before, all strings.Builder
 	for _, e := range evs {
