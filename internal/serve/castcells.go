@@ -28,7 +28,11 @@ var castBlank = castCell{text: " "}
 // or control character in line is dropped, so that a frame moves the
 // cursor and clears only where the recorder says.
 func castCells(line string, w int) []castCell {
-	var row []castCell
+	n := w
+	if n == 0 {
+		n = len(line) // at least its width
+	}
+	row := make([]castCell, 0, n)
 	pen := ""
 	state := byte(0)
 	for len(line) > 0 {

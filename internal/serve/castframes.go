@@ -46,8 +46,7 @@ type castScreen struct {
 
 	mu      sync.Mutex
 	w, h    int
-	lines   []string     // the screen as last recorded, as the view drew it
-	rows    [][]castCell // the same, column by column
+	lines   []string // the screen as last recorded, as the view drew it
 	paint   castPainter
 	at      time.Time // the clock the recorded screen reads as of
 	written time.Time // when the last frame was written
@@ -122,27 +121,27 @@ func (s *castScreen) screen(v string) []string {
 
 // frame writes what turns the recorded screen into lines: the columns
 // that changed in each row whose line changed, as castPainter draws
-// them; the whole screen after a resize.
+// them; the whole screen after a resize. The recorded rows are read
+// again from their lines rather than kept column by column: a frame
+// reads a few of them, and a screen of cells would weigh on every
+// session.
 func (s *castScreen) frame(lines []string) {
 	if s.full {
 		s.paint.clear()
-		s.rows = nil
 	}
-	rows := make([][]castCell, max(len(lines), len(s.rows)))
-	copy(rows, s.rows)
-	for i := range rows {
-		var cur []castCell
-		switch {
-		case i >= len(lines):
-		case !s.full && i < len(s.lines) && s.lines[i] == lines[i]:
-			continue
-		default:
+	for i := range max(len(lines), len(s.lines)) {
+		var old, cur []castCell
+		if !s.full && i < len(s.lines) {
+			if i < len(lines) && s.lines[i] == lines[i] {
+				continue
+			}
+			old = castCells(s.lines[i], s.w)
+		}
+		if i < len(lines) {
 			cur = castCells(lines[i], s.w)
 		}
-		s.paint.row(i+1, rows[i], cur)
-		rows[i] = cur
+		s.paint.row(i+1, old, cur)
 	}
-	s.rows = rows[:len(lines)]
 	if out := s.paint.take(); out != "" {
 		s.cast.output([]byte(out))
 	}
