@@ -6,9 +6,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/check"
+	"github.com/zklocks/zklocks/model/fleet"
 )
 
 // The fleet screen: every context of the config file, one row each,

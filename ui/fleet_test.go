@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/internal/fleet"
+	"github.com/zklocks/zklocks/model/check"
+	"github.com/zklocks/zklocks/model/fleet"
 )
 
 // fakeFleet is a fixed fleet: what a Poller would hold after its polls.

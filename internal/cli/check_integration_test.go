@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // checkJSON mirrors the JSON contract of `zklocks check --json`.

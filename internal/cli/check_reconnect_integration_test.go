@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/cpuload"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model/check"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
 

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // checkWaitJSON is the part of check --json this file reads.

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/check"
+	"github.com/zklocks/zklocks/model/fleet"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 func TestCheckUnknownExitCodes(t *testing.T) {

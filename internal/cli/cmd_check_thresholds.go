@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // thresholds merges check's flags with the context's check section: a flag

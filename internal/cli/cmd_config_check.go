@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model/check"
 	"gopkg.in/yaml.v3"
 )
 

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/fleet"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/internal/hub"
 	"github.com/zklocks/zklocks/internal/serve"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/fleet"
 	"github.com/zklocks/zklocks/ui"
 )
 

@@ -12,8 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/fleet"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/check"
+	"github.com/zklocks/zklocks/model/fleet"
 )
 
 // Every context at once: ls and check --all-contexts, and the UI's fleet

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // --all-contexts refuses, before connecting anywhere, what names one

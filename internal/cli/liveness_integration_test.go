@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/check"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // A root whose one child is locks/ is a directory of locks, not a Curator

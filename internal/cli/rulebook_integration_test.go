@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // acmeRecipe is the in-house read/write lock of acmeLock, as its team would

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
 	"github.com/spf13/cobra"
-	"github.com/zklocks/zklocks/internal/fleet"
+	"github.com/zklocks/zklocks/model/fleet"
 	"github.com/zklocks/zklocks/ui"
 )
 

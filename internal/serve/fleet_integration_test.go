@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
-	"github.com/zklocks/zklocks/internal/fleet"
 	"github.com/zklocks/zklocks/internal/hub"
+	"github.com/zklocks/zklocks/model/check"
+	"github.com/zklocks/zklocks/model/fleet"
 )
 
 // pollerSource is a Poller as the UI takes it.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
+	"github.com/zklocks/zklocks/model/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
 	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"

@@ -1,8 +1,10 @@
 // Package layout holds the checks of the tree's layout: no package the
 // binary can link may import a test rig, a leaf package imports nothing
-// of zklocks, the suites that run the binary live in tests/e2e and drive
-// it as a user does, no package imports a suite, the hub zklocks serve's
-// sessions share knows nothing of SSH, and docs/architecture.md's layout table names every package as it stands.
+// of zklocks, no package imports one of a layer above its own, the
+// suites that run the binary live in tests/e2e and drive it as a user
+// does, no package imports a suite, the hub zklocks serve's sessions
+// share knows nothing of SSH, and docs/architecture.md's layout table
+// names every package as it stands.
 package layout
 
 import (

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // queue is a Curator mutex with a holder and a waiter that has waited wait.

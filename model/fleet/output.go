@@ -9,8 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // Summary is the fleet's one line, as monitoring systems show it: the

@@ -1,6 +1,6 @@
 // Package fleet sums up every cluster of the config file, one row each:
 // whether a poll reached it, its locks, the worst thing found there and
-// its longest wait, judged as `zklocks check` judges (internal/check).
+// its longest wait, judged as `zklocks check` judges (model/check).
 // The rows feed the UI's fleet screen and `zklocks ls --all-contexts` and
 // `check --all-contexts`, worst first.
 //
@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/zklocks/zklocks/internal/check"
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // Reach says what became of a cluster's last poll.
