@@ -39,9 +39,9 @@ func (s *State) Present(lock, nodePath string, token int64) bool {
 // EndingOf finds the log's entry for the end of the contender at nodePath
 // with that token, newest first; false when the log has none (the node's
 // end was not seen yet, or happened while its lock was not watched).
-func (s *State) EndingOf(nodePath string, token int64) (Ending, bool) {
-	for i := len(s.History) - 1; i >= 0; i-- {
-		h := &s.History[i]
+func (g *EventLog) EndingOf(nodePath string, token int64) (Ending, bool) {
+	for i := len(g.History) - 1; i >= 0; i-- {
+		h := &g.History[i]
 		if (h.Change != Released && h.Change != Left) || path.Join(h.Lock, h.Node) != nodePath {
 			continue
 		}
@@ -146,8 +146,8 @@ func prefixAt(s string) string {
 // the node, and who or what ended it and when as far as the log knows.
 // settled is false while the log has no end for it, or one whose cause a
 // later members' answer may still tell (EndedByUnknown).
-func (s *State) GoneText(e lockcore.Expect, clock func(time.Time) string) (text string, settled bool) {
-	end, ok := s.EndingOf(e.Path, e.Czxid)
+func (g *EventLog) GoneText(e lockcore.Expect, clock func(time.Time) string) (text string, settled bool) {
+	end, ok := g.EndingOf(e.Path, e.Czxid)
 	if !ok {
 		return ShortNode(e.Path) + " is gone", false
 	}

@@ -84,14 +84,14 @@ func (s *State) noteEnd(e HistoryEntry, p lockcore.Participant) {
 }
 
 // expired counts an expiry, and keeps a holder's as untold.
-func (s *State) expired(o openEnd) {
-	s.Expiries++
+func (g *EventLog) expired(o openEnd) {
+	g.Expiries++
 	if !o.holder {
 		return
 	}
-	s.Untold = append(slices.Clone(s.Untold), Untold{Lock: o.lock, Node: o.node, Session: o.session, Token: o.token, At: o.at, Client: o.addr})
-	if len(s.Untold) > maxUntold {
-		s.Untold = s.Untold[len(s.Untold)-maxUntold:]
+	g.Untold = append(slices.Clone(g.Untold), Untold{Lock: o.lock, Node: o.node, Session: o.session, Token: o.token, At: o.at, Client: o.addr})
+	if len(g.Untold) > maxUntold {
+		g.Untold = g.Untold[len(g.Untold)-maxUntold:]
 	}
 }
 

@@ -20,18 +20,18 @@ type HiddenAsOf struct {
 
 // noteHidden remembers a plain lock's hidden waiters when its analysis
 // read them from the table.
-func (s *State) noteHidden(l *lockcore.Lock) {
+func (e *Enrichment) noteHidden(l *lockcore.Lock) {
 	if l.Recipe != lockcore.RecipeEphemeral || l.WatchesSource != lockcore.WatchesFromServer || l.WatchesGap != "" {
 		return
 	}
-	if s.hidden == nil {
-		s.hidden = map[string]HiddenAsOf{}
+	if e.hidden == nil {
+		e.hidden = map[string]HiddenAsOf{}
 	}
-	at := s.WatchesAt
+	at := e.WatchesAt
 	if at.IsZero() {
 		at = l.ReadAt
 	}
-	s.hidden[l.Path] = HiddenAsOf{Sessions: slices.Clone(l.HiddenWaiters), At: at}
+	e.hidden[l.Path] = HiddenAsOf{Sessions: slices.Clone(l.HiddenWaiters), At: at}
 }
 
 // KnownHidden returns, for a plain lock whose analysis cannot tell its

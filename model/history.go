@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // Change is what happened to one contender, as seen between two readings
@@ -101,6 +102,39 @@ type HistoryEntry struct {
 	Reconstructed bool
 	// Silent, for a Silent entry, is what the member's answer said.
 	Silent lockcore.Silent
+}
+
+// EventLog is the event log and its counters, and what the log still
+// waits to learn of the entries it holds.
+type EventLog struct {
+	// History is the event log, oldest first: joins, grants, releases.
+	// It starts after the first sync, so the initial picture is not
+	// reported as a flood of joins.
+	History []HistoryEntry
+	// Grants counts grants logged; FIFOBreaks those that overtook an
+	// earlier waiter of an exclusive lock.
+	Grants, FIFOBreaks int
+	// Logged counts every entry ever added to History, including those
+	// trimmed since: the entries an Apply added are the last Logged-before
+	// of History.
+	Logged int
+	// Expiries counts the contenders whose nodes went with their sessions
+	// (EndedByExpiry), however that became known.
+	Expiries int
+	// Untold are the holders whose holds expired while their clients may
+	// still believe they hold, oldest first (see Untold). Replaced, never
+	// changed in place.
+	Untold []Untold
+
+	// openEnds are the endings logged as not known yet (EndedByUnknown),
+	// oldest first.
+	openEnds []openEnd
+	// logEnds are the transaction log's ends of the event being applied.
+	logEnds []zkwatch.NodeEnd
+	// foundPending are the contenders (by path) of locks found after the
+	// first sync that were not read yet when found: whether they joined
+	// before the first sync, and so are not logged, is known once read.
+	foundPending map[string]bool
 }
 
 // maxHistory is how many entries the event log keeps at least; it may
@@ -267,18 +301,19 @@ func (s *State) entry(at time.Time, c Change, lock string, p lockcore.Participan
 		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder, Token: p.Token}
 }
 
-func (s *State) add(e HistoryEntry) {
-	s.History = append(s.History, e)
-	s.Logged++
+// add logs e, counting it.
+func (g *EventLog) add(e HistoryEntry) {
+	g.History = append(g.History, e)
+	g.Logged++
 	if e.OutOfOrder {
-		s.FIFOBreaks++
+		g.FIFOBreaks++
 	}
 	if e.Change == Granted {
-		s.Grants++
+		g.Grants++
 	}
 	// Trim in batches: copying the log on every entry once it is full
 	// would cost a 5,000-entry copy per event.
-	if len(s.History) > maxHistory+maxHistory/4 {
-		s.History = append(s.History[:0:0], s.History[len(s.History)-maxHistory:]...)
+	if len(g.History) > maxHistory+maxHistory/4 {
+		g.History = append(g.History[:0:0], g.History[len(g.History)-maxHistory:]...)
 	}
 }

@@ -30,8 +30,8 @@ type LogEnd struct {
 
 // exactEnd sets an ending from the transaction log's word for it, when
 // the event that removed the node carried one (Event.Ends).
-func (s *State) exactEnd(e *HistoryEntry, p lockcore.Participant) {
-	for _, end := range s.logEnds {
+func (g *EventLog) exactEnd(e *HistoryEntry, p lockcore.Participant) {
+	for _, end := range g.logEnds {
 		if end.Path != p.Path || (p.Token != 0 && end.Czxid != p.Token) {
 			continue
 		}

@@ -18,24 +18,45 @@ const maxPendingActions = 1000
 // (Operated).
 const maxOperated = 64
 
+// Operations is what the operators did: the latest actions that went
+// through, and the contenders they force-released, followed until their
+// clients can no longer believe they hold or wait.
+type Operations struct {
+	// Operated are the latest of the operators' actions that went through
+	// (force-release, revoke, fence), oldest first, and OperatedN how
+	// many were ever taken in: a reader that remembers OperatedN finds
+	// the new ones with OperatedSince.
+	Operated  []lockcore.Action
+	OperatedN int
+	// Forced are the contenders the operator force-released whose clients
+	// may still believe they hold or wait, oldest first (see Forced).
+	// Replaced, never changed in place.
+	Forced []Forced
+
+	// actions are the operator's deletes whose node was still shown when
+	// they were told (EventAction), by contender, until the node's end is
+	// logged.
+	actions map[contenderKey]*lockcore.Action
+}
+
 // noteOperated keeps a, among the latest actions that went through.
-func (s *State) noteOperated(a lockcore.Action) {
-	s.OperatedN++
-	if len(s.Operated) >= maxOperated {
+func (o *Operations) noteOperated(a lockcore.Action) {
+	o.OperatedN++
+	if len(o.Operated) >= maxOperated {
 		// A new array: snapshots share the old one.
-		s.Operated = slices.Clone(s.Operated[len(s.Operated)-maxOperated/2:])
+		o.Operated = slices.Clone(o.Operated[len(o.Operated)-maxOperated/2:])
 	}
-	s.Operated = append(s.Operated, a)
+	o.Operated = append(o.Operated, a)
 }
 
 // OperatedSince are the actions that went through after the first n of
 // OperatedN, as far as Operated still holds them.
-func (s *State) OperatedSince(n int) []lockcore.Action {
-	added := min(s.OperatedN-n, len(s.Operated))
+func (o *Operations) OperatedSince(n int) []lockcore.Action {
+	added := min(o.OperatedN-n, len(o.Operated))
 	if added <= 0 {
 		return nil
 	}
-	return s.Operated[len(s.Operated)-added:]
+	return o.Operated[len(o.Operated)-added:]
 }
 
 // recordAction takes in an operator's action (EventAction): a delete that

@@ -66,10 +66,24 @@ func (t *sessionTrack) lastSeen(k lockcore.Link) lockcore.Link {
 	return k
 }
 
+// Liveness is whether each session owning a contender is connected to a
+// member, worked out from the members' answers over time.
+type Liveness struct {
+	// Links says, of each session owning a contender, whether a member
+	// holds a connection for it (see Link): once per session, never in
+	// its contenders.
+	Links lockcore.SessionLinks
+
+	tracks map[int64]*sessionTrack // owner sessions, for Links
+	// ownersMoved: a lock was set or removed since tracks were last
+	// pruned of sessions that own nothing.
+	ownersMoved bool
+}
+
 // Link is what the members' connection lists say of session: connected,
 // disconnected (with when it expires, when known) or unknown. A node no
 // session owns (0) has the zero Link.
-func (s *State) Link(session int64) lockcore.Link { return s.Links.Of(session) }
+func (v *Liveness) Link(session int64) lockcore.Link { return v.Links.Of(session) }
 
 // trackOwners starts tracking the sessions owning l's contenders that are
 // not tracked yet, as seen when l was read.

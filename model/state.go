@@ -8,124 +8,59 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
-	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // State is what the operator knows of the cluster: every lock with its
 // analysis, the connection, and what could not be seen. Apply moves it
 // forward one watcher event at a time; it does no I/O.
+//
+// Beside the locks, its state is in parts by concern, each declared with
+// the methods that use it alone: the syncs (Syncs), what the members said
+// (Enrichment), the owner sessions' links (Liveness), the event log
+// (EventLog) and the operator's actions (Operations). Their fields are
+// the State's own, as s.Servers or s.History.
 type State struct {
 	Conn zkwatch.ConnState
 	// Locks by path; each value is the latest analysis with the
 	// anomalies its sessions' links call for (lockcore.WithLinks), never
 	// changed in place.
 	Locks map[string]*lockcore.Lock
-	// Links says, of each session owning a contender, whether a member
-	// holds a connection for it (see Link): once per session, never in
-	// its contenders.
-	Links lockcore.SessionLinks
 	// Denied are paths whose ACL refused this session.
 	Denied map[string]error
 	// Errors are the most recent failures, newest last (at most maxErrors).
 	Errors []error
+
+	Syncs
+	Enrichment
+	Liveness
+	EventLog
+	Operations
+
+	// steady is the span of time over which AgeTo would change no lock.
+	steady steadySpan
+	// journal lists the paths whose Locks entry changed (LockChanges).
+	journal *lockJournal
+	// pending counts the contenders of Locks not read yet (Pending).
+	pending int
+}
+
+// Syncs is when the picture was last confirmed whole, and how locks are
+// found.
+type Syncs struct {
 	// LastSync is when every lock was last confirmed read; zero until the
 	// first sync. A picture is stale while the connection is not Connected.
 	LastSync time.Time
 	// FirstSync is when the first sync completed: the event log, and all
 	// that is known of waits and holds, starts there.
 	FirstSync time.Time
-	Servers   []zkwatch.ServerInfo
-	Clients   map[int64]zkwatch.ClientInfo
-	// ClientsComplete: every server answered cons, so Clients lists every
-	// connected session.
-	ClientsComplete bool
-	// Fix says what to change on the servers when members answer neither
-	// four-letter words nor an AdminServer (zkwatch.NoWayFix).
-	Fix string
-	// ClientsNote says why ClientsComplete is false.
-	ClientsNote string
-	// WatchesNote says why the servers' watch table is not in use, and
-	// WatchesAt when the table in use was read.
-	WatchesNote string
-	WatchesAt   time.Time
-	// WatchesFor is the one lock the table was read for, when the
-	// servers hold too many watches to read it for every lock.
-	WatchesFor string
+	// LastChange is when the watcher last reported a lock changed or gone.
+	LastChange time.Time
 	// Discovery says how locks are found and whether every lock under the
 	// roots is known (Discovery.Complete).
 	Discovery zkwatch.Discovery
-	// Cost is what zklocks' four-letter words cost each member over the
-	// last minute.
-	Cost []words.MemberCost
-	// History is the event log, oldest first: joins, grants, releases.
-	// It starts after the first sync, so the initial picture is not
-	// reported as a flood of joins.
-	History []HistoryEntry
-	// Grants counts grants logged; FIFOBreaks those that overtook an
-	// earlier waiter of an exclusive lock.
-	Grants, FIFOBreaks int
-	// Logged counts every entry ever added to History, including those
-	// trimmed since: the entries an Apply added are the last Logged-before
-	// of History.
-	Logged int
-	// Expiries counts the contenders whose nodes went with their sessions
-	// (EndedByExpiry), however that became known.
-	Expiries int
-	// Untold are the holders whose holds expired while their clients may
-	// still believe they hold, oldest first (see Untold). Replaced, never
-	// changed in place.
-	Untold []Untold
-	// Forced are the contenders the operator force-released whose clients
-	// may still believe they hold or wait, oldest first (see Forced).
-	// Replaced, never changed in place.
-	Forced []Forced
-
-	tracks map[int64]*sessionTrack // owner sessions, for Links
-	// actions are the operator's deletes whose node was still shown when
-	// they were told (EventAction), by contender, until the node's end is
-	// logged.
-	actions map[contenderKey]*lockcore.Action
-	// logEnds are the transaction log's ends of the event being applied.
-	logEnds []zkwatch.NodeEnd
 	// unwatched: the connection was lost since the last sync, so what a
 	// read shows may have happened while nothing watched.
 	unwatched bool
-	// steady is the span of time over which AgeTo would change no lock.
-	steady steadySpan
-	// LastChange is when the watcher last reported a lock changed or gone.
-	LastChange time.Time
-	// journal lists the paths whose Locks entry changed (LockChanges).
-	journal *lockJournal
-	// ownersMoved: a lock was set or removed since tracks were last
-	// pruned of sessions that own nothing.
-	ownersMoved bool
-	// pending counts the contenders of Locks not read yet (Pending).
-	pending int
-	// foundPending are the contenders (by path) of locks found after the
-	// first sync that were not read yet when found: whether they joined
-	// before the first sync, and so are not logged, is known once read.
-	foundPending map[string]bool
-	// clientsAsked is when the members were asked for Clients.
-	clientsAsked time.Time
-	// members is what the last members' answer said of each member,
-	// leader the member that last said it leads, and leaderless that no
-	// member answering says so since (connlog.go); members is replaced,
-	// never changed in place, so clones share it.
-	// hidden is, by plain lock, the hidden waiters the last table read
-	// for it found (KnownHidden).
-	hidden     map[string]HiddenAsOf
-	members    map[string]memberSeen
-	leader     string
-	leaderless bool
-	// openEnds are the endings logged as not known yet (EndedByUnknown),
-	// oldest first.
-	openEnds []openEnd
-	// Operated are the latest of the operators' actions that went through
-	// (force-release, revoke, fence), oldest first, and OperatedN how
-	// many were ever taken in: a reader that remembers OperatedN finds
-	// the new ones with OperatedSince.
-	Operated  []lockcore.Action
-	OperatedN int
 }
 
 const maxErrors = 20
@@ -133,7 +68,9 @@ const maxErrors = 20
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{Locks: map[string]*lockcore.Lock{}, Denied: map[string]error{},
-		tracks: map[int64]*sessionTrack{}, actions: map[contenderKey]*lockcore.Action{}, journal: newLockJournal()}
+		Liveness:   Liveness{tracks: map[int64]*sessionTrack{}},
+		Operations: Operations{actions: map[contenderKey]*lockcore.Action{}},
+		journal:    newLockJournal()}
 }
 
 // Apply moves the state forward by one event.
@@ -185,13 +122,7 @@ func (s *State) Apply(ev zkwatch.Event) {
 	case zkwatch.EventDiscovery:
 		s.Discovery = ev.Discovery
 	case zkwatch.EventServers:
-		s.Servers, s.Clients, s.ClientsComplete, s.WatchesNote = ev.Servers, ev.Clients, ev.ClientsComplete, ev.Note
-		s.clientsAsked = ev.ClientsAsked
-		if s.clientsAsked.IsZero() {
-			s.clientsAsked = ev.At
-		}
-		s.Fix = zkwatch.NoWayFix(ev.Servers)
-		s.WatchesAt, s.WatchesFor, s.Cost, s.ClientsNote = ev.WatchesAt, ev.WatchesFor, ev.Cost, ev.ClientsNote
+		s.Enrichment.take(ev)
 		s.recordServers(ev)
 		before := s.Links
 		if s.updateLinks(ev) {
