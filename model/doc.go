@@ -6,10 +6,9 @@
 //     ([State.Client], [ClientOf]), the connection, the event history
 //     (grants, releases, joins, [HistoryEntry]) and derived counters, moved
 //     forward only by [State.Apply] as watcher events arrive.
-//   - [Report]: what `zklocks show` read once, and the JSON and text it
-//     prints; [State.WriteListJSON] and [State.WriteListText] are `zklocks
-//     ls`'s; [WriteGrantJSON] is `zklocks acquire --json`'s. The JSON shapes
-//     are a contract with scripts: names never change, fields may be added.
+//   - What the commands print of it (`show`'s report, `ls`'s list,
+//     `acquire --json`'s grant) is package model/report's; a hold or wait
+//     that ended, as a report tells it, is an [Ended] ([State.EndedOf]).
 //   - [Actions]: the operator's writes (acquire, force-release, revoke,
 //     fence) through lockcore, refused under read-only, each destructive one
 //     written to the [Audit] log, success or not, and told as a

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -82,3 +83,26 @@ func trimPartialRune(b []byte) []byte {
 // that encoding/json leaves raw in JSON text (b), so that JSON printed to a
 // terminal cannot reorder what is shown; the JSON's meaning is unchanged.
 func EscapeJSONBidi(b []byte) []byte { return escapeJSONBidi(b) }
+
+// escapeJSONBidi rewrites the bidirectional controls that encoding/json
+// leaves raw as \uXXXX escapes; JSON strings read back unchanged.
+func escapeJSONBidi(b []byte) []byte {
+	if !bytes.ContainsAny(b, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff") {
+		return b
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		if isBidiControl(r) || r == '\ufeff' {
+			out.WriteString(`\u`)
+			out.WriteString(hex4(r))
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.Bytes()
+}
+
+func hex4(r rune) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]})
+}

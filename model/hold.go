@@ -59,20 +59,3 @@ func OldestHoldShortOf(h lockcore.Hold, known bool, pending int) string {
 	}
 	return HoldShort(h)
 }
-
-// oldestHoldMs is a lock's longest known hold in milliseconds (an upper
-// bound unless exact), and whether it is exact; zero and true with no
-// holder; nil when no holder is read yet. pending says whether some
-// holder is not read yet.
-func oldestHoldMs(l *lockcore.Lock) (ms *int64, exact, pending bool) {
-	h, known, n := OldestHold(l)
-	if !known {
-		if n > 0 {
-			return nil, false, true
-		}
-		zero := int64(0)
-		return &zero, true, false
-	}
-	v := h.Max.Milliseconds()
-	return &v, h.Exact(), n > 0
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -61,7 +62,7 @@ func TestIntegrationKilledHolderKeepsItsAddress(t *testing.T) {
 	if short := c.Short(); short != shown+", last seen "+c.Last.LastSeen.Format(time.TimeOnly) {
 		t.Fatalf("the client cell reads %q", short)
 	}
-	r := model.Report{Locks: []lockcore.Lock{lock}, Links: links}
+	r := report.Report{Locks: []lockcore.Lock{lock}, Links: links}
 	var js, text bytes.Buffer
 	if err := r.WriteJSON(&js); err != nil {
 		t.Fatal(err)

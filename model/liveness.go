@@ -33,7 +33,7 @@ func LivenessText(l *lockcore.Lock, p lockcore.Participant, k lockcore.Link, now
 		}
 		return s
 	case lockcore.LiveTalking:
-		if holder && longHeld(l, p) {
+		if holder && LongHeld(l, p) {
 			return "hung: alive (its member heard from it within its session timeout, and it has not gone silent), yet holding long: " +
 				"its work, not its client, is stuck; " +
 				"look at the process' threads (jstack, py-spy), then revoke or force-release"
@@ -46,8 +46,9 @@ func LivenessText(l *lockcore.Lock, p lockcore.Participant, k lockcore.Link, now
 	return "not known: no member's answer lists its session yet"
 }
 
-// longHeld reports whether l's analysis found p long-held.
-func longHeld(l *lockcore.Lock, p lockcore.Participant) bool {
+// LongHeld reports whether l's analysis found p held too long
+// (lockcore.AnomalyLongHeld).
+func LongHeld(l *lockcore.Lock, p lockcore.Participant) bool {
 	for _, a := range l.Anomalies {
 		if a.Kind == lockcore.AnomalyLongHeld && a.Node == p.Node {
 			return true

@@ -36,13 +36,9 @@ func PendingIn(l *lockcore.Lock) int {
 	if l == nil {
 		return 0
 	}
-	return pendingOf(l.Participants)
-}
-
-func pendingOf(ps []lockcore.Participant) int {
 	n := 0
-	for i := range ps {
-		if ps[i].Pending {
+	for i := range l.Participants {
+		if l.Participants[i].Pending {
 			n++
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/lockcore"
-	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -21,7 +21,7 @@ const holdTimeout = 60 * time.Second
 
 // readReport reads paths once and then the servers' watch table, as show
 // does, in a fresh session that has no credentials.
-func readReport(t *testing.T, server string, paths ...string) model.Report {
+func readReport(t *testing.T, server string, paths ...string) report.Report {
 	t.Helper()
 	target, err := zkwatch.ParseConnectString(server)
 	if err != nil {
@@ -34,12 +34,12 @@ func readReport(t *testing.T, server string, paths ...string) model.Report {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	r := model.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe}
+	r := report.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe}
 	var trees []lockcore.Tree
 	for _, p := range paths {
 		tree, err := conn.ReadTree(ctx, p)
 		if err != nil {
-			r.Errors = append(r.Errors, model.PathError{Path: p, Err: err})
+			r.Errors = append(r.Errors, report.PathError{Path: p, Err: err})
 			continue
 		}
 		trees = append(trees, tree)
@@ -99,7 +99,7 @@ func anomalyKinds(l lockcore.Lock) []string {
 	return out
 }
 
-func asJSON(t *testing.T, r model.Report) string {
+func asJSON(t *testing.T, r report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := r.WriteJSON(&b); err != nil {
@@ -108,7 +108,7 @@ func asJSON(t *testing.T, r model.Report) string {
 	return b.String()
 }
 
-func asText(t *testing.T, r model.Report) string {
+func asText(t *testing.T, r report.Report) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := r.WriteText(&b); err != nil {
@@ -205,7 +205,7 @@ func TestIntegrationCuratorSemaphoreCountsClients(t *testing.T) {
 	if !strings.HasPrefix(head.Node, "locks/") || !strings.HasPrefix(head.PartOf, "leases/") {
 		t.Fatalf("the head's locks/ node should be part of its lease's acquisition: %+v", head)
 	}
-	r := model.Report{Server: srv.Addr(), Locks: []lockcore.Lock{l}}
+	r := report.Report{Server: srv.Addr(), Locks: []lockcore.Lock{l}}
 	if text := asText(t, r); !strings.Contains(text, "1 holding, 2 waiting") {
 		t.Fatalf("text:\n%s", text)
 	}
@@ -330,7 +330,7 @@ func TestIntegrationWatchFieldsAgree(t *testing.T) {
 			t.Fatalf("by the rule %s watches %v, and %s's watchers are %v", p.Node, p.Watches, prev.Node, prev.Watchers)
 		}
 	}
-	if js := asJSON(t, model.Report{Locks: []lockcore.Lock{byRule}}); !strings.Contains(js, `"watches_source": "recipe"`) {
+	if js := asJSON(t, report.Report{Locks: []lockcore.Lock{byRule}}); !strings.Contains(js, `"watches_source": "recipe"`) {
 		t.Fatalf("each lock says where its watch fields come from:\n%s", js)
 	}
 }

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -87,44 +85,6 @@ func TestStateFIFOBreak(t *testing.T) {
 	s.Apply(lockEvent(odd))
 	if s.FIFOBreaks != 1 || !s.History[len(s.History)-1].OutOfOrder {
 		t.Fatalf("FIFO break not counted: %d %q", s.FIFOBreaks, changes(s))
-	}
-}
-
-func TestListOrderAndJSON(t *testing.T) {
-	s := NewState()
-	s.Apply(lockEvent(lockOf("/a", 0)))
-	s.Apply(lockEvent(lockOf("/b", 0, 1, 2)))
-	s.Apply(lockEvent(lockOf("/c", 0, 1)))
-	s.Apply(zkwatch.Event{Kind: zkwatch.EventDenied, Path: "/secret", Err: zk.ErrNoAuth})
-	var buf bytes.Buffer
-	if err := s.WriteListJSON(&buf); err != nil {
-		t.Fatal(err)
-	}
-	var out struct {
-		Locks []struct {
-			Path         string   `json:"path"`
-			Recipe       string   `json:"recipe"`
-			Holders      int      `json:"holders"`
-			Waiters      int      `json:"waiters"`
-			OldestHoldMs int64    `json:"oldest_hold_ms"`
-			Anomalies    []string `json:"anomalies"`
-		} `json:"locks"`
-		Denied []string `json:"denied"`
-	}
-	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
-		t.Fatal(err)
-	}
-	if len(out.Locks) != 3 || out.Locks[0].Path != "/b" || out.Locks[1].Path != "/c" || out.Locks[2].Path != "/a" ||
-		out.Locks[0].Waiters != 2 || out.Locks[0].Recipe != "gozk-lock" || out.Locks[0].OldestHoldMs != 60000 ||
-		out.Locks[0].Anomalies == nil || len(out.Denied) != 1 {
-		t.Fatalf("ls --json: %s", buf.String())
-	}
-	buf.Reset()
-	if err := s.WriteListText(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(buf.Bytes(), []byte("/secret  (access denied)")) {
-		t.Fatalf("ls text:\n%s", buf.String())
 	}
 }
 

@@ -74,3 +74,16 @@ func LongestWait(l *lockcore.Lock) (time.Time, bool) {
 	}
 	return since, found
 }
+
+// AnomalyKinds lists a lock's distinct anomaly kinds, in first-seen order.
+func AnomalyKinds(l *lockcore.Lock) []string {
+	seen := map[lockcore.AnomalyKind]bool{}
+	out := []string{}
+	for _, a := range l.Anomalies {
+		if !seen[a.Kind] {
+			seen[a.Kind] = true
+			out = append(out, string(a.Kind))
+		}
+	}
+	return out
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -62,7 +63,7 @@ func (l *live) check(cond func(*model.State) string) func() string {
 // as a recording keeps them.
 func picture(s *model.State) string {
 	var b strings.Builder
-	r := model.Report{}
+	r := report.Report{}
 	for _, l := range s.SortedLocks(model.ByPath) {
 		r.Locks = append(r.Locks, *l)
 	}

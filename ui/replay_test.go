@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -98,7 +99,7 @@ func TestReplayCursor(t *testing.T) {
 	}
 	same := func(what string) {
 		t.Helper()
-		if got, want := report(a.env.state), report(tape.StateAt(a.replay.n)); got != want {
+		if got, want := showJSON(a.env.state), showJSON(tape.StateAt(a.replay.n)); got != want {
 			t.Fatalf("%s: state at %d differs from the tape's", what, a.replay.n)
 		}
 		if !a.env.now().Equal(a.replay.at) {
@@ -168,10 +169,10 @@ func TestReplayCursor(t *testing.T) {
 	same("start")
 }
 
-// report is a state's locks as show --json prints them.
-func report(s *model.State) string {
+// showJSON is a state's locks as show --json prints them.
+func showJSON(s *model.State) string {
 	var b strings.Builder
-	r := model.Report{}
+	r := report.Report{}
 	for _, l := range s.SortedLocks(model.ByPath) {
 		r.Locks = append(r.Locks, *l)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
-	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -94,7 +94,7 @@ own exit code when nothing else went wrong.
 			case err != nil:
 				return &exitError{code: exitFailed, err: err}
 			}
-			report(cmd, held, asJSON)
+			tellGranted(cmd, held, asJSON)
 			code, runErr := holdWhile(ctx, held, args[1:], hold)
 			releaseErr := held.Release(context.Background())
 			switch {
@@ -119,10 +119,10 @@ own exit code when nothing else went wrong.
 	return cmd
 }
 
-// report says what was granted: JSON on stdout, or a line on stderr.
-func report(cmd *cobra.Command, h *lockcore.Held, asJSON bool) {
+// tellGranted says what was granted: JSON on stdout, or a line on stderr.
+func tellGranted(cmd *cobra.Command, h *lockcore.Held, asJSON bool) {
 	if asJSON {
-		model.WriteGrantJSON(cmd.OutOrStdout(), h)
+		report.WriteGrantJSON(cmd.OutOrStdout(), h)
 		return
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: acquired %s (%s, %s), token %d\n", h.Node, h.Recipe, h.Mode, h.Token)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -112,7 +113,7 @@ func nodesText(n int) string {
 
 // choose returns the selected candidates of every lock, plus the suspects
 // named with --node; a --node that is no candidate is refused.
-func choose(r model.Report, extra []string) ([]lockcore.Expect, error) {
+func choose(r report.Report, extra []string) ([]lockcore.Expect, error) {
 	want := map[string]bool{}
 	for _, n := range extra {
 		want[n] = true
@@ -132,7 +133,7 @@ func choose(r model.Report, extra []string) ([]lockcore.Expect, error) {
 	return chosen, nil
 }
 
-func printCandidates(w io.Writer, r model.Report, chosen []lockcore.Expect) {
+func printCandidates(w io.Writer, r report.Report, chosen []lockcore.Expect) {
 	picked := map[string]bool{}
 	for _, e := range chosen {
 		picked[e.Path] = true

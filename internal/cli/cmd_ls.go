@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/model/fleet"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -66,7 +67,9 @@ costs it, and its session is closed at once.
 			if !asJSON {
 				writeWays(cmd.ErrOrStderr(), state.Servers, state.Fix)
 			}
-			if err := write(cmd, asJSON, state.WriteListJSON, state.WriteListText); err != nil {
+			if err := write(cmd, asJSON,
+				func(w io.Writer) error { return report.WriteListJSON(w, state) },
+				func(w io.Writer) error { return report.WriteListText(w, state) }); err != nil {
 				return err
 			}
 			if len(state.Errors) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"
 )
@@ -94,8 +95,8 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 // The table is read as q says, keeping only the watches on these locks'
 // nodes: on a cluster whose servers hold a million watches, wchs says so
 // first and, under --watches=auto, the table is not read at all.
-func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, q zkwatch.WatchQuery, paths []string, opt lockcore.Options) model.Report {
-	report := model.Report{Server: conn.Target().String(), WatchesSource: lockcore.WatchesFromRecipe}
+func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, q zkwatch.WatchQuery, paths []string, opt lockcore.Options) report.Report {
+	rep := report.Report{Server: conn.Target().String(), WatchesSource: lockcore.WatchesFromRecipe}
 	var trees []lockcore.Tree
 	for _, p := range paths {
 		// timeout bounds the server's silence, not the read: a lock of
@@ -104,7 +105,7 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 		t, err := conn.ReadTree(readCtx, p)
 		cancel()
 		if err != nil {
-			report.Errors = append(report.Errors, model.PathError{Path: p, Err: err})
+			rep.Errors = append(rep.Errors, report.PathError{Path: p, Err: err})
 			continue
 		}
 		trees = append(trees, t)
@@ -119,30 +120,30 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	table, err := conn.ReadWatches(watchCtx, q)
 	cancel()
 	if err != nil {
-		report.WatchesNote, report.WatchesErr = err.Error(), err
+		rep.WatchesNote, rep.WatchesErr = err.Error(), err
 	} else {
-		report.WatchesSource = lockcore.WatchesFromServer
+		rep.WatchesSource = lockcore.WatchesFromServer
 	}
 	var owners []int64
 	for _, t := range trees {
 		l := lockcore.Analyze(t, table, opt)
 		if !freeLock(t, l, opt.Book) {
-			report.Errors = append(report.Errors, model.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w", t.Path, zk.ErrNoNode)})
+			rep.Errors = append(rep.Errors, report.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w", t.Path, zk.ErrNoNode)})
 			continue
 		}
 		if locks := locksBelow(ctx, conn, timeout, t, l); len(locks) > 0 {
-			report.Errors = append(report.Errors, model.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w, but these look like locks: %s",
+			rep.Errors = append(rep.Errors, report.PathError{Path: t.Path, Err: fmt.Errorf("%s: %w, but these look like locks: %s",
 				t.Path, errNotALock, strings.Join(locks, " "))})
 			continue
 		}
 		for _, p := range l.Participants {
 			owners = append(owners, p.Session)
 		}
-		report.Locks = append(report.Locks, l)
+		rep.Locks = append(rep.Locks, l)
 	}
 	// The errors in the order the paths were given: a missing path is
 	// known for one only once the watch table is read.
-	slices.SortStableFunc(report.Errors, func(a, b model.PathError) int {
+	slices.SortStableFunc(rep.Errors, func(a, b report.PathError) int {
 		return slices.Index(paths, a.Path) - slices.Index(paths, b.Path)
 	})
 	// Every tree was read before the members are asked, so a session
@@ -150,14 +151,14 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	linkCtx, cancel := context.WithTimeout(ctx, timeout)
 	links := conn.ReadLinks(linkCtx, owners, q.Costs)
 	cancel()
-	report.LinksNote = links.Note
-	report.Clients, report.ClientsComplete, report.Fix = links.Clients, links.Complete, links.Fix
-	report.Servers = withAnswered(links.Servers, conn.Answered())
-	report.Links = links.Links
-	for i, l := range report.Locks {
-		report.Locks[i] = lockcore.WithLinks(l, links.Links)
+	rep.LinksNote = links.Note
+	rep.Clients, rep.ClientsComplete, rep.Fix = links.Clients, links.Complete, links.Fix
+	rep.Servers = withAnswered(links.Servers, conn.Answered())
+	rep.Links = links.Links
+	for i, l := range rep.Locks {
+		rep.Locks[i] = lockcore.WithLinks(l, links.Links)
 	}
-	return report
+	return rep
 }
 
 // freeLock reports whether t, read as l, is a lock to show: any path with

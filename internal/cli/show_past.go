@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/recording"
 )
 
@@ -106,8 +107,8 @@ var errNotThen = errors.New("not a lock the recording knew at that moment")
 
 // pastReport is show's report of s at at: paths, or every lock by path,
 // their ages and holds measured at at, not when each was last read.
-func pastReport(s *model.State, at time.Time, server string, paths []string) model.Report {
-	r := model.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe, WatchesNote: s.WatchesNote,
+func pastReport(s *model.State, at time.Time, server string, paths []string) report.Report {
+	r := report.Report{Server: server, WatchesSource: lockcore.WatchesFromRecipe, WatchesNote: s.WatchesNote,
 		Clients: s.Clients, ClientsComplete: s.ClientsComplete, Servers: s.Servers, Links: s.Links}
 	if len(paths) == 0 {
 		for p := range s.Locks {
@@ -118,7 +119,7 @@ func pastReport(s *model.State, at time.Time, server string, paths []string) mod
 	for _, p := range paths {
 		l, ok := s.Locks[p]
 		if !ok {
-			r.Errors = append(r.Errors, model.PathError{Path: p, Err: fmt.Errorf("%s: %w", p, errNotThen)})
+			r.Errors = append(r.Errors, report.PathError{Path: p, Err: fmt.Errorf("%s: %w", p, errNotThen)})
 			continue
 		}
 		r.Locks = append(r.Locks, model.LockAsAt(l, at))

@@ -1,9 +1,10 @@
-package model
+package report
 
 import (
+	"github.com/zklocks/zklocks/model"
+
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/zklocks/zklocks/lockcore"
 )
@@ -60,47 +61,18 @@ func writeAppText(w io.Writer, a *lockcore.App) {
 	if a == nil {
 		return
 	}
-	fmt.Fprintf(w, "%s %s", a.Name, Printable(a.What))
+	fmt.Fprintf(w, "%s %s", a.Name, model.Printable(a.What))
 	if a.Holder != "" {
-		fmt.Fprintf(w, ": held by %s", Printable(a.Holder))
+		fmt.Fprintf(w, ": held by %s", model.Printable(a.Holder))
 	}
 	fmt.Fprintln(w)
 	if t := a.Token; t != nil {
-		fmt.Fprintf(w, "fencing token: %s\n", Printable(TokenText(t)))
+		fmt.Fprintf(w, "fencing token: %s\n", model.Printable(model.TokenText(t)))
 	}
 	for _, m := range a.Members {
-		fmt.Fprintf(w, "%s\n", Printable(MemberText(m)))
+		fmt.Fprintf(w, "%s\n", model.Printable(model.MemberText(m)))
 	}
 	for _, n := range a.Notes {
-		fmt.Fprintf(w, "note: %s\n", Printable(n))
+		fmt.Fprintf(w, "note: %s\n", model.Printable(n))
 	}
-}
-
-// TokenText describes an application's fencing token in one line.
-func TokenText(t *lockcore.AppToken) string {
-	s := fmt.Sprintf("%s %s (%s", t.Name, t.Value, t.Path)
-	if t.Version >= 0 && t.Value != fmt.Sprint(t.Version) {
-		s += fmt.Sprintf(", zkVersion %d", t.Version)
-	}
-	return s + ")"
-}
-
-// MemberText describes one process of an application in one line.
-func MemberText(m lockcore.AppMember) string {
-	parts := []string{}
-	switch m.Role {
-	case lockcore.RoleWaiter:
-		parts = append(parts, "waiting:")
-	case lockcore.RolePrevious:
-		parts = append(parts, "held before:")
-	default:
-		parts = append(parts, "member:")
-	}
-	if m.Identity != "" {
-		parts = append(parts, m.Identity)
-	}
-	if m.Session != 0 {
-		parts = append(parts, "session "+lockcore.SessionHex(m.Session))
-	}
-	return strings.Join(parts, " ") + " (" + m.Evidence + ")"
 }

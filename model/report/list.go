@@ -1,6 +1,8 @@
-package model
+package report
 
 import (
+	"github.com/zklocks/zklocks/model"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -56,18 +58,18 @@ type listJSON struct {
 }
 
 // WriteListJSON writes every lock's summary, most contended first.
-func (s *State) WriteListJSON(w io.Writer) error {
-	out := listJSON{Locks: []lockSummaryJSON{}, Denied: s.deniedPaths(), Complete: s.Discovery.Complete,
+func WriteListJSON(w io.Writer, s *model.State) error {
+	out := listJSON{Locks: []lockSummaryJSON{}, Denied: deniedPaths(s), Complete: s.Discovery.Complete,
 		Servers: serversWays(s.Servers), Fix: s.Fix}
 	r := Report{Clients: s.Clients, ClientsComplete: s.ClientsComplete, Fix: s.Fix}
 	if !out.Complete {
-		out.Incomplete = PartialNote(s.Discovery)
+		out.Incomplete = model.PartialNote(s.Discovery)
 	}
-	for _, l := range s.SortedLocks(ByContention) {
+	for _, l := range s.SortedLocks(model.ByContention) {
 		oldest, exact, pending := oldestHoldMs(l)
 		row := lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
 			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
-			Anomalies: AnomalyKinds(l), HolderClients: []holderClientJSON{}, Pending: PendingIn(l)}
+			Anomalies: model.AnomalyKinds(l), HolderClients: []holderClientJSON{}, Pending: model.PendingIn(l)}
 		for _, p := range l.Participants {
 			if p.Role != lockcore.RoleHolder {
 				continue
@@ -78,57 +80,44 @@ func (s *State) WriteListJSON(w io.Writer) error {
 		}
 		out.Locks = append(out.Locks, row)
 	}
-	out.CrossLocks, out.CrossCycles = crossToJSON(s.crossLocks())
+	out.CrossLocks, out.CrossCycles = crossToJSON(crossLocks(s))
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(escapeJSONBidi(append(b, '\n')))
+	_, err = w.Write(model.EscapeJSONBidi(append(b, '\n')))
 	return err
 }
 
 // WriteListText writes every lock's summary as a table, most contended
 // first, then the paths that could not be read.
-func (s *State) WriteListText(w io.Writer) error {
+func WriteListText(w io.Writer, s *model.State) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "PATH\tRECIPE\tHOLDERS\tWAITERS\tOLDEST HOLD\tANOMALIES")
-	for _, l := range s.SortedLocks(ByContention) {
-		oldest := OldestHoldShort(l)
+	for _, l := range s.SortedLocks(model.ByContention) {
+		oldest := model.OldestHoldShort(l)
 		kinds := "-"
-		if k := AnomalyKinds(l); len(k) > 0 {
+		if k := model.AnomalyKinds(l); len(k) > 0 {
 			kinds = strings.Join(k, ",")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", Printable(l.Path), l.Recipe, l.Holders(), l.Waiters(), oldest, kinds)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", model.Printable(l.Path), l.Recipe, l.Holders(), l.Waiters(), oldest, kinds)
 	}
-	for _, p := range s.deniedPaths() {
-		fmt.Fprintf(tw, "%s\t(access denied)\t\t\t\t\n", Printable(p))
+	for _, p := range deniedPaths(s) {
+		fmt.Fprintf(tw, "%s\t(access denied)\t\t\t\t\n", model.Printable(p))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	ew := &errWriter{w: w}
 	if n := s.Pending(); n > 0 {
-		fmt.Fprintf(ew, "%s: %d contenders are listed but %s: their holds are unknown until read\n", PendingMark, n, NotRead)
+		fmt.Fprintf(ew, "%s: %d contenders are listed but %s: their holds are unknown until read\n", model.PendingMark, n, model.NotRead)
 	}
-	cross, cycles := s.crossLocks()
+	cross, cycles := crossLocks(s)
 	writeCrossText(ew, cross, cycles)
 	return ew.err
 }
 
-// AnomalyKinds lists a lock's distinct anomaly kinds, in first-seen order.
-func AnomalyKinds(l *lockcore.Lock) []string {
-	seen := map[lockcore.AnomalyKind]bool{}
-	out := []string{}
-	for _, a := range l.Anomalies {
-		if !seen[a.Kind] {
-			seen[a.Kind] = true
-			out = append(out, string(a.Kind))
-		}
-	}
-	return out
-}
-
-func (s *State) deniedPaths() []string {
+func deniedPaths(s *model.State) []string {
 	var out []string
 	for p := range s.Denied {
 		out = append(out, p)

@@ -1,10 +1,11 @@
-package model
+package report
 
 import (
+	"github.com/zklocks/zklocks/model"
+
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,7 +24,7 @@ import (
 func (r Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	for _, p := range r.Partial {
-		fmt.Fprintf(ew, "PARTIAL: %s\n", Printable(p))
+		fmt.Fprintf(ew, "PARTIAL: %s\n", model.Printable(p))
 	}
 	for i, l := range r.Locks {
 		if i > 0 {
@@ -37,10 +38,10 @@ func (r Report) WriteText(w io.Writer) error {
 	// explains are not said again before it.
 	watchesByFix, linksByFix := r.explainedByFix()
 	if r.WatchesNote != "" && !watchesByFix {
-		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", Printable(r.WatchesNote))
+		fmt.Fprintf(ew, "\nwatch targets follow each recipe's rule: %s\n", model.Printable(r.WatchesNote))
 	}
 	if r.LinksNote != "" && !linksByFix {
-		fmt.Fprintf(ew, "\nconnections: %s\n", Printable(r.LinksNote))
+		fmt.Fprintf(ew, "\nconnections: %s\n", model.Printable(r.LinksNote))
 	}
 	// The members' lines end without a newline: the next paragraph's
 	// blank line follows the last of them.
@@ -50,15 +51,15 @@ func (r Report) WriteText(w io.Writer) error {
 			continue
 		}
 		if note := zkwatch.WaysNote(s); note != "" && (len(s.Refused) > 0 || s.AdminErr != nil) {
-			fmt.Fprintf(ew, "\n%s: %s", Printable(s.Addr), Printable(note))
+			fmt.Fprintf(ew, "\n%s: %s", model.Printable(s.Addr), model.Printable(note))
 			fix, end = "\n\n", "\n"
 		}
 	}
 	switch {
 	case watchesByFix:
-		fmt.Fprintf(ew, "%swatch targets follow each recipe's rule: %s\n", fix, Printable(r.Fix))
+		fmt.Fprintf(ew, "%swatch targets follow each recipe's rule: %s\n", fix, model.Printable(r.Fix))
 	case r.Fix != "":
-		fmt.Fprintf(ew, "%s%s\n", fix, Printable(r.Fix))
+		fmt.Fprintf(ew, "%s%s\n", fix, model.Printable(r.Fix))
 	default:
 		fmt.Fprint(ew, end)
 	}
@@ -104,7 +105,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 
 // client is the CLIENT cell of a session.
 func (r Report) client(session int64) string {
-	return ClientOf(r.Clients, r.ClientsComplete, session).Short()
+	return model.ClientOf(r.Clients, r.ClientsComplete, session).Short()
 }
 
 // anyRefused reports whether a member refused a word, so that the notes
@@ -119,19 +120,19 @@ func (r Report) anyRefused() bool {
 }
 
 func writeLockText(w io.Writer, l lockcore.Lock, links lockcore.SessionLinks, client func(int64) string) {
-	fmt.Fprintf(w, "%s  %s  %d holding, %d waiting", Printable(l.Path), l.Recipe, l.Holders(), l.Waiters())
+	fmt.Fprintf(w, "%s  %s  %d holding, %d waiting", model.Printable(l.Path), l.Recipe, l.Holders(), l.Waiters())
 	if l.MaxLeases != nil {
 		fmt.Fprintf(w, ", max leases %d", *l.MaxLeases)
 	} else if l.Recipe == lockcore.RecipeCuratorSemaphore {
 		fmt.Fprint(w, ", max leases unknown (not stored in the tree)")
 	}
 	if l.WatchesGap != "" {
-		fmt.Fprintf(w, "  (watches: %s, until the table is read again: %s)\n", l.WatchesSource, Printable(l.WatchesGap))
+		fmt.Fprintf(w, "  (watches: %s, until the table is read again: %s)\n", l.WatchesSource, model.Printable(l.WatchesGap))
 	} else {
 		fmt.Fprintf(w, "  (watches: %s)\n", l.WatchesSource)
 	}
 	for _, a := range l.Assumed {
-		fmt.Fprintf(w, "? assumed: %s\n", Printable(a))
+		fmt.Fprintf(w, "? assumed: %s\n", model.Printable(a))
 	}
 	writeAppText(w, l.App)
 	if l.Recipe == lockcore.RecipeEphemeral && len(l.Participants) == 0 {
@@ -142,7 +143,7 @@ func writeLockText(w io.Writer, l lockcore.Lock, links lockcore.SessionLinks, cl
 		}
 		fmt.Fprintln(w, free)
 	}
-	writeQueueTable(w, l.Participants, len(l.Assumed) > 0, client)
+	writeQueueTable(w, &l, client)
 	if len(l.HiddenWaiters) > 0 {
 		fmt.Fprintf(w, "hidden waiters (sessions watching the node): %s\n", strings.Join(sessions(l.HiddenWaiters), ", "))
 	}
@@ -152,15 +153,15 @@ func writeLockText(w io.Writer, l lockcore.Lock, links lockcore.SessionLinks, cl
 	for _, a := range l.Anomalies {
 		fmt.Fprintf(w, "! %s", a.Kind)
 		if a.Node != "" {
-			fmt.Fprintf(w, "  %s", ShortNode(a.Node))
+			fmt.Fprintf(w, "  %s", model.ShortNode(a.Node))
 		}
-		fmt.Fprintf(w, ": %s\n", Printable(a.Detail))
+		fmt.Fprintf(w, ": %s\n", model.Printable(a.Detail))
 	}
 	for _, a := range l.MaybeLongHeld {
-		fmt.Fprintf(w, "? possibly %s  %s: %s\n", a.Kind, ShortNode(a.Node), Printable(a.Detail))
+		fmt.Fprintf(w, "? possibly %s  %s: %s\n", a.Kind, model.ShortNode(a.Node), model.Printable(a.Detail))
 	}
 	for _, warn := range l.Warnings {
-		fmt.Fprintf(w, "! warning: %s\n", Printable(warn))
+		fmt.Fprintf(w, "! warning: %s\n", model.Printable(warn))
 	}
 }
 
@@ -183,12 +184,12 @@ func writeDisconnected(w io.Writer, ps []lockcore.Participant, links lockcore.Se
 		if k.LastClient != "" {
 			name := ""
 			if k.LastName != "" {
-				name = " (" + Printable(k.LastName) + ")"
+				name = " (" + model.Printable(k.LastName) + ")"
 			}
-			last = "; its client was last seen as " + Printable(k.LastClient) + name + " via " + Printable(k.LastServer) +
+			last = "; its client was last seen as " + model.Printable(k.LastClient) + name + " via " + model.Printable(k.LastServer) +
 				" at " + k.LastSeen.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", SessionText(s), strings.Join(owned[s], ", "),
+		fmt.Fprintf(w, "session %s (%s): disconnected, %s%s\n", model.SessionText(s), strings.Join(owned[s], ", "),
 			k.ExpiresText(k.ExpiresWithin), last)
 	}
 }
@@ -201,54 +202,41 @@ func writeLiveness(w io.Writer, l *lockcore.Lock, links lockcore.SessionLinks) {
 	for _, p := range l.Participants {
 		k := links.Of(p.Session)
 		live := k.Liveness()
-		if live != lockcore.LiveSilent && !(live == lockcore.LiveTalking && p.Role == lockcore.RoleHolder && longHeld(l, p)) {
+		if live != lockcore.LiveSilent && !(live == lockcore.LiveTalking && p.Role == lockcore.RoleHolder && model.LongHeld(l, p)) {
 			continue
 		}
-		fmt.Fprintf(w, "session %s (#%d %s): %s\n", SessionText(p.Session), p.Position, p.Role, LivenessText(l, p, k, k.Silent.At))
+		fmt.Fprintf(w, "session %s (#%d %s): %s\n", model.SessionText(p.Session), p.Position, p.Role, model.LivenessText(l, p, k, k.Silent.At))
 	}
 }
 
 // writeEnded lists the endings an event log told, with what an expired
 // holder's client may still believe and who holds now.
-func writeEnded(w io.Writer, ended []Ended) {
+func writeEnded(w io.Writer, ended []model.Ended) {
 	if len(ended) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nended:")
 	for _, e := range ended {
 		h := e.Entry
-		fmt.Fprintf(w, "  %s  %s  %s  session %s  token 0x%x: %s", h.At.UTC().Format(time.RFC3339), Printable(h.Lock), ShortNode(h.Node),
-			SessionText(h.Session), h.Token, EndingText(h))
-		if why := EndingWhy(h); why != "" {
+		fmt.Fprintf(w, "  %s  %s  %s  session %s  token 0x%x: %s", h.At.UTC().Format(time.RFC3339), model.Printable(h.Lock), model.ShortNode(h.Node),
+			model.SessionText(h.Session), h.Token, model.EndingText(h))
+		if why := model.EndingWhy(h); why != "" {
 			fmt.Fprintf(w, " (%s)", why)
 		}
 		fmt.Fprintln(w)
 		switch {
-		case e.NotTold && h.Change == Released:
-			fmt.Fprintf(w, "    not told: may believe it holds; %s\n", NewHoldersText(e.NewHolders))
+		case e.NotTold && h.Change == model.Released:
+			fmt.Fprintf(w, "    not told: may believe it holds; %s\n", model.NewHoldersText(e.NewHolders))
 		case e.NotTold:
 			fmt.Fprintln(w, "    not told: may believe it still waits")
 		}
 	}
 }
 
-// NewHoldersText names who holds a lock now, with their fencing tokens,
-// for an expired holder's successors: "holds now: 0x1f… token 0x2a (42)",
-// or "nobody holds it now".
-func NewHoldersText(holders []lockcore.Participant) string {
-	if len(holders) == 0 {
-		return "nobody holds it now"
-	}
-	parts := make([]string, len(holders))
-	for i, p := range holders {
-		parts[i] = fmt.Sprintf("%s token 0x%x (%d)", SessionText(p.Session), p.Token, p.Token)
-	}
-	return "holds now: " + strings.Join(parts, ", ")
-}
-
-// writeQueueTable writes the participants as a table with columns aligned
-// among themselves only; assumed says the fallback rule read the lock.
-func writeQueueTable(out io.Writer, ps []lockcore.Participant, assumed bool, client func(int64) string) {
+// writeQueueTable writes l's participants as a table with columns aligned
+// among themselves only, saying where the fallback rule read the lock.
+func writeQueueTable(out io.Writer, l *lockcore.Lock, client func(int64) string) {
+	ps, assumed := l.Participants, len(l.Assumed) > 0
 	if len(ps) == 0 {
 		return
 	}
@@ -266,7 +254,7 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, assumed bool, cli
 		waits := ""
 		switch {
 		case p.Watches != nil:
-			waits = "→ " + WatchedText(p.Watches)
+			waits = "→ " + model.WatchedText(p.Watches)
 		case p.WatchesUnknown:
 			waits = "(unknown)"
 		case p.Role == lockcore.RoleWaiter && assumed:
@@ -278,16 +266,16 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, assumed bool, cli
 		}
 		held := ""
 		if p.Role == lockcore.RoleHolder {
-			held = HoldShort(p.Hold)
+			held = model.HoldShort(p.Hold)
 		}
-		age, token := Duration(p.Age), fmt.Sprintf("0x%x (%d)", p.Token, p.Token)
+		age, token := model.Duration(p.Age), fmt.Sprintf("0x%x (%d)", p.Token, p.Token)
 		if p.Pending {
-			age, token = PendingMark, PendingMark
+			age, token = model.PendingMark, model.PendingMark
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", p.Position, p.Role, p.Mode, SessionText(p.Session),
-			client(p.Session), age, held, token, ShortNode(p.Node), waits)
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", p.Position, p.Role, p.Mode, model.SessionText(p.Session),
+			client(p.Session), age, held, token, model.ShortNode(p.Node), waits)
 		if who {
-			fmt.Fprintf(w, "\t%s", Printable(p.Identity))
+			fmt.Fprintf(w, "\t%s", model.Printable(p.Identity))
 		}
 		fmt.Fprintln(w)
 	}
@@ -298,54 +286,10 @@ func writeQueueTable(out io.Writer, ps []lockcore.Participant, assumed bool, cli
 			break
 		}
 	}
-	if n := pendingOf(ps); n > 0 {
+	if n := model.PendingIn(l); n > 0 {
 		fmt.Fprintf(out, "%s: %d of these nodes are listed but %s: their age, hold, token and data are unknown until read\n",
-			PendingMark, n, NotRead)
+			model.PendingMark, n, model.NotRead)
 	}
-}
-
-// ShortNode shortens the long client identifiers in a contender's name (a
-// Curator or go-zookeeper GUID, a kazoo identifier) to their first eight
-// characters, keeping what tells contenders apart: the kind and sequence.
-// The result is escaped for display.
-func ShortNode(node string) string {
-	dir, name := "", node
-	if i := strings.LastIndexByte(node, '/'); i >= 0 {
-		dir, name = node[:i+1], node[i+1:]
-	}
-	n := lockcore.ParseName(name)
-	if len(n.Prefix) >= 32 {
-		if i := strings.Index(name, n.Prefix); i >= 0 {
-			name = name[:i] + n.Prefix[:8] + "…" + name[i+len(n.Prefix):]
-		}
-	}
-	return Printable(dir + name)
-}
-
-// WatchedText names what a waiter watches, escaped: its target's node
-// shortened (ShortNode), or for a children watch the node whose children
-// are watched, named: "reindex/*" for the lock node's own children, where
-// a rule says only "*", and "leases/*" for a semaphore's leases.
-func WatchedText(w *lockcore.WatchTarget) string {
-	if w.Children && w.Path != "" {
-		return Printable(path.Base(w.Path) + "/*")
-	}
-	return ShortNode(w.Node)
-}
-
-// Duration formats an age compactly: 850ms, 42s, 3m05s, 2h10m, 3d4h.
-func Duration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
 }
 
 // writeObservers lists the sessions watching a plain lock's node that are
@@ -360,6 +304,6 @@ func writeObservers(w io.Writer, obs []lockcore.Observer) {
 		if o.Certain {
 			how = ""
 		}
-		fmt.Fprintf(w, "  %s  %s%s\n", lockcore.SessionHex(o.Session), how, Printable(o.Evidence))
+		fmt.Fprintf(w, "  %s  %s%s\n", lockcore.SessionHex(o.Session), how, model.Printable(o.Evidence))
 	}
 }

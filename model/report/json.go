@@ -1,6 +1,8 @@
-package model
+package report
 
 import (
+	"github.com/zklocks/zklocks/model"
+
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
@@ -202,13 +204,13 @@ func (r Report) WriteJSON(w io.Writer) error {
 	if err := enc.Encode(out); err != nil {
 		return err
 	}
-	_, err := w.Write(escapeJSONBidi(buf.Bytes()))
+	_, err := w.Write(model.EscapeJSONBidi(buf.Bytes()))
 	return err
 }
 
 // clientJSON is a session's client and member, or why they are unknown.
 func (r Report) clientJSON(session int64) (client, member *string, note string) {
-	c := ClientOf(r.Clients, r.ClientsComplete, session)
+	c := model.ClientOf(r.Clients, r.ClientsComplete, session)
 	if c.Addr != "" {
 		addr, server := c.Addr, c.Server
 		return &addr, &server, ""
@@ -247,7 +249,7 @@ func lockToJSON(l lockcore.Lock, links lockcore.SessionLinks) lockJSON {
 	oldest, exact, pending := oldestHoldMs(&l)
 	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), Entry: l.Entry, Assumed: l.Assumed, WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
 		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
-		Pending:       PendingIn(&l),
+		Pending:       model.PendingIn(&l),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings, App: appToJSON(l.App),
 		Participants: make([]participantJSON, 0, len(l.Participants)),
 		Anomalies:    make([]anomalyJSON, 0, len(l.Anomalies))}
@@ -335,7 +337,7 @@ func participantToJSON(p lockcore.Participant, k lockcore.Link) participantJSON 
 	case p.DataDenied:
 		j.DataUnreadable = "acl"
 	default:
-		if text, ok := DataText(p.Data, p.DataTruncated); ok {
+		if text, ok := model.DataText(p.Data, p.DataTruncated); ok {
 			j.Data = &text
 		} else {
 			b64 := base64.StdEncoding.EncodeToString(p.Data)
@@ -345,13 +347,13 @@ func participantToJSON(p lockcore.Participant, k lockcore.Link) participantJSON 
 	return j
 }
 
-func endedToJSON(e Ended) endedJSON {
+func endedToJSON(e model.Ended) endedJSON {
 	role := lockcore.RoleWaiter
-	if e.Entry.Change == Released {
+	if e.Entry.Change == model.Released {
 		role = lockcore.RoleHolder
 	}
 	j := endedJSON{Lock: e.Entry.Lock, Node: e.Entry.Node, Role: string(role), Session: session(e.Entry.Session), Token: e.Entry.Token,
-		At: e.Entry.At.UTC().Format(time.RFC3339Nano), EndedBy: string(e.Entry.EndedBy), Text: EndingText(e.Entry), Why: EndingWhy(e.Entry),
+		At: e.Entry.At.UTC().Format(time.RFC3339Nano), EndedBy: string(e.Entry.EndedBy), Text: model.EndingText(e.Entry), Why: model.EndingWhy(e.Entry),
 		NotTold: e.NotTold}
 	for _, h := range e.NewHolders {
 		j.NewHolders = append(j.NewHolders, holderJSON{Session: session(h.Session), Token: h.Token})
@@ -376,25 +378,19 @@ func sessions(ids []int64) []string {
 	return out
 }
 
-// escapeJSONBidi rewrites the bidirectional controls that encoding/json
-// leaves raw as \uXXXX escapes; JSON strings read back unchanged.
-func escapeJSONBidi(b []byte) []byte {
-	if !bytes.ContainsAny(b, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff") {
-		return b
-	}
-	var out bytes.Buffer
-	for _, r := range string(b) {
-		if isBidiControl(r) || r == '\ufeff' {
-			out.WriteString(`\u`)
-			out.WriteString(hex4(r))
-			continue
+// oldestHoldMs is a lock's longest known hold in milliseconds (an upper
+// bound unless exact), and whether it is exact; zero and true with no
+// holder; nil when no holder is read yet. pending says whether some
+// holder is not read yet.
+func oldestHoldMs(l *lockcore.Lock) (ms *int64, exact, pending bool) {
+	h, known, n := model.OldestHold(l)
+	if !known {
+		if n > 0 {
+			return nil, false, true
 		}
-		out.WriteRune(r)
+		zero := int64(0)
+		return &zero, true, false
 	}
-	return out.Bytes()
-}
-
-func hex4(r rune) string {
-	const digits = "0123456789abcdef"
-	return string([]byte{digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf]})
+	v := h.Max.Milliseconds()
+	return &v, h.Exact(), n > 0
 }

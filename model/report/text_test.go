@@ -1,4 +1,4 @@
-package model
+package report
 
 import (
 	"bytes"
@@ -89,22 +89,6 @@ func TestWriteTextReportsWriteErrors(t *testing.T) {
 	for n := 0; n < 4; n++ {
 		if err := r.WriteText(&failingWriter{n: n}); err == nil {
 			t.Fatalf("a writer failing after %d writes: no error", n)
-		}
-	}
-}
-
-// A children watch is named by the node whose children are watched.
-func TestWatchedTextNamesTheNode(t *testing.T) {
-	for _, tc := range []struct {
-		w    lockcore.WatchTarget
-		want string
-	}{
-		{lockcore.WatchTarget{Node: "*", Path: "/inhouse/reindex", Children: true}, "reindex/*"},
-		{lockcore.WatchTarget{Node: "leases/*", Path: "/pool/workers/leases", Children: true}, "leases/*"},
-		{lockcore.WatchTarget{Node: "lock-0000000001", Path: "/inhouse/reindex/lock-0000000001"}, "lock-0000000001"},
-	} {
-		if got := WatchedText(&tc.w); got != tc.want {
-			t.Errorf("WatchedText(%+v) = %q, want %q", tc.w, got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,8 @@
-package model
+package report
 
 import (
+	"github.com/zklocks/zklocks/model"
+
 	"fmt"
 	"io"
 	"strings"
@@ -24,8 +26,8 @@ type crossCycleJSON struct {
 
 // crossLocks looks across every lock for sessions that hold some while
 // waiting in others (lockcore.CrossLocks).
-func (s *State) crossLocks() ([]lockcore.CrossLock, []lockcore.CrossCycle) {
-	return lockcore.CrossLocks(s.SortedLocks(ByPath))
+func crossLocks(s *model.State) ([]lockcore.CrossLock, []lockcore.CrossCycle) {
+	return lockcore.CrossLocks(s.SortedLocks(model.ByPath))
 }
 
 func crossToJSON(cross []lockcore.CrossLock, cycles []lockcore.CrossCycle) ([]crossLockJSON, []crossCycleJSON) {
@@ -47,9 +49,9 @@ func writeCrossText(w io.Writer, cross []lockcore.CrossLock, cycles []lockcore.C
 		fmt.Fprintln(w, "\nsessions holding locks while waiting in others (one client taking several locks in turn, as InterProcessMultiLock does, or threads sharing a session):")
 	}
 	for _, c := range cross {
-		fmt.Fprintf(w, "  %s holds %s, waits in %s\n", SessionText(c.Session), Printable(strings.Join(c.Holds, ", ")), Printable(strings.Join(c.WaitsIn, ", ")))
+		fmt.Fprintf(w, "  %s holds %s, waits in %s\n", model.SessionText(c.Session), model.Printable(strings.Join(c.Holds, ", ")), model.Printable(strings.Join(c.WaitsIn, ", ")))
 	}
 	for _, c := range cycles {
-		fmt.Fprintf(w, "! lock-order cycle: %s\n", Printable(c.Detail()))
+		fmt.Fprintf(w, "! lock-order cycle: %s\n", model.Printable(c.Detail()))
 	}
 }
