@@ -56,16 +56,12 @@ type lockJSON struct {
 	Recipe string `json:"recipe"`
 	// Entry is the rule book entry that describes the lock, "" for none;
 	// Assumed what was assumed rather than known (lockcore.Lock.Assumed).
-	Entry         string            `json:"entry,omitempty"`
-	Assumed       []string          `json:"assumed,omitempty"`
-	WatchesSource string            `json:"watches_source"`
-	WatchesGap    string            `json:"watches_gap,omitempty"`
-	MaxLeases     *int              `json:"max_leases"`
-	Holders       int               `json:"holders"`
-	Waiters       int               `json:"waiters"`
-	OldestHoldMs  *int64            `json:"oldest_hold_ms"`
-	OldestExact   bool              `json:"oldest_hold_exact"`
-	OldestPending bool              `json:"oldest_hold_pending,omitempty"`
+	Entry         string   `json:"entry,omitempty"`
+	Assumed       []string `json:"assumed,omitempty"`
+	WatchesSource string   `json:"watches_source"`
+	WatchesGap    string   `json:"watches_gap,omitempty"`
+	MaxLeases     *int     `json:"max_leases"`
+	queueJSON
 	Pending       int               `json:"pending_contenders,omitempty"`
 	HiddenWaiters []string          `json:"hidden_waiters,omitempty"`
 	Observers     int               `json:"observers,omitempty"`
@@ -83,6 +79,34 @@ type observerJSON struct {
 	Session  string `json:"session"`
 	Certain  bool   `json:"certain"`
 	Evidence string `json:"evidence"`
+}
+
+// queueJSON is how many hold and wait in a lock and its longest hold, as
+// show and ls print them alike.
+type queueJSON struct {
+	Holders int `json:"holders"`
+	Waiters int `json:"waiters"`
+	// OldestHoldMs is null when no holder is read yet; OldestPending
+	// says some holder is not, whose hold may be longer.
+	OldestHoldMs  *int64 `json:"oldest_hold_ms"`
+	OldestExact   bool   `json:"oldest_hold_exact"`
+	OldestPending bool   `json:"oldest_hold_pending,omitempty"`
+}
+
+// queueOf is l's queueJSON.
+func queueOf(l *lockcore.Lock) queueJSON {
+	oldest, exact, pending := oldestHoldMs(l)
+	return queueJSON{Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending}
+}
+
+// clientJSON is a session's client address (Client) and the member it is
+// connected to (Member), as the members said, as show and ls print them
+// alike: both null with ClientNote saying why when no member named the
+// session.
+type clientJSON struct {
+	Client     *string `json:"client"`
+	Member     *string `json:"member"`
+	ClientNote string  `json:"client_note,omitempty"`
 }
 
 type participantJSON struct {
@@ -120,12 +144,7 @@ type participantJSON struct {
 	PartOf          string  `json:"part_of,omitempty"`
 	Connection      *string `json:"connection"`
 	ExpiresWithinMs *int64  `json:"expires_within_ms"`
-	// Client is the session's client address and Member the server it
-	// is connected to, as the members said; both null with ClientNote
-	// saying why when no member named the session.
-	Client     *string `json:"client"`
-	Member     *string `json:"member"`
-	ClientNote string  `json:"client_note,omitempty"`
+	clientJSON
 	// LastClient, LastServer and LastSeen: where and when a server last
 	// listed the session's client, once none lists it (lockcore.Link).
 	LastClient string `json:"last_client,omitempty"`
@@ -188,7 +207,7 @@ func (r Report) WriteJSON(w io.Writer) error {
 	for _, l := range r.Locks {
 		j := lockToJSON(l, r.Links)
 		for i, p := range l.Participants {
-			j.Participants[i].Client, j.Participants[i].Member, j.Participants[i].ClientNote = r.clientJSON(p.Session)
+			j.Participants[i].clientJSON = r.clientOf(p.Session)
 		}
 		out.Locks = append(out.Locks, j)
 	}
@@ -208,22 +227,22 @@ func (r Report) WriteJSON(w io.Writer) error {
 	return err
 }
 
-// clientJSON is a session's client and member, or why they are unknown.
-func (r Report) clientJSON(session int64) (client, member *string, note string) {
+// clientOf is a session's client and member, or why they are unknown.
+func (r Report) clientOf(session int64) clientJSON {
 	c := model.ClientOf(r.Clients, r.ClientsComplete, session)
 	if c.Addr != "" {
 		addr, server := c.Addr, c.Server
-		return &addr, &server, ""
+		return clientJSON{Client: &addr, Member: &server}
 	}
 	switch {
 	case session == 0:
-		return nil, nil, "persistent node: no session"
+		return clientJSON{ClientNote: "persistent node: no session"}
 	case c.Gone:
-		return nil, nil, "connected to no member: every member answered and none lists the session"
+		return clientJSON{ClientNote: "connected to no member: every member answered and none lists the session"}
 	case r.Fix != "":
-		return nil, nil, "no member says: neither four-letter words nor an AdminServer answer (see fix)"
+		return clientJSON{ClientNote: "no member says: neither four-letter words nor an AdminServer answer (see fix)"}
 	}
-	return nil, nil, "no member named the session (see connections_note)"
+	return clientJSON{ClientNote: "no member named the session (see connections_note)"}
 }
 
 // serversWays is how each member answered, for JSON.
@@ -246,9 +265,8 @@ func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
 }
 
 func lockToJSON(l lockcore.Lock, links lockcore.SessionLinks) lockJSON {
-	oldest, exact, pending := oldestHoldMs(&l)
 	j := lockJSON{Path: l.Path, Recipe: string(l.Recipe), Entry: l.Entry, Assumed: l.Assumed, WatchesSource: string(l.WatchesSource), WatchesGap: l.WatchesGap, MaxLeases: l.MaxLeases,
-		Holders: l.Holders(), Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
+		queueJSON:     queueOf(&l),
 		Pending:       model.PendingIn(&l),
 		HiddenWaiters: sessions(l.HiddenWaiters), Warnings: l.Warnings, App: appToJSON(l.App),
 		Participants: make([]participantJSON, 0, len(l.Participants)),

@@ -15,16 +15,10 @@ import (
 
 // lockSummaryJSON is one row of `ls --json`: a contract with scripts.
 type lockSummaryJSON struct {
-	Path    string `json:"path"`
-	Recipe  string `json:"recipe"`
-	Holders int    `json:"holders"`
-	Waiters int    `json:"waiters"`
-	// OldestHoldMs is null when no holder is read yet; OldestPending
-	// says some holder is not, whose hold may be longer.
-	OldestHoldMs  *int64   `json:"oldest_hold_ms"`
-	OldestExact   bool     `json:"oldest_hold_exact"`
-	OldestPending bool     `json:"oldest_hold_pending,omitempty"`
-	Anomalies     []string `json:"anomalies"`
+	Path   string `json:"path"`
+	Recipe string `json:"recipe"`
+	queueJSON
+	Anomalies []string `json:"anomalies"`
 	// Pending counts the contenders not read yet.
 	Pending int `json:"pending_contenders,omitempty"`
 	// HolderClients names each holder's session and client.
@@ -34,10 +28,8 @@ type lockSummaryJSON struct {
 // holderClientJSON is a holder's session and its client, as in show --json:
 // client and member null, with client_note saying why, when unknown.
 type holderClientJSON struct {
-	Session    *string `json:"session"`
-	Client     *string `json:"client"`
-	Member     *string `json:"member"`
-	ClientNote string  `json:"client_note,omitempty"`
+	Session *string `json:"session"`
+	clientJSON
 }
 
 type listJSON struct {
@@ -66,17 +58,13 @@ func WriteListJSON(w io.Writer, s *model.State) error {
 		out.Incomplete = model.PartialNote(s.Discovery)
 	}
 	for _, l := range s.SortedLocks(model.ByContention) {
-		oldest, exact, pending := oldestHoldMs(l)
-		row := lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), Holders: l.Holders(),
-			Waiters: l.Waiters(), OldestHoldMs: oldest, OldestExact: exact, OldestPending: pending,
+		row := lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), queueJSON: queueOf(l),
 			Anomalies: model.AnomalyKinds(l), HolderClients: []holderClientJSON{}, Pending: model.PendingIn(l)}
 		for _, p := range l.Participants {
 			if p.Role != lockcore.RoleHolder {
 				continue
 			}
-			h := holderClientJSON{Session: session(p.Session)}
-			h.Client, h.Member, h.ClientNote = r.clientJSON(p.Session)
-			row.HolderClients = append(row.HolderClients, h)
+			row.HolderClients = append(row.HolderClients, holderClientJSON{Session: session(p.Session), clientJSON: r.clientOf(p.Session)})
 		}
 		out.Locks = append(out.Locks, row)
 	}
