@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -77,6 +79,18 @@ func trimPartialRune(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// WriteJSON writes v to w as the commands print JSON for scripts:
+// indented by two spaces, ending in a newline, with the bidirectional
+// controls escaped (EscapeJSONBidi).
+func WriteJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(EscapeJSONBidi(append(b, '\n')))
+	return err
 }
 
 // EscapeJSONBidi escapes the bidirectional controls and byte-order marks

@@ -41,30 +41,16 @@ func (e *encoder) diffClients(s *serversJSON) {
 			continue
 		}
 		d := clientDiff{Session: e.session(c.Session)}
-		if !seen || was.Server != c.Server {
-			d.Server = &c.Server
-		}
-		if !seen || was.Client != c.Client {
-			d.Client = &c.Client
-		}
-		if !seen || was.Name != c.Name {
-			d.Name = &c.Name
-		}
-		if !seen || was.LastOperation != c.LastOperation {
-			d.LastOp = &c.LastOperation
-		}
-		if !seen || was.Established != c.Established {
-			d.Est = &c.Established
-		}
-		if !seen || was.Timeout != c.Timeout {
-			d.Timeout = &c.Timeout
-		}
+		d.Server = ifChanged(seen, was.Server, &c.Server)
+		d.Client = ifChanged(seen, was.Client, &c.Client)
+		d.Name = ifChanged(seen, was.Name, &c.Name)
+		d.LastOp = ifChanged(seen, was.LastOperation, &c.LastOperation)
+		d.Est = ifChanged(seen, was.Established, &c.Established)
+		d.Timeout = ifChanged(seen, was.Timeout, &c.Timeout)
 		if c.Asked != s.Asked {
 			d.Asked = &c.Asked
 		}
-		if !seen || was.Silent != c.Silent {
-			d.Silent = &c.Silent
-		}
+		d.Silent = ifChanged(seen, was.Silent, &c.Silent)
 		if c.Heard.IsZero() {
 			d.HeardZero = true
 		} else {
@@ -84,6 +70,15 @@ func (e *encoder) diffClients(s *serversJSON) {
 		s.CG = append(s.CG, e.session(id))
 	}
 	t.clients, s.Clients = now, nil
+}
+
+// ifChanged is now for a field of a client not seen before, or one that
+// differs from what it was; nil when it is as it was.
+func ifChanged[T comparable](seen bool, was T, now *T) *T {
+	if !seen || was != *now {
+		return now
+	}
+	return nil
 }
 
 // undiffClients is the reading's clients from its differences (format

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -71,20 +70,10 @@ func (f Finding) Line() string {
 	if f.Session != 0 || f.Kind == string(lockcore.AnomalyPersistent) {
 		fmt.Fprintf(&b, " session=%s", model.SessionText(f.Session))
 	}
-	switch {
-	case f.Client.Addr != "":
-		fmt.Fprintf(&b, " client=%s", model.Printable(f.Client.Addr))
-	case f.Client.Gone:
-		b.WriteString(" client=none")
-	}
+	writeClient(&b, "client", f.Client)
 	if f.HolderSession != 0 {
 		fmt.Fprintf(&b, " holder_session=%s", model.SessionText(f.HolderSession))
-		switch {
-		case f.HolderClient.Addr != "":
-			fmt.Fprintf(&b, " holder_client=%s", model.Printable(f.HolderClient.Addr))
-		case f.HolderClient.Gone:
-			b.WriteString(" holder_client=none")
-		}
+		writeClient(&b, "holder_client", f.HolderClient)
 	}
 	fmt.Fprintf(&b, " holders=%d waiters=%d oldest_hold=%s", f.Holders, f.Waiters, model.Duration(f.OldestHold))
 	if f.OldestHoldAtMost > f.OldestHold {
@@ -97,6 +86,17 @@ func (f Finding) Line() string {
 		fmt.Fprintf(&b, ": %s", model.Printable(f.Detail))
 	}
 	return b.String()
+}
+
+// writeClient adds " name=address" to b for a client the servers named,
+// " name=none" for one connected to no member, and nothing when unknown.
+func writeClient(b *strings.Builder, name string, c model.Client) {
+	switch {
+	case c.Addr != "":
+		fmt.Fprintf(b, " %s=%s", name, model.Printable(c.Addr))
+	case c.Gone:
+		fmt.Fprintf(b, " %s=none", name)
+	}
 }
 
 // Line is the undated hold as one line of text, after the findings:
@@ -265,12 +265,7 @@ func (r Result) WriteJSON(w io.Writer) error {
 		}
 		out.Findings = append(out.Findings, fj)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(model.EscapeJSONBidi(append(b, '\n')))
-	return err
+	return model.WriteJSON(w, out)
 }
 
 func nonNil(s []string) []string {

@@ -217,12 +217,7 @@ func WriteJSON(w io.Writer, rows []Cluster, withCheck bool) error {
 		}
 		out.Clusters = append(out.Clusters, cj)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(model.EscapeJSONBidi(append(b, '\n')))
-	return err
+	return model.WriteJSON(w, out)
 }
 
 func plural(n int, one, many string) string {

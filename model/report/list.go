@@ -3,7 +3,6 @@ package report
 import (
 	"github.com/zklocks/zklocks/model"
 
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -69,12 +68,7 @@ func WriteListJSON(w io.Writer, s *model.State) error {
 		out.Locks = append(out.Locks, row)
 	}
 	out.CrossLocks, out.CrossCycles = crossToJSON(crossLocks(s))
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(model.EscapeJSONBidi(append(b, '\n')))
-	return err
+	return model.WriteJSON(w, out)
 }
 
 // WriteListText writes every lock's summary as a table, most contended
