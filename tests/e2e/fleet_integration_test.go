@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zklocks/zklocks/model/check"
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/tmuxscreen"
 	"github.com/zklocks/zklocks/internal/testkit/zklocksbin"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+	"github.com/zklocks/zklocks/model/check"
 )
 
 // fleetJSON is the part of ls and check --all-contexts --json these tests
