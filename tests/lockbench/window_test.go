@@ -25,16 +25,16 @@ func TestParseCount(t *testing.T) {
 // loops keep acquiring, however slowly, and ends once each contender is
 // through.
 func TestUntilAcquiredWaitsForSlowProgress(t *testing.T) {
-	var polls atomic.Int64
 	const stall = 100 * time.Millisecond
-	// One acquisition every 60 ms, taking turns: 10 for both to reach 5
-	// beyond the base, about 600 ms, six stall bounds.
+	// One acquisition every 60 ms of the clock, taking turns: 10 for both
+	// to reach 5 beyond the base, about 600 ms, six stall bounds. Counted
+	// by the clock, not by polls, as real acquisitions are: a poll that a
+	// loaded machine delays finds the acquisitions made meanwhile.
+	start := time.Now()
 	progress := func(context.Context) ([]int64, error) {
-		p := polls.Add(1)
-		steps := p * int64(progressPoll) / int64(60*time.Millisecond)
+		steps := int64(time.Since(start) / (60 * time.Millisecond))
 		return []int64{7 + (steps+1)/2, 2 + steps/2}, nil
 	}
-	start := time.Now()
 	if err := untilAcquired(context.Background(), 5, stall, []int64{7, 2}, progress); err != nil {
 		t.Fatalf("a slow but steady run failed: %v", err)
 	}
