@@ -29,10 +29,10 @@ deps:
 # first (see docs/testing.md, Test time).
 TESTP        ?= 2
 TESTPARALLEL ?= 4
-LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockcore ./recording ./internal/testkit/peers ./ui
+LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockclient ./recording ./internal/testkit/peers ./ui
 test: deps vet
 	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./...
-	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos
+	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos
 	./scripts/unit-budget
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
@@ -55,7 +55,7 @@ FLAKEDIR   ?= $(or $(TMPDIR),/tmp)
 flakes: deps vet
 	@status=0; \
 	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-race.json -- -race -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration' $(LONGEST) ./... || status=$$?; \
-	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-norace.json -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockcore ./zkwatch ./tests/chaos || status=$$?; \
+	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-norace.json -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos || status=$$?; \
 	exit $$status
 
 vet:

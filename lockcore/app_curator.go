@@ -12,7 +12,7 @@ import (
 func analyzeCuratorIDs(l *Lock) {
 	for i := range l.Participants {
 		p := &l.Participants[i]
-		if p.DataDenied || len(p.Data) == 0 || p.DataTruncated || !utf8.Valid(p.Data) || string(p.Data) == revokeRequest {
+		if p.DataDenied || len(p.Data) == 0 || p.DataTruncated || !utf8.Valid(p.Data) || string(p.Data) == RevokeRequest {
 			continue
 		}
 		text := string(p.Data)

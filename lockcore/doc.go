@@ -1,5 +1,5 @@
-// Package lockcore knows what a ZooKeeper lock is, and takes, gives back and
-// breaks locks as their own clients would.
+// Package lockcore knows what a ZooKeeper lock is; package lockclient takes,
+// gives back and breaks locks by what lockcore says of them.
 //
 // Analysis. It recognises the trees that real lock clients write (Apache
 // Curator, kazoo, go-zookeeper, ZooKeeper's own lock recipe and the classic
@@ -29,18 +29,10 @@
 // [JoinableRecipes]), which nodes can be asked to release ([CheckRevocable])
 // and anomaly severity ([AnomalyKind.Severity], [Worst]).
 //
-// Our own lock client. [Acquire] (or a [Locker]) joins a lock as a fair
-// participant of its contenders' recipe ([DetectRecipe], [NodePrefix]),
-// watching only its predecessor, and returns a [Held] lock, which reports
-// its loss ([Held.Lost]) and revocation requests, and gives it back
-// ([Held.Release]); semaphores hand out leases the same way.
-//
-// Acting on other sessions' nodes. [ForceDelete], [Revoke] and [Fence]
-// (with [FenceCandidates]) act only on the node exactly as it was shown
-// ([Expect]: czxid, owner and version), so that a node that changed since is
-// never touched.
-//
-// The client and the actions talk to ZooKeeper through [ZK], a narrow
-// interface that *zk.Conn satisfies. Errors are the sentinels in errors.go,
-// wrapped with the path; match them with errors.Is.
+// For our own lock client, the names its contenders take ([NodePrefix],
+// [LeaseName]), the recipe it joins ([DetectRecipe]) and where a contender
+// stands ([StandingOf]); for acting on other sessions' nodes, which of them
+// fencing could delete ([FenceCandidates]) and what an act was ([Action]).
+// Errors are the sentinels in errors.go, wrapped with the path; match them
+// with errors.Is.
 package lockcore

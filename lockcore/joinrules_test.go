@@ -51,7 +51,7 @@ func TestJoinModesAreJoinable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := prefixFor(joined, m, 1, "host"); err != nil {
+			if _, err := NodePrefix(joined, m, 1, "host"); err != nil {
 				t.Errorf("%s offers %s, but %s cannot take it: %v", r, m, joined, err)
 			}
 		}

@@ -10,18 +10,10 @@ import (
 // NodePrefix returns the name a contender of recipe takes with mode, up to
 // the sequence suffix ZooKeeper appends, as zklocks' own client names its
 // nodes: a fresh GUID, or session (zk-writelock, session-lock), or host
-// (host-rw; already fit for a node name). It is for tests and the demo,
-// which write contender nodes of their own; ErrRecipe when recipe has no
-// such mode.
+// (host-rw; already fit for a node name), so that after a lost create reply
+// the client finds its own node instead of leaving a second one. ErrRecipe
+// when recipe has no such mode.
 func NodePrefix(recipe Recipe, mode Mode, session int64, host string) (string, error) {
-	return prefixFor(recipe, mode, session, host)
-}
-
-// prefixFor returns the name our contender takes in recipe with mode, up
-// to the sequence suffix ZooKeeper appends. Names carry a fresh GUID or our
-// session id, so that after a lost create reply the client finds its own
-// node instead of leaving a second one.
-func prefixFor(recipe Recipe, mode Mode, session int64, host string) (string, error) {
 	write := mode == ModeWrite || mode == ModeExclusive
 	switch {
 	case recipe == RecipeCuratorMutex && mode == ModeExclusive, recipe == RecipeCuratorSemaphore:
@@ -48,6 +40,28 @@ func prefixFor(recipe Recipe, mode Mode, session int64, host string) (string, er
 		return "lock-" + strconv.FormatInt(session, 10) + "-", nil
 	}
 	return "", fmt.Errorf("%w: %s has no %s mode", ErrRecipe, recipe, mode)
+}
+
+// LeaseName is the name a lease node of a semaphore of recipe takes, as
+// its own clients name them: for Curator a protected prefix up to the
+// sequence ZooKeeper appends, for kazoo the whole name (its leases are not
+// sequential).
+func LeaseName(recipe Recipe) string {
+	if recipe == RecipeCuratorSemaphore {
+		return "_c_" + newUUID() + "-lease-"
+	}
+	return newHex()
+}
+
+// SemaphoreDirs names where a semaphore of recipe at p keeps its
+// acquirers' queue and its lease nodes, and the recipe of that queue:
+// Curator's locks/ and leases/ below p, kazoo's sibling kazoo Lock and p
+// itself.
+func SemaphoreDirs(recipe Recipe, p string) (queue, leases string, queueRecipe Recipe) {
+	if recipe == RecipeKazooSemaphore {
+		return kazooQueuePath(p), p, RecipeKazooLock
+	}
+	return JoinPath(p, curatorLocksDir), JoinPath(p, curatorLeasesDir), RecipeCuratorMutex
 }
 
 func newUUID() string {

@@ -115,7 +115,7 @@ func randomTree(r *rand.Rand, recipe Recipe) (Tree, *WatchTable) {
 		if r.IntN(6) != 0 {
 			owner = 0x100000000000000 + r.Int64N(5)
 		}
-		n := Node{Name: g.name(recipe), Data: []byte(g.pick("", "worker-1", "{\"host\":\"a\"}", "\x1b[31m", "10.0.0.7", revokeRequest)),
+		n := Node{Name: g.name(recipe), Data: []byte(g.pick("", "worker-1", "{\"host\":\"a\"}", "\x1b[31m", "10.0.0.7", RevokeRequest)),
 			Stat: zk.Stat{Czxid: 0x100000000 + int64(r.IntN(50)), EphemeralOwner: owner, Version: int32(i),
 				Ctime: at.Add(-time.Duration(r.IntN(3600)) * time.Second).UnixMilli()}}
 		n.Stat.DataLength = int32(len(n.Data))

@@ -5,20 +5,25 @@ import (
 	"sort"
 )
 
-// standing is where one contender stands in its queue by its recipe's
-// rule: what the lock client needs on each wake, without the whole
-// analysis (chains, anomalies) that Analyze adds.
-type standing struct {
-	holder   bool
-	watch    string // absolute path of the node to wait on
-	position int
-	// watchHeads: the node waited on is first in queue order, so that,
+// Standing is where one contender stands in its queue by its recipe's
+// rule: what a lock client needs on each wake, without the whole analysis
+// (chains, anomalies) that Analyze adds.
+type Standing struct {
+	// Holder: the contender holds.
+	Holder bool
+	// Watch is the absolute path of the node it waits on; empty for a
+	// holder.
+	Watch string
+	// Position is its place in queue order, from 0.
+	Position int
+	// WatchHeads: the node waited on is first in queue order, so that,
 	// once it is gone, no node it waited on can still stand ahead of us.
-	watchHeads bool
+	WatchHeads bool
 }
 
-// standingOf evaluates our node (its name) among dir's children names.
-func standingOf(dir string, names []string, ours string) (standing, bool) {
+// StandingOf evaluates our node (its name) among dir's children names;
+// false when ours is not among the contenders.
+func StandingOf(dir string, names []string, ours string) (Standing, bool) {
 	var scratch Lock
 	scratch.Path = dir
 	entries, _ := scanQueue(&scratch, dir, namesOnly(names))
@@ -30,7 +35,7 @@ func standingOf(dir string, names []string, ours string) (standing, bool) {
 		}
 	}
 	if me == nil {
-		return standing{}, false
+		return Standing{}, false
 	}
 	sort.Slice(entries, func(i, j int) bool { return queueLess(entries[i], entries[j]) })
 	pos := 0
@@ -39,10 +44,10 @@ func standingOf(dir string, names []string, ours string) (standing, bool) {
 			pos = i
 		}
 	}
-	s := standing{holder: me.role == RoleHolder, position: pos}
+	s := Standing{Holder: me.role == RoleHolder, Position: pos}
 	if me.rule != nil {
-		s.watch = me.rule.Path
-		s.watchHeads = entries[0].node.Name == path.Base(s.watch)
+		s.Watch = me.rule.Path
+		s.WatchHeads = entries[0].node.Name == path.Base(s.Watch)
 	}
 	return s, true
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Errors of the operator's actions.
@@ -27,7 +29,7 @@ var (
 // Confirmation is the caller's job.
 type Actions struct {
 	// ZK is the connection acted on; Close the Actions as it closes.
-	ZK       lockcore.ZK
+	ZK       lockclient.ZK
 	Audit    *Audit
 	ReadOnly bool
 	// Server, User, Host and Via (ViaUI, ViaCLI or ViaSSH) are written
@@ -55,7 +57,7 @@ type Actions struct {
 	// it gives up (ZooKeeper removes a watch only when it fires or its
 	// session closes), which every other observer counts against the
 	// lock; and it cannot tell its waiter's watches from its own reading.
-	NewSession func(ctx context.Context) (zk lockcore.ZK, close func(), err error)
+	NewSession func(ctx context.Context) (zk lockclient.ZK, close func(), err error)
 	// Told, when set, gets every action made, audited or not, also
 	// without an audit log: the program passes it on among the watcher's
 	// events (see ActionFeed), so that the state, the event log and a
@@ -70,50 +72,50 @@ type Actions struct {
 	Access func(ctx context.Context, kind lockcore.ActionKind, node string) (summary string, refusal error)
 
 	once  sync.Once
-	locks *lockcore.Client // our lock client on ZK, made at the first Acquire
+	locks *lockclient.Client // our lock client on ZK, made at the first Acquire
 }
 
-// ForceRelease deletes a contender, version-checked (see lockcore.ForceDelete);
+// ForceRelease deletes a contender, version-checked (see lockclient.ForceDelete);
 // it gives up when ctx ends.
-func (a *Actions) ForceRelease(ctx context.Context, e lockcore.Expect) error {
-	return a.gated(ctx, lockcore.ActionForceRelease, []lockcore.Expect{e}, func(ctx context.Context, by made) error {
-		return a.act(lockcore.ActionForceRelease, e, by, func() error { return lockcore.ForceDelete(ctx, a.ZK, e) })
+func (a *Actions) ForceRelease(ctx context.Context, e lockclient.Expect) error {
+	return a.gated(ctx, lockcore.ActionForceRelease, []lockclient.Expect{e}, func(ctx context.Context, by made) error {
+		return a.act(lockcore.ActionForceRelease, e, by, func() error { return lockclient.ForceDelete(ctx, a.ZK, e) })
 	})
 }
 
-// Revoke asks a holder to release, Curator-style (see lockcore.Revoke). A
+// Revoke asks a holder to release, Curator-style (see lockclient.Revoke). A
 // node whose client would ignore the request is refused with
 // lockcore.ErrNotRevocable (see lockcore.CheckRevocable), and nothing is
 // written. It gives up when ctx ends.
-func (a *Actions) Revoke(ctx context.Context, e lockcore.Expect) error {
+func (a *Actions) Revoke(ctx context.Context, e lockclient.Expect) error {
 	if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil && a.Gate != nil && !a.ReadOnly {
 		// Not a request worth a second person's time.
 		return err
 	}
-	return a.gated(ctx, lockcore.ActionRevoke, []lockcore.Expect{e}, func(ctx context.Context, by made) error {
+	return a.gated(ctx, lockcore.ActionRevoke, []lockclient.Expect{e}, func(ctx context.Context, by made) error {
 		return a.act(lockcore.ActionRevoke, e, by, func() error {
 			if err := lockcore.CheckRevocable(path.Base(e.Path), e.EphemeralOwner); err != nil {
 				return err
 			}
-			return lockcore.Revoke(ctx, a.ZK, e)
+			return lockclient.Revoke(ctx, a.ZK, e)
 		})
 	})
 }
 
 // AwaitRelease waits, as long as ctx allows, for the holder asked by
-// Revoke to release (see lockcore.AwaitRelease): true once its node is
+// Revoke to release (see lockclient.AwaitRelease): true once its node is
 // gone. It only reads, so it is neither refused under read-only nor
 // audited.
-func (a *Actions) AwaitRelease(ctx context.Context, e lockcore.Expect) (bool, error) {
-	return lockcore.AwaitRelease(ctx, a.ZK, e)
+func (a *Actions) AwaitRelease(ctx context.Context, e lockclient.Expect) (bool, error) {
+	return lockclient.AwaitRelease(ctx, a.ZK, e)
 }
 
-// Fence deletes the chosen nodes atomically (see lockcore.Fence); one
+// Fence deletes the chosen nodes atomically (see lockclient.Fence); one
 // audit line per node, all with the transaction's result. It gives up when
 // ctx ends.
-func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
+func (a *Actions) Fence(ctx context.Context, es []lockclient.Expect) error {
 	return a.gated(ctx, lockcore.ActionFence, es, func(ctx context.Context, by made) error {
-		err := lockcore.Fence(ctx, a.ZK, es)
+		err := lockclient.Fence(ctx, a.ZK, es)
 		for _, e := range es {
 			if aerr := a.record(lockcore.ActionFence, e, by, err); aerr != nil && err == nil {
 				err = aerr
@@ -123,10 +125,10 @@ func (a *Actions) Fence(ctx context.Context, es []lockcore.Expect) error {
 	})
 }
 
-// Acquire joins a lock with our own client (see lockcore.Acquire). Holding
+// Acquire joins a lock with our own client (see lockclient.Acquire). Holding
 // a lock writes a node, so it is refused under read-only too; it is not a
 // destructive action and is not audited.
-func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.Held, error) {
+func (a *Actions) Acquire(ctx context.Context, spec lockclient.Spec) (*lockclient.Held, error) {
 	if a.ReadOnly {
 		return nil, ErrReadOnly
 	}
@@ -139,7 +141,7 @@ func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.He
 	}
 	// A lock client of the session's own: its background deletes end
 	// with the session.
-	own := lockcore.NewClient(c)
+	own := lockclient.NewClient(c)
 	h, err := own.Acquire(ctx, spec)
 	if err != nil {
 		end()
@@ -150,15 +152,15 @@ func (a *Actions) Acquire(ctx context.Context, spec lockcore.Spec) (*lockcore.He
 	return h, nil
 }
 
-func (a *Actions) client() *lockcore.Client {
-	a.once.Do(func() { a.locks = lockcore.NewClient(a.ZK) })
+func (a *Actions) client() *lockclient.Client {
+	a.once.Do(func() { a.locks = lockclient.NewClient(a.ZK) })
 	return a.locks
 }
 
 // Close stops what the Actions' lock client still does in the background
-// (the guaranteed delete of a node of ours, see lockcore.Client) and
+// (the guaranteed delete of a node of ours, see lockclient.Client) and
 // waits for it to stop. Call it as the connection closes (see
-// lockcore.Client), whose session's end deletes our nodes too. Nil
+// lockclient.Client), whose session's end deletes our nodes too. Nil
 // Actions close as a no-op.
 func (a *Actions) Close() error {
 	if a == nil {
@@ -169,7 +171,7 @@ func (a *Actions) Close() error {
 
 // act makes one action on e (read-only and e checked by gated) and
 // audits it, naming its approver when it had one.
-func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, how made, do func() error) error {
+func (a *Actions) act(action lockcore.ActionKind, e lockclient.Expect, how made, do func() error) error {
 	err := do()
 	if aerr := a.record(action, e, how, err); aerr != nil && err == nil {
 		return aerr
@@ -183,7 +185,7 @@ func (a *Actions) act(action lockcore.ActionKind, e lockcore.Expect, how made, d
 // the node's ACL does not let this session do it; why says which. Nothing
 // changed, so Told is not called: there is nothing for the state to
 // follow.
-func (a *Actions) Refused(action lockcore.ActionKind, e lockcore.Expect, why error) error {
+func (a *Actions) Refused(action lockcore.ActionKind, e lockclient.Expect, why error) error {
 	if a.Audit == nil {
 		return nil
 	}
@@ -195,7 +197,7 @@ func (a *Actions) Refused(action lockcore.ActionKind, e lockcore.Expect, why err
 
 // record writes the audit line; failing to audit is itself an error worth
 // showing, since the action already happened.
-func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, how made, result error) error {
+func (a *Actions) record(action lockcore.ActionKind, e lockclient.Expect, how made, result error) error {
 	if a.Audit == nil && a.Told == nil {
 		return nil
 	}
@@ -215,7 +217,7 @@ func (a *Actions) record(action lockcore.ActionKind, e lockcore.Expect, how made
 
 // action is the audit line of action on e, made how, failed with result
 // unless nil.
-func (a *Actions) action(action lockcore.ActionKind, e lockcore.Expect, how made, result error) lockcore.Action {
+func (a *Actions) action(action lockcore.ActionKind, e lockclient.Expect, how made, result error) lockcore.Action {
 	act := lockcore.Action{At: a.now().UTC(), Kind: action, Node: e.Path, Token: e.Czxid, Owner: e.EphemeralOwner,
 		User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: a.Cert, ApprovedBy: how.approver, Recording: how.mark, Server: a.Server, Session: a.ZK.SessionID()}
 	if result != nil {
@@ -229,7 +231,7 @@ func (a *Actions) action(action lockcore.ActionKind, e lockcore.Expect, how made
 
 // permitted is Access's refusal of e, if any: an action the ACL does not
 // allow is refused before it is tried, and audited as a refused attempt.
-func (a *Actions) permitted(ctx context.Context, action lockcore.ActionKind, e lockcore.Expect) error {
+func (a *Actions) permitted(ctx context.Context, action lockcore.ActionKind, e lockclient.Expect) error {
 	if a.Access == nil {
 		return nil
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // shared is the package's ZooKeeper; each test works under a root of its
@@ -30,15 +32,15 @@ func TestIntegrationActionsAudit(t *testing.T) {
 	var log bytes.Buffer
 	now := time.Date(2026, 11, 22, 3, 4, 5, 0, time.UTC)
 	a := &model.Actions{ZK: c, Audit: model.NewAudit(&log), Server: zks.Addr(), User: "sre", Now: func() time.Time { return now }}
-	held, err := a.Acquire(context.Background(), lockcore.Spec{Path: root + "/audit", Mode: lockcore.ModeExclusive})
+	held, err := a.Acquire(context.Background(), lockclient.Spec{Path: root + "/audit", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := lockcore.Expect{Path: held.Node, Czxid: held.Token, EphemeralOwner: held.Session}
+	e := lockclient.Expect{Path: held.Node, Czxid: held.Token, EphemeralOwner: held.Session}
 	if err := a.ForceRelease(t.Context(), e); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.ForceRelease(t.Context(), e); !errors.Is(err, lockcore.ErrNodeGone) {
+	if err := a.ForceRelease(t.Context(), e); !errors.Is(err, lockclient.ErrNodeGone) {
 		t.Fatalf("second force-release: %v", err)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")

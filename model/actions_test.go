@@ -10,6 +10,8 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // untouchable is a ZooKeeper that fails the test on any call: under
@@ -43,13 +45,13 @@ func (u untouchable) State() zk.State  { return zk.StateHasSession }
 func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 	var log bytes.Buffer
 	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log), ReadOnly: true}
-	e := lockcore.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
+	e := lockclient.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
 	for name, act := range map[string]func() error{
 		"force-release": func() error { return a.ForceRelease(t.Context(), e) },
 		"revoke":        func() error { return a.Revoke(t.Context(), e) },
-		"fence":         func() error { return a.Fence(t.Context(), []lockcore.Expect{e}) },
+		"fence":         func() error { return a.Fence(t.Context(), []lockclient.Expect{e}) },
 		"acquire": func() error {
-			_, err := a.Acquire(context.Background(), lockcore.Spec{Path: "/l", Mode: lockcore.ModeExclusive})
+			_, err := a.Acquire(context.Background(), lockclient.Spec{Path: "/l", Mode: lockcore.ModeExclusive})
 			return err
 		},
 	} {
@@ -68,7 +70,7 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 func TestRevokeRefusesNodesWithoutRevocation(t *testing.T) {
 	var log bytes.Buffer
 	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log)}
-	for _, e := range []lockcore.Expect{
+	for _, e := range []lockclient.Expect{
 		{Path: "/l/f3c2a1b0e9d8c7b6a5f4e3d2c1b0a9f8__lock__0000000001", Czxid: 1, EphemeralOwner: 2}, // kazoo
 		{Path: "/l/lock-72057594037927937-0000000001", Czxid: 1, EphemeralOwner: 2},                  // session-lock
 		{Path: "/l/_c_0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b-lock-0000000001", Czxid: 1},               // persistent
@@ -88,7 +90,7 @@ func TestUnconfirmedIsAudited(t *testing.T) {
 	var log bytes.Buffer
 	told := 0
 	a := &model.Actions{ZK: untouchable{t}, Audit: model.NewAudit(&log), Via: model.ViaCLI, Told: func(lockcore.Action) { told++ }}
-	e := lockcore.Expect{Path: "/l/n", Czxid: 7, EphemeralOwner: 2}
+	e := lockclient.Expect{Path: "/l/n", Czxid: 7, EphemeralOwner: 2}
 	if err := a.Refused(lockcore.ActionForceRelease, e, errors.New("not confirmed: nothing was changed")); err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +118,11 @@ func TestAccessRefusesBeforeTrying(t *testing.T) {
 			asked = append(asked, string(kind)+" "+node)
 			return "", denied
 		}}
-	e := lockcore.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
+	e := lockclient.Expect{Path: "/l/n", Czxid: 1, EphemeralOwner: 2}
 	for name, act := range map[string]func() error{
 		"force-release": func() error { return a.ForceRelease(t.Context(), e) },
 		"revoke":        func() error { return a.Revoke(t.Context(), e) },
-		"fence":         func() error { return a.Fence(t.Context(), []lockcore.Expect{e}) },
+		"fence":         func() error { return a.Fence(t.Context(), []lockclient.Expect{e}) },
 	} {
 		if err := act(); !errors.Is(err, denied) {
 			t.Fatalf("%s: %v", name, err)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // The two-person rule: where a context requires it, an operator's
@@ -34,7 +36,7 @@ var (
 type Request struct {
 	ID      int
 	Kind    lockcore.ActionKind
-	Expects []lockcore.Expect
+	Expects []lockclient.Expect
 	By      lockcore.Operator
 	At      time.Time
 	Expires time.Time
@@ -155,7 +157,7 @@ func (a *Actions) Operator() lockcore.Operator {
 // gated makes the action at once, or with a Gate files it as a request
 // and returns ErrAwaitingApproval (naming the request) without acting.
 // Read-only and unread nodes are refused first, in either case.
-func (a *Actions) gated(ctx context.Context, kind lockcore.ActionKind, es []lockcore.Expect,
+func (a *Actions) gated(ctx context.Context, kind lockcore.ActionKind, es []lockclient.Expect,
 	run func(ctx context.Context, how made) error) error {
 	if a.ReadOnly {
 		return ErrReadOnly

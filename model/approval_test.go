@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // recordingGate files requests and runs none until told.
@@ -28,7 +30,7 @@ func (g *recordingGate) Submit(r Request, run func(context.Context, lockcore.Ope
 // UI on an approve: 2 context) it is refused, saying why; read-only and
 // unread nodes are refused before either.
 func TestActionsUnderTheTwoPersonRule(t *testing.T) {
-	e := lockcore.Expect{Path: "/locks/a/_c_x-lock-0000000001", Czxid: 16, EphemeralOwner: 7}
+	e := lockclient.Expect{Path: "/locks/a/_c_x-lock-0000000001", Czxid: 16, EphemeralOwner: 7}
 	var audit bytes.Buffer
 	g := &recordingGate{}
 	// ZK is nil: any write would panic.
@@ -38,7 +40,7 @@ func TestActionsUnderTheTwoPersonRule(t *testing.T) {
 		}}
 	for name, act := range map[string]func() error{
 		"force-release": func() error { return a.ForceRelease(context.Background(), e) },
-		"fence":         func() error { return a.Fence(context.Background(), []lockcore.Expect{e, e}) },
+		"fence":         func() error { return a.Fence(context.Background(), []lockclient.Expect{e, e}) },
 	} {
 		if err := act(); !errors.Is(err, ErrAwaitingApproval) {
 			t.Fatalf("%s: %v", name, err)
@@ -47,7 +49,7 @@ func TestActionsUnderTheTwoPersonRule(t *testing.T) {
 	if len(g.filed) != 2 || audit.Len() != 0 || g.filed[0].By.User != "alice" || g.filed[0].By.Key != "SHA256:a" {
 		t.Fatalf("filed %+v, audit %q", g.filed, audit.String())
 	}
-	if err := a.ForceRelease(context.Background(), lockcore.Expect{Path: "/x"}); !errors.Is(err, ErrNotRead) {
+	if err := a.ForceRelease(context.Background(), lockclient.Expect{Path: "/x"}); !errors.Is(err, ErrNotRead) {
 		t.Fatalf("an unread node: %v", err)
 	}
 	a.ReadOnly = true

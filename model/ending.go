@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Ending is what the event log says of how one contender's node went: an
@@ -146,7 +148,7 @@ func prefixAt(s string) string {
 // the node, and who or what ended it and when as far as the log knows.
 // settled is false while the log has no end for it, or one whose cause a
 // later members' answer may still tell (EndedByUnknown).
-func (g *EventLog) GoneText(e lockcore.Expect, clock func(time.Time) string) (text string, settled bool) {
+func (g *EventLog) GoneText(e lockclient.Expect, clock func(time.Time) string) (text string, settled bool) {
 	end, ok := g.EndingOf(e.Path, e.Czxid)
 	if !ok {
 		return ShortNode(e.Path) + " is gone", false

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // A contender listed but not read yet (lockcore.Participant.Pending) has a
@@ -48,7 +50,7 @@ func PendingIn(l *lockcore.Lock) int {
 // checkExpect refuses to act on a node shown without its token: a
 // contender not read yet (ExpectParticipant gives czxid 0, which no
 // contender has).
-func checkExpect(e lockcore.Expect) error {
+func checkExpect(e lockclient.Expect) error {
 	if e.Czxid == 0 {
 		return fmt.Errorf("%s: %w", e.Path, ErrNotRead)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // pendingLockOf is lockOf with the contenders at the given sequence
@@ -143,11 +145,11 @@ func TestActionsRefuseANodeNotReadYet(t *testing.T) {
 	if err := CheckRead(p); !errors.Is(err, ErrNotRead) || !strings.Contains(err.Error(), "try again in a moment") {
 		t.Fatalf("CheckRead = %v, want ErrNotRead", err)
 	}
-	e := lockcore.ExpectParticipant(p)
+	e := lockclient.ExpectParticipant(p)
 	for name, act := range map[string]func() error{
 		"force-release": func() error { return a.ForceRelease(t.Context(), e) },
 		"revoke":        func() error { return a.Revoke(t.Context(), e) },
-		"fence":         func() error { return a.Fence(t.Context(), []lockcore.Expect{e}) },
+		"fence":         func() error { return a.Fence(t.Context(), []lockclient.Expect{e}) },
 	} {
 		if err := act(); !errors.Is(err, ErrNotRead) {
 			t.Errorf("%s of a node not read: %v, want ErrNotRead", name, err)

@@ -19,6 +19,8 @@ import (
 	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 const holdTimeout = 60 * time.Second
@@ -168,7 +170,7 @@ func TestIntegrationRecordReplay(t *testing.T) {
 	l.mu.Lock()
 	c1 := l.state.Locks["/rec/curator"].Participants[0]
 	l.mu.Unlock()
-	if err := actions.ForceRelease(ctx, lockcore.ExpectParticipant(c1)); err != nil {
+	if err := actions.ForceRelease(ctx, lockclient.ExpectParticipant(c1)); err != nil {
 		t.Fatal(err)
 	}
 	curator.WaitHeld(t, "c2", holdTimeout)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // fakeBoard is a two-person board of the test's: it files requests and
@@ -63,7 +65,7 @@ func TestForceReleaseUnderTwoPersonRule(t *testing.T) {
 		t.Fatalf(":approve of one's own: %q", l)
 	}
 	// Another operator's request: a notice, then :approve and y.
-	other := model.Request{ID: 2, Kind: lockcore.ActionForceRelease, Expects: []lockcore.Expect{lockcore.ExpectParticipant(holder)},
+	other := model.Request{ID: 2, Kind: lockcore.ActionForceRelease, Expects: []lockclient.Expect{lockclient.ExpectParticipant(holder)},
 		By: lockcore.Operator{User: "alice", Key: "SHA256:zfxAAAAAAAAA", Host: "10.2.0.14"}, At: t0, Expires: t0.Add(10 * time.Minute)}
 	board.pending = append(board.pending, other)
 	board.runs[2] = func(context.Context, lockcore.Operator) error { return nil }

@@ -10,13 +10,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Operations are the operator's writes to ZooKeeper, through
 // model.Actions: acquiring and releasing a lock of our own (operate_own.go),
 // and force-release, revoke and fence on other sessions' nodes. Those three
 // act only after a dialog that an explicit y confirms (operate_dialog.go),
-// and only on the node exactly as the dialog showed it (lockcore.Expect):
+// and only on the node exactly as the dialog showed it (lockclient.Expect):
 // a node that changed meanwhile is never touched.
 
 // update handles the operations' messages; sel is what the screen shows
@@ -84,7 +86,7 @@ func (op *operator) askForceRelease(sel selection) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	e := lockcore.ExpectParticipant(q)
+	e := lockclient.ExpectParticipant(q)
 	told := "Its session is not told: if its client is alive, it goes on as if its node were still there " +
 		"(a holder as if it held the lock) while the next waiter is let in."
 	if q.Session == 0 {
@@ -115,7 +117,7 @@ func (op *operator) askRevoke(sel selection) tea.Cmd {
 	}
 	lines := append(op.describe(q, sel.lock), "Writes __REVOKE__ into its node, version-checked against what is shown. "+
 		"Only a Curator client that made its lock revocable releases; any other ignores it. Nothing is deleted. Audited.")
-	e := lockcore.ExpectParticipant(q)
+	e := lockclient.ExpectParticipant(q)
 	op.host.open(&confirmDialog{title: "Revoke: ask this contender's client to release?", lines: lines,
 		yes: revoke(op.actions, e), targets: []target{{sel.lockPath, e}}})
 	return readAccess(op.actions, lockcore.ActionRevoke, e.Path)
@@ -188,7 +190,7 @@ type actionDoneMsg struct {
 	// expect is the node acted on (force-release, revoke). A revoke is a
 	// request: first it says so (released nil), then, after waiting up
 	// to revokeWait, whether the node went.
-	expect   lockcore.Expect
+	expect   lockclient.Expect
 	released *bool
 	waited   time.Duration
 }
@@ -201,7 +203,7 @@ const defaultRevokeWait = 5 * time.Second
 // actionTimeout bounds a confirmed force-release, revoke or fence.
 const actionTimeout = 15 * time.Second
 
-func forceRelease(act *model.Actions, e lockcore.Expect) tea.Cmd {
+func forceRelease(act *model.Actions, e lockclient.Expect) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
@@ -209,7 +211,7 @@ func forceRelease(act *model.Actions, e lockcore.Expect) tea.Cmd {
 	}
 }
 
-func revoke(act *model.Actions, e lockcore.Expect) tea.Cmd {
+func revoke(act *model.Actions, e lockclient.Expect) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
 		defer cancel()
@@ -218,7 +220,7 @@ func revoke(act *model.Actions, e lockcore.Expect) tea.Cmd {
 }
 
 // awaitRevoked waits up to wait for the node a revoke asked to go.
-func awaitRevoked(act *model.Actions, e lockcore.Expect, wait time.Duration) tea.Cmd {
+func awaitRevoked(act *model.Actions, e lockclient.Expect, wait time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
@@ -228,7 +230,7 @@ func awaitRevoked(act *model.Actions, e lockcore.Expect, wait time.Duration) tea
 }
 
 // fence deletes es in one transaction.
-func fence(act *model.Actions, es []lockcore.Expect) tea.Cmd {
+func fence(act *model.Actions, es []lockclient.Expect) tea.Cmd {
 	nodes := make([]string, len(es))
 	for i, e := range es {
 		nodes[i] = e.Path
@@ -267,7 +269,7 @@ func (m actionDoneMsg) text() (string, bool) {
 		return m.action + " done on " + subject + ", but " + m.err.Error() + ": record it by hand", true
 	case errors.Is(m.err, model.ErrReadOnly):
 		return m.err.Error(), true
-	case errors.Is(m.err, lockcore.ErrNodeChanged), errors.Is(m.err, lockcore.ErrNodeGone):
+	case errors.Is(m.err, lockclient.ErrNodeChanged), errors.Is(m.err, lockclient.ErrNodeGone):
 		return m.action + " refused, nothing was changed: " + m.err.Error() + " (not the node that was shown)", true
 	}
 	return m.action + " failed: " + m.err.Error() + " (read the lock again: a lost reply may hide what went through)", true

@@ -8,6 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // The operations' dialogs. Like confirmDialog, each takes every key while
@@ -63,7 +65,7 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 			if err != nil || n <= 0 {
 				return true, flashErr("acquire: no max leases given (a whole number above 0): nothing acquired")
 			}
-			return true, chooseAcquire(lockcore.Spec{Path: d.path, Mode: lockcore.ModeLease, MaxLeases: n})
+			return true, chooseAcquire(lockclient.Spec{Path: d.path, Mode: lockcore.ModeLease, MaxLeases: n})
 		}
 		return true, nil
 	}
@@ -78,7 +80,7 @@ func (d *acquireDialog) update(k keyMap, msg tea.KeyMsg) (bool, tea.Cmd) {
 			return false, nil
 		}
 		// A limit the tree states is read again as the lease is taken.
-		return true, chooseAcquire(lockcore.Spec{Path: d.path, Mode: m})
+		return true, chooseAcquire(lockclient.Spec{Path: d.path, Mode: m})
 	}
 	return true, nil
 }
@@ -167,11 +169,11 @@ func newFenceDialog(path string, cands []lockcore.FenceCandidate, act *model.Act
 }
 
 // chosen are the checked candidates, as shown.
-func (d *fenceDialog) chosen() []lockcore.Expect {
-	var es []lockcore.Expect
+func (d *fenceDialog) chosen() []lockclient.Expect {
+	var es []lockclient.Expect
 	for i, c := range d.cands {
 		if d.on[i] {
-			es = append(es, lockcore.ExpectParticipant(c.Participant))
+			es = append(es, lockclient.ExpectParticipant(c.Participant))
 		}
 	}
 	return es

@@ -7,8 +7,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // An operator who comes second: the node a dialog asks about may go while
@@ -20,7 +21,7 @@ import (
 // target is a node a dialog would act on, in the lock it was shown in.
 type target struct {
 	lock   string
-	expect lockcore.Expect
+	expect lockclient.Expect
 }
 
 // goneWatcher is a dialog whose nodes can go while it is open: the App
@@ -56,7 +57,7 @@ func (d *forceDialog) checkGone(s *model.State, clock func(time.Time) string) {
 func (d *fenceDialog) checkGone(s *model.State, clock func(time.Time) string) {
 	ts := make([]target, len(d.cands))
 	for i, c := range d.cands {
-		ts[i] = target{lock: d.path, expect: lockcore.ExpectParticipant(c.Participant)}
+		ts[i] = target{lock: d.path, expect: lockclient.ExpectParticipant(c.Participant)}
 	}
 	d.gone = cmp.Or(goneText(ts, s, clock), d.gone)
 }
@@ -143,7 +144,7 @@ type unexplained struct {
 
 // actionDone says how an action ended.
 func (op *operator) actionDone(msg actionDoneMsg) {
-	if errors.Is(msg.err, lockcore.ErrNodeGone) && msg.expect.Path != "" {
+	if errors.Is(msg.err, lockclient.ErrNodeGone) && msg.expect.Path != "" {
 		text, settled := op.refusedGone(msg)
 		if !settled && len(op.unexplained) < maxUnexplained {
 			op.unexplained = append(op.unexplained, unexplained{msg: msg, said: text})

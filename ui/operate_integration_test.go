@@ -13,6 +13,8 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // loop runs an App as Bubble Tea does: commands in goroutines, their
@@ -105,7 +107,7 @@ func TestIntegrationOperate(t *testing.T) {
 	c, other := zks.Connect(t), zks.Connect(t)
 	ctx := context.Background()
 	const lockPath = "/ui-it/orders"
-	theirs, err := lockcore.Acquire(ctx, other, lockcore.Spec{Path: lockPath, Mode: lockcore.ModeExclusive})
+	theirs, err := lockclient.Acquire(ctx, other, lockclient.Spec{Path: lockPath, Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +158,7 @@ func TestIntegrationOperate(t *testing.T) {
 	l.until("our lock cleared", func() bool { return a.env.own == nil })
 
 	// A node that changed since the dialog showed it is left alone.
-	again, err := lockcore.Acquire(ctx, other, lockcore.Spec{Path: lockPath, Mode: lockcore.ModeExclusive})
+	again, err := lockclient.Acquire(ctx, other, lockclient.Spec{Path: lockPath, Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}

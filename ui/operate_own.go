@@ -8,10 +8,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Our own lock: the operator can take one lock at a time with zklocks' own
-// client (a fair participant of the lock's recipe, see lockcore.Acquire),
+// client (a fair participant of the lock's recipe, see lockclient.Acquire),
 // watch it wait and hold, and give it back. It is ephemeral, so it goes
 // with its session at the latest; ReleaseOwn gives it back on the way out.
 
@@ -28,19 +30,19 @@ type ownLock struct {
 	asked time.Time
 	// progress is where the wait last stood; nil before the first report
 	// (and when the lock was free).
-	progress *lockcore.Progress
-	held     *lockcore.Held
+	progress *lockclient.Progress
+	held     *lockclient.Held
 	// lost says why the held lock was lost, once it was.
 	lost error
 	// ending: r was pressed, the wait is being given up or the lock
 	// released.
 	ending bool
 
-	cancel   context.CancelFunc       // gives up the wait
-	reports  <-chan lockcore.Progress // where the wait stands; closed when the acquisition returns
-	returned <-chan struct{}          // closed once the acquisition has returned
-	granted  <-chan *lockcore.Held    // the lock, if granted, for ReleaseOwn
-	stop     chan struct{}            // closed to stop watching the held lock
+	cancel   context.CancelFunc         // gives up the wait
+	reports  <-chan lockclient.Progress // where the wait stands; closed when the acquisition returns
+	returned <-chan struct{}            // closed once the acquisition has returned
+	granted  <-chan *lockclient.Held    // the lock, if granted, for ReleaseOwn
+	stop     chan struct{}              // closed to stop watching the held lock
 }
 
 // node is our contender's path, once known.
@@ -91,14 +93,14 @@ func (op *operator) askAcquire(sel selection) tea.Cmd {
 }
 
 // acquireChosenMsg: the operator chose how to acquire a lock.
-type acquireChosenMsg struct{ spec lockcore.Spec }
+type acquireChosenMsg struct{ spec lockclient.Spec }
 
-func chooseAcquire(spec lockcore.Spec) tea.Cmd {
+func chooseAcquire(spec lockclient.Spec) tea.Cmd {
 	return func() tea.Msg { return acquireChosenMsg{spec: spec} }
 }
 
 // startAcquire starts acquiring, and shows the lock's detail.
-func (op *operator) startAcquire(spec lockcore.Spec, sel selection) tea.Cmd {
+func (op *operator) startAcquire(spec lockclient.Spec, sel selection) tea.Cmd {
 	if !op.canAct("acquire") {
 		return nil
 	}
@@ -107,9 +109,9 @@ func (op *operator) startAcquire(spec lockcore.Spec, sel selection) tea.Cmd {
 	}
 	op.seq++
 	ctx, cancel := context.WithCancel(context.Background())
-	reports := make(chan lockcore.Progress, 1)
+	reports := make(chan lockclient.Progress, 1)
 	returned := make(chan struct{})
-	granted := make(chan *lockcore.Held, 1)
+	granted := make(chan *lockclient.Held, 1)
 	o := &ownLock{id: op.seq, path: spec.Path, mode: spec.Mode, asked: op.env.now(),
 		cancel: cancel, reports: reports, returned: returned, granted: granted}
 	op.env.own = o
@@ -124,13 +126,13 @@ func (op *operator) startAcquire(spec lockcore.Spec, sel selection) tea.Cmd {
 // acquireProgressMsg is where our waiting acquisition stands.
 type acquireProgressMsg struct {
 	id       int
-	progress lockcore.Progress
+	progress lockclient.Progress
 }
 
 // acquireDoneMsg ends an acquisition: the lock held, or why not.
 type acquireDoneMsg struct {
 	id   int
-	held *lockcore.Held
+	held *lockclient.Held
 	err  error
 }
 
@@ -139,19 +141,19 @@ type ownRun struct {
 	// reports get where the wait stands; the latest report replaces one
 	// not yet read, so the acquisition never waits for the UI. Closed when
 	// the acquisition returns.
-	reports chan lockcore.Progress
+	reports chan lockclient.Progress
 	// granted gets the lock, if granted (buffered: one).
-	granted chan<- *lockcore.Held
+	granted chan<- *lockclient.Held
 	// returned is closed last.
 	returned chan<- struct{}
 }
 
 // acquire acquires with act. A lock granted just as ctx ended is given
 // back at once: nobody is left to release it.
-func acquire(ctx context.Context, act *model.Actions, spec lockcore.Spec, id int, run ownRun) tea.Cmd {
+func acquire(ctx context.Context, act *model.Actions, spec lockclient.Spec, id int, run ownRun) tea.Cmd {
 	return func() tea.Msg {
 		defer close(run.returned)
-		spec.Progress = func(p lockcore.Progress) { offer(run.reports, p) }
+		spec.Progress = func(p lockclient.Progress) { offer(run.reports, p) }
 		h, err := act.Acquire(ctx, spec)
 		close(run.reports)
 		if err == nil && ctx.Err() != nil {
@@ -169,7 +171,7 @@ func acquire(ctx context.Context, act *model.Actions, spec lockcore.Spec, id int
 
 // offer puts p on ch, replacing a report not yet read. It never blocks
 // while it is ch's only sender.
-func offer(ch chan lockcore.Progress, p lockcore.Progress) {
+func offer(ch chan lockclient.Progress, p lockclient.Progress) {
 	for {
 		select {
 		case ch <- p:
@@ -185,7 +187,7 @@ func offer(ch chan lockcore.Progress, p lockcore.Progress) {
 
 // waitProgress waits for the next report; nothing once the acquisition
 // has returned.
-func waitProgress(id int, reports <-chan lockcore.Progress) tea.Cmd {
+func waitProgress(id int, reports <-chan lockclient.Progress) tea.Cmd {
 	return func() tea.Msg {
 		p, ok := <-reports
 		if !ok {
@@ -235,7 +237,7 @@ func (op *operator) acquireDone(msg acquireDoneMsg) tea.Cmd {
 }
 
 // ownLostMsg: our lock was lost: its node deleted by someone else, our
-// session expired, or the connection dropped (see lockcore.Held).
+// session expired, or the connection dropped (see lockclient.Held).
 type ownLostMsg struct {
 	id  int
 	err error
@@ -245,7 +247,7 @@ type ownLostMsg struct {
 type ownRevokedMsg struct{ id int }
 
 // watchHeld waits until the held lock is lost or revoked, or stop closes.
-func watchHeld(id int, h *lockcore.Held, stop <-chan struct{}) tea.Cmd {
+func watchHeld(id int, h *lockclient.Held, stop <-chan struct{}) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-h.Lost():
@@ -265,7 +267,7 @@ func (op *operator) ownLost(msg ownLostMsg) {
 	}
 	o.lost = msg.err
 	if o.lost == nil {
-		o.lost = lockcore.ErrLockLost
+		o.lost = lockclient.ErrLockLost
 	}
 	op.host.say("OUR LOCK IS LOST: "+o.lost.Error(), true)
 }

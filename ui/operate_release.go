@@ -6,8 +6,9 @@ import (
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Giving our own lock back: r while the UI runs, ReleaseOwn once it has
@@ -47,7 +48,7 @@ type ownReleasedMsg struct {
 	err   error
 }
 
-func releaseHeld(id int, h *lockcore.Held, path string) tea.Cmd {
+func releaseHeld(id int, h *lockclient.Held, path string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), releaseTimeout)
 		defer cancel()
@@ -66,7 +67,7 @@ func (op *operator) ownReleased(msg ownReleasedMsg) {
 	switch {
 	case msg.err == nil:
 		op.host.say("released "+msg.path+" (token "+hex(msg.token)+")", false)
-	case errors.Is(msg.err, lockcore.ErrLockLost):
+	case errors.Is(msg.err, lockclient.ErrLockLost):
 		op.host.say("gave back "+msg.path+", which had been lost: "+msg.err.Error(), true)
 	default:
 		op.host.say("release "+msg.path+" failed: "+msg.err.Error()+" (our node goes when this session ends)", true)

@@ -14,9 +14,11 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
-// recordingZK is a lockcore.ZK double for the UI's unit tests: it holds
+// recordingZK is a lockclient.ZK double for the UI's unit tests: it holds
 // nodes' stats, checks versions as ZooKeeper does, and records every call.
 // The real behaviour is covered by the integration tests.
 type recordingZK struct {
@@ -405,13 +407,13 @@ func TestFenceAbortsWhenANodeChanged(t *testing.T) {
 
 func TestAcquireAsksTheMode(t *testing.T) {
 	a, _, _ := newOperateApp(t)
-	chosen := func(keys ...string) (lockcore.Spec, bool) {
+	chosen := func(keys ...string) (lockclient.Spec, bool) {
 		var cmd tea.Cmd
 		for _, k := range keys {
 			_, cmd = a.Update(keyMsg(k))
 		}
 		if cmd == nil {
-			return lockcore.Spec{}, false
+			return lockclient.Spec{}, false
 		}
 		m, ok := cmd().(acquireChosenMsg)
 		return m.spec, ok
@@ -474,12 +476,12 @@ func waitingOnBilling(t *testing.T, a *App) (ours lockcore.Participant) {
 	l := b.analyze(nil, longHeld)
 	send(a, lockEvents(l))
 	send(a, openLockMsg{path: l.Path})
-	_, cmd := a.Update(acquireChosenMsg{spec: lockcore.Spec{Path: l.Path, Mode: lockcore.ModeExclusive}})
+	_, cmd := a.Update(acquireChosenMsg{spec: lockclient.Spec{Path: l.Path, Mode: lockcore.ModeExclusive}})
 	if cmd == nil || a.env.own == nil {
 		t.Fatal("no acquisition started")
 	}
 	ours = l.Participants[3]
-	a.Update(acquireProgressMsg{id: a.env.own.id, progress: lockcore.Progress{Node: ours.Path, Position: 3,
+	a.Update(acquireProgressMsg{id: a.env.own.id, progress: lockclient.Progress{Node: ours.Path, Position: 3,
 		Watching: l.Participants[2].Path, Since: t0.Add(-12 * time.Second)}})
 	return ours
 }
@@ -494,12 +496,12 @@ func TestAcquireWaitingHeldLost(t *testing.T) {
 		t.Fatalf("waiting:\n%s", sc)
 	}
 	// A report for an earlier acquisition is dropped.
-	a.Update(acquireProgressMsg{id: a.env.own.id - 1, progress: lockcore.Progress{Node: ours.Path, Position: 9}})
+	a.Update(acquireProgressMsg{id: a.env.own.id - 1, progress: lockclient.Progress{Node: ours.Path, Position: 9}})
 	if !strings.Contains(screen(a), "waiting #3") {
 		t.Fatal("a stale report was shown")
 	}
 
-	held := &lockcore.Held{Node: ours.Path, Token: ours.Token, Session: sid(1), Acquired: t0.Add(-5 * time.Second)}
+	held := &lockclient.Held{Node: ours.Path, Token: ours.Token, Session: sid(1), Acquired: t0.Add(-5 * time.Second)}
 	if _, cmd := a.Update(acquireDoneMsg{id: a.env.own.id, held: held}); cmd == nil {
 		t.Fatal("a held lock should be watched")
 	}
@@ -509,7 +511,7 @@ func TestAcquireWaitingHeldLost(t *testing.T) {
 		t.Fatalf("held:\n%s", sc)
 	}
 
-	why := fmt.Errorf("%w: %s was deleted by another session (token %d)", lockcore.ErrLockLost, ours.Path, ours.Token)
+	why := fmt.Errorf("%w: %s was deleted by another session (token %d)", lockclient.ErrLockLost, ours.Path, ours.Token)
 	a.Update(ownLostMsg{id: a.env.own.id, err: why})
 	sc = screen(a)
 	if !lineHas(sc, "✗ OURS", "LOST (r clears it): lockcore: lock lost") || !strings.Contains(sc, "✗ OUR LOCK LOST /locks/billing") ||
@@ -549,7 +551,7 @@ func TestAcquireGiveUpAndOneAtATime(t *testing.T) {
 		t.Fatalf("after giving up: %q", statusLine(a))
 	}
 	// A lock granted to an acquisition no longer wanted is given back.
-	if _, cmd := a.Update(acquireDoneMsg{id: o.id, held: &lockcore.Held{}}); cmd == nil {
+	if _, cmd := a.Update(acquireDoneMsg{id: o.id, held: &lockclient.Held{}}); cmd == nil {
 		t.Fatal("an unwanted lock is not given back")
 	}
 	press(a, "r")
@@ -565,9 +567,9 @@ func TestAcquireGiveUpAndOneAtATime(t *testing.T) {
 }
 
 func TestOfferKeepsTheLatestReport(t *testing.T) {
-	ch := make(chan lockcore.Progress, 1)
+	ch := make(chan lockclient.Progress, 1)
 	for i := 0; i < 5; i++ {
-		offer(ch, lockcore.Progress{Position: i})
+		offer(ch, lockclient.Progress{Position: i})
 	}
 	if p := <-ch; p.Position != 4 {
 		t.Fatalf("read %d, want the latest, 4", p.Position)

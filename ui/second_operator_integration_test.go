@@ -14,6 +14,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // TestIntegrationSecondOperator: two operators force-release the holders
@@ -59,9 +61,9 @@ func TestIntegrationSecondOperator(t *testing.T) {
 			return ok && p.Role == lockcore.RoleHolder && !p.Pending
 		}
 	}
-	expectOf := func(c peers.Contender) lockcore.Expect {
+	expectOf := func(c peers.Contender) lockclient.Expect {
 		p, _ := a.env.state.Locks[lockPath].Participant(strings.TrimPrefix(c.Node, lockPath+"/"))
-		return lockcore.ExpectParticipant(p)
+		return lockclient.ExpectParticipant(p)
 	}
 	noPrefix := func(text string) {
 		t.Helper()

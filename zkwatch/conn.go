@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch/words"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Errors of connecting and reading.
@@ -66,7 +67,7 @@ type Conn struct {
 	onWatch *watchHandler
 	// session relays session events to the lock holders acquired through
 	// LockZK, so that a holder hears of a drop from the event itself.
-	session *lockcore.Session
+	session *lockclient.Session
 	// opt are the options the session was dialed with, for Another.
 	opt Options
 	// closed is set by Close: the session is over for the lock client
@@ -158,7 +159,7 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	// per invalidated watch through it, which could push a state change out.
 	states := make(chan zk.Event, sessionEventBuffer)
 	watches := &watchHandler{}
-	session := &lockcore.Session{}
+	session := &lockclient.Session{}
 	onEvent := func(ev zk.Event) {
 		if ev.Type != zk.EventSession {
 			watches.call(ev)

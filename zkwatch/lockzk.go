@@ -2,17 +2,18 @@ package zkwatch
 
 import (
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // LockZK returns the connection as lockcore's narrow ZooKeeper interface,
 // with paths relative to the chroot like every other path of Conn, and the
 // session's events, so that a holder hears of a drop as it happens.
-func (c *Conn) LockZK() lockcore.ZK {
+func (c *Conn) LockZK() lockclient.ZK {
 	if c.session == nil {
 		return chrooted{c}
 	}
-	return lockcore.WithSession(chrooted{c}, c.session)
+	return lockclient.WithSession(chrooted{c}, c.session)
 }
 
 type chrooted struct{ c *Conn }

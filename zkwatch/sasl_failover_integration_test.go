@@ -19,6 +19,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // TestIntegrationSASLFailover stops the member a watcher's session is
@@ -66,14 +68,14 @@ func TestIntegrationSASLFailover(t *testing.T) {
 	waiter := watchtest.Dial(t, e.ConnectString(), opts)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	first, err := lockcore.Acquire(ctx, holder.LockZK(), lockcore.Spec{Path: "/f", Mode: lockcore.ModeExclusive})
+	first, err := lockclient.Acquire(ctx, holder.LockZK(), lockclient.Spec{Path: "/f", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatalf("first acquire: %v", err)
 	}
 	second := make(chan error, 1)
-	var next *lockcore.Held
+	var next *lockclient.Held
 	go func() {
-		h, err := lockcore.Acquire(ctx, waiter.LockZK(), lockcore.Spec{Path: "/f", Mode: lockcore.ModeExclusive})
+		h, err := lockclient.Acquire(ctx, waiter.LockZK(), lockclient.Spec{Path: "/f", Mode: lockcore.ModeExclusive})
 		next = h
 		second <- err
 	}()

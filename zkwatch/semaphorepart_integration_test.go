@@ -10,6 +10,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // TestIntegrationSemaphorePartIsNoLockOfItsOwn names a semaphore and its
@@ -31,10 +33,10 @@ func TestIntegrationSemaphorePartIsNoLockOfItsOwn(t *testing.T) {
 		t.Run(string(tc.recipe), func(t *testing.T) {
 			sem := fmt.Sprintf("%s/%s", root, tc.recipe)
 			part := sem + tc.part
-			spec := lockcore.Spec{Path: sem, Recipe: tc.recipe, Mode: lockcore.ModeLease, MaxLeases: 2}
-			var held []*lockcore.Held
+			spec := lockclient.Spec{Path: sem, Recipe: tc.recipe, Mode: lockcore.ModeLease, MaxLeases: 2}
+			var held []*lockclient.Held
 			for range 2 {
-				h, err := lockcore.Acquire(t.Context(), zks.Connect(t), spec)
+				h, err := lockclient.Acquire(t.Context(), zks.Connect(t), spec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -42,16 +44,16 @@ func TestIntegrationSemaphorePartIsNoLockOfItsOwn(t *testing.T) {
 			}
 			// A third waits in the queue: the part has a node.
 			queued := make(chan struct{})
-			spec.Progress = func(lockcore.Progress) {
+			spec.Progress = func(lockclient.Progress) {
 				select {
 				case <-queued:
 				default:
 					close(queued)
 				}
 			}
-			third := make(chan *lockcore.Held, 1)
+			third := make(chan *lockclient.Held, 1)
 			go func() {
-				h, err := lockcore.Acquire(context.Background(), zks.Connect(t), spec)
+				h, err := lockclient.Acquire(context.Background(), zks.Connect(t), spec)
 				if err != nil {
 					t.Error(err)
 				}

@@ -16,6 +16,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 func newAcquireCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -86,7 +88,7 @@ own exit code when nothing else went wrong.
 				acquireCtx, cancel = context.WithTimeout(ctx, s.timeout)
 				defer cancel()
 			}
-			held, err := actions.Acquire(acquireCtx, lockcore.Spec{Path: args[0], Mode: lockcore.Mode(mode),
+			held, err := actions.Acquire(acquireCtx, lockclient.Spec{Path: args[0], Mode: lockcore.Mode(mode),
 				Recipe: lockcore.Recipe(recipe), MaxLeases: maxLeases})
 			switch {
 			case errors.Is(err, context.DeadlineExceeded):
@@ -100,7 +102,7 @@ own exit code when nothing else went wrong.
 			switch {
 			case runErr != nil:
 				return runErr
-			case errors.Is(releaseErr, lockcore.ErrLockLost):
+			case errors.Is(releaseErr, lockclient.ErrLockLost):
 				return &exitError{code: exitLockLost, err: releaseErr}
 			case releaseErr != nil:
 				return &exitError{code: exitFailed, err: releaseErr}
@@ -120,7 +122,7 @@ own exit code when nothing else went wrong.
 }
 
 // tellGranted says what was granted: JSON on stdout, or a line on stderr.
-func tellGranted(cmd *cobra.Command, h *lockcore.Held, asJSON bool) {
+func tellGranted(cmd *cobra.Command, h *lockclient.Held, asJSON bool) {
 	if asJSON {
 		report.WriteGrantJSON(cmd.OutOrStdout(), h)
 		return
@@ -131,7 +133,7 @@ func tellGranted(cmd *cobra.Command, h *lockcore.Held, asJSON bool) {
 // holdWhile keeps the lock while the command runs, for the hold time, or
 // until interrupted; a lost lock ends it early. It returns the command's
 // exit code.
-func holdWhile(ctx context.Context, h *lockcore.Held, command []string, hold time.Duration) (int, error) {
+func holdWhile(ctx context.Context, h *lockclient.Held, command []string, hold time.Duration) (int, error) {
 	if len(command) == 0 {
 		var timer <-chan time.Time
 		if hold > 0 {

@@ -10,6 +10,8 @@ import (
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 func newFenceCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -113,16 +115,16 @@ func nodesText(n int) string {
 
 // choose returns the selected candidates of every lock, plus the suspects
 // named with --node; a --node that is no candidate is refused.
-func choose(r report.Report, extra []string) ([]lockcore.Expect, error) {
+func choose(r report.Report, extra []string) ([]lockclient.Expect, error) {
 	want := map[string]bool{}
 	for _, n := range extra {
 		want[n] = true
 	}
-	var chosen []lockcore.Expect
+	var chosen []lockclient.Expect
 	for _, l := range r.Locks {
 		for _, c := range lockcore.FenceCandidates(l) {
 			if c.Selected || want[c.Participant.Path] {
-				chosen = append(chosen, lockcore.ExpectParticipant(c.Participant))
+				chosen = append(chosen, lockclient.ExpectParticipant(c.Participant))
 				delete(want, c.Participant.Path)
 			}
 		}
@@ -133,7 +135,7 @@ func choose(r report.Report, extra []string) ([]lockcore.Expect, error) {
 	return chosen, nil
 }
 
-func printCandidates(w io.Writer, r report.Report, chosen []lockcore.Expect) {
+func printCandidates(w io.Writer, r report.Report, chosen []lockclient.Expect) {
 	picked := map[string]bool{}
 	for _, e := range chosen {
 		picked[e.Path] = true

@@ -13,6 +13,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 func newReleaseCommand(g *globalFlags, o *operateFlags) *cobra.Command {
@@ -44,7 +46,7 @@ and whether its session is still connected (deleted by another session) or not (
 			}
 			return actOnNode(cmd, g, o, args[0], yes, "force-release",
 				"Delete %s? Its session is not told and may go on as if it held the lock.",
-				func(a *model.Actions, e lockcore.Expect) error { return a.ForceRelease(cmd.Context(), e) }, nil)
+				func(a *model.Actions, e lockclient.Expect) error { return a.ForceRelease(cmd.Context(), e) }, nil)
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "confirm that this deletes a node another session owns")
@@ -75,8 +77,8 @@ what happened: released, or still held (exit 5). --wait 0 only makes the request
 			}
 			return actOnNode(cmd, g, o, args[0], yes, "revoke",
 				"Ask the holder of %s to release (Curator revocation)?",
-				func(a *model.Actions, e lockcore.Expect) error { return a.Revoke(cmd.Context(), e) },
-				func(a *model.Actions, e lockcore.Expect) error { return awaitRevoked(cmd, a, e, wait) })
+				func(a *model.Actions, e lockclient.Expect) error { return a.Revoke(cmd.Context(), e) },
+				func(a *model.Actions, e lockclient.Expect) error { return awaitRevoked(cmd, a, e, wait) })
 		},
 	}
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
@@ -90,7 +92,7 @@ const defaultRevokeWait = 5 * time.Second
 
 // awaitRevoked waits up to wait for the holder asked by revoke to
 // release, and says what happened.
-func awaitRevoked(cmd *cobra.Command, a *model.Actions, e lockcore.Expect, wait time.Duration) error {
+func awaitRevoked(cmd *cobra.Command, a *model.Actions, e lockclient.Expect, wait time.Duration) error {
 	stderr, node := cmd.ErrOrStderr(), model.Printable(e.Path)
 	if wait == 0 {
 		fmt.Fprintf(stderr, "zklocks: not waiting for the release (--wait 0)\n")
@@ -130,7 +132,7 @@ func exactlyOnePath(cmd *cobra.Command, args []string) error {
 // then, when not nil, follows an action that went through: the action
 // is then only a request (revoke), and then says what became of it.
 func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string, yes bool, action, question string,
-	act, then func(*model.Actions, lockcore.Expect) error) error {
+	act, then func(*model.Actions, lockclient.Expect) error) error {
 	s, err := g.load()
 	if err != nil {
 		return err
@@ -162,7 +164,7 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 	case action == "revoke":
 		fmt.Fprintln(cmd.ErrOrStderr(), revocableHint(d.Data))
 	}
-	e := lockcore.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
+	e := lockclient.Expect{Path: node, Czxid: d.Stat.Czxid, EphemeralOwner: d.Stat.EphemeralOwner, Version: d.Stat.Version}
 	// Refused by the ACL or for want of a y is an attempt, and every
 	// attempt is audited.
 	refused := func(err error) error {
@@ -178,7 +180,7 @@ func actOnNode(cmd *cobra.Command, g *globalFlags, o *operateFlags, node string,
 		return refused(err)
 	}
 	if err := act(actions, e); err != nil {
-		if errors.Is(err, lockcore.ErrNodeGone) {
+		if errors.Is(err, lockclient.ErrNodeGone) {
 			return goneAfterRead(cmd.Context(), conn, o.auditLog, action, e, readAt)
 		}
 		return &exitError{code: exitFailed, err: err}

@@ -15,6 +15,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // TestIntegrationEventLogSaysWhoEnded: three real Curator holds end three
@@ -79,7 +81,7 @@ func TestIntegrationEventLogSaysWhoEnded(t *testing.T) {
 	if p.Path != first.Node {
 		t.Fatalf("the holder shown is %s, not %s", p.Path, first.Node)
 	}
-	if err := actions.ForceRelease(ctx, lockcore.Expect{Path: p.Path, Czxid: p.Token, EphemeralOwner: p.Session, Version: p.Version}); err != nil {
+	if err := actions.ForceRelease(ctx, lockclient.Expect{Path: p.Path, Czxid: p.Token, EphemeralOwner: p.Session, Version: p.Version}); err != nil {
 		t.Fatal(err)
 	}
 	feed.UntilWithin(t, 30*time.Second, "the force-release logged as the operator's", func(s *model.State) bool {

@@ -11,6 +11,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // An operator who comes second: the node to act on went before the
@@ -26,7 +28,7 @@ func preciseUTC(t time.Time) string { return t.UTC().Format("15:04:05.000") + " 
 
 // goneAfterRead explains an action refused because e's node went after
 // it was read at readAt.
-func goneAfterRead(ctx context.Context, conn *zkwatch.Conn, auditLog, action string, e lockcore.Expect, readAt time.Time) error {
+func goneAfterRead(ctx context.Context, conn *zkwatch.Conn, auditLog, action string, e lockclient.Expect, readAt time.Time) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s refused, nothing was changed: %s was already gone; it went between %s, when it was read, and %s",
 		action, model.Printable(e.Path), preciseUTC(readAt), preciseUTC(time.Now()))

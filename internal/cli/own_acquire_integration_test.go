@@ -13,6 +13,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 	"github.com/zklocks/zklocks/zkwatch/words"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // TestIntegrationOwnAcquireWatches takes a lock from the UI's actions, as
@@ -37,18 +39,18 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 
 	// Our acquisition queues behind the holder.
 	actx, giveUp := context.WithCancel(ctx)
-	progress := make(chan lockcore.Progress, 16)
+	progress := make(chan lockclient.Progress, 16)
 	acquired := make(chan error, 1)
 	go func() {
-		h, err := opt.Actions.Acquire(actx, lockcore.Spec{Path: lockPath, Mode: lockcore.ModeExclusive,
-			Progress: func(p lockcore.Progress) { progress <- p }})
+		h, err := opt.Actions.Acquire(actx, lockclient.Spec{Path: lockPath, Mode: lockcore.ModeExclusive,
+			Progress: func(p lockclient.Progress) { progress <- p }})
 		if h != nil {
 			_ = h.Release(context.Background())
 			err = errors.New("granted while the holder holds")
 		}
 		acquired <- err
 	}()
-	var ours lockcore.Progress
+	var ours lockclient.Progress
 	select {
 	case ours = <-progress:
 	case err := <-acquired:
@@ -98,7 +100,7 @@ func TestIntegrationOwnAcquireWatches(t *testing.T) {
 	}
 
 	// A lock granted is held on its own session, which its release closes.
-	h, err := opt.Actions.Acquire(ctx, lockcore.Spec{Path: root + "/own/free", Mode: lockcore.ModeExclusive})
+	h, err := opt.Actions.Acquire(ctx, lockclient.Spec{Path: root + "/own/free", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
-	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/ui"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // releaseOwnTimeout bounds giving back the operator's own lock when the UI
@@ -74,8 +75,8 @@ func tmuxCopyBlocked() string {
 // watcher reads through conn and leaves its own watches out of the
 // servers' table, while our waiter is judged by its session's real
 // watches, and none of them outlives the acquisition.
-func ownSessions(conn *zkwatch.Conn, timeout time.Duration) func(context.Context) (lockcore.ZK, func(), error) {
-	return func(ctx context.Context) (lockcore.ZK, func(), error) {
+func ownSessions(conn *zkwatch.Conn, timeout time.Duration) func(context.Context) (lockclient.ZK, func(), error) {
+	return func(ctx context.Context) (lockclient.ZK, func(), error) {
 		dialCtx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		c, err := conn.Another(dialCtx)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // phase is where a contender is in its loop.
@@ -26,7 +28,7 @@ type contender struct {
 	id        int
 	conn      *zkwatch.Conn
 	zk        *countingZK
-	locks     *lockcore.Client // owns what our lock client leaves in the background
+	locks     *lockclient.Client // owns what our lock client leaves in the background
 	session   int64
 	cancel    context.CancelFunc
 	lostReply bool // LoseReply's contender: its first create's reply is "lost"
@@ -65,7 +67,7 @@ func (d *Demo) add(ctx context.Context, lostReply bool) (*contender, error) {
 	cctx, cancel := context.WithCancel(d.ctx)
 	c := &contender{conn: conn, session: conn.SessionID(), cancel: cancel, lostReply: lostReply, ticket: -1}
 	c.zk = newCountingZK(conn.LockZK(), &d.wakeups)
-	c.locks = lockcore.NewClient(c.zk.locker())
+	c.locks = lockclient.NewClient(c.zk.locker())
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
@@ -132,8 +134,8 @@ func (d *Demo) fairTurn(ctx context.Context, c *contender, orphan bool) error {
 			return err
 		}
 	}
-	spec := lockcore.Spec{Path: d.lockPath, Mode: mode, Recipe: d.cfg.Recipe.lockRecipe(), MaxLeases: d.cfg.MaxLeases,
-		Data: d.data(c), Progress: func(p lockcore.Progress) { d.queued(c, p.Node) }}
+	spec := lockclient.Spec{Path: d.lockPath, Mode: mode, Recipe: d.cfg.Recipe.lockRecipe(), MaxLeases: d.cfg.MaxLeases,
+		Data: d.data(c), Progress: func(p lockclient.Progress) { d.queued(c, p.Node) }}
 	held, err := c.locks.Acquire(ctx, spec)
 	if err != nil {
 		return err

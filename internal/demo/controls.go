@@ -10,6 +10,8 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Add starts one more contender with its own session. It blocks while the
@@ -206,7 +208,7 @@ const orphanPoll = 250 * time.Millisecond
 // followOrphan returns when the node created as czxid is gone (the path
 // may hold a newer node: the naive lock's path is reused), the admin
 // session fails, or the demo ends.
-func (d *Demo) followOrphan(admin lockcore.ZK, node string, czxid int64) {
+func (d *Demo) followOrphan(admin lockclient.ZK, node string, czxid int64) {
 	for {
 		_, stat, err := admin.Get(node)
 		if err != nil || stat.Czxid != czxid {

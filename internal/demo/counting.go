@@ -6,7 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // countingZK is one contender's session, as lockcore sees it, counting the
@@ -19,7 +20,7 @@ import (
 // nobody waits on. Every other notification is a waiter woken by someone
 // else's release (or by a killed session's node going).
 type countingZK struct {
-	lockcore.ZK
+	lockclient.ZK
 	wakeups *atomic.Int64
 
 	mu sync.Mutex
@@ -32,11 +33,11 @@ type countingZK struct {
 	deleted map[string]bool
 }
 
-func newCountingZK(c lockcore.ZK, wakeups *atomic.Int64) *countingZK {
+func newCountingZK(c lockclient.ZK, wakeups *atomic.Int64) *countingZK {
 	return &countingZK{ZK: c, wakeups: wakeups, owned: map[string]bool{}, armed: map[string]int{}, deleted: map[string]bool{}}
 }
 
-// Create implements lockcore.ZK.
+// Create implements lockclient.ZK.
 func (c *countingZK) Create(p string, data []byte, flags int32, acl []zk.ACL) (string, error) {
 	created, err := c.ZK.Create(p, data, flags, acl)
 	if err == nil {
@@ -48,7 +49,7 @@ func (c *countingZK) Create(p string, data []byte, flags int32, acl []zk.ACL) (s
 	return created, err
 }
 
-// Delete implements lockcore.ZK.
+// Delete implements lockclient.ZK.
 func (c *countingZK) Delete(p string, version int32) error {
 	err := c.ZK.Delete(p, version)
 	if err == nil || errors.Is(err, zk.ErrNoNode) {
@@ -65,7 +66,7 @@ func (c *countingZK) Delete(p string, version int32) error {
 	return err
 }
 
-// ExistsW implements lockcore.ZK.
+// ExistsW implements lockclient.ZK.
 func (c *countingZK) ExistsW(p string) (bool, *zk.Stat, <-chan zk.Event, error) {
 	ok, stat, ch, err := c.ZK.ExistsW(p)
 	if err != nil {
@@ -74,7 +75,7 @@ func (c *countingZK) ExistsW(p string) (bool, *zk.Stat, <-chan zk.Event, error) 
 	return ok, stat, c.relay(p, ch), nil
 }
 
-// ChildrenW implements lockcore.ZK.
+// ChildrenW implements lockclient.ZK.
 func (c *countingZK) ChildrenW(p string) ([]string, *zk.Stat, <-chan zk.Event, error) {
 	names, stat, ch, err := c.ZK.ChildrenW(p)
 	if err != nil {
@@ -121,8 +122,8 @@ func (c *countingZK) observe(p string, ev zk.Event, ok bool) {
 // locker is the contender's connection as lockcore takes it: with the
 // wrapped connection's session events when it has them, so that a holder
 // hears of a drop from the event rather than by polling.
-func (c *countingZK) locker() lockcore.ZK {
-	if se, ok := c.ZK.(lockcore.SessionEvents); ok {
+func (c *countingZK) locker() lockclient.ZK {
+	if se, ok := c.ZK.(lockclient.SessionEvents); ok {
 		return countingSession{c, se}
 	}
 	return c
@@ -131,5 +132,5 @@ func (c *countingZK) locker() lockcore.ZK {
 // countingSession is a countingZK that passes on session events.
 type countingSession struct {
 	*countingZK
-	lockcore.SessionEvents
+	lockclient.SessionEvents
 }

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // fakeZK hands out watch channels the test fires by hand.
 type fakeZK struct {
-	lockcore.ZK
+	lockclient.ZK
 	watches chan chan zk.Event
 }
 

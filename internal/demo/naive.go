@@ -7,6 +7,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // naiveTurn takes the naive lock once, holds it, and releases it. With
@@ -65,11 +67,11 @@ func (d *Demo) naiveRelease(c *contender) error {
 	_, stat, err := c.zk.Get(d.lockPath)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
-		return fmt.Errorf("%w: %s was already gone", lockcore.ErrLockLost, d.lockPath)
+		return fmt.Errorf("%w: %s was already gone", lockclient.ErrLockLost, d.lockPath)
 	case err != nil:
 		return fmt.Errorf("demo: %s: %w", d.lockPath, err)
 	case stat.EphemeralOwner != c.session:
-		return fmt.Errorf("%w: %s belongs to session %s now", lockcore.ErrNotHolder, d.lockPath, lockcore.SessionHex(stat.EphemeralOwner))
+		return fmt.Errorf("%w: %s belongs to session %s now", lockclient.ErrNotHolder, d.lockPath, lockcore.SessionHex(stat.EphemeralOwner))
 	}
 	if err := c.zk.Delete(d.lockPath, stat.Version); err != nil && !errors.Is(err, zk.ErrNoNode) {
 		return fmt.Errorf("demo: delete %s: %w", d.lockPath, err)

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // ownPaths are the nodes a recipe's demo lives in, each removed with
@@ -53,7 +54,7 @@ func (d *Demo) prepare() error {
 	return nil
 }
 
-func ensurePath(c lockcore.ZK, p string) error {
+func ensurePath(c lockclient.ZK, p string) error {
 	if p == "/" {
 		return nil
 	}
@@ -84,7 +85,7 @@ func (d *Demo) cleanup(ctx context.Context) error {
 // deleteTree deletes p and everything below it. A node that gains a child
 // meanwhile (a contender's session still ending) is tried again until ctx
 // ends.
-func deleteTree(ctx context.Context, c lockcore.ZK, p string) error {
+func deleteTree(ctx context.Context, c lockclient.ZK, p string) error {
 	for {
 		names, _, err := c.Children(p)
 		if errors.Is(err, zk.ErrNoNode) {

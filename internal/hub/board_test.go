@@ -8,6 +8,8 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // A request runs only when another person approves it, once, as that
@@ -36,8 +38,8 @@ func TestBoard(t *testing.T) {
 	}
 	var ran []lockcore.Operator
 	run := func(_ context.Context, by lockcore.Operator) error { ran = append(ran, by); return nil }
-	e := lockcore.Expect{Path: "/locks/orders/_c_x-lock-0000000007", Czxid: 16, Version: 0}
-	r, err := b.Submit(model.Request{Kind: lockcore.ActionForceRelease, Expects: []lockcore.Expect{e}, By: alice, At: time.Now()}, run)
+	e := lockclient.Expect{Path: "/locks/orders/_c_x-lock-0000000007", Czxid: 16, Version: 0}
+	r, err := b.Submit(model.Request{Kind: lockcore.ActionForceRelease, Expects: []lockclient.Expect{e}, By: alice, At: time.Now()}, run)
 	if err != nil || r.ID != 1 || !r.Expires.After(r.At) {
 		t.Fatalf("submitted %+v, %v", r, err)
 	}
@@ -60,7 +62,7 @@ func TestBoard(t *testing.T) {
 	}
 
 	// Rejected: nothing runs.
-	r, _ = b.Submit(model.Request{Kind: lockcore.ActionRevoke, Expects: []lockcore.Expect{e}, By: aliceCert, At: time.Now()}, run)
+	r, _ = b.Submit(model.Request{Kind: lockcore.ActionRevoke, Expects: []lockclient.Expect{e}, By: aliceCert, At: time.Now()}, run)
 	next(model.DecisionRequested)
 	if _, err := b.Decide(context.Background(), r.ID, aliceAgain, false); !errors.Is(err, model.ErrSamePerson) {
 		t.Fatalf("another certificate of alice's decided her request: %v", err)
@@ -74,7 +76,7 @@ func TestBoard(t *testing.T) {
 	short := newBoard(50 * time.Millisecond)
 	sn, sstop := short.Subscribe()
 	defer sstop()
-	r, _ = short.Submit(model.Request{Kind: lockcore.ActionFence, Expects: []lockcore.Expect{e, e}, By: alice, At: time.Now()}, run)
+	r, _ = short.Submit(model.Request{Kind: lockcore.ActionFence, Expects: []lockclient.Expect{e, e}, By: alice, At: time.Now()}, run)
 	for want := range []model.Decision{model.DecisionRequested, model.DecisionExpired} {
 		select {
 		case n := <-sn:

@@ -17,6 +17,8 @@ import (
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // publishEvery bounds how often a hub makes a new picture for its
@@ -43,7 +45,7 @@ type Cluster struct {
 	Timeout time.Duration
 	// NewSession dials a session of an acquisition's own (see
 	// model.Actions.NewSession).
-	NewSession func(ctx context.Context) (lockcore.ZK, func(), error)
+	NewSession func(ctx context.Context) (lockclient.ZK, func(), error)
 	// History, when not nil, records every event of the shared watcher;
 	// each session replays its last hour with R. The hub closes it when
 	// it stops.

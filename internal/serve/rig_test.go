@@ -22,6 +22,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // rig is a Server in this process on a throwaway ZooKeeper, with keys of
@@ -228,11 +230,11 @@ func (c *client) wait() int {
 	return -1
 }
 
-func takeLock(t *testing.T, c *zk.Conn, path string) *lockcore.Held {
+func takeLock(t *testing.T, c *zk.Conn, path string) *lockclient.Held {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	l, err := lockcore.Acquire(ctx, c, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+	l, err := lockclient.Acquire(ctx, c, lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // grantJSON is `zklocks acquire --json`'s line: the lock we were granted.
@@ -20,7 +22,7 @@ type grantJSON struct {
 // WriteGrantJSON writes h, a lock just granted, as one JSON line: node
 // (its path), token (the fencing token), session (0x + hex), recipe and
 // mode.
-func WriteGrantJSON(w io.Writer, h *lockcore.Held) error {
+func WriteGrantJSON(w io.Writer, h *lockclient.Held) error {
 	return json.NewEncoder(w).Encode(grantJSON{Mode: h.Mode, Node: h.Node, Recipe: h.Recipe,
 		Session: lockcore.SessionHex(h.Session), Token: h.Token})
 }

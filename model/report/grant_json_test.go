@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 func TestWriteGrantJSON(t *testing.T) {
-	h := &lockcore.Held{Node: "/locks/a/_c_x-lock-0000000001", Token: 4294967310, Session: 0x100008e2d9b0004,
+	h := &lockclient.Held{Node: "/locks/a/_c_x-lock-0000000001", Token: 4294967310, Session: 0x100008e2d9b0004,
 		Recipe: lockcore.RecipeCuratorMutex, Mode: lockcore.ModeExclusive}
 	var b bytes.Buffer
 	if err := WriteGrantJSON(&b, h); err != nil {

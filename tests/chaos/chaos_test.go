@@ -27,6 +27,8 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 var (
@@ -55,8 +57,8 @@ type contender struct {
 	name    string
 	proxies []*zktest.Proxy
 	conn    *zk.Conn
-	zk      lockcore.ZK
-	locks   *lockcore.Client
+	zk      lockclient.ZK
+	locks   *lockclient.Client
 	// holding is set while the contender is in a critical section, so
 	// that faults can be aimed at holders. targeted is set by the fault
 	// injector on a holder whose session it is about to expire: that
@@ -257,13 +259,13 @@ func connectContenders(t *testing.T, ens *zktest.Ensemble, n int) []*contender {
 			c.proxies = append(c.proxies, px)
 			addrs = append(addrs, px.Addr())
 		}
-		session := new(lockcore.Session)
+		session := new(lockclient.Session)
 		conn, _, err := zk.Connect(addrs, sessionTimeout, zk.WithLogger(discard{}), zk.WithEventCallback(session.Event))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.conn, c.zk = conn, lockcore.WithSession(conn, session)
-		c.locks = lockcore.NewClient(c.zk)
+		c.conn, c.zk = conn, lockclient.WithSession(conn, session)
+		c.locks = lockclient.NewClient(c.zk)
 		cs[i] = c
 	}
 	return cs
@@ -274,7 +276,7 @@ func ours(c *contender, locks []lockDef, seed int, more func(int) bool, book *le
 	rng := rand.New(rand.NewSource(int64(seed)))
 	for done := 0; more(done); {
 		l := locks[rng.Intn(len(locks))]
-		spec := lockcore.Spec{Path: l.path, Recipe: l.recipe, Mode: lockcore.ModeExclusive}
+		spec := lockclient.Spec{Path: l.path, Recipe: l.recipe, Mode: lockcore.ModeExclusive}
 		switch l.mode {
 		case modeReadWrite:
 			spec.Mode = lockcore.ModeRead
@@ -395,7 +397,7 @@ func pickHolder(rng *rand.Rand, cs []*contender) *contender {
 
 // stay is a critical section: it lasts hold, or, while targeted, until the
 // lock is reported lost or three session timeouts have passed since enter.
-func stay(held *lockcore.Held, enter time.Time, hold time.Duration, targeted *atomic.Bool) {
+func stay(held *lockclient.Held, enter time.Time, hold time.Duration, targeted *atomic.Bool) {
 	for {
 		select {
 		case <-held.Lost():

@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // Budgets for the in-process contenders.
@@ -30,12 +32,12 @@ type locker interface {
 // oursLocker is lockcore's client, used as its documentation says, on a
 // connection that counts its calls.
 func oursLocker(conn *zk.Conn, path string, ops *opCounts) locker {
-	return &oursLock{locker: lockcore.NewLocker(countedZK{Conn: conn, ops: ops}, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})}
+	return &oursLock{locker: lockclient.NewLocker(countedZK{Conn: conn, ops: ops}, lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})}
 }
 
 type oursLock struct {
-	locker *lockcore.Locker
-	held   *lockcore.Held
+	locker *lockclient.Locker
+	held   *lockclient.Held
 }
 
 func (l *oursLock) lock(ctx context.Context) (string, error) {

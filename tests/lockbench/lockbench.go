@@ -15,7 +15,7 @@ type Client string
 
 // The clients Run can drive.
 const (
-	Ours    Client = "zklocks" // lockcore.Acquire / Held.Release, in process
+	Ours    Client = "zklocks" // lockclient.Acquire / Held.Release, in process
 	GoZk    Client = "go-zk"   // go-zookeeper zk.Lock, in process
 	Curator Client = "curator" // Apache Curator InterProcessMutex (JVM)
 	Kazoo   Client = "kazoo"   // kazoo Lock (Python)

@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
-// op is one method of lockcore.ZK.
+// op is one method of lockclient.ZK.
 type op int
 
 const (
@@ -57,9 +58,9 @@ func (o *opCounts) done(k op, start time.Time, err error) {
 	}
 }
 
-// countedZK is a *zk.Conn, as lockcore.ZK, that counts every request
+// countedZK is a *zk.Conn, as lockclient.ZK, that counts every request
 // method: the profile of our client's requests, measured where it makes
-// them. Other methods (SessionID, State, and any lockcore.ZK gains later)
+// them. Other methods (SessionID, State, and any lockclient.ZK gains later)
 // go to the connection uncounted; the server's own count in Result is the
 // authority either way.
 type countedZK struct {
@@ -67,7 +68,7 @@ type countedZK struct {
 	ops *opCounts
 }
 
-var _ lockcore.ZK = countedZK{}
+var _ lockclient.ZK = countedZK{}
 
 func (z countedZK) Create(path string, data []byte, flags int32, acl []zk.ACL) (string, error) {
 	t := time.Now()

@@ -18,6 +18,8 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // BenchmarkServe measures zklocks serve with 1 and with 20 sessions on
@@ -131,14 +133,14 @@ func dirBytes(b *testing.B, dir string) int64 {
 // waiters of our own lock client, which wait until ctx ends.
 func benchLocks(b *testing.B, ctx context.Context, zks *zktest.Server, n int) {
 	c := zks.Connect(b)
-	client := lockcore.NewClient(c)
+	client := lockclient.NewClient(c)
 	for i := range n {
 		p := fmt.Sprintf("/bench/lock-%03d", i)
-		if _, err := client.Acquire(ctx, lockcore.Spec{Path: p, Mode: lockcore.ModeExclusive}); err != nil {
+		if _, err := client.Acquire(ctx, lockclient.Spec{Path: p, Mode: lockcore.ModeExclusive}); err != nil {
 			b.Fatal(err)
 		}
 		for range 2 {
-			go func() { _, _ = client.Acquire(ctx, lockcore.Spec{Path: p, Mode: lockcore.ModeExclusive}) }()
+			go func() { _, _ = client.Acquire(ctx, lockclient.Spec{Path: p, Mode: lockcore.ModeExclusive}) }()
 		}
 	}
 }
@@ -148,7 +150,7 @@ func benchLocks(b *testing.B, ctx context.Context, zks *zktest.Server, n int) {
 func churn(ctx context.Context, b *testing.B, zks *zktest.Server, p string) {
 	c := zks.Connect(b)
 	for ctx.Err() == nil {
-		h, err := lockcore.Acquire(ctx, c, lockcore.Spec{Path: p, Mode: lockcore.ModeExclusive})
+		h, err := lockclient.Acquire(ctx, c, lockclient.Spec{Path: p, Mode: lockcore.ModeExclusive})
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package lockcore
+package lockclient
 
 import (
 	"context"
@@ -11,16 +11,18 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // Spec says what to acquire.
 type Spec struct {
 	// Path is the lock parent, or a semaphore's path.
 	Path string
-	Mode Mode
+	Mode lockcore.Mode
 	// Recipe to join; empty means the recipe of the contenders already
 	// there (Curator's when there are none). See DetectRecipe.
-	Recipe Recipe
+	Recipe lockcore.Recipe
 	// MaxLeases is a semaphore's limit. kazoo keeps it in the tree and it
 	// must agree; Curator does not, so it must be given.
 	MaxLeases int
@@ -69,7 +71,7 @@ func acquire(ctx context.Context, c clientConn, spec Spec) (*Held, error) {
 		if err != nil {
 			return nil, err
 		}
-		if recipe, err = DetectRecipe(self, names, spec.Mode); err != nil {
+		if recipe, err = lockcore.DetectRecipe(self, names, spec.Mode); err != nil {
 			return nil, fmt.Errorf("%s: %w", spec.Path, err)
 		}
 	}
@@ -79,12 +81,12 @@ func acquire(ctx context.Context, c clientConn, spec Spec) (*Held, error) {
 		data = []byte(fmt.Sprintf("zklocks %s pid %d", host, os.Getpid()))
 	}
 	switch recipe {
-	case RecipeCuratorSemaphore, RecipeKazooSemaphore:
+	case lockcore.RecipeCuratorSemaphore, lockcore.RecipeKazooSemaphore:
 		return acquireLease(ctx, c, spec, recipe, data)
 	}
 	mode := spec.Mode
-	if mode == ModeWrite && !hasReadWrite(recipe) {
-		mode = ModeExclusive
+	if mode == lockcore.ModeWrite && !hasReadWrite(recipe) {
+		mode = lockcore.ModeExclusive
 	}
 	q, err := enqueue(ctx, c, spec.Path, recipe, mode, data)
 	if err != nil {
@@ -104,25 +106,25 @@ func acquire(ctx context.Context, c clientConn, spec Spec) (*Held, error) {
 	return hold(c, q, recipe, mode, own), nil
 }
 
-func hasReadWrite(r Recipe) bool {
-	return r == RecipeCuratorRWLock || r == RecipeKazooRWLock || r == RecipeHostRW
+func hasReadWrite(r lockcore.Recipe) bool {
+	return r == lockcore.RecipeCuratorRWLock || r == lockcore.RecipeKazooRWLock || r == lockcore.RecipeHostRW
 }
 
 // readLock reads a lock path's node and children's names; a path that does
 // not exist yet reads as an empty lock.
-func readLock(c ZK, p string) (Node, []string, error) {
+func readLock(c ZK, p string) (lockcore.Node, []string, error) {
 	data, stat, err := c.Get(p)
 	if errors.Is(err, zk.ErrNoNode) {
-		return Node{Name: path.Base(p)}, nil, nil
+		return lockcore.Node{Name: path.Base(p)}, nil, nil
 	}
 	if err != nil {
-		return Node{}, nil, fmt.Errorf("%s: %w", p, err)
+		return lockcore.Node{}, nil, fmt.Errorf("%s: %w", p, err)
 	}
 	names, _, err := c.Children(p)
 	if err != nil {
-		return Node{}, nil, fmt.Errorf("%s: %w", p, err)
+		return lockcore.Node{}, nil, fmt.Errorf("%s: %w", p, err)
 	}
-	return Node{Name: path.Base(p), Stat: *stat, Data: data}, names, nil
+	return lockcore.Node{Name: path.Base(p), Stat: *stat, Data: data}, names, nil
 }
 
 // ensurePath creates p and its missing ancestors as persistent nodes,
@@ -157,9 +159,9 @@ type queued struct {
 // enqueue creates our ephemeral sequential node in dir. After a
 // connection loss it looks for the node by its prefix before creating
 // again, so a lost reply never leaves a second node.
-func enqueue(ctx context.Context, c clientConn, dir string, recipe Recipe, mode Mode, data []byte) (queued, error) {
+func enqueue(ctx context.Context, c clientConn, dir string, recipe lockcore.Recipe, mode lockcore.Mode, data []byte) (queued, error) {
 	host, _ := os.Hostname()
-	prefix, err := prefixFor(recipe, mode, c.SessionID(), sanitizeHost(host))
+	prefix, err := lockcore.NodePrefix(recipe, mode, c.SessionID(), sanitizeHost(host))
 	if err != nil {
 		return queued{}, err
 	}
@@ -169,9 +171,9 @@ func enqueue(ctx context.Context, c clientConn, dir string, recipe Recipe, mode 
 }
 
 // guidPrefixed reports whether recipe's names carry a fresh GUID.
-func guidPrefixed(r Recipe) bool {
+func guidPrefixed(r lockcore.Recipe) bool {
 	switch r {
-	case RecipeZKWriteLock, RecipeHostRW, RecipeSessionLock:
+	case lockcore.RecipeZKWriteLock, lockcore.RecipeHostRW, lockcore.RecipeSessionLock:
 		return false
 	}
 	return true
@@ -344,14 +346,14 @@ func waitTurn(ctx context.Context, c clientConn, q queued, own *ownWatch, progre
 			}
 			names = listed
 		}
-		me, ok := standingOf(q.dir, names, name)
+		me, ok := lockcore.StandingOf(q.dir, names, name)
 		if !ok {
 			return fmt.Errorf("%w: our node %s vanished while waiting (session expired or deleted)", ErrLockLost, q.path)
 		}
-		if me.holder {
+		if me.Holder {
 			return nil
 		}
-		exists, _, ch, err := c.ExistsW(me.watch)
+		exists, _, ch, err := c.ExistsW(me.Watch)
 		if err != nil {
 			if retryable(err) {
 				if err := pause(ctx); err != nil {
@@ -360,14 +362,14 @@ func waitTurn(ctx context.Context, c clientConn, q queued, own *ownWatch, progre
 				names = nil
 				continue
 			}
-			return fmt.Errorf("%s: %w", me.watch, err)
+			return fmt.Errorf("%s: %w", me.Watch, err)
 		}
 		if !exists {
 			names = nil
 			continue
 		}
 		if progress != nil {
-			progress(Progress{Node: q.path, Position: me.position, Watching: me.watch, Since: since})
+			progress(Progress{Node: q.path, Position: me.Position, Watching: me.Watch, Since: since})
 		}
 		var ownCh <-chan zk.Event
 		if own != nil {
@@ -392,8 +394,8 @@ func waitTurn(ctx context.Context, c clientConn, q queued, own *ownWatch, progre
 				default:
 				}
 			}
-			if shortcut && me.watchHeads {
-				gone := path.Base(me.watch)
+			if shortcut && me.WatchHeads {
+				gone := path.Base(me.Watch)
 				names = slices.DeleteFunc(names, func(n string) bool { return n == gone })
 			} else {
 				names = nil // listed again

@@ -1,4 +1,4 @@
-package lockcore_test
+package lockclient_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // lossyZK is a connection whose replies get lost on cue: the request is
@@ -95,7 +97,7 @@ func TestIntegrationLostRepliesLeaveNoNode(t *testing.T) {
 		t.Run(string(recipe)+"/lost create reply", func(t *testing.T) {
 			path := "/lost-create/" + string(recipe)
 			c := &lossyZK{Conn: zks.Connect(t), loseCreates: 1}
-			h, err := lockcore.Acquire(context.Background(), c, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: recipe})
+			h, err := lockclient.Acquire(context.Background(), c, lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: recipe})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +112,7 @@ func TestIntegrationLostRepliesLeaveNoNode(t *testing.T) {
 		t.Run(string(recipe)+"/late create", func(t *testing.T) {
 			path := "/late-create/" + string(recipe)
 			c := &lossyZK{Conn: zks.Connect(t), lateCreates: 1}
-			h, err := lockcore.Acquire(context.Background(), c, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: recipe})
+			h, err := lockclient.Acquire(context.Background(), c, lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: recipe})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +128,7 @@ func TestIntegrationLostRepliesLeaveNoNode(t *testing.T) {
 	t.Run("lost delete reply on release", func(t *testing.T) {
 		const path = "/lost-delete"
 		c := &lossyZK{Conn: zks.Connect(t), loseDeletes: 3}
-		h, err := lockcore.Acquire(context.Background(), c, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+		h, err := lockclient.Acquire(context.Background(), c, lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +139,7 @@ func TestIntegrationLostRepliesLeaveNoNode(t *testing.T) {
 		}
 		// The session lives on; the delete is retried until it succeeds.
 		eventually(t, "the released node is deleted", func() bool { return len(children(t, look, path)) == 0 })
-		next, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+		next, err := lockclient.Acquire(context.Background(), zks.Connect(t), lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}

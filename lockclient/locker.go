@@ -1,4 +1,4 @@
-package lockcore
+package lockclient
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package lockcore
+package lockclient
 
 import (
 	"context"
@@ -10,37 +10,33 @@ import (
 	"strings"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // acquireLease takes a semaphore lease the way the semaphore's own clients
 // do, so they count us: queue in its mutex, then, at the head, wait for a
 // free lease, take it, and leave the queue.
-func acquireLease(ctx context.Context, c clientConn, spec Spec, recipe Recipe, data []byte) (*Held, error) {
-	var queueDir, leaseDir string
+func acquireLease(ctx context.Context, c clientConn, spec Spec, recipe lockcore.Recipe, data []byte) (*Held, error) {
 	switch recipe {
-	case RecipeCuratorSemaphore:
+	case lockcore.RecipeCuratorSemaphore:
 		if spec.MaxLeases <= 0 {
-			return nil, fmt.Errorf("%w: Curator does not store a semaphore's max leases in the tree; give it", ErrRecipe)
+			return nil, fmt.Errorf("%w: Curator does not store a semaphore's max leases in the tree; give it", lockcore.ErrRecipe)
 		}
-		queueDir, leaseDir = JoinPath(spec.Path, curatorLocksDir), JoinPath(spec.Path, curatorLeasesDir)
-	case RecipeKazooSemaphore:
+	case lockcore.RecipeKazooSemaphore:
 		max, err := kazooMaxLeases(c, spec.Path, spec.MaxLeases)
 		if err != nil {
 			return nil, err
 		}
 		spec.MaxLeases = max
-		queueDir, leaseDir = kazooQueuePath(spec.Path), spec.Path
 	}
+	queueDir, leaseDir, queueRecipe := lockcore.SemaphoreDirs(recipe, spec.Path)
 	for _, dir := range []string{queueDir, leaseDir} {
 		if err := ensurePath(c, dir); err != nil {
 			return nil, err
 		}
 	}
-	queueRecipe := RecipeCuratorMutex
-	if recipe == RecipeKazooSemaphore {
-		queueRecipe = RecipeKazooLock
-	}
-	q, err := enqueue(ctx, c, queueDir, queueRecipe, ModeExclusive, data)
+	q, err := enqueue(ctx, c, queueDir, queueRecipe, lockcore.ModeExclusive, data)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +55,7 @@ func acquireLease(ctx context.Context, c clientConn, spec Spec, recipe Recipe, d
 		return nil, err
 	}
 	lease.czxid = own.stat.Czxid
-	return hold(c, lease, recipe, ModeLease, own), nil
+	return hold(c, lease, recipe, lockcore.ModeLease, own), nil
 }
 
 // takeLease waits, watching the lease children, until a lease is free.
@@ -68,21 +64,21 @@ func acquireLease(ctx context.Context, c clientConn, spec Spec, recipe Recipe, d
 // than maxLeases are held, then creates its lease under a fresh name,
 // which after a lost reply is found again by that name. On failure the
 // lease is deleted, in the background if need be.
-func takeLease(ctx context.Context, c clientConn, recipe Recipe, dir string, max int, data []byte, queued string, progress func(Progress)) (lease queued, err error) {
+func takeLease(ctx context.Context, c clientConn, recipe lockcore.Recipe, dir string, max int, data []byte, queued string, progress func(Progress)) (lease queued, err error) {
 	lease.dir = dir
 	defer func() {
 		if err != nil && lease.path != "" {
 			lease.abandon(c)
 		}
 	}()
-	if recipe == RecipeCuratorSemaphore {
-		lease.prefix, lease.unique = "_c_"+newUUID()+"-lease-", true
+	if recipe == lockcore.RecipeCuratorSemaphore {
+		lease.prefix, lease.unique = lockcore.LeaseName(recipe), true
 		lease.path, lease.session, lease.twins, err = createProtected(ctx, c, dir, lease.prefix, data)
 		if err != nil {
 			return lease, err
 		}
 	}
-	kazooName := newHex()
+	kazooName := lockcore.LeaseName(recipe)
 	for {
 		names, _, ch, err := c.ChildrenW(dir)
 		if retryable(err) {
@@ -98,9 +94,9 @@ func takeLease(ctx context.Context, c clientConn, recipe Recipe, dir string, max
 			sweepOrphans(c, dir, lease.prefix, path.Base(lease.path), lease.session, names)
 		}
 		switch {
-		case recipe == RecipeCuratorSemaphore && len(names) <= max:
+		case recipe == lockcore.RecipeCuratorSemaphore && len(names) <= max:
 			return lease, nil
-		case recipe == RecipeKazooSemaphore:
+		case recipe == lockcore.RecipeKazooSemaphore:
 			got, err := takeKazooLease(c, dir, kazooName, names, max, data, &lease)
 			if errors.Is(err, errLookAgain) {
 				if err := pause(ctx); err != nil {
@@ -170,12 +166,12 @@ func kazooMaxLeases(c ZK, p string, want int) (int, error) {
 	}
 	if have, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
 		if want > 0 && want != have {
-			return 0, fmt.Errorf("%w: %s holds max leases %d, not %d", ErrRecipe, path.Base(p), have, want)
+			return 0, fmt.Errorf("%w: %s holds max leases %d, not %d", lockcore.ErrRecipe, path.Base(p), have, want)
 		}
 		return have, nil
 	}
 	if want <= 0 {
-		return 0, fmt.Errorf("%w: %s records no max leases; give it", ErrRecipe, p)
+		return 0, fmt.Errorf("%w: %s records no max leases; give it", lockcore.ErrRecipe, p)
 	}
 	if _, err := c.Set(p, []byte(strconv.Itoa(want)), stat.Version); err != nil {
 		return 0, fmt.Errorf("%s: %w", p, err)

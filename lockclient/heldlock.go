@@ -1,4 +1,4 @@
-package lockcore
+package lockclient
 
 import (
 	"context"
@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"github.com/go-zookeeper/zk"
-)
 
-// revokeRequest is what Curator writes into a holder's node to ask a
-// revocable holder to release.
-const revokeRequest = "__REVOKE__"
+	"github.com/zklocks/zklocks/lockcore"
+)
 
 // Held is a lock we hold. It watches its own node: if the node is deleted
 // by someone else (a force-release) or our session expires, the lock is
@@ -27,8 +25,8 @@ type Held struct {
 	// holder's. Pass it to systems that can reject stale holders.
 	Token   int64
 	Session int64
-	Recipe  Recipe
-	Mode    Mode
+	Recipe  lockcore.Recipe
+	Mode    lockcore.Mode
 	// Acquired is when the lock was granted (this machine's clock).
 	Acquired time.Time
 
@@ -93,7 +91,7 @@ func (o *ownWatch) rearm(ctx context.Context, c ZK, node string, ev zk.Event) er
 }
 
 // hold turns our granted node into a Held.
-func hold(c clientConn, q queued, recipe Recipe, mode Mode, own ownWatch) *Held {
+func hold(c clientConn, q queued, recipe lockcore.Recipe, mode lockcore.Mode, own ownWatch) *Held {
 	h := &Held{Node: q.path, Token: own.stat.Czxid, Session: own.stat.EphemeralOwner, Recipe: recipe, Mode: mode,
 		Acquired: time.Now(), c: c, q: q, version: own.stat.Version,
 		lost: make(chan struct{}), revoke: make(chan struct{}, 1), done: make(chan struct{})}
@@ -218,7 +216,7 @@ func (h *Held) watch(ch <-chan zk.Event) {
 		h.mu.Lock()
 		h.version = stat.Version
 		h.mu.Unlock()
-		if data, _, err := h.c.Get(h.Node); err == nil && string(data) == revokeRequest {
+		if data, _, err := h.c.Get(h.Node); err == nil && string(data) == lockcore.RevokeRequest {
 			select {
 			case h.revoke <- struct{}{}:
 			default:
@@ -302,7 +300,7 @@ func (h *Held) deleteOwn(ctx context.Context, version int32) error {
 	result := make(chan error, 1)
 	del := func() {
 		err := ErrNotHolder
-		if h.Recipe != RecipeHostRW {
+		if h.Recipe != lockcore.RecipeHostRW {
 			err = h.c.Delete(h.Node, version)
 		}
 		switch {

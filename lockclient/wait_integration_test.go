@@ -1,4 +1,4 @@
-package lockcore_test
+package lockclient_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 // A waiter whose node an operator deletes (a fence of a waiter) learns it
@@ -15,8 +17,8 @@ import (
 func TestIntegrationWaiterWhoseNodeIsDeletedLearnsAtOnce(t *testing.T) {
 	t.Parallel()
 	zks, root := shared.Start(t), shared.Root(t)
-	spec := lockcore.Spec{Path: root + "/struck", Mode: lockcore.ModeExclusive}
-	holder, err := lockcore.Acquire(context.Background(), zks.Connect(t), spec)
+	spec := lockclient.Spec{Path: root + "/struck", Mode: lockcore.ModeExclusive}
+	holder, err := lockclient.Acquire(context.Background(), zks.Connect(t), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestIntegrationWaiterWhoseNodeIsDeletedLearnsAtOnce(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("the waiter whose node was deleted went on waiting")
 	}
-	if !errors.Is(middle.err, lockcore.ErrLockLost) {
+	if !errors.Is(middle.err, lockclient.ErrLockLost) {
 		t.Fatalf("the waiter whose node was deleted: %v, want ErrLockLost", middle.err)
 	}
 	if !last.waiting() {

@@ -1,4 +1,4 @@
-package lockcore_test
+package lockclient_test
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"github.com/zklocks/zklocks/internal/testkit/peers"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 const wait = 30 * time.Second
@@ -33,19 +35,19 @@ func TestMain(m *testing.M) {
 type ours struct {
 	node chan string
 	done chan struct{}
-	held *lockcore.Held
+	held *lockclient.Held
 	err  error
 }
 
 // start begins an acquisition and returns once our node exists.
-func start(t *testing.T, c *zk.Conn, spec lockcore.Spec) *ours {
+func start(t *testing.T, c *zk.Conn, spec lockclient.Spec) *ours {
 	t.Helper()
 	o := &ours{node: make(chan string, 1), done: make(chan struct{})}
 	var once sync.Once
-	spec.Progress = func(p lockcore.Progress) { once.Do(func() { o.node <- p.Node }) }
+	spec.Progress = func(p lockclient.Progress) { once.Do(func() { o.node <- p.Node }) }
 	go func() {
 		defer close(o.done)
-		o.held, o.err = lockcore.Acquire(context.Background(), c, spec)
+		o.held, o.err = lockclient.Acquire(context.Background(), c, spec)
 		once.Do(func() {
 			if o.held != nil {
 				o.node <- o.held.Node
@@ -62,7 +64,7 @@ func start(t *testing.T, c *zk.Conn, spec lockcore.Spec) *ours {
 	return o
 }
 
-func (o *ours) holds(t *testing.T) *lockcore.Held {
+func (o *ours) holds(t *testing.T) *lockclient.Held {
 	t.Helper()
 	select {
 	case <-o.done:
@@ -99,9 +101,9 @@ func TestIntegrationFIFOWithRealClients(t *testing.T) {
 			p := peers.Start(t, tc.kind, zks.Addr())
 			p.Acquire(t, "c0", tc.variant, path)
 			p.WaitHeld(t, "c0", wait)
-			a := start(t, zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+			a := start(t, zks.Connect(t), lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})
 			p.Acquire(t, "c1", tc.variant, path)
-			b := start(t, zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+			b := start(t, zks.Connect(t), lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})
 
 			p.Release(t, "c0")
 			ha := a.holds(t)
@@ -132,9 +134,9 @@ func TestIntegrationReadWriteWithCurator(t *testing.T) {
 	p := peers.Start(t, peers.Curator, zks.Addr())
 	p.Acquire(t, "r0", "read", path)
 	p.WaitHeld(t, "r0", wait)
-	w := start(t, zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeWrite})
+	w := start(t, zks.Connect(t), lockclient.Spec{Path: path, Mode: lockcore.ModeWrite})
 	p.Acquire(t, "r2", "read", path)
-	r := start(t, zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeRead})
+	r := start(t, zks.Connect(t), lockclient.Spec{Path: path, Mode: lockcore.ModeRead})
 	if p.Held("r2") || !r.waiting() {
 		t.Fatal("readers must queue behind our waiting writer")
 	}
@@ -165,8 +167,8 @@ func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := lockcore.Expect{Path: c0.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
-	if err := lockcore.ForceDelete(t.Context(), op, e); err != nil {
+	e := lockclient.Expect{Path: c0.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
+	if err := lockclient.ForceDelete(t.Context(), op, e); err != nil {
 		t.Fatal(err)
 	}
 	p.WaitHeld(t, "c1", wait)
@@ -177,7 +179,7 @@ func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
 	if !p.Held("c0") {
 		t.Fatal("c0's client is not told; it still believes it holds")
 	}
-	if err := lockcore.ForceDelete(t.Context(), op, e); !errors.Is(err, lockcore.ErrNodeGone) {
+	if err := lockclient.ForceDelete(t.Context(), op, e); !errors.Is(err, lockclient.ErrNodeGone) {
 		t.Fatalf("deleting a vanished node: %v", err)
 	}
 }
@@ -185,22 +187,22 @@ func TestIntegrationForceReleaseWakesTheNextWaiterOnly(t *testing.T) {
 func TestIntegrationVersionChangeAbortsTheDelete(t *testing.T) {
 	zks, root := shared.Start(t), shared.Root(t)
 	c := zks.Connect(t)
-	held, err := lockcore.Acquire(context.Background(), c, lockcore.Spec{Path: root + "/v", Mode: lockcore.ModeExclusive})
+	held, err := lockclient.Acquire(context.Background(), c, lockclient.Spec{Path: root + "/v", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}
 	op := zks.Connect(t)
 	_, stat, _ := op.Get(held.Node)
-	shown := lockcore.Expect{Path: held.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
+	shown := lockclient.Expect{Path: held.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
 	if _, err := op.Set(held.Node, []byte("changed"), -1); err != nil {
 		t.Fatal(err)
 	}
 	for name, act := range map[string]func() error{
-		"delete": func() error { return lockcore.ForceDelete(t.Context(), op, shown) },
-		"revoke": func() error { return lockcore.Revoke(t.Context(), op, shown) },
-		"fence":  func() error { return lockcore.Fence(t.Context(), op, []lockcore.Expect{shown}) },
+		"delete": func() error { return lockclient.ForceDelete(t.Context(), op, shown) },
+		"revoke": func() error { return lockclient.Revoke(t.Context(), op, shown) },
+		"fence":  func() error { return lockclient.Fence(t.Context(), op, []lockclient.Expect{shown}) },
 	} {
-		if err := act(); !errors.Is(err, lockcore.ErrNodeChanged) {
+		if err := act(); !errors.Is(err, lockclient.ErrNodeChanged) {
 			t.Fatalf("%s after a change: %v", name, err)
 		}
 	}
@@ -225,22 +227,22 @@ func TestIntegrationFenceFreesASelfWaitingSession(t *testing.T) {
 		zk.FlagEphemeral|zk.FlagSequence, zk.WorldACL(zk.PermAll)); err != nil {
 		t.Fatal(err)
 	}
-	o := start(t, c, lockcore.Spec{Path: root + "/orphan", Mode: lockcore.ModeExclusive})
+	o := start(t, c, lockclient.Spec{Path: root + "/orphan", Mode: lockcore.ModeExclusive})
 	if !o.waiting() {
 		t.Fatal("the session should wait behind its own orphan")
 	}
 	l := analyse(t, zks.Connect(t), root+"/orphan")
 	cands := lockcore.FenceCandidates(l)
-	var chosen []lockcore.Expect
+	var chosen []lockclient.Expect
 	for _, fc := range cands {
 		if fc.Selected {
-			chosen = append(chosen, lockcore.ExpectParticipant(fc.Participant))
+			chosen = append(chosen, lockclient.ExpectParticipant(fc.Participant))
 		}
 	}
 	if len(chosen) != 1 || !strings.Contains(chosen[0].Path, "0b9f7c2e") {
 		t.Fatalf("fence candidates: %+v", cands)
 	}
-	if err := lockcore.Fence(t.Context(), zks.Connect(t), chosen); err != nil {
+	if err := lockclient.Fence(t.Context(), zks.Connect(t), chosen); err != nil {
 		t.Fatal(err)
 	}
 	o.holds(t).Release(context.Background())
@@ -267,7 +269,7 @@ func analyse(t *testing.T, c *zk.Conn, path string) lockcore.Lock {
 func TestIntegrationLockLost(t *testing.T) {
 	zks, root := shared.Start(t), shared.Root(t)
 	t.Run("deleted by another session", func(t *testing.T) {
-		held, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: root + "/lost1", Mode: lockcore.ModeExclusive})
+		held, err := lockclient.Acquire(context.Background(), zks.Connect(t), lockclient.Spec{Path: root + "/lost1", Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,10 +281,10 @@ func TestIntegrationLockLost(t *testing.T) {
 		case <-time.After(wait):
 			t.Fatal("the loss was not noticed")
 		}
-		if !errors.Is(held.Err(), lockcore.ErrLockLost) || !strings.Contains(held.Err().Error(), "token") {
+		if !errors.Is(held.Err(), lockclient.ErrLockLost) || !strings.Contains(held.Err().Error(), "token") {
 			t.Fatalf("loss: %v", held.Err())
 		}
-		if err := held.Release(context.Background()); !errors.Is(err, lockcore.ErrLockLost) {
+		if err := held.Release(context.Background()); !errors.Is(err, lockclient.ErrLockLost) {
 			t.Fatalf("releasing a lost lock: %v", err)
 		}
 	})
@@ -299,8 +301,8 @@ func TestIntegrationForceReleaseAtTheGrant(t *testing.T) {
 	for i := range 10 {
 		together := i%2 == 0
 		path := fmt.Sprintf("%s/grant%d", root, i)
-		spec := lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: lockcore.RecipeCuratorMutex}
-		first, err := lockcore.Acquire(context.Background(), zks.Connect(t), spec)
+		spec := lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive, Recipe: lockcore.RecipeCuratorMutex}
+		first, err := lockclient.Acquire(context.Background(), zks.Connect(t), spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,7 +333,7 @@ func TestIntegrationForceReleaseAtTheGrant(t *testing.T) {
 			t.Fatalf("%s: the acquisition whose node went as it was granted never ended", path)
 		}
 		if next.err != nil {
-			if !errors.Is(next.err, lockcore.ErrLockLost) {
+			if !errors.Is(next.err, lockclient.ErrLockLost) {
 				t.Fatalf("%s: acquire: %v", path, next.err)
 			}
 			continue
@@ -350,13 +352,13 @@ func (discard) Printf(string, ...interface{}) {}
 
 func TestIntegrationAcquireTimeoutRemovesOurNode(t *testing.T) {
 	zks, root := shared.Start(t), shared.Root(t)
-	first, err := lockcore.Acquire(context.Background(), zks.Connect(t), lockcore.Spec{Path: root + "/t", Mode: lockcore.ModeExclusive})
+	first, err := lockclient.Acquire(context.Background(), zks.Connect(t), lockclient.Spec{Path: root + "/t", Mode: lockcore.ModeExclusive})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	if _, err := lockcore.Acquire(ctx, zks.Connect(t), lockcore.Spec{Path: root + "/t", Mode: lockcore.ModeExclusive}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := lockclient.Acquire(ctx, zks.Connect(t), lockclient.Spec{Path: root + "/t", Mode: lockcore.ModeExclusive}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("timed out acquire: %v", err)
 	}
 	names, _, _ := zks.Connect(t).Children(root + "/t")
@@ -382,7 +384,7 @@ func TestIntegrationSemaphoreLeasesWithRealClients(t *testing.T) {
 			p.Acquire(t, "c1", "semaphore:2", path)
 			p.WaitHeld(t, "c0", wait)
 			p.WaitHeld(t, "c1", wait)
-			o := start(t, zks.Connect(t), lockcore.Spec{Path: path, Mode: lockcore.ModeLease, MaxLeases: 2})
+			o := start(t, zks.Connect(t), lockclient.Spec{Path: path, Mode: lockcore.ModeLease, MaxLeases: 2})
 			if !o.waiting() {
 				leases, _, _ := zks.Connect(t).Children(path)
 				var node string

@@ -1,6 +1,6 @@
 //go:build !race
 
-package lockcore_test
+package lockclient_test
 
 // These tests drop a holder's connection while it watches its own node, so
 // go-zookeeper re-registers the watch on reconnect and races with itself
@@ -18,6 +18,8 @@ import (
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
+
+	"github.com/zklocks/zklocks/lockclient"
 )
 
 func TestIntegrationReconnectHolders(t *testing.T) {
@@ -30,7 +32,7 @@ func TestIntegrationReconnectHolders(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(conn.Close)
-		held, err := lockcore.Acquire(context.Background(), conn, lockcore.Spec{Path: "/lost3", Mode: lockcore.ModeExclusive})
+		held, err := lockclient.Acquire(context.Background(), conn, lockclient.Spec{Path: "/lost3", Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +42,7 @@ func TestIntegrationReconnectHolders(t *testing.T) {
 		case <-time.After(wait):
 			t.Fatal("the drop was not noticed")
 		}
-		if err := held.Release(context.Background()); !errors.Is(err, lockcore.ErrLockLost) {
+		if err := held.Release(context.Background()); !errors.Is(err, lockclient.ErrLockLost) {
 			t.Fatalf("release after a drop: %v", err)
 		}
 		if ok, _, _ := zks.Connect(t).Exists(held.Node); ok {
@@ -54,7 +56,7 @@ func TestIntegrationReconnectHolders(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(conn.Close)
-		held, err := lockcore.Acquire(context.Background(), conn, lockcore.Spec{Path: "/lost2", Mode: lockcore.ModeExclusive})
+		held, err := lockclient.Acquire(context.Background(), conn, lockclient.Spec{Path: "/lost2", Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +69,7 @@ func TestIntegrationReconnectHolders(t *testing.T) {
 			t.Fatal("the expiry was not noticed")
 		}
 		// The drop is noticed before the server expires the session.
-		if !errors.Is(held.Err(), lockcore.ErrLockLost) || !strings.Contains(held.Err().Error(), "connection dropped") {
+		if !errors.Is(held.Err(), lockclient.ErrLockLost) || !strings.Contains(held.Err().Error(), "connection dropped") {
 			t.Fatalf("loss: %v", held.Err())
 		}
 	})
@@ -79,7 +81,7 @@ func TestIntegrationReconnectHolders(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(conn.Close)
-		h, err := lockcore.Acquire(context.Background(), conn, lockcore.Spec{Path: path, Mode: lockcore.ModeExclusive})
+		h, err := lockclient.Acquire(context.Background(), conn, lockclient.Spec{Path: path, Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,13 +100,13 @@ func TestIntegrationReconnectHolders(t *testing.T) {
 	})
 	t.Run("told by the session's events", func(t *testing.T) {
 		proxy := zktest.NewProxy(t, zks.Addr())
-		session := new(lockcore.Session)
+		session := new(lockclient.Session)
 		conn, _, err := zk.Connect([]string{proxy.Addr()}, 10*time.Second, zk.WithLogger(discard{}), zk.WithEventCallback(session.Event))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(conn.Close)
-		held, err := lockcore.Acquire(context.Background(), lockcore.WithSession(conn, session), lockcore.Spec{Path: "/lost4", Mode: lockcore.ModeExclusive})
+		held, err := lockclient.Acquire(context.Background(), lockclient.WithSession(conn, session), lockclient.Spec{Path: "/lost4", Mode: lockcore.ModeExclusive})
 		if err != nil {
 			t.Fatal(err)
 		}

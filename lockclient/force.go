@@ -1,4 +1,4 @@
-package lockcore
+package lockclient
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/go-zookeeper/zk"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 // Expect is a contender as the operator was shown it. An action on it goes
@@ -19,12 +21,12 @@ type Expect struct {
 }
 
 // ExpectNode is the Expect of a node as read.
-func ExpectNode(path string, n Node) Expect {
+func ExpectNode(path string, n lockcore.Node) Expect {
 	return Expect{Path: path, Czxid: n.Stat.Czxid, EphemeralOwner: n.Stat.EphemeralOwner, Version: n.Stat.Version}
 }
 
 // ExpectParticipant is the Expect of a participant as analysed.
-func ExpectParticipant(p Participant) Expect {
+func ExpectParticipant(p lockcore.Participant) Expect {
 	return Expect{Path: p.Path, Czxid: p.Token, EphemeralOwner: p.Session, Version: p.Version}
 }
 
@@ -76,7 +78,7 @@ func Revoke(ctx context.Context, c ZK, e Expect) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		_, err := c.Set(e.Path, []byte(revokeRequest), e.Version)
+		_, err := c.Set(e.Path, []byte(lockcore.RevokeRequest), e.Version)
 		return deleteErr(e, err)
 	})
 }
@@ -139,44 +141,4 @@ func deleteErr(e Expect, err error) error {
 		return fmt.Errorf("%w: %s changed just before the delete", ErrNodeChanged, e.Path)
 	}
 	return fmt.Errorf("%s: %w", e.Path, err)
-}
-
-// FenceCandidate is a node that fencing could delete, with why.
-type FenceCandidate struct {
-	Participant Participant
-	Reason      AnomalyKind
-	Evidence    string
-	// Selected: a persistent contender or the orphan a session waits
-	// behind. Other duplicates are suspects, shown but never selected.
-	Selected bool
-}
-
-// FenceCandidates lists a lock's fencing candidates from its anomalies:
-// persistent contenders and self-wait orphans (selected), other nodes of
-// duplicated sessions (suspects, not selected).
-func FenceCandidates(l Lock) []FenceCandidate {
-	var out []FenceCandidate
-	seen := map[string]bool{}
-	add := func(node string, kind AnomalyKind, detail string, selected bool) {
-		p, ok := l.Participant(node)
-		if !ok || seen[node] {
-			return
-		}
-		seen[node] = true
-		out = append(out, FenceCandidate{Participant: p, Reason: kind, Evidence: detail, Selected: selected})
-	}
-	for _, a := range l.Anomalies {
-		switch a.Kind {
-		case AnomalyPersistent, AnomalySelfWait:
-			add(a.Node, a.Kind, a.Detail, true)
-		}
-	}
-	for _, a := range l.Anomalies {
-		if a.Kind == AnomalyDuplicateSession {
-			for _, n := range a.Nodes {
-				add(n, a.Kind, a.Detail, false)
-			}
-		}
-	}
-	return out
 }

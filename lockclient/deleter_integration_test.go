@@ -1,4 +1,4 @@
-package lockcore
+package lockclient
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
+
+	"github.com/zklocks/zklocks/lockcore"
 )
 
 type discardLog struct{}
@@ -35,7 +37,7 @@ func TestIntegrationGuaranteedDeleteAcrossReconnect(t *testing.T) {
 	t.Cleanup(conn.Close)
 	client := NewClient(WithSession(conn, &session))
 	c := clientConn{ZK: client.zk, owner: client}
-	q, err := enqueue(t.Context(), c, "/guaranteed", RecipeCuratorMutex, ModeExclusive, nil)
+	q, err := enqueue(t.Context(), c, "/guaranteed", lockcore.RecipeCuratorMutex, lockcore.ModeExclusive, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestIntegrationCloseStopsGuaranteedDeletes(t *testing.T) {
 	t.Cleanup(conn.Close)
 	client := NewClient(conn)
 	c := clientConn{ZK: conn, owner: client}
-	q, err := enqueue(t.Context(), c, "/closed", RecipeCuratorMutex, ModeExclusive, nil)
+	q, err := enqueue(t.Context(), c, "/closed", lockcore.RecipeCuratorMutex, lockcore.ModeExclusive, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +129,7 @@ func TestIntegrationCloseDoesNotWaitForARequestHeldWithoutAConnection(t *testing
 	t.Cleanup(conn.Close)
 	client := NewClient(conn)
 	c := clientConn{ZK: conn, owner: client}
-	q, err := enqueue(t.Context(), c, "/held", RecipeCuratorMutex, ModeExclusive, nil)
+	q, err := enqueue(t.Context(), c, "/held", lockcore.RecipeCuratorMutex, lockcore.ModeExclusive, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
