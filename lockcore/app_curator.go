@@ -47,3 +47,13 @@ func readCurator(l *Lock, t Tree) {
 	analyzeCuratorApp(l)
 	analyzeAurora(l, t)
 }
+
+// curatorReadsOwnWrite: a Curator reader whose own session holds the first
+// write, at the head of the queue, is the write holder taking the read
+// lock too, which Curator grants at once.
+func curatorReadsOwnWrite(read, firstWrite *entry) (string, bool) {
+	if read.node.Ephemeral() && firstWrite.node.Stat.EphemeralOwner == read.node.Stat.EphemeralOwner {
+		return "granted at once: its session holds the write lock, and Curator lets the write holder take the read lock", true
+	}
+	return "", false
+}

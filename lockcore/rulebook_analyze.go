@@ -66,6 +66,16 @@ func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 	return entries
 }
 
+// readsOwnWrite asks c's hook whether reader e holds by its session's
+// first write, and notes why.
+func (c *compiled) readsOwnWrite(e, firstWrite *entry) bool {
+	note, holds := c.hooks.readsOwnWrite(e, firstWrite)
+	if holds {
+		e.note = note
+	}
+	return holds
+}
+
 // modeOf is what a contender asks for: its mode word's meaning, else the
 // grant's one mode.
 func (c *compiled) modeOf(vals partValues) Mode {
@@ -110,6 +120,8 @@ func (c *compiled) grantReadWrite(entries []*entry, lockPath string) {
 	for i, e := range entries {
 		switch {
 		case e.mode == ModeRead && firstWrite == nil:
+			e.role = RoleHolder
+		case e.mode == ModeRead && firstWrite == entries[0] && c.hooks.readsOwnWrite != nil && c.readsOwnWrite(e, firstWrite):
 			e.role = RoleHolder
 		case e.mode == ModeRead:
 			e.role = RoleWaiter

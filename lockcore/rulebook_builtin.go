@@ -17,13 +17,13 @@ func builtinShapes() []builtin {
 		election = "parsename.go, queueorder.go"
 	)
 	return []builtin{
+		// A LeaderSelector's id in its node's data names the holder, which
+		// no identity rule states: readCurator does.
 		{Entry: mutex(string(RecipeCuratorMutex), "Apache Curator InterProcessMutex (also LeaderSelector), protected mode",
-			"_c_{id:uuid}-lock-{seq}", OrderText,
-			queue+", app_curator.go (a LeaderSelector's id in its node's data names the holder, which no identity rule states)"), hooks: hooks{app: readCurator}},
+			"_c_{id:uuid}-lock-{seq}", OrderText, ""), hooks: hooks{app: readCurator}},
 		{Entry: Entry{Name: string(RecipeCuratorRWLock), About: "Apache Curator InterProcessReadWriteLock",
 			Children: "_c_{id:uuid}-{mode}{seq}", Modes: map[string]Mode{"__READ__": ModeRead, "__WRIT__": ModeWrite},
-			Grant: GrantReadWrite, ReadWaitsOn: ReadFirstWrite, Order: OrderText,
-			Coded: queue + " (a reader whose session holds the first write holds too)"}},
+			Grant: GrantReadWrite, ReadWaitsOn: ReadFirstWrite, Order: OrderText}, hooks: hooks{readsOwnWrite: curatorReadsOwnWrite}},
 		{Entry: Entry{Name: string(RecipeCuratorSemaphore), About: "Apache Curator InterProcessSemaphoreV2: lease nodes under leases/, acquirers' mutex under locks/",
 			Children: "_c_{id:uuid}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText,
 			Coded: "semaphore.go, shape.go (the tree shape: leases/ and locks/)"}},
@@ -44,9 +44,9 @@ func builtinShapes() []builtin {
 			Coded: "semaphore.go, shape.go (the sibling queue)"}},
 		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber,
 			queue+" (the session a non-negative decimal long, narrower than {session}; and WriteLock sorts every child whose text after the last '-' reads as a Java int)")},
+		// Its id, in the node's data, names a participant: readCurator.
 		{Entry: Entry{Name: string(RecipeCuratorLeaderLatch), About: "Apache Curator LeaderLatch: the lowest leads",
-			Children: "_c_{id:uuid}-latch-{seq}", Grant: GrantElection, Order: OrderText, Identity: "text",
-			Coded: election + ", app_curator.go"}, hooks: hooks{app: readCurator}},
+			Children: "_c_{id:uuid}-latch-{seq}", Grant: GrantElection, Order: OrderText}, hooks: hooks{app: readCurator}},
 		{Entry: Entry{Name: string(RecipeZKElection), About: "ZooKeeper's LeaderElectionSupport recipe (n_<seq>)",
 			Children: "n_{seq}", Grant: GrantElection, Order: OrderNumber}},
 		{Entry: Entry{Name: string(RecipeHostRW), About: "the classic host-tagged read/write lock (<host>-R-<seq>, <host>-W-<seq>)",

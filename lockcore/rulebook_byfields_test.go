@@ -17,13 +17,14 @@ import (
 
 // byFieldsRecipes are the built-in entries read by their fields alone
 // that Go code used to read.
-var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock}
+var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock}
 
 // bookReading is the built-in book with recipe read by Go code (coded) or
 // by its fields.
 func bookReading(t testing.TB, recipe Recipe, coded bool) *Book {
 	b := &Book{}
-	for i, e := range builtinEntries() {
+	for i, s := range builtinShapes() {
+		e := s.Entry
 		e.Builtin, e.Source = true, "built-in"
 		if e.Name == string(recipe) {
 			e.Coded = ""
@@ -35,6 +36,7 @@ func bookReading(t testing.TB, recipe Recipe, coded bool) *Book {
 		if err != nil {
 			t.Fatal(err)
 		}
+		c.hooks = s.hooks
 		b.entries = append(b.entries, c)
 		if c.Coded == "" {
 			b.byFields++
@@ -98,6 +100,10 @@ func (g childGen) name(recipe Recipe) string {
 		return "x-" + g.session() + "-" + g.seq()
 	case RecipeSessionLock:
 		return "lock-" + g.session() + "-" + g.seq()
+	case RecipeCuratorLeaderLatch:
+		return "_c_" + g.pick(g.uuid(), g.uuid(), g.hex(32)) + "-latch-" + g.seq()
+	case RecipeCuratorRWLock:
+		return "_c_" + g.pick(g.uuid(), g.uuid(), g.hex(32)) + g.pick("-__READ__", "-__WRIT__", "-__READ__") + g.seq()
 	}
 	return "_c_" + g.pick(g.uuid(), g.uuid(), g.hex(32), g.uuid()+"-x") + "-lock-" + g.seq()
 }

@@ -15,6 +15,11 @@ type hooks struct {
 	// beyond its queue: who holds in its terms, its members, its token,
 	// its failure signs.
 	app func(l *Lock, t Tree)
+	// readsOwnWrite says, for a read-write entry, whether a reader holds
+	// although the first write is ahead of it, because its own session
+	// holds that write (Curator lets the write holder take the read lock
+	// at once), and the note that says so.
+	readsOwnWrite func(read, firstWrite *entry) (note string, holds bool)
 	// extra names the directories whose children the lock's reading needs
 	// besides its own (Kafka's broker registrations), related the nodes
 	// beside it that it reads (Kafka's epoch); nil when none.
