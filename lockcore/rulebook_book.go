@@ -212,8 +212,13 @@ func (c *compiled) fits(elems []string, self Node, names []string) bool {
 	return len(names) == 0
 }
 
-// matches reports whether a child's name matches c's children pattern.
+// matches reports whether a child's name matches c's children pattern
+// (and is the client's own, when a hook narrows the pattern's parts).
 func (c *compiled) matches(name string) bool {
+	if c.hooks.accepts != nil {
+		_, _, ok := c.parse(name)
+		return ok
+	}
 	var sp spans
 	return c.matcher.match(name, &sp)
 }
@@ -242,6 +247,9 @@ func (c *compiled) parse(raw string) (Name, partValues, bool) {
 	n := Name{Raw: raw, Kind: kind}
 	for i, p := range c.groups {
 		vals.set(p, raw[sp.at[i][0]:sp.at[i][1]])
+	}
+	if c.hooks.accepts != nil && !c.hooks.accepts(vals) {
+		return Name{Raw: raw, Kind: KindUnparsed}, partValues{}, false
 	}
 	if s, ok := vals.get(partSeq); ok {
 		n.SeqText = s

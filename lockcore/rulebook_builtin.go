@@ -1,5 +1,10 @@
 package lockcore
 
+import (
+	"strconv"
+	"strings"
+)
+
 // builtinShapes is every shape zklocks knows without being told: the lock
 // clients' recipes and the classic shapes here, each application's own
 // locks in its file (app_*.go), each one entry and its hooks. Entries with
@@ -42,8 +47,10 @@ func builtinShapes() []builtin {
 		{Entry: Entry{Name: string(RecipeKazooSemaphore), About: "kazoo Semaphore: one lease node per holder, max_leases in the node's data, acquirers queue in <path>-__lock__",
 			Children: "{id:hex}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren,
 			Coded: "semaphore.go, shape.go (the sibling queue)"}},
-		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber,
-			queue+" (the session a non-negative decimal long, narrower than {session}; and WriteLock sorts every child whose text after the last '-' reads as a Java int)")},
+		// WriteLock writes its session as a non-negative decimal long,
+		// narrower than {session}, and sees no wrapped sequence.
+		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber, ""),
+			hooks: hooks{accepts: writeLockName}},
 		// Its id, in the node's data, names a participant: readCurator.
 		{Entry: Entry{Name: string(RecipeCuratorLeaderLatch), About: "Apache Curator LeaderLatch: the lowest leads",
 			Children: "_c_{id:uuid}-latch-{seq}", Grant: GrantElection, Order: OrderText}, hooks: hooks{app: readCurator}},
@@ -52,8 +59,10 @@ func builtinShapes() []builtin {
 		{Entry: Entry{Name: string(RecipeHostRW), About: "the classic host-tagged read/write lock (<host>-R-<seq>, <host>-W-<seq>)",
 			Children: "{owner}-{mode}-{seq}", Modes: map[string]Mode{"R": ModeRead, "W": ModeWrite},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText}},
-		{Entry: mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText,
-			queue+" (the session as the shape writes it: decimal up to 2^64-1 and never negative, 0x hex, or bare hex; {session} takes a negative decimal and no bare hex)")},
+		// The shape writes its session unsigned, in decimal up to 2^64-1 or
+		// in hex; {session} would also take a negative decimal.
+		{Entry: mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText, ""),
+			hooks: hooks{accepts: unsignedSession}},
 		{Entry: Entry{Name: string(RecipeEphemeral), About: "a plain ephemeral node whose path mentions lock or mutex, in any case: its creator holds",
 			Paths: []string{"/**"}, Grant: GrantSingleNode, Identity: "text", Coded: "classify.go (the path's words)"}},
 		kafkaShape(),
@@ -85,3 +94,28 @@ func builtinEntries() []Entry {
 // limitUnstated is a built-in semaphore's limit when its tree does not
 // record it (Curator's maxLeases lives only in its clients).
 const limitUnstated = "unstated"
+
+// writeLockName: ZooKeeper's WriteLock names its node by its session id
+// as a Java long in decimal, never negative, and counts a node only when
+// the text after its last '-' reads as a Java int, which a wrapped
+// sequence's (-2147483648) does not.
+func writeLockName(vals partValues) bool {
+	s, _ := vals.get(partSession)
+	if !isDecimal(s) {
+		return false
+	}
+	if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+		return false
+	}
+	seq, _ := vals.get(partSeq)
+	_, err := strconv.ParseInt(strings.TrimPrefix(seq, "-"), 10, 32)
+	return err == nil
+}
+
+// unsignedSession: the session-tagged shape writes its session unsigned,
+// in decimal or hex.
+func unsignedSession(vals partValues) bool {
+	s, _ := vals.get(partSession)
+	_, ok := parseSessionText(s)
+	return ok
+}

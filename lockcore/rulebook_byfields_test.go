@@ -17,7 +17,7 @@ import (
 
 // byFieldsRecipes are the built-in entries read by their fields alone
 // that Go code used to read.
-var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock}
+var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock, RecipeZKWriteLock, RecipeSessionLock}
 
 // bookReading is the built-in book with recipe read by Go code (coded) or
 // by its fields.
@@ -97,7 +97,9 @@ func (g childGen) name(recipe Recipe) string {
 	case RecipeGoZKLock:
 		return "_c_" + g.pick(g.hex(32), g.hex(32), g.hex(31), g.uuid(), "zz") + "-lock-" + g.seq()
 	case RecipeZKWriteLock:
-		return "x-" + g.session() + "-" + g.seq()
+		// WriteLock's own sessions are decimal: most names are of its form.
+		decimal := fmt.Sprint(0x100000000000000 + g.r.Int64N(8))
+		return "x-" + g.pick(decimal, decimal, decimal, g.session()) + "-" + g.seq()
 	case RecipeSessionLock:
 		return "lock-" + g.session() + "-" + g.seq()
 	case RecipeCuratorLeaderLatch:

@@ -15,6 +15,10 @@ type hooks struct {
 	// beyond its queue: who holds in its terms, its members, its token,
 	// its failure signs.
 	app func(l *Lock, t Tree)
+	// accepts narrows the entry's pattern to the names its client writes,
+	// given the parts the pattern read: the form of a session its client
+	// gives, where {session} takes any session's.
+	accepts func(vals partValues) bool
 	// readsOwnWrite says, for a read-write entry, whether a reader holds
 	// although the first write is ahead of it, because its own session
 	// holds that write (Curator lets the write holder take the read lock
