@@ -56,13 +56,7 @@ func (e Expect) check(c ZK) (*zk.Stat, error) {
 // applied (go-zookeeper requests cannot be withdrawn), and the version
 // check still guards it.
 func ForceDelete(ctx context.Context, c ZK, e Expect) error {
-	return within(ctx, func() error {
-		if _, err := e.check(c); err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	return withinChecked(ctx, c, e, func() error {
 		return deleteErr(e, c.Delete(e.Path, e.Version))
 	})
 }
@@ -71,13 +65,7 @@ func ForceDelete(ctx context.Context, c ZK, e Expect) error {
 // into its node (version-checked). Only a Curator holder that made its lock
 // revocable acts on it; it is a request, not force. ctx is as ForceDelete's.
 func Revoke(ctx context.Context, c ZK, e Expect) error {
-	return within(ctx, func() error {
-		if _, err := e.check(c); err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	return withinChecked(ctx, c, e, func() error {
 		_, err := c.Set(e.Path, []byte(lockcore.RevokeRequest), e.Version)
 		return deleteErr(e, err)
 	})
@@ -117,6 +105,20 @@ func Fence(ctx context.Context, c ZK, es []Expect) error {
 
 // within runs do, returning its result, or ctx's error if ctx ends first
 // (do then finishes on its own; its result is dropped).
+// withinChecked is within, doing write only while e's node is still the
+// node that was shown and ctx has not ended.
+func withinChecked(ctx context.Context, c ZK, e Expect, write func() error) error {
+	return within(ctx, func() error {
+		if _, err := e.check(c); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return write()
+	})
+}
+
 func within(ctx context.Context, do func() error) error {
 	if err := ctx.Err(); err != nil {
 		return err

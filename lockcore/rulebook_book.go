@@ -156,6 +156,15 @@ func builtinBook() *Book { return builtins() }
 // absent says the lock path has no node: only a single-node entry can
 // describe it, by its paths.
 func (b *Book) describes(lockPath string, self Node, names []string, absent bool) *compiled {
+	if absent {
+		return b.singleNode(lockPath)
+	}
+	return b.firstByFields(lockPath, func(c *compiled, elems []string) bool { return c.fits(elems, self, names) })
+}
+
+// firstByFields returns the first entry read by its fields alone that
+// takes the path's elements, splitting the path only once one is asked.
+func (b *Book) firstByFields(path string, takes func(c *compiled, elems []string) bool) *compiled {
 	b = b.orBuiltin()
 	if b.byFields == 0 {
 		return nil
@@ -167,17 +176,10 @@ func (b *Book) describes(lockPath string, self Node, names []string, absent bool
 			continue
 		}
 		if !split {
-			elems, split = splitPath(lockPath), true
+			elems, split = splitPath(path), true
 		}
-		switch {
-		case absent:
-			if c.Grant == GrantSingleNode && c.matchesPath(elems) {
-				return c
-			}
-		default:
-			if c.fits(elems, self, names) {
-				return c
-			}
+		if takes(c, elems) {
+			return c
 		}
 	}
 	return nil

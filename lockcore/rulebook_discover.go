@@ -35,22 +35,7 @@ func (b *Book) SingleNodeEntry(path string) (name string, persistent, ok bool) {
 }
 
 func (b *Book) singleNode(path string) *compiled {
-	b = b.orBuiltin()
-	if b.byFields == 0 {
-		return nil
-	}
-	var elems []string
-	split := false
-	for _, c := range b.entries {
-		if c.Coded != "" || c.Grant != GrantSingleNode {
-			continue
-		}
-		if !split {
-			elems, split = splitPath(path), true
-		}
-		if c.matchesPath(elems) {
-			return c
-		}
-	}
-	return nil
+	return b.firstByFields(path, func(c *compiled, elems []string) bool {
+		return c.Grant == GrantSingleNode && c.matchesPath(elems)
+	})
 }
