@@ -2,6 +2,7 @@ package lockcore
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -13,7 +14,7 @@ func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 		return singleNodeEntries(l, c, t, w)
 	}
 	l.Recipe, l.Entry = Recipe(c.Name), c.Name
-	var entries []*entry
+	var read []*entry
 	for _, n := range t.Children {
 		name, vals, ok := c.parse(n.Name)
 		p := JoinPath(t.Path, n.Name)
@@ -28,11 +29,14 @@ func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 		e.recipe, e.mode = l.Recipe, c.modeOf(vals)
 		e.noWatch, e.persistentOK = c.Waits == WaitNothing, c.Persistent
 		e.identity = c.identity.identify(vals, n)
-		entries = append(entries, e)
+		read = append(read, e)
 	}
-	if len(entries) == 0 && len(t.Children) == 0 {
+	if len(read) == 0 && len(t.Children) == 0 {
 		l.Entry = c.Name // an empty lock of a known recipe
 	}
+	// Grants go in the client's order; the entries stay in the order the
+	// children were read, as every other reading keeps them.
+	entries := slices.Clone(read)
 	sort.SliceStable(entries, func(i, j int) bool { return before(entries[i].name.Kind, entries[i], entries[j]) })
 	switch c.Grant {
 	case GrantMutex, GrantElection:
@@ -63,7 +67,7 @@ func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
 			e.role = RoleHolder
 		}
 	}
-	return entries
+	return read
 }
 
 // readsOwnWrite asks c's hook whether reader e holds by its session's

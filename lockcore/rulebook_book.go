@@ -202,7 +202,7 @@ func (c *compiled) fits(elems []string, self Node, names []string) bool {
 				return false
 			}
 		}
-		return len(names) > 0
+		return len(names) > 0 && (c.hooks.lockHas == nil || c.hooks.lockHas(names))
 	}
 	// Its paths name the lock: one child of its shape is enough, a stray
 	// one is an unparsed anomaly.
@@ -252,6 +252,9 @@ func (c *compiled) parse(raw string) (Name, partValues, bool) {
 	}
 	if c.hooks.accepts != nil && !c.hooks.accepts(vals) {
 		return Name{Raw: raw, Kind: KindUnparsed}, partValues{}, false
+	}
+	if c.hooks.kind != nil {
+		n.Kind = c.hooks.kind(vals)
 	}
 	if s, ok := vals.get(partSeq); ok {
 		n.SeqText = s

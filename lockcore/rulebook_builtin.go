@@ -40,10 +40,16 @@ func builtinShapes() []builtin {
 		// id (and every lock holding one) to the parser, which reads them as
 		// it always did, never taking a protected-mode _c_ name for kazoo's.
 		{Entry: mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id:hex}__lock__{seq}", OrderText, "")},
+		// A name of Curator's protected form is never kazoo's (kazoo
+		// ignores no name that ends its way, but Curator's is read first).
+		// kazoo's Lock and WriteLock write the same names: a __lock__ node
+		// is a write only beside readers. A reader is kazoo's own kind, so
+		// that its server watches are read as kazoo's reader before 2.9
+		// waits (on the newest write, even one queued after it).
 		{Entry: Entry{Name: string(RecipeKazooRWLock), About: "kazoo ReadLock and WriteLock sharing one path",
 			Children: "{id}__{mode}__{seq}", Modes: map[string]Mode{"lock": ModeWrite, "rlock": ModeRead},
-			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText,
-			Coded: queue + ", watches.go (a reader before kazoo 2.9 waits on the newest write)"}},
+			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText},
+			hooks: hooks{accepts: notProtected, lockHas: hasKazooReader, kind: kazooKind}},
 		{Entry: Entry{Name: string(RecipeKazooSemaphore), About: "kazoo Semaphore: one lease node per holder, max_leases in the node's data, acquirers queue in <path>-__lock__",
 			Children: "{id:hex}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren,
 			Coded: "semaphore.go, shape.go (the sibling queue)"}},
@@ -118,4 +124,31 @@ func unsignedSession(vals partValues) bool {
 	s, _ := vals.get(partSession)
 	_, ok := parseSessionText(s)
 	return ok
+}
+
+// hasKazooReader: a parent of kazoo's names is a read/write lock only when
+// a reader is among them; without one it is kazoo's Lock.
+func hasKazooReader(names []string) bool {
+	for _, n := range names {
+		if strings.Contains(n, "__rlock__") {
+			return true
+		}
+	}
+	return false
+}
+
+// kazooKind is the kind of a kazoo read/write lock's contender by its
+// mode word.
+func kazooKind(vals partValues) NameKind {
+	if m, _ := vals.get(partMode); m == "rlock" {
+		return KindKazooRead
+	}
+	return KindKazooLock
+}
+
+// notProtected: a name with Curator's protected-mode prefix is Curator's,
+// whatever it ends in.
+func notProtected(vals partValues) bool {
+	id, _ := vals.get(partID)
+	return !strings.HasPrefix(id, curatorPrefix)
 }

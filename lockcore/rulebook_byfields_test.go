@@ -17,7 +17,7 @@ import (
 
 // byFieldsRecipes are the built-in entries read by their fields alone
 // that Go code used to read.
-var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock, RecipeZKWriteLock, RecipeSessionLock}
+var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock, RecipeZKWriteLock, RecipeSessionLock, RecipeKazooRWLock}
 
 // bookReading is the built-in book with recipe read by Go code (coded) or
 // by its fields.
@@ -102,6 +102,8 @@ func (g childGen) name(recipe Recipe) string {
 		return "x-" + g.pick(decimal, decimal, decimal, g.session()) + "-" + g.seq()
 	case RecipeSessionLock:
 		return "lock-" + g.session() + "-" + g.seq()
+	case RecipeKazooRWLock:
+		return g.pick(g.hex(32), g.hex(32), "web-1") + g.pick("__lock__", "__rlock__", "__rlock__") + g.seq()
 	case RecipeCuratorLeaderLatch:
 		return "_c_" + g.pick(g.uuid(), g.uuid(), g.hex(32)) + "-latch-" + g.seq()
 	case RecipeCuratorRWLock:

@@ -19,6 +19,13 @@ type hooks struct {
 	// given the parts the pattern read: the form of a session its client
 	// gives, where {session} takes any session's.
 	accepts func(vals partValues) bool
+	// lockHas says whether a lock whose every child the entry's pattern
+	// reads is the entry's, by what is among its children (kazoo's
+	// read/write lock needs a reader).
+	lockHas func(names []string) bool
+	// kind is the name kind a contender the pattern read takes, for the
+	// watches its client's kind is known to set (kazoo's reader).
+	kind func(vals partValues) NameKind
 	// readsOwnWrite says, for a read-write entry, whether a reader holds
 	// although the first write is ahead of it, because its own session
 	// holds that write (Curator lets the write holder take the read lock
