@@ -201,8 +201,7 @@ func solrShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeSolrElection), About: "Apache SolrCloud's elections (overseer, shard leaders)",
 		Children: "{session}-{id}-n_{seq}", Grant: GrantElection, Order: OrderNumber,
-		Coded: "parsename_apps.go, app_solr.go (the leader node, equal sequences ordered by name)",
-	}, hooks: hooks{names: solrNames, app: analyzeSolr, related: solrRelated}}
+	}, hooks: hooks{names: solrNames, accepts: solrSession, kind: solrKind, app: analyzeSolr, related: solrRelated}}
 }
 
 // solrRelated names an election's leader node, and the shard's node above
@@ -217,3 +216,19 @@ func solrRelated(lockPath string, _ Node, childNames []string) []string {
 	}
 	return []string{leader, parent}
 }
+
+// solrSession: Solr writes its session id as a Java long in decimal,
+// negative for half of all session ids.
+func solrSession(vals partValues) bool {
+	s, _ := vals.get(partSession)
+	if !isDecimal(strings.TrimPrefix(s, "-")) {
+		return false
+	}
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
+}
+
+// solrKind: Solr's candidates sharing a sequence (one that joined at the
+// head takes the sequence of the one it overtakes) are ordered by name,
+// which Solr's kind of name says.
+func solrKind(partValues) NameKind { return KindSolrElection }

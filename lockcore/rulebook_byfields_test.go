@@ -17,7 +17,7 @@ import (
 
 // byFieldsRecipes are the built-in entries read by their fields alone
 // that Go code used to read.
-var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock, RecipeZKWriteLock, RecipeSessionLock, RecipeKazooRWLock}
+var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock, RecipeZKWriteLock, RecipeSessionLock, RecipeKazooRWLock, RecipeSolrElection}
 
 // bookReading is the built-in book with recipe read by Go code (coded) or
 // by its fields.
@@ -104,6 +104,9 @@ func (g childGen) name(recipe Recipe) string {
 		return "lock-" + g.session() + "-" + g.seq()
 	case RecipeKazooRWLock:
 		return g.pick(g.hex(32), g.hex(32), "web-1") + g.pick("__lock__", "__rlock__", "__rlock__") + g.seq()
+	case RecipeSolrElection:
+		decimal := fmt.Sprint(g.pick("", "-") + fmt.Sprint(0x100000000000000+g.r.Int64N(8)))
+		return g.pick(decimal, decimal, decimal, g.session()) + "-" + g.pick("core_node3", "10.0.0.1:8983_solr", "a-b") + "-n_" + g.pick(g.seq(), "0000000004")
 	case RecipeCuratorLeaderLatch:
 		return "_c_" + g.pick(g.uuid(), g.uuid(), g.hex(32)) + "-latch-" + g.seq()
 	case RecipeCuratorRWLock:
