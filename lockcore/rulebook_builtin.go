@@ -12,20 +12,17 @@ import (
 // the fields cannot say (the order it sorts sequences in, which nodes it
 // counts as contenders); their fields state the same rules, and
 // TestBuiltinEntriesAgreeWithParser holds the two together. An entry
-// without Coded is read by its fields alone, as a user's entry is.
+// without Coded is read by its fields, as a user's entry is, and by the
+// hooks beside it for what no field states.
 func builtinShapes() []builtin {
-	mutex := func(name, about, children string, order SeqOrder, coded string) Entry {
-		return Entry{Name: name, About: about, Children: children, Grant: GrantMutex, Order: order, Coded: coded}
+	mutex := func(name, about, children string, order SeqOrder) Entry {
+		return Entry{Name: name, About: about, Children: children, Grant: GrantMutex, Order: order}
 	}
-	const (
-		queue    = "parsename.go, queueorder.go"
-		election = "parsename.go, queueorder.go"
-	)
 	return []builtin{
 		// A LeaderSelector's id in its node's data names the holder, which
 		// no identity rule states: readCurator does.
 		{Entry: mutex(string(RecipeCuratorMutex), "Apache Curator InterProcessMutex (also LeaderSelector), protected mode",
-			"_c_{id:uuid}-lock-{seq}", OrderText, ""), hooks: hooks{app: readCurator}},
+			"_c_{id:uuid}-lock-{seq}", OrderText), hooks: hooks{app: readCurator}},
 		{Entry: Entry{Name: string(RecipeCuratorRWLock), About: "Apache Curator InterProcessReadWriteLock",
 			Children: "_c_{id:uuid}-{mode}{seq}", Modes: map[string]Mode{"__READ__": ModeRead, "__WRIT__": ModeWrite},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadFirstWrite, Order: OrderText}, hooks: hooks{readsOwnWrite: curatorReadsOwnWrite}},
@@ -35,11 +32,11 @@ func builtinShapes() []builtin {
 		// zk.Lock waits on every child whose text after the last '-' is a
 		// number, whatever its shape: a lock with a child of another name is
 		// read by the parser, which knows that, as it always was.
-		{Entry: mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex32}-lock-{seq}", OrderNumber, "")},
+		{Entry: mutex(string(RecipeGoZKLock), "go-zookeeper zk.Lock", "_c_{id:hex32}-lock-{seq}", OrderNumber)},
 		// kazoo's ids are a uuid4's hex: {id:hex} leaves names of any other
 		// id (and every lock holding one) to the parser, which reads them as
 		// it always did, never taking a protected-mode _c_ name for kazoo's.
-		{Entry: mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id:hex}__lock__{seq}", OrderText, "")},
+		{Entry: mutex(string(RecipeKazooLock), "kazoo Lock (also Election)", "{id:hex}__lock__{seq}", OrderText)},
 		// A name of Curator's protected form is never kazoo's (kazoo
 		// ignores no name that ends its way, but Curator's is read first).
 		// kazoo's Lock and WriteLock write the same names: a __lock__ node
@@ -55,7 +52,7 @@ func builtinShapes() []builtin {
 			Coded: "semaphore.go, shape.go (the sibling queue)"}},
 		// WriteLock writes its session as a non-negative decimal long,
 		// narrower than {session}, and sees no wrapped sequence.
-		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber, ""),
+		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber),
 			hooks: hooks{accepts: writeLockName}},
 		// Its id, in the node's data, names a participant: readCurator.
 		{Entry: Entry{Name: string(RecipeCuratorLeaderLatch), About: "Apache Curator LeaderLatch: the lowest leads",
@@ -67,7 +64,7 @@ func builtinShapes() []builtin {
 			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText}},
 		// The shape writes its session unsigned, in decimal up to 2^64-1 or
 		// in hex; {session} would also take a negative decimal.
-		{Entry: mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText, ""),
+		{Entry: mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText),
 			hooks: hooks{accepts: unsignedSession}},
 		{Entry: Entry{Name: string(RecipeEphemeral), About: "a plain ephemeral node whose path mentions lock or mutex, in any case: its creator holds",
 			Paths: []string{"/**"}, Grant: GrantSingleNode, Identity: "text", Coded: "classify.go (the path's words)"}},
