@@ -11,18 +11,19 @@ import (
 // layers ranks the product packages as docs/architecture.md draws them:
 // main.go → internal/… (the command line, the SSH server, the demo, the
 // exporter) → ui → model (with model/check and model/fleet) and recording
-// → zkwatch → lockcore ("." is the module's root, main.go). A package is in the layer of the longest prefix
+// → zkwatch → lockclient → lockcore ("." is the module's root, main.go). A package is in the layer of the longest prefix
 // of its path named here, so a new package under one of them takes its
 // parent's place; scripts are tools beside the binary.
 var layers = map[string]int{
-	".":         5,
-	"scripts":   5,
-	"internal":  4,
-	"ui":        3,
-	"model":     2,
-	"recording": 2,
-	"zkwatch":   1,
-	"lockcore":  0,
+	".":          6,
+	"scripts":    6,
+	"internal":   5,
+	"ui":         4,
+	"model":      3,
+	"recording":  3,
+	"zkwatch":    2,
+	"lockclient": 1,
+	"lockcore":   0,
 }
 
 // layer returns the rank of a package of this module, and false for a
@@ -87,13 +88,14 @@ func TestLayersPointOneWay(t *testing.T) {
 // TestLayerPlacesPackages keeps layer() itself honest.
 func TestLayerPlacesPackages(t *testing.T) {
 	for path, want := range map[string]int{
-		module:                         5,
-		module + "/internal/cli":       4,
-		module + "/internal/serve/hub": 4,
-		module + "/ui":                 3,
-		module + "/model/check":        2,
-		module + "/recording/txnlog":   2,
-		module + "/zkwatch/jute":       1,
+		module:                         6,
+		module + "/internal/cli":       5,
+		module + "/internal/serve/hub": 5,
+		module + "/ui":                 4,
+		module + "/model/check":        3,
+		module + "/recording/txnlog":   3,
+		module + "/zkwatch/jute":       2,
+		module + "/lockclient":         1,
 		module + "/lockcore":           0,
 	} {
 		if got, ok := layer(path); !ok || got != want {

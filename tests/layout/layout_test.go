@@ -87,30 +87,6 @@ func TestLeavesImportNothingOfZklocks(t *testing.T) {
 	}
 }
 
-// above names, for a product package low in the layers, the only packages
-// of zklocks it may import: the lock client takes locks by what lockcore
-// says a lock is, and nothing above it.
-var above = map[string][]string{
-	module + "/lockclient": {module + "/lockcore"},
-}
-
-// TestLowLayersImportOnlyBelow lists the own (non-test) imports of each
-// package in above with `go list` and fails on one of this module that it
-// does not allow.
-func TestLowLayersImportOnlyBelow(t *testing.T) {
-	for pkg, allowed := range above {
-		out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, pkg).Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", pkg, err)
-		}
-		for _, imported := range strings.Fields(string(out)) {
-			if (imported == module || strings.HasPrefix(imported, module+"/")) && !slices.Contains(allowed, imported) {
-				t.Errorf("%s imports %s; it may import only %v of zklocks", pkg, imported, allowed)
-			}
-		}
-	}
-}
-
 // TestRigTellsRigs keeps rig() itself honest.
 func TestRigTellsRigs(t *testing.T) {
 	for path, want := range map[string]bool{
