@@ -231,13 +231,18 @@ func lazyInterest(get func() Interest) func() Interest {
 // ask was abandoned. Refusals are remembered either way.
 func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, noAdmin map[string]error, kept map[string]memberAnswer, interest, focus func() Interest) {
 	answers := make([]memberAnswer, len(e.servers))
+	overKnown := false
+	for _, server := range e.servers {
+		overKnown = overKnown || e.overBudgetFresh(kept[server])
+	}
 	var wg sync.WaitGroup
 	for i, server := range e.servers {
 		wg.Go(func() {
-			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], interest, focus, f.consEvery)
+			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], f.consEvery, overKnown)
 		})
 	}
 	wg.Wait()
+	e.readTables(f.ctx, answers, refused, kept, interest, focus)
 	tables := tableSources(answers)
 	e.mu.Lock()
 	e.hearSilence(answers)
@@ -317,4 +322,13 @@ type memberAnswer struct {
 	// overBudget is the watches the member holds (wchs), when more than
 	// budget allows to read its table.
 	overBudget, budget int
+	// watchTotal is the watches the member holds as wchs last said (-1
+	// when unknown), asked at watchTotalAt.
+	watchTotal   int
+	watchTotalAt time.Time
+	// reached: the member answered srvr, and was asked the rest.
+	reached bool
+	// tableSkipped: the member's table was not read because another
+	// member's cannot be (see readTables), which that member's note says.
+	tableSkipped bool
 }

@@ -5,20 +5,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/zklocks/zklocks/zkwatch/words"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/zklocks/zklocks/zkwatch/words"
 )
 
 // askMember asks server for srvr, then, if it answered or refused only
 // srvr, for the other words it has not refused before: cons (consEvery
-// after its last ask) and the watch table when their cost allows, else the
-// last answers are kept. Each word
+// after its last ask) when its cost allows, else the last answer is kept,
+// and wchs where the watch table may be read (see askSummary). Each word
 // the member refuses is asked of its AdminServer instead, unless noAdmin
-// says it has none.
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, interest, focus func() Interest, consEvery time.Duration) memberAnswer {
-	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}}
+// says it has none. The watch table is read after, once every member's
+// wchs is in (see readTables).
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, consEvery time.Duration, overKnown bool) memberAnswer {
+	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}, watchTotal: -1}
 	var answer words.StatusAnswer
 	via, ok := e.word(ctx, &a, refused, "srvr", answer.Reader(), e.wordTimeout)
 	if !ok && !slices.Contains(a.info.Refused, "srvr") {
@@ -33,9 +36,91 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 	if ok {
 		a.info.Status = st
 	}
+	a.reached = true
 	e.askCons(ctx, &a, refused, kept, consEvery)
-	e.askWatches(ctx, &a, refused, kept, interest, focus)
+	e.askSummary(ctx, &a, refused, kept, overKnown)
 	return a
+}
+
+// overBudgetPeriods is how many periods a member found over the watch
+// budget is taken to stay over it before wchs is asked again: its table
+// could not be read sooner anyway (300 times what reading it takes, and
+// tens of megabytes past the budget), and while one member's table cannot
+// be read, no member's is, so no member is asked wchs meanwhile.
+const overBudgetPeriods = 6
+
+// overBudgetFresh reports whether kept says its member held more watches
+// than the budget no longer than overBudgetPeriods periods ago.
+func (e *Enricher) overBudgetFresh(kept memberAnswer) bool {
+	return kept.watchTotal > e.budget() && e.now().Sub(kept.watchTotalAt) < overBudgetPeriods*e.interval
+}
+
+// askSummary asks, in WatchesAuto, how many watches the member holds
+// (wchs), to tell whether its table may be read. While some member was
+// found over the budget recently (overKnown), none is asked: that
+// member's last count is kept, and no table will be read.
+func (e *Enricher) askSummary(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, overKnown bool) {
+	if e.Mode != WatchesAuto {
+		return
+	}
+	if overKnown {
+		if e.overBudgetFresh(kept) {
+			a.watchTotal, a.watchTotalAt = kept.watchTotal, kept.watchTotalAt
+		}
+		return
+	}
+	var text string
+	total := -1
+	at := e.now()
+	via, ok := e.word(ctx, a, refused, "wchs", words.Reader{Text: words.TextReader(&text), JSON: words.AdminWatchSummary(&total)}, e.wordTimeout)
+	var err error
+	if via == words.ViaWord {
+		total, err = words.ParseWchs(text)
+	}
+	if ok && err == nil {
+		a.watchTotal, a.watchTotalAt = total, at
+	}
+}
+
+// readTables reads the members' watch tables into answers, concurrently,
+// as Mode and Budget allow. A merged table needs every member's: while
+// one member holds more watches than the budget (or one cannot be
+// asked), no member's table is read, but for the lock the operator
+// looks at (focus), whose table is read of every member, paced by its
+// cost like any table read.
+func (e *Enricher) readTables(ctx context.Context, answers []memberAnswer, refused map[string]map[string]bool, kept map[string]memberAnswer, interest, focus func() Interest) {
+	if e.Mode == WatchesRecipe {
+		return
+	}
+	over := false
+	for i := range answers {
+		over = over || answers[i].watchTotal > e.budget()
+	}
+	of := interest
+	switch {
+	case len(e.Missing) > 0:
+		// The picture can have no table (see withMissing).
+		return
+	case over && focus().Lock == "":
+		for i := range answers {
+			switch a := &answers[i]; {
+			case a.watchTotal > e.budget():
+				a.overBudget, a.budget = a.watchTotal, e.budget()
+			case a.reached:
+				a.tableSkipped = true
+			}
+		}
+		return
+	case over:
+		of = focus
+	}
+	var wg sync.WaitGroup
+	for i := range answers {
+		if a := &answers[i]; a.reached {
+			wg.Go(func() { e.askWatches(ctx, a, refused[a.info.Addr], kept[a.info.Addr], of) })
+		}
+	}
+	wg.Wait()
 }
 
 // askCons reads the member's connections into a, or keeps the last ones
@@ -61,36 +146,12 @@ func (e *Enricher) askCons(ctx context.Context, a *memberAnswer, refused map[str
 	a.consAt, a.consVia, a.consDone = at, via, e.now()
 }
 
-// askWatches reads the member's watch table into a, as Mode and Budget
-// allow: wchc, or wchp where wchc is refused (or the AdminServer's watches
-// where both are), streamed and kept to what interest names (asked only
-// once the table may be read). A table read less than its cost allows
-// ago is reused.
-func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interestOf, focusOf func() Interest) {
-	if e.Mode == WatchesRecipe {
-		return
-	}
-	var interest Interest
-	if e.Mode == WatchesAuto {
-		var text string
-		total := -1
-		via, ok := e.word(ctx, a, refused, "wchs", words.Reader{Text: words.TextReader(&text), JSON: words.AdminWatchSummary(&total)}, e.wordTimeout)
-		var err error
-		if via == words.ViaWord {
-			total, err = words.ParseWchs(text)
-		}
-		if ok && err == nil && total > e.budget() {
-			if interest = focusOf(); interest.Lock == "" {
-				a.overBudget, a.budget = total, e.budget()
-				return
-			}
-			// Over the budget for every lock, but not for the one
-			// the operator looks at: paced like any table read.
-		}
-	}
-	if interest.Lock == "" {
-		interest = interestOf()
-	}
+// askWatches reads the member's watch table into a: wchc, or wchp where
+// wchc is refused (or the AdminServer's watches where both are),
+// streamed and kept to what interestOf names (asked only once the table
+// is to be read). A table read less than its cost allows ago is reused.
+func (e *Enricher) askWatches(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, interestOf func() Interest) {
+	interest := interestOf()
 	// A table read before locks were first tracked holds none of their
 	// watches: it is read again as soon as its cost allows, not a period
 	// later.

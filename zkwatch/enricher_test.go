@@ -522,3 +522,73 @@ func TestEnrichmentWithinChrootKeepsTheMark(t *testing.T) {
 		t.Errorf("the mark read through chroot /app: %q %v", p, ok)
 	}
 }
+
+// A merged watch table needs every member's: while one member holds more
+// watches than the budget, the others' tables are not read (their cost to
+// the member and to zklocks would buy nothing), and the note names the
+// member over the budget alone. wchs, which says so, is asked again only
+// after overBudgetPeriods periods, of no member meanwhile.
+func TestEnricherReadsNoTableWhileAMemberIsOverBudget(t *testing.T) {
+	over := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_leader.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(250_000)})
+	within := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_follower.txt"), "cons": readReply(t, "cons_follower.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(4)})
+	e, clock := newTestEnricher(5*time.Second, over, within)
+	named := 0
+	e.Interest = func() Interest { named++; return Interest{} }
+	note := "250000 watches, over the budget of 100000, on " + over.addr
+	for i := range overBudgetPeriods {
+		en := e.Poll(context.Background())
+		if en.Watches != nil || en.WatchesNote != note {
+			t.Fatalf("poll %d: watches %v, note %q, want %q", i, en.Watches, en.WatchesNote, note)
+		}
+		if !en.Complete {
+			t.Errorf("poll %d: cons is asked as before: %q", i, en.ClientsNote)
+		}
+		clock.advance(5 * time.Second)
+	}
+	for _, m := range []*fakeMember{over, within} {
+		if got := m.counts(); got["wchc"]+got["wchp"] != 0 || got["wchs"] != 1 || got["srvr"] != overBudgetPeriods {
+			t.Errorf("%s asked %v: srvr every period, wchs once, no table", m.addr, got)
+		}
+	}
+	if named != 0 {
+		t.Errorf("the locks of interest named %d times for no table read", named)
+	}
+	e.Poll(context.Background())
+	for _, m := range []*fakeMember{over, within} {
+		if got := m.counts()["wchs"]; got != 2 {
+			t.Errorf("%s asked wchs %d times after %d periods, want twice", m.addr, got, overBudgetPeriods)
+		}
+	}
+}
+
+// Over the budget, the focused lock's table is read of every member, the
+// one within the budget too, for that lock alone: the members' whole
+// tables are not merged with it.
+func TestEnricherReadsEveryMemberForTheFocusedLockOverBudget(t *testing.T) {
+	over := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_leader.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(250_000)})
+	within := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_follower.txt"), "cons": readReply(t, "cons_follower.txt"),
+		"wchp": "/locks/l2/lock-0000000000\n\t0x1000009615b0000\n", "wchs": wchsReply(1)})
+	e, _ := newTestEnricher(5*time.Second, over, within)
+	named := 0
+	e.Interest = func() Interest { named++; return Interest{} }
+	e.Focus = func() Interest {
+		return Interest{Within: func(p string) bool { return strings.HasPrefix(p, "/locks/l2/") },
+			Covers: func(l string) bool { return l == "/locks/l2" }, Lock: "/locks/l2"}
+	}
+	en := e.Poll(context.Background())
+	if en.Watches == nil || en.WatchesNote != "" || en.WatchesFor != "/locks/l2" {
+		t.Fatalf("watches %v, note %q, for %q", en.Watches, en.WatchesNote, en.WatchesFor)
+	}
+	if got, want := en.Watches.Watchers("/locks/l2/lock-0000000000"), []int64{0x10000094ea10001, 0x1000009615b0000}; !reflect.DeepEqual(got, want) {
+		t.Errorf("watchers of the focused lock's node: %x, want %x (both members')", got, want)
+	}
+	if _, ok := en.ByPath["/locks/l1/_c_1-lock-0000000000"]; ok {
+		t.Errorf("a watch outside the focused lock was kept: %v", en.ByPath)
+	}
+	if named != 0 {
+		t.Errorf("every lock named %d times for tables read for one", named)
+	}
+}
