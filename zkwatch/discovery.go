@@ -120,7 +120,11 @@ func (w *Watcher) foundLock(p string) {
 // returns false when dump could not be used. With owners, the owners of
 // the contenders it lists are kept for the first sync (see ReadLater).
 func (w *Watcher) dumpRound(ctx context.Context, owners bool) bool {
+	live := w.persist.liveSet()
 	candidates, owned, err := w.dump(ctx, owners)
+	if err == nil {
+		w.persist.dumpedLive.Store(live)
+	}
 	w.mu.Lock()
 	if owned != nil {
 		w.toFill.dumpOwners = owned
@@ -150,11 +154,20 @@ func (w *Watcher) dumpLoop(ctx context.Context) {
 		if refused {
 			return
 		}
-		wait := time.Until(w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()))
+		every := w.dumpEvery()
+		wait := max(time.Until(w.costs.Next(w.dumpMember(), "dump", every)), min(every/10, dumpRecheck))
+		if wait > dumpRecheck {
+			// The pace may change meanwhile: the persistent watch
+			// lost makes dump the way to find new locks again.
+			wait = dumpRecheck
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(max(wait, w.dumpEvery()/10)):
+		case <-time.After(wait):
+		}
+		if !w.costs.Due(w.dumpMember(), "dump", w.dumpEvery()) {
+			continue
 		}
 		if w.dumpRound(ctx, false) {
 			w.emitDiscovery(ctx)
@@ -243,13 +256,21 @@ func (w *Watcher) dumpEvery() time.Duration {
 	if w.cfg.DumpEvery > 0 {
 		every = w.cfg.DumpEvery
 	}
-	if w.persist.live.Load() {
-		// The watch finds new locks at once; dump only makes up for what
-		// it cannot tell.
+	switch live := w.persist.liveSet(); {
+	case live != 0 && live == w.persist.dumpedLive.Load():
+		// The watch has told of every node created since the last dump.
+		return max(every*persistSlowdown, persistDumpEvery)
+	case live != 0:
+		// The watch finds new locks at once; dump only makes up for
+		// what it could not tell before it was set.
 		every *= persistSlowdown
 	}
 	return every
 }
+
+// dumpRecheck is the longest dumpLoop waits before it looks again at
+// whether dump is due.
+const dumpRecheck = 30 * time.Second
 
 // Costs returns the counter of the four-letter words the watcher asks.
 func (w *Watcher) Costs() *words.Costs { return w.costs }

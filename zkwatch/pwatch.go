@@ -67,6 +67,13 @@ const (
 	// persistent watch is live: it still finds what the watch cannot
 	// (a lock made while its connection was down).
 	persistSlowdown = 6
+	// persistDumpEvery is the least gap between two dumps once a dump
+	// was asked while the watch was live and it has stayed live since:
+	// the watch has told of every node created after that dump, and a
+	// connection lost is made up for by a re-read of the roots, so the
+	// next dump makes up for nothing; it is asked as rarely as the walk
+	// runs, should anything have slipped between the two.
+	persistDumpEvery = defaultWalkEvery
 	// persistRetryMax bounds the wait between two attempts to connect.
 	persistRetryMax = 10 * time.Second
 	// persistStopTimeout bounds removing the watch and closing the
@@ -78,15 +85,19 @@ const (
 // guards it: notifications arrive on the session's reading goroutine, at
 // any rate, and must not wait for the watcher's mu.
 type persistState struct {
-	live     atomic.Bool
-	count    atomic.Int64 // notifications taken
-	spent    atomic.Int64 // nanoseconds spent taking them
-	wake     chan struct{}
-	mu       sync.Mutex
-	desc     PersistentWatch
-	queue    map[string]string // directory → a child created in it
-	overflow bool              // dropped notifications since the last take
-	reread   *walker           // a re-read under way
+	live atomic.Bool
+	// sets counts the times the watch was set (went live); dumpedLive is
+	// sets as it was when the last dump answered was asked, if the watch
+	// was live then (see liveSet), else 0.
+	sets, dumpedLive atomic.Int64
+	count            atomic.Int64 // notifications taken
+	spent            atomic.Int64 // nanoseconds spent taking them
+	wake             chan struct{}
+	mu               sync.Mutex
+	desc             PersistentWatch
+	queue            map[string]string // directory → a child created in it
+	overflow         bool              // dropped notifications since the last take
+	reread           *walker           // a re-read under way
 	// rereadAgain: something was dropped while it was under way, maybe
 	// where it had passed already: another follows it.
 	rereadAgain bool
@@ -121,6 +132,15 @@ func (ps *persistState) version(member string, ask func() (string, error)) (stri
 		ps.mu.Unlock()
 	}
 	return v, err
+}
+
+// liveSet names the watch's current setting while it is live (it
+// changes each time the watch is set again), and is 0 while it is not.
+func (ps *persistState) liveSet() int64 {
+	if !ps.live.Load() {
+		return 0
+	}
+	return ps.sets.Load()
 }
 
 // describe returns what Discovery says of the watch.
@@ -184,6 +204,7 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 		if first {
 			w.discovery.loops.Go(func() { w.persistentQueue(ctx) })
 		}
+		ps.sets.Add(1)
 		ps.live.Store(true)
 		ps.update(func(d *PersistentWatch) {
 			d.Note, d.Server, d.Version = "", server, version

@@ -255,3 +255,41 @@ func TestIntegrationPersistentWatchFlood(t *testing.T) {
 		t.Error("no Discovery said that the overflow's re-read was under way")
 	}
 }
+
+// TestIntegrationPersistentWatchSparesTheDump: once a dump was read while
+// the persistent watch was live, and the watch has stayed live, dump is
+// asked no more on its period (here 100 ms, six times that while the
+// watch is live): the watch has told of every node created since, and a
+// lock made in a new subtree is still found at once.
+func TestIntegrationPersistentWatchSparesTheDump(t *testing.T) {
+	t.Parallel()
+	zks := zktest.Start(t)
+	admin := zks.Connect(t)
+	bigTree(t, admin)
+	conn := watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second})
+	cfg := slowDiscovery
+	cfg.DumpEvery, cfg.Costs = 100*time.Millisecond, words.NewCosts()
+	c := watchtest.Watch(t, conn, cfg)
+	c.Until(t, "the persistent watch live", func(s *model.State) bool { return s.Discovery.Persistent.Live })
+	live := time.Now()
+	c.Until(t, "a dump read while the watch was live", func(s *model.State) bool { return s.Discovery.DumpAt.After(live) })
+	dumps := func() int {
+		for _, m := range cfg.Costs.Snapshot() {
+			for _, w := range m.Words {
+				if w.Word == "dump" {
+					return w.Asks
+				}
+			}
+		}
+		return 0
+	}
+	before, dumpAt := dumps(), c.State().Discovery.DumpAt
+	// Ten of the live watch's dump periods.
+	time.Sleep(6 * time.Second)
+	mkdirs(t, admin, "/big/plain/n-007/spared", "/big/plain/n-007/spared/lock")
+	contender(t, admin, "/big/plain/n-007/spared/lock")
+	c.Until(t, "the lock in a new subtree", participants("/big/plain/n-007/spared/lock", 1))
+	if got, d := dumps(), c.State().Discovery; got != before || !d.DumpAt.Equal(dumpAt) || !d.Persistent.Live {
+		t.Errorf("dump asked %d times more with the watch live throughout (last read %v, then %v): %+v", got-before, dumpAt, d.DumpAt, d.Persistent)
+	}
+}

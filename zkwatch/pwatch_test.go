@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"testing"
+	"time"
 
 	"github.com/zklocks/zklocks/zkwatch/jute"
 )
@@ -79,6 +80,34 @@ func TestAtLeastPersistentWatches(t *testing.T) {
 		"3.5.9": false, "3.4.14": false, "": false, "x.y": false, "3": false} {
 		if got := atLeast(v, 3, 6); got != want {
 			t.Errorf("atLeast(%q, 3, 6) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// While the persistent watch is live, dump is asked six times less
+// often; once a dump was asked while it was live, and it has stayed
+// live, as rarely as the walk runs. A watch set again (its connection
+// lost) brings the quicker pace back until the next dump, and no watch
+// the plain one.
+func TestDumpPaceFollowsThePersistentWatch(t *testing.T) {
+	w := &Watcher{persist: newPersistState(0)}
+	ps := w.persist
+	steps := []struct {
+		name string
+		do   func()
+		want time.Duration
+	}{
+		{"no watch", func() {}, defaultDumpEvery},
+		{"the watch set", func() { ps.sets.Add(1); ps.live.Store(true) }, defaultDumpEvery * persistSlowdown},
+		{"a dump while it is live", func() { ps.dumpedLive.Store(ps.liveSet()) }, persistDumpEvery},
+		{"its connection lost", func() { ps.live.Store(false) }, defaultDumpEvery},
+		{"the watch set again", func() { ps.sets.Add(1); ps.live.Store(true) }, defaultDumpEvery * persistSlowdown},
+		{"a dump while it is live again", func() { ps.dumpedLive.Store(ps.liveSet()) }, persistDumpEvery},
+	}
+	for _, s := range steps {
+		s.do()
+		if got := w.dumpEvery(); got != s.want {
+			t.Errorf("%s: dump every %v, want %v", s.name, got, s.want)
 		}
 	}
 }
