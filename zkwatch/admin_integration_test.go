@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
@@ -92,8 +91,18 @@ func TestIntegrationEnricherAdminServer(t *testing.T) {
 	}
 	e2 := NewEnricher(addrs, 0)
 	e2.Admin, e2.Mode, e2.Budget = admin, WatchesAuto, 10
-	if en := e2.Poll(context.Background()); en.Watches != nil || !strings.Contains(en.WatchesNote, "over the budget of 10") {
+	e2.wordTimeout = time.Minute
+	if en := e2.Poll(context.Background()); en.Watches != nil || en.WatchesNote != "13 watches, over the budget of 10, on "+addrs[2] {
 		t.Errorf("over the budget: watches %v, note %q", en.Watches, en.WatchesNote)
+	}
+	// Nor is any other member's, within the budget: without the table of
+	// the member over it, theirs make no table.
+	for _, m := range e2.Costs.Snapshot() {
+		for _, w := range m.Words {
+			if w.Word == "wchc" || w.Word == "wchp" {
+				t.Errorf("%s asked for its watch table (%s, %d times) while %s is over the budget", m.Member, w.Word, w.Asks, addrs[2])
+			}
+		}
 	}
 }
 

@@ -137,6 +137,29 @@ func TestIntegrationEnricherEnsemble(t *testing.T) {
 		t.Errorf("watches of b: %q (note %q)", got, en.WatchesNote)
 	}
 
+	// One member over the watch budget: no member's table is read, and
+	// the note names that member alone.
+	if _, _, _, err := b.ExistsW("/e2"); err != nil {
+		t.Fatal(err)
+	}
+	proxies := make([]*wordProxy, len(addrs))
+	var proxied []string
+	for i, addr := range addrs {
+		proxies[i] = newWordProxy(t, addr)
+		proxied = append(proxied, proxies[i].addr)
+	}
+	e := NewEnricher(proxied, 0)
+	e.Mode, e.Budget = WatchesAuto, 1
+	en = e.Poll(context.Background())
+	if want := "2 watches, over the budget of 1, on " + proxied[1]; en.Watches != nil || en.WatchesNote != want {
+		t.Errorf("one member over the budget: watches %v, note %q, want %q", en.Watches, en.WatchesNote, want)
+	}
+	for i, p := range proxies {
+		if got := p.counts(); got["wchc"]+got["wchp"] != 0 || got["wchs"] != 1 || got["cons"] != 1 {
+			t.Errorf("member %d asked %v: cons and wchs, no table", i, got)
+		}
+	}
+
 	// Without a quorum, the last member up says it is not serving, to every
 	// word but ruok; the stopped ones do not answer.
 	members[0].Stop()
