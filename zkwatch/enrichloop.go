@@ -69,7 +69,9 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 		if en.Complete {
 			listed = en.Clients
 		}
-		wake, ok := w.nextPoll(ctx, tick.C, every, polled, again)
+		// Locks found call an early poll only for the watch table: none
+		// when the last picture had none (refused, or over the budget).
+		wake, ok := w.nextPoll(ctx, tick.C, every, polled, again, en.Watches != nil)
 		if !ok {
 			return
 		}
@@ -135,14 +137,20 @@ const (
 // none of their watches, and their waiters would be judged by the
 // recipes' rules alone until the next period ("watches: recipe" on a
 // table that can be read). Such early polls come at most every earlyGap
-// (or every, if shorter); what they ask beyond srvr is paced by its cost
-// as always. It reports why it woke, and false for ok when ctx ends.
-func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every time.Duration, last, again time.Time) (wake, bool) {
+// (or every, if shorter), and only when table (the last picture had a
+// watch table): otherwise they would ask every member srvr again for a
+// table that cannot be read. What they ask beyond srvr is paced by its
+// cost as always. It reports why it woke, and false for ok when ctx ends.
+func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every time.Duration, last, again time.Time, table bool) (wake, bool) {
 	var look <-chan time.Time
 	if !again.IsZero() {
 		t := time.NewTimer(time.Until(again))
 		defer t.Stop()
 		look = t.C
+	}
+	var found <-chan struct{}
+	if table {
+		found = w.enrich.lockFound
 	}
 	select {
 	case <-ctx.Done():
@@ -151,7 +159,7 @@ func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every tim
 		return wakeTick, true
 	case <-look:
 		return wakeSecondLook, true
-	case <-w.enrich.lockFound:
+	case <-found:
 	}
 	wait := max(foundSettle, time.Until(last.Add(min(earlyGap, every))))
 	settle := time.NewTimer(min(wait, every))

@@ -90,3 +90,23 @@ func TestEnricherTickALittleEarlyAsksAgain(t *testing.T) {
 		t.Errorf("a tick 10 ms early asked %v, want srvr and cons twice each", got)
 	}
 }
+
+// Locks found call an early poll only while the members' watch table is
+// read: without one (refused, or a member over the budget) the poll
+// would ask every member again for nothing, and only the period wakes
+// the loop; the locks found stay noted for when a table can be read.
+func TestEarlyPollOnlyForATable(t *testing.T) {
+	w := &Watcher{enrich: enrichState{lockFound: make(chan struct{}, 1)}}
+	w.enrich.lockFound <- struct{}{}
+	tick := make(chan time.Time, 1)
+	tick <- time.Now()
+	if got, ok := w.nextPoll(context.Background(), tick, 5*time.Second, time.Now(), time.Time{}, false); got != wakeTick || !ok {
+		t.Fatalf("without a table: woke for %v, want the period", got)
+	}
+	if len(w.enrich.lockFound) != 1 {
+		t.Fatal("the locks found were forgotten")
+	}
+	if got, ok := w.nextPoll(context.Background(), make(chan time.Time), 5*time.Second, time.Now(), time.Time{}, true); got != wakeFound || !ok {
+		t.Errorf("with a table: woke for %v, want the locks found", got)
+	}
+}
