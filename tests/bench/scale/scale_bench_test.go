@@ -59,6 +59,12 @@ func BenchmarkScale(b *testing.B) {
 	words := scaleMeasure(b, bin, false, &r)
 	var admin *scaleFigures
 	if *scaleAdmin {
+		// Printed now as well: the second cluster's build, on a loaded
+		// machine, can fail, and the first half's figures with it.
+		var first scaleReport
+		first.notes = r.notes
+		words.report(&first, nil)
+		first.print(os.Stdout)
 		f := scaleMeasure(b, bin, true, &r)
 		admin = &f
 	}
