@@ -75,12 +75,20 @@ func (e *Enricher) askSummary(ctx context.Context, a *memberAnswer, refused map[
 	via, ok := e.word(ctx, a, refused, "wchs", words.Reader{Text: words.TextReader(&text), JSON: words.AdminWatchSummary(&total)}, e.wordTimeout)
 	var err error
 	if via == words.ViaWord {
-		total, err = words.ParseWchs(text)
+		if total, err = words.ParseWchs(text); err != nil {
+			a.fail("wchs", fmt.Errorf("zkwatch: wchs from %s: %w", a.info.Addr, err))
+		}
 	}
 	if ok && err == nil {
 		a.watchTotal, a.watchTotalAt = total, at
 	}
 }
+
+// summaryFailed reports whether the member was asked wchs and gave no
+// count (a timeout, an answer that does not parse): whether its table
+// is within the budget is unknown. A refused wchs is not a failure: the
+// table is read where the word alone is refused, as before the budget.
+func (a *memberAnswer) summaryFailed() bool { return a.info.Failed["wchs"] != nil }
 
 // readTables reads the members' watch tables into answers, concurrently,
 // as Mode and Budget allow. A merged table needs every member's: while
@@ -92,9 +100,12 @@ func (e *Enricher) readTables(ctx context.Context, answers []memberAnswer, refus
 	if e.Mode == WatchesRecipe {
 		return
 	}
+	// A member whose count failed may hold millions of watches: its
+	// table, tens of megabytes, is not read on a guess, and without it
+	// no other member's is of use either (its note says why).
 	over := false
 	for i := range answers {
-		over = over || answers[i].watchTotal > e.budget()
+		over = over || answers[i].watchTotal > e.budget() || answers[i].summaryFailed()
 	}
 	of := interest
 	switch {
@@ -106,6 +117,8 @@ func (e *Enricher) readTables(ctx context.Context, answers []memberAnswer, refus
 			switch a := &answers[i]; {
 			case a.watchTotal > e.budget():
 				a.overBudget, a.budget = a.watchTotal, e.budget()
+			case a.summaryFailed():
+				// Noted as wchs failed (see mergeTable).
 			case a.reached:
 				a.tableSkipped = true
 			}

@@ -592,3 +592,26 @@ func TestEnricherReadsEveryMemberForTheFocusedLockOverBudget(t *testing.T) {
 		t.Errorf("every lock named %d times for tables read for one", named)
 	}
 }
+
+// A member whose watch count fails (here an answer that does not parse;
+// on a busy member, a timeout) may hold millions of watches: no table is
+// read on a guess, its or another member's, and the note says why.
+func TestEnricherReadsNoTableWhenACountFails(t *testing.T) {
+	failing := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_leader.txt"), "cons": readReply(t, "cons.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": "not a count\n"})
+	within := newFakeMember(t, map[string]string{"srvr": readReply(t, "srvr_follower.txt"), "cons": readReply(t, "cons_follower.txt"),
+		"wchc": readReply(t, "wchc.txt"), "wchs": wchsReply(4)})
+	e, clock := newTestEnricher(5*time.Second, failing, within)
+	for i := range 2 {
+		en := e.Poll(context.Background())
+		if want := "wchs failed at " + failing.addr; en.Watches != nil || en.WatchesNote != want {
+			t.Errorf("poll %d: watches %v, note %q, want %q", i, en.Watches, en.WatchesNote, want)
+		}
+		clock.advance(5 * time.Second)
+	}
+	for _, m := range []*fakeMember{failing, within} {
+		if got := m.counts(); got["wchc"]+got["wchp"] != 0 || got["wchs"] != 2 {
+			t.Errorf("%s asked %v: wchs every period, no table", m.addr, got)
+		}
+	}
+}

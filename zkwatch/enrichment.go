@@ -119,6 +119,8 @@ func mergeTable(answers []memberAnswer, at time.Time, withTable bool) Enrichment
 		case a.overBudget > 0:
 			watchesWhy.add(fmt.Sprintf("%d watches, over the budget of %d, on", a.overBudget, a.budget), a.info.Addr)
 		case a.tableSkipped:
+		case a.watches == nil && a.summaryFailed():
+			watchesWhy.add(a.missing("wchs"), a.info.Addr)
 		case a.watches == nil:
 			watchesWhy.add(a.missing("wchc", "wchp"), a.info.Addr)
 		default:
