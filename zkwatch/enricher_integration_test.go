@@ -150,6 +150,9 @@ func TestIntegrationEnricherEnsemble(t *testing.T) {
 	}
 	e := NewEnricher(proxied, 0)
 	e.Mode, e.Budget = WatchesAuto, 1
+	// Counted, not timed: a count that outlasts the watcher's 2 s on a
+	// loaded machine would be a failed count, and its note another.
+	e.wordTimeout = time.Minute
 	en = e.Poll(context.Background())
 	if want := "2 watches, over the budget of 1, on " + proxied[1]; en.Watches != nil || en.WatchesNote != want {
 		t.Errorf("one member over the budget: watches %v, note %q, want %q", en.Watches, en.WatchesNote, want)
