@@ -81,6 +81,9 @@ func (p *StoryPass) WriteAll(w io.Writer, of StoriesOf, asJSON bool, loc *time.L
 	for _, lock := range locks {
 		head.Locks = append(head.Locks, p.Story(lock, false).Summary())
 	}
+	if p.spillErr != nil {
+		return p.spillErr
+	}
 	if asJSON {
 		return p.writeAllJSON(w, head, locks)
 	}
@@ -89,6 +92,9 @@ func (p *StoryPass) WriteAll(w io.Writer, of StoriesOf, asJSON bool, loc *time.L
 	}
 	for _, lock := range locks {
 		st := p.Story(lock, true)
+		if p.spillErr != nil {
+			return p.spillErr
+		}
 		if err := writeStoryText(w, st, loc); err != nil {
 			return err
 		}
@@ -114,6 +120,9 @@ func (p *StoryPass) writeAllJSON(w io.Writer, head Stories, locks []string) erro
 	}
 	for n, lock := range locks {
 		st, err := json.MarshalIndent(p.Story(lock, true), "    ", "  ")
+		if err == nil {
+			err = p.spillErr
+		}
 		if err != nil {
 			return err
 		}

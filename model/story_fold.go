@@ -118,10 +118,14 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 		if sp.From.IsZero() {
 			sp.From, sp.Before = p.s.FirstSync, true
 		}
-		b.folded = append(b.folded, foldedSpan{seq: places[lg.made[k]], span: sp, extra: extraOf(sp, entries)})
+		p.foldSpan(b, foldedSpan{seq: places[lg.made[k]], span: sp, extra: extraOf(sp, entries)})
 	}
-	b.foldedWaits = append(b.foldedWaits, lg.waits...)
-	b.foldedHolds = append(b.foldedHolds, lg.holds...)
+	for _, w := range lg.waits {
+		p.foldTime(b, recWait, w)
+	}
+	for _, h := range lg.holds {
+		p.foldTime(b, recHold, h)
+	}
 	for k, h := range entries {
 		if h.Change == Disconnected {
 			b.foldedConns = append(b.foldedConns, seqConn{places[k], disconnectedConn(h)})
@@ -177,12 +181,13 @@ func (b *storyBuilder) conns() []StoryConn {
 func (p *StoryPass) spansOf(b *storyBuilder, from, to time.Time) ([]Span, []*foldedSpan, []time.Duration, []time.Duration) {
 	lg := logSpans(b.log, b.lock)
 	live := p.s.spansNow(b.lock, lg.spans, lg.open)
+	folded, foldedWaits, foldedHolds := p.unfold(b)
 	type placed struct {
 		seq  int
 		span Span
 		f    *foldedSpan
 	}
-	all := make([]placed, 0, len(live)+len(b.folded))
+	all := make([]placed, 0, len(live)+len(folded))
 	for i, sp := range live {
 		seq := b.next // the present contenders the log has no span of
 		if i < len(lg.made) {
@@ -190,8 +195,8 @@ func (p *StoryPass) spansOf(b *storyBuilder, from, to time.Time) ([]Span, []*fol
 		}
 		all = append(all, placed{seq, sp, nil})
 	}
-	for i := range b.folded {
-		all = append(all, placed{b.folded[i].seq, b.folded[i].span, &b.folded[i]})
+	for i := range folded {
+		all = append(all, placed{folded[i].seq, folded[i].span, &folded[i]})
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
 	var spans []Span
@@ -201,7 +206,7 @@ func (p *StoryPass) spansOf(b *storyBuilder, from, to time.Time) ([]Span, []*fol
 			spans, told = append(spans, a.span), append(told, a.f)
 		}
 	}
-	waits := timesIn(append(append([]timedSpan(nil), lg.waits...), b.foldedWaits...), from, to)
-	holds := timesIn(append(append([]timedSpan(nil), lg.holds...), b.foldedHolds...), from, to)
+	waits := timesIn(append(append([]timedSpan(nil), lg.waits...), foldedWaits...), from, to)
+	holds := timesIn(append(append([]timedSpan(nil), lg.holds...), foldedHolds...), from, to)
 	return spans, told, waits, holds
 }

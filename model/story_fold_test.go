@@ -45,7 +45,7 @@ func foldsAsItTells(t *testing.T, evs []zkwatch.Event, r [2]time.Time) int {
 	folding, whole := passOver(evs, 2, false, r[0], r[1]), passOver(evs, 2, true, r[0], r[1])
 	folded := 0
 	for _, b := range folding.locks {
-		folded += len(b.folded)
+		folded += b.folds.spans
 	}
 	for _, lock := range whole.Locks() {
 		if got, want := storyJSON(t, folding.Story(lock, true)), storyJSON(t, whole.Story(lock, true)); got != want {

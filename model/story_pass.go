@@ -37,6 +37,14 @@ type StoryPass struct {
 	// ones are final, and their spans folded (unless noFold).
 	keep   int
 	noFold bool
+	// spill, when set, is where the locks' folded chunks are set down,
+	// spillAt its length; spillWriteErr its first failed write,
+	// spillErr its first failed read.
+	spill         Spill
+	chunk         int // foldChunk, but in tests
+	spillAt       int64
+	spillWriteErr error
+	spillErr      error
 }
 
 // storyBuilder is one lock's story as the events arrive.
@@ -51,12 +59,9 @@ type storyBuilder struct {
 	next   int
 	byNode map[string][]int
 	dead   int // entries of log folded, not yet let go
-	// folded are its finished holds and waits, told; foldedWaits and
-	// foldedHolds their lengths, foldedConns its holders' connection
-	// losses among their entries.
-	folded      []foldedSpan
-	foldedWaits []timedSpan
-	foldedHolds []timedSpan
+	// folds are its finished holds and waits and their lengths, encoded;
+	// foldedConns its holders' connection losses among their entries.
+	folds       folds
 	foldedConns []seqConn
 	logged      map[entryKey]int // a release or leave of log, still open to syncEnds → its place
 	anomalies   []StoryAnomaly
@@ -76,7 +81,7 @@ func NewStoryPass(follow func(lock string) bool, from time.Time) *StoryPass {
 		follow = func(string) bool { return true }
 	}
 	return &StoryPass{s: NewState(), follow: follow, from: from, locks: map[string]*storyBuilder{}, ignored: map[string]bool{},
-		keep: 2 * maxOpenEnds}
+		keep: 2 * maxOpenEnds, chunk: foldChunk}
 }
 
 // builder is lock's builder, made when it is first met; nil when lock
@@ -316,7 +321,7 @@ func (p *StoryPass) Story(lock string, release bool) Story {
 	st := p.tell(b)
 	if release {
 		b.log, b.seqs, b.byNode, b.logged, b.anomalies, b.open = nil, nil, nil, nil, nil, nil
-		b.folded, b.foldedWaits, b.foldedHolds, b.foldedConns = nil, nil, nil, nil
+		b.folds, b.foldedConns = folds{}, nil
 	}
 	return st
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -35,6 +36,13 @@ func atOrUnder(parent string) func(lock string) bool {
 // held is the locks' stories, not the log.
 func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string, asJSON bool) error {
 	pass := model.NewStoryPass(atOrUnder(parent), r.From)
+	if spill, err := os.CreateTemp("", "zklocks-stories-*"); err == nil {
+		// Unlinked at once: the file goes with the process, however it
+		// ends. Without one, the folded holds stay in memory.
+		_ = os.Remove(spill.Name())
+		defer spill.Close()
+		pass.SpillTo(spill)
+	}
 	var partial, members []string
 	if isDataSource(srcs) {
 		var err error
