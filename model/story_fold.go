@@ -10,9 +10,11 @@ import (
 
 // A StoryPass keeps a followed lock's log entries only while they may
 // still change what its story tells: once a node's spans have ended, and
-// their endings can no longer be updated (syncEnds), they are told there
-// and then (foldedSpan) and the entries let go. What a pass holds then
-// grows with the holds and waits told, not with their entries.
+// their endings can no longer be updated (syncEnds), they are folded
+// there and then (foldedSpan, encoded: see story_spill.go) and the
+// entries let go. What a pass holds then grows with the holds and waits
+// folded, a few dozen bytes each, not with their entries; and with a
+// Spill, only with the locks.
 
 // foldedSpan is a finished hold or wait of a followed lock, its entries
 // let go: the span, and what its entries said of it beyond the span

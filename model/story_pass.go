@@ -12,11 +12,12 @@ import (
 // StoryPass tells the stories of the locks it follows in one pass over a
 // recording's events: the State is applied once, and each lock's story
 // is built as its events arrive, so that no event is kept once applied.
-// What it holds is each followed lock's holds and waits told as they
-// ended, the log entries of those still open (or whose endings an
-// operator's action or the members' answer may still change) and its
-// anomalies: it grows with the locks and their holds and waits, not with
-// the recording's length. TellStory is a StoryPass that
+// What it holds is each followed lock's holds and waits folded as they
+// ended (encoded, and set down in its Spill when it has one), the log
+// entries of those still open (or whose endings an operator's action or
+// the members' answer may still change) and its anomalies: it grows
+// with the locks and their holds and waits (with a Spill, with the locks
+// only), not with the recording's length. TellStory is a StoryPass that
 // follows one lock.
 type StoryPass struct {
 	s       *State
