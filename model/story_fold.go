@@ -138,7 +138,9 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 	}
 	delete(b.byNode, node)
 	b.dead += len(at)
-	if b.dead > 64 && b.dead > len(b.log)/2 {
+	// Let go soon: a pass over thousands of locks holds each one's dead
+	// entries until then.
+	if b.dead >= 8 && b.dead > len(b.log)/2 {
 		b.compact()
 	}
 }

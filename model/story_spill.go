@@ -39,8 +39,9 @@ type spillChunk struct {
 	data []byte
 }
 
-// foldChunk is the most a lock's chunk holds before it is set down.
-const foldChunk = 2048
+// foldChunk is the most a lock's chunk holds before it is set down: a
+// pass over thousands of locks holds one of each.
+const foldChunk = 1024
 
 // Folded record kinds.
 const (
@@ -103,6 +104,9 @@ const endLiteral = 0xff
 func (p *StoryPass) foldSpan(b *storyBuilder, f foldedSpan) {
 	fs := &b.folds
 	fs.spans++
+	if fs.buf == nil {
+		fs.buf = make([]byte, 0, p.chunk+256)
+	}
 	if !fs.encodable(f) {
 		fs.buf = binary.AppendUvarint(append(fs.buf, recKept), uint64(len(fs.kept)))
 		fs.kept = append(fs.kept, f)
@@ -115,6 +119,9 @@ func (p *StoryPass) foldSpan(b *storyBuilder, f foldedSpan) {
 // foldTime adds a wait's or hold's length to b's folded records.
 func (p *StoryPass) foldTime(b *storyBuilder, kind byte, t timedSpan) {
 	fs := &b.folds
+	if fs.buf == nil {
+		fs.buf = make([]byte, 0, p.chunk+256)
+	}
 	if !encodableTime(t.at) {
 		fs.buf = binary.AppendUvarint(append(fs.buf, recKeptTime), uint64(len(fs.keptTimes)))
 		fs.keptTimes = append(fs.keptTimes, keptTime{kind, t})
