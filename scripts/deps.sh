@@ -15,6 +15,8 @@ need=()
 # class path; the tests of the AdminServer add this jar.
 [ -f /usr/share/java/servlet-api.jar ] || need+=(libservlet-api-java)
 command -v tmux >/dev/null || need+=(tmux)
+# The transaction log benchmark measures zklocks' peak memory under GNU time.
+[ -x /usr/bin/time ] || need+=(time)
 # zklocks serve's end-to-end tests connect with OpenSSH's own client.
 [ -x /usr/bin/ssh ] && [ -x /usr/bin/ssh-keygen ] || need+=(openssh-client)
 # Its certificate tests check each certificate against OpenSSH's own sshd too.
