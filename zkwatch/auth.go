@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/zkwatch/sasl"
+	"github.com/zklocks/zklocks/zkwatch/session"
 )
 
 // ErrAuthFailed: the server refused credentials given with [Options.Auth]
@@ -186,4 +187,17 @@ func Redact(s string, secrets ...[]byte) string {
 		}
 	}
 	return string(b)
+}
+
+// credentials are the credentials of auth that are added to a session
+// once it is established: all but SASL, which a dialer's connection runs
+// before.
+func credentials(auth []Auth) []session.Credential {
+	var out []session.Credential
+	for _, a := range auth {
+		if !a.IsSASL() {
+			out = append(out, session.Credential{Scheme: a.Scheme, Secret: a.Secret})
+		}
+	}
+	return out
 }

@@ -36,12 +36,12 @@ const (
 
 // dumpMember picks the member to ask for dump: the one the session is
 // connected to, which is known to answer, else the first.
-func (w *Watcher) dumpMember() string {
-	cur := w.conn.zk.Server()
-	if slices.Contains(w.conn.target.Servers, cur) {
+func (d *discoverer) dumpMember() string {
+	cur := d.w.conn.zk.Server()
+	if slices.Contains(d.w.conn.target.Servers, cur) {
 		return cur
 	}
-	return w.conn.target.Servers[0]
+	return d.w.conn.target.Servers[0]
 }
 
 // dump asks a member for its dump (the four-letter word, or the
@@ -49,26 +49,26 @@ func (w *Watcher) dumpMember() string {
 // lock parents under the roots, chroot-relative, with how many ephemeral
 // nodes each holds; with owners, also the owner of each contender under
 // the roots, by chroot-relative path (else nil).
-func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]words.EphemeralParent, *dumpOwners, error) {
-	member := w.dumpMember()
+func (d *discoverer) dump(ctx context.Context, owners bool) (map[string]words.EphemeralParent, *dumpOwners, error) {
+	member := d.dumpMember()
 	var before int64
 	if owners {
 		var err error
-		if before, err = w.memberZxid(ctx, member); err != nil {
+		if before, err = d.memberZxid(ctx, member); err != nil {
 			owners = false // the dump alone still finds the locks
 		}
 	}
 	keep := func(dir string) bool {
-		rel, ok := w.conn.rel(dir)
-		return ok && w.underRoots(rel)
+		rel, ok := d.w.conn.rel(dir)
+		return ok && d.underRoots(rel)
 	}
 	var eph words.Ephemerals
 	if owners {
 		eph.Owners = map[string]int64{}
 	}
-	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
+	ctx, cancel := context.WithTimeout(ctx, d.wordTimeout())
 	defer cancel()
-	_, err := w.conn.ways(w.costs).AskEither(ctx, member, "dump", words.Reader{
+	_, err := d.w.conn.ways(d.w.costs).AskEither(ctx, member, "dump", words.Reader{
 		Text: func(r *bufio.Reader) error {
 			var err error
 			eph, err = words.ParseDump(r, keep, eph.Owners, contenderName)
@@ -81,7 +81,7 @@ func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]words.Ephem
 	}
 	out := make(map[string]words.EphemeralParent, len(eph.Parents))
 	for p, ep := range eph.Parents {
-		rel, _ := w.conn.rel(p)
+		rel, _ := d.w.conn.rel(p)
 		out[rel] = ep
 	}
 	if !owners {
@@ -89,7 +89,7 @@ func (w *Watcher) dump(ctx context.Context, owners bool) (map[string]words.Ephem
 	}
 	owned := &dumpOwners{zxid: before, of: make(map[string]int64, len(eph.Owners))}
 	for p, s := range eph.Owners {
-		rel, _ := w.conn.rel(p)
+		rel, _ := d.w.conn.rel(p)
 		owned.of[rel] = s
 	}
 	return out, owned, nil
@@ -106,11 +106,11 @@ type dumpOwners struct {
 
 // memberZxid asks member for the last transaction it has seen (srvr, or
 // the AdminServer's server_stats where the word is refused).
-func (w *Watcher) memberZxid(ctx context.Context, member string) (int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, w.wordTimeout())
+func (d *discoverer) memberZxid(ctx context.Context, member string) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, d.wordTimeout())
 	defer cancel()
 	var answer words.StatusAnswer
-	via, err := w.conn.ways(w.costs).AskEither(ctx, member, "srvr", answer.Reader())
+	via, err := d.w.conn.ways(d.w.costs).AskEither(ctx, member, "srvr", answer.Reader())
 	if err != nil {
 		return 0, err
 	}
@@ -125,15 +125,15 @@ func (w *Watcher) memberZxid(ctx context.Context, member string) (int64, error) 
 }
 
 // wordTimeout bounds one four-letter word the watcher asks itself.
-func (w *Watcher) wordTimeout() time.Duration { return 10 * time.Second }
+func (d *discoverer) wordTimeout() time.Duration { return 10 * time.Second }
 
 // underRoots reports whether p is at or below a root, within MaxDepth of
 // it, and outside ZooKeeper's own subtree.
-func (w *Watcher) underRoots(p string) bool {
+func (d *discoverer) underRoots(p string) bool {
 	if p == systemTree || strings.HasPrefix(p, systemTree+"/") {
 		return false
 	}
-	for _, root := range w.cfg.Roots {
+	for _, root := range d.w.cfg.Roots {
 		rest, ok := strings.CutPrefix(p, root)
 		if !ok || (rest != "" && root != "/" && !strings.HasPrefix(rest, "/")) {
 			continue
@@ -142,7 +142,7 @@ func (w *Watcher) underRoots(p string) bool {
 		if strings.Trim(rest, "/") != "" {
 			depth++
 		}
-		if w.cfg.MaxDepth <= 0 || depth <= w.cfg.MaxDepth {
+		if d.w.cfg.MaxDepth <= 0 || depth <= d.w.cfg.MaxDepth {
 			return true
 		}
 	}
@@ -153,57 +153,57 @@ func (w *Watcher) underRoots(p string) bool {
 // tracked and have changed since last checked, without watches, and
 // reports the locks among them to found: the parent itself, its
 // semaphore, or a plain ephemeral lock node inside it.
-func (w *Watcher) checkCandidates(ctx context.Context, candidates map[string]words.EphemeralParent, found func(string)) {
-	w.mu.Lock()
+func (d *discoverer) checkCandidates(ctx context.Context, candidates map[string]words.EphemeralParent, found func(string)) {
+	d.w.mu.Lock()
 	var todo []string
 	for p, ep := range candidates {
-		contender := w.sampleIsContender(p, ep.Sample)
-		if node := lockcore.JoinPath(p, ep.Sample); ep.Sample != "" && !contender && w.cfg.Analysis.Book.IsLockNode(node) {
+		contender := d.sampleIsContender(p, ep.Sample)
+		if node := lockcore.JoinPath(p, ep.Sample); ep.Sample != "" && !contender && d.w.cfg.Analysis.Book.IsLockNode(node) {
 			// An ephemeral node is always a leaf: one named like a lock
 			// is a plain lock node, tracked at once and kept while it
 			// comes and goes. Listing the parent later could fall
 			// between two holders and miss it for as long as the count
 			// of ephemeral nodes stays the same.
-			if _, tracked := w.tracked.owner[node]; !tracked {
-				w.tracked.plain[node], w.next.found[node] = time.Time{}, true
+			if _, tracked := d.w.tracked.owner[node]; !tracked {
+				d.w.tracked.plain[node], d.w.next.found[node] = time.Time{}, true
 			}
 		}
-		if _, tracked := w.tracked.owner[p]; tracked || w.discovery.checked[p] == ep.Count {
+		if _, tracked := d.w.tracked.owner[p]; tracked || d.checked[p] == ep.Count {
 			continue
 		}
 		if _, part := lockcore.SemaphorePart(p); !part && contender {
 			// Tracked at once: listing it first would cost a request
 			// for each of thousands of lock parents.
-			w.next.found[p] = true
+			d.w.next.found[p] = true
 			continue
 		}
 		todo = append(todo, p)
 	}
-	for p := range w.discovery.checked {
+	for p := range d.checked {
 		if _, ok := candidates[p]; !ok {
-			delete(w.discovery.checked, p)
+			delete(d.checked, p)
 		}
 	}
-	for p := range w.discovery.named {
+	for p := range d.named {
 		if _, ok := candidates[p]; !ok {
-			delete(w.discovery.named, p)
+			delete(d.named, p)
 		}
 	}
-	w.mu.Unlock()
-	w.poke()
-	work := w.newPool()
+	d.w.mu.Unlock()
+	d.w.poke()
+	work := d.w.newPool()
 	for _, p := range todo {
 		work.do(func() {
 			if ctx.Err() != nil {
 				return
 			}
-			if err := w.checkCandidate(p, found); err != nil {
-				w.report(ctx, p, err, false)
+			if err := d.checkCandidate(p, found); err != nil {
+				d.w.report(ctx, p, err, false)
 				return
 			}
-			w.mu.Lock()
-			w.discovery.checked[p] = candidates[p].Count
-			w.mu.Unlock()
+			d.w.mu.Lock()
+			d.checked[p] = candidates[p].Count
+			d.w.mu.Unlock()
 		})
 	}
 	work.run()
@@ -219,13 +219,13 @@ type sampleName struct {
 // sampleIsContender is contenderName for a dump candidate's sample, asked
 // of the rule book once per parent and sample: the book is the watcher's
 // for its life, and each dump of a cluster names the same sample in most
-// of its thousands of lock parents. w.mu is held.
-func (w *Watcher) sampleIsContender(parent, sample string) bool {
-	if n, ok := w.discovery.named[parent]; ok && n.sample == sample {
+// of its thousands of lock parents. The watcher's mu is held.
+func (d *discoverer) sampleIsContender(parent, sample string) bool {
+	if n, ok := d.named[parent]; ok && n.sample == sample {
 		return n.contender
 	}
-	c := w.contenderName(parent, sample)
-	w.discovery.named[parent] = sampleName{sample: sample, contender: c}
+	c := d.contenderName(parent, sample)
+	d.named[parent] = sampleName{sample: sample, contender: c}
 	return c
 }
 
@@ -233,21 +233,21 @@ func (w *Watcher) sampleIsContender(parent, sample string) bool {
 // parent a lock: a lock recipe's contender name (the rule book's entries
 // for the parent's path among them), or a bare sequential name (a lock
 // parent when its oldest such child is ephemeral, as this one is).
-func (w *Watcher) contenderName(parent, name string) bool {
-	c, _ := w.cfg.Analysis.Book.Classify(parent, lockcore.Node{}, []string{name})
+func (d *discoverer) contenderName(parent, name string) bool {
+	c, _ := d.w.cfg.Analysis.Book.Classify(parent, lockcore.Node{}, []string{name})
 	return c != lockcore.NotALock
 }
 
 // checkCandidate decides whether a directory holding ephemeral nodes holds
 // a lock.
-func (w *Watcher) checkCandidate(p string, found func(string)) error {
+func (d *discoverer) checkCandidate(p string, found func(string)) error {
 	if task, ok := lockcore.DDLTaskOf(p); ok {
 		// A ClickHouse host executing a DDL task: the task is the lock.
 		found(task)
 		return nil
 	}
 	if sem, ok := lockcore.SemaphorePart(p); ok {
-		switch part, err := w.isSemaphore(sem); {
+		switch part, err := d.w.isSemaphore(sem); {
 		case err != nil:
 			return err
 		case part:
@@ -255,14 +255,14 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 			return nil
 		}
 	}
-	names, stat, err := w.list(p)
+	names, stat, err := d.w.list(p)
 	if errors.Is(err, zk.ErrNoNode) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	isLock, _, err := w.isLock(p, names, stat)
+	isLock, _, err := d.w.isLock(p, names, stat)
 	if err != nil {
 		return err
 	}
@@ -272,11 +272,11 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 	}
 	for _, n := range names {
 		child := lockcore.JoinPath(p, n)
-		byName := w.cfg.Analysis.Book.IsLockNode(child)
+		byName := d.w.cfg.Analysis.Book.IsLockNode(child)
 		if !byName && !lockcore.MaybeAppLockNode(child) {
 			continue
 		}
-		node, err := w.get(child)
+		node, err := d.w.get(child)
 		if err != nil {
 			continue // gone, or denied: a lock the walk may still report
 		}
@@ -285,20 +285,6 @@ func (w *Watcher) checkCandidate(p string, found func(string)) error {
 		}
 	}
 	return nil
-}
-
-// list lists path's children without a watch.
-func (w *Watcher) list(path string) ([]string, *zk.Stat, error) {
-	w.sem <- struct{}{}
-	defer func() { <-w.sem }()
-	r, err := guard(w, func() (listing, error) {
-		names, stat, err := w.conn.zk.Children(w.conn.abs(path))
-		return listing{names, stat}, err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return r.names, r.stat, nil
 }
 
 // dumpNote explains a discovery without dump.

@@ -51,35 +51,39 @@ type Discovery struct {
 }
 
 // Discovery returns how the watcher finds locks, as of now.
-func (w *Watcher) Discovery() Discovery {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	d := w.discovery.progress
-	if w.discovery.walk != nil {
-		d.WalkReads = w.discovery.walk.Reads()
+func (w *Watcher) Discovery() Discovery { return w.discovery.report() }
+
+// report is Discovery.
+func (d *discoverer) report() Discovery {
+	d.w.mu.Lock()
+	defer d.w.mu.Unlock()
+	r := d.progress
+	if d.walk != nil {
+		r.WalkReads = d.walk.Reads()
 	}
-	d.Watching = len(w.watches.armed)
-	w.dirs.describe(&d)
-	d.ElsewhereWithin = w.elsewhereWithin()
-	d.Persistent = w.persist.describe()
-	return d
+	r.Watching = len(d.w.watches.armed)
+	d.dirs.describe(&r)
+	r.ElsewhereWithin = d.elsewhereWithin()
+	r.Persistent = d.persist.describe()
+	return r
 }
 
 // emitDiscovery reports the discovery's state.
-func (w *Watcher) emitDiscovery(ctx context.Context) {
-	w.emit(ctx, Event{Kind: EventDiscovery, At: time.Now(), Discovery: w.Discovery()})
+func (d *discoverer) emitDiscovery(ctx context.Context) {
+	d.w.emit(ctx, Event{Kind: EventDiscovery, At: time.Now(), Discovery: d.report()})
 }
 
-// elsewhereWithin is Discovery.ElsewhereWithin. The caller holds w.mu.
-func (w *Watcher) elsewhereWithin() time.Duration {
+// elsewhereWithin is Discovery.ElsewhereWithin. The caller holds the
+// watcher's mu.
+func (d *discoverer) elsewhereWithin() time.Duration {
 	switch {
-	case w.dirs.wholeTree && !w.dirs.treeFull, w.persist.live.Load():
+	case d.dirs.wholeTree && !d.dirs.treeFull, d.persist.live.Load():
 		return 0
-	case !w.discovery.dumpRefused && !w.discovery.progress.DumpAt.IsZero():
-		return max(w.dumpEvery(), w.costs.Next(w.dumpMember(), "dump", w.dumpEvery()).Sub(w.discovery.progress.DumpAt))
-	case w.discovery.lastWalkTook > 0:
+	case !d.dumpRefused && !d.progress.DumpAt.IsZero():
+		return max(d.dumpEvery(), d.w.costs.Next(d.dumpMember(), "dump", d.dumpEvery()).Sub(d.progress.DumpAt))
+	case d.lastWalkTook > 0:
 		// A lock made just behind the walk is found at the end of the next.
-		return w.walkGap() + w.discovery.lastWalkTook
+		return d.walkGap() + d.lastWalkTook
 	}
 	return 0
 }
@@ -90,8 +94,20 @@ const walkProgressEvery = time.Second
 // walkProgress reports the discovery every second while a walk is under
 // way, so that the status bar can say how far it has got; between walks
 // it only looks, without making the whole report.
-func (w *Watcher) walkProgress(ctx context.Context) {
-	tick := time.NewTicker(walkProgressEvery)
+func (d *discoverer) walkProgress(ctx context.Context) {
+	onTick(ctx, walkProgressEvery, func() {
+		d.w.mu.Lock()
+		walking := d.progress.Walking
+		d.w.mu.Unlock()
+		if walking {
+			d.emitDiscovery(ctx)
+		}
+	})
+}
+
+// onTick calls f every period until ctx ends.
+func onTick(ctx context.Context, period time.Duration, f func()) {
+	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
 		select {
@@ -99,11 +115,79 @@ func (w *Watcher) walkProgress(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
-		w.mu.Lock()
-		walking := w.discovery.progress.Walking
-		w.mu.Unlock()
-		if walking {
-			w.emitDiscovery(ctx)
-		}
+		f()
 	}
 }
+
+// nextWalk is when the next walk may start.
+func (d *discoverer) nextWalk() time.Time {
+	d.w.mu.Lock()
+	defer d.w.mu.Unlock()
+	return d.lastWalkStart.Add(d.walkGap())
+}
+
+// walkGap is the least time between the starts of two walks. The caller
+// holds the watcher's mu.
+func (d *discoverer) walkGap() time.Duration {
+	every := d.w.cfg.WalkEvery
+	if every == 0 {
+		every = defaultWalkEvery
+		if (d.dumpRefused || d.progress.DumpAt.IsZero()) && !d.persist.live.Load() {
+			every = walkEveryWithoutDump
+		}
+	}
+	return max(every, time.Duration(float64(d.lastWalkTook)/walkShare))
+}
+
+// setWalking records that wk is under way.
+func (d *discoverer) setWalking(on bool, wk *walker) {
+	d.w.mu.Lock()
+	d.progress.Walking = on
+	d.walk = wk
+	d.w.mu.Unlock()
+}
+
+// walkEnded records a complete walk.
+func (d *discoverer) walkEnded(wk *walker) {
+	d.w.mu.Lock()
+	now := time.Now()
+	d.progress.Walking, d.progress.Complete, d.progress.WalkedAt, d.progress.WalkReads = false, true, now, wk.Reads()
+	d.lastWalkStart, d.lastWalkTook = wk.started, now.Sub(wk.started)
+	d.walk = nil
+	d.w.mu.Unlock()
+}
+
+func (d *discoverer) walkBurst() int {
+	if d.w.cfg.WalkBurst > 0 {
+		return d.w.cfg.WalkBurst
+	}
+	return defaultWalkBurst
+}
+
+func (d *discoverer) walkRate() int {
+	if d.w.cfg.WalkRate > 0 {
+		return d.w.cfg.WalkRate
+	}
+	return defaultWalkRate
+}
+
+func (d *discoverer) dumpEvery() time.Duration {
+	every := defaultDumpEvery
+	if d.w.cfg.DumpEvery > 0 {
+		every = d.w.cfg.DumpEvery
+	}
+	switch live := d.persist.liveSet(); {
+	case live != 0 && live == d.persist.dumpedLive.Load():
+		// The watch has told of every node created since the last dump.
+		return max(every*persistSlowdown, persistDumpEvery)
+	case live != 0:
+		// The watch finds new locks at once; dump only makes up for
+		// what it could not tell before it was set.
+		every *= persistSlowdown
+	}
+	return every
+}
+
+// dumpRecheck is the longest dumpLoop waits before it looks again at
+// whether dump is due.
+const dumpRecheck = 30 * time.Second

@@ -126,7 +126,7 @@ func (w *Watcher) fillLoop(ctx context.Context) {
 		return
 	case <-w.syncs.first:
 	}
-	lim := newLimiter(w.walkRate(), 1)
+	lim := newLimiter(w.discovery.walkRate(), 1)
 	for {
 		select {
 		case <-ctx.Done():

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch/jute"
+	"github.com/zklocks/zklocks/zkwatch/session"
 )
 
 // The persistent recursive watch: on ZooKeeper 3.6 and later, one watch
@@ -169,31 +170,31 @@ func (e *errPersistOff) Error() string { return e.why }
 
 // persistentLoop sets the watch and keeps it set until ctx ends, then
 // removes it and closes its session.
-func (w *Watcher) persistentLoop(ctx context.Context) {
-	ps := w.persist
-	if w.cfg.PersistentWatchOff {
+func (d *discoverer) persistentLoop(ctx context.Context) {
+	ps := d.persist
+	if d.w.cfg.PersistentWatchOff {
 		ps.update(func(d *PersistentWatch) { d.Note, d.Off = "turned off", true })
 		return
 	}
-	var ident rawIdentity
+	var ident session.Identity
 	wait, first := time.Second, true
 	for {
-		s, server, version, err := w.openPersistent(ctx, &ident)
+		s, server, version, err := d.openPersistent(ctx, &ident)
 		if ctx.Err() != nil {
 			if s != nil {
-				w.stopPersistent(s)
+				d.stopPersistent(s)
 			}
 			return
 		}
 		var off *errPersistOff
 		if errors.As(err, &off) {
 			ps.update(func(d *PersistentWatch) { d.Note, d.Off, d.Server, d.Version = off.why, true, server, version })
-			w.emitDiscovery(ctx)
+			d.emitDiscovery(ctx)
 			return
 		}
 		if err != nil {
 			ps.update(func(d *PersistentWatch) { d.Note = "not set: " + shortErr(err) + "; trying again" })
-			w.emitDiscovery(ctx)
+			d.emitDiscovery(ctx)
 			if !sleepCtx(ctx, wait) {
 				return
 			}
@@ -202,7 +203,7 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 		}
 		wait = time.Second
 		if first {
-			w.discovery.loops.Go(func() { w.persistentQueue(ctx) })
+			d.loops.Go(func() { d.persistentQueue(ctx) })
 		}
 		ps.sets.Add(1)
 		ps.live.Store(true)
@@ -212,22 +213,22 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 				d.Readded++
 			}
 		})
-		w.emitDiscovery(ctx)
+		d.emitDiscovery(ctx)
 		if !first {
 			// Nothing created while the connection was down was told of.
-			w.persistReread(ctx)
+			d.persistReread(ctx)
 		}
 		first = false
 		select {
 		case <-ctx.Done():
-			w.stopPersistent(s)
+			d.stopPersistent(s)
 			return
 		case <-s.Done():
 		}
-		ident = s.identity()
+		ident = s.Identity()
 		ps.live.Store(false)
 		ps.update(func(d *PersistentWatch) { d.Note = "connection lost (" + shortErr(s.Err()) + "): setting it again" })
-		w.emitDiscovery(ctx)
+		d.emitDiscovery(ctx)
 	}
 }
 
@@ -236,49 +237,50 @@ func (w *Watcher) persistentLoop(ctx context.Context) {
 // returns an *errPersistOff when the member cannot set it: older than
 // 3.6 by its srvr, refusing addWatch, or closing the connection at it
 // as a 3.5 server does with an unknown request.
-func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *rawSession, server, version string, err error) {
-	server = w.dumpMember()
-	version, verr := w.persist.version(server, func() (string, error) { return w.memberVersion(ctx, server) })
+func (d *discoverer) openPersistent(ctx context.Context, ident *session.Identity) (s *session.Session, server, version string, err error) {
+	server = d.dumpMember()
+	version, verr := d.persist.version(server, func() (string, error) { return d.memberVersion(ctx, server) })
 	if verr == nil && !atLeast(version, 3, 6) {
 		return nil, server, version, &errPersistOff{why: "ZooKeeper " + version + " on " + server + " has no persistent watches (3.6 and later)"}
 	}
-	timeout := w.conn.opt.SessionTimeout
+	timeout := d.w.conn.opt.SessionTimeout
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// Its connections authenticate by SASL as the watcher's do.
-	dial, err := authSessionDialer(w.conn.opt, timeout)
+	dial, err := authSessionDialer(d.w.conn.opt, timeout)
 	if err != nil {
 		return nil, server, version, err
 	}
-	s, err = dialRaw(dctx, dial, server, timeout, *ident, w.conn.opt.Auth, w.onPersistentEvent)
-	if errors.Is(err, errRawExpired) {
-		*ident = rawIdentity{}
-		s, err = dialRaw(dctx, dial, server, timeout, rawIdentity{}, w.conn.opt.Auth, w.onPersistentEvent)
+	creds := credentials(d.w.conn.opt.Auth)
+	s, err = session.Dial(dctx, dial, server, timeout, *ident, creds, d.onPersistentEvent)
+	if errors.Is(err, session.ErrExpired) {
+		*ident = session.Identity{}
+		s, err = session.Dial(dctx, dial, server, timeout, session.Identity{}, creds, d.onPersistentEvent)
 	}
-	var refused *replyError
+	var refused *session.ReplyError
 	if errors.As(err, &refused) {
-		return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused the credentials on the persistent watch's session (%s)", server, jute.ErrorName(refused.code))}
+		return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused the credentials on the persistent watch's session (%s)", server, jute.ErrorName(refused.Code))}
 	}
 	if err != nil {
 		return nil, server, version, err
 	}
-	for _, root := range w.cfg.Roots {
-		err := s.request(dctx, jute.OpAddWatch, "addWatch", func(jw *jute.Writer) {
-			jute.AddWatchRequest{Path: w.conn.abs(root), Mode: jute.AddWatchPersistentRecursive}.Write(jw)
+	for _, root := range d.w.cfg.Roots {
+		err := s.Request(dctx, jute.OpAddWatch, "addWatch", func(jw *jute.Writer) {
+			jute.AddWatchRequest{Path: d.w.conn.abs(root), Mode: jute.AddWatchPersistentRecursive}.Write(jw)
 		})
 		switch {
 		case err == nil:
 			continue
 		case errors.As(err, &refused):
-			s.closeSession(dctx)
-			return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused addWatch on %s (%s)", server, root, jute.ErrorName(refused.code))}
-		case errors.Is(err, errRawClosed) && verr != nil:
+			s.CloseSession(dctx)
+			return nil, server, version, &errPersistOff{why: fmt.Sprintf("%s refused addWatch on %s (%s)", server, root, jute.ErrorName(refused.Code))}
+		case errors.Is(err, session.ErrClosed) && verr != nil:
 			return nil, server, version, &errPersistOff{why: server + " closed the connection at addWatch (a server older than 3.6 does)"}
 		}
-		s.close()
+		s.Close()
 		return nil, server, version, err
 	}
 	return s, server, version, nil
@@ -286,22 +288,22 @@ func (w *Watcher) openPersistent(ctx context.Context, ident *rawIdentity) (s *ra
 
 // memberVersion asks member for its release, its cost counted with the
 // watcher's other asks.
-func (w *Watcher) memberVersion(ctx context.Context, member string) (string, error) {
-	return w.conn.askVersion(ctx, member, w.costs, w.wordTimeout())
+func (d *discoverer) memberVersion(ctx context.Context, member string) (string, error) {
+	return d.w.conn.askVersion(ctx, member, d.w.costs, d.wordTimeout())
 }
 
 // stopPersistent removes the watch from every root and closes its
 // session, so that the server holds nothing of it once zklocks exits.
 // 3.6–3.8 know no persistent watcher types in removeWatches: Any removes
 // it there and on later releases alike.
-func (w *Watcher) stopPersistent(s *rawSession) {
-	w.persist.live.Store(false)
+func (d *discoverer) stopPersistent(s *session.Session) {
+	d.persist.live.Store(false)
 	ctx, cancel := context.WithTimeout(context.Background(), persistStopTimeout)
 	defer cancel()
-	for _, root := range w.cfg.Roots {
-		s.request(ctx, jute.OpRemoveWatches, "removeWatches", func(jw *jute.Writer) {
-			jute.RemoveWatchesRequest{Path: w.conn.abs(root), Type: jute.WatcherAny}.Write(jw)
+	for _, root := range d.w.cfg.Roots {
+		s.Request(ctx, jute.OpRemoveWatches, "removeWatches", func(jw *jute.Writer) {
+			jute.RemoveWatchesRequest{Path: d.w.conn.abs(root), Type: jute.WatcherAny}.Write(jw)
 		})
 	}
-	s.closeSession(ctx)
+	s.CloseSession(ctx)
 }

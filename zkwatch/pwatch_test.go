@@ -10,7 +10,9 @@ import (
 // persistWatcher is a Watcher with what a notification's filter and queue
 // need, and no session.
 func persistWatcher(queueMax int, roots ...string) *Watcher {
-	return &Watcher{conn: &Conn{target: Target{Chroot: "/app"}}, cfg: WatchConfig{Roots: roots}, persist: newPersistState(queueMax)}
+	w := &Watcher{conn: &Conn{target: Target{Chroot: "/app"}}, cfg: WatchConfig{Roots: roots, PersistentQueueMax: queueMax}}
+	w.discovery = newDiscoverer(w)
+	return w
 }
 
 func created(path string) jute.WatcherEvent {
@@ -37,8 +39,8 @@ func TestPersistentFilterQueuesWhatMayBeALock(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := persistWatcher(8, "/svc", "/zookeeper")
-			w.onPersistentEvent(tc.ev)
-			q := w.persist.queue
+			w.discovery.onPersistentEvent(tc.ev)
+			q := w.discovery.persist.queue
 			if tc.dir == "" {
 				if len(q) != 0 {
 					t.Errorf("queued %v, want nothing", q)
@@ -46,7 +48,7 @@ func TestPersistentFilterQueuesWhatMayBeALock(t *testing.T) {
 			} else if _, ok := q[tc.dir]; !ok || len(q) != 1 {
 				t.Errorf("queued %v, want %s alone", q, tc.dir)
 			}
-			if got := w.persist.count.Load(); got != 1 {
+			if got := w.discovery.persist.count.Load(); got != 1 {
 				t.Errorf("counted %d notifications, want 1", got)
 			}
 		})
@@ -56,17 +58,17 @@ func TestPersistentFilterQueuesWhatMayBeALock(t *testing.T) {
 func TestPersistentQueueIsBounded(t *testing.T) {
 	w := persistWatcher(3, "/")
 	for _, p := range []string{"/a/n-0000000001", "/a/n-0000000002", "/b/n-0000000001", "/c/n-0000000001"} {
-		w.onPersistentEvent(created("/app" + p))
+		w.discovery.onPersistentEvent(created("/app" + p))
 	}
-	ps := w.persist
+	ps := w.discovery.persist
 	if len(ps.queue) != 3 || ps.overflow {
 		t.Fatalf("three directories, one of them twice: queue %v, overflow %v", ps.queue, ps.overflow)
 	}
-	w.onPersistentEvent(created("/app/d/n-0000000001"))
+	w.discovery.onPersistentEvent(created("/app/d/n-0000000001"))
 	if len(ps.queue) != 3 || !ps.overflow {
 		t.Fatalf("a fourth directory past a bound of 3: queue %v, overflow %v", ps.queue, ps.overflow)
 	}
-	w.onPersistentEvent(created("/app/a/n-0000000003"))
+	w.discovery.onPersistentEvent(created("/app/a/n-0000000003"))
 	if ps.queue["/a"] != "/a/n-0000000003" {
 		t.Errorf("a directory queued already takes its latest node while full: %v", ps.queue)
 	}
@@ -90,8 +92,8 @@ func TestAtLeastPersistentWatches(t *testing.T) {
 // lost) brings the quicker pace back until the next dump, and no watch
 // the plain one.
 func TestDumpPaceFollowsThePersistentWatch(t *testing.T) {
-	w := &Watcher{persist: newPersistState(0)}
-	ps := w.persist
+	d := newDiscoverer(&Watcher{})
+	ps := d.persist
 	steps := []struct {
 		name string
 		do   func()
@@ -106,7 +108,7 @@ func TestDumpPaceFollowsThePersistentWatch(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.do()
-		if got := w.dumpEvery(); got != s.want {
+		if got := d.dumpEvery(); got != s.want {
 			t.Errorf("%s: dump every %v, want %v", s.name, got, s.want)
 		}
 	}

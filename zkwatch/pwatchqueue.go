@@ -18,9 +18,9 @@ import (
 
 // onPersistentEvent takes one notification, on the session's reading
 // goroutine: it filters by path and name alone, without a request.
-func (w *Watcher) onPersistentEvent(ev jute.WatcherEvent) {
+func (d *discoverer) onPersistentEvent(ev jute.WatcherEvent) {
 	start := time.Now()
-	ps := w.persist
+	ps := d.persist
 	defer func() { ps.spent.Add(int64(time.Since(start))) }()
 	ps.count.Add(1)
 	if ev.Type != jute.EventNodeCreated {
@@ -28,12 +28,12 @@ func (w *Watcher) onPersistentEvent(ev jute.WatcherEvent) {
 		// a deleted or changed node makes no new lock.
 		return
 	}
-	node, ok := w.conn.rel(ev.Path)
+	node, ok := d.w.conn.rel(ev.Path)
 	if !ok {
 		return
 	}
 	dir := dirOf(node)
-	if dir == node || !w.underRoots(dir) || !w.mayBeLock(dir, node) {
+	if dir == node || !d.underRoots(dir) || !d.mayBeLock(dir, node) {
 		return
 	}
 	ps.mu.Lock()
@@ -54,22 +54,22 @@ func (w *Watcher) onPersistentEvent(ev jute.WatcherEvent) {
 // a bare sequential name among them; a semaphore's part; a ClickHouse
 // DDL task's host) or be one itself (a plain lock node by name or an
 // application's election node), by the names alone.
-func (w *Watcher) mayBeLock(dir, node string) bool {
+func (d *discoverer) mayBeLock(dir, node string) bool {
 	if _, ok := lockcore.DDLTaskOf(dir); ok {
 		return true
 	}
 	if _, ok := lockcore.SemaphorePart(dir); ok {
 		return true
 	}
-	book := w.cfg.Analysis.Book
-	return w.contenderName(dir, lockcore.BaseName(node)) || book.IsLockNode(node) || lockcore.MaybeAppLockNode(node)
+	book := d.w.cfg.Analysis.Book
+	return d.contenderName(dir, lockcore.BaseName(node)) || book.IsLockNode(node) || lockcore.MaybeAppLockNode(node)
 }
 
 // persistentQueue looks at the directories queued as they come, starts
 // the re-read that makes up for an overflow, and counts the
 // notifications' rate every second, until ctx ends.
-func (w *Watcher) persistentQueue(ctx context.Context) {
-	ps := w.persist
+func (d *discoverer) persistentQueue(ctx context.Context) {
+	ps := d.persist
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -77,7 +77,7 @@ func (w *Watcher) persistentQueue(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			w.persistTick(ctx)
+			d.persistTick(ctx)
 			continue
 		case <-ps.wake:
 		}
@@ -90,17 +90,17 @@ func (w *Watcher) persistentQueue(ctx context.Context) {
 		}
 		ps.mu.Unlock()
 		if overflow {
-			w.persistReread(ctx)
-			w.emitDiscovery(ctx)
+			d.persistReread(ctx)
+			d.emitDiscovery(ctx)
 		}
-		w.checkCreated(ctx, batch)
+		d.checkCreated(ctx, batch)
 	}
 }
 
 // persistTick counts the last second's notifications and the time they
 // took, and reports the discovery when those figures changed.
-func (w *Watcher) persistTick(ctx context.Context) {
-	ps := w.persist
+func (d *discoverer) persistTick(ctx context.Context) {
+	ps := d.persist
 	count, spent := ps.count.Load(), ps.spent.Load()
 	ps.mu.Lock()
 	rate, busy := int(count-ps.lastCount), time.Duration(spent-ps.lastSpent)
@@ -109,33 +109,33 @@ func (w *Watcher) persistTick(ctx context.Context) {
 	ps.desc.Rate, ps.desc.Busy = rate, busy
 	ps.mu.Unlock()
 	if changed {
-		w.emitDiscovery(ctx)
+		d.emitDiscovery(ctx)
 	}
 }
 
 // checkCreated looks at each directory a node was created in, with the
 // node: a lock parent is found as a dump's candidate is (listed, and
 // asked of the rule book), a plain lock node by its own stat.
-func (w *Watcher) checkCreated(ctx context.Context, batch map[string]string) {
+func (d *discoverer) checkCreated(ctx context.Context, batch map[string]string) {
 	if len(batch) == 0 {
 		return
 	}
-	w.mu.Lock()
+	d.w.mu.Lock()
 	var todo [][2]string
 	for dir, node := range batch {
-		_, dirTracked := w.tracked.owner[dir]
-		_, nodeTracked := w.tracked.owner[node]
-		if dirTracked || nodeTracked || w.next.found[dir] || w.next.found[node] {
+		_, dirTracked := d.w.tracked.owner[dir]
+		_, nodeTracked := d.w.tracked.owner[node]
+		if dirTracked || nodeTracked || d.w.next.found[dir] || d.w.next.found[node] {
 			continue
 		}
 		todo = append(todo, [2]string{dir, node})
 	}
-	w.mu.Unlock()
-	work := w.newPool()
+	d.w.mu.Unlock()
+	work := d.w.newPool()
 	for _, t := range todo {
 		work.do(func() {
 			if ctx.Err() == nil {
-				w.checkCreatedOne(ctx, t[0], t[1])
+				d.checkCreatedOne(ctx, t[0], t[1])
 			}
 		})
 	}
@@ -143,32 +143,32 @@ func (w *Watcher) checkCreated(ctx context.Context, batch map[string]string) {
 }
 
 // checkCreatedOne looks at node, created in dir.
-func (w *Watcher) checkCreatedOne(ctx context.Context, dir, node string) {
+func (d *discoverer) checkCreatedOne(ctx context.Context, dir, node string) {
 	_, ddl := lockcore.DDLTaskOf(dir)
 	_, part := lockcore.SemaphorePart(dir)
 	var err error
 	switch {
 	case ddl || part:
-		err = w.checkCandidate(dir, w.foundLock)
-	case w.contenderName(dir, lockcore.BaseName(node)):
-		err = w.checkLock(dir)
+		err = d.checkCandidate(dir, d.foundLock)
+	case d.contenderName(dir, lockcore.BaseName(node)):
+		err = d.checkLock(dir)
 	default:
-		err = w.checkLock(node)
+		err = d.checkLock(node)
 	}
 	if err != nil {
-		w.report(ctx, dir, err, false)
+		d.w.report(ctx, dir, err, false)
 	}
 }
 
 // checkLock lists p and reports it as found when it is a lock.
-func (w *Watcher) checkLock(p string) error {
-	names, stat, err := w.list(p)
+func (d *discoverer) checkLock(p string) error {
+	names, stat, err := d.w.list(p)
 	if err != nil {
 		return err
 	}
-	isLock, _, err := w.isLock(p, names, stat)
+	isLock, _, err := d.w.isLock(p, names, stat)
 	if err == nil && isLock {
-		w.foundLock(p)
+		d.foundLock(p)
 	}
 	return err
 }
@@ -177,8 +177,8 @@ func (w *Watcher) checkLock(p string) error {
 // walk is under way: what the watch may not have told (notifications
 // dropped by an overflow, nodes created while its connection was down)
 // is found by it.
-func (w *Watcher) persistReread(ctx context.Context) {
-	ps := w.persist
+func (d *discoverer) persistReread(ctx context.Context) {
+	ps := d.persist
 	ps.mu.Lock()
 	if ps.reread != nil {
 		// It may have passed the directory of what was dropped now.
@@ -186,19 +186,19 @@ func (w *Watcher) persistReread(ctx context.Context) {
 		ps.mu.Unlock()
 		return
 	}
-	wk := w.newWalker(w.foundLock)
+	wk := newWalker(d.w, d.foundLock)
 	ps.reread = wk
 	ps.mu.Unlock()
-	w.discovery.loops.Go(func() {
+	d.loops.Go(func() {
 		for {
-			if !wk.run(ctx, 0, newLimiter(w.walkRate(), 1)) {
+			if !wk.run(ctx, 0, newLimiter(d.walkRate(), 1)) {
 				break
 			}
 			ps.mu.Lock()
 			again := ps.rereadAgain
 			ps.rereadAgain = false
 			if again {
-				wk = w.newWalker(w.foundLock)
+				wk = newWalker(d.w, d.foundLock)
 				ps.reread = wk
 			}
 			ps.mu.Unlock()
@@ -209,6 +209,6 @@ func (w *Watcher) persistReread(ctx context.Context) {
 		ps.mu.Lock()
 		ps.reread = nil
 		ps.mu.Unlock()
-		w.emitDiscovery(ctx)
+		d.emitDiscovery(ctx)
 	})
 }

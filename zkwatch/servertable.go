@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -155,4 +156,133 @@ func (c *Conn) relOrMark(p string) (string, bool) {
 		return p, true
 	}
 	return c.rel(p)
+}
+
+// NoWayFix says, once, which members answer neither cons as a four-letter
+// word nor through an AdminServer, and the two ways to fix it; "" when
+// every member answered one way or the other (or could not be asked at
+// all, which is another matter).
+func NoWayFix(servers []ServerInfo) string {
+	var stuck []string
+	var why error
+	for _, s := range servers {
+		if !NoWay(s) {
+			continue
+		}
+		stuck = append(stuck, s.Addr)
+		if why == nil {
+			why = s.AdminErr
+		}
+	}
+	if len(stuck) == 0 {
+		return ""
+	}
+	reason := strings.TrimPrefix(strings.TrimPrefix(why.Error(), "words: "), "no AdminServer at ")
+	if errors.Is(why, words.ErrAdminOff) {
+		reason = "--admin-port=off"
+	}
+	return fmt.Sprintf("%s: four-letter words refused and no AdminServer (%s): no clients, disconnected holders or real watches. Fix: %s in zoo.cfg, or %s (zklocks doctor says more)",
+		strings.Join(stuck, ", "), reason, words.WhitelistFix, words.AdminFixFor(why))
+}
+
+// NoWay reports whether member s answers cons neither as a four-letter
+// word nor through an AdminServer: one of those NoWayFix names.
+func NoWay(s ServerInfo) bool {
+	return s.Err == nil && slices.Contains(s.Refused, "cons") && s.AdminErr != nil && s.Via["cons"] == ""
+}
+
+// WaysNote says how a member answered, for notes: "by AdminServer (words
+// refused): cons, wchc; by four-letter word: srvr; refused, no answer:
+// dump; no AdminServer: …".
+func WaysNote(s ServerInfo) string {
+	var admin, word, unanswered []string
+	for w, via := range s.Via {
+		switch via {
+		case words.ViaAdmin:
+			admin = append(admin, w)
+		case words.ViaWord:
+			word = append(word, w)
+		}
+	}
+	for _, w := range s.Refused {
+		if s.Via[w] == "" {
+			unanswered = append(unanswered, w)
+		}
+	}
+	slices.Sort(admin)
+	slices.Sort(word)
+	var parts []string
+	if len(admin) > 0 {
+		parts = append(parts, "by AdminServer (words refused): "+strings.Join(admin, ", "))
+	}
+	if len(word) > 0 {
+		parts = append(parts, "by four-letter word: "+strings.Join(word, ", "))
+	}
+	if len(unanswered) > 0 {
+		parts = append(parts, "refused, no answer: "+strings.Join(unanswered, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if s.AdminErr != nil && !errors.Is(s.AdminErr, words.ErrAdminOff) {
+		parts = append(parts, strings.TrimPrefix(s.AdminErr.Error(), "words: "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// WatchMode says where waiters' watch targets come from.
+type WatchMode int
+
+// Watch modes.
+const (
+	// WatchesAuto reads the servers' watch table when the watches they
+	// hold (wchs) are within a budget, and uses recipe rules otherwise.
+	WatchesAuto WatchMode = iota
+	// WatchesServer always reads the table, paced by its cost.
+	WatchesServer
+	// WatchesRecipe never reads it: every waiter's target is its recipe's
+	// rule.
+	WatchesRecipe
+)
+
+// DefaultWatchBudget is the most watches the servers may hold for
+// WatchesAuto to read their table: about 4 MB of wchc a member.
+const DefaultWatchBudget = 100_000
+
+func (m WatchMode) String() string {
+	switch m {
+	case WatchesServer:
+		return "server"
+	case WatchesRecipe:
+		return "recipe"
+	}
+	return "auto"
+}
+
+// ParseWatchMode parses "auto", "server" or "recipe".
+func ParseWatchMode(s string) (WatchMode, error) {
+	for _, m := range []WatchMode{WatchesAuto, WatchesServer, WatchesRecipe} {
+		if s == m.String() {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("--watches %q: want auto, server or recipe", s)
+}
+
+// Interest says which part of a watch table to keep: the watches on the
+// nodes of the locks shown, whoever holds them (waiters, and the hidden
+// waiters of a plain lock node), so that the table's memory grows with
+// those locks and not with the cluster's watches. A nil field keeps all.
+type Interest struct {
+	// Within reports whether a server path is inside a lock shown.
+	Within func(path string) bool
+	// Covers reports whether a lock (by its chroot-relative path, as
+	// analysed) was shown when the table was read: a lock found later has
+	// none of its watches in the table.
+	Covers func(lockPath string) bool
+	// Lock, when set, is the one lock this interest is kept to.
+	Lock string
+	// Gen numbers the set of locks Covers accepts: it grows whenever a
+	// lock is found.
+	Gen uint64
 }

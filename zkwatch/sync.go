@@ -27,28 +27,23 @@ type syncState struct {
 // at the next sync marker.
 func (w *Watcher) beginSync(ctx context.Context) {
 	w.mu.Lock()
-	if w.discovery.stop != nil {
-		w.discovery.stop()
-	}
+	w.discovery.reset()
 	for p := range w.tracked.locks {
 		w.syncs.before[p] = true
 	}
-	w.tracked.locks, w.tracked.owner, w.discovery.checked = map[string]*lockcore.Tree{}, map[string]string{}, map[string]int{}
-	w.discovery.named = map[string]sampleName{}
+	w.tracked.locks, w.tracked.owner = map[string]*lockcore.Tree{}, map[string]string{}
 	w.toFill.unread, w.toFill.total, w.toFill.dumpOwners = map[string]int{}, 0, nil
 	// A new session holds none of the old one's watches.
 	w.next.found, w.watches.armed = map[string]bool{}, map[string]bool{}
-	w.dirs = newDirWatches()
 	for p := range w.tracked.plain {
 		// Tracked again even if their node is gone just now.
 		w.next.found[p] = true
 	}
 	w.next.takeUnread(w.next.found)
-	w.discovery.progress = Discovery{WalkRate: w.walkRate()}
 	dctx, cancel := context.WithCancel(ctx)
 	w.discovery.stop = cancel
 	w.mu.Unlock()
-	w.discovery.loops.Go(func() { w.discover(dctx) })
+	w.discovery.loops.Go(func() { w.discovery.discover(dctx) })
 }
 
 // askSync asks the watcher's loop to report a sync once it has tracked

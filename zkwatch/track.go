@@ -174,7 +174,7 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 	first := w.tracked.locks[path] == nil
 	if first {
 		w.enrich.lockGen++
-		w.dirs.locks[dirOf(path)]++
+		w.discovery.dirs.locks[dirOf(path)]++
 		select {
 		case w.enrich.lockFound <- struct{}{}:
 		default:
@@ -211,7 +211,7 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 		return true
 	}
 	if first {
-		w.addLockDir(ctx, path)
+		w.discovery.addLockDir(ctx, path)
 	}
 	return true
 }
@@ -225,12 +225,12 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 	for p := range dirty {
 		if l, ok := w.tracked.owner[p]; ok {
 			locks[l] = true
-		} else if w.dirs.watched[p] != nil {
+		} else if w.discovery.dirs.watched[p] != nil {
 			dirs = append(dirs, p)
 		}
 	}
 	for p := range found {
-		w.dirs.tracking[p] = true
+		w.discovery.dirs.tracking[p] = true
 	}
 	w.mu.Unlock()
 	work := w.newPool()
@@ -243,11 +243,11 @@ func (w *Watcher) refresh(ctx context.Context, dirty, found map[string]bool) {
 		})
 	}
 	for _, d := range dirs {
-		work.do(func() { w.dirChanged(ctx, d) })
+		work.do(func() { w.discovery.dirChanged(ctx, d) })
 	}
 	work.run()
 	w.mu.Lock()
-	w.dirs.tracking = map[string]bool{}
+	w.discovery.dirs.tracking = map[string]bool{}
 	w.mu.Unlock()
 }
 
@@ -275,8 +275,8 @@ func (w *Watcher) forgetPart(ctx context.Context, part string) {
 		delete(w.tracked.locks, part)
 		delete(w.tracked.seen, part)
 		delete(w.tracked.plain, part)
-		if w.dirs.locks[dirOf(part)]--; w.dirs.locks[dirOf(part)] <= 0 {
-			delete(w.dirs.locks, dirOf(part))
+		if w.discovery.dirs.locks[dirOf(part)]--; w.discovery.dirs.locks[dirOf(part)] <= 0 {
+			delete(w.discovery.dirs.locks, dirOf(part))
 		}
 	}
 	w.mu.Unlock()
@@ -300,8 +300,8 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 			w.toFill.count(p, nil)
 			delete(w.tracked.locks, p)
 			delete(w.tracked.seen, p)
-			if w.dirs.locks[dirOf(p)]--; w.dirs.locks[dirOf(p)] <= 0 {
-				delete(w.dirs.locks, dirOf(p))
+			if w.discovery.dirs.locks[dirOf(p)]--; w.discovery.dirs.locks[dirOf(p)] <= 0 {
+				delete(w.discovery.dirs.locks, dirOf(p))
 			}
 			gone = append(gone, p)
 		}

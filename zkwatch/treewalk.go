@@ -34,7 +34,7 @@ type walkItem struct {
 }
 
 // newWalker returns a walker over the watcher's roots.
-func (w *Watcher) newWalker(found func(string)) *walker {
+func newWalker(w *Watcher, found func(string)) *walker {
 	wk := &walker{w: w, found: found, started: time.Now(), wake: make(chan struct{}, 1)}
 	for i := len(w.cfg.Roots) - 1; i >= 0; i-- {
 		wk.stack = append(wk.stack, walkItem{path: w.cfg.Roots[i], root: true})

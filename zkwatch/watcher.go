@@ -127,7 +127,8 @@ type Watcher struct {
 	wake chan struct{}
 
 	// mu guards the parts below, all but what is safe without it: their
-	// channels, made once, and syncs.firstOnce and discovery.loops. The
+	// channels, made once, syncs.firstOnce, discovery.loops, and
+	// discovery.persist, under a lock of its own. The
 	// goroutines that touch each part are named on its type: run (the
 	// main loop, with the pool helpers of its rounds), trackConn,
 	// discover and the loops it starts (dumpLoop, walkLoop, pollDirs,
@@ -135,18 +136,14 @@ type Watcher struct {
 	// (onWatchEvent), the grace timer of a plain lock that went
 	// (recheckPlain), and the callers of the exported methods.
 	mu        sync.Mutex
-	next      roundRequests  // what run's next round does (watcher.go)
-	watches   watchSet       // the watches armed, and those that fired (watches.go)
-	syncs     syncState      // the sync markers asked and reported (sync.go)
-	session   sessionState   // the session's phase and its breaks (conntrack.go)
-	tracked   trackedLocks   // what was last read of each lock (track.go)
-	discovery discoveryState // how far finding the locks has got (discovery.go)
-	dirs      dirWatches     // the directories watched for new locks (lockdirs.go)
-	toFill    fillState      // the contenders listed but not read yet (fill.go)
-	enrich    enrichState    // what the enrich loop and tracking tell each other (enrichloop.go)
-	// persist is the persistent watch's, under a lock of its own
-	// (pwatch.go).
-	persist *persistState
+	next      roundRequests // what run's next round does (watcher.go)
+	watches   watchSet      // the watches armed, and those that fired (watches.go)
+	syncs     syncState     // the sync markers asked and reported (sync.go)
+	session   sessionState  // the session's phase and its breaks (conntrack.go)
+	tracked   trackedLocks  // what was last read of each lock (track.go)
+	discovery *discoverer   // finding the locks, and how far it has got (discovery.go)
+	toFill    fillState     // the contenders listed but not read yet (fill.go)
+	enrich    enrichState   // what the enrich loop and tracking tell each other (enrichloop.go)
 }
 
 // Watch starts watching through conn. Events closes when ctx ends (or,
@@ -169,18 +166,16 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 		cfg.Costs = words.NewCosts()
 	}
 	w := &Watcher{conn: conn, cfg: cfg, events: make(chan Event, 256), sem: make(chan struct{}, cfg.Concurrency), costs: cfg.Costs,
-		wake:      make(chan struct{}, 1),
-		next:      roundRequests{found: map[string]bool{}, unread: map[string]bool{}},
-		watches:   newWatchSet(),
-		syncs:     syncState{before: map[string]bool{}, first: make(chan struct{})},
-		session:   sessionState{state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}},
-		tracked:   newTrackedLocks(),
-		discovery: discoveryState{checked: map[string]int{}, named: map[string]sampleName{}},
-		dirs:      newDirWatches(),
-		toFill:    fillState{unread: map[string]int{}, wake: make(chan struct{}, 1)},
-		enrich:    enrichState{table: cfg.Watches, lockFound: make(chan struct{}, 1)},
-		persist:   newPersistState(cfg.PersistentQueueMax),
+		wake:    make(chan struct{}, 1),
+		next:    roundRequests{found: map[string]bool{}, unread: map[string]bool{}},
+		watches: newWatchSet(),
+		syncs:   syncState{before: map[string]bool{}, first: make(chan struct{})},
+		session: sessionState{state: ConnState{Phase: Connected, Server: conn.zk.Server(), Session: conn.SessionID(), Since: time.Now()}},
+		tracked: newTrackedLocks(),
+		toFill:  fillState{unread: map[string]int{}, wake: make(chan struct{}, 1)},
+		enrich:  enrichState{table: cfg.Watches, lockFound: make(chan struct{}, 1)},
 	}
+	w.discovery = newDiscoverer(w)
 	if !conn.onWatch.claim() {
 		w.events <- Event{Kind: EventError, At: time.Now(), Err: ErrWatched}
 		close(w.events)

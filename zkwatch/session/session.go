@@ -1,4 +1,13 @@
-package zkwatch
+// Package session is a ZooKeeper session of zklocks' own, beside go-zookeeper's, for the requests
+// go-zookeeper does not send (addWatch, removeWatches). It holds no
+// ephemeral node and reads nothing: it connects, adds the credentials of
+// the watcher's session, sends one request at a time, pings, and hands
+// every notification to a function. A connection lost ends it; the caller
+// dials again, resuming the session when the server still has it.
+//
+// A leaf: it imports nothing of zklocks but ZooKeeper's record encoding
+// (zkwatch/jute). Its errors say zkwatch, whose session it is.
+package session
 
 import (
 	"bufio"
@@ -9,44 +18,27 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/zkwatch/jute"
 )
 
-// A session of zklocks' own, beside go-zookeeper's, for the requests
-// go-zookeeper does not send (addWatch, removeWatches). It holds no
-// ephemeral node and reads nothing: it connects, adds the credentials of
-// the watcher's session, sends one request at a time, pings, and hands
-// every notification to a function. A connection lost ends it; the caller
-// dials again, resuming the session when the server still has it.
-
 // Errors of the session of zklocks' own.
 var (
-	// errRawClosed: the connection ended (the server closed it, or it
+	// ErrClosed: the connection ended (the server closed it, or it
 	// failed) before the answer came.
-	errRawClosed = errors.New("zkwatch: connection closed")
-	// errRawExpired: the server no longer has the session to resume.
-	errRawExpired = errors.New("zkwatch: session expired")
+	ErrClosed = errors.New("zkwatch: connection closed")
+	// ErrExpired: the server no longer has the session to resume.
+	ErrExpired = errors.New("zkwatch: session expired")
 )
 
-// replyError is a request's answer with an error code.
-type replyError struct {
-	op   string
-	code int32
+// ReplyError is a request's answer with an error code.
+type ReplyError struct {
+	// Op names the request; Code is ZooKeeper's error code.
+	Op   string
+	Code int32
 }
 
-func (e *replyError) Error() string {
-	return fmt.Sprintf("zkwatch: %s answered %s", e.op, jute.ErrorName(e.code))
-}
-
-// sessionDialer is the dialer of a session's connections: plain TCP, or
-// TLS with the options' configuration. Dial's go-zookeeper session and the
-// session of zklocks' own use the same one.
-func sessionDialer(opt Options) zk.Dialer {
-	if opt.TLS != nil {
-		return tlsDialer(opt.TLS)
-	}
-	return net.DialTimeout
+func (e *ReplyError) Error() string {
+	return fmt.Sprintf("zkwatch: %s answered %s", e.Op, jute.ErrorName(e.Code))
 }
 
 // rawReadBuffer is how much of the connection is read at once; rawNap
@@ -79,15 +71,24 @@ func (m *streamMeter) streaming(now time.Time) bool {
 	return m.fast
 }
 
-// rawIdentity is what resumes a session on a new connection.
-type rawIdentity struct {
+// Credential is one credential added to the session (addAuth): a scheme
+// and its secret, such as digest and "user:password". SASL is the
+// dialer's, before the session.
+type Credential struct {
+	Scheme string
+	Secret []byte
+}
+
+// Identity is what resumes a session on a new connection; the zero
+// Identity asks for a new session.
+type Identity struct {
 	id       int64
 	passwd   []byte
 	lastZxid int64
 }
 
-// rawSession is one connection of the session of zklocks' own.
-type rawSession struct {
+// Session is one connection of the session of zklocks' own.
+type Session struct {
 	conn net.Conn
 	// in reads conn buffered: notifications come in bursts, each a frame
 	// of its own, and reading them one syscall (and one wake-up) apiece
@@ -100,17 +101,17 @@ type rawSession struct {
 	wmu sync.Mutex // one frame written at a time
 
 	mu      sync.Mutex
-	ident   rawIdentity
+	ident   Identity
 	xid     int32
 	pending map[int32]chan jute.ReplyHeader
 	err     error         // why the connection ended
 	done    chan struct{} // closed when it ends
 }
 
-// dialRaw connects to server and opens a session (or resumes resume's,
-// when not zero), adds auth, and starts reading. notify gets every
+// Dial connects to server through dial and opens a session (or resumes
+// resume's, when not zero), adds creds, and starts reading. notify gets every
 // notification, on the reading goroutine: it must not block.
-func dialRaw(ctx context.Context, dial zk.Dialer, server string, timeout time.Duration, resume rawIdentity, auth []Auth, notify func(jute.WatcherEvent)) (*rawSession, error) {
+func Dial(ctx context.Context, dial func(network, address string, timeout time.Duration) (net.Conn, error), server string, timeout time.Duration, resume Identity, creds []Credential, notify func(jute.WatcherEvent)) (*Session, error) {
 	connectTimeout := max(time.Second, timeout/3)
 	if dl, ok := ctx.Deadline(); ok {
 		connectTimeout = min(connectTimeout, time.Until(dl))
@@ -119,7 +120,7 @@ func dialRaw(ctx context.Context, dial zk.Dialer, server string, timeout time.Du
 	if err != nil {
 		return nil, err
 	}
-	s := &rawSession{conn: c, server: server, onNotify: notify, pending: map[int32]chan jute.ReplyHeader{}, done: make(chan struct{})}
+	s := &Session{conn: c, server: server, onNotify: notify, pending: map[int32]chan jute.ReplyHeader{}, done: make(chan struct{})}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	var w jute.Writer
@@ -142,49 +143,46 @@ func dialRaw(ctx context.Context, dial zk.Dialer, server string, timeout time.Du
 	}
 	if resp.TimeoutMs <= 0 || resp.SessionID == 0 {
 		c.Close()
-		return nil, errRawExpired
+		return nil, ErrExpired
 	}
 	c.SetDeadline(time.Time{})
 	s.in = bufio.NewReaderSize(c, rawReadBuffer)
 	s.timeout = time.Duration(resp.TimeoutMs) * time.Millisecond
-	s.ident = rawIdentity{id: resp.SessionID, passwd: resp.Passwd, lastZxid: resume.lastZxid}
+	s.ident = Identity{id: resp.SessionID, passwd: resp.Passwd, lastZxid: resume.lastZxid}
 	go s.read()
 	go s.ping()
-	for _, a := range auth {
-		if a.IsSASL() {
-			continue // the dialer's connection authenticated by SASL already
-		}
+	for _, a := range creds {
 		var aw jute.Writer
 		jute.RequestHeader{Xid: jute.XidAuth, OpCode: jute.OpAuth}.Write(&aw)
 		jute.AuthPacket{Scheme: a.Scheme, Auth: a.Secret}.Write(&aw)
 		if err := s.roundTrip(ctx, jute.XidAuth, aw.Bytes(), "auth "+a.Scheme); err != nil {
-			s.close()
+			s.Close()
 			return nil, err
 		}
 	}
 	return s, nil
 }
 
-// identity is what resumes the session on a later connection.
-func (s *rawSession) identity() rawIdentity {
+// Identity is what resumes the session on a later connection.
+func (s *Session) Identity() Identity {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.ident
 }
 
 // Done is closed when the connection has ended; Err then says why.
-func (s *rawSession) Done() <-chan struct{} { return s.done }
+func (s *Session) Done() <-chan struct{} { return s.done }
 
 // Err is why the connection ended, nil while it lasts.
-func (s *rawSession) Err() error {
+func (s *Session) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
 }
 
-// request sends one request (op with its body) and waits for its answer;
-// an answer with an error code is a *replyError.
-func (s *rawSession) request(ctx context.Context, op int32, name string, body func(*jute.Writer)) error {
+// Request sends one request (op with its body) and waits for its answer;
+// an answer with an error code is a *ReplyError.
+func (s *Session) Request(ctx context.Context, op int32, name string, body func(*jute.Writer)) error {
 	s.mu.Lock()
 	s.xid++
 	xid := s.xid
@@ -195,7 +193,7 @@ func (s *rawSession) request(ctx context.Context, op int32, name string, body fu
 	return s.roundTrip(ctx, xid, w.Bytes(), name)
 }
 
-func (s *rawSession) roundTrip(ctx context.Context, xid int32, frame []byte, name string) error {
+func (s *Session) roundTrip(ctx context.Context, xid int32, frame []byte, name string) error {
 	ch := make(chan jute.ReplyHeader, 1)
 	s.mu.Lock()
 	if s.err != nil {
@@ -211,22 +209,22 @@ func (s *rawSession) roundTrip(ctx context.Context, xid int32, frame []byte, nam
 	}()
 	if err := s.write(frame); err != nil {
 		s.fail(err)
-		return fmt.Errorf("zkwatch: %s: %w", name, errRawClosed)
+		return fmt.Errorf("zkwatch: %s: %w", name, ErrClosed)
 	}
 	select {
 	case h := <-ch:
 		if h.Err != jute.ErrOK {
-			return &replyError{op: name, code: h.Err}
+			return &ReplyError{Op: name, Code: h.Err}
 		}
 		return nil
 	case <-s.done:
-		return fmt.Errorf("zkwatch: %s: %w", name, errRawClosed)
+		return fmt.Errorf("zkwatch: %s: %w", name, ErrClosed)
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
 }
 
-func (s *rawSession) write(frame []byte) error {
+func (s *Session) write(frame []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.conn.SetWriteDeadline(time.Now().Add(s.timeout))
@@ -236,7 +234,7 @@ func (s *rawSession) write(frame []byte) error {
 // read reads every frame until the connection ends. A server that sends
 // nothing, not even a ping's answer, for two thirds of the session's
 // timeout is taken as gone, as go-zookeeper does.
-func (s *rawSession) read() {
+func (s *Session) read() {
 	var meter streamMeter
 	for {
 		if s.in.Buffered() < 4 {
@@ -293,7 +291,7 @@ func (s *rawSession) read() {
 }
 
 // ping keeps the session alive: a ping every third of its timeout.
-func (s *rawSession) ping() {
+func (s *Session) ping() {
 	tick := time.NewTicker(s.timeout / 3)
 	defer tick.Stop()
 	var w jute.Writer
@@ -312,7 +310,7 @@ func (s *rawSession) ping() {
 }
 
 // fail ends the connection for err, once.
-func (s *rawSession) fail(err error) {
+func (s *Session) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -323,13 +321,13 @@ func (s *rawSession) fail(err error) {
 	close(s.done)
 }
 
-// close ends the connection without closing the session.
-func (s *rawSession) close() { s.fail(errRawClosed) }
+// Close ends the connection without closing the session.
+func (s *Session) Close() { s.fail(ErrClosed) }
 
-// closeSession ends the session on the server (its watches go with it)
+// CloseSession ends the session on the server (its watches go with it)
 // and the connection, waiting for the answer until ctx ends.
-func (s *rawSession) closeSession(ctx context.Context) error {
-	err := s.request(ctx, jute.OpCloseSession, "closeSession", func(*jute.Writer) {})
-	s.close()
+func (s *Session) CloseSession(ctx context.Context) error {
+	err := s.Request(ctx, jute.OpCloseSession, "closeSession", func(*jute.Writer) {})
+	s.Close()
 	return err
 }

@@ -1,4 +1,4 @@
-package zkwatch
+package session
 
 import (
 	"context"
@@ -91,14 +91,14 @@ func TestRawSessionAddsWatchAndTakesNotifications(t *testing.T) {
 	events := make(chan jute.WatcherEvent, 4)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	s, err := dialRaw(ctx, net.DialTimeout, addr, 9*time.Second, rawIdentity{}, []Auth{DigestAuth("u", "p")}, func(ev jute.WatcherEvent) { events <- ev })
+	s, err := Dial(ctx, net.DialTimeout, addr, 9*time.Second, Identity{}, []Credential{{Scheme: "digest", Secret: []byte("u:p")}}, func(ev jute.WatcherEvent) { events <- ev })
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.identity().id != 0x1234 || s.timeout != 9*time.Second {
-		t.Errorf("session %#x, timeout %s", s.identity().id, s.timeout)
+	if s.Identity().id != 0x1234 || s.timeout != 9*time.Second {
+		t.Errorf("session %#x, timeout %s", s.Identity().id, s.timeout)
 	}
-	err = s.request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
+	err = s.Request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
 		jute.AddWatchRequest{Path: "/app/locks", Mode: jute.AddWatchPersistentRecursive}.Write(w)
 	})
 	if err != nil {
@@ -113,16 +113,16 @@ func TestRawSessionAddsWatchAndTakesNotifications(t *testing.T) {
 	if len(got) != 1 || got[0] != "/app/locks/a/lock-0000000001" {
 		t.Errorf("notifications %q", got)
 	}
-	if s.identity().lastZxid != 43 {
-		t.Errorf("last zxid %d, want the notification's 43", s.identity().lastZxid)
+	if s.Identity().lastZxid != 43 {
+		t.Errorf("last zxid %d, want the notification's 43", s.Identity().lastZxid)
 	}
-	err = s.request(ctx, jute.OpRemoveWatches, "removeWatches", func(w *jute.Writer) {
+	err = s.Request(ctx, jute.OpRemoveWatches, "removeWatches", func(w *jute.Writer) {
 		jute.RemoveWatchesRequest{Path: "/app/locks", Type: jute.WatcherAny}.Write(w)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.closeSession(ctx); err != nil {
+	if err := s.CloseSession(ctx); err != nil {
 		t.Errorf("closeSession: %v", err)
 	}
 }
@@ -133,19 +133,19 @@ func TestRawSessionRefusals(t *testing.T) {
 			addr := fakePeer(t, func(net.Conn, jute.RequestHeader, *jute.Reader) int32 { return code })
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			s, err := dialRaw(ctx, net.DialTimeout, addr, 9*time.Second, rawIdentity{}, nil, func(jute.WatcherEvent) {})
+			s, err := Dial(ctx, net.DialTimeout, addr, 9*time.Second, Identity{}, nil, func(jute.WatcherEvent) {})
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = s.request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
+			err = s.Request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
 				jute.AddWatchRequest{Path: "/", Mode: jute.AddWatchPersistentRecursive}.Write(w)
 			})
-			var re *replyError
+			var re *ReplyError
 			switch {
-			case code == 1 && !errors.Is(err, errRawClosed):
-				t.Errorf("hang-up: %v, want errRawClosed", err)
-			case code != 1 && (!errors.As(err, &re) || re.code != code):
-				t.Errorf("refusal: %v, want a replyError of %d", err, code)
+			case code == 1 && !errors.Is(err, ErrClosed):
+				t.Errorf("hang-up: %v, want ErrClosed", err)
+			case code != 1 && (!errors.As(err, &re) || re.Code != code):
+				t.Errorf("refusal: %v, want a ReplyError of %d", err, code)
 			}
 		})
 	}
