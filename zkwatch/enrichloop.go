@@ -148,31 +148,29 @@ func (w *Watcher) nextPoll(ctx context.Context, tick <-chan time.Time, every tim
 		defer t.Stop()
 		look = t.C
 	}
+	// A lock found starts the settle (found is then nil, and settle set):
+	// the tick or the second look may still come first.
 	var found <-chan struct{}
 	if table {
 		found = w.enrich.lockFound
 	}
-	select {
-	case <-ctx.Done():
-		return wakeTick, false
-	case <-tick:
-		return wakeTick, true
-	case <-look:
-		return wakeSecondLook, true
-	case <-found:
-	}
-	wait := max(foundSettle, time.Until(last.Add(min(earlyGap, every))))
-	settle := time.NewTimer(min(wait, every))
-	defer settle.Stop()
-	select {
-	case <-ctx.Done():
-		return wakeTick, false
-	case <-tick:
-		return wakeTick, true
-	case <-look:
-		return wakeSecondLook, true
-	case <-settle.C:
-		return wakeFound, true
+	var settle <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return wakeTick, false
+		case <-tick:
+			return wakeTick, true
+		case <-look:
+			return wakeSecondLook, true
+		case <-settle:
+			return wakeFound, true
+		case <-found:
+			wait := max(foundSettle, time.Until(last.Add(min(earlyGap, every))))
+			t := time.NewTimer(min(wait, every))
+			defer t.Stop()
+			found, settle = nil, t.C
+		}
 	}
 }
 

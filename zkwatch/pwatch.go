@@ -204,6 +204,7 @@ func (d *discoverer) persistentLoop(ctx context.Context) {
 		wait = time.Second
 		if first {
 			d.loops.Go(func() { d.persistentQueue(ctx) })
+			d.loops.Go(func() { onTick(ctx, time.Second, func() { d.persistTick(ctx) }) })
 		}
 		ps.sets.Add(1)
 		ps.live.Store(true)

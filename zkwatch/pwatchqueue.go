@@ -65,20 +65,14 @@ func (d *discoverer) mayBeLock(dir, node string) bool {
 	return d.contenderName(dir, lockcore.BaseName(node)) || book.IsLockNode(node) || lockcore.MaybeAppLockNode(node)
 }
 
-// persistentQueue looks at the directories queued as they come, starts
-// the re-read that makes up for an overflow, and counts the
-// notifications' rate every second, until ctx ends.
+// persistentQueue looks at the directories queued as they come, and
+// starts the re-read that makes up for an overflow, until ctx ends.
 func (d *discoverer) persistentQueue(ctx context.Context) {
 	ps := d.persist
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
-			d.persistTick(ctx)
-			continue
 		case <-ps.wake:
 		}
 		ps.mu.Lock()
