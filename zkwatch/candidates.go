@@ -299,7 +299,7 @@ func dumpNote(err error) string {
 	return fmt.Sprintf("dump failed (%v): new locks are found by walking the tree", err)
 }
 
-// contenderName is Watcher.contenderName by the built-in entries alone,
+// contenderName is discoverer.contenderName by the built-in entries alone,
 // for a dump's owners: a user's contender's owner is read with its node.
 func contenderName(name string) bool {
 	c, _ := lockcore.Classify(lockcore.Node{}, []string{name})

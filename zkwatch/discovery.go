@@ -122,7 +122,7 @@ func (d *discoverer) discover(ctx context.Context) {
 		d.watchWhole(ctx)
 	}
 	d.emitDiscovery(ctx)
-	// Counted with discover itself (which holds discovery.loops above zero, so
+	// Counted with discover itself (which holds loops above zero, so
 	// adding to it here is safe), so that run waits for every loop that
 	// may still emit before it closes Events: a send after that close
 	// panics.

@@ -269,9 +269,7 @@ func (d *discoverer) openPersistent(ctx context.Context, ident *session.Identity
 		return nil, server, version, err
 	}
 	for _, root := range d.w.cfg.Roots {
-		err := s.Request(dctx, jute.OpAddWatch, "addWatch", func(jw *jute.Writer) {
-			jute.AddWatchRequest{Path: d.w.conn.abs(root), Mode: jute.AddWatchPersistentRecursive}.Write(jw)
-		})
+		err := s.AddWatch(dctx, d.w.conn.abs(root), jute.AddWatchPersistentRecursive)
 		switch {
 		case err == nil:
 			continue
@@ -302,9 +300,7 @@ func (d *discoverer) stopPersistent(s *session.Session) {
 	ctx, cancel := context.WithTimeout(context.Background(), persistStopTimeout)
 	defer cancel()
 	for _, root := range d.w.cfg.Roots {
-		s.Request(ctx, jute.OpRemoveWatches, "removeWatches", func(jw *jute.Writer) {
-			jute.RemoveWatchesRequest{Path: d.w.conn.abs(root), Type: jute.WatcherAny}.Write(jw)
-		})
+		s.RemoveWatches(ctx, d.w.conn.abs(root), jute.WatcherAny)
 	}
 	s.CloseSession(ctx)
 }

@@ -193,6 +193,23 @@ func (s *Session) Request(ctx context.Context, op int32, name string, body func(
 	return s.roundTrip(ctx, xid, w.Bytes(), name)
 }
 
+// AddWatch sets a watch of mode (jute.AddWatchPersistent or
+// jute.AddWatchPersistentRecursive) on path (ZooKeeper 3.6+); its
+// notifications go to Dial's notify.
+func (s *Session) AddWatch(ctx context.Context, path string, mode int32) error {
+	return s.Request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
+		jute.AddWatchRequest{Path: path, Mode: mode}.Write(w)
+	})
+}
+
+// RemoveWatches removes the session's watches of type typ (a
+// jute.Watcher… constant) on path.
+func (s *Session) RemoveWatches(ctx context.Context, path string, typ int32) error {
+	return s.Request(ctx, jute.OpRemoveWatches, "removeWatches", func(w *jute.Writer) {
+		jute.RemoveWatchesRequest{Path: path, Type: typ}.Write(w)
+	})
+}
+
 func (s *Session) roundTrip(ctx context.Context, xid int32, frame []byte, name string) error {
 	ch := make(chan jute.ReplyHeader, 1)
 	s.mu.Lock()

@@ -98,9 +98,7 @@ func TestRawSessionAddsWatchAndTakesNotifications(t *testing.T) {
 	if s.Identity().id != 0x1234 || s.timeout != 9*time.Second {
 		t.Errorf("session %#x, timeout %s", s.Identity().id, s.timeout)
 	}
-	err = s.Request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
-		jute.AddWatchRequest{Path: "/app/locks", Mode: jute.AddWatchPersistentRecursive}.Write(w)
-	})
+	err = s.AddWatch(ctx, "/app/locks", jute.AddWatchPersistentRecursive)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,9 +135,7 @@ func TestRawSessionRefusals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = s.Request(ctx, jute.OpAddWatch, "addWatch", func(w *jute.Writer) {
-				jute.AddWatchRequest{Path: "/", Mode: jute.AddWatchPersistentRecursive}.Write(w)
-			})
+			err = s.AddWatch(ctx, "/", jute.AddWatchPersistentRecursive)
 			var re *ReplyError
 			switch {
 			case code == 1 && !errors.Is(err, ErrClosed):
