@@ -231,9 +231,6 @@ func (d *discoverer) walkLoop(ctx context.Context) {
 	}
 }
 
-// Costs returns the counter of the four-letter words the watcher asks.
-func (w *Watcher) Costs() *words.Costs { return w.costs }
-
 // markObserver arms the exists watch on zklocks' mark
 // (lockcore.ObserverMark) that tells other zklocks watchers this session
 // is one of them: the exists watches it keeps on plain lock nodes that

@@ -189,6 +189,9 @@ func Watch(ctx context.Context, conn *Conn, cfg WatchConfig) *Watcher {
 // waits for its reader, gathering changes meanwhile.
 func (w *Watcher) Events() <-chan Event { return w.events }
 
+// Costs returns the counter of the four-letter words the watcher asks.
+func (w *Watcher) Costs() *words.Costs { return w.costs }
+
 // roundRequests is what run's next round is to do besides reading the
 // watches that fired (watchSet.fired). Whoever finds such work asks for it
 // and pokes run awake: discover's loops and run's own rounds queue the
