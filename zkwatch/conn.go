@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -130,16 +129,6 @@ func (h *watchHandler) call(ev zk.Event) {
 type discardLogger struct{}
 
 func (discardLogger) Printf(string, ...interface{}) {}
-
-// sessionDialer is the dialer of a session's connections: plain TCP, or
-// TLS with the options' configuration. Dial's go-zookeeper session and the
-// session of zklocks' own use the same one.
-func sessionDialer(opt Options) zk.Dialer {
-	if opt.TLS != nil {
-		return tlsDialer(opt.TLS)
-	}
-	return net.DialTimeout
-}
 
 // Dial connects and returns once the session is established, or fails with
 // ErrUnreachable when ctx ends first, or sooner, also matching ErrRefused,

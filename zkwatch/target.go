@@ -251,3 +251,13 @@ func dialFailure(line string, tls bool) string {
 	}
 	return "the session handshake failed (" + rest + "); this is not about credentials, which are sent after it"
 }
+
+// sessionDialer is the dialer of a session's connections: plain TCP, or
+// TLS with the options' configuration. Dial's go-zookeeper session and the
+// session of zklocks' own use the same one.
+func sessionDialer(opt Options) zk.Dialer {
+	if opt.TLS != nil {
+		return tlsDialer(opt.TLS)
+	}
+	return net.DialTimeout
+}
