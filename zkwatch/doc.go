@@ -16,7 +16,7 @@
 // whether the cluster requires authentication, access.go whether an ACL
 // lets it act. A Conn reads a lock whole (readtree.go), one node or a
 // directory's names for a viewer, dials a second session like it, and
-// lends itself to lockcore's lock client with paths inside its chroot
+// lends itself to the lock client (lockclient) with paths inside its chroot
 // (lent.go). ConnPhase and ConnState say where the session stands
 // (conntrack.go).
 //
