@@ -231,14 +231,18 @@ func lazyInterest(get func() Interest) func() Interest {
 // ask was abandoned. Refusals are remembered either way.
 func (e *Enricher) run(f *ask, started time.Time, refused map[string]map[string]bool, noAdmin map[string]error, kept map[string]memberAnswer, interest, focus func() Interest) {
 	answers := make([]memberAnswer, len(e.servers))
-	overKnown := false
+	// Which counts are fresh is decided once, as the ask begins: decided
+	// again as each member's turn comes, a count could go stale in between
+	// and leave a member over the budget with neither its count nor a new one.
+	overKnown, fresh := false, make(map[string]bool, len(e.servers))
 	for _, server := range e.servers {
-		overKnown = overKnown || e.overBudgetFresh(kept[server])
+		fresh[server] = e.overBudgetFresh(kept[server])
+		overKnown = overKnown || fresh[server]
 	}
 	var wg sync.WaitGroup
 	for i, server := range e.servers {
 		wg.Go(func() {
-			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], f.consEvery, overKnown)
+			answers[i] = e.askMember(f.ctx, server, refused[server], noAdmin[server], kept[server], f.consEvery, overKnown, fresh[server])
 		})
 	}
 	wg.Wait()

@@ -20,7 +20,7 @@ import (
 // the member refuses is asked of its AdminServer instead, unless noAdmin
 // says it has none. The watch table is read after, once every member's
 // wchs is in (see readTables).
-func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, consEvery time.Duration, overKnown bool) memberAnswer {
+func (e *Enricher) askMember(ctx context.Context, server string, refused map[string]bool, noAdmin error, kept memberAnswer, consEvery time.Duration, overKnown, keptFresh bool) memberAnswer {
 	a := memberAnswer{info: ServerInfo{Addr: server, AdminErr: noAdmin}, watchTotal: -1}
 	var answer words.StatusAnswer
 	via, ok := e.word(ctx, &a, refused, "srvr", answer.Reader(), e.wordTimeout)
@@ -38,7 +38,7 @@ func (e *Enricher) askMember(ctx context.Context, server string, refused map[str
 	}
 	a.reached = true
 	e.askCons(ctx, &a, refused, kept, consEvery)
-	e.askSummary(ctx, &a, refused, kept, overKnown)
+	e.askSummary(ctx, &a, refused, kept, overKnown, keptFresh)
 	return a
 }
 
@@ -58,13 +58,14 @@ func (e *Enricher) overBudgetFresh(kept memberAnswer) bool {
 // askSummary asks, in WatchesAuto, how many watches the member holds
 // (wchs), to tell whether its table may be read. While some member was
 // found over the budget recently (overKnown), none is asked: that
-// member's last count is kept, and no table will be read.
-func (e *Enricher) askSummary(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, overKnown bool) {
+// member's last count (keptFresh: kept's, as the ask began) is kept, and
+// no table will be read.
+func (e *Enricher) askSummary(ctx context.Context, a *memberAnswer, refused map[string]bool, kept memberAnswer, overKnown, keptFresh bool) {
 	if e.Mode != WatchesAuto {
 		return
 	}
 	if overKnown {
-		if e.overBudgetFresh(kept) {
+		if keptFresh {
 			a.watchTotal, a.watchTotalAt = kept.watchTotal, kept.watchTotalAt
 		}
 		return
