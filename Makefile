@@ -29,6 +29,10 @@ deps:
 # first (see docs/testing.md, Test time).
 TESTP        ?= 2
 TESTPARALLEL ?= 4
+# make unit's packages at a time: a third of its packages' time is their
+# tests' waits (timeouts, stalled readers, fake members' silences), which
+# two at a time on two cores left as idle wall time.
+UNITP        ?= 4
 LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockclient ./recording ./internal/testkit/peers ./ui
 test: deps vet
 	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./...
@@ -40,7 +44,7 @@ test: deps vet
 # cache its integration runs have just warmed (scripts/unit-budget;
 # docs/testing.md, make unit).
 unit: vet
-	$(GO) test -race -count=1 -skip Integration ./...
+	$(GO) test -race -count=1 -p $(UNITP) -skip Integration ./...
 
 # The integration tests FLAKECOUNT times over (the two invocations of
 # test), while a busy loop spins on every core for the run's duration
