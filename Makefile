@@ -27,7 +27,7 @@ deps:
 # once and TESTPARALLEL tests within each (t.Parallel), more than the
 # machine's cores, the longest packages named first so that they start
 # first (see docs/testing.md, Test time).
-TESTP        ?= 2
+TESTP        ?= 3
 TESTPARALLEL ?= 4
 # make unit's packages at a time: a third of its packages' time is their
 # tests' waits (timeouts, stalled readers, fake members' silences), which
