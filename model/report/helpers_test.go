@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"testing"
+	"time"
+
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
-	"testing"
-	"time"
 )
 
 var t0 = time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
