@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,19 +87,19 @@ func (s *castScreen) view(m tea.Model) string {
 		return v
 	}
 	lines := s.screen(v)
-	if s.full || (!equalLines(lines, s.lines) && (keyed || now.Sub(s.at) >= castRefresh)) {
+	if s.full || (!slices.Equal(lines, s.lines) && (keyed || now.Sub(s.at) >= castRefresh)) {
 		s.frame(lines)
 		s.lines, s.at, s.written, s.full, s.same, s.aged = lines, now, now, false, v, ""
 		return v
 	}
-	if equalLines(lines, s.lines) {
+	if slices.Equal(lines, s.lines) {
 		s.same = v
 		return v
 	}
 	s.clock.pinned.Store(&s.at)
 	aged := s.screen(m.View())
 	s.clock.pinned.Store(nil)
-	if equalLines(aged, s.lines) {
+	if slices.Equal(aged, s.lines) {
 		s.aged = v
 		return v
 	}
@@ -145,18 +146,6 @@ func (s *castScreen) frame(lines []string) {
 	if out := s.paint.take(); out != "" {
 		s.cast.output([]byte(out))
 	}
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // castModel is a UI whose every view goes through its session's
