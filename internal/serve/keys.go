@@ -62,29 +62,24 @@ type Admits struct {
 func ParseAuthorizedKeys(b []byte) (Admits, []error) {
 	a := Admits{Keys: map[string]Key{}}
 	var errs []error
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	err := keyLines(b, func(n int, line string) error {
 		k, ca, err := parseKeyLine(line, n)
 		switch {
 		case err != nil:
 			errs = append(errs, fmt.Errorf("line %d: %w", n, err))
-			continue
+			return nil
 		case ca != nil:
 			a.Authorities = append(a.Authorities, *ca)
-			continue
+			return nil
 		}
 		if prev, dup := a.Keys[k.Fingerprint]; dup && prev.Role != k.Role {
 			errs = append(errs, fmt.Errorf("line %d: the key of line %d again, with another role: neither is admitted", n, prev.Line))
 			k.Role = ""
 		}
 		a.Keys[k.Fingerprint] = k
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		errs = append(errs, err)
 	}
 	for fp, k := range a.Keys {
@@ -93,6 +88,25 @@ func ParseAuthorizedKeys(b []byte) (Admits, []error) {
 		}
 	}
 	return a, errs
+}
+
+// keyLines calls each with every line of a file of OpenSSH keys
+// (authorized_keys, revoked keys) that says something, trimmed, and its
+// number from 1: blank lines and # comments are skipped, as sshd skips
+// them. It stops at each's first error, or at a line over 1 MiB.
+func keyLines(b []byte, each func(n int, line string) error) error {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if err := each(n, line); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }
 
 // parseKeyLine reads one line: a plain key (k), or with the option

@@ -1,12 +1,10 @@
 package serve
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -70,23 +68,21 @@ func readRevoked(path string) (map[string]bool, error) {
 		return nil, errKRL
 	}
 	keys := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	err = keyLines(b, func(n int, line string) error {
 		pub, _, _, _, err := gossh.ParseAuthorizedKey([]byte(line))
 		if err != nil {
-			return nil, fmt.Errorf("line %d: not a public key in OpenSSH's format", n)
+			return fmt.Errorf("line %d: not a public key in OpenSSH's format", n)
 		}
 		if cert, ok := pub.(*gossh.Certificate); ok {
 			pub = cert.Key
 		}
 		keys[gossh.FingerprintSHA256(pub)] = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return keys, sc.Err()
+	return keys, nil
 }
 
 // Refresh reads the file again if it changed since it was last read, and
