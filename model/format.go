@@ -67,6 +67,20 @@ func Duration(d time.Duration) string {
 	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
 }
 
+// Bytes formats a byte count compactly, in powers of 1024: 512 B,
+// 64.0 KB, 3.2 MB, 1.5 GB.
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
 // TokenText describes an application's fencing token in one line.
 func TokenText(t *lockcore.AppToken) string {
 	s := fmt.Sprintf("%s %s (%s", t.Name, t.Value, t.Path)

@@ -20,3 +20,26 @@ func TestWatchedTextNamesTheNode(t *testing.T) {
 		}
 	}
 }
+
+// A byte count is given in the largest unit it reaches, to a tenth past
+// bytes, each unit 1024 of the one before.
+func TestBytesUnits(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KB"},
+		{1536, "1.5 KB"},
+		{1<<20 - 1, "1024.0 KB"},
+		{1 << 20, "1.0 MB"},
+		{8 << 20, "8.0 MB"},
+		{1 << 30, "1.0 GB"},
+		{5 << 29, "2.5 GB"},
+	} {
+		if got := Bytes(tc.n); got != tc.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

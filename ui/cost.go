@@ -85,9 +85,9 @@ func (c *costOverlay) view(func() string) string {
 				member = model.Printable(m.Member)
 			}
 			lines = append(lines, fmt.Sprintf(" %-22s %-5s %-5s %6d %10s %9s %10s", fit(member, 22), w.Word, viaText(w.Via), w.Asks,
-				bytesText(w.Bytes), model.Duration(w.Time.Round(time.Millisecond)), gapText(w.Every)))
+				model.Bytes(w.Bytes), model.Duration(w.Time.Round(time.Millisecond)), gapText(w.Every)))
 		}
-		share := fmt.Sprintf(" %-22s %s of its time, %s a minute", "", percent(m.Share()), bytesText(m.Bytes))
+		share := fmt.Sprintf(" %-22s %s of its time, %s a minute", "", percent(m.Share()), model.Bytes(m.Bytes))
 		p := st.muted
 		if m.Share() > 0.01 {
 			p = st.warning
@@ -222,17 +222,6 @@ func viaText(v words.Via) string {
 }
 
 func percent(f float64) string { return fmt.Sprintf("%.3f %%", f*100) }
-
-// bytesText is a byte count in B, KB or MB.
-func bytesText(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
 
 // gapText is a cost gap, whole seconds, or "<1s".
 func gapText(d time.Duration) string {

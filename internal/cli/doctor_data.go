@@ -70,22 +70,12 @@ func (md memberData) text() string {
 		s := md.logs
 		fmt.Fprintf(&b, "  history            zxids %#x to %#x, %s to %s (%d logs, %s on disk; %d snapshots)\n",
 			s.FirstZxid, s.LastZxid, s.First.Local().Format(time.DateTime), s.Last.Local().Format(time.DateTime),
-			s.Logs, sizeText(s.LogBytes), s.Snapshots)
+			s.Logs, model.Bytes(s.LogBytes), s.Snapshots)
 		if s.Note != "" {
 			fmt.Fprintf(&b, "                     %s\n", model.Printable(s.Note))
 		}
 	}
 	return b.String()
-}
-
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d KB", n>>10)
 }
 
 // dataJSON is a member's data directory in doctor --json.
