@@ -64,7 +64,7 @@ func (in *input) idle(ctx context.Context, d time.Duration, stop func()) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			quiet := time.Since(time.Unix(0, in.last.Load()))
+			quiet := time.Since(in.lastTyped())
 			if quiet >= d {
 				stop()
 				return
