@@ -8,6 +8,7 @@
 //
 //	go run ./scripts/measures           # print the table
 //	go run ./scripts/measures -update   # and write it into docs/architecture.md
+//	go run ./scripts/measures -long 80  # list every function over 80 lines that is not a table
 //
 // Product code is every non-test Go file outside internal/testkit and
 // tests/. Run it from the module's root.
@@ -41,10 +42,19 @@ const (
 
 func main() {
 	update := flag.Bool("update", false, "write the table into "+doc)
+	long := flag.Int("long", 0, "list every function over this many lines that is not a table, and print nothing else")
 	flag.Parse()
 	files, err := productFiles(".")
 	if err != nil {
 		fail(err)
+	}
+	if *long > 0 {
+		for _, f := range funcs(files) {
+			if f.lines > *long {
+				fmt.Printf("%4d %s\n", f.lines, f.name)
+			}
+		}
+		return
 	}
 	out := report(files)
 	fmt.Print(out)
@@ -194,10 +204,17 @@ func methods(p pkg, typ string) int {
 	return n
 }
 
-// longest is the longest function in product code whose lines are not
-// mostly one table (composite literals: key maps, rule book entries).
-func longest(files map[string][]string) (string, int) {
-	best, bestN := "", 0
+// function is one function of product code: where it starts and its name,
+// and how many lines it spans.
+type function struct {
+	name  string
+	lines int
+}
+
+// funcs lists the functions in product code whose lines are not mostly one
+// table (composite literals: key maps, rule book entries), longest first.
+func funcs(files map[string][]string) []function {
+	var out []function
 	for _, paths := range files {
 		p := parse(paths)
 		for _, f := range p.files {
@@ -208,14 +225,29 @@ func longest(files map[string][]string) (string, int) {
 				}
 				start, stop := p.fset.Position(fd.Pos()), p.fset.Position(fd.End())
 				n := stop.Line - start.Line + 1
-				if n <= bestN || 2*literalLines(p.fset, fd.Body) >= n {
+				if 2*literalLines(p.fset, fd.Body) >= n {
 					continue
 				}
-				best, bestN = fmt.Sprintf("%s:%d %s", start.Filename, start.Line, fd.Name.Name), n
+				out = append(out, function{fmt.Sprintf("%s:%d %s", start.Filename, start.Line, fd.Name.Name), n})
 			}
 		}
 	}
-	return best, bestN
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].lines != out[j].lines {
+			return out[i].lines > out[j].lines
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+// longest is the longest function in product code that is not a table.
+func longest(files map[string][]string) (string, int) {
+	fs := funcs(files)
+	if len(fs) == 0 {
+		return "", 0
+	}
+	return fs[0].name, fs[0].lines
 }
 
 // literalLines counts the lines of body inside its outermost composite
