@@ -2,7 +2,6 @@ package txnlog
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -71,13 +70,9 @@ type Result struct {
 // number of them; each the directory holding version-2/, version-2/
 // itself, or a copy) as one history, and returns it as events.
 func Load(paths []string, opt Options) (*Result, error) {
-	var dirs []*Dir
-	for _, p := range paths {
-		d, err := Open(p)
-		if err != nil {
-			return nil, err
-		}
-		dirs = append(dirs, d)
+	dirs, err := openDirs(paths)
+	if err != nil {
+		return nil, err
 	}
 	warn := func(err error) {
 		if opt.Warn != nil {
@@ -114,64 +109,17 @@ func Load(paths []string, opt Options) (*Result, error) {
 		}
 		events = append(events, ev)
 	})
-	from, to := opt.Range.From, opt.Range.To
-	begin := func(at time.Time) {
-		k.emit(zkwatch.Event{Kind: zkwatch.EventConn, At: at, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: at}})
-		k.discover(at)
-		k.emit(zkwatch.Event{Kind: zkwatch.EventSynced, At: at})
-		k.live = true
-	}
-	var first time.Time
-	startAt := func() time.Time {
-		if !from.IsZero() && from.After(first) {
-			return from
-		}
-		return first
-	}
-	for {
-		rec, ok := g.next()
-		if !ok {
-			break
-		}
-		at := time.UnixMilli(rec.Header.Time)
-		if !to.IsZero() && at.After(to) {
-			if !k.live && !first.IsZero() {
-				// Nothing happened between the range's start and its end.
-				begin(startAt())
-			}
-			break
-		}
-		if first.IsZero() {
-			first = at
-			res.First = rec.Header.Zxid
-			if !from.IsZero() && at.After(from) && snap != "" {
-				n.addPartial("the range begins at %s, before the history read does (its first transaction after %s is at %s)",
-					from.Format(time.RFC3339), snap, at.Format(time.RFC3339Nano))
-			}
-		}
-		if !k.live && (from.IsZero() || !at.Before(from)) {
-			begin(startAt())
-		}
-		changes := t.apply(rec)
-		res.Last = rec.Header.Zxid
-		if k.live && len(changes) > 0 {
-			k.touched(changes, at)
-		}
-	}
-	if !k.live {
-		if first.IsZero() {
-			return nil, fmt.Errorf("%w: the logs hold no transaction after %s up to the range's end (%s)", ErrNoTxnInRange, snapOrStart(snap), strings.Join(paths, ", "))
-		}
-		n.addPartial("the logs end at %s (zxid %#x), before the range begins: what they say is how things stood from then on, as far as they go",
-			t.at.Format(time.RFC3339Nano), t.zxid)
-		begin(startAt())
+	r := &replay{t: t, k: k, n: n, rng: opt.Range, snap: snap, res: res}
+	r.run(g)
+	if err := r.end(paths); err != nil {
+		return nil, err
 	}
 	res.Partial, res.Members = n.partial, n.members
 	for _, p := range res.Partial {
 		warn(errors.New(p))
 	}
 	if res.Sent == 0 {
-		started = first
+		started = r.first
 	}
 	res.Recording = &recording.Recording{
 		Headers: []recording.Header{{Format: recording.Version, Started: started, Part: 1,
@@ -181,9 +129,16 @@ func Load(paths []string, opt Options) (*Result, error) {
 	return res, nil
 }
 
-func snapOrStart(snap string) string {
-	if snap == "" {
-		return "the history's start"
+// openDirs opens every member's data directory, failing at the first that
+// is not one.
+func openDirs(paths []string) ([]*Dir, error) {
+	var dirs []*Dir
+	for _, p := range paths {
+		d, err := Open(p)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, d)
 	}
-	return snap
+	return dirs, nil
 }
