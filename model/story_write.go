@@ -1,0 +1,174 @@
+package model
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// storyTime is a moment of a story, in loc: the day is in the heading.
+func storyTime(t time.Time, loc *time.Location) string { return t.In(loc).Format("15:04:05.000") }
+
+// storyDur is a duration to the millisecond.
+func storyDur(d time.Duration, atLeast bool) string {
+	s := d.Round(time.Millisecond).String()
+	if atLeast {
+		return "≥" + s
+	}
+	return s
+}
+
+var startWords = map[string]string{StartSeen: "", StartBefore: " (there when watching began)",
+	StartLate: " (first seen then; began earlier)", StartCtime: " (its node's creation, before the lock was found)"}
+
+// WriteText writes the story as plain text, in loc, to paste into an
+// incident report.
+func (st Story) WriteText(w io.Writer, loc *time.Location) error {
+	b := &strings.Builder{}
+	recipe := ""
+	if st.Recipe != "" {
+		recipe = " (" + string(st.Recipe) + ")"
+	}
+	fmt.Fprintf(b, "lock %s%s\n", Printable(st.Lock), recipe)
+	fmt.Fprintf(b, "from %s to %s %s\n", st.From.In(loc).Format("2006-01-02 15:04:05.000"), storyTime(st.To, loc), st.To.In(loc).Format("MST"))
+	if !st.Known {
+		fmt.Fprintf(b, "\nthe recording never saw this lock in that stretch\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	writePartial(b, st.Partial, st.Members)
+	if !st.WatchingFrom.IsZero() {
+		fmt.Fprintf(b, "the recording had the whole picture from %s; what was there then began earlier\n", storyTime(st.WatchingFrom, loc))
+	}
+	writeHolds(b, st.Holds, loc)
+	writeWaits(b, st.Waits, loc)
+	writeConnLosses(b, st.Connection, loc)
+	writeAnomalies(b, st.Anomalies, loc)
+	writeFigures(b, st.WaitTimes, st.HoldTimes)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeHolds writes each hold: when it was granted and how it ended, its
+// node, and what else the recording knew of it (its session cut off from
+// the ensemble, its holder frozen, the log's word on its end, the
+// operator's audit line).
+func writeHolds(b *strings.Builder, holds []StoryHold, loc *time.Location) {
+	fmt.Fprintf(b, "\nholders (%d)\n", len(holds))
+	for _, h := range holds {
+		fmt.Fprintf(b, "  %s  %s granted%s", storyTime(h.Granted, loc), h.Session, startWords[h.Start])
+		if h.OutOfOrder {
+			fmt.Fprint(b, " out of FIFO order")
+		}
+		if h.End == EndOngoing {
+			fmt.Fprintf(b, "; still holding at the end, held %s\n", storyDur(h.Held, h.AtLeast))
+		} else {
+			fmt.Fprintf(b, "; held %s; %s at %s\n", storyDur(h.Held, h.AtLeast), endWords(h.End), storyTime(h.Ended, loc))
+		}
+		fmt.Fprintf(b, "      node %s\n", Printable(h.Node))
+		if !h.Disconnected.IsZero() {
+			fmt.Fprintf(b, "      its session connected to no member from %s\n", storyTime(h.Disconnected, loc))
+		}
+		for _, f := range h.Frozen {
+			fmt.Fprintf(b, "      %s\n", f.words(h, loc))
+		}
+		writeLogEnd(b, h.End, h.DeletedBy, h.SessionTimeout, h.LastHeard, loc)
+		if h.Audit != "" {
+			fmt.Fprintf(b, "      audit: %s\n", Printable(h.Audit))
+		}
+	}
+}
+
+// writeWaits writes each wait: when it joined and how it ended, its node,
+// the log's word on its end and the operator's audit line.
+func writeWaits(b *strings.Builder, waits []StoryWait, loc *time.Location) {
+	fmt.Fprintf(b, "\nwaiters (%d)\n", len(waits))
+	for _, wt := range waits {
+		fmt.Fprintf(b, "  %s  %s joined%s", storyTime(wt.Joined, loc), wt.Session, startWords[wt.Start])
+		if wt.End == EndOngoing {
+			fmt.Fprintf(b, "; still waiting at the end, waited %s\n", storyDur(wt.Waited, wt.AtLeast))
+		} else {
+			fmt.Fprintf(b, "; waited %s; %s at %s\n", waitedWords(wt), endWords(wt.End), storyTime(wt.Ended, loc))
+		}
+		fmt.Fprintf(b, "      node %s\n", Printable(wt.Node))
+		writeLogEnd(b, wt.End, wt.DeletedBy, wt.SessionTimeout, wt.LastHeard, loc)
+		if wt.Audit != "" {
+			fmt.Fprintf(b, "      audit: %s\n", Printable(wt.Audit))
+		}
+	}
+}
+
+// waitedWords is how long a wait that ended lasted. A grant whose hold
+// was first seen, not seen granted, may have come before it was seen, so
+// the wait is at most that long; when the wait's start was not seen
+// either, neither bound holds.
+func waitedWords(wt StoryWait) string {
+	d := storyDur(wt.Waited, wt.AtLeast)
+	switch {
+	case wt.AtLeast && wt.AtMost:
+		return "an unknown time"
+	case wt.AtMost:
+		return "≤" + d
+	}
+	return d
+}
+
+// writeConnLosses writes the connection losses, each with the session it
+// befell when it was one session's.
+func writeConnLosses(b *strings.Builder, conns []StoryConn, loc *time.Location) {
+	fmt.Fprintf(b, "\nconnection losses (%d)\n", len(conns))
+	for _, c := range conns {
+		who := ""
+		if c.Session != "" {
+			who = c.Session + ": "
+		}
+		fmt.Fprintf(b, "  %s  %s%s\n", storyTime(c.At, loc), who, c.What)
+	}
+}
+
+// writeAnomalies writes the anomalies, each with when it arose and
+// whether it cleared.
+func writeAnomalies(b *strings.Builder, anomalies []StoryAnomaly, loc *time.Location) {
+	fmt.Fprintf(b, "\nanomalies (%d)\n", len(anomalies))
+	for _, a := range anomalies {
+		cleared := "still there at the end"
+		if !a.Cleared.IsZero() {
+			cleared = "cleared " + storyTime(a.Cleared, loc)
+		}
+		fmt.Fprintf(b, "  %s  %s, %s: %s\n", storyTime(a.Arose, loc), a.Kind, cleared, Printable(a.Detail))
+	}
+}
+
+// writeFigures writes the percentiles of the waits and of the holds.
+func writeFigures(b *strings.Builder, waits, holds StoryStats) {
+	fmt.Fprintf(b, "\nfigures (only waits and holds seen from their start that ended in the stretch)\n")
+	for _, f := range []struct {
+		name string
+		s    StoryStats
+	}{{"waits (join to grant)", waits}, {"holds (grant to release)", holds}} {
+		if f.s.Count == 0 {
+			fmt.Fprintf(b, "  %s: none\n", f.name)
+			continue
+		}
+		fmt.Fprintf(b, "  %s: %d; p50 %s, p90 %s, p99 %s, max %s\n", f.name, f.s.Count, storyDur(f.s.P50, false),
+			storyDur(f.s.P90, false), storyDur(f.s.P99, false), storyDur(f.s.Max, false))
+	}
+}
+
+// endWords is how an ending reads in the text.
+func endWords(end string) string {
+	switch end {
+	case EndUnknown:
+		return "ended (released or expired: no member's answer since told)"
+	case EndClosed:
+		return "ended with its session, closed by its client,"
+	case EndSessionEnded:
+		return "ended with its session (expired or closed by its client: not known)"
+	case EndReleasedOrForced:
+		return "deleted while its session lived (released by its holder, or force-released by another client)"
+	case EndLeftOrForced:
+		return "deleted while its session lived (left, or force-released by another client)"
+	}
+	return end
+}
