@@ -67,6 +67,32 @@ type owned struct {
 }
 
 func (p *sessionsPane) rebuild() {
+	list := ownedBySession(p.env.state)
+	rows := p.rows[:0]
+	p.total, p.matched = len(list), 0
+	for _, o := range list {
+		items := p.matching(o)
+		if len(items) == 0 {
+			continue
+		}
+		sort.Slice(items, func(i, j int) bool { return itemLess(&items[i], &items[j]) })
+		p.matched++
+		rows = append(rows, o.head)
+		rows = append(rows, items...)
+	}
+	for i := len(rows); i < len(p.rows); i++ {
+		p.rows[i] = sessionRow{}
+	}
+	p.rows = rows
+	p.seek(p.sel, len(p.rows), func(i int) string { return p.rows[i].key() })
+	if p.sel != "" {
+		p.remember()
+	}
+}
+
+// ownedBySession gathers every session's contenders across all locks,
+// with its holds and waits counted, the sessions in the order shown.
+func ownedBySession(state *model.State) []*owned {
 	by := map[int64]*owned{}
 	get := func(s int64) *owned {
 		o := by[s]
@@ -76,7 +102,7 @@ func (p *sessionsPane) rebuild() {
 		}
 		return o
 	}
-	for _, l := range p.env.state.Locks {
+	for _, l := range state.Locks {
 		for i := range l.Participants {
 			q := &l.Participants[i]
 			o := get(q.Session)
@@ -95,7 +121,7 @@ func (p *sessionsPane) rebuild() {
 	}
 	// A force-released contender, and an expired holder whose session
 	// owns nothing any more: its client may still act as if it held.
-	for _, f := range forcedRows(p.env.state) {
+	for _, f := range forcedRows(state) {
 		o := get(f.session)
 		o.items = append(o.items, sessionRow{session: f.session, forced: &f})
 		o.forced = true
@@ -104,55 +130,48 @@ func (p *sessionsPane) rebuild() {
 	for _, o := range by {
 		list = append(list, o)
 	}
-	sort.Slice(list, func(i, j int) bool {
-		// A client that was not told of its force-release comes first:
-		// it is what the operator follows.
-		if list[i].forced != list[j].forced {
-			return list[i].forced
-		}
-		a, b := list[i].head, list[j].head
-		if a.holds != b.holds {
-			return a.holds > b.holds
-		}
-		if a.waits != b.waits {
-			return a.waits > b.waits
-		}
-		return uint64(a.session) < uint64(b.session)
-	})
-	rows := p.rows[:0]
-	p.total, p.matched = len(list), 0
-	for _, o := range list {
-		items := o.items
-		if !p.filter.match(model.SessionText(o.head.session), p.env.client(o.head.session).Short()) {
-			items = items[:0:0]
-			for _, it := range o.items {
-				if it.forced != nil {
-					if p.filter.match(model.Printable(it.forced.lock), "forced", "expired") {
-						items = append(items, it)
-					}
-					continue
-				}
-				if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
-					items = append(items, it)
-				}
+	sort.Slice(list, func(i, j int) bool { return ownedLess(list[i], list[j]) })
+	return list
+}
+
+// ownedLess puts the sessions that hold most first, then those that wait
+// most.
+func ownedLess(x, y *owned) bool {
+	// A client that was not told of its force-release comes first: it is
+	// what the operator follows.
+	if x.forced != y.forced {
+		return x.forced
+	}
+	a, b := x.head, y.head
+	if a.holds != b.holds {
+		return a.holds > b.holds
+	}
+	if a.waits != b.waits {
+		return a.waits > b.waits
+	}
+	return uint64(a.session) < uint64(b.session)
+}
+
+// matching is what the filter keeps of o's contenders: all of them when
+// it matches the session or its client, else those whose lock or node it
+// matches (none: the session is not shown).
+func (p *sessionsPane) matching(o *owned) []sessionRow {
+	if p.filter.match(model.SessionText(o.head.session), p.env.client(o.head.session).Short()) {
+		return o.items
+	}
+	items := o.items[:0:0]
+	for _, it := range o.items {
+		if it.forced != nil {
+			if p.filter.match(model.Printable(it.forced.lock), "forced", "expired") {
+				items = append(items, it)
 			}
-			if len(items) == 0 {
-				continue
-			}
+			continue
 		}
-		sort.Slice(items, func(i, j int) bool { return itemLess(&items[i], &items[j]) })
-		p.matched++
-		rows = append(rows, o.head)
-		rows = append(rows, items...)
+		if p.filter.match(model.Printable(it.lock.Path), itemNode(&it)) {
+			items = append(items, it)
+		}
 	}
-	for i := len(rows); i < len(p.rows); i++ {
-		p.rows[i] = sessionRow{}
-	}
-	p.rows = rows
-	p.seek(p.sel, len(p.rows), func(i int) string { return p.rows[i].key() })
-	if p.sel != "" {
-		p.remember()
-	}
+	return items
 }
 
 func (p *sessionsPane) remember() {
