@@ -165,40 +165,13 @@ func (a *App) statusBar() string {
 	if a.opt.Identity != "" {
 		segs = append(segs, segment{text: "as " + model.Printable(a.opt.Identity), p: st.muted, drop: 3})
 	}
-	if n := len(s.Servers); n > 0 {
-		up := 0
-		for _, sv := range s.Servers {
-			if sv.Err == nil {
-				up++
-			}
-		}
-		text, p := itoa(n)+" servers", st.muted
-		if n == 1 {
-			text = "1 server"
-		}
-		if up < n {
-			text, p = itoa(up)+"/"+itoa(n)+" servers answer", st.warning
-		}
-		drop := 4
-		if s.Fix != "" {
-			// Said once, here, and never dropped; why, and the fix,
-			// are on the cost screen.
-			text, p, drop = "⚠ no clients (c: why)", st.warning, 0
-		}
-		segs = append(segs, segment{text: text, p: p, drop: drop})
+	if seg, ok := serversSegment(st, s); ok {
+		segs = append(segs, seg)
 	}
 	if s.Conn.Session != 0 {
 		segs = append(segs, segment{text: "session " + lockcore.SessionHex(s.Conn.Session), p: st.muted, drop: 2})
 	}
-	sync := "not synced yet"
-	if !s.LastSync.IsZero() {
-		last := s.LastSync
-		if s.LastChange.After(last) {
-			last = s.LastChange
-		}
-		sync = "updated " + a.env.clock(last)
-	}
-	segs = append(segs, segment{text: sync, p: st.muted, drop: 1})
+	segs = append(segs, syncSegment(a.env))
 	if seg, ok := discoverySegment(a.env); ok {
 		segs = append(segs, seg)
 	}
@@ -213,18 +186,70 @@ func (a *App) statusBar() string {
 	if a.opt.Context != "" {
 		segs = append([]segment{{text: "⎈ " + model.Printable(a.opt.Context), p: st.strong}}, segs...)
 	}
+	segs = append(segs, badges(st, a.opt, s.Stale() || a.closed)...)
+	return joinSegments(segs, a.width, st.muted.s(" │ "))
+}
+
+// serversSegment is how many of the ensemble's members answer, once any
+// is known (ok false before).
+func serversSegment(st *styles, s *model.State) (segment, bool) {
+	n := len(s.Servers)
+	if n == 0 {
+		return segment{}, false
+	}
+	up := 0
+	for _, sv := range s.Servers {
+		if sv.Err == nil {
+			up++
+		}
+	}
+	text, p := itoa(n)+" servers", st.muted
+	if n == 1 {
+		text = "1 server"
+	}
+	if up < n {
+		text, p = itoa(up)+"/"+itoa(n)+" servers answer", st.warning
+	}
+	drop := 4
+	if s.Fix != "" {
+		// Said once, here, and never dropped; why, and the fix, are on
+		// the cost screen.
+		text, p, drop = "⚠ no clients (c: why)", st.warning, 0
+	}
+	return segment{text: text, p: p, drop: drop}, true
+}
+
+// syncSegment is when the picture was last brought up to date: the last
+// sync, or a change heard after it.
+func syncSegment(e *env) segment {
+	s := e.state
+	sync := "not synced yet"
+	if !s.LastSync.IsZero() {
+		last := s.LastSync
+		if s.LastChange.After(last) {
+			last = s.LastChange
+		}
+		sync = "updated " + e.clock(last)
+	}
+	return segment{text: sync, p: e.st.muted, drop: 1}
+}
+
+// badges are the status bar's last segments, never dropped: whether the
+// operator may write, and whether what is shown may be out of date.
+func badges(st *styles, opt Options, stale bool) []segment {
+	var segs []segment
 	switch {
-	case a.opt.ReadOnly && a.opt.ReadOnlyBadge != "":
-		segs = append(segs, segment{text: " " + model.Printable(a.opt.ReadOnlyBadge) + " ", p: st.badgeRO})
-	case a.opt.ReadOnly:
+	case opt.ReadOnly && opt.ReadOnlyBadge != "":
+		segs = append(segs, segment{text: " " + model.Printable(opt.ReadOnlyBadge) + " ", p: st.badgeRO})
+	case opt.ReadOnly:
 		segs = append(segs, segment{text: " READ-ONLY ", p: st.badgeRO})
-	case a.opt.Actions != nil:
+	case opt.Actions != nil:
 		segs = append(segs, segment{text: " WRITE ", p: st.badgeWrite})
 	}
-	if s.Stale() || a.closed {
+	if stale {
 		segs = append(segs, segment{text: " STALE ", p: st.badgeStale})
 	}
-	return joinSegments(segs, a.width, st.muted.s(" │ "))
+	return segs
 }
 
 // connSegment is the status bar's connection.
