@@ -77,13 +77,7 @@ func (d *discoverer) relistDir(ctx context.Context, dir string) []string {
 	}
 	names, stat, err := d.listDir(dir, kind, polled, first)
 	if errors.Is(err, zk.ErrNoNode) {
-		d.dropDir(dir)
-		d.w.mu.Lock()
-		if parent := d.dirs.watched[path.Dir(dir)]; parent != nil {
-			// Made again, it is new.
-			delete(parent.known, lockcore.BaseName(dir))
-		}
-		d.w.mu.Unlock()
+		d.dirGone(dir)
 		return nil
 	}
 	if err != nil {
@@ -104,6 +98,25 @@ func (d *discoverer) relistDir(ctx context.Context, dir string) []string {
 			return nil
 		}
 	}
+	return d.noteListing(dir, ld, kind, first, names)
+}
+
+// dirGone stops watching dir, deleted, and forgets it among its parent's
+// children: made again, it is new.
+func (d *discoverer) dirGone(dir string) {
+	d.dropDir(dir)
+	d.w.mu.Lock()
+	defer d.w.mu.Unlock()
+	if parent := d.dirs.watched[path.Dir(dir)]; parent != nil {
+		delete(parent.known, lockcore.BaseName(dir))
+	}
+}
+
+// noteListing keeps what dir's listing names says in ld, unless dir was
+// dropped (or watched anew) while it was listed: when to poll it next,
+// and the children looked at. It returns the children new since the last
+// listing.
+func (d *discoverer) noteListing(dir string, ld *lockDir, kind dirKind, first bool, names []string) []string {
 	d.w.mu.Lock()
 	defer d.w.mu.Unlock()
 	if d.dirs.watched[dir] != ld {
