@@ -1,6 +1,10 @@
 package lockcore
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // ActionKind names an operator's write to another client's contender.
 type ActionKind string
@@ -86,3 +90,49 @@ type RecordingMark struct {
 
 // Done reports whether the action went through.
 func (a Action) Done() bool { return a.Failed == "" }
+
+// resultOK is a done action's Result; failedPrefix begins a failed one's.
+const (
+	resultOK     = "ok"
+	failedPrefix = "failed: "
+)
+
+// Result is how the action went as the audit log and a recording's act
+// lines write it: "ok", or "failed: " and why.
+func (a Action) Result() string {
+	if a.Done() {
+		return resultOK
+	}
+	return failedPrefix + a.Failed
+}
+
+// FailedOf reads a Result back as Action.Failed: "" for "ok", and "failed"
+// for any other text that gives no reason, so that it never reads as done.
+func FailedOf(result string) string {
+	if result == resultOK {
+		return ""
+	}
+	if why := strings.TrimPrefix(result, failedPrefix); why != "" {
+		return why
+	}
+	return "failed"
+}
+
+// ActionSession is SessionHex of an action's session or owner, which may
+// be none: "" for 0, as the audit log and a recording's act lines write it.
+func ActionSession(id int64) string {
+	if id == 0 {
+		return ""
+	}
+	return SessionHex(id)
+}
+
+// ParseActionSession reads ActionSession's hex back: 0 for none, or for
+// text that is not a session.
+func ParseActionSession(hex string) int64 {
+	u, err := strconv.ParseUint(strings.TrimPrefix(hex, "0x"), 16, 64)
+	if err != nil {
+		return 0
+	}
+	return int64(u)
+}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -91,18 +89,14 @@ func certOf(c *auditCert) *lockcore.Certificate {
 // what the event log shows of an operator's action, so that it can be
 // found in the log.
 func AuditLine(a lockcore.Action) string {
-	res := "ok"
-	if !a.Done() {
-		res = "failed: " + a.Failed
-	}
 	var approved *auditOperator
 	if o := a.ApprovedBy; o != nil {
 		approved = &auditOperator{User: o.User, Host: o.Host, Key: o.Key, Cert: auditCertOf(o.Cert)}
 	}
 	b, _ := json.Marshal(auditLine{Time: a.At, User: a.User, Host: a.Host, Via: a.Via, Key: a.Key, Cert: auditCertOf(a.Cert),
 		Approved: approved, Recording: recordingOf(a.Recording), Server: a.Server,
-		Session: sessionOrNone(a.Session), Action: string(a.Kind), Node: a.Node, Czxid: a.Token,
-		Owner: sessionOrNone(a.Owner), Result: res}) // strings, numbers and a time
+		Session: lockcore.ActionSession(a.Session), Action: string(a.Kind), Node: a.Node, Czxid: a.Token,
+		Owner: lockcore.ActionSession(a.Owner), Result: a.Result()}) // strings, numbers and a time
 	return string(b)
 }
 
@@ -114,19 +108,14 @@ func ParseAuditLine(line []byte) (lockcore.Action, error) {
 	}
 	a := lockcore.Action{At: l.Time, User: l.User, Host: l.Host, Via: l.Via, Key: l.Key, Server: l.Server,
 		Kind: lockcore.ActionKind(l.Action), Node: l.Node, Token: l.Czxid,
-		Session: sessionOf(l.Session), Owner: sessionOf(l.Owner)}
+		Session: lockcore.ParseActionSession(l.Session), Owner: lockcore.ParseActionSession(l.Owner),
+		Failed: lockcore.FailedOf(l.Result)}
 	a.Cert = certOf(l.Cert)
 	if r := l.Recording; r != nil {
 		a.Recording = &lockcore.RecordingMark{File: r.File, Offset: time.Duration(r.Offset * float64(time.Second))}
 	}
 	if o := l.Approved; o != nil {
 		a.ApprovedBy = &lockcore.Operator{User: o.User, Host: o.Host, Key: o.Key, Cert: certOf(o.Cert)}
-	}
-	if l.Result != "ok" {
-		a.Failed = strings.TrimPrefix(l.Result, "failed: ")
-		if a.Failed == "" {
-			a.Failed = "failed"
-		}
 	}
 	return a, nil
 }
@@ -149,21 +138,4 @@ func (a *Audit) Record(act lockcore.Action) error {
 	defer a.mu.Unlock()
 	_, err := io.WriteString(a.w, line)
 	return err
-}
-
-func sessionOrNone(id int64) string {
-	if id == 0 {
-		return ""
-	}
-	return lockcore.SessionHex(id)
-}
-
-// sessionOf reads a session written by sessionOrNone: 0 for none, or for
-// what is not one.
-func sessionOf(hex string) int64 {
-	u, err := strconv.ParseUint(strings.TrimPrefix(hex, "0x"), 16, 64)
-	if err != nil {
-		return 0
-	}
-	return int64(u)
 }
