@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -151,25 +152,12 @@ func (t *Tape) ParseAt(s string, loc *time.Location) (time.Time, error) {
 		}
 		return t.End().Add(-d), nil
 	}
-	if at, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return at, nil
+	at, timeOfDay, ok := recording.ParseMoment(s, t.Start(), loc)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%q is not a time: give 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s, -1m, start or end", s)
 	}
-	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04"} {
-		if at, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return at, nil
-		}
+	if timeOfDay && at.Before(t.Start()) && at.AddDate(0, 0, 1).Before(t.End().Add(time.Second)) {
+		at = at.AddDate(0, 0, 1)
 	}
-	for _, layout := range []string{"15:04:05.999999999", "15:04"} {
-		clock, err := time.ParseInLocation(layout, s, loc)
-		if err != nil {
-			continue
-		}
-		start := t.Start().In(loc)
-		day := time.Date(start.Year(), start.Month(), start.Day(), clock.Hour(), clock.Minute(), clock.Second(), clock.Nanosecond(), loc)
-		if day.Before(start) && day.AddDate(0, 0, 1).Before(t.End().Add(time.Second)) {
-			day = day.AddDate(0, 0, 1)
-		}
-		return day, nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a time: give 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s, -1m, start or end", s)
+	return at, nil
 }

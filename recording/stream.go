@@ -118,27 +118,38 @@ func ParseRange(since, from, to string, now time.Time, loc *time.Location) (Rang
 	return r, nil
 }
 
-// parseMoment reads one end of a range (see ParseRange).
+// parseMoment reads one end of a range (see ParseRange): a time of day
+// is the latest such moment not after now.
 func parseMoment(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	t, timeOfDay, ok := ParseMoment(s, now, loc)
+	if !ok {
+		return time.Time{}, fmt.Errorf("%q is not a time: give 02:40, 02:40:05, 2026-11-22 02:40 or an RFC 3339 time", s)
+	}
+	if timeOfDay && t.After(now) {
+		t = t.AddDate(0, 0, -1)
+	}
+	return t, nil
+}
+
+// ParseMoment reads a moment as people type it: an RFC 3339 time, a date
+// and time in loc ("2026-11-22 02:40", "2026-11-22T02:40:05.5"), or a time
+// of day in loc ("02:40", "02:40:05.5"), which it puts on the day of ref
+// in loc and reports with timeOfDay, for the caller to move to another
+// day as its own rule says. ok is false when s is none of these.
+func ParseMoment(s string, ref time.Time, loc *time.Location) (t time.Time, timeOfDay, ok bool) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
+		return t, false, true
 	}
 	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04"} {
 		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t, nil
+			return t, false, true
 		}
 	}
 	for _, layout := range []string{"15:04:05.999999999", "15:04"} {
-		clock, err := time.ParseInLocation(layout, s, loc)
-		if err != nil {
-			continue
+		if clock, err := time.ParseInLocation(layout, s, loc); err == nil {
+			day := ref.In(loc)
+			return time.Date(day.Year(), day.Month(), day.Day(), clock.Hour(), clock.Minute(), clock.Second(), clock.Nanosecond(), loc), true, true
 		}
-		n := now.In(loc)
-		t := time.Date(n.Year(), n.Month(), n.Day(), clock.Hour(), clock.Minute(), clock.Second(), clock.Nanosecond(), loc)
-		if t.After(now) {
-			t = t.AddDate(0, 0, -1)
-		}
-		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("%q is not a time: give 02:40, 02:40:05, 2026-11-22 02:40 or an RFC 3339 time", s)
+	return time.Time{}, false, false
 }
