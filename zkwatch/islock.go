@@ -132,9 +132,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 			if err == nil {
 				// No data watch could be armed: the exists watch of
 				// statNode is not one, so read it on the lock's changes.
-				w.mu.Lock()
-				delete(w.watches.armed, path)
-				w.mu.Unlock()
+				w.disarm(path)
 			}
 			return got{n, true}, err
 		case err != nil:
@@ -146,9 +144,7 @@ func (w *Watcher) related(path string) (lockcore.Node, error) {
 		return got{lockcore.Node{Name: lockcore.BaseName(path), Stat: *stat, Data: data}, true}, nil
 	})
 	if err != nil {
-		w.mu.Lock()
-		delete(w.watches.armed, path)
-		w.mu.Unlock()
+		w.disarm(path)
 		return lockcore.Node{}, err
 	}
 	return r.node, nil

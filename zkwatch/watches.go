@@ -67,6 +67,14 @@ func (w *Watcher) claimWatch(path string) bool {
 	return true
 }
 
+// disarm forgets the watch on path a request failed to arm, so that the
+// next read of path arms it again.
+func (w *Watcher) disarm(path string) {
+	w.mu.Lock()
+	delete(w.watches.armed, path)
+	w.mu.Unlock()
+}
+
 // children lists path's children, arming a children watch unless one is
 // already pending: re-arming would only duplicate the notification.
 func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
@@ -81,9 +89,7 @@ func (w *Watcher) children(path string) ([]string, *zk.Stat, error) {
 	})
 	names, stat := r.names, r.stat
 	if err != nil {
-		w.mu.Lock()
-		delete(w.watches.armed, path)
-		w.mu.Unlock()
+		w.disarm(path)
 		return nil, nil, err
 	}
 	return names, stat, nil
@@ -136,9 +142,7 @@ func (w *Watcher) existsW(path string) (exists, armed bool, err error) {
 	})
 	<-w.sem
 	if err != nil {
-		w.mu.Lock()
-		delete(w.watches.armed, path)
-		w.mu.Unlock()
+		w.disarm(path)
 		return false, false, err
 	}
 	return exists, true, nil
