@@ -284,8 +284,12 @@ func (c *Conn) abs(p string) string {
 
 // rel turns a server path into a chroot-relative one; ok is false for paths
 // outside the chroot.
-func (c *Conn) rel(p string) (string, bool) {
-	root := c.target.Chroot
+func (c *Conn) rel(p string) (string, bool) { return underChroot(c.target.Chroot, p) }
+
+// underChroot turns server path p into the path a client connected with
+// chroot root names it by (root without a trailing slash; "" for none);
+// ok is false for a path outside root.
+func underChroot(root, p string) (string, bool) {
 	switch {
 	case root == "":
 		return p, true

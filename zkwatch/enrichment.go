@@ -181,16 +181,11 @@ func (en Enrichment) WithinChroot(chroot string) Enrichment {
 		return en
 	}
 	return en.rebuild(func(p string, _ int64) (string, bool) {
-		switch {
-		case p == lockcore.ObserverMark:
+		if p == lockcore.ObserverMark {
 			// One server path whatever the chroot of its carriers.
 			return p, true
-		case p == chroot:
-			return "/", true
-		case strings.HasPrefix(p, chroot+"/"):
-			return p[len(chroot):], true
 		}
-		return "", false
+		return underChroot(chroot, p)
 	})
 }
 
