@@ -225,14 +225,8 @@ func (w *WatchTable) Equal(o *WatchTable) bool {
 		return true
 	}
 	for p, ss := range w.byPath {
-		os := o.byPath[p]
-		if len(os) != len(ss) {
+		if !slices.Equal(ss, o.byPath[p]) {
 			return false
-		}
-		for i := range ss {
-			if ss[i] != os[i] {
-				return false
-			}
 		}
 	}
 	return true

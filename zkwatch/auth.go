@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/go-zookeeper/zk"
@@ -99,14 +100,7 @@ func LookupAuthScheme(name string) (AuthScheme, bool) {
 }
 
 // AuthSchemes returns the names of the schemes, sorted.
-func AuthSchemes() []string {
-	names := make([]string, 0, len(authSchemes))
-	for n := range authSchemes {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func AuthSchemes() []string { return slices.Sorted(maps.Keys(authSchemes)) }
 
 // saslAuth returns the one SASL credential among auth, or an error when
 // there are more; ok is false when there is none.
