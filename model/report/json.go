@@ -23,15 +23,20 @@ type reportJSON struct {
 	LinksNote     string      `json:"connections_note,omitempty"`
 	Locks         []lockJSON  `json:"locks"`
 	Errors        []errorJSON `json:"errors,omitempty"`
-	// Servers says how each member answered; Fix what to change on the
-	// servers when neither way did.
-	Servers []serverWaysJSON `json:"servers,omitempty"`
-	Fix     string           `json:"fix,omitempty"`
+	serversJSON
 	// Ended are the holds and waits of the locks shown that ended, as a
 	// recording's event log tells them; a live read cannot see endings.
 	Ended []endedJSON `json:"ended,omitempty"`
 	// Partial: see Report.Partial.
 	Partial []string `json:"partial,omitempty"`
+}
+
+// serversJSON says how each member answered (Servers), and Fix what to
+// change on the servers when neither way did: the same in show's JSON and
+// ls's.
+type serversJSON struct {
+	Servers []serverWaysJSON `json:"servers,omitempty"`
+	Fix     string           `json:"fix,omitempty"`
 }
 
 // serverWaysJSON is how one member answered: each word by "4lw" or
@@ -203,7 +208,7 @@ type anomalyJSON struct {
 // output is safe to print on a terminal.
 func (r Report) WriteJSON(w io.Writer) error {
 	out := reportJSON{Partial: r.Partial, Server: r.Server, WatchesSource: string(r.WatchesSource), WatchesNote: r.WatchesNote,
-		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks)), Fix: r.Fix, Servers: serversWays(r.Servers)}
+		LinksNote: r.LinksNote, Locks: make([]lockJSON, 0, len(r.Locks)), serversJSON: serversOf(r.Servers, r.Fix)}
 	for _, l := range r.Locks {
 		j := lockToJSON(l, r.Links)
 		for i, p := range l.Participants {
@@ -245,9 +250,10 @@ func (r Report) clientOf(session int64) clientJSON {
 	return clientJSON{ClientNote: "no member named the session (see connections_note)"}
 }
 
-// serversWays is how each member answered, for JSON.
-func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
-	var out []serverWaysJSON
+// serversOf is how each member answered, and the fix, as the JSON gives
+// them.
+func serversOf(servers []zkwatch.ServerInfo, fix string) serversJSON {
+	out := serversJSON{Fix: fix}
 	for _, s := range servers {
 		j := serverWaysJSON{Member: s.Addr, Mode: s.Status.Mode, Answered: map[string]string{}, Refused: s.Refused}
 		for w, via := range s.Via {
@@ -259,7 +265,7 @@ func serversWays(servers []zkwatch.ServerInfo) []serverWaysJSON {
 		if s.Err != nil {
 			j.Err = s.Err.Error()
 		}
-		out = append(out, j)
+		out.Servers = append(out.Servers, j)
 	}
 	return out
 }

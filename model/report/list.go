@@ -42,16 +42,13 @@ type listJSON struct {
 	// CrossCycles the loops among them.
 	CrossLocks  []crossLockJSON  `json:"cross_locks,omitempty"`
 	CrossCycles []crossCycleJSON `json:"cross_lock_cycles,omitempty"`
-	// Servers says how each member answered; Fix what to change on the
-	// servers when neither way did.
-	Servers []serverWaysJSON `json:"servers,omitempty"`
-	Fix     string           `json:"fix,omitempty"`
+	serversJSON
 }
 
 // WriteListJSON writes every lock's summary, most contended first.
 func WriteListJSON(w io.Writer, s *model.State) error {
 	out := listJSON{Locks: []lockSummaryJSON{}, Denied: deniedPaths(s), Complete: s.Discovery.Complete,
-		Servers: serversWays(s.Servers), Fix: s.Fix}
+		serversJSON: serversOf(s.Servers, s.Fix)}
 	r := Report{Clients: s.Clients, ClientsComplete: s.ClientsComplete, Fix: s.Fix}
 	if !out.Complete {
 		out.Incomplete = model.PartialNote(s.Discovery)
