@@ -10,8 +10,6 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zklocks/zklocks/internal/testkit/kdc"
-	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch/sasl"
 )
 
@@ -22,28 +20,11 @@ import (
 // unauthenticated session may not. With the KDC stopped, a login that has
 // no ticket for the server yet fails its dial saying so.
 func TestIntegrationKerberosForceRelease(t *testing.T) {
-	realm := kdc.Start(t, "ZKLOCKS.TEST")
-	realm.AddPrincipal("zookeeper/localhost", "curator", "ops", "late")
-	jaas := realm.JAAS("Server", "zookeeper/localhost", realm.Keytab("zookeeper.keytab", "zookeeper/localhost"))
-	srv := zktest.Start(t,
-		zktest.WithConfig("authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"),
-		zktest.WithJVMFlags(realm.JavaFlags(jaas)...))
-
+	k := kdc.StartZooKeeper(t, kdc.ZooKeeperPrincipal, kdc.CuratorPrincipal, "ops", "late")
+	realm, srv := k.Realm, k.Server
 	const dir = "/locks/kerberos"
+	holder := k.CuratorHolds(t, dir, "ops")
 	plain := srv.Connect(t)
-	if _, err := plain.Create("/locks", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
-		t.Fatal(err)
-	}
-	acl := append(zk.WorldACL(zk.PermRead),
-		zk.ACL{Perms: zk.PermAll, Scheme: "sasl", ID: realm.Principal("curator")},
-		zk.ACL{Perms: zk.PermAll, Scheme: "sasl", ID: realm.Principal("ops")})
-	if _, err := plain.Create(dir, nil, 0, acl); err != nil {
-		t.Fatal(err)
-	}
-	curator := peers.Start(t, peers.Curator, srv.Addr(),
-		peers.WithJVMFlags(realm.JavaFlags(realm.JAAS("Client", "curator", realm.Keytab("curator.keytab", "curator")))...))
-	holder := curator.Acquire(t, "holder", "mutex", dir)
-	curator.WaitHeld(t, "holder", 2*time.Minute)
 
 	login, err := sasl.NewKerberos(sasl.KerberosConfig{Principal: "ops", Keytab: realm.Keytab("ops.keytab", "ops"), Krb5Conf: realm.Krb5Conf})
 	if err != nil {

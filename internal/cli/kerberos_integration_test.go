@@ -7,13 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/go-zookeeper/zk"
 
 	"github.com/zklocks/zklocks/internal/testkit/kdc"
-	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // TestIntegrationKerberosShowAndForceRelease: a Curator client logged in
@@ -23,31 +18,14 @@ import (
 // naming no secret; release --force as the operator's principal takes the
 // holder's node, which the same release without credentials may not.
 func TestIntegrationKerberosShowAndForceRelease(t *testing.T) {
-	realm := kdc.Start(t, "ZKLOCKS.TEST")
-	realm.AddPrincipal("zookeeper/localhost", "curator", "ops")
-	jaas := realm.JAAS("Server", "zookeeper/localhost", realm.Keytab("zookeeper.keytab", "zookeeper/localhost"))
-	srv := zktest.Start(t,
-		zktest.WithConfig("authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"),
-		zktest.WithJVMFlags(realm.JavaFlags(jaas)...))
-	stale := realm.Keytab("ops-stale.keytab", "ops")
-	keytab := realm.Keytab("ops.keytab", "ops") // a new key: stale's is refused
-	t.Setenv("KRB5_CONFIG", realm.Krb5Conf)
+	k := kdc.StartZooKeeper(t, kdc.ZooKeeperPrincipal, kdc.CuratorPrincipal, "ops")
+	srv := k.Server
+	stale := k.Keytab("ops-stale.keytab", "ops")
+	keytab := k.Keytab("ops.keytab", "ops") // a new key: stale's is refused
 
 	const lock = "/krb/curator"
+	holder := k.CuratorHolds(t, lock, "ops")
 	plain := srv.Connect(t)
-	if _, err := plain.Create("/krb", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
-		t.Fatal(err)
-	}
-	acl := append(zk.WorldACL(zk.PermRead),
-		zk.ACL{Perms: zk.PermAll, Scheme: "sasl", ID: realm.Principal("curator")},
-		zk.ACL{Perms: zk.PermAll, Scheme: "sasl", ID: realm.Principal("ops")})
-	if _, err := plain.Create(lock, nil, 0, acl); err != nil {
-		t.Fatal(err)
-	}
-	curator := peers.Start(t, peers.Curator, srv.Addr(),
-		peers.WithJVMFlags(realm.JavaFlags(realm.JAAS("Client", "curator", realm.Keytab("curator.keytab", "curator")))...))
-	holder := curator.Acquire(t, "holder", "mutex", lock)
-	curator.WaitHeld(t, "holder", 2*time.Minute)
 
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))

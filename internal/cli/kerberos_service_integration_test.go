@@ -11,7 +11,6 @@ import (
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zklocks/zklocks/internal/testkit/kdc"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 )
 
 // TestIntegrationKerberosServiceName: a ZooKeeper whose Kerberos principal
@@ -20,14 +19,9 @@ import (
 // not know and which settings name it; with --sasl-service zk, or a
 // context's sasl block, it reads the lock as ops.
 func TestIntegrationKerberosServiceName(t *testing.T) {
-	realm := kdc.Start(t, "ZKLOCKS.TEST")
-	realm.AddPrincipal("zk/localhost", "ops")
-	jaas := realm.JAAS("Server", "zk/localhost", realm.Keytab("zk.keytab", "zk/localhost"))
-	srv := zktest.Start(t,
-		zktest.WithConfig("authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"),
-		zktest.WithJVMFlags(realm.JavaFlags(jaas)...))
+	k := kdc.StartZooKeeper(t, "zk/localhost", "ops")
+	realm, srv := k.Realm, k.Server
 	keytab := realm.Keytab("ops.keytab", "ops")
-	t.Setenv("KRB5_CONFIG", realm.Krb5Conf)
 
 	const lock = "/krbsvc/lock"
 	plain := srv.Connect(t)

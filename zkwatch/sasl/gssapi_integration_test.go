@@ -3,41 +3,13 @@ package sasl_test
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 
 	"github.com/zklocks/zklocks/internal/testkit/kdc"
-	"github.com/zklocks/zklocks/internal/testkit/peers"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/zkwatch/jute"
 	"github.com/zklocks/zklocks/zkwatch/sasl"
 )
-
-// peersHoldBackstop bounds the wait for a lone contender to hold its lock,
-// a JVM starting on a loaded machine.
-const peersHoldBackstop = 2 * time.Minute
-
-// kerberosServer is a ZooKeeper whose clients authenticate by Kerberos,
-// with its realm: the server's principal zookeeper/localhost logs in from
-// its keytab (Krb5LoginModule), and clients' principals are sasl: ids.
-type kerberosServer struct {
-	realm *kdc.Realm
-	srv   *zktest.Server
-}
-
-// startKerberosServer starts a realm with principals beside ZooKeeper's
-// own, and a ZooKeeper that authenticates its clients in it.
-func startKerberosServer(t *testing.T, principals ...string) *kerberosServer {
-	t.Helper()
-	realm := kdc.Start(t, "ZKLOCKS.TEST")
-	realm.AddPrincipal(append([]string{"zookeeper/localhost"}, principals...)...)
-	jaas := realm.JAAS("Server", "zookeeper/localhost", realm.Keytab("zookeeper.keytab", "zookeeper/localhost"))
-	srv := zktest.Start(t,
-		zktest.WithConfig("authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"),
-		zktest.WithJVMFlags(realm.JavaFlags(jaas)...))
-	return &kerberosServer{realm: realm, srv: srv}
-}
 
 // TestIntegrationKerberosForceReleaseCuratorLock: a Curator client
 // authenticated by its keytab holds a lock under a directory whose ACL
@@ -46,27 +18,11 @@ func startKerberosServer(t *testing.T, principals ...string) *kerberosServer {
 // its SASL exchange, is the sasl: identity of its principal, reads the
 // lock and force-releases it, which an unauthenticated session may not.
 func TestIntegrationKerberosForceReleaseCuratorLock(t *testing.T) {
-	k := startKerberosServer(t, "curator", "ops")
-	curatorKeytab := k.realm.Keytab("curator.keytab", "curator")
-	opsKeytab := k.realm.Keytab("ops.keytab", "ops")
+	k := kdc.StartZooKeeper(t, kdc.ZooKeeperPrincipal, kdc.CuratorPrincipal, "ops")
+	opsKeytab := k.Keytab("ops.keytab", "ops")
 	const dir = "/locks/kerberos"
-	plain := k.srv.Connect(t)
-	if _, err := plain.Create("/locks", nil, 0, zk.WorldACL(zk.PermAll)); err != nil {
-		t.Fatal(err)
-	}
-	// Anyone may list the lock (the peer's own session finds its
-	// contender's node so), only the two principals may change it.
-	acl := append(zk.WorldACL(zk.PermRead),
-		zk.ACL{Perms: zk.PermAll, Scheme: "sasl", ID: k.realm.Principal("curator")},
-		zk.ACL{Perms: zk.PermAll, Scheme: "sasl", ID: k.realm.Principal("ops")})
-	if _, err := plain.Create(dir, nil, 0, acl); err != nil {
-		t.Fatal(err)
-	}
-
-	curator := peers.Start(t, peers.Curator, k.srv.Addr(),
-		peers.WithJVMFlags(k.realm.JavaFlags(k.realm.JAAS("Client", "curator", curatorKeytab))...))
-	holder := curator.Acquire(t, "holder", "mutex", dir)
-	curator.WaitHeld(t, "holder", peersHoldBackstop)
+	holder := k.CuratorHolds(t, dir, "ops")
+	plain := k.Server.Connect(t)
 
 	// The unauthenticated session sees the lock and may not release it.
 	_, st, err := plain.Get(holder.Node)
@@ -77,12 +33,12 @@ func TestIntegrationKerberosForceReleaseCuratorLock(t *testing.T) {
 		t.Fatalf("an unauthenticated delete of %s: %v, want %v", holder.Node, err, zk.ErrNoAuth)
 	}
 
-	login, err := sasl.NewKerberos(sasl.KerberosConfig{Principal: "ops", Keytab: opsKeytab, Krb5Conf: k.realm.Krb5Conf})
+	login, err := sasl.NewKerberos(sasl.KerberosConfig{Principal: "ops", Keytab: opsKeytab, Krb5Conf: k.Krb5Conf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer login.Close()
-	s := dial(t, k.srv.Addr())
+	s := dial(t, k.Server.Addr())
 	m, err := login.Mechanism("127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +47,7 @@ func TestIntegrationKerberosForceReleaseCuratorLock(t *testing.T) {
 	if err != nil || code != jute.ErrOK {
 		t.Fatalf("%v: the sasl exchange ended with %s, %v", s, jute.ErrorName(code), err)
 	}
-	if ids, want := s.whoAmI(), "sasl:"+k.realm.Principal("ops"); !slices.Contains(ids, want) {
+	if ids, want := s.whoAmI(), "sasl:"+k.Principal("ops"); !slices.Contains(ids, want) {
 		t.Fatalf("%v is %v, want %s among them", s, ids, want)
 	}
 

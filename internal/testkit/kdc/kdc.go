@@ -2,7 +2,8 @@
 // krb5-admin-server) for a test: a realm of its own in a temporary
 // directory, its KDC on a free loopback port, principals and keytabs made
 // with kadmin.local, and a krb5.conf for clients (Go's gokrb5 and Java's
-// Krb5LoginModule alike) that points at it.
+// Krb5LoginModule alike) that points at it; and, in one call
+// (StartZooKeeper), a ZooKeeper that authenticates its clients in it.
 package kdc
 
 import (
