@@ -178,8 +178,11 @@ func (cf *configFile) names() []string {
 	return names
 }
 
-// context returns the named context with its relative file names resolved
-// against the config file's directory.
+// context returns the named context with its relative file names (TLS
+// and AdminServer files, password files, keytabs) resolved against the
+// config file's directory, as kubeconfig resolves its own: the file means
+// the same wherever zklocks runs. A file on the command line (--tls-ca,
+// @FILE) is the working directory's, as a shell's argument is.
 func (cf *configFile) context(name string) (contextConfig, error) {
 	c, ok := cf.Contexts[name]
 	if !ok {
@@ -199,7 +202,7 @@ func (cf *configFile) context(name string) (contextConfig, error) {
 	c.Admin.CA = rel(c.Admin.CA)
 	auth := make([]authConfig, len(c.Auth))
 	for i, a := range c.Auth {
-		a.PasswordFile = rel(a.PasswordFile)
+		a.PasswordFile, a.Keytab = rel(a.PasswordFile), rel(a.Keytab)
 		auth[i] = a
 	}
 	c.Auth = auth
