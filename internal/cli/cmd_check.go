@@ -156,7 +156,7 @@ func runCheckFleet(cmd *cobra.Command, g *globalFlags, f *checkFlags, args []str
 	if len(args) > 0 {
 		return checkUnknown(cmd, errors.New("--all-contexts checks every lock of every context: it takes no PATH"))
 	}
-	names, err := fleetContexts(g)
+	names, err := fleetContexts(g, "--all-contexts")
 	if err != nil {
 		return checkUnknown(cmd, err)
 	}

@@ -93,7 +93,7 @@ costs it, and its session is closed at once.
 // each, worst first; a context that could not be read is a line saying
 // why, and the exit code says it too.
 func runLsFleet(cmd *cobra.Command, g *globalFlags, asJSON, walk bool) error {
-	names, err := fleetContexts(g)
+	names, err := fleetContexts(g, "--all-contexts")
 	if err != nil {
 		return err
 	}

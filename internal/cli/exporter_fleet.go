@@ -100,7 +100,11 @@ func exporterContexts(g *globalFlags, f fleetExporterFlags) ([]string, error) {
 	if f.all && len(f.names) > 0 {
 		return nil, &exitError{code: exitUsage, err: errors.New("--all-contexts and --contexts exclude each other")}
 	}
-	all, err := fleetContexts(g)
+	option := "--all-contexts"
+	if !f.all {
+		option = "--contexts"
+	}
+	all, err := fleetContexts(g, option)
 	if err != nil {
 		return nil, err
 	}

@@ -21,15 +21,23 @@ import (
 // --all-contexts.
 const fleetParallel = 8
 
-// fleetContexts returns the config file's contexts for --all-contexts,
-// refusing the flags that name one cluster.
-func fleetContexts(g *globalFlags) ([]string, error) {
+// fleetContexts returns the config file's contexts for --all-contexts
+// (or the exporter's --contexts, named by option), refusing the flags
+// that name one cluster: its server, its context, its servers' Kerberos
+// principal (the --sasl-* flags would replace each context's own sasl
+// block, and be refused by every context without a kerberos credential).
+func fleetContexts(g *globalFlags, option string) ([]string, error) {
 	changed := g.flags.Changed
 	switch {
 	case changed("server"):
-		return nil, &exitError{code: exitUsage, err: errors.New("--all-contexts and --server exclude each other: every context names its own server")}
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s and --server exclude each other: every context names its own server", option)}
 	case changed("context"):
-		return nil, &exitError{code: exitUsage, err: errors.New("--all-contexts and --context exclude each other")}
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s and --context exclude each other", option)}
+	}
+	for _, f := range saslFlagNames {
+		if changed(f.flag) {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s and --%s exclude each other: every context names its servers' Kerberos principal in its own sasl block", option, f.flag)}
+		}
 	}
 	s, err := g.load()
 	if err != nil {
@@ -37,7 +45,7 @@ func fleetContexts(g *globalFlags) ([]string, error) {
 	}
 	names := s.file.names()
 	if len(names) == 0 {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--all-contexts: %s defines no contexts (see zklocks config --help)", s.file.path)}
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s: %s defines no contexts (see zklocks config --help)", option, s.file.path)}
 	}
 	return names, nil
 }
