@@ -38,7 +38,7 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	}
 	var entries []*entry
 	described := opt.Book.describes(t.Path, t.Self, names, t.Absent)
-	switch shape := detectShape(t.Self, names); {
+	switch {
 	case t.Absent && described != nil:
 		l.Recipe, l.Entry = Recipe(described.Name), described.Name
 		if described.Waits != WaitNothing {
@@ -47,15 +47,6 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	case t.Absent:
 		l.Recipe = RecipeEphemeral
 		splitWatchers(&l, w, 0)
-	case shape == shapeEphemeral:
-		entries = ephemeralEntries(&l, t, w)
-		assumeNodeWord(entries)
-	case shape == shapeCuratorSemaphore:
-		entries = curatorSemaphoreEntries(&l, t)
-	case shape == shapeKazooSemaphore:
-		entries = kazooSemaphoreEntries(&l, t)
-	case IsDDLTask(t.Path, names):
-		entries = ddlEntries(&l, t)
 	case described != nil:
 		entries = bookEntries(&l, described, t, w)
 	default:

@@ -171,8 +171,7 @@ func accumuloLockShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeAccumuloLock), About: "Apache Accumulo's ServiceLock (zlock#<uuid>#<seq>; zlock-<seq> before 2.1)",
 		Children: "zlock#{id:uuid}#{seq}", Grant: GrantElection, Identity: "decoder:accumulo-lock", Order: OrderText,
-		Coded: "parsename_apps.go, app_accumulo.go (a waiter watches the lowest of its predecessor's run)",
-	}, hooks: hooks{names: accumuloLockNames, app: analyzeAccumulo}}
+	}, hooks: hooks{names: accumuloLockNames, shape: parsedAs(KindAccumuloLock), reads: readQueue, app: analyzeAccumulo}}
 }
 
 // accumuloFateShape is the rule book entry of RecipeAccumuloFate and its hooks.
@@ -180,6 +179,5 @@ func accumuloFateShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeAccumuloFate), About: "Apache Accumulo's FATE table locks (flock#<seq>, read or write in the data)",
 		Children: "flock#{id}#{seq}", Grant: GrantReadWrite, Persistent: true, Order: OrderNumber,
-		Coded: "parsename_apps.go, app_accumulo.go (the mode and transaction from the data)",
-	}, hooks: hooks{names: accumuloFateNames, app: analyzeAccumulo}}
+	}, hooks: hooks{names: accumuloFateNames, shape: parsedAs(KindAccumuloFate), reads: readQueue, app: analyzeAccumulo}}
 }

@@ -193,6 +193,13 @@ func clickHouseShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeClickHouseDDL), About: "ClickHouse's distributed DDL queue: a task's executing hosts under <queue>/query-<seq>/active",
 		Paths: []string{"/**/query-*"}, Children: "{owner}", Grant: GrantCoHolding, Waits: WaitNothing, Identity: "name:owner",
-		Coded: "app_clickhouse.go (active/ and finished/; a host active with no live session and no finished node is a stuck task)",
-	}, hooks: hooks{app: analyzeClickHouseDDL}}
+	}, hooks: hooks{app: analyzeClickHouseDDL,
+		shape: func(v *treeView) bool { return IsDDLTask(v.path, v.names) },
+		reads: func(l *Lock, t Tree, _ *WatchTable) []*entry { return ddlEntries(l, t) },
+		extra: func(p string, _ Node, names []string) []string {
+			if IsDDLTask(p, names) {
+				return ddlPaths(p)
+			}
+			return nil
+		}}}
 }

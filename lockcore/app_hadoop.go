@@ -169,7 +169,7 @@ func hadoopBreadcrumb(l *Lock, t Tree, holder HadoopActive, decoded bool) {
 // hadoopShape is the rule book entry of RecipeHadoopHA and its hooks.
 func hadoopShape() builtin {
 	b := singleNodeApp(RecipeHadoopHA, "Hadoop's ActiveStandbyElector (HDFS NameNode, YARN ResourceManager HA)",
-		"/**/ActiveStandbyElectorLock", "decoder:hadoop-active", "app_hadoop.go (the breadcrumb, fencing)",
+		"/**/ActiveStandbyElectorLock", "decoder:hadoop-active",
 		func(p string, _ Node) bool { return isHadoopLock(p) }, analyzeHadoop)
 	// The breadcrumb is read whether or not the lock node is ephemeral.
 	b.related = func(p string, _ Node, children []string) []string {

@@ -225,7 +225,7 @@ func analyzeHBase(l *Lock, t Tree) {
 // hbaseMasterShape is the rule book entry of RecipeHBaseMaster and its hooks.
 func hbaseMasterShape() builtin {
 	b := singleNodeApp(RecipeHBaseMaster, "Apache HBase's active master (/hbase/master)", "/**/master", "decoder:hbase-master",
-		"app_hbase.go (the backup masters)", isHBaseMaster, analyzeHBase)
+		isHBaseMaster, analyzeHBase)
 	b.names = hbaseServerNames
 	b.extra = besideNode(isHBaseMaster, func(p string, _ Node) string { return hbaseBackupMastersPath(p) })
 	return b

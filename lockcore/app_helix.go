@@ -155,7 +155,7 @@ func analyzeHelix(l *Lock, t Tree) {
 // helixShape is the rule book entry of RecipeHelixController and its hooks.
 func helixShape() builtin {
 	b := singleNodeApp(RecipeHelixController, "Apache Helix's controller leader (/<cluster>/CONTROLLER/LEADER)", "/**/CONTROLLER/LEADER", "json:id",
-		"app_helix.go (SESSION_ID against the node's owner; CONTROLLER/HISTORY as the previous leaders)", isHelixLeader, analyzeHelix)
+		isHelixLeader, analyzeHelix)
 	b.related = besideNode(isHelixLeader, func(p string, _ Node) string { return helixHistoryPath(p) })
 	return b
 }

@@ -265,6 +265,5 @@ func hiveShape() builtin {
 		Name: string(RecipeHive), About: "Apache Hive's ZooKeeperHiveLockManager (LOCK-<mode>-<seq> under /<namespace>/<db>/<table>/<partition>)",
 		Children: "LOCK-{mode}-{seq}", Modes: map[string]Mode{hiveShared: ModeRead, hiveExclusive: ModeWrite, hiveSemiShared: ModeRead},
 		Grant: GrantCoHolding, Persistent: true, Identity: "data:^([^:]+):",
-		Coded: "parsename_apps.go, app_hive.go (a node a lower one conflicts with gives up; LOCK TABLE's explicit locks; the query and HiveServer2 host)",
-	}, hooks: hooks{names: parseHiveName, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
+	}, hooks: hooks{names: parseHiveName, shape: parsedAs(KindHiveLock), reads: readQueue, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
 }

@@ -240,7 +240,7 @@ func dropHerd(l *Lock, why string) {
 // kafkaShape is the rule book entry of RecipeKafkaController and its hooks.
 func kafkaShape() builtin {
 	b := singleNodeApp(RecipeKafkaController, "Apache Kafka's controller election (/controller)", "/**/controller", "decoder:kafka-controller",
-		"app_kafka.go (the broker registrations, the controller epoch)", isKafkaController, analyzeKafka)
+		isKafkaController, analyzeKafka)
 	b.extra = besideNode(isKafkaController, func(p string, _ Node) string { return kafkaBrokersPath(p) })
 	b.related = besideNode(isKafkaController, func(p string, _ Node) string { return kafkaEpochPath(p) })
 	return b

@@ -169,6 +169,5 @@ func mesosShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeMesos), About: "Apache Mesos's leading master (json.info_<seq>, info_<seq> before 0.24, in the group /mesos)",
 		Children: "json.info_{seq}", Grant: GrantElection, Waits: WaitChildren, Identity: "json:hostname",
-		Coded: "parsename_apps.go, app_mesos.go (info_ too; log_replicas beside the masters is no member; Aurora's member_ beside a latch)",
-	}, hooks: hooks{names: parseMesosName, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
+	}, hooks: hooks{names: parseMesosName, shape: parsedAs(KindMesosMaster), reads: readQueue, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
 }

@@ -205,7 +205,7 @@ func analyzePulsar(l *Lock, t Tree) {
 // pulsarLeaderShape is the rule book entry of RecipePulsarLeader and its hooks.
 func pulsarLeaderShape() builtin {
 	b := singleNodeApp(RecipePulsarLeader, "Apache Pulsar's load manager leader (/loadbalance/leader)", "/**/loadbalance/leader", "json:serviceUrl",
-		"app_pulsar.go (the registered brokers; a leader with no registration)", isPulsarLock, analyzePulsar)
+		isPulsarLock, analyzePulsar)
 	b.extra = besideNode(isPulsarLock, func(p string, _ Node) string {
 		if _, leader, _ := pulsarRoot(p); leader {
 			return pulsarBrokersPath(p)
@@ -218,7 +218,7 @@ func pulsarLeaderShape() builtin {
 // pulsarBundleShape is the rule book entry of RecipePulsarBundle and its hooks.
 func pulsarBundleShape() builtin {
 	b := singleNodeApp(RecipePulsarBundle, "Apache Pulsar's namespace bundle ownership (/namespace/<tenant>/<namespace>/<0xLOW_0xHIGH>)", "/**/namespace/**/0x*_0x*", "json:nativeUrl",
-		"app_pulsar.go (the owner's registration; a bundle being unloaded)", isPulsarLock, analyzePulsar)
+		isPulsarLock, analyzePulsar)
 	b.related = besideNode(isPulsarLock, func(p string, self Node) string {
 		if _, leader, _ := pulsarRoot(p); !leader {
 			return pulsarRegistrationPath(p, self)

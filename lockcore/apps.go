@@ -127,18 +127,6 @@ func expectedBeside(n Name, families map[string]int) bool {
 	return false
 }
 
-// appExtraPaths names the directories whose children an application's
-// lock needs besides its own: Kafka's broker registrations, HBase's
-// backup masters. It asks each application's extra hook.
-func appExtraPaths(lockPath string, self Node, childNames []string) []string {
-	for _, c := range builtinBook().extra {
-		if p := c.hooks.extra(lockPath, self, childNames); p != nil {
-			return p
-		}
-	}
-	return nil
-}
-
 // RelatedPaths names the nodes an application keeps beside a lock that
 // its analysis reads: Kafka's /controller_epoch, Hadoop's breadcrumb,
 // Solr's leader node, by each application's related hook. It returns nil

@@ -19,10 +19,13 @@
 // classic shapes, the applications) and the user's, from the config file,
 // are read alike by [Analyze] (Options.Book), by discovery ([Book.Classify],
 // [Book.IsLockNode]) and by [Book.Explain]; a lock no entry describes is read
-// by a fallback rule whose guesses are kept in Lock.Assumed. Go code reads
-// the entries whose Coded field names it, for quirks no field can say; what
-// an application's tree tells beyond its entry's fields is a named hook
-// beside the entry, in the application's file (rulebook_hooks.go).
+// by a fallback rule whose guesses are kept in Lock.Assumed. What a
+// client's or an application's tree tells beyond its entry's fields (a
+// semaphore's two trees, Accumulo's runs, Hive's giving up, Curator's
+// reader holding by its session's write, an application's registrations
+// and epochs) is a named hook beside the entry, in its file, registered
+// with it (rulebook_hooks.go): no entry is read by code the book does not
+// reach.
 //
 // What may be done with a lock of each recipe (joinrules.go) and how much
 // each anomaly matters, asked by the UI and the command line alike: the modes a lock can be joined in ([JoinModes], [Modes],

@@ -153,10 +153,11 @@ type Entry struct {
 
 	// Builtin: the entry ships with zklocks. Not read from a config file.
 	Builtin bool `yaml:"-" json:"builtin"`
-	// Coded names, for a built-in entry, the Go code that reads its trees
-	// beyond what the fields above say (a client's own quirks, an
-	// application's anomalies); empty when the fields say it all.
-	Coded string `yaml:"-" json:"coded,omitempty"`
+	// Hooks names, for a built-in entry, the hooks beside it that say
+	// what the fields above cannot (rulebook_hooks.go: its tree's shape, a
+	// client's own reading, an application's registrations and anomalies);
+	// empty when the fields say it all. Not read from a config file.
+	Hooks []string `yaml:"-" json:"hooks,omitempty"`
 	// Source says where the entry was read from: "built-in", or the config
 	// file and its place in it.
 	Source string `yaml:"-" json:"source"`

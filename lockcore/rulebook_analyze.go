@@ -6,10 +6,13 @@ import (
 	"sort"
 )
 
-// bookEntries reads a lock by a rule book entry's fields alone: each child
-// parsed by its pattern, its mode by its words, and roles and watches by
-// the entry's grant and wait rules.
+// bookEntries reads a lock by a rule book entry: by its reads hook when it
+// has one, else by its fields, each child parsed by its pattern, its mode
+// by its words, and roles and watches by the entry's grant and wait rules.
 func bookEntries(l *Lock, c *compiled, t Tree, w *WatchTable) []*entry {
+	if c.hooks.reads != nil {
+		return c.hooks.reads(l, t, w)
+	}
 	if c.Grant == GrantSingleNode {
 		return singleNodeEntries(l, c, t, w)
 	}

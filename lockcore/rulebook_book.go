@@ -21,9 +21,6 @@ type Book struct {
 	entries []*compiled
 	// user is how many of entries are the user's (they come first).
 	user int
-	// byFields is how many entries are read by their fields alone (not
-	// Coded): when none, discovery and analysis need not ask the book.
-	byFields int
 	// byName indexes entries by name.
 	byNameIndex map[string]*compiled
 	// named, apps, extra and related are the built-in entries with each
@@ -50,7 +47,7 @@ func NewBook(user []Entry) (*Book, error) {
 			}
 			return nil, &EntryError{Index: i + 1, Name: e.Name, Field: "name", Reason: fmt.Sprintf("%q is %s name", e.Name, what)}
 		}
-		e.Builtin, e.Coded = false, ""
+		e.Builtin, e.Hooks = false, nil
 		c, err := compile(e, i+1)
 		if err != nil {
 			return nil, err
@@ -59,7 +56,6 @@ func NewBook(user []Entry) (*Book, error) {
 		b.entries = append(b.entries, c)
 	}
 	b.entries = append(b.entries, builtin.entries...)
-	b.byFields = len(user) + builtin.byFields
 	b.index()
 	return b, nil
 }
@@ -109,14 +105,13 @@ func init() { builtins = sync.OnceValue(compileBuiltins) }
 
 func compileBuiltins() *Book {
 	b := &Book{}
-	for i, s := range builtinShapes() {
-		e := s.Entry
-		e.Builtin, e.Source = true, "built-in"
+	shapes := builtinShapes()
+	for i, e := range builtinEntries() {
 		c, err := compile(e, i+1)
 		if err != nil {
 			panic("lockcore: built-in rule book: " + err.Error())
 		}
-		c.hooks = s.hooks
+		c.hooks = shapes[i].hooks
 		b.entries = append(b.entries, c)
 		if c.hooks.names != nil {
 			b.named = append(b.named, c)
@@ -129,9 +124,6 @@ func compileBuiltins() *Book {
 		}
 		if c.hooks.related != nil {
 			b.related = append(b.related, c)
-		}
-		if c.Coded == "" {
-			b.byFields++
 		}
 	}
 	b.index()
@@ -147,34 +139,28 @@ func (b *Book) index() {
 
 func builtinBook() *Book { return builtins() }
 
-// describes returns the first entry the analysis reads by its fields alone
-// (every user entry, and built-in ones that no Go code reads) that
-// describes the lock at lockPath: its paths match and some child's name
-// matches its pattern (or there are no children), or, for an entry
-// without paths, every child's name matches. self is the lock
-// node and names its children's names.
-// absent says the lock path has no node: only a single-node entry can
-// describe it, by its paths.
+// describes returns the first entry that describes the lock at lockPath:
+// its paths match and some child's name matches its pattern (or there
+// are no children), or, for an entry without paths, every child's name
+// matches; an entry with a shape hook takes the tree by that hook instead
+// of its pattern, and a single-node entry with a claims hook takes only
+// the node it claims. self is the lock node and names its children's
+// names. absent says the lock path has no node: only a single-node entry
+// without a claims hook can describe it, by its paths.
 func (b *Book) describes(lockPath string, self Node, names []string, absent bool) *compiled {
 	if absent {
 		return b.singleNode(lockPath)
 	}
-	return b.firstByFields(lockPath, func(c *compiled, elems []string) bool { return c.fits(elems, self, names) })
+	v := &treeView{path: lockPath, self: self, names: names}
+	return b.first(lockPath, func(c *compiled, elems []string) bool { return c.fits(elems, v) })
 }
 
-// firstByFields returns the first entry read by its fields alone that
-// takes the path's elements, splitting the path only once one is asked.
-func (b *Book) firstByFields(path string, takes func(c *compiled, elems []string) bool) *compiled {
-	b = b.orBuiltin()
-	if b.byFields == 0 {
-		return nil
-	}
+// first returns the first entry that takes the path's elements, splitting
+// the path only once one is asked.
+func (b *Book) first(path string, takes func(c *compiled, elems []string) bool) *compiled {
 	var elems []string
 	split := false
-	for _, c := range b.entries {
-		if c.Coded != "" {
-			continue
-		}
+	for _, c := range b.orBuiltin().entries {
 		if !split {
 			elems, split = splitPath(path), true
 		}
@@ -185,17 +171,23 @@ func (b *Book) firstByFields(path string, takes func(c *compiled, elems []string
 	return nil
 }
 
-// fits reports whether c describes the lock; elems are lockPath's
+// fits reports whether c describes the lock; elems are its path's
 // elements. It says nothing of why not (Explain does), as it runs for
 // every entry on every lock read.
-func (c *compiled) fits(elems []string, self Node, names []string) bool {
+func (c *compiled) fits(elems []string, v *treeView) bool {
+	names := v.names
 	if len(c.paths) > 0 && !c.matchesPath(elems) {
 		return false
 	}
-	if c.Grant == GrantSingleNode {
-		return len(names) == 0 && (self.Ephemeral() || c.Persistent)
-	}
-	if len(c.paths) == 0 {
+	switch {
+	case c.Grant == GrantSingleNode:
+		return len(names) == 0 && (v.self.Ephemeral() || c.Persistent) && (c.hooks.claims == nil || c.hooks.claims(v.path, v.self))
+	case len(names) == 0 && v.self.Ephemeral():
+		// An ephemeral node has no children: it is no queue's lock node.
+		return false
+	case c.hooks.shape != nil:
+		return c.hooks.shape(v)
+	case len(c.paths) == 0:
 		// A tree shape: every child must be the entry's.
 		for _, n := range names {
 			if !c.matches(n) {

@@ -7,13 +7,12 @@ import (
 
 // builtinShapes is every shape zklocks knows without being told: the lock
 // clients' recipes and the classic shapes here, each application's own
-// locks in its file (app_*.go), each one entry and its hooks. Entries with
-// Coded set are read by that Go code, which follows each client's quirks
-// the fields cannot say (the order it sorts sequences in, which nodes it
-// counts as contenders); their fields state the same rules, and
-// TestBuiltinEntriesAgreeWithParser holds the two together. An entry
-// without Coded is read by its fields, as a user's entry is, and by the
-// hooks beside it for what no field states.
+// locks in its file (app_*.go), each one entry and its hooks. Every entry
+// is found by the book as a user's entry is; what its fields cannot state
+// (a semaphore's two trees, a queue whose names only its application's
+// hook reads, a plain node's holder) is a named hook beside it. The plain
+// ephemeral node comes last: its paths take every node the applications'
+// single-node entries before it do not claim.
 func builtinShapes() []builtin {
 	mutex := func(name, about, children string, order SeqOrder) Entry {
 		return Entry{Name: name, About: about, Children: children, Grant: GrantMutex, Order: order}
@@ -27,8 +26,8 @@ func builtinShapes() []builtin {
 			Children: "_c_{id:uuid}-{mode}{seq}", Modes: map[string]Mode{"__READ__": ModeRead, "__WRIT__": ModeWrite},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadFirstWrite, Order: OrderText}, hooks: hooks{readsOwnWrite: curatorReadsOwnWrite}},
 		{Entry: Entry{Name: string(RecipeCuratorSemaphore), About: "Apache Curator InterProcessSemaphoreV2: lease nodes under leases/, acquirers' mutex under locks/",
-			Children: "_c_{id:uuid}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText,
-			Coded: "semaphore.go, shape.go (the tree shape: leases/ and locks/)"}},
+			Children: "_c_{id:uuid}-lease-{seq}", Grant: GrantSemaphore, Limit: limitUnstated, Order: OrderText},
+			hooks: hooks{shape: shapeIs(shapeCuratorSemaphore), reads: readCuratorSemaphore, extra: curatorSemaphoreDirs}},
 		// zk.Lock waits on every child whose text after the last '-' is a
 		// number, whatever its shape: a lock with a child of another name is
 		// read by the parser, which knows that, as it always was.
@@ -48,8 +47,8 @@ func builtinShapes() []builtin {
 			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText},
 			hooks: hooks{accepts: notProtected, lockHas: hasKazooReader, kind: kazooKind}},
 		{Entry: Entry{Name: string(RecipeKazooSemaphore), About: "kazoo Semaphore: one lease node per holder, max_leases in the node's data, acquirers queue in <path>-__lock__",
-			Children: "{id:hex}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren,
-			Coded: "semaphore.go, shape.go (the sibling queue)"}},
+			Children: "{id:hex}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren},
+			hooks: hooks{shape: shapeIs(shapeKazooSemaphore), reads: readKazooSemaphore, extra: kazooSemaphoreQueuePath}},
 		// WriteLock writes its session as a non-negative decimal long,
 		// narrower than {session}, and sees no wrapped sequence.
 		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber),
@@ -66,8 +65,6 @@ func builtinShapes() []builtin {
 		// in hex; {session} would also take a negative decimal.
 		{Entry: mutex(string(RecipeSessionLock), "the classic session-tagged lock (lock-<session>-<seq>)", "lock-{session}-{seq}", OrderText),
 			hooks: hooks{accepts: unsignedSession}},
-		{Entry: Entry{Name: string(RecipeEphemeral), About: "a plain ephemeral node whose path mentions lock or mutex, in any case: its creator holds",
-			Paths: []string{"/**"}, Grant: GrantSingleNode, Identity: "text", Coded: "classify.go (the path's words)"}},
 		kafkaShape(),
 		hadoopShape(),
 		hbaseMasterShape(),
@@ -81,15 +78,22 @@ func builtinShapes() []builtin {
 		pulsarBundleShape(),
 		clickHouseShape(),
 		hiveShape(),
+		// Discovery lists such a node only when its path mentions lock or
+		// mutex (LooksLikeLockNode); asked for by path, any is read.
+		{Entry: Entry{Name: string(RecipeEphemeral), About: "a plain ephemeral node whose path mentions lock or mutex, in any case: its creator holds",
+			Paths: []string{"/**"}, Grant: GrantSingleNode, Identity: "text"},
+			hooks: hooks{claims: func(string, Node) bool { return true }, reads: readPlainNode}},
 	}
 }
 
-// builtinEntries is the built-in entries, in the book's order.
+// builtinEntries is the built-in entries, in the book's order, each
+// saying it is built in and which hooks it has.
 func builtinEntries() []Entry {
 	shapes := builtinShapes()
 	out := make([]Entry, len(shapes))
 	for i, s := range shapes {
 		out[i] = s.Entry
+		out[i].Builtin, out[i].Source, out[i].Hooks = true, "built-in", s.hooks.set()
 	}
 	return out
 }

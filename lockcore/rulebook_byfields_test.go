@@ -19,28 +19,23 @@ import (
 // that Go code used to read.
 var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMutex, RecipeCuratorLeaderLatch, RecipeCuratorRWLock, RecipeZKWriteLock, RecipeSessionLock, RecipeKazooRWLock, RecipeSolrElection}
 
-// bookReading is the built-in book with recipe read by Go code (coded) or
-// by its fields.
+// bookReading is the built-in book with recipe read by its fields, or
+// (coded) by the parser and the queue rules that read it before, as a
+// reads hook.
 func bookReading(t testing.TB, recipe Recipe, coded bool) *Book {
 	b := &Book{}
 	for i, s := range builtinShapes() {
 		e := s.Entry
 		e.Builtin, e.Source = true, "built-in"
-		if e.Name == string(recipe) {
-			e.Coded = ""
-			if coded {
-				e.Coded = "parsename.go, queueorder.go"
-			}
-		}
 		c, err := compile(e, i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.hooks = s.hooks
-		b.entries = append(b.entries, c)
-		if c.Coded == "" {
-			b.byFields++
+		if e.Name == string(recipe) && coded {
+			c.hooks.reads = readQueue
 		}
+		b.entries = append(b.entries, c)
 	}
 	b.index()
 	return b

@@ -302,7 +302,7 @@ func (c *compiled) fillLimit() (string, error) {
 		return "limit", fmt.Errorf("only grant semaphore has a limit")
 	case c.Grant != GrantSemaphore:
 		return "", nil
-	case c.Limit == limitUnstated && c.Coded != "":
+	case c.Limit == limitUnstated && c.Builtin:
 		return "", nil
 	case c.Limit == "data":
 		c.limitData = true

@@ -1,8 +1,9 @@
 package lockcore
 
-// Discovery by the rule book: the entries read by their fields (the user's,
-// and built-in ones without Go code) say what is a lock beside the shapes
-// Classify and LooksLikeLockNode know.
+// Discovery by the rule book: the entries found by their fields (the
+// user's, and built-in ones without a reads or claims hook) say what is a
+// lock beside the shapes Classify, LooksLikeLockNode and IsAppLockNode
+// know, which find the others.
 
 // Classify is Classify with the book's entries: a node an entry's paths
 // match, or (for an entry without paths) whose children all match its
@@ -10,8 +11,13 @@ package lockcore
 // ephemeral or not (Hive's LOCK TABLE nodes are persistent). Otherwise the
 // built-in shapes decide, as Classify does.
 func (b *Book) Classify(path string, self Node, childNames []string) (Candidate, string) {
-	if c := b.describes(path, self, childNames, false); c != nil && c.Grant != GrantSingleNode && len(childNames) > 0 {
-		return IsALock, ""
+	if len(childNames) > 0 {
+		v := &treeView{path: path, self: self, names: childNames}
+		if c := b.first(path, func(c *compiled, elems []string) bool {
+			return c.hooks.reads == nil && c.Grant != GrantSingleNode && c.fits(elems, v)
+		}); c != nil {
+			return IsALock, ""
+		}
 	}
 	return Classify(self, childNames)
 }
@@ -34,8 +40,11 @@ func (b *Book) SingleNodeEntry(path string) (name string, persistent, ok bool) {
 	return "", false, false
 }
 
+// singleNode is the first single-node entry whose paths match path and
+// whose node no claims hook has to see (the applications' and the plain
+// node's are found by IsAppLockNode and LooksLikeLockNode).
 func (b *Book) singleNode(path string) *compiled {
-	return b.firstByFields(path, func(c *compiled, elems []string) bool {
-		return c.Grant == GrantSingleNode && c.matchesPath(elems)
+	return b.first(path, func(c *compiled, elems []string) bool {
+		return c.Grant == GrantSingleNode && c.hooks.claims == nil && c.matchesPath(elems)
 	})
 }

@@ -3,6 +3,7 @@ package lockcore
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Explanation says how the rule book read one lock: which entry describes
@@ -83,9 +84,13 @@ func (c *compiled) reasons(t Tree, elems []string, names []string) []string {
 		}
 		why = append(why, fmt.Sprintf("%d of %d children match its pattern %s", n, len(names), strconv.Quote(c.Children)))
 	}
-	if c.Coded != "" {
-		why = append(why, "read by Go code that follows the client's own rules: "+c.Coded)
-	} else {
+	hooks := strings.Join(c.Hooks, ", ")
+	switch {
+	case c.hooks.reads != nil:
+		why = append(why, "read by its reads hook, as its client reads it where no grant rule says how; its hooks: "+hooks)
+	case hooks != "":
+		why = append(why, fmt.Sprintf("read by its fields: grant %s, waiters wait on %s; its hooks add what no field states: %s", c.Grant, c.Waits, hooks))
+	default:
 		why = append(why, fmt.Sprintf("read by its fields alone: grant %s, waiters wait on %s", c.Grant, c.Waits))
 	}
 	return why
@@ -115,10 +120,10 @@ func (c *compiled) near(t Tree, elems []string, names []string, read Recipe) (st
 		return "", false
 	}
 	if c.Grant == GrantSingleNode {
-		if len(names) == 0 || c.Coded != "" {
-			return "", false // a single node the entry would read, or a broad built-in path
+		if len(names) == 0 || c.hooks.claims != nil {
+			return "", false // a single node the entry would read, or a broad built-in path its claims hook narrows
 		}
-		return fmt.Sprintf("its paths match, but it is a single node and this one has %d children", len(names)), c.Coded == ""
+		return fmt.Sprintf("its paths match, but it is a single node and this one has %d children", len(names)), true
 	}
 	n, miss := 0, ""
 	for _, name := range names {
@@ -140,8 +145,8 @@ func (c *compiled) near(t Tree, elems []string, names []string, read Recipe) (st
 	case n < len(names):
 		return fmt.Sprintf("%d of %d children match its pattern %s, not %s", n, len(names), strconv.Quote(c.Children), strconv.QuoteToASCII(miss)), true
 	}
-	if c.Coded != "" {
-		return fmt.Sprintf("every child matches its pattern %s too; the Go code that reads both took the lock for %s", strconv.Quote(c.Children), read), true
+	if c.hooks.shape != nil {
+		return fmt.Sprintf("every child matches its pattern %s too, but its shape hook does not take the tree; it was read as %s", strconv.Quote(c.Children), read), true
 	}
 	return fmt.Sprintf("every child matches its pattern %s, but an entry before it in the book matched first", strconv.Quote(c.Children)), true
 }

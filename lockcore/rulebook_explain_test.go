@@ -16,7 +16,7 @@ func TestExplainBuiltin(t *testing.T) {
 		t.Fatalf("entry %v, assumed %q", x.Entry, x.Assumed)
 	}
 	if why := strings.Join(x.Why, "; "); !strings.Contains(why, `2 of 2 children match its pattern "_c_{id:uuid}-lock-{seq}"`) ||
-		!strings.Contains(why, "read by its fields alone") {
+		!strings.Contains(why, "read by its fields: grant mutex") || !strings.Contains(why, "its hooks add what no field states: app") {
 		t.Fatalf("why: %s", why)
 	}
 	if len(x.Near) != 0 {

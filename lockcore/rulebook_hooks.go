@@ -35,6 +35,34 @@ type hooks struct {
 	// besides its own (Kafka's broker registrations), related the nodes
 	// beside it that it reads (Kafka's epoch); nil when none.
 	extra, related func(lockPath string, self Node, childNames []string) []string
+	// shape says whether a tree is the entry's by what its pattern cannot
+	// state: a semaphore's directories, a DDL task's active/, the names
+	// its application's names hook reads. The entry's paths still apply.
+	shape func(v *treeView) bool
+	// reads reads the lock where no grant rule states how its client
+	// does: a semaphore's lease nodes beside its acquirers' queue,
+	// Accumulo's runs, Hive's giving up, a plain node's holder.
+	reads func(l *Lock, t Tree, w *WatchTable) []*entry
+}
+
+// set lists the hooks h sets, by the names the rule book's reference
+// gives them, for zklocks recipes and explain.
+func (h hooks) set() []string {
+	var out []string
+	for _, k := range []struct {
+		name string
+		set  bool
+	}{
+		{"shape", h.shape != nil}, {"claims", h.claims != nil}, {"names", h.names != nil},
+		{"accepts", h.accepts != nil}, {"lockHas", h.lockHas != nil}, {"kind", h.kind != nil},
+		{"reads", h.reads != nil}, {"readsOwnWrite", h.readsOwnWrite != nil}, {"app", h.app != nil},
+		{"extra", h.extra != nil}, {"related", h.related != nil},
+	} {
+		if k.set {
+			out = append(out, k.name)
+		}
+	}
+	return out
 }
 
 // builtin is one built-in shape: its rule book entry and its hooks.
@@ -76,9 +104,11 @@ func readApp(l *Lock, t Tree) {
 
 // singleNodeApp is an application's election by one node: its paths, its
 // holder named by identity, the node claimed and read by its hooks.
-func singleNodeApp(r Recipe, about, paths, identity, coded string, claims func(string, Node) bool, app func(*Lock, Tree)) builtin {
-	return builtin{Entry: Entry{Name: string(r), About: about, Paths: []string{paths}, Grant: GrantSingleNode, Identity: identity, Coded: coded},
-		hooks: hooks{claims: claims, app: app}}
+// Its node is read as a plain one (readPlainNode); its app hook names it
+// after the application.
+func singleNodeApp(r Recipe, about, paths, identity string, claims func(string, Node) bool, app func(*Lock, Tree)) builtin {
+	return builtin{Entry: Entry{Name: string(r), About: about, Paths: []string{paths}, Grant: GrantSingleNode, Identity: identity},
+		hooks: hooks{claims: claims, app: app, reads: readPlainNode}}
 }
 
 // besideNode is an extra or related hook naming the node beside a
@@ -94,4 +124,61 @@ func besideNode(claims func(string, Node) bool, beside func(lockPath string, sel
 		}
 		return nil
 	}
+}
+
+// treeView is a lock's tree as the book's entries are asked about it: its
+// path, node and children's names, with what the shape hooks read of the
+// names worked out once, when the first asks.
+type treeView struct {
+	path    string
+	self    Node
+	names   []string
+	scanned bool
+	shape   shape
+	family  string
+}
+
+func (v *treeView) scan() {
+	if !v.scanned {
+		v.shape, v.family = scanTree(v.self, v.names)
+		v.scanned = true
+	}
+}
+
+// shapeIs is a shape hook taking the trees of one of the semaphores'
+// shapes.
+func shapeIs(s shape) func(*treeView) bool {
+	return func(v *treeView) bool {
+		v.scan()
+		return v.shape == s
+	}
+}
+
+// parsedAs is a shape hook taking a tree whose contenders are all of
+// kind k's family, as the names hooks read them: an application's queue
+// whose names one pattern cannot state (Accumulo's zlock- before 2.1,
+// Mesos's info_ before 0.24) or beside which other nodes belong (Hive's
+// objects below the locked one).
+func parsedAs(k NameKind) func(*treeView) bool {
+	return func(v *treeView) bool {
+		v.scan()
+		return v.family == family(k)
+	}
+}
+
+// readQueue is a reads hook: the queue read by each contender's own
+// kind's rules (queueorder.go), as the names hooks read them: Accumulo's
+// waiter watching the lowest of its predecessor's run, FATE's mode in the
+// data, Hive's co-holder giving up, Mesos's waiters watching the group.
+func readQueue(l *Lock, t Tree, _ *WatchTable) []*entry {
+	return queueEntries(l, t.Path, t.Children)
+}
+
+// readPlainNode is a single-node entry's reads hook: its creator holds,
+// the sessions watching it wait, and a word in its name says its mode.
+// An application's app hook then names it after the application.
+func readPlainNode(l *Lock, t Tree, w *WatchTable) []*entry {
+	entries := ephemeralEntries(l, t, w)
+	assumeNodeWord(entries)
+	return entries
 }

@@ -2,13 +2,13 @@ package lockcore
 
 import "fmt"
 
-// curatorSemaphoreEntries handles an InterProcessSemaphoreV2: acquirers
+// readCuratorSemaphore reads an InterProcessSemaphoreV2: acquirers
 // queue in a mutex under locks/; the one at its head creates a lease node
 // under leases/ and waits, watching leases/, until the leases are at most
 // maxLeases, then releases the mutex. Every other lease node is held. The
 // head's lease node, when the head has one (created after its locks/ node),
 // is the same acquisition as its locks/ node: one client, counted once.
-func curatorSemaphoreEntries(l *Lock, t Tree) []*entry {
+func readCuratorSemaphore(l *Lock, t Tree, _ *WatchTable) []*entry {
 	l.Recipe = RecipeCuratorSemaphore
 	leasesPath, locksPath := JoinPath(t.Path, curatorLeasesDir), JoinPath(t.Path, curatorLocksDir)
 	leaseWatch := &WatchTarget{Node: curatorLeasesDir + "/*", Path: leasesPath, Children: true}
@@ -35,10 +35,10 @@ func curatorSemaphoreEntries(l *Lock, t Tree) []*entry {
 	return append(leases, queue...)
 }
 
-// kazooSemaphoreEntries handles a kazoo Semaphore: every lease node is
+// readKazooSemaphore reads a kazoo Semaphore: every lease node is
 // held; acquirers queue in a kazoo Lock at the sibling "<path>-__lock__",
 // whose head watches the semaphore's children for a free lease.
-func kazooSemaphoreEntries(l *Lock, t Tree) []*entry {
+func readKazooSemaphore(l *Lock, t Tree, _ *WatchTable) []*entry {
 	l.Recipe = RecipeKazooSemaphore
 	l.MaxLeases = maxLeasesOf(t.Self)
 	queuePath := kazooQueuePath(t.Path)

@@ -28,42 +28,76 @@ const (
 // ExtraPaths names the paths whose children a reader must also fetch to
 // analyse the lock at lockPath, given its own node and its children's names:
 // a Curator semaphore's leases/ and locks/, a kazoo semaphore's sibling
-// queue, Kafka's broker registrations, HBase's backup masters. It returns
-// nil for every other shape.
+// queue, a ClickHouse task's active/ and finished/, Kafka's broker
+// registrations, HBase's backup masters, by each built-in entry's extra
+// hook. It returns nil for every other shape.
 func ExtraPaths(lockPath string, self Node, childNames []string) []string {
-	switch detectShape(self, childNames) {
-	case shapeCuratorSemaphore:
-		return []string{JoinPath(lockPath, curatorLeasesDir), JoinPath(lockPath, curatorLocksDir)}
-	case shapeKazooSemaphore:
-		return []string{kazooQueuePath(lockPath)}
+	for _, c := range builtinBook().extra {
+		if p := c.hooks.extra(lockPath, self, childNames); p != nil {
+			return p
+		}
 	}
-	if IsDDLTask(lockPath, childNames) {
-		return ddlPaths(lockPath)
+	return nil
+}
+
+// curatorSemaphoreDirs is Curator's semaphore's extra hook: its leases/
+// and locks/.
+func curatorSemaphoreDirs(lockPath string, self Node, childNames []string) []string {
+	if detectShape(self, childNames) != shapeCuratorSemaphore {
+		return nil
 	}
-	return appExtraPaths(lockPath, self, childNames)
+	return []string{JoinPath(lockPath, curatorLeasesDir), JoinPath(lockPath, curatorLocksDir)}
+}
+
+// kazooSemaphoreQueuePath is kazoo's semaphore's extra hook: the sibling
+// queue its acquirers wait in.
+func kazooSemaphoreQueuePath(lockPath string, self Node, childNames []string) []string {
+	if detectShape(self, childNames) != shapeKazooSemaphore {
+		return nil
+	}
+	return []string{kazooQueuePath(lockPath)}
 }
 
 func kazooQueuePath(lockPath string) string { return lockPath + kazooSemaphoreQueue }
 
 func detectShape(self Node, childNames []string) shape {
+	s, _ := scanTree(self, childNames)
+	return s
+}
+
+// scanTree reads the children's names once for what the built-in shapes
+// ask of them: the tree's shape, and the one family every contender the
+// parser reads shares ("" when none is a contender, or families mix).
+func scanTree(self Node, childNames []string) (shape, string) {
 	if len(childNames) == 0 {
 		switch {
 		case self.Ephemeral():
-			return shapeEphemeral
+			return shapeEphemeral, ""
 		case maxLeasesOf(self) != nil:
-			return shapeKazooSemaphore
+			return shapeKazooSemaphore, ""
 		}
-		return shapeQueue
+		return shapeQueue, ""
 	}
 	curatorDirs, kazooLeases, leases := 0, 0, false
+	fam, mixed := "", false
 	for _, c := range childNames {
-		switch {
-		case c == curatorLeasesDir || c == curatorLocksDir:
+		if c == curatorLeasesDir || c == curatorLocksDir {
 			curatorDirs++
 			leases = leases || c == curatorLeasesDir
-		case ParseName(c).Kind == KindKazooLease:
+			continue
+		}
+		k := ParseName(c).Kind
+		if k == KindKazooLease {
 			kazooLeases++
 		}
+		if f := family(k); isContender(k) && fam == "" {
+			fam = f
+		} else if isContender(k) && f != fam {
+			mixed = true
+		}
+	}
+	if mixed {
+		fam = ""
 	}
 	switch {
 	// A Curator semaphore that has granted a lease has leases/. A node
@@ -71,11 +105,11 @@ func detectShape(self Node, childNames []string) shape {
 	// (or a mutex named locks) than a semaphore whose first acquirer has
 	// not yet moved from its queue to a lease.
 	case curatorDirs == len(childNames) && leases:
-		return shapeCuratorSemaphore
+		return shapeCuratorSemaphore, fam
 	case kazooLeases == len(childNames):
-		return shapeKazooSemaphore
+		return shapeKazooSemaphore, fam
 	}
-	return shapeQueue
+	return shapeQueue, fam
 }
 
 // maxLeasesOf reads a kazoo semaphore's lease limit from its node's data,

@@ -72,6 +72,9 @@ func writeEntryText(w io.Writer, e lockcore.Entry, indent string) {
 	}
 	line("about", e.About)
 	where := "any node whose children all match"
+	if slices.Contains(e.Hooks, "shape") {
+		where = "any node its shape hook takes"
+	}
 	if len(e.Paths) > 0 {
 		where = strings.Join(e.Paths, " ")
 	}
@@ -95,7 +98,7 @@ func writeEntryText(w io.Writer, e lockcore.Entry, indent string) {
 	if e.Persistent {
 		line("nodes", "may be persistent by design")
 	}
-	line("code", e.Coded)
+	line("hooks", strings.Join(e.Hooks, ", "))
 	line("from", e.Source)
 }
 
