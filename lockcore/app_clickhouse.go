@@ -194,7 +194,7 @@ func clickHouseShape() builtin {
 		Name: string(RecipeClickHouseDDL), About: "ClickHouse's distributed DDL queue: a task's executing hosts under <queue>/query-<seq>/active",
 		Paths: []string{"/**/query-*"}, Children: "{owner}", Grant: GrantCoHolding, Waits: WaitNothing, Identity: "name:owner",
 	}, hooks: hooks{app: analyzeClickHouseDDL,
-		shape: func(v *treeView) bool { return IsDDLTask(v.path, v.names) },
+		shape: func(f treeFacts) bool { return IsDDLTask(f.path, f.names) },
 		reads: func(l *Lock, t Tree, _ *WatchTable) []*entry { return ddlEntries(l, t) },
 		extra: func(p string, _ Node, names []string) []string {
 			if IsDDLTask(p, names) {

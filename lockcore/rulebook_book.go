@@ -155,15 +155,10 @@ func (b *Book) describes(lockPath string, self Node, names []string, absent bool
 	return b.first(lockPath, func(c *compiled, elems []string) bool { return c.fits(elems, v) })
 }
 
-// first returns the first entry that takes the path's elements, splitting
-// the path only once one is asked.
+// first returns the first entry that takes the path's elements.
 func (b *Book) first(path string, takes func(c *compiled, elems []string) bool) *compiled {
-	var elems []string
-	split := false
+	elems := splitPath(path)
 	for _, c := range b.orBuiltin().entries {
-		if !split {
-			elems, split = splitPath(path), true
-		}
 		if takes(c, elems) {
 			return c
 		}
@@ -186,7 +181,7 @@ func (c *compiled) fits(elems []string, v *treeView) bool {
 		// An ephemeral node has no children: it is no queue's lock node.
 		return false
 	case c.hooks.shape != nil:
-		return c.hooks.shape(v)
+		return c.hooks.shape(v.facts())
 	case len(c.paths) == 0:
 		// A tree shape: every child must be the entry's.
 		for _, n := range names {

@@ -24,14 +24,13 @@ var byFieldsRecipes = []Recipe{RecipeKazooLock, RecipeGoZKLock, RecipeCuratorMut
 // reads hook.
 func bookReading(t testing.TB, recipe Recipe, coded bool) *Book {
 	b := &Book{}
-	for i, s := range builtinShapes() {
-		e := s.Entry
-		e.Builtin, e.Source = true, "built-in"
+	shapes := builtinShapes()
+	for i, e := range builtinEntries() {
 		c, err := compile(e, i+1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.hooks = s.hooks
+		c.hooks = shapes[i].hooks
 		if e.Name == string(recipe) && coded {
 			c.hooks.reads = readQueue
 		}

@@ -38,7 +38,7 @@ type hooks struct {
 	// shape says whether a tree is the entry's by what its pattern cannot
 	// state: a semaphore's directories, a DDL task's active/, the names
 	// its application's names hook reads. The entry's paths still apply.
-	shape func(v *treeView) bool
+	shape func(f treeFacts) bool
 	// reads reads the lock where no grant rule states how its client
 	// does: a semaphore's lease nodes beside its acquirers' queue,
 	// Accumulo's runs, Hive's giving up, a plain node's holder.
@@ -126,32 +126,38 @@ func besideNode(claims func(string, Node) bool, beside func(lockPath string, sel
 	}
 }
 
-// treeView is a lock's tree as the book's entries are asked about it: its
-// path, node and children's names, with what the shape hooks read of the
-// names worked out once, when the first asks.
+// treeFacts is what a shape hook is told of a lock's tree: its path, its
+// children's names, and what the parser reads of them (scanTree). It is
+// passed by value, so that asking the book allocates nothing.
+type treeFacts struct {
+	path   string
+	names  []string
+	shape  shape
+	family string
+}
+
+// treeView is a lock's tree as the book's entries are asked about it, its
+// facts worked out once, when the first shape hook asks.
 type treeView struct {
 	path    string
 	self    Node
 	names   []string
 	scanned bool
-	shape   shape
-	family  string
+	known   treeFacts
 }
 
-func (v *treeView) scan() {
+func (v *treeView) facts() treeFacts {
 	if !v.scanned {
-		v.shape, v.family = scanTree(v.self, v.names)
-		v.scanned = true
+		s, fam := scanTree(v.self, v.names)
+		v.known, v.scanned = treeFacts{path: v.path, names: v.names, shape: s, family: fam}, true
 	}
+	return v.known
 }
 
 // shapeIs is a shape hook taking the trees of one of the semaphores'
 // shapes.
-func shapeIs(s shape) func(*treeView) bool {
-	return func(v *treeView) bool {
-		v.scan()
-		return v.shape == s
-	}
+func shapeIs(s shape) func(treeFacts) bool {
+	return func(f treeFacts) bool { return f.shape == s }
 }
 
 // parsedAs is a shape hook taking a tree whose contenders are all of
@@ -159,11 +165,8 @@ func shapeIs(s shape) func(*treeView) bool {
 // whose names one pattern cannot state (Accumulo's zlock- before 2.1,
 // Mesos's info_ before 0.24) or beside which other nodes belong (Hive's
 // objects below the locked one).
-func parsedAs(k NameKind) func(*treeView) bool {
-	return func(v *treeView) bool {
-		v.scan()
-		return v.family == family(k)
-	}
+func parsedAs(k NameKind) func(treeFacts) bool {
+	return func(f treeFacts) bool { return f.family == family(k) }
 }
 
 // readQueue is a reads hook: the queue read by each contender's own

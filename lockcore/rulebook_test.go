@@ -6,8 +6,10 @@ import (
 	"testing"
 )
 
-// Every built-in entry's pattern reads the names of its own recipe, as the
-// parser and the queue rules do: the book and the Go code say the same.
+// Every built-in entry's pattern reads the names of its own recipe as the
+// parser and the names hooks do, so that what recipes and explain show of
+// an entry whose names a hook reads (Accumulo's, Mesos's, Hive's) is
+// what its hook reads, and discovery's fallback agrees with the book.
 func TestBuiltinEntriesAgreeWithParser(t *testing.T) {
 	uuid := "0f0e0d0c-0b0a-4908-8706-050403020100"
 	hex := "0f0e0d0c0b0a49088706050403020100"
