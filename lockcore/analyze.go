@@ -131,25 +131,27 @@ func scanQueue(l *Lock, dir string, children []Node) ([]*entry, map[string]int) 
 		families[family(e.name.Kind)]++
 		entries = append(entries, e)
 	}
+	kinds := map[NameKind]hooks{}
 	for _, e := range entries {
 		e.recipe, e.mode = recipeOf(e.name.Kind, kazooReads)
-		switch e.name.Kind {
-		case KindAccumuloFate:
-			e.mode, e.note = fateMode(e)
-		case KindHiveLock:
-			e.mode, e.note = hiveMode(e.name.Prefix)
+		h, ok := kinds[e.name.Kind]
+		if !ok {
+			h = kindHooks(e.name.Kind)
+			kinds[e.name.Kind] = h
+		}
+		if h.mode != nil {
+			e.mode, e.note = h.mode(e)
 		}
 	}
 	assumeSequential(l, entries)
-	applyQueueRules(entries, kazooReads)
-	if families[string(KindHiveLock)] > 0 {
-		applyHiveRules(entries)
-	}
-	if families[string(KindMesosMaster)] > 0 {
-		mesosRules(entries, dir)
+	applyQueueRules(entries, kazooReads, kinds)
+	for _, h := range kinds {
+		if h.rules != nil {
+			h.rules(entries, dir)
+		}
 	}
 	for _, e := range strays {
-		if !expectedBeside(e.name, families) {
+		if !expectedBeside(e.name, kinds) {
 			l.Anomalies = append(l.Anomalies, unparsedAnomaly(e))
 		}
 	}

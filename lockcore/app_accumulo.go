@@ -81,6 +81,10 @@ func DecodeAccumuloFateEntry(entry string) (mode Mode, txid string, ok bool) {
 	return "", "", false
 }
 
+// lowestOfRun is ServiceLock's findLowestPrevPrefix: from the predecessor
+// back, the lowest of the nodes in a row that share its zlock#<uuid>#.
+func lowestOfRun(ahead *queueView) *entry { return ahead.runStart }
+
 // fateMode reads a FATE entry's mode; an entry that states none is taken
 // as a write, which waits for every entry before it, and says so.
 func fateMode(e *entry) (Mode, string) {
@@ -171,7 +175,7 @@ func accumuloLockShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeAccumuloLock), About: "Apache Accumulo's ServiceLock (zlock#<uuid>#<seq>; zlock-<seq> before 2.1)",
 		Children: "zlock#{id:uuid}#{seq}", Grant: GrantElection, Identity: "decoder:accumulo-lock", Order: OrderText,
-	}, hooks: hooks{names: accumuloLockNames, shape: parsedAs(KindAccumuloLock), reads: readQueue, app: analyzeAccumulo}}
+	}, hooks: hooks{names: accumuloLockNames, shape: parsedAs(KindAccumuloLock), reads: readQueue, waitsFor: lowestOfRun, app: analyzeAccumulo}}
 }
 
 // accumuloFateShape is the rule book entry of RecipeAccumuloFate and its hooks.
@@ -179,5 +183,5 @@ func accumuloFateShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeAccumuloFate), About: "Apache Accumulo's FATE table locks (flock#<seq>, read or write in the data)",
 		Children: "flock#{id}#{seq}", Grant: GrantReadWrite, Persistent: true, Order: OrderNumber,
-	}, hooks: hooks{names: accumuloFateNames, shape: parsedAs(KindAccumuloFate), reads: readQueue, app: analyzeAccumulo}}
+	}, hooks: hooks{names: accumuloFateNames, shape: parsedAs(KindAccumuloFate), reads: readQueue, mode: fateMode, app: analyzeAccumulo}}
 }

@@ -265,5 +265,6 @@ func hiveShape() builtin {
 		Name: string(RecipeHive), About: "Apache Hive's ZooKeeperHiveLockManager (LOCK-<mode>-<seq> under /<namespace>/<db>/<table>/<partition>)",
 		Children: "LOCK-{mode}-{seq}", Modes: map[string]Mode{hiveShared: ModeRead, hiveExclusive: ModeWrite, hiveSemiShared: ModeRead},
 		Grant: GrantCoHolding, Persistent: true, Identity: "data:^([^:]+):",
-	}, hooks: hooks{names: parseHiveName, shape: parsedAs(KindHiveLock), reads: readQueue, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
+	}, hooks: hooks{names: parseHiveName, shape: parsedAs(KindHiveLock), reads: readQueue,
+		mode: func(e *entry) (Mode, string) { return hiveMode(e.name.Prefix) }, rules: func(es []*entry, _ string) { applyHiveRules(es) }, beside: noSequence, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
 }

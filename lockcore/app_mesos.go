@@ -169,5 +169,9 @@ func mesosShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeMesos), About: "Apache Mesos's leading master (json.info_<seq>, info_<seq> before 0.24, in the group /mesos)",
 		Children: "json.info_{seq}", Grant: GrantElection, Waits: WaitChildren, Identity: "json:hostname",
-	}, hooks: hooks{names: parseMesosName, shape: parsedAs(KindMesosMaster), reads: readQueue, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
+	}, hooks: hooks{names: parseMesosName, shape: parsedAs(KindMesosMaster), reads: readQueue, rules: mesosRules, beside: noSequence, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
 }
+
+// auroraAnnouncement is the Curator latch's beside hook: Aurora's leader
+// announces itself (member_<seq>) beside its latch, no stray.
+func auroraAnnouncement(n Name) bool { return n.Kind == KindServerSetMember }

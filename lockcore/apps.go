@@ -112,20 +112,22 @@ func (a *App) registeredWaiters(hidden []int64) int {
 }
 
 // expectedBeside reports whether a child that is no contender belongs
-// beside the contenders of families by its application's design: the
-// objects below a Hive object (its tables, its partitions), Mesos's
-// log_replicas beside its masters, Aurora's announcement beside its latch.
-func expectedBeside(n Name, families map[string]int) bool {
-	switch {
-	case families[string(KindHiveLock)] > 0 || families[string(KindMesosMaster)] > 0:
-		// A Hive object's objects below it; Mesos's replicated log.
-		return !n.HasSeq
-	case n.Kind == KindServerSetMember:
-		// Aurora's leader announces itself beside its latch.
-		return families[string(KindCuratorLatch)] > 0
+// beside the contenders of the kinds present by their application's
+// design, as their entries' beside hooks say: the objects below a Hive
+// object, Mesos's log_replicas beside its masters, Aurora's announcement
+// beside its latch.
+func expectedBeside(n Name, kinds map[NameKind]hooks) bool {
+	for _, h := range kinds {
+		if h.beside != nil && h.beside(n) {
+			return true
+		}
 	}
 	return false
 }
+
+// noSequence is a beside hook: a child without a sequence belongs there
+// (a Hive object's objects below it; Mesos's replicated log).
+func noSequence(n Name) bool { return !n.HasSeq }
 
 // RelatedPaths names the nodes an application keeps beside a lock that
 // its analysis reads: Kafka's /controller_epoch, Hadoop's breadcrumb,

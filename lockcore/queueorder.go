@@ -210,7 +210,7 @@ func (v *queueView) add(o *entry) {
 // sequential lock parent by its own recipe's rule. Each kind of client is
 // scanned once in its own order: O(kinds × n log n), so parents with
 // hundreds of thousands of children stay cheap.
-func applyQueueRules(entries []*entry, kazooReads bool) {
+func applyQueueRules(entries []*entry, kazooReads bool, hooked map[NameKind]hooks) {
 	kinds := map[NameKind]*entry{}
 	for _, e := range entries {
 		kinds[e.name.Kind] = e
@@ -222,7 +222,7 @@ func applyQueueRules(entries []*entry, kazooReads bool) {
 		var seen queueView
 		for _, o := range order {
 			if o.name.Kind == kind {
-				decide(o, &seen)
+				decide(o, &seen, hooked[kind].waitsFor)
 			}
 			if viewer.sees(o, kazooReads) {
 				seen.add(o)
@@ -231,16 +231,15 @@ func applyQueueRules(entries []*entry, kazooReads bool) {
 	}
 }
 
-// decide applies e's recipe's rule to what its client sees ahead of it.
-func decide(e *entry, ahead *queueView) {
+// decide applies e's recipe's rule to what its client sees ahead of it;
+// waitsFor, when its entry has the hook, names what a waiter watches.
+func decide(e *entry, ahead *queueView, waitsFor func(*queueView) *entry) {
 	target := ahead.last
 	switch {
 	case e.mode == ModeRead:
 		target = readTarget(e, ahead)
-	case e.name.Kind == KindAccumuloLock && target != nil:
-		// ServiceLock's findLowestPrevPrefix: from the predecessor back,
-		// the lowest of the nodes in a row that share its zlock#<uuid>#.
-		target = ahead.runStart
+	case waitsFor != nil && target != nil:
+		target = waitsFor(ahead)
 	}
 	if target == nil {
 		e.role = RoleHolder

@@ -54,8 +54,9 @@ func builtinShapes() []builtin {
 		{Entry: mutex(string(RecipeZKWriteLock), "ZooKeeper's WriteLock recipe (x-<session>-<seq>)", "x-{session}-{seq}", OrderNumber),
 			hooks: hooks{accepts: writeLockName}},
 		// Its id, in the node's data, names a participant: readCurator.
+		// Aurora's leader announces itself beside its latch.
 		{Entry: Entry{Name: string(RecipeCuratorLeaderLatch), About: "Apache Curator LeaderLatch: the lowest leads",
-			Children: "_c_{id:uuid}-latch-{seq}", Grant: GrantElection, Order: OrderText}, hooks: hooks{app: readCurator}},
+			Children: "_c_{id:uuid}-latch-{seq}", Grant: GrantElection, Order: OrderText}, hooks: hooks{app: readCurator, beside: auroraAnnouncement}},
 		{Entry: Entry{Name: string(RecipeZKElection), About: "ZooKeeper's LeaderElectionSupport recipe (n_<seq>)",
 			Children: "n_{seq}", Grant: GrantElection, Order: OrderNumber}},
 		{Entry: Entry{Name: string(RecipeHostRW), About: "the classic host-tagged read/write lock (<host>-R-<seq>, <host>-W-<seq>)",

@@ -43,6 +43,28 @@ type hooks struct {
 	// does: a semaphore's lease nodes beside its acquirers' queue,
 	// Accumulo's runs, Hive's giving up, a plain node's holder.
 	reads func(l *Lock, t Tree, w *WatchTable) []*entry
+	// The queue's reading (readQueue) asks the entry of each kind of
+	// contender present: mode reads a contender's mode where no mode word
+	// states it (FATE's in the data, Hive's SEMI_SHARED); waitsFor is the
+	// node a waiter watches instead of its predecessor (the lowest of
+	// Accumulo's run); rules decides the kind's contenders once every
+	// one has its queue rule (Hive's giving up, Mesos's waiters on the
+	// group); beside says which other children belong there by design
+	// (Hive's objects below, Mesos's log_replicas, Aurora's announcement).
+	mode     func(e *entry) (Mode, string)
+	waitsFor func(ahead *queueView) *entry
+	rules    func(entries []*entry, dir string)
+	beside   func(n Name) bool
+}
+
+// kindHooks is the hooks of the built-in entry whose contenders the
+// parser reads as kind k; none for a kind no entry has.
+func kindHooks(k NameKind) hooks {
+	r, _ := recipeOf(k, false)
+	if c := builtinBook().byName(string(r)); c != nil {
+		return c.hooks
+	}
+	return hooks{}
 }
 
 // set lists the hooks h sets, by the names the rule book's reference
@@ -55,7 +77,8 @@ func (h hooks) set() []string {
 	}{
 		{"shape", h.shape != nil}, {"claims", h.claims != nil}, {"names", h.names != nil},
 		{"accepts", h.accepts != nil}, {"lockHas", h.lockHas != nil}, {"kind", h.kind != nil},
-		{"reads", h.reads != nil}, {"readsOwnWrite", h.readsOwnWrite != nil}, {"app", h.app != nil},
+		{"reads", h.reads != nil}, {"mode", h.mode != nil}, {"waitsFor", h.waitsFor != nil}, {"rules", h.rules != nil},
+		{"beside", h.beside != nil}, {"readsOwnWrite", h.readsOwnWrite != nil}, {"app", h.app != nil},
 		{"extra", h.extra != nil}, {"related", h.related != nil},
 	} {
 		if k.set {
