@@ -151,7 +151,7 @@ func besideNode(claims func(string, Node) bool, beside func(lockPath string, sel
 
 // treeFacts is what a shape hook is told of a lock's tree: its path, its
 // children's names, and what the parser reads of them (scanTree). It is
-// passed by value, so that asking the book allocates nothing.
+// passed by value, so that the view asked stays on the asker's stack.
 type treeFacts struct {
 	path   string
 	names  []string
