@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/watchtest"
 	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/model"
@@ -23,7 +24,7 @@ func TestIntegrationReconnectWatcherServerRestart(t *testing.T) {
 	zks := zktest.Start(t)
 	admin := zks.Connect(t)
 	mkdirs(t, admin, "/r")
-	contender(t, admin, "/r")
+	first := contender(t, admin, "/r")
 	// A short session: ZooKeeper 3.8.0 may swallow a reconnect that comes
 	// while it is still loading, and go-zookeeper then waits two thirds of
 	// ten session timeouts before it tries again.
@@ -34,8 +35,66 @@ func TestIntegrationReconnectWatcherServerRestart(t *testing.T) {
 	zks.Restart()
 	c.Until(t, "the reconnect", func(s *model.State) bool { return s.Conn.Phase == zkwatch.Connected })
 	other := zks.Connect(t)
-	contender(t, other, "/r")
-	c.Until(t, "a contender after the restart, listed once", participants("/r", 2))
+	made := contender(t, other, "/r")
+	want := settledContenders(t, admin, other, "/r", first)
+	if !slices.Contains(want, made) {
+		t.Fatalf("the contender made after the restart, %s, is not among /r's children %v", made, want)
+	}
+	c.Until(t, "every contender the server holds after the restart, each listed once", contendersAre("/r", want))
+}
+
+// settledContenders returns the paths of parent's children, read through
+// reader, once the fate of first, a contender made before a restart by
+// admin, is settled. It outlives the restart only when admin's session
+// does, and under load it may not: the server, loading, can swallow
+// admin's reconnect, and go-zookeeper then waits for two thirds of ten
+// session timeouts before it tries again, past the session's end. The
+// watcher must then show it gone. Settled: admin has its session back, or
+// the server has ended it and first is gone.
+func settledContenders(t *testing.T, admin, reader *zk.Conn, parent, first string) []string {
+	t.Helper()
+	session := admin.SessionID()
+	deadline := time.Now().Add(watchtest.Wait)
+	for admin.State() != zk.StateHasSession || admin.SessionID() != session {
+		exists, _, err := reader.Exists(first)
+		if err != nil {
+			t.Fatalf("exists %s: %v", first, err)
+		}
+		if !exists {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("neither has the first client its session back nor is its contender gone %v after the restart (state %v)", watchtest.Wait, admin.State())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	names, _, err := reader.Children(parent)
+	if err != nil {
+		t.Fatalf("list %s: %v", parent, err)
+	}
+	paths := make([]string, len(names))
+	for i, n := range names {
+		paths[i] = parent + "/" + n
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// contendersAre holds when the lock at path lists exactly the contenders
+// at want (sorted), each once.
+func contendersAre(path string, want []string) func(s *model.State) bool {
+	return func(s *model.State) bool {
+		l := s.Locks[path]
+		if l == nil {
+			return false
+		}
+		var got []string
+		for _, p := range l.Participants {
+			got = append(got, p.Path)
+		}
+		slices.Sort(got)
+		return slices.Equal(got, want)
+	}
 }
 
 func TestIntegrationReconnectWatcherSessionExpiry(t *testing.T) {
