@@ -20,6 +20,9 @@ import (
 // unauthenticated session may not. With the KDC stopped, a login that has
 // no ticket for the server yet fails its dial saying so.
 func TestIntegrationKerberosForceRelease(t *testing.T) {
+	// In parallel: its realm, server, keytabs and krb5.conf are its own,
+	// and its logins are given their krb5.conf, not the environment's.
+	t.Parallel()
 	k := kdc.StartZooKeeper(t, kdc.ZooKeeperPrincipal, kdc.CuratorPrincipal, "ops", "late")
 	realm, srv := k.Realm, k.Server
 	const dir = "/locks/kerberos"
