@@ -1,5 +1,4 @@
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
@@ -34,9 +33,13 @@ public final class ZkRecipePeer {
                 connected.countDown();
             }
         });
-        if (!connected.await(10, TimeUnit.SECONDS)) {
+        // No deadline of its own: the caller judges how long a connection
+        // may take, and a release asked for meanwhile interrupts the wait.
+        try {
+            connected.await();
+        } catch (InterruptedException e) {
             zk.close();
-            throw new IllegalStateException("not connected to " + connect);
+            throw e;
         }
         if (variant.equals("election")) {
             return election(zk, id, path);

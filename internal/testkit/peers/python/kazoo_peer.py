@@ -114,13 +114,19 @@ class Contender(threading.Thread):
     def run(self):
         try:
             client = self.client = KazooClient(hosts=self.connect, timeout=10, **client_options())
-            client.start(timeout=10)
-            self.recipe = recipe(client, self.variant, self.path, self.cid)
-            say("session", self.cid, "%x" % client.client_id[0])
-            if not self.releasing.is_set() and self.recipe.acquire():
-                say("acquired", self.cid)
-                self.releasing.wait()
-                self.recipe.release()
+            # No deadline of its own: the caller judges how long a
+            # connection may take (by the process's progress, or its own
+            # wait); a release asked for meanwhile ends the wait.
+            connected = client.start_async()
+            while not connected.wait(0.05) and not self.releasing.is_set():
+                pass
+            if not self.releasing.is_set():
+                self.recipe = recipe(client, self.variant, self.path, self.cid)
+                say("session", self.cid, "%x" % client.client_id[0])
+                if not self.releasing.is_set() and self.recipe.acquire():
+                    say("acquired", self.cid)
+                    self.releasing.wait()
+                    self.recipe.release()
         except Exception as e:
             if not self.releasing.is_set():
                 say("error", self.cid, repr(e))
