@@ -23,7 +23,7 @@ func TestIntegrationKerberosForceRelease(t *testing.T) {
 	// In parallel: its realm, server, keytabs and krb5.conf are its own,
 	// and its logins are given their krb5.conf, not the environment's.
 	t.Parallel()
-	k := kdc.StartZooKeeper(t, kdc.ZooKeeperPrincipal, kdc.CuratorPrincipal, "ops", "late")
+	k := kdc.StartZooKeeperParallel(t, kdc.ZooKeeperPrincipal, kdc.CuratorPrincipal, "ops", "late")
 	realm, srv := k.Realm, k.Server
 	const dir = "/locks/kerberos"
 	holder := k.CuratorHolds(t, dir, "ops")

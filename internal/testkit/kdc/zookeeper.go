@@ -46,13 +46,22 @@ type ZooKeeper struct {
 // write ([Realm.Keytab]): each one written gives its principals new keys.
 func StartZooKeeper(t testing.TB, service string, clients ...string) *ZooKeeper {
 	t.Helper()
+	z := StartZooKeeperParallel(t, service, clients...)
+	t.Setenv("KRB5_CONFIG", z.Krb5Conf)
+	return z
+}
+
+// StartZooKeeperParallel is [StartZooKeeper] for a parallel test: it
+// leaves the environment alone, so the test's Kerberos clients must be
+// given the realm's krb5.conf ([Realm.Krb5Conf]) themselves.
+func StartZooKeeperParallel(t testing.TB, service string, clients ...string) *ZooKeeper {
+	t.Helper()
 	realm := Start(t, "ZKLOCKS.TEST")
 	realm.AddPrincipal(append([]string{service}, clients...)...)
 	keytab := realm.Keytab(strings.ReplaceAll(service, "/", "_")+".keytab", service)
 	srv := zktest.Start(t,
 		zktest.WithConfig("authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider"),
 		zktest.WithJVMFlags(realm.JavaFlags(realm.JAAS("Server", service, keytab))...))
-	t.Setenv("KRB5_CONFIG", realm.Krb5Conf)
 	return &ZooKeeper{Realm: realm, Server: srv}
 }
 
