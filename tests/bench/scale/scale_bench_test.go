@@ -221,6 +221,7 @@ func (f scaleFigures) report(r *scaleReport, admin *scaleFigures) {
 		for i := range x.floors {
 			r.note("  round %d: floor %s, full picture %s (%.2f×)", i+1, fmtDur(x.floors[i]), fmtDur(x.pictures[i]), x.pictures[i].Seconds()/x.floors[i].Seconds())
 		}
+		r.note("%s idle UI after its window: %s", x.name, x.idle.idleSaid)
 		r.note("%s new locks in new subtrees to their rows on screen: persistent watch %s; --persistent-watch=off %s",
 			x.name, newLockValue(x.newLock).text, newLockValue(x.newLockOld).text)
 		r.note("what --watches=auto does not ask: the watch table of %s (%s), %s in %v (it would be asked no more than once in %v)",
@@ -304,6 +305,11 @@ type scaleUIResult struct {
 	peakRSS uint64
 	watches int
 	cpu     float64 // share of a core while measured
+	// idleSaid is, once the idle CPU is measured, what the cost screen
+	// says of the persistent watch and how often the UI's session lost
+	// its connection in its life: either brings a re-read of the tree
+	// into the window.
+	idleSaid string
 }
 
 // The status bar says "updated" once the first sync is done, and
@@ -321,7 +327,8 @@ const notReadOnScreen = "not read yet"
 func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int, pictureOnly bool) scaleUIResult {
 	before := c.watchCount(b)
 	start := time.Now()
-	command := fmt.Sprintf("%s --server %s --read-only --log-file '' %s", bin, c.connect, strings.Join(c.adminArgs, " "))
+	logFile := filepath.Join(b.TempDir(), "zklocks.log")
+	command := fmt.Sprintf("%s --server %s --read-only --log-file %s %s", bin, c.connect, logFile, strings.Join(c.adminArgs, " "))
 	if walkRate > 0 {
 		command += fmt.Sprintf(" --walk-rate %d", walkRate)
 	}
@@ -371,8 +378,42 @@ func scaleUI(b *testing.B, bin string, c scaleCluster, walkRate int, pictureOnly
 	time.Sleep(*scaleIdle)
 	res.cpu = (procstat.CPU(b, pid) - cpu0).Seconds() / scaleIdle.Seconds()
 	res.peakRSS = procstat.PeakRSS(b, pid)
+	if walkRate > 0 {
+		res.idleSaid = scaleIdleSaid(s, logFile)
+	}
 	s.Keys("q")
 	return res
+}
+
+// scaleIdleSaid opens the cost screen and returns its line on the
+// persistent watch (set again after a dropped connection, re-reading the
+// roots), with the lines of the UI's log that say its main session's
+// connection was lost: each brings a re-read into an idle window.
+func scaleIdleSaid(s *tmuxscreen.Screen, logFile string) string {
+	s.Keys("c")
+	var said []string
+	screen := s.WaitFor("the cost screen", func(screen string) bool { return strings.Contains(screen, "finding locks") })
+	// The field runs on, wrapped, to the next one.
+	in := false
+	for _, line := range strings.Split(screen, "\n") {
+		switch {
+		case strings.Contains(line, "finding locks"):
+			in = false
+		case strings.Contains(line, " persistent     "):
+			in = true
+		}
+		if in {
+			said = append(said, strings.Join(strings.Fields(line), " "))
+		}
+	}
+	log, _ := os.ReadFile(logFile)
+	lost := 0
+	for _, line := range strings.Split(string(log), "\n") {
+		if strings.Contains(line, "recv loop terminated") {
+			lost++
+		}
+	}
+	return fmt.Sprintf("%s; main session's connection lost %d× (its log)", strings.Join(said, " "), lost)
 }
 
 // scaleCost watches the cluster in this process, with the UI's defaults,
