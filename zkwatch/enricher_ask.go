@@ -231,7 +231,9 @@ func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ways := words.Ways{TLS: e.TLS, Admin: e.Admin, Costs: e.Costs}
+	start := time.Now()
 	via, wordErr, adminErr := ways.Ask(ctx, a.info.Addr, w, r, w != "srvr" && refused[w], a.info.AdminErr)
+	wordErr, adminErr = waited(wordErr, start), waited(adminErr, start)
 	if errors.Is(wordErr, words.ErrFourLetterRefused) && !slices.Contains(a.info.Refused, w) {
 		a.info.Refused = append(a.info.Refused, w)
 	}
@@ -252,6 +254,16 @@ func (e *Enricher) word(ctx context.Context, a *memberAnswer, refused map[string
 		a.fail(w, wordErr)
 	}
 	return "", false
+}
+
+// waited adds to err, when it is a deadline's, how long the ask waited:
+// "context deadline exceeded" alone does not say whether the member was
+// given a second or a minute.
+func waited(err error, start time.Time) error {
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w (no answer in %s)", err, time.Since(start).Round(100*time.Millisecond))
 }
 
 // parseWord parses a reply to w, recording a parse failure.

@@ -193,7 +193,7 @@ func NoWay(s ServerInfo) bool {
 
 // WaysNote says how a member answered, for notes: "by AdminServer (words
 // refused): cons, wchc; by four-letter word: srvr; refused, no answer:
-// dump; no AdminServer: …".
+// dump, wchs (the AdminServer's answer failed: …); no AdminServer: …".
 func WaysNote(s ServerInfo) string {
 	var admin, word, unanswered []string
 	for w, via := range s.Via {
@@ -206,7 +206,7 @@ func WaysNote(s ServerInfo) string {
 	}
 	for _, w := range s.Refused {
 		if s.Via[w] == "" {
-			unanswered = append(unanswered, w)
+			unanswered = append(unanswered, unansweredWhy(s, w))
 		}
 	}
 	slices.Sort(admin)
@@ -228,6 +228,17 @@ func WaysNote(s ServerInfo) string {
 		parts = append(parts, strings.TrimPrefix(s.AdminErr.Error(), "words: "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// unansweredWhy is w, refused and answered no other way, with why its
+// AdminServer command failed when it was asked and did not answer (a
+// timeout, an error), so that a note does not read as if the member had
+// no AdminServer.
+func unansweredWhy(s ServerInfo, w string) string {
+	if err := s.Failed[w]; err != nil {
+		return fmt.Sprintf("%s (the AdminServer's answer failed: %s)", w, strings.TrimPrefix(err.Error(), "words: "))
+	}
+	return w
 }
 
 // WatchMode says where waiters' watch targets come from.
