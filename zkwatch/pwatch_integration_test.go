@@ -203,13 +203,24 @@ func TestIntegrationPersistentWatchFlood(t *testing.T) {
 	flooder := zks.Connect(t)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	var made atomic.Int64
-	// Four flooders: one multi of 200 new directories already tells of
-	// three times the queue's bound at once. More only slow the server,
-	// which lengthens the flood (it lasts until the lock beside a known one
-	// is reported) and the re-read of everything it made.
-	for g := range 4 {
+	var made, senders atomic.Int64
+	// Up to four senders: one multi of 200 new directories already tells
+	// of three times the queue's bound at once, and more only slow the
+	// server, which lengthens the flood (it lasts until the lock beside a
+	// known one is reported) and the re-read of everything it made. Nor
+	// more creates in flight than the server commits within floodWait: a
+	// request made during the flood (the flooder's pings, the locks made
+	// below) waits behind every create in flight, and the test's clients
+	// drop a connection that hears nothing for two thirds of their session
+	// timeout. Each sender starts the next once its transaction came back
+	// in time, and a sender whose transaction did not stops (the first
+	// always goes on).
+	const floodWait = zktest.ClientSessionTimeout / 6
+	var send func(g int)
+	send = func(g int) {
+		senders.Add(1)
 		wg.Go(func() {
+			next := g+1 < 4
 			for i := 0; ; i++ {
 				select {
 				case <-stop:
@@ -222,14 +233,23 @@ func TestIntegrationPersistentWatchFlood(t *testing.T) {
 					ops = append(ops, &zk.CreateRequest{Path: d, Acl: zk.WorldACL(zk.PermAll)},
 						&zk.CreateRequest{Path: d + "/n-", Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagSequence})
 				}
+				sent := time.Now()
 				if _, err := flooder.Multi(ops...); err != nil {
 					t.Errorf("flood: %v", err)
 					return
 				}
 				made.Add(int64(len(ops)))
+				switch took := time.Since(sent); {
+				case took > floodWait && g > 0:
+					return
+				case took <= floodWait && next:
+					next = false
+					send(g + 1)
+				}
 			}
 		})
 	}
+	send(0)
 	start := time.Now()
 	c.Until(t, "the queue's overflow", func(s *model.State) bool { return s.Discovery.Persistent.Overflows > 0 })
 	mkdirs(t, admin, "/big/locks/second", "/big/plain/n-021/in-the-flood")
@@ -239,7 +259,7 @@ func TestIntegrationPersistentWatchFlood(t *testing.T) {
 	time.Sleep(time.Until(start.Add(3 * time.Second))) // a flood of some length, for its rate
 	close(stop)
 	wg.Wait()
-	t.Logf("%d nodes made in %s (%.0f a second)", made.Load(), time.Since(start), float64(made.Load())/time.Since(start).Seconds())
+	t.Logf("%d nodes made in %s (%.0f a second) by %d senders at most", made.Load(), time.Since(start), float64(made.Load())/time.Since(start).Seconds(), senders.Load())
 	// Found by the overflow's re-read, a walk of every node the flood
 	// made, whose length the machine's speed sets: it fails once the
 	// re-read stops reading without finding it, never because it is slow.

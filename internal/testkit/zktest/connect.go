@@ -15,6 +15,11 @@ const (
 	connectTimeout = 15 * time.Second
 )
 
+// ClientSessionTimeout is the session timeout of the clients Connect
+// makes: go-zookeeper drops a connection that has heard nothing for two
+// thirds of it, so a request made there must be answered sooner.
+const ClientSessionTimeout = sessionTimeout
+
 // Connect returns a go-zookeeper connection to this server alone that has a
 // session. Its log goes to t.Logf, and t's Cleanup closes it (before the
 // server stops, if the server was started first). Connection events are
