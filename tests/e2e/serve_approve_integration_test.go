@@ -43,7 +43,7 @@ func TestIntegrationServeTwoPerson(t *testing.T) {
 	short := holder.Node[len(holder.Node)-10:]
 	open := func(user string) *tmuxscreen.Screen {
 		s := r.Open(user, user, 220, 30)
-		s.Keys("/", "orders", "Enter", "Enter")
+		openOrders(s)
 		s.WaitText("/serve/orders", short)
 		return s
 	}
@@ -141,7 +141,7 @@ func TestIntegrationServeApprovalExpires(t *testing.T) {
 	r.UseKeys(keys, "alice", "bob")
 	short := holder.Node[len(holder.Node)-10:]
 	alice, bob := r.Open("alice", "alice", 220, 30), r.Open("bob", "bob", 220, 30)
-	alice.Keys("/", "orders", "Enter", "Enter")
+	openOrders(alice)
 	alice.WaitText(short)
 	alice.Keys("g", "D")
 	alice.WaitText("Force-release: delete")

@@ -52,7 +52,7 @@ func TestIntegrationServe(t *testing.T) {
 	bob := r.Open("bob", "bob", 100, 24)
 	short := func(n string) string { return n[len(n)-10:] }
 	for _, s := range []*tmuxscreen.Screen{alice, bob} {
-		s.Keys("/", "orders", "Enter", "Enter")
+		openOrders(s)
 		s.WaitText("/serve/orders", "1 holding", "1 waiting", short(holder.Node), short(waiter.Node))
 	}
 	alice.Keys("G")
@@ -228,4 +228,12 @@ func selectedLine(screen string) string {
 		}
 	}
 	return ""
+}
+
+// openOrders opens /serve/orders once the locks screen lists it: a session
+// is connected before its first walk has listed any lock, and an Enter
+// pressed on the empty list opens nothing.
+func openOrders(s *tmuxscreen.Screen) {
+	s.WaitText("/serve/orders", "curator-mutex")
+	s.Keys("/", "orders", "Enter", "Enter")
 }
