@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,8 +151,46 @@ func testLiveness(t *testing.T, admin bool) {
 
 	// Silent, before the session expires, everywhere at once: each view
 	// is asked until it has said so, and all must have before the node
-	// goes.
+	// goes. Each is asked in a loop of its own: show and check each run a
+	// command, which on a loaded machine takes seconds, and looked at in
+	// turn they spaced out the looks at the watcher and the exporter past
+	// the time they say it.
+	var mu sync.Mutex
 	seen := map[string]bool{}
+	saw := func(view string) bool { mu.Lock(); defer mu.Unlock(); return seen[view] }
+	see := func(view string) { mu.Lock(); seen[view] = true; mu.Unlock() }
+	gone := make(chan struct{})
+	var looks sync.WaitGroup
+	look := func(view string, says func() bool) {
+		looks.Go(func() {
+			for !saw(view) {
+				if says() {
+					see(view)
+					return
+				}
+				select {
+				case <-gone:
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		})
+	}
+	look("show", func() bool {
+		s := liveShow(t, addr, flags, "/live/frozen", "/live/crashed")
+		return liveOf(s, fh.Session) == "silent" && liveOf(s, ch.Session) == "disconnected" && anomalyOf(s, "/live/frozen", "silent-holder")
+	})
+	look("check", func() bool {
+		c, code := liveCheck(t, addr, flags, "/live/frozen", "/live/crashed")
+		return code == int(check.Critical) && findingOf(c, "silent-holder", fh.Session) && findingOf(c, "disconnected-holder", ch.Session) &&
+			!findingOf(c, "silent-holder", ch.Session)
+	})
+	look("exporter", func() bool {
+		m := scrape(t, exporter)
+		return series(m, "zklocks_lock_anomalies", `kind="silent-holder"`, `path="/live/frozen"`) == 1 &&
+			series(m, "zklocks_lock_holder_silent_seconds", `path="/live/frozen"`) > 0 &&
+			series(m, "zklocks_lock_anomalies", `kind="disconnected-holder"`, `path="/live/crashed"`) == 1
+	})
 	zktest.WaitUntil(t, livenessTimeout+10*time.Second, func() string {
 		var present bool
 		w.Read(func(s *model.State) {
@@ -159,43 +198,23 @@ func testLiveness(t *testing.T, admin bool) {
 			p, present = contenderOf(s, "/live/frozen", fh.Session)
 			holder := present && p.Role == lockcore.RoleHolder
 			if holder && s.Link(p.Session).Liveness() == lockcore.LiveSilent && lockHas(s.Locks["/live/frozen"], lockcore.AnomalySilentHolder) {
-				seen["watcher"] = true
+				see("watcher")
 			}
 			if c, ok := linkOf(s, "/live/crashed", ch.Session); ok && c.Liveness() == lockcore.LiveGone {
-				seen["watcher: crashed"] = true
+				see("watcher: crashed")
 			}
 		})
-		if !present {
-			return ""
-		}
-		if !seen["show"] {
-			s := liveShow(t, addr, flags, "/live/frozen", "/live/crashed")
-			if liveOf(s, fh.Session) == "silent" && liveOf(s, ch.Session) == "disconnected" && anomalyOf(s, "/live/frozen", "silent-holder") {
-				seen["show"] = true
-			}
-		}
-		if !seen["check"] {
-			c, code := liveCheck(t, addr, flags, "/live/frozen", "/live/crashed")
-			if code == int(check.Critical) && findingOf(c, "silent-holder", fh.Session) && findingOf(c, "disconnected-holder", ch.Session) &&
-				!findingOf(c, "silent-holder", ch.Session) {
-				seen["check"] = true
-			}
-		}
-		if !seen["exporter"] {
-			m := scrape(t, exporter)
-			if series(m, "zklocks_lock_anomalies", `kind="silent-holder"`, `path="/live/frozen"`) == 1 &&
-				series(m, "zklocks_lock_holder_silent_seconds", `path="/live/frozen"`) > 0 &&
-				series(m, "zklocks_lock_anomalies", `kind="disconnected-holder"`, `path="/live/crashed"`) == 1 {
-				seen["exporter"] = true
-			}
-		}
-		if len(seen) < 5 {
+		mu.Lock()
+		defer mu.Unlock()
+		if present && len(seen) < 5 {
 			return fmt.Sprintf("seen silent by %v only", seen)
 		}
 		return ""
 	})
+	close(gone)
+	looks.Wait()
 	for _, view := range []string{"watcher", "watcher: crashed", "show", "check", "exporter"} {
-		if !seen[view] {
+		if !saw(view) {
 			t.Fatalf("the frozen holder's session expired %v after the freeze before %s said it was silent (seen by %v)",
 				time.Since(frozeAt).Round(time.Second), view, seen)
 		}
