@@ -145,15 +145,20 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 	}
 }
 
-// compact lets go the entries of b's log that were folded.
+// compact lets go the entries of b's log that were folded, moving those
+// left down within the same arrays: a lock's log grows and shrinks
+// around its few open entries all through a pass, and new arrays each
+// time would be most of what the pass allocates.
 func (b *storyBuilder) compact() {
-	log, seqs := make([]HistoryEntry, 0, len(b.log)-b.dead), make([]int, 0, len(b.log)-b.dead)
+	n := 0
 	for i, h := range b.log {
 		if h.Lock != "" {
-			log, seqs = append(log, h), append(seqs, b.seqs[i])
+			b.log[n], b.seqs[n] = h, b.seqs[i]
+			n++
 		}
 	}
-	b.log, b.seqs, b.dead = log, seqs, 0
+	clear(b.log[n:])
+	b.log, b.seqs, b.dead = b.log[:n], b.seqs[:n], 0
 }
 
 // disconnectedConn tells a holder's connection loss.
