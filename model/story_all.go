@@ -70,14 +70,18 @@ type StoriesOf struct {
 
 // WriteAll writes the story of every lock the pass followed that the
 // recording held, in path order: a line each, then each lock's story, as
-// text in loc or as one JSON document (Stories'). Each lock is told twice,
-// for its line and then for its story, and its log let go once written,
-// so that no more than one story is held at a time. Finish must have been
-// called.
+// text in loc or as one JSON document (Stories'). With a spill, each
+// lock is told once, its story set down there until the lines are
+// written; without one, it is told twice, for its line and then for its
+// story. Its log is let go once told, so that no more than one story is
+// held at a time. Finish must have been called.
 func (p *StoryPass) WriteAll(w io.Writer, of StoriesOf, asJSON bool, loc *time.Location) error {
 	head := Stories{Under: of.Under, From: p.from, To: p.to, WatchingFrom: p.s.FirstSync, Locks: []StorySummary{},
 		Stories: []Story{}, Partial: of.Partial, Members: of.Members}
 	locks := p.Locks()
+	if p.spill != nil && p.spillWriteErr == nil {
+		return p.writeAllOnce(w, head, locks, asJSON, loc)
+	}
 	for _, lock := range locks {
 		head.Locks = append(head.Locks, p.Story(lock, false).Summary())
 	}
@@ -104,6 +108,21 @@ func (p *StoryPass) WriteAll(w io.Writer, of StoriesOf, asJSON bool, loc *time.L
 
 // writeAllJSON writes head with the stories of locks in it, one at a time.
 func (p *StoryPass) writeAllJSON(w io.Writer, head Stories, locks []string) error {
+	return writeAllJSONOf(w, head, len(locks), func(n int, w io.Writer) error {
+		st, err := json.MarshalIndent(p.Story(locks[n], true), "    ", "  ")
+		if err == nil {
+			err = p.spillErr
+		}
+		if err == nil {
+			_, err = w.Write(st)
+		}
+		return err
+	})
+}
+
+// writeAllJSONOf writes head with n stories in it, story writing each,
+// indented as the document's.
+func writeAllJSONOf(w io.Writer, head Stories, n int, story func(n int, w io.Writer) error) error {
 	raw, err := json.MarshalIndent(head, "", "  ")
 	if err != nil {
 		return err
@@ -118,26 +137,19 @@ func (p *StoryPass) writeAllJSON(w io.Writer, head Stories, locks []string) erro
 	if _, err := w.Write(raw[:i+len(end)-1]); err != nil {
 		return err
 	}
-	for n, lock := range locks {
-		st, err := json.MarshalIndent(p.Story(lock, true), "    ", "  ")
-		if err == nil {
-			err = p.spillErr
-		}
-		if err != nil {
-			return err
-		}
+	for k := range n {
 		sep := ",\n    "
-		if n == 0 {
+		if k == 0 {
 			sep = "\n    "
 		}
 		if _, err := io.WriteString(w, sep); err != nil {
 			return err
 		}
-		if _, err := w.Write(st); err != nil {
+		if err := story(k, w); err != nil {
 			return err
 		}
 	}
-	if len(locks) > 0 {
+	if n > 0 {
 		if _, err := io.WriteString(w, "\n  "); err != nil {
 			return err
 		}
