@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ func atOrUnder(parent string) func(lock string) bool {
 // source. A data directory is read as a stream into the pass: what is
 // held is the locks' stories, not the log.
 func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string, asJSON bool) error {
+	boundPassMemory()
 	pass := model.NewStoryPass(atOrUnder(parent), r.From)
 	if spill, err := os.CreateTemp("", "zklocks-stories-*"); err == nil {
 		// Unlinked at once: the file goes with the process, however it
@@ -70,6 +72,31 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 		return &exitError{code: exitFailed, err: fmt.Errorf("%s: %w", model.Printable(parent), errNoLockUnder)}
 	}
 	return nil
+}
+
+// passMemoryLimit and passGCPercent are a pass's Go memory limit and
+// GOGC. What a pass holds is its locks' open entries and chunks, a few
+// dozen megabytes for ten thousand locks, while it allocates a little for
+// every transaction: Go's default lets the heap grow to twice what is
+// live before collecting, which at 1 GB of logs put the peak RSS well
+// over the live heap. Under the limit the heap may grow to three times
+// what is live (fewer collections, less CPU); at the limit it is
+// collected sooner, so that the peak stays near the limit while what is
+// live stays under it.
+const (
+	passMemoryLimit = 160 << 20
+	passGCPercent   = 200
+)
+
+// boundPassMemory sets a pass's memory limit and GOGC; $GOMEMLIMIT and
+// $GOGC, when set, win.
+func boundPassMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(passMemoryLimit)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(passGCPercent)
+	}
 }
 
 // streamDataDirs reads ZooKeeper data directories, the locks at or under
