@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -34,11 +35,14 @@ type tracker struct {
 	locks map[string]*tracked
 	// byPart maps a part's path to the locks that read it.
 	byPart map[string]map[string]bool
-	emit   func(zkwatch.Event)
+	// memo keeps isLockNode's answers for nodes of many children.
+	memo map[string]lockNodeMemo
+	emit func(zkwatch.Event)
 }
 
 func newTracker(t *tree, opt lockcore.Options, only string, emit func(zkwatch.Event)) *tracker {
-	return &tracker{t: t, opt: opt, only: only, locks: map[string]*tracked{}, byPart: map[string]map[string]bool{}, emit: emit}
+	return &tracker{t: t, opt: opt, only: only, locks: map[string]*tracked{}, byPart: map[string]map[string]bool{},
+		memo: map[string]lockNodeMemo{}, emit: emit}
 }
 
 // discover reports every lock of the tree as it stands at at.
@@ -202,13 +206,48 @@ func (k *tracker) isLock(p string) bool {
 	return k.isLockNode(p)
 }
 
+// memoChildren is how many children a node has before isLockNode keeps
+// its answer: the parent of thousands of locks is asked of each time one
+// of them is found, and reading its children's names again each time
+// cost as much as all else the read did.
+const memoChildren = 64
+
+// lockNodeMemo is isLockNode's answer for a node, true while the node is
+// the same one and its stat unchanged: a child created or deleted moves
+// the stat's cversion and pzxid, its data its mzxid and version.
+type lockNodeMemo struct {
+	n    *znode
+	stat zk.Stat
+	is   bool
+}
+
 // isLockNode is isLock for p alone, whatever its parent.
 func (k *tracker) isLockNode(p string) bool {
+	n := k.t.nodes[p]
+	if m, ok := k.memo[p]; ok && n != nil && m.n == n && m.stat == n.stat {
+		return m.is
+	}
+	is, names := k.lockNode(p)
+	// The answers that read other nodes than p and its children (a DDL
+	// task's active list, a semaphore's) are not kept.
+	if _, sem := lockcore.SemaphorePart(p); n != nil && len(names) >= memoChildren && !sem && !lockcore.IsDDLTask(p, names) {
+		k.memo[p] = lockNodeMemo{n: n, stat: n.stat, is: is}
+	}
+	return is
+}
+
+// lockNode is isLockNode read from the tree, and p's children's names.
+func (k *tracker) lockNode(p string) (bool, []string) {
 	self, ok := k.t.node(p)
 	if !ok || p == "/" {
-		return false
+		return false, nil
 	}
 	names := k.t.names(p)
+	return k.lockNodeOf(p, self, names), names
+}
+
+// lockNodeOf is lockNode of p, self its node, names its children's.
+func (k *tracker) lockNodeOf(p string, self lockcore.Node, names []string) bool {
 	book := k.opt.Book
 	if lockcore.IsDDLTask(p, names) {
 		return len(k.t.names(p+"/active")) > 0
