@@ -213,25 +213,48 @@ func (k *tracker) isLock(p string) bool {
 const memoChildren = 64
 
 // lockNodeMemo is isLockNode's answer for a node, true while the node is
-// the same one and its stat unchanged: a child created or deleted moves
-// the stat's cversion and pzxid, its data its mzxid and version.
+// the same one and its stat unchanged (a child created or deleted moves
+// the stat's cversion and pzxid, its data its mzxid and version), and so
+// is the semaphore's node it may be a part of (Curator's locks/ and
+// leases/, whose answer reads it), or its absence.
 type lockNodeMemo struct {
-	n    *znode
-	stat zk.Stat
-	is   bool
+	n       *znode
+	stat    zk.Stat
+	sem     string
+	semN    *znode
+	semStat zk.Stat
+	is      bool
+}
+
+// holds is whether m is still p's answer, n p's node now.
+func (m lockNodeMemo) holds(t *tree, n *znode) bool {
+	if n == nil || m.n != n || m.stat != n.stat {
+		return false
+	}
+	if m.sem == "" {
+		return true
+	}
+	s := t.nodes[m.sem]
+	return s == m.semN && (s == nil || s.stat == m.semStat)
 }
 
 // isLockNode is isLock for p alone, whatever its parent.
 func (k *tracker) isLockNode(p string) bool {
 	n := k.t.nodes[p]
-	if m, ok := k.memo[p]; ok && n != nil && m.n == n && m.stat == n.stat {
+	if m, ok := k.memo[p]; ok && m.holds(k.t, n) {
 		return m.is
 	}
 	is, names := k.lockNode(p)
-	// The answers that read other nodes than p and its children (a DDL
-	// task's active list, a semaphore's) are not kept.
-	if _, sem := lockcore.SemaphorePart(p); n != nil && len(names) >= memoChildren && !sem && !lockcore.IsDDLTask(p, names) {
-		k.memo[p] = lockNodeMemo{n: n, stat: n.stat, is: is}
+	// A DDL task's answer, which reads its active list, is not kept.
+	if n != nil && len(names) >= memoChildren && !lockcore.IsDDLTask(p, names) {
+		m := lockNodeMemo{n: n, stat: n.stat, is: is}
+		if sem, ok := lockcore.SemaphorePart(p); ok {
+			m.sem, m.semN = sem, k.t.nodes[sem]
+			if m.semN != nil {
+				m.semStat = m.semN.stat
+			}
+		}
+		k.memo[p] = m
 	}
 	return is
 }
