@@ -75,9 +75,9 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 }
 
 // passMemoryLimit and passGCPercent are a pass's Go memory limit and
-// GOGC. What a pass holds is its locks' open entries and chunks, a few
-// dozen megabytes for ten thousand locks, while it allocates a little for
-// every transaction: Go's default lets the heap grow to twice what is
+// GOGC. What a pass holds grows with its locks (about a hundred
+// megabytes for ten thousand), while it allocates a little for every
+// transaction: Go's default lets the heap grow to twice what is
 // live before collecting, which at 1 GB of logs put the peak RSS well
 // over the live heap. Under the limit the heap may grow to three times
 // what is live (fewer collections, less CPU); at the limit it is
