@@ -153,7 +153,7 @@ func Dial(ctx context.Context, opt Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	dial = authDialer(dial, auth)
+	dial = handshakeDialer(authDialer(dial, auth), timeout/time.Duration(len(opt.Target.Servers)))
 	// Session events come through a callback: go-zookeeper's own event
 	// channel holds six events and drops the rest, and an expiry sends one
 	// per invalidated watch through it, which could push a state change out.

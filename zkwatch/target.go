@@ -261,3 +261,62 @@ func sessionDialer(opt Options) zk.Dialer {
 	}
 	return net.DialTimeout
 }
+
+// handshakeDialer wraps d so that a session handshake the server does not
+// answer is given up after bound, where go-zookeeper waits ten times two
+// thirds of the session timeout (66 s for 10 s): a server that accepts
+// connections while it still loads its data swallows the connect request,
+// and the session would stay without a server for a minute after it came
+// back. ZooKeeper's Java client bounds the handshake by the session
+// timeout over the number of servers; so does this.
+func handshakeDialer(d zk.Dialer, bound time.Duration) zk.Dialer {
+	return func(network, addr string, timeout time.Duration) (net.Conn, error) {
+		c, err := d(network, addr, timeout)
+		if err != nil {
+			return nil, err
+		}
+		return &handshakeConn{Conn: c, bound: bound}, nil
+	}
+}
+
+// handshakeConn holds every deadline set before the handshake's answer
+// within bound of its setting. go-zookeeper clears the read deadline once
+// the connect response is read: from then on its deadlines pass as set,
+// since its pings keep a live connection within them.
+type handshakeConn struct {
+	net.Conn
+	bound time.Duration
+	mu    sync.Mutex
+	done  bool
+}
+
+func (c *handshakeConn) clamp(t time.Time, clears bool) time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done || t.IsZero() {
+		c.done = c.done || clears && t.IsZero()
+		return t
+	}
+	if limit := time.Now().Add(c.bound); t.After(limit) {
+		return limit
+	}
+	return t
+}
+
+// SetReadDeadline bounds the deadline during the handshake.
+func (c *handshakeConn) SetReadDeadline(t time.Time) error {
+	return c.Conn.SetReadDeadline(c.clamp(t, true))
+}
+
+// SetWriteDeadline bounds the deadline during the handshake.
+func (c *handshakeConn) SetWriteDeadline(t time.Time) error {
+	return c.Conn.SetWriteDeadline(c.clamp(t, false))
+}
+
+// SetDeadline bounds the deadline during the handshake.
+func (c *handshakeConn) SetDeadline(t time.Time) error {
+	if err := c.SetReadDeadline(t); err != nil {
+		return err
+	}
+	return c.SetWriteDeadline(t)
+}

@@ -57,6 +57,23 @@ func (p *Proxy) Blackhole(on bool) {
 	p.Drop()
 }
 
+// Admit ends a blackhole for new connections only: the ones it swallowed
+// stay open and unanswered, as a server that accepted them and never reads
+// them (ZooKeeper while it still loads its data).
+func (p *Proxy) Admit() {
+	p.mu.Lock()
+	p.blackhole = false
+	p.mu.Unlock()
+}
+
+// Held is how many connections the proxy holds open (while blackholed,
+// the ones it swallows).
+func (p *Proxy) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.conns)
+}
+
 // Delay holds every chunk of traffic for d before passing it on.
 func (p *Proxy) Delay(d time.Duration) {
 	p.mu.Lock()
