@@ -42,13 +42,7 @@ func TestWriteAllTellsOnceAsTwice(t *testing.T) {
 					failFrom = passWrites - failFrom
 				}
 				spill := &failingSpill{failFrom: failFrom}
-				p := NewStoryPass(nil, time.Time{})
-				p.keep, p.chunk = 2, 64
-				p.SpillTo(spill)
-				for _, ev := range evs {
-					p.Apply(ev)
-				}
-				p.Finish(time.Time{})
+				p := spillingPass(evs, spill)
 				before, passLen := spill.writes, spill.Len()
 				var got bytes.Buffer
 				if err := p.WriteAll(&got, StoriesOf{Under: "/"}, asJSON, time.UTC); err != nil {

@@ -42,7 +42,7 @@ func spillEvents(t *testing.T) [][]zkwatch.Event {
 }
 
 // spillingPass is passOver with small chunks set down in spill.
-func spillingPass(evs []zkwatch.Event, spill *memSpill) *StoryPass {
+func spillingPass(evs []zkwatch.Event, spill Spill) *StoryPass {
 	p := NewStoryPass(nil, time.Time{})
 	p.keep, p.chunk = 2, 64
 	p.SpillTo(spill)
