@@ -290,11 +290,9 @@ type handshakeConn struct {
 	done  bool
 }
 
-func (c *handshakeConn) clamp(t time.Time, clears bool) time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// bounded is t held within bound of now while the handshake lasts.
+func (c *handshakeConn) bounded(t time.Time) time.Time {
 	if c.done || t.IsZero() {
-		c.done = c.done || clears && t.IsZero()
 		return t
 	}
 	if limit := time.Now().Add(c.bound); t.After(limit) {
@@ -303,14 +301,22 @@ func (c *handshakeConn) clamp(t time.Time, clears bool) time.Time {
 	return t
 }
 
-// SetReadDeadline bounds the deadline during the handshake.
+// SetReadDeadline bounds the deadline during the handshake, which ends
+// when go-zookeeper clears it.
 func (c *handshakeConn) SetReadDeadline(t time.Time) error {
-	return c.Conn.SetReadDeadline(c.clamp(t, true))
+	c.mu.Lock()
+	t = c.bounded(t)
+	c.done = c.done || t.IsZero()
+	c.mu.Unlock()
+	return c.Conn.SetReadDeadline(t)
 }
 
 // SetWriteDeadline bounds the deadline during the handshake.
 func (c *handshakeConn) SetWriteDeadline(t time.Time) error {
-	return c.Conn.SetWriteDeadline(c.clamp(t, false))
+	c.mu.Lock()
+	t = c.bounded(t)
+	c.mu.Unlock()
+	return c.Conn.SetWriteDeadline(t)
 }
 
 // SetDeadline bounds the deadline during the handshake.
