@@ -97,12 +97,7 @@ type ACL struct {
 
 // ReadACLs decodes a vector of ACL entries.
 func ReadACLs(r *Reader) []ACL {
-	n := r.Count(12)
-	acls := make([]ACL, 0, n)
-	for i := 0; i < n && r.Err() == nil; i++ {
-		acls = append(acls, ACL{Perms: r.Int(), ID: ReadID(r)})
-	}
-	return acls
+	return readVector(r, 12, func(r *Reader) ACL { return ACL{Perms: r.Int(), ID: ReadID(r)} })
 }
 
 // StatPersisted is a node's stat as the snapshot keeps it (no data length
@@ -145,12 +140,18 @@ type ClientInfo struct {
 
 // ReadClientInfos decodes a whoAmI response's vector of ClientInfo.
 func ReadClientInfos(r *Reader) []ClientInfo {
-	n := r.Count(8)
-	infos := make([]ClientInfo, 0, n)
+	return readVector(r, 8, func(r *Reader) ClientInfo { return ClientInfo{AuthScheme: r.String(), User: r.String()} })
+}
+
+// readVector decodes a vector whose elements take at least min bytes each
+// (see Reader.Count), each by read, stopping at the first error.
+func readVector[T any](r *Reader, min int, read func(*Reader) T) []T {
+	n := r.Count(min)
+	out := make([]T, 0, n)
 	for i := 0; i < n && r.Err() == nil; i++ {
-		infos = append(infos, ClientInfo{AuthScheme: r.String(), User: r.String()})
+		out = append(out, read(r))
 	}
-	return infos
+	return out
 }
 
 // AddWatchRequest sets a persistent (or persistent recursive) watch on

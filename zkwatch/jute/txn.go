@@ -155,11 +155,7 @@ func readClosed(r *Reader) []string {
 		return nil
 	}
 	probe := NewReader(r.buf[r.off:])
-	n := probe.Count(4)
-	paths := make([]string, 0, n)
-	for i := 0; i < n && probe.Err() == nil; i++ {
-		paths = append(paths, probe.String())
-	}
+	paths := readVector(probe, 4, (*Reader).String)
 	rest := probe.Remaining()
 	ok := probe.Err() == nil && (rest == 0 || rest == digestSize)
 	for _, p := range paths {
