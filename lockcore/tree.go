@@ -77,6 +77,24 @@ type Tree struct {
 	Watched bool
 }
 
+// SetExtra keeps nodes as the children read of path, one of the
+// ExtraPaths, making the map on the first.
+func (t *Tree) SetExtra(path string, nodes []Node) {
+	if t.Extra == nil {
+		t.Extra = map[string][]Node{}
+	}
+	t.Extra[path] = nodes
+}
+
+// SetRelated keeps n as the node read at path, one of the RelatedPaths,
+// making the map on the first.
+func (t *Tree) SetRelated(path string, n Node) {
+	if t.Related == nil {
+		t.Related = map[string]Node{}
+	}
+	t.Related[path] = n
+}
+
 // WatchTable is the servers' watch table: which session watches which paths.
 // Sessions are per server, so a complete table merges every ensemble member's
 // answer. The servers list data watches (getData and exists) only: children

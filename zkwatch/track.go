@@ -107,9 +107,6 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		if err != nil {
 			return err
 		}
-		if next.Extra == nil {
-			next.Extra = map[string][]lockcore.Node{}
-		}
 		known := byName(prev.Extra[extra], nil)
 		if _, part := lockcore.SemaphorePart(extra); !part {
 			// An application's registrations reuse their names (a
@@ -117,7 +114,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 			// session): read them again every time.
 			known = nil
 		}
-		next.Extra[extra] = w.readNew(extra, kids, known)
+		next.SetExtra(extra, w.readNew(extra, kids, known))
 	}
 	for _, rel := range related {
 		parts = append(parts, rel)
@@ -125,10 +122,7 @@ func (w *Watcher) trackListed(ctx context.Context, path string, names []string, 
 		if err != nil {
 			return err
 		}
-		if next.Related == nil {
-			next.Related = map[string]lockcore.Node{}
-		}
-		next.Related[rel] = n
+		next.SetRelated(rel, n)
 	}
 	next.ReadAt = time.Now()
 	if self.Ephemeral() && len(names) == 0 {

@@ -157,17 +157,12 @@ func (k *tracker) report(p string, at time.Time, ends []zkwatch.NodeEnd) {
 	lt := lockcore.Tree{Path: p, Self: self, Children: k.t.children(p), ReadAt: at, Seen: tr.sightings, Watched: tr.sightings != nil}
 	var parts []string
 	for _, e := range lockcore.ExtraPaths(p, self, names) {
-		if lt.Extra == nil {
-			lt.Extra = map[string][]lockcore.Node{}
-		}
-		lt.Extra[e] = k.t.children(e)
+		lt.SetExtra(e, k.t.children(e))
 		parts = append(parts, e)
 	}
 	for _, r := range lockcore.RelatedPaths(p, self, names) {
-		if lt.Related == nil {
-			lt.Related = map[string]lockcore.Node{}
-		}
-		lt.Related[r], _ = k.t.node(r)
+		n, _ := k.t.node(r)
+		lt.SetRelated(r, n)
 		parts = append(parts, r)
 	}
 	k.setParts(p, tr, parts)
