@@ -46,6 +46,19 @@ type Hold struct {
 // rather than an upper bound on it.
 func (h Hold) Exact() bool { return h.How == HoldSeen || h.How == HoldCreated }
 
+// AsOf is h with Min and Max worked out as of readAt, the read they bound
+// the hold at: a reader carries a hold from one read to the next with
+// it. A pending hold, or none (How ""), has no bounds: it is returned as
+// it is.
+func (h Hold) AsOf(readAt time.Time) Hold {
+	if h.How == "" || h.How == HoldPending {
+		return h
+	}
+	h.Min = since(readAt, h.By)
+	h.Max = max(since(readAt, h.After), h.Min)
+	return h
+}
+
 // Sighting is what one read saw of one contender: its path, czxid and, if
 // it held, its hold (nil for a waiter: a reader keeps a sighting of every
 // contender of every lock it watches, and most of them wait).
@@ -106,10 +119,9 @@ func fillHolds(l *Lock, t Tree, entries []*entry) {
 			p.Hold = Hold{How: HoldPending}
 			continue
 		}
-		p.Hold = holdOf(l, t, entries[i], *p)
-		p.Hold.After, p.Hold.By = plain(p.Hold.After), plain(p.Hold.By)
-		p.Hold.Min, p.Hold.Max = since(l.ReadAt, p.Hold.By), since(l.ReadAt, p.Hold.After)
-		p.Hold.Max = max(p.Hold.Max, p.Hold.Min)
+		h := holdOf(l, t, entries[i], *p)
+		h.After, h.By = plain(h.After), plain(h.By)
+		p.Hold = h.AsOf(l.ReadAt)
 	}
 }
 

@@ -253,3 +253,28 @@ func TestLongHeldSteadyUntil(t *testing.T) {
 		})
 	}
 }
+
+func TestHoldAsOf(t *testing.T) {
+	read := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cases := []struct {
+		name     string
+		hold     Hold
+		min, max time.Duration
+	}{
+		{"bounded", Hold{After: read.Add(-5 * time.Second), By: read.Add(-2 * time.Second), How: HoldBounded}, 2 * time.Second, 5 * time.Second},
+		{"seen", Hold{After: read.Add(-time.Second), By: read.Add(-time.Second), How: HoldSeen}, time.Second, time.Second},
+		// A grant the server's clock puts after the read: no negative hold.
+		{"ahead of the read", Hold{After: read.Add(time.Second), By: read.Add(time.Second), How: HoldCreated}, 0, 0},
+		// Bounds already there are kept where no grant is known.
+		{"pending", Hold{How: HoldPending, Min: 7, Max: 9}, 7, 9},
+		{"none", Hold{Min: 7, Max: 9}, 7, 9},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := c.hold.AsOf(read)
+			if got.Min != c.min || got.Max != c.max || got.How != c.hold.How || !got.After.Equal(c.hold.After) || !got.By.Equal(c.hold.By) {
+				t.Errorf("AsOf = %+v, want min %v max %v and the rest unchanged", got, c.min, c.max)
+			}
+		})
+	}
+}

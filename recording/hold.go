@@ -41,27 +41,7 @@ func deriveHold(kind string, base lockcore.Hold, p lockcore.Participant, readAt 
 	default:
 		return lockcore.Hold{}
 	}
-	return carryHold(h, readAt)
-}
-
-// carryHold is h as of readAt: its bounds on the hold worked out again,
-// as lockcore does at each read (nothing is known of a pending one).
-func carryHold(h lockcore.Hold, readAt time.Time) lockcore.Hold {
-	if h.How == "" || h.How == lockcore.HoldPending {
-		return h
-	}
-	h.Min = sinceRead(readAt, h.By)
-	h.Max = max(sinceRead(readAt, h.After), h.Min)
-	return h
-}
-
-// sinceRead is lockcore's: readAt - t, zero when either is unknown or t
-// is later.
-func sinceRead(readAt, t time.Time) time.Duration {
-	if readAt.IsZero() || t.IsZero() || t.After(readAt) {
-		return 0
-	}
-	return readAt.Sub(t)
+	return h.AsOf(readAt)
 }
 
 // plainTime is lockcore's plain: t as an instant in the local zone,
@@ -76,7 +56,7 @@ func plainTime(t time.Time) time.Time {
 // withCarriedHold is p with its hold carried to readAt: what a line that
 // refers to p unchanged gives from format 5 on.
 func withCarriedHold(p lockcore.Participant, readAt time.Time) lockcore.Participant {
-	p.Hold = carryHold(p.Hold, readAt)
+	p.Hold = p.Hold.AsOf(readAt)
 	return p
 }
 
@@ -93,7 +73,7 @@ func sameHold(a, b lockcore.Hold) bool {
 // sameStoredHeld is sameStored with a's hold as the reader carries it to
 // readAt, compared as sameHold does.
 func sameStoredHeld(a, b lockcore.Participant, readAt time.Time) bool {
-	if !sameHold(carryHold(a.Hold, readAt), b.Hold) {
+	if !sameHold(a.Hold.AsOf(readAt), b.Hold) {
 		return false
 	}
 	a.Hold, b.Hold = lockcore.Hold{}, lockcore.Hold{}
