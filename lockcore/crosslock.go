@@ -2,6 +2,7 @@ package lockcore
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -80,7 +81,7 @@ func CrossLocks(locks []*Lock) ([]CrossLock, []CrossCycle) {
 			continue
 		}
 		slices.Sort(in)
-		out = append(out, CrossLock{Session: s, Holds: sortedKeys(held), WaitsIn: in})
+		out = append(out, CrossLock{Session: s, Holds: slices.Sorted(maps.Keys(held)), WaitsIn: in})
 	}
 	slices.SortFunc(out, func(a, b CrossLock) int { return int(sign(a.Session - b.Session)) })
 	return out, crossCycles(out, holders)
@@ -218,13 +219,4 @@ func sign(d int64) int64 {
 		return 1
 	}
 	return 0
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -198,12 +200,7 @@ func (s *stitch) event(ev zkwatch.Event) {
 		delete(s.live, ev.Path)
 		delete(s.stale, ev.Path)
 	case zkwatch.EventSynced:
-		paths := make([]string, 0, len(s.stale))
-		for p := range s.stale {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-		for _, p := range paths {
+		for _, p := range slices.Sorted(maps.Keys(s.stale)) {
 			delete(s.live, p)
 			s.pass(zkwatch.Event{Kind: zkwatch.EventLockGone, At: ev.At, Path: p})
 		}

@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -349,12 +350,7 @@ func (s *snapshot) events() []zkwatch.Event {
 		}
 	}
 	for _, m := range []map[string]zkwatch.Event{s.locks, s.denied} {
-		paths := make([]string, 0, len(m))
-		for p := range m {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-		for _, p := range paths {
+		for _, p := range slices.Sorted(maps.Keys(m)) {
 			out = append(out, m[p])
 		}
 	}
