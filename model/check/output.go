@@ -126,20 +126,21 @@ func (r Result) lockPerf() string {
 		}
 		seen[f.Lock] = true
 		parts = append(parts,
-			fmt.Sprintf("%s=%d;;;0", perfLabel(f.Lock, "holders"), f.Holders),
-			fmt.Sprintf("%s=%d;%s;%s;0", perfLabel(f.Lock, "waiters"), f.Waiters, threshold(t.WarnWaiters), threshold(t.CritWaiters)),
-			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_hold"), PerfSeconds(f.OldestHold),
+			fmt.Sprintf("%s=%d;;;0", PerfLabel(f.Lock, "holders"), f.Holders),
+			fmt.Sprintf("%s=%d;%s;%s;0", PerfLabel(f.Lock, "waiters"), f.Waiters, threshold(t.WarnWaiters), threshold(t.CritWaiters)),
+			fmt.Sprintf("%s=%ss;%s;%s;0", PerfLabel(f.Lock, "oldest_hold"), PerfSeconds(f.OldestHold),
 				heldThreshold(t.WarnHeld), heldThreshold(t.CritHeld)),
-			fmt.Sprintf("%s=%ss;%s;%s;0", perfLabel(f.Lock, "oldest_wait"), PerfSeconds(f.OldestWait),
+			fmt.Sprintf("%s=%ss;%s;%s;0", PerfLabel(f.Lock, "oldest_wait"), PerfSeconds(f.OldestWait),
 				heldThreshold(t.WarnWait), heldThreshold(t.CritWait)))
 	}
 	return strings.Join(parts, " ")
 }
 
-// perfLabel quotes a performance-data label as the plugin guidelines say:
-// in single quotes, a quote doubled; "=" cannot appear in one at all.
-func perfLabel(lock, figure string) string {
-	l := model.Printable(lock) + ":" + figure
+// PerfLabel is the performance-data label of figure for name (a lock, a
+// cluster), quoted as the plugin guidelines say: in single quotes, a
+// quote doubled; "=" cannot appear in one at all.
+func PerfLabel(name, figure string) string {
+	l := model.Printable(name) + ":" + figure
 	l = strings.ReplaceAll(l, "'", "''")
 	l = strings.ReplaceAll(l, "=", "_")
 	return "'" + l + "'"

@@ -72,12 +72,12 @@ func WriteCheckText(w io.Writer, rows []Cluster) error {
 		if c.Reach == Reached {
 			read = 1
 		}
-		perf = append(perf, fmt.Sprintf("%s=%d;;;0;1", perfLabel(c.Name, "read"), read))
+		perf = append(perf, fmt.Sprintf("%s=%d;;;0;1", check.PerfLabel(c.Name, "read"), read))
 		if c.Reach == Reached {
 			r := c.Result
-			perf = append(perf, fmt.Sprintf("%s=%d;;;0", perfLabel(c.Name, "locks"), r.Locks),
-				fmt.Sprintf("%s=%d;;;0", perfLabel(c.Name, "waiters"), r.Waiters),
-				fmt.Sprintf("%s=%ss;;;0", perfLabel(c.Name, "oldest_wait"),
+			perf = append(perf, fmt.Sprintf("%s=%d;;;0", check.PerfLabel(c.Name, "locks"), r.Locks),
+				fmt.Sprintf("%s=%d;;;0", check.PerfLabel(c.Name, "waiters"), r.Waiters),
+				fmt.Sprintf("%s=%ss;;;0", check.PerfLabel(c.Name, "oldest_wait"),
 					check.PerfSeconds(r.OldestWait)))
 		}
 	}
@@ -86,15 +86,6 @@ func WriteCheckText(w io.Writer, rows []Cluster) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// perfLabel quotes a performance-data label as the plugin guidelines say:
-// in single quotes, a quote doubled; "=" cannot appear in one.
-func perfLabel(name, figure string) string {
-	l := model.Printable(name) + ":" + figure
-	l = strings.ReplaceAll(l, "'", "''")
-	l = strings.ReplaceAll(l, "=", "_")
-	return "'" + l + "'"
 }
 
 // WriteListText writes ls --all-contexts: a table of one line per
