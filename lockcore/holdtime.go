@@ -46,6 +46,14 @@ type Hold struct {
 // rather than an upper bound on it.
 func (h Hold) Exact() bool { return h.How == HoldSeen || h.How == HoldCreated }
 
+// NewHold is a hold granted between after and by, as an analysis read at
+// readAt makes it: its times instants in the local zone without a
+// monotonic reading (so that holds compare equal however their times were
+// made), its bounds as of readAt.
+func NewHold(after, by time.Time, how HoldHow, readAt time.Time) Hold {
+	return Hold{After: plain(after), By: plain(by), How: how}.AsOf(readAt)
+}
+
 // AsOf is h with Min and Max worked out as of readAt, the read they bound
 // the hold at: a reader carries a hold from one read to the next with
 // it. A pending hold, or none (How ""), has no bounds: it is returned as
@@ -120,8 +128,7 @@ func fillHolds(l *Lock, t Tree, entries []*entry) {
 			continue
 		}
 		h := holdOf(l, t, entries[i], *p)
-		h.After, h.By = plain(h.After), plain(h.By)
-		p.Hold = h.AsOf(l.ReadAt)
+		p.Hold = NewHold(h.After, h.By, h.How, l.ReadAt)
 	}
 }
 

@@ -278,3 +278,15 @@ func TestHoldAsOf(t *testing.T) {
 		})
 	}
 }
+
+func TestNewHoldIsPlainAndBounded(t *testing.T) {
+	read := time.Now()
+	ctime := read.Add(-3 * time.Second).UTC()
+	h := NewHold(ctime, read, HoldBounded, read)
+	if h.After != time.Unix(0, ctime.UnixNano()) || h.By != time.Unix(0, read.UnixNano()) {
+		t.Errorf("times %v, %v: want them plain, as the analysis makes them", h.After, h.By)
+	}
+	if h.Min != 0 || h.Max != 3*time.Second || h.How != HoldBounded {
+		t.Errorf("NewHold = %+v, want bounded 0 to 3s", h)
+	}
+}

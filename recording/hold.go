@@ -16,41 +16,27 @@ var holdKinds = []string{"s", "c", "b", "p", "0"}
 // default: base's hold carried to the read (a holder's grant stays what
 // it was; only its bounds as of the read move), or for a participant
 // whose base held nothing, a holder granted between its creation and the
-// read, a waiter none. Times are made as lockcore makes them (plain), so
-// that a derived hold equals the analysis' own.
+// read, a waiter none. lockcore makes the holds, so that a derived hold
+// equals the analysis' own.
 func deriveHold(kind string, base lockcore.Hold, p lockcore.Participant, readAt time.Time) lockcore.Hold {
-	var h lockcore.Hold
 	switch kind {
 	case "":
 		switch {
 		case base.How != "":
-			h = base
+			return base.AsOf(readAt)
 		case p.Role == lockcore.RoleHolder:
-			h = lockcore.Hold{After: plainTime(p.Ctime), By: plainTime(readAt), How: lockcore.HoldBounded}
-		default:
-			return lockcore.Hold{}
+			return lockcore.NewHold(p.Ctime, readAt, lockcore.HoldBounded, readAt)
 		}
 	case "s":
-		h = lockcore.Hold{After: plainTime(readAt), By: plainTime(readAt), How: lockcore.HoldSeen}
+		return lockcore.NewHold(readAt, readAt, lockcore.HoldSeen, readAt)
 	case "c":
-		h = lockcore.Hold{After: plainTime(p.Ctime), By: plainTime(p.Ctime), How: lockcore.HoldCreated}
+		return lockcore.NewHold(p.Ctime, p.Ctime, lockcore.HoldCreated, readAt)
 	case "b":
-		h = lockcore.Hold{After: plainTime(p.Ctime), By: plainTime(readAt), How: lockcore.HoldBounded}
+		return lockcore.NewHold(p.Ctime, readAt, lockcore.HoldBounded, readAt)
 	case "p":
 		return lockcore.Hold{How: lockcore.HoldPending}
-	default:
-		return lockcore.Hold{}
 	}
-	return h.AsOf(readAt)
-}
-
-// plainTime is lockcore's plain: t as an instant in the local zone,
-// without a monotonic reading.
-func plainTime(t time.Time) time.Time {
-	if t.IsZero() {
-		return t
-	}
-	return time.Unix(0, t.UnixNano())
+	return lockcore.Hold{}
 }
 
 // withCarriedHold is p with its hold carried to readAt: what a line that
