@@ -235,7 +235,7 @@ func participants(entries []*entry, readAt time.Time) []Participant {
 			Mode: e.mode, Role: e.role, Position: i,
 			Session: e.node.Stat.EphemeralOwner, Ephemeral: e.node.Ephemeral(),
 			Watches: e.rule, Token: e.node.Stat.Czxid, Version: e.node.Stat.Version,
-			Ctime: ctime, Age: age(readAt, ctime),
+			Ctime: ctime, Age: Age(readAt, ctime),
 			Data: e.node.Data, DataTruncated: e.node.Truncated(), Note: e.note, PartOf: e.partOf,
 			WatchesUnknown: e.watchUnknown, DataDenied: e.node.DataDenied, Pending: e.node.Pending,
 			Identity: e.identity,
@@ -257,11 +257,4 @@ func queueLess(a, b *entry) bool {
 		return a.name.Raw < b.name.Raw
 	}
 	return a.node.Stat.Czxid < b.node.Stat.Czxid
-}
-
-func age(readAt, ctime time.Time) time.Duration {
-	if readAt.IsZero() || ctime.IsZero() || ctime.After(readAt) {
-		return 0
-	}
-	return readAt.Sub(ctime)
 }

@@ -62,8 +62,8 @@ func (h Hold) AsOf(readAt time.Time) Hold {
 	if h.How == "" || h.How == HoldPending {
 		return h
 	}
-	h.Min = since(readAt, h.By)
-	h.Max = max(since(readAt, h.After), h.Min)
+	h.Min = Age(readAt, h.By)
+	h.Max = max(Age(readAt, h.After), h.Min)
 	return h
 }
 
@@ -195,7 +195,10 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-func since(readAt, t time.Time) time.Duration {
+// Age is how long before readAt t was, as an analysis counts ages and
+// holds: zero when either is unknown (a contender not read yet has no
+// ctime) or t is later (the leader's clock ahead of the reader's).
+func Age(readAt, t time.Time) time.Duration {
 	if readAt.IsZero() || t.IsZero() || t.After(readAt) {
 		return 0
 	}
@@ -240,7 +243,7 @@ func HoldAt(h Hold, readAt, now time.Time) Hold {
 	if h.How == HoldPending {
 		return h
 	}
-	if d := since(now, readAt); d > 0 {
+	if d := Age(now, readAt); d > 0 {
 		h.Min += d
 		h.Max += d
 	}

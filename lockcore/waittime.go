@@ -21,7 +21,7 @@ func (l *Lock) OldestWaiter(now time.Time) (p Participant, wait time.Duration, o
 	if !ok {
 		return Participant{}, 0, false
 	}
-	return p, p.Age + since(now, l.ReadAt), true
+	return p, p.Age + Age(now, l.ReadAt), true
 }
 
 // IsElection reports whether recipe is a leader election, whose waiters

@@ -268,7 +268,7 @@ func (e *encoder) part(l *lockcore.Lock, at time.Time, p, base, d lockcore.Parti
 	}
 	// The reader's age is its read time (to the microsecond) minus the
 	// ctime; an age that is otherwise is stored.
-	if p.Age != age(l.ReadAt, p.Ctime) {
+	if p.Age != lockcore.Age(l.ReadAt, p.Ctime) {
 		pt.Age = ptr(int64(p.Age))
 	}
 	if !bytes.Equal(p.Data, base.Data) {

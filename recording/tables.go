@@ -57,7 +57,7 @@ func derive(l *lockcore.Lock) {
 	for i := range l.Participants {
 		p := &l.Participants[i]
 		p.Position = i
-		p.Age = age(l.ReadAt, p.Ctime)
+		p.Age = lockcore.Age(l.ReadAt, p.Ctime)
 		p.Chain, p.ChainCut = nil, false
 	}
 	lockcore.FillChains(l.Participants)
@@ -65,15 +65,6 @@ func derive(l *lockcore.Lock) {
 	for i := range l.Participants {
 		l.Participants[i].Watchers = byRule[l.Participants[i].Path]
 	}
-}
-
-// age is lockcore's: the read time minus the ctime, zero when either is
-// missing (a contender not read yet has no ctime) or the ctime is later.
-func age(readAt, ctime time.Time) time.Duration {
-	if readAt.IsZero() || ctime.IsZero() || ctime.After(readAt) {
-		return 0
-	}
-	return readAt.Sub(ctime)
 }
 
 // The modes and roles lines spell with one letter; others are spelled
