@@ -2,6 +2,7 @@ package words
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -27,14 +28,7 @@ import (
 // watches. Child watches (getChildren) never appear in wchc or wchp. The
 // table is one server's: a session connected elsewhere is not in it.
 func ParseWchc(text string) (map[int64][]string, error) {
-	groups, err := parseGroups("wchc", text, parseHex, func(m string) (string, error) { return m, nil })
-	if err != nil {
-		return nil, err
-	}
-	for _, paths := range groups {
-		slices.Sort(paths)
-	}
-	return groups, nil
+	return parseGroups("wchc", text, parseHex, func(m string) (string, error) { return m, nil })
 }
 
 // parseWchp parses a wchp reply, the server's watches by path:
@@ -46,26 +40,20 @@ func ParseWchc(text string) (map[int64][]string, error) {
 // It returns each path's watching sessions in ascending order, duplicates
 // merged. Like [ParseWchc], it sees data watches only.
 func parseWchp(text string) (map[string][]int64, error) {
-	groups, err := parseGroups("wchp", text, func(h string) (string, error) {
+	return parseGroups("wchp", text, func(h string) (string, error) {
 		if !strings.HasPrefix(h, "/") {
 			return "", fmt.Errorf("%q is not a path", h)
 		}
 		return h, nil
 	}, parseHex)
-	if err != nil {
-		return nil, err
-	}
-	for _, sessions := range groups {
-		slices.Sort(sessions)
-	}
-	return groups, nil
 }
 
 // parseGroups parses the shape both watch dumps share: a header line, then
-// its members one per line, each indented by a tab. Members repeated under
-// the same header, even in separate groups, are kept once; headers without
-// members are dropped.
-func parseGroups[K, V comparable](word, text string, header func(string) (K, error), member func(string) (V, error)) (map[K][]V, error) {
+// its members one per line, each indented by a tab. Each header's members
+// are returned in ascending order; members repeated under the same header,
+// even in separate groups, are kept once; headers without members are
+// dropped.
+func parseGroups[K comparable, V cmp.Ordered](word, text string, header func(string) (K, error), member func(string) (V, error)) (map[K][]V, error) {
 	if err := replyError(text); err != nil {
 		return nil, err
 	}
@@ -107,6 +95,9 @@ func parseGroups[K, V comparable](word, text string, header func(string) (K, err
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("words: %s: %w", word, err)
+	}
+	for _, members := range groups {
+		slices.Sort(members)
 	}
 	return groups, nil
 }
