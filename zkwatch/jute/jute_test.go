@@ -125,3 +125,53 @@ func TestAddWatchAndRemoveWatchesEncoding(t *testing.T) {
 		t.Errorf("auth = %v, want %v", a.Bytes(), want)
 	}
 }
+
+func TestVectors(t *testing.T) {
+	var w Writer
+	w.Int(2)
+	w.Int(PermRead)
+	w.String("world")
+	w.String("anyone")
+	w.Int(PermAll)
+	w.String("digest")
+	w.String("ops:hash")
+	w.Int(1)
+	w.String("sasl")
+	w.String("zk/host@REALM")
+	w.Int(-1) // a null vector
+	r := NewReader(w.Bytes())
+	acls := ReadACLs(r)
+	if len(acls) != 2 || acls[0] != (ACL{PermRead, ID{"world", "anyone"}}) || acls[1] != (ACL{PermAll, ID{"digest", "ops:hash"}}) {
+		t.Errorf("ReadACLs = %+v", acls)
+	}
+	if infos := ReadClientInfos(r); len(infos) != 1 || infos[0] != (ClientInfo{"sasl", "zk/host@REALM"}) {
+		t.Errorf("ReadClientInfos = %+v", infos)
+	}
+	if infos := ReadClientInfos(r); infos == nil || len(infos) != 0 {
+		t.Errorf("null vector = %#v, want empty", infos)
+	}
+	if r.Err() != nil || r.Remaining() != 0 {
+		t.Errorf("err %v, %d left", r.Err(), r.Remaining())
+	}
+}
+
+func TestVectorCutShortStops(t *testing.T) {
+	var w Writer
+	w.Int(2)
+	w.String("sasl")
+	w.String("a")
+	w.String("sasl") // the second element's user is missing
+	r := NewReader(w.Bytes())
+	infos := ReadClientInfos(r)
+	if r.Err() == nil || len(infos) > 2 || infos[0] != (ClientInfo{"sasl", "a"}) {
+		t.Errorf("ReadClientInfos = %+v, err %v: want the first and an error", infos, r.Err())
+	}
+	// A count that cannot fit in what is left is refused before any
+	// element is read.
+	w = Writer{}
+	w.Int(1 << 30)
+	r = NewReader(w.Bytes())
+	if acls := ReadACLs(r); len(acls) != 0 || !errors.Is(r.Err(), ErrLength) {
+		t.Errorf("huge count: %d ACLs, err %v", len(acls), r.Err())
+	}
+}
