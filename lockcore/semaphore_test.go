@@ -149,3 +149,21 @@ func TestSemaphoreHeadChildrenWatchIsInvisibleToServers(t *testing.T) {
 	}
 	noAnomaly(t, l)
 }
+
+func TestTreeSetParts(t *testing.T) {
+	var tr Tree
+	if tr.Extra != nil || tr.Related != nil {
+		t.Fatal("a zero tree has parts")
+	}
+	tr.SetExtra("/l/leases", nil)
+	tr.SetRelated("/l/fence", Node{Name: "fence"})
+	if kids, read := tr.Extra["/l/leases"]; !read || kids != nil {
+		t.Errorf("Extra = %v: want /l/leases read, with no children", tr.Extra)
+	}
+	if n, read := tr.Related["/l/fence"]; !read || n.Name != "fence" {
+		t.Errorf("Related = %v", tr.Related)
+	}
+	if _, read := tr.Extra["/l/other"]; read {
+		t.Error("a path not set reads as read")
+	}
+}
