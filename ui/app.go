@@ -253,12 +253,19 @@ func (a *App) handleEvents(msg watchEventsMsg) tea.Cmd {
 		opened = a.openPending()
 	}
 	bell := a.notify(logged)
-	if msg.closed {
+	return a.afterPicture(msg.closed, bell, opened, waitForEvents(a.opt.Events))
+}
+
+// afterPicture is what follows a newer picture, from the App's own
+// watcher or a shared one: the bell and the lock opened, then the wait
+// for the next, unless the source has closed: then that is said instead.
+func (a *App) afterPicture(closed bool, bell, opened, wait tea.Cmd) tea.Cmd {
+	if closed {
 		a.closed = true
 		a.say("the watcher stopped: the picture is no longer updated", true)
 		return tea.Batch(bell, opened)
 	}
-	return tea.Batch(bell, opened, waitForEvents(a.opt.Events))
+	return tea.Batch(bell, opened, wait)
 }
 
 // say shows a message in the status line; errors are escaped like

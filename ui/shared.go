@@ -55,12 +55,7 @@ func (a *App) handleShared(msg sharedStateMsg) tea.Cmd {
 	opened := a.openPending()
 	bell := a.notify(prev.Logged)
 	a.tellOperated(prev, a.env.state)
-	if msg.closed {
-		a.closed = true
-		a.say("the watcher stopped: the picture is no longer updated", true)
-		return tea.Batch(bell, opened)
-	}
-	return tea.Batch(bell, opened, waitForShared(a.opt.Shared))
+	return a.afterPicture(msg.closed, bell, opened, waitForShared(a.opt.Shared))
 }
 
 func lastError(s *model.State) error {
