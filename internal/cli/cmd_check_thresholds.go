@@ -17,12 +17,7 @@ func (f *checkFlags) thresholds(cmd *cobra.Command, s settings) (check.Threshold
 
 // mergeContext is thresholds with given saying which flags were given.
 func (f *checkFlags) mergeContext(given func(flag string) bool, s settings) (check.Thresholds, error) {
-	var cc checkConfig
-	if s.context != "" {
-		if c, err := s.file.context(s.context); err == nil {
-			cc = c.Check
-		}
-	}
+	cc := s.checkSection()
 	t := check.Thresholds{WarnHeld: f.warnHeld, CritHeld: f.critHeld, WarnWaiters: f.warnWaiters, CritWaiters: f.critWaiters,
 		WarnWait: f.warnWait, CritWait: f.critWait}
 	warnHeldSet := given("warn-held") || cc.WarnHeld != 0
@@ -69,6 +64,19 @@ func (f *checkFlags) mergeContext(given func(flag string) bool, s settings) (che
 		return t, fmt.Errorf("warning kinds: %w", err)
 	}
 	return t, t.Validate()
+}
+
+// checkSection is the check section of s's context; empty when there is
+// no context or the file does not name it.
+func (s settings) checkSection() checkConfig {
+	if s.context == "" {
+		return checkConfig{}
+	}
+	c, err := s.file.context(s.context)
+	if err != nil {
+		return checkConfig{}
+	}
+	return c.Check
 }
 
 // validate checks a context's check section.

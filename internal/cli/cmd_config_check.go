@@ -5,24 +5,14 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
-	"github.com/zklocks/zklocks/model/check"
 	"gopkg.in/yaml.v3"
 )
 
 // viewCheck adds the thresholds zklocks check uses without flags: the
 // context's check section, else the defaults.
 func (s settings) viewCheck(doc *yaml.Node) {
-	def := check.DefaultThresholds()
-	f := &checkFlags{warnHeld: def.WarnHeld, critHeld: def.CritHeld, warnWait: def.WarnWait, critWait: def.CritWait,
-		warnWaiters: def.WarnWaiters, critWaiters: def.CritWaiters,
-		critical: kindStrings(def.Critical), warning: kindStrings(def.Warning)}
-	t, err := f.mergeContext(func(string) bool { return false }, s)
-	var cc checkConfig
-	if s.context != "" {
-		if c, cerr := s.file.context(s.context); cerr == nil {
-			cc = c.Check
-		}
-	}
+	t, err := contextThresholds(s)
+	cc := s.checkSection()
 	from := func(set bool) string {
 		if set {
 			return "context " + s.context
