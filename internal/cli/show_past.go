@@ -33,9 +33,10 @@ func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths 
 	if f.file == "" || f.at == "" {
 		return &exitError{code: exitUsage, err: errors.New("--recording and --at go together")}
 	}
-	// A history (a directory, an exporter) runs to now: a moment given
-	// as a time of day is the latest one, and only what led up to it is
-	// read unless a range says otherwise.
+	// A history (a directory, an exporter) runs to now, and a data
+	// directory's logs end when they end: a moment given as a time of day
+	// is the latest such one, and only what led up to it is read unless a
+	// range says otherwise.
 	data := isDataSource([]string{f.file})
 	history := isURL(f.file) || (isDir(f.file) && !data)
 	now := time.Now()
@@ -44,17 +45,7 @@ func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths 
 	if err != nil {
 		return err
 	}
-	if history {
-		if ar, aerr := recording.ParseRange("", f.at, "", now, time.Local); aerr == nil {
-			at = ar.From
-			if !f.rng.given() {
-				r = recording.Range{From: at, To: at}
-			}
-		}
-	}
-	if data {
-		// A data directory's logs end when they end: a time of day is
-		// the latest such moment, and only what led up to it is read.
+	if history || data {
 		if ar, aerr := recording.ParseRange("", f.at, "", now, time.Local); aerr == nil {
 			at = ar.From
 			if !f.rng.given() {
