@@ -181,8 +181,8 @@ func TestCheckUnknownIsJSONUnderJSON(t *testing.T) {
 	}
 }
 
-// --crit-held alone works: the default --warn-held gives way below it,
-// and one set in the config or as a flag is kept (and checked).
+// --crit-held (or --crit-wait) alone works: the default warning gives way
+// below it, and one set in the config or as a flag is kept (and checked).
 func TestCheckCritHeldAlone(t *testing.T) {
 	th, err := checkThresholds(t, "", "--crit-held", "2m")
 	if err != nil || th.CritHeld != 2*time.Minute || th.WarnHeld != 2*time.Minute {
@@ -194,6 +194,14 @@ func TestCheckCritHeldAlone(t *testing.T) {
 	}
 	if _, err := checkThresholds(t, "", "--warn-held", "5m", "--crit-held", "2m"); err == nil {
 		t.Errorf("an explicit --warn-held above --crit-held must still be refused")
+	}
+	th, err = checkThresholds(t, "", "--crit-wait", "1s")
+	if err != nil || th.CritWait != time.Second || th.WarnWait != time.Second {
+		t.Errorf("--crit-wait 1s alone lowers the default --warn-wait to it: %+v %v", th, err)
+	}
+	th, err = checkThresholds(t, "", "--crit-wait", "10h")
+	if err != nil || th.WarnWait != check.DefaultThresholds().WarnWait {
+		t.Errorf("--crit-wait 10h keeps the default --warn-wait: %+v %v", th, err)
 	}
 	th, err = checkThresholds(t, checkConfigYAML, "--warn-wait", "5m", "--crit-wait", "15m")
 	if err != nil || th.WarnWait != 5*time.Minute || th.CritWait != 15*time.Minute {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
@@ -20,35 +21,14 @@ func (f *checkFlags) mergeContext(given func(flag string) bool, s settings) (che
 	cc := s.checkSection()
 	t := check.Thresholds{WarnHeld: f.warnHeld, CritHeld: f.critHeld, WarnWaiters: f.warnWaiters, CritWaiters: f.critWaiters,
 		WarnWait: f.warnWait, CritWait: f.critWait}
-	warnHeldSet := given("warn-held") || cc.WarnHeld != 0
-	if !given("warn-held") && cc.WarnHeld != 0 {
-		t.WarnHeld = cc.WarnHeld
-	}
-	if !given("crit-held") && cc.CritHeld != 0 {
-		t.CritHeld = cc.CritHeld
-	}
-	if !warnHeldSet && t.CritHeld > 0 && t.CritHeld < t.WarnHeld {
-		// Only --crit-held was set, below the default --warn-held: the
-		// default gives way rather than make the thresholds invalid.
-		t.WarnHeld = t.CritHeld
-	}
-	if !given("warn-wait") && cc.WarnWait != 0 {
-		t.WarnWait = cc.WarnWait
-	}
-	if !given("crit-wait") && cc.CritWait != 0 {
-		t.CritWait = cc.CritWait
-	}
-	if warnWaitSet := given("warn-wait") || cc.WarnWait != 0; !warnWaitSet && t.CritWait > 0 && t.CritWait < t.WarnWait {
-		// As for holds: --crit-wait alone, below the default
-		// --warn-wait, lowers the default to it.
-		t.WarnWait = t.CritWait
-	}
-	if !given("warn-waiters") && cc.WarnWaiters != 0 {
-		t.WarnWaiters = cc.WarnWaiters
-	}
-	if !given("crit-waiters") && cc.CritWaiters != 0 {
-		t.CritWaiters = cc.CritWaiters
-	}
+	warnHeldSet := fromContext(given, "warn-held", cc.WarnHeld, &t.WarnHeld)
+	fromContext(given, "crit-held", cc.CritHeld, &t.CritHeld)
+	warnWaitSet := fromContext(given, "warn-wait", cc.WarnWait, &t.WarnWait)
+	fromContext(given, "crit-wait", cc.CritWait, &t.CritWait)
+	fromContext(given, "warn-waiters", cc.WarnWaiters, &t.WarnWaiters)
+	fromContext(given, "crit-waiters", cc.CritWaiters, &t.CritWaiters)
+	t.WarnHeld = warnGivesWay(warnHeldSet, t.WarnHeld, t.CritHeld)
+	t.WarnWait = warnGivesWay(warnWaitSet, t.WarnWait, t.CritWait)
 	critical, warning := f.critical, f.warning
 	if !given("critical") && cc.Critical != nil {
 		critical = *cc.Critical
@@ -64,6 +44,28 @@ func (f *checkFlags) mergeContext(given func(flag string) bool, s settings) (che
 		return t, fmt.Errorf("warning kinds: %w", err)
 	}
 	return t, t.Validate()
+}
+
+// fromContext sets *v to the context's value ctx where the flag was not
+// given and the context sets it (zero: not set), and says whether either
+// did, so that what is left is the flag's default.
+func fromContext[T comparable](given func(flag string) bool, flag string, ctx T, v *T) bool {
+	var unset T
+	if !given(flag) && ctx != unset {
+		*v = ctx
+	}
+	return given(flag) || ctx != unset
+}
+
+// warnGivesWay is the warning threshold beside the critical one crit:
+// where only crit was set (set: the warning was given or in the context),
+// below the default warning, the default gives way to it rather than make
+// the thresholds invalid.
+func warnGivesWay(set bool, warn, crit time.Duration) time.Duration {
+	if !set && crit > 0 && crit < warn {
+		return crit
+	}
+	return warn
 }
 
 // checkSection is the check section of s's context; empty when there is
