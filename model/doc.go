@@ -7,7 +7,8 @@
 //     (grants, releases, joins, [HistoryEntry]) and derived counters, moved
 //     forward only by [State.Apply] as watcher events arrive.
 //   - What the commands print of it (`show`'s report, `ls`'s list,
-//     `acquire --json`'s grant) is package model/report's; a hold or wait
+//     `acquire --json`'s grant, `postmortem`'s stories) is package
+//     model/report's; a hold or wait
 //     that ended, as a report tells it, is an [Ended] ([State.EndedOf]).
 //   - [Actions]: the operator's writes (acquire, force-release, revoke,
 //     fence) through lockcore, refused under read-only, each destructive one
@@ -19,7 +20,8 @@
 //     ([LockTimes], [Span]), as the UI's timeline draws them; a [Tape]
 //     replays a recording's events into the state at any point (`zklocks
 //     replay`, `show --at`); [TellStory] is one lock's [Story] for
-//     `zklocks postmortem`. [State.Snapshot] is a copy to read while the
+//     `zklocks postmortem`, and a [StoryPass] tells every lock's in one
+//     pass ([StoryPass.TellAll]). [State.Snapshot] is a copy to read while the
 //     state moves on: `zklocks serve`'s sessions go from one to the next,
 //     taking in only the locks that changed.
 //   - Presentation shared by every view: [Printable] and [DataText] escape

@@ -22,40 +22,38 @@ func (f *failingSpill) Write(p []byte) (int, error) {
 	return f.memSpill.Write(p)
 }
 
-// Every lock's story written by a pass that tells each lock once, its
+// Every lock's story told by a pass that tells each lock once, its
 // story set down in the spill until the lines are written (or kept in
 // memory from the write that failed on: during the pass, or among the
 // stories), reads as a pass that keeps every entry and tells each lock
-// twice writes it, as JSON and as text.
-func TestWriteAllTellsOnceAsTwice(t *testing.T) {
+// twice tells it.
+func TestTellAllTellsOnceAsTwice(t *testing.T) {
 	for _, evs := range spillEvents(t) {
-		for _, asJSON := range []bool{true, false} {
-			var want bytes.Buffer
-			whole := passOver(evs, 2, true, time.Time{}, time.Time{})
-			if err := whole.WriteAll(&want, StoriesOf{Under: "/"}, asJSON, time.UTC); err != nil {
-				t.Fatal(err)
+		var want bytes.Buffer
+		whole := passOver(evs, 2, true, time.Time{}, time.Time{})
+		if err := writeTold(&want, whole); err != nil {
+			t.Fatal(err)
+		}
+		// The first run counts the pass's writes and the stories'.
+		passWrites := 0
+		for _, failFrom := range []int{0, 1, -2} {
+			if failFrom < 0 {
+				failFrom = passWrites - failFrom
 			}
-			// The first run counts the pass's writes and the stories'.
-			passWrites := 0
-			for _, failFrom := range []int{0, 1, -2} {
-				if failFrom < 0 {
-					failFrom = passWrites - failFrom
-				}
-				spill := &failingSpill{failFrom: failFrom}
-				p := spillingPass(evs, spill)
-				before, passLen := spill.writes, spill.Len()
-				var got bytes.Buffer
-				if err := p.WriteAll(&got, StoriesOf{Under: "/"}, asJSON, time.UTC); err != nil {
-					t.Fatalf("writes failing from %d: %v", failFrom, err)
-				}
-				if got.String() != want.String() {
-					t.Errorf("writes failing from %d, JSON %v: told once\n%s\ntold twice\n%s", failFrom, asJSON, got.String(), want.String())
-				}
-				if failFrom == 0 {
-					passWrites = before
-					if spill.writes-before < len(whole.Locks()) || spill.Len()-passLen < want.Len()/2 {
-						t.Errorf("JSON %v: %d stories set down, %d bytes of %d", asJSON, spill.writes-before, spill.Len()-passLen, want.Len())
-					}
+			spill := &failingSpill{failFrom: failFrom}
+			p := spillingPass(evs, spill)
+			before, passLen := spill.writes, spill.Len()
+			var got bytes.Buffer
+			if err := writeTold(&got, p); err != nil {
+				t.Fatalf("writes failing from %d: %v", failFrom, err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("writes failing from %d: told once\n%s\ntold twice\n%s", failFrom, got.String(), want.String())
+			}
+			if failFrom == 0 {
+				passWrites = before
+				if spill.writes-before < len(whole.Locks()) || spill.Len()-passLen < want.Len()/2 {
+					t.Errorf("%d stories set down, %d bytes of %d", spill.writes-before, spill.Len()-passLen, want.Len())
 				}
 			}
 		}

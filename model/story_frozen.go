@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // StoryFrozen is a stretch a holder's member heard nothing from it, past
 // a third of its session timeout: From is when it was last heard from at
@@ -37,17 +34,4 @@ func frozenIn(log []HistoryEntry, sp Span, ended time.Time) []StoryFrozen {
 		}
 	}
 	return out
-}
-
-// words tell f of hold h, in loc.
-func (f StoryFrozen) words(h StoryHold, loc *time.Location) string {
-	s := fmt.Sprintf("frozen from %s at the latest (its member heard nothing from it, its connection standing; first told %s)",
-		storyTime(f.From, loc), storyTime(f.Seen, loc))
-	switch {
-	case !f.Woke.IsZero():
-		return s + fmt.Sprintf(" until it talked again at %s: %s", storyTime(f.Woke, loc), storyDur(f.Woke.Sub(f.From), true))
-	case h.End == EndOngoing:
-		return s + "; still frozen at the end"
-	}
-	return s + fmt.Sprintf("; still frozen as its hold ended at %s: %s", storyTime(h.Ended, loc), storyDur(h.Ended.Sub(f.From), true))
 }

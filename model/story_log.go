@@ -1,8 +1,6 @@
 package model
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -25,35 +23,4 @@ func logEndOf(log []HistoryEntry, sp Span) (deletedBy string, timeout time.Durat
 		return deletedBy, h.Log.SessionTimeout, h.Log.LastHeard
 	}
 	return "", 0, time.Time{}
-}
-
-// writeLogEnd writes what a transaction log said of an ending.
-func writeLogEnd(b *strings.Builder, end, deletedBy string, timeout time.Duration, lastHeard time.Time, loc *time.Location) {
-	if deletedBy != "" {
-		fmt.Fprintf(b, "      deleted by session %s, not its own\n", deletedBy)
-	}
-	if end != EndExpired && end != EndClosed {
-		return
-	}
-	var parts []string
-	if timeout > 0 {
-		parts = append(parts, "session timeout "+timeout.String())
-	}
-	if !lastHeard.IsZero() {
-		parts = append(parts, "its session's last transaction at "+storyTime(lastHeard, loc))
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(b, "      %s\n", strings.Join(parts, "; "))
-	}
-}
-
-// writePartial writes why a story's source did not hold the whole
-// stretch, and where members' logs differ.
-func writePartial(b *strings.Builder, partial, members []string) {
-	for _, p := range partial {
-		fmt.Fprintf(b, "PARTIAL: %s\n", Printable(p))
-	}
-	for _, m := range members {
-		fmt.Fprintf(b, "members: %s\n", Printable(m))
-	}
 }

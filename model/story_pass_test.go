@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -44,11 +45,38 @@ func passEvents(t *testing.T) []zkwatch.Event {
 
 func storyJSON(t *testing.T, st Story) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := st.WriteJSON(&b); err != nil {
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return string(b)
+}
+
+// renderJSON is a render for TellAll: the story as JSON, and a newline.
+func renderJSON(w io.Writer, st Story) error {
+	b, err := json.Marshal(st)
+	if err == nil {
+		_, err = fmt.Fprintf(w, "%s\n", b)
+	}
+	return err
+}
+
+// writeTold writes what p.TellAll tells, as a command would: the lines
+// (as JSON), then each story by renderJSON.
+func writeTold(w io.Writer, p *StoryPass) error {
+	told, err := p.TellAll(renderJSON)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(w).Encode(told.Lines); err != nil {
+		return err
+	}
+	for n := range told.Len() {
+		if err := told.WriteStory(w, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Every lock's story from one pass over all of them is the story told of
@@ -110,41 +138,41 @@ func TestStoryPassFollowsWhatItIsGiven(t *testing.T) {
 	}
 }
 
-// WriteAll's document, written a story at a time, is Stories' own: a
-// line per lock and each lock's story.
-func TestStoryPassWritesEveryStory(t *testing.T) {
+// TellAll tells every lock a line and its story, in path order, the
+// stretch of the whole pass, and each story as render writes it.
+func TestTellAllTellsEveryStory(t *testing.T) {
 	evs := passEvents(t)
 	p := NewStoryPass(func(l string) bool { return strings.HasPrefix(l, "/l/") }, time.Time{})
 	for _, ev := range evs {
 		p.Apply(ev)
 	}
 	p.Finish(time.Time{})
-	want := Stories{Under: "/l", From: p.from, To: p.to, WatchingFrom: p.s.FirstSync, Locks: []StorySummary{}, Stories: []Story{}}
+	var lines []StorySummary
+	var stories bytes.Buffer
 	for _, lock := range p.Locks() {
 		st := p.Story(lock, false)
-		want.Locks = append(want.Locks, st.Summary())
-		want.Stories = append(want.Stories, st)
+		lines = append(lines, st.Summary())
+		if err := renderJSON(&stories, st); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var got, exp bytes.Buffer
-	if err := p.WriteAll(&got, StoriesOf{Under: "/l"}, true, time.UTC); err != nil {
+	told, err := p.TellAll(renderJSON)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := want.WriteJSON(&exp); err != nil {
-		t.Fatal(err)
+	if told.From != p.from || told.To != p.to || told.WatchingFrom != p.s.FirstSync || told.From.IsZero() || told.WatchingFrom.IsZero() {
+		t.Errorf("told from %v to %v, watching from %v; the pass %v, %v, %v", told.From, told.To, told.WatchingFrom, p.from, p.to, p.s.FirstSync)
 	}
-	var g, e any
-	if err := json.Unmarshal(got.Bytes(), &g); err != nil {
-		t.Fatalf("%v\n%s", err, got.String())
+	if !reflect.DeepEqual(told.Lines, lines) || told.Len() != 10 {
+		t.Errorf("%d stories, lines\n%+v\nwant\n%+v", told.Len(), told.Lines, lines)
 	}
-	_ = json.Unmarshal(exp.Bytes(), &e)
-	if !reflect.DeepEqual(g, e) || len(want.Stories) != 10 {
-		t.Errorf("WriteAll wrote\n%s\nwant\n%s", got.String(), exp.String())
+	var got bytes.Buffer
+	for n := range told.Len() {
+		if err := told.WriteStory(&got, n); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var text bytes.Buffer
-	if err := p.WriteAll(&text, StoriesOf{Under: "/l"}, false, time.UTC); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(text.String(), "\nlock /l/"); n != 10 || !strings.Contains(text.String(), "locks at or under /l: 10\n") || !strings.Contains(text.String(), "\n  /l/0") {
-		t.Errorf("the text tells %d stories:\n%s", n, text.String())
+	if got.String() != stories.String() {
+		t.Errorf("the stories written\n%s\nwant\n%s", got.String(), stories.String())
 	}
 }

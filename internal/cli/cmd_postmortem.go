@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
@@ -139,7 +140,7 @@ read as a stream: what is held is the locks' stories, not the log, however long 
 			}
 			st := model.TellStory(events, args[0], r.From, r.To)
 			st.Partial, st.Members = src.partial, src.members
-			if err := write(cmd, asJSON, st.WriteJSON, func(w io.Writer) error { return st.WriteText(w, time.Local) }); err != nil {
+			if err := write(cmd, asJSON, func(w io.Writer) error { return report.WriteStoryJSON(w, st) }, func(w io.Writer) error { return report.WriteStoryText(w, st, time.Local) }); err != nil {
 				return err
 			}
 			if !st.Known {

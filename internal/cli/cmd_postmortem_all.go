@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/recording/txnlog"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -65,7 +66,7 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 		}
 	}
 	pass.Finish(r.To)
-	if err := pass.WriteAll(cmd.OutOrStdout(), model.StoriesOf{Under: parent, Partial: partial, Members: members}, asJSON, time.Local); err != nil {
+	if err := report.WriteStories(cmd.OutOrStdout(), pass, report.StoriesOf{Under: parent, Partial: partial, Members: members}, asJSON, time.Local); err != nil {
 		return &exitError{code: exitFailed, err: err}
 	}
 	if len(pass.Locks()) == 0 {

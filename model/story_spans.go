@@ -1,8 +1,6 @@
 package model
 
 import (
-	"encoding/json"
-	"io"
 	"sort"
 	"time"
 
@@ -162,11 +160,4 @@ func auditOf(log []HistoryEntry, node string, at time.Time) string {
 
 func sortConns(cs []StoryConn) {
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].At.Before(cs[j].At) })
-}
-
-// WriteJSON writes the story as one JSON document.
-func (st Story) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(st)
 }
