@@ -15,6 +15,42 @@ import (
 // <root>/table_locks/<table id>, which outlive sessions (ServiceLock,
 // ServiceLockData, ServerServices, FateLock, DistributedReadWriteLock).
 
+// Name kinds of Accumulo's nodes.
+const (
+	// KindAccumuloLock is an Accumulo ServiceLock node: zlock#<uuid>#<seq>
+	// (2.1 on), or zlock-<seq> (1.x and 2.0).
+	KindAccumuloLock NameKind = "accumulo-lock"
+	// KindAccumuloFate is an Accumulo FATE table lock entry, persistent:
+	// flock#<seq> (2.1, the entry in its data) or flock#<TYPE>:<fate
+	// id>#<seq> (the entry in its name).
+	KindAccumuloFate NameKind = "accumulo-fate"
+)
+
+const (
+	accumuloLockDash = "zlock-"
+	accumuloFate     = "flock#"
+)
+
+// accumuloLockNames reads zlock-<seq>, the name before 2.1, which the
+// entry's pattern (2.1's zlock#<uuid>#<seq>) cannot also state.
+func accumuloLockNames(n *Name, body string) bool {
+	if body != accumuloLockDash {
+		return false
+	}
+	n.Kind = KindAccumuloLock
+	return true
+}
+
+// accumuloFateNames reads flock#<seq>, 2.1's entry with the entry in its
+// data, which the entry's pattern (flock#<entry>#<seq>) cannot also state.
+func accumuloFateNames(n *Name, body string) bool {
+	if body != accumuloFate || strings.HasPrefix(n.SeqText, "-") {
+		return false
+	}
+	n.Kind = KindAccumuloFate
+	return true
+}
+
 // accumuloServices maps the directories under the instance root that hold
 // service locks to the service's name.
 var accumuloServices = map[string]string{
@@ -175,7 +211,7 @@ func accumuloLockShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeAccumuloLock), About: "Apache Accumulo's ServiceLock (zlock#<uuid>#<seq>; zlock-<seq> before 2.1)",
 		Children: "zlock#{id:uuid}#{seq}", Grant: GrantElection, Identity: "decoder:accumulo-lock", Order: OrderText,
-	}, hooks: hooks{names: accumuloLockNames, shape: parsedAs(KindAccumuloLock), reads: readQueue, waitsFor: lowestOfRun, app: analyzeAccumulo}}
+	}, hooks: hooks{names: accumuloLockNames, kinds: map[string]NameKind{"": KindAccumuloLock}, shape: parsedAs(KindAccumuloLock), reads: readQueue, waitsFor: lowestOfRun, app: analyzeAccumulo}}
 }
 
 // accumuloFateShape is the rule book entry of RecipeAccumuloFate and its hooks.
@@ -183,5 +219,5 @@ func accumuloFateShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeAccumuloFate), About: "Apache Accumulo's FATE table locks (flock#<seq>, read or write in the data)",
 		Children: "flock#{id}#{seq}", Grant: GrantReadWrite, Persistent: true, Order: OrderNumber,
-	}, hooks: hooks{names: accumuloFateNames, shape: parsedAs(KindAccumuloFate), reads: readQueue, mode: fateMode, app: analyzeAccumulo}}
+	}, hooks: hooks{names: accumuloFateNames, kinds: map[string]NameKind{"": KindAccumuloFate}, shape: parsedAs(KindAccumuloFate), reads: readQueue, mode: fateMode, app: analyzeAccumulo}}
 }

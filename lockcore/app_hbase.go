@@ -27,6 +27,23 @@ const (
 	hbaseServerNameSeps = ","
 )
 
+// KindHBaseServer is an HBase ServerName, "host,port,startcode": a
+// backup master or region server registration, not a contender, though
+// its 13-digit start code ends in ten digits.
+const KindHBaseServer NameKind = "hbase-server"
+
+// hbaseServerNames claims every body holding a ServerName's separators,
+// and reads it as one when it is: a registration, not a contender.
+func hbaseServerNames(n *Name, body string) bool {
+	if !strings.Contains(body, hbaseServerNameSeps) {
+		return false
+	}
+	if _, ok := ParseHBaseServerName(n.Raw); ok {
+		*n = Name{Raw: n.Raw, Kind: KindHBaseServer}
+	}
+	return true
+}
+
 // HBaseServerName is HBase's ServerName: host, port and start code.
 type HBaseServerName struct {
 	Host      string

@@ -40,18 +40,6 @@ const RecipeHive Recipe = "hive"
 // delete by hand.
 const AnomalyExplicitLock AnomalyKind = "explicit-lock"
 
-// parseHiveName claims the bodies that start LOCK- and reads LOCK-<MODE>-.
-func parseHiveName(n *Name, body string) bool {
-	mode, ok := strings.CutPrefix(body, hiveLockPrefix)
-	if !ok {
-		return false
-	}
-	if mode, ok = strings.CutSuffix(mode, "-"); ok && (mode == hiveShared || mode == hiveExclusive || mode == hiveSemiShared) {
-		n.Kind, n.Prefix = KindHiveLock, mode
-	}
-	return true
-}
-
 // hiveMode maps Hive's mode words onto zklocks' modes: SHARED is a read,
 // EXCLUSIVE a write; SEMI_SHARED reads too, with a note on how it differs.
 func hiveMode(word string) (Mode, string) {
@@ -265,6 +253,6 @@ func hiveShape() builtin {
 		Name: string(RecipeHive), About: "Apache Hive's ZooKeeperHiveLockManager (LOCK-<mode>-<seq> under /<namespace>/<db>/<table>/<partition>)",
 		Children: "LOCK-{mode}-{seq}", Modes: map[string]Mode{hiveShared: ModeRead, hiveExclusive: ModeWrite, hiveSemiShared: ModeRead},
 		Grant: GrantCoHolding, Persistent: true, Identity: "data:^([^:]+):",
-	}, hooks: hooks{names: parseHiveName, shape: parsedAs(KindHiveLock), reads: readQueue,
+	}, hooks: hooks{kinds: map[string]NameKind{"": KindHiveLock}, shape: parsedAs(KindHiveLock), reads: readQueue,
 		mode: func(e *entry) (Mode, string) { return hiveMode(e.name.Prefix) }, rules: func(es []*entry, _ string) { applyHiveRules(es) }, beside: noSequence, app: func(l *Lock, _ Tree) { analyzeHive(l) }}}
 }

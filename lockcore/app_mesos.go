@@ -3,7 +3,6 @@ package lockcore
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // Apache Mesos elects its leading master through its ZooKeeper group
@@ -19,7 +18,6 @@ import (
 // latch with a ServerSet member_<seq> (CuratorSingletonService): no
 // contender, and not a second recipe.
 const (
-	mesosJSONInfo     = "json.info_"
 	mesosInfo         = "info_"
 	serverSetMember   = "member_"
 	mesosChildrenNote = "watches the children of the group, as every Mesos contender and detector does; the servers' watch table cannot show it"
@@ -38,12 +36,13 @@ const (
 // RecipeMesos is Mesos's master election.
 const RecipeMesos Recipe = "mesos-master"
 
-// parseMesosName reads the masters' info_ nodes and Aurora's member_
-// beside a latch.
+// parseMesosName reads the masters' info_ nodes before 0.24, which the
+// entry's pattern (json.info_<seq>) cannot also state, and Aurora's
+// member_ beside a latch.
 func parseMesosName(n *Name, body string) bool {
 	switch body {
-	case mesosJSONInfo, mesosInfo:
-		n.Kind, n.Prefix = KindMesosMaster, strings.TrimSuffix(body, "_")
+	case mesosInfo:
+		n.Kind = KindMesosMaster
 	case serverSetMember:
 		n.Kind = KindServerSetMember
 	default:
@@ -169,7 +168,7 @@ func mesosShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeMesos), About: "Apache Mesos's leading master (json.info_<seq>, info_<seq> before 0.24, in the group /mesos)",
 		Children: "json.info_{seq}", Grant: GrantElection, Waits: WaitChildren, Identity: "json:hostname",
-	}, hooks: hooks{names: parseMesosName, shape: parsedAs(KindMesosMaster), reads: readQueue, rules: mesosRules, beside: noSequence, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
+	}, hooks: hooks{names: parseMesosName, kinds: map[string]NameKind{"": KindMesosMaster}, shape: parsedAs(KindMesosMaster), reads: readQueue, rules: mesosRules, beside: noSequence, app: func(l *Lock, _ Tree) { analyzeMesos(l) }}}
 }
 
 // auroraAnnouncement is the Curator latch's beside hook: Aurora's leader

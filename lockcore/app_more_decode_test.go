@@ -16,8 +16,8 @@ func TestParseNewApplicationNames(t *testing.T) {
 		{"LOCK-EXCLUSIVE-0000000008", KindHiveLock, "EXCLUSIVE", 8},
 		{"LOCK-SEMI_SHARED-0000000009", KindHiveLock, "SEMI_SHARED", 9},
 		{"LOCK-OTHER-0000000009", KindSequential, "LOCK-OTHER", 9},
-		{"json.info_0000000003", KindMesosMaster, "json.info", 3},
-		{"info_0000000004", KindMesosMaster, "info", 4},
+		{"json.info_0000000003", KindMesosMaster, "", 3},
+		{"info_0000000004", KindMesosMaster, "", 4},
 		{"member_0000000005", KindServerSetMember, "", 5},
 	} {
 		n := ParseName(tc.name)

@@ -25,6 +25,10 @@ const (
 	solrLeaderName    = "leader"
 )
 
+// KindSolrElection is a SolrCloud election node:
+// <session id, signed decimal>-<node name or core node name>-n_<seq>.
+const KindSolrElection NameKind = "solr-election"
+
 // SolrLeader is the data of a Solr leader node.
 type SolrLeader struct {
 	// ID is the overseer leader's election node name.
@@ -201,7 +205,7 @@ func solrShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeSolrElection), About: "Apache SolrCloud's elections (overseer, shard leaders)",
 		Children: "{session}-{id}-n_{seq}", Grant: GrantElection, Order: OrderNumber,
-	}, hooks: hooks{names: solrNames, accepts: solrSession, kind: solrKind, app: analyzeSolr, related: solrRelated}}
+	}, hooks: hooks{accepts: solrSession, kind: solrKind, kinds: map[string]NameKind{"": KindSolrElection}, app: analyzeSolr, related: solrRelated}}
 }
 
 // solrRelated names an election's leader node, and the shard's node above

@@ -3,7 +3,8 @@
 //
 // Analysis. It recognises the trees that real lock clients write (Apache
 // Curator, kazoo, go-zookeeper, ZooKeeper's own lock recipe and the classic
-// textbook shapes), parses contender names ([ParseName]), and analyses one
+// textbook shapes), reads contender names by the built-in rule book
+// ([ParseName]), and analyses one
 // lock parent into its participants in queue order ([Analyze]): who holds,
 // who waits, which node each waiter watches, the chain from a waiter to a
 // holder, and what looks wrong ([Anomaly]). Analysis is a pure function of

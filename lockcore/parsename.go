@@ -56,7 +56,17 @@ const curatorPrefix = "_c_"
 // ParseName classifies one child name. It never fails: a name that matches
 // nothing is KindUnparsed, one that only ends in a sequence is
 // KindSequential.
+//
+// A name is read by the built-in rule book: the first built-in entry whose
+// pattern reads it says its kind (its hooks' kinds), and an application's
+// names hook reads the names its entry's pattern cannot state. What no
+// entry reads is the fallback's: a name in Curator's protected form
+// (_c_<id>-…) of a recipe no entry names, or one that merely ends in a
+// ZooKeeper sequence.
 func ParseName(name string) Name {
+	if n, ok := builtinBook().readName(name); ok {
+		return n
+	}
 	n := Name{Raw: name, Kind: KindUnparsed}
 	body, seqText, ok := splitSeq(name)
 	if ok {
@@ -66,49 +76,16 @@ func ParseName(name string) Name {
 	}
 	switch {
 	case strings.HasPrefix(name, curatorPrefix):
-		parseProtected(&n, body)
-	case ok && strings.HasSuffix(body, "__lock__"):
-		n.Kind, n.Prefix = KindKazooLock, strings.TrimSuffix(body, "__lock__")
-	case ok && strings.HasSuffix(body, "__rlock__"):
-		n.Kind, n.Prefix = KindKazooRead, strings.TrimSuffix(body, "__rlock__")
-	case isHex(name, 32):
-		// A kazoo lease is a uuid4's hex, no sequence: about one in a
-		// hundred ends in ten decimal digits, which are not one.
-		n = Name{Raw: name, Kind: KindKazooLease, Prefix: name}
-	case ok && body == "n_":
-		n.Kind = KindZKElection
+		// Curator's protected mode prefixes any recipe's names; one of a
+		// recipe no entry reads is still Curator's, never another's.
+		if id, _, found := cutGUID(body[len(curatorPrefix):]); found && ok {
+			n.Kind, n.Prefix = KindCuratorOther, id
+		}
 	case ok && appNamed(&n, body):
 	case ok:
-		parseDashed(&n, body)
+		n.Kind, n.Prefix = KindSequential, strings.TrimSuffix(body, "-")
 	}
 	return n
-}
-
-// parseProtected handles names with a protected-mode prefix: _c_<id>-<rest>.
-func parseProtected(n *Name, body string) {
-	rest := body[len(curatorPrefix):]
-	id, tail, found := cutGUID(rest)
-	if !found || !n.HasSeq {
-		return
-	}
-	n.Prefix = id
-	dashed := len(id) == 36
-	switch {
-	case tail == "lock-" && dashed:
-		n.Kind = KindCuratorLock
-	case tail == "lock-":
-		n.Kind = KindGoZKLock
-	case tail == "__READ__" && dashed:
-		n.Kind = KindCuratorRead
-	case tail == "__WRIT__" && dashed:
-		n.Kind = KindCuratorWrite
-	case tail == "lease-" && dashed:
-		n.Kind = KindCuratorLease
-	case tail == "latch-" && dashed:
-		n.Kind = KindCuratorLatch
-	default:
-		n.Kind = KindCuratorOther
-	}
 }
 
 // cutGUID splits "<uuid>-rest" or "<32 hex>-rest".
@@ -120,31 +97,6 @@ func cutGUID(s string) (id, rest string, ok bool) {
 		return s[:32], s[33:], true
 	}
 	return "", "", false
-}
-
-// parseDashed handles the dash-separated shapes: x-<session>-<seq>,
-// <host>-R-<seq>, <host>-W-<seq> and lock-<session>-<seq>.
-func parseDashed(n *Name, body string) {
-	n.Kind = KindSequential
-	n.Prefix = strings.TrimSuffix(body, "-")
-	if !strings.HasSuffix(body, "-") {
-		return
-	}
-	head := body[:len(body)-1]
-	switch {
-	case strings.HasPrefix(head, "x-") && isDecimal(head[2:]):
-		if id, err := strconv.ParseInt(head[2:], 10, 64); err == nil {
-			n.Kind, n.Prefix, n.Session, n.HasSession = KindZKWriteLock, head[2:], id, true
-		}
-	case strings.HasSuffix(head, "-R") && len(head) > 2:
-		n.Kind, n.Prefix = KindHostRead, head[:len(head)-2]
-	case strings.HasSuffix(head, "-W") && len(head) > 2:
-		n.Kind, n.Prefix = KindHostWrite, head[:len(head)-2]
-	case strings.HasPrefix(head, "lock-") && len(head) > 5:
-		if id, ok := parseSessionText(head[5:]); ok {
-			n.Kind, n.Prefix, n.Session, n.HasSession = KindSessionLock, head[5:], id, true
-		}
-	}
 }
 
 // parseSessionText reads a session id written in decimal, or in hex with or

@@ -24,8 +24,9 @@ type Book struct {
 	// byName indexes entries by name.
 	byNameIndex map[string]*compiled
 	// named, apps, extra and related are the built-in entries with each
-	// hook, in the book's order (the built-in book's only).
-	named, apps, extra, related []*compiled
+	// hook, in the book's order, and readers those with kinds, whose
+	// patterns ParseName reads names by (the built-in book's only).
+	named, apps, extra, related, readers []*compiled
 }
 
 // NewBook checks the user's entries and makes the book of them and the
@@ -124,6 +125,9 @@ func compileBuiltins() *Book {
 		}
 		if c.hooks.related != nil {
 			b.related = append(b.related, c)
+		}
+		if c.hooks.kinds != nil {
+			b.readers = append(b.readers, c)
 		}
 	}
 	b.index()
@@ -261,4 +265,36 @@ func (c *compiled) parse(raw string) (Name, partValues, bool) {
 		n.Prefix, _ = vals.get(partID)
 	}
 	return n, vals, true
+}
+
+// readName reads a child's name by the first entry with kinds whose
+// pattern reads it: a name in Curator's protected form (_c_…) only by an
+// entry of that form, any other only by another. Its Prefix is the
+// client's identifying part: the owner or id, else the session as
+// written, else the mode word.
+func (b *Book) readName(raw string) (Name, bool) {
+	protected := strings.HasPrefix(raw, curatorPrefix)
+	for _, c := range b.readers {
+		if strings.HasPrefix(c.Children, curatorPrefix) != protected {
+			continue
+		}
+		n, vals, ok := c.parse(raw)
+		if !ok {
+			continue
+		}
+		mode, _ := vals.get(partMode)
+		k, ok := c.hooks.kinds[mode]
+		if !ok {
+			k = c.hooks.kinds[""]
+		}
+		n.Kind = k
+		if n.Prefix == "" {
+			n.Prefix, _ = vals.get(partSession)
+		}
+		if n.Prefix == "" {
+			n.Prefix = mode
+		}
+		return n, true
+	}
+	return Name{}, false
 }

@@ -26,6 +26,11 @@ type hooks struct {
 	// kind is the name kind a contender the pattern read takes, for the
 	// watches its client's kind is known to set (kazoo's reader).
 	kind func(vals partValues) NameKind
+	// kinds is what ParseName says of a name the entry's pattern reads:
+	// its kind by its mode word ("" for a name without one). An entry
+	// without kinds leaves its names to the entries after it and to the
+	// fallback.
+	kinds map[string]NameKind
 	// readsOwnWrite says, for a read-write entry, whether a reader holds
 	// although the first write is ahead of it, because its own session
 	// holds that write (Curator lets the write holder take the read lock
@@ -94,9 +99,10 @@ type builtin struct {
 	hooks
 }
 
-// appNamed reads a child's name by the applications' name hooks, in the
-// book's order: the first one to claim the body decides, and the name is
-// the application's when it filled n.
+// appNamed reads a child's name by the applications' name hooks (what
+// their entries' patterns cannot state), in the book's order: the first
+// one to claim the body decides, and the name is the application's when
+// it filled n.
 func appNamed(n *Name, body string) bool {
 	for _, c := range builtinBook().named {
 		if c.hooks.names(n, body) {
