@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"unicode/utf8"
-
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // Hadoop's ActiveStandbyElector (HDFS ZKFC, YARN ResourceManager) elects
@@ -21,82 +18,6 @@ const (
 	hadoopLockName       = "ActiveStandbyElectorLock"
 	hadoopBreadcrumbName = "ActiveBreadCrumb"
 )
-
-// HadoopActive is an active's identity as ActiveStandbyElector stores it:
-// HDFS's ActiveNodeInfo or YARN's ActiveRMInfoProto.
-type HadoopActive struct {
-	// NameNode is true for HDFS's ActiveNodeInfo (nameservice, NameNode
-	// id, host, port, ZKFC port), false for YARN's (cluster id, RM id).
-	NameNode bool
-	// Cluster is the nameservice id (HDFS) or cluster id (YARN).
-	Cluster string
-	// ID is the NameNode id or ResourceManager id.
-	ID       string
-	Hostname string
-	Port     int32
-	ZKFCPort int32
-}
-
-// String names the active in Hadoop's terms.
-func (h HadoopActive) String() string {
-	if h.NameNode {
-		return fmt.Sprintf("NameNode %s at %s:%d (nameservice %s, ZKFC port %d)", h.ID, h.Hostname, h.Port, h.Cluster, h.ZKFCPort)
-	}
-	return fmt.Sprintf("ResourceManager %s (cluster %s)", h.ID, h.Cluster)
-}
-
-// DecodeHadoopActive decodes the protobuf of ActiveStandbyElectorLock or
-// ActiveBreadCrumb: ActiveNodeInfo {1 nameserviceId, 2 namenodeId, 3
-// hostname, 4 port, 5 zkfcPort} or ActiveRMInfoProto {1 clusterId, 2
-// rmId}. It is false unless every byte is a well-formed field and the id is
-// there; fields a newer release added are skipped.
-func DecodeHadoopActive(data []byte) (HadoopActive, bool) {
-	var h HadoopActive
-	var hasHost, hasPort bool
-	for len(data) > 0 {
-		num, typ, n := protowire.ConsumeTag(data)
-		if n < 0 {
-			return HadoopActive{}, false
-		}
-		data = data[n:]
-		switch {
-		case typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(data)
-			if n < 0 || !utf8.Valid(v) {
-				return HadoopActive{}, false
-			}
-			data = data[n:]
-			switch num {
-			case 1:
-				h.Cluster = string(v)
-			case 2:
-				h.ID = string(v)
-			case 3:
-				h.Hostname, hasHost = string(v), true
-			}
-		case typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(data)
-			if n < 0 {
-				return HadoopActive{}, false
-			}
-			data = data[n:]
-			switch num {
-			case 4:
-				h.Port, hasPort = int32(v), true
-			case 5:
-				h.ZKFCPort = int32(v)
-			}
-		default:
-			n := protowire.ConsumeFieldValue(num, typ, data)
-			if n < 0 {
-				return HadoopActive{}, false
-			}
-			data = data[n:]
-		}
-	}
-	h.NameNode = hasHost && hasPort
-	return h, h.ID != ""
-}
 
 func isHadoopLock(lockPath string) bool { return BaseName(lockPath) == hadoopLockName }
 

@@ -3,9 +3,6 @@ package lockcore
 import (
 	"fmt"
 	"strings"
-	"time"
-
-	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // HBase 1.x locks a table for DDL and region operations with
@@ -19,67 +16,6 @@ import (
 // TableLock {1 table_name {1 namespace, 2 qualifier}, 2 lock_owner
 // ServerName, 3 thread_id, 4 is_shared, 5 purpose, 6 create_time}.
 const RecipeHBaseTableLock Recipe = "hbase-table-lock"
-
-// HBaseTableLock is the data of an HBase 1.x table lock node.
-type HBaseTableLock struct {
-	Namespace, Qualifier string
-	Owner                HBaseServerName
-	ThreadID             uint64
-	Shared               bool
-	Purpose              string
-	// Created is create_time; zero when absent.
-	Created time.Time
-}
-
-// DecodeHBaseTableLock decodes a table lock node's data; false unless it
-// is HBase's metadata (optional), "PBUF" and a well-formed TableLock.
-func DecodeHBaseTableLock(data []byte) (HBaseTableLock, bool) {
-	body, _, ok := StripHBaseMetadata(data)
-	if !ok || !strings.HasPrefix(string(body), hbasePBMagic) {
-		return HBaseTableLock{}, false
-	}
-	var l HBaseTableLock
-	ok = eachField(body[len(hbasePBMagic):], func(num protowire.Number, v uint64, b []byte) bool {
-		switch num {
-		case 1:
-			return b != nil && eachField(b, func(num protowire.Number, _ uint64, s []byte) bool {
-				switch num {
-				case 1:
-					l.Namespace = string(s)
-				case 2:
-					l.Qualifier = string(s)
-				}
-				return true
-			})
-		case 2:
-			return b != nil && decodeServerName(b, &l.Owner)
-		case 3:
-			l.ThreadID = v
-		case 4:
-			l.Shared = v != 0
-		case 5:
-			l.Purpose = string(b)
-		case 6:
-			if v > 0 {
-				l.Created = time.UnixMilli(int64(v))
-			}
-		}
-		return true
-	})
-	return l, ok && l.Owner.Host != ""
-}
-
-// String names the lock's owner as HBase's TableLockManager logs it.
-func (l HBaseTableLock) String() string {
-	s := fmt.Sprintf("%s (thread %d)", l.Owner, l.ThreadID)
-	if l.Purpose != "" {
-		s += " for " + l.Purpose
-	}
-	if !l.Created.IsZero() {
-		s += ", since " + stamp(l.Created)
-	}
-	return s
-}
 
 // analyzeHBaseTableLock names the table and the holders in HBase's terms.
 func analyzeHBaseTableLock(l *Lock) {

@@ -1,7 +1,6 @@
 package lockcore
 
 import (
-	"encoding/json"
 	"fmt"
 )
 
@@ -61,42 +60,6 @@ func mesosRules(entries []*entry, dir string) {
 	}
 }
 
-// MesosMaster is what a master's MasterInfo JSON says of it.
-type MesosMaster struct {
-	Hostname, PID, Version string
-}
-
-// DecodeMesosMaster reads MasterInfo's JSON; false when it is not
-// (info_ nodes hold a protobuf, and are not decoded).
-func DecodeMesosMaster(data []byte) (MesosMaster, bool) {
-	var m struct {
-		Hostname string `json:"hostname"`
-		PID      string `json:"pid"`
-		Version  string `json:"version"`
-		Address  struct {
-			Hostname string `json:"hostname"`
-		} `json:"address"`
-	}
-	if json.Unmarshal(data, &m) != nil || m.PID == "" && m.Hostname == "" {
-		return MesosMaster{}, false
-	}
-	if m.Hostname == "" {
-		m.Hostname = m.Address.Hostname
-	}
-	return MesosMaster{Hostname: m.Hostname, PID: m.PID, Version: m.Version}, true
-}
-
-func (m MesosMaster) String() string {
-	s := "master " + m.Hostname
-	if m.PID != "" {
-		s += " (" + m.PID + ")"
-	}
-	if m.Version != "" {
-		s += " " + m.Version
-	}
-	return s
-}
-
 func analyzeMesos(l *Lock) {
 	a := &App{Name: "mesos", What: "leading master election"}
 	l.App = a
@@ -146,21 +109,6 @@ func analyzeAurora(l *Lock, t Tree) {
 					m.Name, SessionHex(m.Stat.EphemeralOwner), holder.Node, SessionHex(holder.Session))})
 		}
 	}
-}
-
-// serverSetEndpoint reads a ServerSet member's serviceEndpoint as
-// host:port; "" when it does not decode.
-func serverSetEndpoint(data []byte) string {
-	var m struct {
-		ServiceEndpoint struct {
-			Host string `json:"host"`
-			Port int    `json:"port"`
-		} `json:"serviceEndpoint"`
-	}
-	if json.Unmarshal(data, &m) != nil || m.ServiceEndpoint.Host == "" {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", m.ServiceEndpoint.Host, m.ServiceEndpoint.Port)
 }
 
 // mesosShape is the rule book entry of RecipeMesos and its hooks.

@@ -1,7 +1,6 @@
 package lockcore
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"strconv"
@@ -28,45 +27,6 @@ const (
 // KindSolrElection is a SolrCloud election node:
 // <session id, signed decimal>-<node name or core node name>-n_<seq>.
 const KindSolrElection NameKind = "solr-election"
-
-// SolrLeader is the data of a Solr leader node.
-type SolrLeader struct {
-	// ID is the overseer leader's election node name.
-	ID string `json:"id"`
-	// The shard leader's properties.
-	Core         string `json:"core"`
-	CoreNodeName string `json:"core_node_name"`
-	BaseURL      string `json:"base_url"`
-	NodeName     string `json:"node_name"`
-}
-
-// DecodeSolrLeader decodes a leader node's JSON; false when it is not
-// Solr's.
-func DecodeSolrLeader(data []byte) (SolrLeader, bool) {
-	var s SolrLeader
-	if err := json.Unmarshal(data, &s); err != nil || s.ID == "" && s.NodeName == "" && s.Core == "" {
-		return SolrLeader{}, false
-	}
-	return s, true
-}
-
-// String names the leader in Solr's terms.
-func (s SolrLeader) String() string {
-	if s.ID != "" {
-		if n := ParseName(s.ID); n.Kind == KindSolrElection {
-			return "node " + n.Prefix
-		}
-		return "election node " + s.ID
-	}
-	out := "core " + s.Core
-	if s.CoreNodeName != "" {
-		out += " (" + s.CoreNodeName + ")"
-	}
-	if s.NodeName != "" {
-		out += " on node " + s.NodeName
-	}
-	return out
-}
 
 // solrLeaderPaths names the leader node of an election directory, and for
 // a shard the leaders/<shard> node whose version fences it ("" for the
