@@ -64,48 +64,16 @@ func isContender(k NameKind) bool {
 	return true
 }
 
-// recipeOf names the recipe of a queued contender; kazoo's Lock and
-// WriteLock write identical names, so a __lock__ node is taken for a
-// WriteLock exactly when read-lock nodes share its parent.
+// recipeOf names the recipe of a queued contender: the built-in entry
+// that lists its kind, in the mode its mode word means there. kazoo's
+// Lock and WriteLock write identical names, so a __lock__ node is taken
+// for a WriteLock exactly when read-lock nodes share its parent.
 func recipeOf(k NameKind, kazooReads bool) (Recipe, Mode) {
-	switch k {
-	case KindCuratorLock:
-		return RecipeCuratorMutex, ModeExclusive
-	case KindGoZKLock:
-		return RecipeGoZKLock, ModeExclusive
-	case KindCuratorRead:
-		return RecipeCuratorRWLock, ModeRead
-	case KindCuratorWrite:
-		return RecipeCuratorRWLock, ModeWrite
-	case KindKazooLock:
-		if kazooReads {
-			return RecipeKazooRWLock, ModeWrite
-		}
-		return RecipeKazooLock, ModeExclusive
-	case KindKazooRead:
-		return RecipeKazooRWLock, ModeRead
-	case KindZKWriteLock:
-		return RecipeZKWriteLock, ModeExclusive
-	case KindHostRead:
-		return RecipeHostRW, ModeRead
-	case KindHostWrite:
-		return RecipeHostRW, ModeWrite
-	case KindSessionLock:
-		return RecipeSessionLock, ModeExclusive
-	case KindCuratorLatch:
-		return RecipeCuratorLeaderLatch, ModeExclusive
-	case KindZKElection:
-		return RecipeZKElection, ModeExclusive
-	case KindSolrElection:
-		return RecipeSolrElection, ModeExclusive
-	case KindAccumuloLock:
-		return RecipeAccumuloLock, ModeExclusive
-	case KindAccumuloFate:
-		return RecipeAccumuloFate, ModeExclusive
-	case KindHiveLock:
-		return RecipeHive, ModeRead
-	case KindMesosMaster:
-		return RecipeMesos, ModeExclusive
+	if k == KindKazooLock && kazooReads {
+		return RecipeKazooRWLock, ModeWrite
+	}
+	if kc, ok := builtinBook().kinds[k]; ok {
+		return Recipe(kc.entry.Name), kc.mode
 	}
 	return RecipeSequential, ModeExclusive
 }
@@ -154,13 +122,13 @@ func zkRecipeHasSeq(name string) bool {
 
 // comparesAsText reports whether the client orders sequence suffixes as
 // strings (Curator, kazoo) rather than as numbers (go-zookeeper, ZooKeeper's
-// recipes); the two disagree once a parent's counter has wrapped.
+// recipes), as the entry that lists its kind says (text where none does);
+// the two disagree once a parent's counter has wrapped.
 func comparesAsText(k NameKind) bool {
-	switch k {
-	case KindGoZKLock, KindZKWriteLock, KindZKElection, KindSolrElection, KindAccumuloFate, KindBookNumber:
-		return false
+	if kc, ok := builtinBook().kinds[k]; ok {
+		return kc.entry.Order == OrderText
 	}
-	return true
+	return k != KindBookNumber
 }
 
 // before reports whether a precedes b in the order of the client that

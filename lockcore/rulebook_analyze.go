@@ -87,6 +87,11 @@ func (c *compiled) readsOwnWrite(e, firstWrite *entry) bool {
 // grant's one mode.
 func (c *compiled) modeOf(vals partValues) Mode {
 	w, _ := vals.get(partMode)
+	return c.modeOfWord(w)
+}
+
+// modeOfWord is the mode a contender of mode word w is in.
+func (c *compiled) modeOfWord(w string) Mode {
 	if m, ok := c.Modes[w]; ok {
 		return m
 	}

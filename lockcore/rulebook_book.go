@@ -27,6 +27,15 @@ type Book struct {
 	// hook, in the book's order, and readers those with kinds, whose
 	// patterns ParseName reads names by (the built-in book's only).
 	named, apps, extra, related, readers []*compiled
+	// kinds maps each name kind a built-in entry lists to the first entry
+	// that lists it, and the mode its word means there.
+	kinds map[NameKind]kindOf
+}
+
+// kindOf is the entry of a name kind, and the mode of its contenders.
+type kindOf struct {
+	entry *compiled
+	mode  Mode
 }
 
 // NewBook checks the user's entries and makes the book of them and the
@@ -105,7 +114,7 @@ var builtins func() *Book
 func init() { builtins = sync.OnceValue(compileBuiltins) }
 
 func compileBuiltins() *Book {
-	b := &Book{}
+	b := &Book{kinds: map[NameKind]kindOf{}}
 	shapes := builtinShapes()
 	for i, e := range builtinEntries() {
 		c, err := compile(e, i+1)
@@ -128,6 +137,11 @@ func compileBuiltins() *Book {
 		}
 		if c.hooks.kinds != nil {
 			b.readers = append(b.readers, c)
+		}
+		for word, k := range c.hooks.kinds {
+			if _, ok := b.kinds[k]; !ok {
+				b.kinds[k] = kindOf{entry: c, mode: c.modeOfWord(word)}
+			}
 		}
 	}
 	b.index()

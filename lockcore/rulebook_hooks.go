@@ -65,9 +65,8 @@ type hooks struct {
 // kindHooks is the hooks of the built-in entry whose contenders the
 // parser reads as kind k; none for a kind no entry has.
 func kindHooks(k NameKind) hooks {
-	r, _ := recipeOf(k, false)
-	if c := builtinBook().byName(string(r)); c != nil {
-		return c.hooks
+	if kc, ok := builtinBook().kinds[k]; ok {
+		return kc.entry.hooks
 	}
 	return hooks{}
 }
