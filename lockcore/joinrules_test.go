@@ -96,3 +96,49 @@ func TestParseAnomalyKind(t *testing.T) {
 		t.Errorf("ParseAnomalyKind(stuck) = %v, want an error listing the kinds", err)
 	}
 }
+
+// The names our client takes are read back, by the one reading of names,
+// as the recipe it joined in the mode it asked for: a semaphore's
+// acquirer as its queue's, its lease as the semaphore's.
+func TestOurNamesReadAsTheirRecipe(t *testing.T) {
+	for _, r := range JoinableRecipes() {
+		modes, _ := JoinModes(r)
+		for _, m := range modes {
+			want, wantMode := r, m
+			if r == RecipeKazooLock && m == ModeRead {
+				continue // a read turns the parent into kazoo-rwlock, asked for by name
+			}
+			if IsSemaphore(r) {
+				_, _, want = SemaphoreDirs(r, "")
+				wantMode = ModeExclusive
+			}
+			prefix, err := NodePrefix(r, m, 0x100000000000001, "web-1")
+			if err != nil {
+				t.Fatalf("%s %s: %v", r, m, err)
+			}
+			n := ParseName(prefix + "0000000007")
+			got, gotMode := recipeOf(n.Kind, n.Kind == KindKazooRead || (want == RecipeKazooRWLock))
+			if got != want || gotMode != wantMode || n.Seq != 7 {
+				t.Errorf("%s %s: our name %q reads as %s %s (kind %s, seq %d)", r, m, prefix, got, gotMode, n.Kind, n.Seq)
+			}
+			if n.HasSession && n.Session != 0x100000000000001 {
+				t.Errorf("%s: our name %q carries session %#x", r, prefix, n.Session)
+			}
+		}
+		if IsSemaphore(r) {
+			lease := LeaseName(r)
+			if r == RecipeCuratorSemaphore {
+				lease += "0000000003"
+			}
+			if k := ParseName(lease).Kind; k != map[Recipe]NameKind{RecipeCuratorSemaphore: KindCuratorLease, RecipeKazooSemaphore: KindKazooLease}[r] {
+				t.Errorf("%s: our lease %q reads as %s", r, lease, k)
+			}
+		}
+	}
+	if _, err := NodePrefix(RecipeCuratorLeaderLatch, ModeExclusive, 1, "h"); !errors.Is(err, ErrRecipe) {
+		t.Errorf("a latch is no lock our client joins: %v", err)
+	}
+	if _, err := NodePrefix(RecipeCuratorMutex, ModeRead, 1, "h"); !errors.Is(err, ErrRecipe) {
+		t.Errorf("a mutex has no read mode: %v", err)
+	}
+}

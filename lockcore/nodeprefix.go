@@ -4,53 +4,92 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // NodePrefix returns the name a contender of recipe takes with mode, up to
 // the sequence suffix ZooKeeper appends, as zklocks' own client names its
-// nodes: a fresh GUID, or session (zk-writelock, session-lock), or host
-// (host-rw; already fit for a node name), so that after a lost create reply
-// the client finds its own node instead of leaving a second one. ErrRecipe
-// when recipe has no such mode.
+// nodes: the recipe's rule book entry's pattern written out, with a fresh
+// GUID for its id, or session (zk-writelock, session-lock), or host
+// (host-rw; already fit for a node name) for its owner, so that after a
+// lost create reply the client finds its own node instead of leaving a
+// second one. A semaphore's acquirer takes a name of its acquirers' queue
+// (SemaphoreDirs). ErrRecipe when recipe is not joinable or has no such
+// mode.
 func NodePrefix(recipe Recipe, mode Mode, session int64, host string) (string, error) {
-	write := mode == ModeWrite || mode == ModeExclusive
-	switch {
-	case recipe == RecipeCuratorMutex && mode == ModeExclusive, recipe == RecipeCuratorSemaphore:
-		return "_c_" + newUUID() + "-lock-", nil
-	case recipe == RecipeCuratorRWLock && mode == ModeRead:
-		return "_c_" + newUUID() + "-__READ__", nil
-	case recipe == RecipeCuratorRWLock && write:
-		return "_c_" + newUUID() + "-__WRIT__", nil
-	case recipe == RecipeGoZKLock && mode == ModeExclusive:
-		return "_c_" + newHex() + "-lock-", nil
-	case (recipe == RecipeKazooLock || recipe == RecipeKazooSemaphore) && (mode == ModeExclusive || mode == ModeLease):
-		return newHex() + "__lock__", nil
-	case recipe == RecipeKazooRWLock && mode == ModeRead:
-		return newHex() + "__rlock__", nil
-	case recipe == RecipeKazooRWLock && write:
-		return newHex() + "__lock__", nil
-	case recipe == RecipeZKWriteLock && mode == ModeExclusive:
-		return "x-" + strconv.FormatInt(session, 10) + "-", nil
-	case recipe == RecipeHostRW && mode == ModeRead:
-		return host + "-R-", nil
-	case recipe == RecipeHostRW && write:
-		return host + "-W-", nil
-	case recipe == RecipeSessionLock && mode == ModeExclusive:
-		return "lock-" + strconv.FormatInt(session, 10) + "-", nil
+	if IsSemaphore(recipe) {
+		_, _, recipe = SemaphoreDirs(recipe, "")
+		mode = ModeExclusive
+	}
+	if slices.Contains(JoinableRecipes(), recipe) {
+		if name, ok := builtinBook().byName(string(recipe)).nameFor(mode, session, host); ok {
+			return name, nil
+		}
 	}
 	return "", fmt.Errorf("%w: %s has no %s mode", ErrRecipe, recipe, mode)
 }
 
 // LeaseName is the name a lease node of a semaphore of recipe takes, as
-// its own clients name them: for Curator a protected prefix up to the
-// sequence ZooKeeper appends, for kazoo the whole name (its leases are not
-// sequential).
+// its own clients name them: its entry's pattern written out, for Curator
+// a protected prefix up to the sequence ZooKeeper appends, for kazoo the
+// whole name (its leases are not sequential).
 func LeaseName(recipe Recipe) string {
-	if recipe == RecipeCuratorSemaphore {
-		return "_c_" + newUUID() + "-lease-"
+	name, _ := builtinBook().byName(string(recipe)).nameFor(ModeLease, 0, "")
+	return name
+}
+
+// nameFor writes c's children pattern out for a contender in mode, up to
+// its sequence: its mode word, a fresh GUID or hex id, the session in
+// decimal, host as the owner. False when no mode word of c's means mode
+// (an entry without mode words takes an exclusive or lease contender) or
+// a part has no value to write.
+func (c *compiled) nameFor(mode Mode, session int64, host string) (string, bool) {
+	var b strings.Builder
+	for _, s := range c.matcher.segs {
+		switch s.kind {
+		case segLiteral:
+			b.WriteString(s.lit)
+		case segUUID:
+			b.WriteString(newUUID())
+		case segHex, segHex32:
+			b.WriteString(newHex())
+		case segSession:
+			b.WriteString(strconv.FormatInt(session, 10))
+		case segFree:
+			if c.groups[s.group] == partOwner {
+				b.WriteString(host)
+			} else {
+				b.WriteString(newHex())
+			}
+		case segMode:
+			w, ok := c.modeWord(mode)
+			if !ok {
+				return "", false
+			}
+			b.WriteString(w)
+		case segSeq:
+			return b.String(), c.Modes != nil || mode == ModeExclusive || mode == ModeLease
+		default:
+			return "", false
+		}
 	}
-	return newHex()
+	return b.String(), c.Modes == nil
+}
+
+// modeWord is the word of c's that means mode; an exclusive contender of
+// a read-write entry writes.
+func (c *compiled) modeWord(mode Mode) (string, bool) {
+	if mode == ModeExclusive {
+		mode = ModeWrite
+	}
+	for _, w := range modeWordOrder(c.Modes) {
+		if c.Modes[w] == mode {
+			return w, true
+		}
+	}
+	return "", false
 }
 
 // SemaphoreDirs names where a semaphore of recipe at p keeps its
