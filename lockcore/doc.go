@@ -33,8 +33,8 @@
 // [JoinableRecipes]), which nodes can be asked to release ([CheckRevocable])
 // and anomaly severity ([AnomalyKind.Severity], [Worst]).
 //
-// For our own lock client, the names its contenders take ([NodePrefix],
-// [LeaseName]), the recipe it joins ([DetectRecipe]) and where a contender
+// For our own lock client, the names its contenders take, written from
+// their entries' patterns ([NodePrefix], [LeaseName]), the recipe it joins ([DetectRecipe]) and where a contender
 // stands ([StandingOf]); for acting on other sessions' nodes, which of them
 // fencing could delete ([FenceCandidates]) and what an act was ([Action]).
 // Errors are the sentinels in errors.go, wrapped with the path; match them
