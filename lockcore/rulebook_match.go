@@ -46,6 +46,10 @@ type nameMatcher struct {
 	// anything else; lastDigit says a match ends with a {seq}.
 	suffix    string
 	lastDigit bool
+	// inner are the literals before the last, each of which a match
+	// holds: a name without one is no match, found before any split is
+	// tried (ParseName asks every built-in entry in turn).
+	inner []string
 	// re is the pattern's regexp, for the names the matcher gives up on.
 	re *regexp.Regexp
 }
@@ -111,6 +115,11 @@ func (m *nameMatcher) finish() {
 	if len(m.segs) == 0 {
 		return
 	}
+	for _, s := range m.segs[:len(m.segs)-1] {
+		if s.kind == segLiteral {
+			m.inner = append(m.inner, s.lit)
+		}
+	}
 	switch last := m.segs[len(m.segs)-1]; last.kind {
 	case segLiteral:
 		m.suffix = last.lit
@@ -126,6 +135,11 @@ func (m *nameMatcher) match(name string, sp *spans) bool {
 	}
 	if m.lastDigit && (name == "" || !digitByte(name[len(name)-1])) {
 		return false
+	}
+	for _, lit := range m.inner {
+		if !strings.Contains(name, lit) {
+			return false
+		}
 	}
 	// A pattern of several unbounded parts can try a number of splits
 	// that grows as the square of the name's length (a 16 KB name took 17
