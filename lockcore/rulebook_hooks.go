@@ -7,9 +7,11 @@ type hooks struct {
 	// claims says whether a plain ephemeral node at lockPath is this
 	// single-node entry's, by what its path and data say.
 	claims func(lockPath string, self Node) bool
-	// names recognises the application's own child names, given a name's
-	// body before its sequence suffix: it reports whether the body is of
-	// the application's form, and fills n when it reads as one.
+	// names recognises the child names the entry's client writes that its
+	// pattern cannot also state (an older form, a node it writes and does
+	// not count, a registration beside the lock), given a name's body
+	// before its sequence suffix: it reports whether the body is of that
+	// form, and fills n when it reads as one.
 	names func(n *Name, body string) (claimed bool)
 	// app says what the application's own tree tells about the lock
 	// beyond its queue: who holds in its terms, its members, its token,
