@@ -165,7 +165,7 @@ func solrShape() builtin {
 	return builtin{Entry: Entry{
 		Name: string(RecipeSolrElection), About: "Apache SolrCloud's elections (overseer, shard leaders)",
 		Children: "{session}-{id}-n_{seq}", Grant: GrantElection, Order: OrderNumber,
-	}, hooks: hooks{accepts: solrSession, kind: solrKind, kinds: map[string]NameKind{"": KindSolrElection}, app: analyzeSolr, related: solrRelated}}
+	}, hooks: hooks{accepts: solrSession, kind: ownKinds, kinds: map[string]NameKind{"": KindSolrElection}, app: analyzeSolr, related: solrRelated}}
 }
 
 // solrRelated names an election's leader node, and the shard's node above
@@ -191,8 +191,3 @@ func solrSession(vals partValues) bool {
 	_, err := strconv.ParseInt(s, 10, 64)
 	return err == nil
 }
-
-// solrKind: Solr's candidates sharing a sequence (one that joined at the
-// head takes the sequence of the one it overtakes) are ordered by name,
-// which Solr's kind of name says.
-func solrKind(partValues) NameKind { return KindSolrElection }

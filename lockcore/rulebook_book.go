@@ -259,7 +259,7 @@ func (c *compiled) parse(raw string) (Name, partValues, bool) {
 		return Name{Raw: raw, Kind: KindUnparsed}, partValues{}, false
 	}
 	if c.hooks.kind != nil {
-		n.Kind = c.hooks.kind(vals)
+		n.Kind = c.hooks.kind(c.hooks.kinds, vals)
 	}
 	if s, ok := vals.get(partSeq); ok {
 		n.SeqText = s
@@ -297,11 +297,7 @@ func (b *Book) readName(raw string) (Name, bool) {
 			continue
 		}
 		mode, _ := vals.get(partMode)
-		k, ok := c.hooks.kinds[mode]
-		if !ok {
-			k = c.hooks.kinds[""]
-		}
-		n.Kind = k
+		n.Kind = ownKinds(c.hooks.kinds, vals)
 		if n.Prefix == "" {
 			n.Prefix, _ = vals.get(partSession)
 		}

@@ -47,7 +47,7 @@ func builtinShapes() []builtin {
 		{Entry: Entry{Name: string(RecipeKazooRWLock), About: "kazoo ReadLock and WriteLock sharing one path",
 			Children: "{id}__{mode}__{seq}", Modes: map[string]Mode{"lock": ModeWrite, "rlock": ModeRead},
 			Grant: GrantReadWrite, ReadWaitsOn: ReadNearestWrite, Order: OrderText},
-			hooks: hooks{accepts: notProtected, lockHas: hasKazooReader, kind: kazooKind, kinds: map[string]NameKind{"lock": KindKazooLock, "rlock": KindKazooRead}}},
+			hooks: hooks{accepts: notProtected, lockHas: hasKazooReader, kind: ownKinds, kinds: map[string]NameKind{"lock": KindKazooLock, "rlock": KindKazooRead}}},
 		{Entry: Entry{Name: string(RecipeKazooSemaphore), About: "kazoo Semaphore: one lease node per holder, max_leases in the node's data, acquirers queue in <path>-__lock__",
 			Children: "{id:hex32}", Grant: GrantSemaphore, Limit: "data", Waits: WaitChildren},
 			hooks: hooks{shape: shapeIs(shapeKazooSemaphore), reads: readKazooSemaphore, extra: kazooSemaphoreQueuePath, kinds: kind(KindKazooLease)}},
@@ -177,15 +177,6 @@ func hasKazooReader(names []string) bool {
 		}
 	}
 	return false
-}
-
-// kazooKind is the kind of a kazoo read/write lock's contender by its
-// mode word.
-func kazooKind(vals partValues) NameKind {
-	if m, _ := vals.get(partMode); m == "rlock" {
-		return KindKazooRead
-	}
-	return KindKazooLock
 }
 
 // notProtected: a name with Curator's protected-mode prefix is Curator's,

@@ -25,9 +25,11 @@ type hooks struct {
 	// reads is the entry's, by what is among its children (kazoo's
 	// read/write lock needs a reader).
 	lockHas func(names []string) bool
-	// kind is the name kind a contender the pattern read takes, for the
-	// watches its client's kind is known to set (kazoo's reader).
-	kind func(vals partValues) NameKind
+	// kind gives a contender the pattern read, in the entry's own
+	// reading, its kind (kinds) rather than the book's: for the watches
+	// its client's kind is known to set (kazoo's reader), or the order
+	// its client keeps (Solr's). ownKinds is the one kind hook.
+	kind func(kinds map[string]NameKind, vals partValues) NameKind
 	// kinds is what ParseName says of a name the entry's pattern reads:
 	// its kind by its mode word ("" for a name without one). An entry
 	// without kinds leaves its names to the entries after it and to the
@@ -92,6 +94,16 @@ func (h hooks) set() []string {
 		}
 	}
 	return out
+}
+
+// ownKinds is the kind hook: a contender's kind by its mode word, as
+// ParseName reads it.
+func ownKinds(kinds map[string]NameKind, vals partValues) NameKind {
+	mode, _ := vals.get(partMode)
+	if k, ok := kinds[mode]; ok {
+		return k
+	}
+	return kinds[""]
 }
 
 // builtin is one built-in shape: its rule book entry and its hooks.
