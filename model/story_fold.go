@@ -138,17 +138,22 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 	}
 	delete(b.byNode, node)
 	b.dead += len(at)
-	// Let go soon: a pass over thousands of locks holds each one's dead
-	// entries until then.
-	if b.dead >= 8 && b.dead > len(b.log)/2 {
+	// Let go at once: a pass over thousands of locks holds each one's
+	// dead entries, and the arrays they grew, until then.
+	if b.dead*2 >= len(b.log) {
 		b.compact()
 	}
 }
 
+// keptLog is the most entries a lock's emptied log keeps room for.
+const keptLog = 4
+
 // compact lets go the entries of b's log that were folded, moving those
 // left down within the same arrays: a lock's log grows and shrinks
 // around its few open entries all through a pass, and new arrays each
-// time would be most of what the pass allocates.
+// time would be most of what the pass allocates. Arrays grown far past
+// what is left are let go too: held for each of thousands of locks, they
+// were most of what a pass held.
 func (b *storyBuilder) compact() {
 	n := 0
 	for i, h := range b.log {
@@ -159,6 +164,10 @@ func (b *storyBuilder) compact() {
 	}
 	clear(b.log[n:])
 	b.log, b.seqs, b.dead = b.log[:n], b.seqs[:n], 0
+	if c := max(2*n, keptLog); cap(b.log) > c {
+		b.log = append(make([]HistoryEntry, 0, c), b.log...)
+		b.seqs = append(make([]int, 0, c), b.seqs...)
+	}
 }
 
 // disconnectedConn tells a holder's connection loss.
