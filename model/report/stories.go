@@ -67,7 +67,13 @@ func WriteStories(w io.Writer, p *model.StoryPass, of StoriesOf, asJSON bool, lo
 // writeStoryJSONIn writes st as one story of the document's, indented as
 // its place there.
 func writeStoryJSONIn(w io.Writer, st model.Story) error {
-	raw, err := json.MarshalIndent(st, "    ", "  ")
+	// Appended to the writer's own free space where it has some (the
+	// pass's buffer for the story being set down).
+	var scratch []byte
+	if b, ok := w.(interface{ AvailableBuffer() []byte }); ok {
+		scratch = b.AvailableBuffer()
+	}
+	raw, err := marshalStory(scratch, st)
 	if err != nil {
 		return err
 	}
