@@ -103,8 +103,12 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 	if p.noFold || p.s.FirstSync.IsZero() || len(places) == 0 || places[len(places)-1] != seq {
 		return
 	}
-	entries := make([]HistoryEntry, 0, len(places))
-	at := make([]int, 0, len(places))
+	entries, at := p.foldEntries[:0], p.foldAt[:0]
+	defer func() {
+		// Kept for the next node, its entries let go.
+		clear(entries)
+		p.foldEntries, p.foldAt = entries[:0], at[:0]
+	}()
 	for _, q := range places {
 		i, ok := b.index(q)
 		if !ok {

@@ -97,3 +97,27 @@ func TestStoryPassLogStaysBounded(t *testing.T) {
 		t.Errorf("told %d holds (%d timed), want %d (%d): %s", len(st.Holds), st.HoldTimes.Count, holds, holds-2, fmt.Sprint(st.Holds[:2]))
 	}
 }
+
+// A lock whose entries were folded lets go of the room its log grew to:
+// held for each of thousands of quiet locks, that room was most of what
+// a pass held.
+func TestStoryPassLetsGoOfAFoldedLogsRoom(t *testing.T) {
+	evs := append([]zkwatch.Event{{Kind: zkwatch.EventSynced, At: t0}}, churn("/burst", t0.Add(time.Second), 200)...)
+	evs = append(evs, churn("/other", t0.Add(time.Hour), 200)...)
+	p := NewStoryPass(nil, time.Time{})
+	p.keep = 20
+	grown := 0
+	for _, ev := range evs {
+		p.Apply(ev)
+		if b := p.locks["/burst"]; b != nil {
+			grown = max(grown, cap(b.log))
+		}
+	}
+	b := p.locks["/burst"]
+	if grown <= keptLog {
+		t.Fatalf("the log's room grew to %d at most: the test tells nothing", grown)
+	}
+	if room := max(2*len(b.log), keptLog); cap(b.log) > room || cap(b.seqs) > room {
+		t.Errorf("after folding, /burst's log keeps room for %d entries (%d seqs) for %d left, want at most %d", cap(b.log), cap(b.seqs), len(b.log), room)
+	}
+}

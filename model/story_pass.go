@@ -46,6 +46,10 @@ type StoryPass struct {
 	spillAt       int64
 	spillWriteErr error
 	spillErr      error
+	// foldEntries and foldAt are fold's scratch: a node's entries and
+	// their indexes in its lock's log.
+	foldEntries []HistoryEntry
+	foldAt      []int
 }
 
 // storyBuilder is one lock's story as the events arrive.
@@ -229,7 +233,11 @@ func (p *StoryPass) noteEnding(b *storyBuilder, h HistoryEntry) {
 		}
 		p.fold(e.b, e.key.node, e.seq)
 	}
-	p.endings = append(p.endings[:0:0], p.endings[drop:]...)
+	// Moved down within the same array: a new one each time was most of
+	// what taking an ending allocated.
+	n := copy(p.endings, p.endings[drop:])
+	clear(p.endings[n:])
+	p.endings = p.endings[:n]
 }
 
 // maxAgeSteps bounds the moments between two events at which a lock's
