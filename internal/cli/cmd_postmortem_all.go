@@ -76,7 +76,7 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 }
 
 // passMemoryLimit and passGCPercent are a pass's Go memory limit and
-// GOGC. What a pass holds grows with its locks (about a hundred
+// GOGC. What a pass holds grows with its locks (about sixty-five
 // megabytes for ten thousand), while it allocates a little for every
 // transaction: Go's default lets the heap grow to twice what is
 // live before collecting, which at 1 GB of logs put the peak RSS well
@@ -85,7 +85,7 @@ func postmortemAll(cmd *cobra.Command, g *globalFlags, srcs []string, parent str
 // collected sooner, so that the peak stays near the limit while what is
 // live stays under it.
 const (
-	passMemoryLimit = 160 << 20
+	passMemoryLimit = 144 << 20
 	passGCPercent   = 200
 )
 
