@@ -104,7 +104,7 @@ func boundPassMemory() {
 // parent,
 // passing each event to apply as it is read (with the audit logs'
 // actions among them) and keeping none.
-func streamDataDirs(_ context.Context, stderr io.Writer, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string,
+func streamDataDirs(ctx context.Context, stderr io.Writer, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string,
 	apply func(zkwatch.Event)) (partial, members []string, err error) {
 	want, err := wantOf(g, srcs, "")
 	if err != nil {
@@ -116,7 +116,7 @@ func streamDataDirs(_ context.Context, stderr io.Writer, g *globalFlags, srcs []
 	}
 	merge := model.NewActionMerge(actions)
 	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
-	res, err := txnlog.Load(srcs, txnlog.Options{Range: r, Under: parent, Analysis: lockcore.Options{Book: want.book}, Warn: warn,
+	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Under: parent, Analysis: lockcore.Options{Book: want.book}, Warn: warn,
 		Emit: func(ev zkwatch.Event) { merge.Next(ev, apply) }})
 	if err != nil {
 		return nil, nil, &exitError{code: exitFailed, err: err}

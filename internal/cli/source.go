@@ -96,7 +96,7 @@ func loadSource(ctx context.Context, stderr io.Writer, srcs []string, r recordin
 func loadSourceOf(ctx context.Context, stderr io.Writer, srcs []string, r recording.Range, want sourceWant) (*source, error) {
 	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
 	if isDataSource(srcs) {
-		return loadDataDirs(srcs, r, want, warn)
+		return loadDataDirs(ctx, srcs, r, want, warn)
 	}
 	var rec *recording.Recording
 	var err error

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -54,8 +55,8 @@ func isDataSource(srcs []string) bool {
 
 // loadDataDirs reads ZooKeeper data directories as a recording, never
 // writing to them.
-func loadDataDirs(srcs []string, r recording.Range, want sourceWant, warn func(error)) (*source, error) {
-	res, err := txnlog.Load(srcs, txnlog.Options{Range: r, Lock: want.lock, Analysis: lockcore.Options{Book: want.book}, Warn: warn})
+func loadDataDirs(ctx context.Context, srcs []string, r recording.Range, want sourceWant, warn func(error)) (*source, error) {
+	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Lock: want.lock, Analysis: lockcore.Options{Book: want.book}, Warn: warn})
 	if err != nil {
 		return nil, &exitError{code: exitFailed, err: err}
 	}

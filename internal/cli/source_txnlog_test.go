@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -106,7 +107,7 @@ func TestDataDirectoryBadInputIsSaid(t *testing.T) {
 
 func TestPostmortemOfADataDirectoryTakesTheAuditLine(t *testing.T) {
 	dir := dataDirFixture(t)
-	res, err := txnlog.Load([]string{dir}, txnlog.Options{Lock: "/locks/forced"})
+	res, err := txnlog.Load(context.Background(), []string{dir}, txnlog.Options{Lock: "/locks/forced"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package txnlog
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/recording"
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // endOf is how the first hold of lock ended in res.
@@ -53,7 +55,7 @@ func TestFixtureTellsEachEnd(t *testing.T) {
 	}
 	// version-2/ itself reads the same, and one lock followed alone
 	// ends the same.
-	one, err := Load([]string{dir + "/version-2"}, Options{Lock: "/locks/killed"})
+	one, err := Load(context.Background(), []string{dir + "/version-2"}, Options{Lock: "/locks/killed"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestFixtureTellsEachEnd(t *testing.T) {
 
 func TestLiveLogPreallocatedWithZeros(t *testing.T) {
 	dir := fixture(t)
-	whole, err := Load([]string{dir}, Options{})
+	whole, err := Load(context.Background(), []string{dir}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +197,7 @@ func TestClickHouseKeeperDirectory(t *testing.T) {
 		if !IsDataDir(dir) {
 			t.Errorf("%s is not taken for a data directory, to be refused as one", dir)
 		}
-		if _, err := Load([]string{dir}, Options{}); !errors.Is(err, ErrClickHouseKeeper) {
+		if _, err := Load(context.Background(), []string{dir}, Options{}); !errors.Is(err, ErrClickHouseKeeper) {
 			t.Errorf("%s: err = %v, want ErrClickHouseKeeper", dir, err)
 		}
 	}
@@ -222,7 +224,7 @@ func TestNotADataDirectory(t *testing.T) {
 	if IsDataDir(dir) {
 		t.Error("a plain directory taken for a data directory")
 	}
-	if _, err := Load([]string{dir}, Options{}); !errors.Is(err, ErrNotDataDir) {
+	if _, err := Load(context.Background(), []string{dir}, Options{}); !errors.Is(err, ErrNotDataDir) {
 		t.Errorf("err = %v, want ErrNotDataDir", err)
 	}
 }
@@ -234,7 +236,21 @@ func TestUnreadableDirectory(t *testing.T) {
 	dir := fixture(t)
 	os.Chmod(v2(dir, ""), 0)
 	defer os.Chmod(v2(dir, ""), 0o755)
-	if _, err := Load([]string{dir}, Options{}); !errors.Is(err, os.ErrPermission) {
+	if _, err := Load(context.Background(), []string{dir}, Options{}); !errors.Is(err, os.ErrPermission) {
 		t.Errorf("err = %v, want permission denied", err)
+	}
+}
+
+func TestLoadStopsWhenItsContextIsDone(t *testing.T) {
+	dir := fixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Load(ctx, []string{dir}, Options{Emit: func(zkwatch.Event) { t.Error("an event was sent after the context was done") }})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Load with a done context: %v, %v; want context.Canceled", res, err)
+	}
+	// A live context reads the same directory whole.
+	if _, err := Load(context.Background(), []string{dir}, Options{}); err != nil {
+		t.Fatal(err)
 	}
 }

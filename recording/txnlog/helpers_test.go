@@ -1,6 +1,7 @@
 package txnlog
 
 import (
+	"context"
 	"encoding/binary"
 	"hash/adler32"
 	"io"
@@ -86,7 +87,7 @@ func loadUntouched(t *testing.T, paths []string, opt Options) (*Result, error) {
 	for _, p := range paths {
 		before[p] = listing(t, p)
 	}
-	res, err := Load(paths, opt)
+	res, err := Load(context.Background(), paths, opt)
 	for _, p := range paths {
 		after := listing(t, p)
 		if len(after) != len(before[p]) {

@@ -1,6 +1,7 @@
 package txnlog
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"time"
@@ -68,8 +69,9 @@ type Result struct {
 
 // Load reads the data directories at paths (one per ensemble member, any
 // number of them; each the directory holding version-2/, version-2/
-// itself, or a copy) as one history, and returns it as events.
-func Load(paths []string, opt Options) (*Result, error) {
+// itself, or a copy) as one history, and returns it as events. A read of
+// a long log stops, with ctx's error, soon after ctx is done.
+func Load(ctx context.Context, paths []string, opt Options) (*Result, error) {
 	dirs, err := openDirs(paths)
 	if err != nil {
 		return nil, err
@@ -110,7 +112,9 @@ func Load(paths []string, opt Options) (*Result, error) {
 		events = append(events, ev)
 	})
 	r := &replay{t: t, k: k, n: n, rng: opt.Range, snap: snap, res: res}
-	r.run(g)
+	if err := r.run(ctx, g); err != nil {
+		return nil, err
+	}
 	if err := r.end(paths); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package txnlog
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"hash/adler32"
@@ -102,7 +103,7 @@ func writeLog(tb testing.TB, n, locks int) string {
 
 func TestWrittenLogTellsEveryHold(t *testing.T) {
 	dir := writeLog(t, 20000, 100)
-	res, err := Load([]string{dir}, Options{Lock: "/locks/l00042"})
+	res, err := Load(context.Background(), []string{dir}, Options{Lock: "/locks/l00042"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func BenchmarkLoadOneLock(b *testing.B) {
 	dir := writeLog(b, 500000, 1000)
 	b.ResetTimer()
 	for range b.N {
-		res, err := Load([]string{dir}, Options{Lock: "/locks/l00042"})
+		res, err := Load(context.Background(), []string{dir}, Options{Lock: "/locks/l00042"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package txnlog
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestMembersFillEachOthersGapsAndDisagreementsAreSaid(t *testing.T) {
 		reseal(b, at)
 		return b
 	})
-	alone, err := Load([]string{gap}, Options{})
+	alone, err := Load(context.Background(), []string{gap}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package txnlog
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -43,12 +44,17 @@ func (r *replay) startAt() time.Time {
 }
 
 // run reads g's transactions up to the range's end (or the logs').
-func (r *replay) run(g *merged) {
+func (r *replay) run(ctx context.Context, g *merged) error {
 	from, to := r.rng.From, r.rng.To
-	for {
+	for read := 0; ; read++ {
+		// A full log holds millions of transactions: an interrupt is
+		// heard between them, not only once they are all read.
+		if read%4096 == 0 && ctx.Err() != nil {
+			return fmt.Errorf("transaction log read stopped after %d transactions: %w", read, ctx.Err())
+		}
 		rec, ok := g.next()
 		if !ok {
-			return
+			return nil
 		}
 		at := time.UnixMilli(rec.Header.Time)
 		if !to.IsZero() && at.After(to) {
@@ -56,7 +62,7 @@ func (r *replay) run(g *merged) {
 				// Nothing happened between the range's start and its end.
 				r.goLive(r.startAt())
 			}
-			return
+			return nil
 		}
 		if r.first.IsZero() {
 			r.firstRead(rec.Header.Zxid, at)

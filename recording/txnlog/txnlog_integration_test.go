@@ -1,6 +1,7 @@
 package txnlog_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path"
@@ -215,7 +216,7 @@ func TestIntegrationTxnLogTellsEveryEndExactly(t *testing.T) {
 	if !txnlog.IsDataDir(dir) {
 		t.Fatalf("%s not taken for a data directory", dir)
 	}
-	res, err := txnlog.Load([]string{dir}, txnlog.Options{})
+	res, err := txnlog.Load(context.Background(), []string{dir}, txnlog.Options{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -224,7 +225,7 @@ func TestIntegrationTxnLogTellsEveryEndExactly(t *testing.T) {
 	}
 	in.check(res.Recording.Events)
 	// Followed alone, a lock's story is the same.
-	one, err := txnlog.Load([]string{dir}, txnlog.Options{Lock: "/locks/killed"})
+	one, err := txnlog.Load(context.Background(), []string{dir}, txnlog.Options{Lock: "/locks/killed"})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -244,7 +245,7 @@ func TestIntegrationTxnLogOfAnEnsembleWithAMemberDown(t *testing.T) {
 	for _, m := range members {
 		dirs = append(dirs, copyDir(t, m.DataDir()))
 	}
-	res, err := txnlog.Load(dirs, txnlog.Options{})
+	res, err := txnlog.Load(context.Background(), dirs, txnlog.Options{})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -264,7 +265,7 @@ func TestIntegrationTxnLogOfAnEnsembleWithAMemberDown(t *testing.T) {
 		t.Errorf("the stopped member's missing transactions are not said: %q", res.Members)
 	}
 	// Its log alone has not the end of the incident.
-	alone, err := txnlog.Load([]string{downDir}, txnlog.Options{})
+	alone, err := txnlog.Load(context.Background(), []string{downDir}, txnlog.Options{})
 	if err != nil {
 		t.Fatalf("Load of the stopped member: %v", err)
 	}
