@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/zklocks/zklocks/internal/zkserver"
 )
@@ -33,7 +34,7 @@ type JavaBuild struct {
 
 // Build compiles the program into os.TempDir()/zklocks-Name-HASH, keyed by
 // the sources and the jars' versions, unless an earlier process already
-// has, and returns the class path to run it with: the classes, then the
+// has (or, while another compiles it, once that one has), and returns the class path to run it with: the classes, then the
 // jars. The classes are written under a temporary name and renamed into
 // place, so that concurrent processes never see half a build.
 func (b JavaBuild) Build() (classpath string, err error) {
@@ -66,6 +67,15 @@ func (b JavaBuild) Build() (classpath string, err error) {
 	jarPath := strings.Join(paths, string(os.PathListSeparator))
 	dir := filepath.Join(os.TempDir(), "zklocks-"+b.Name+"-"+hex.EncodeToString(sum.Sum(nil))[:16])
 	classpath = dir + string(os.PathListSeparator) + jarPath
+	// One process compiles, the others wait for its build: the packages
+	// whose tests run the program start at once.
+	for !built(dir) {
+		if release, ok := zkserver.Claim(dir + ".building"); ok {
+			defer release()
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	if built(dir) {
 		return classpath, nil
 	}

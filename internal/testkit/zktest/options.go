@@ -1,6 +1,7 @@
 package zktest
 
 import (
+	"os"
 	"strings"
 
 	"github.com/zklocks/zklocks/internal/zkserver"
@@ -109,7 +110,11 @@ func (c config) member(id int) config {
 }
 
 // server turns the options into zkserver's configuration for a server in
-// dir, with the jars from jarDir.
+// dir, with the jars from jarDir. Every test server maps the class archive
+// kept in the temporary directory (made by the first start of a run that
+// finds none, and kept for later runs while the installation is the same):
+// the suite starts hundreds of JVMs on two cores.
 func (c config) server(jarDir, dir string) zkserver.Config {
-	return zkserver.Config{JarDir: jarDir, Dir: dir, Lines: c.lines, JVMFlags: c.jvmFlags, FourLetterWords: c.whitelist(), Admin: c.admin}
+	return zkserver.Config{JarDir: jarDir, Dir: dir, Lines: c.lines, JVMFlags: c.jvmFlags, FourLetterWords: c.whitelist(), Admin: c.admin,
+		ClassArchiveDir: os.TempDir()}
 }
