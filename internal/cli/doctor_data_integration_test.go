@@ -14,6 +14,7 @@ import (
 // doctor says where a member keeps its data and, on its host, how much
 // history its logs hold: as far as the transactions just made.
 func TestIntegrationDoctorSaysTheDataDirectoryAndItsHistory(t *testing.T) {
+	t.Parallel()
 	srv := zktest.Start(t, zktest.WithConfig("snapCount=20"))
 	conn := srv.Connect(t)
 	for i := range 30 {

@@ -42,6 +42,7 @@ func tool(t *testing.T, name string) string {
 }
 
 func TestIntegrationPrometheusRules(t *testing.T) {
+	t.Parallel()
 	promtool := tool(t, "promtool")
 	dir := rulesDir(t)
 	for _, args := range [][]string{{"check", "rules", "zklocks-rules.yml"}, {"test", "rules", "zklocks-rules.test.yml"}} {
