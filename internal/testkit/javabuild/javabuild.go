@@ -3,9 +3,11 @@
 package javabuild
 
 import (
+	"archive/zip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,9 +36,12 @@ type JavaBuild struct {
 
 // Build compiles the program into os.TempDir()/zklocks-Name-HASH, keyed by
 // the sources and the jars' versions, unless an earlier process already
-// has (or, while another compiles it, once that one has), and returns the class path to run it with: the classes, then the
-// jars. The classes are written under a temporary name and renamed into
-// place, so that concurrent processes never see half a build.
+// has (or, while another compiles it, once that one has), and returns
+// the class path to run it with: the program's jar, then the jars it
+// uses. (A jar, not a directory of classes: a JVM can archive classes
+// from jars only, see zkserver.ClassArchive.) The build is written under
+// a temporary name and renamed into place, so that concurrent processes
+// never see half a build.
 func (b JavaBuild) Build() (classpath string, err error) {
 	javac, err := b.Tool("javac")
 	if err != nil {
@@ -65,8 +70,9 @@ func (b JavaBuild) Build() (classpath string, err error) {
 		fmt.Fprintf(sum, "%s %d\n%s", name, len(b.Sources[name]), b.Sources[name])
 	}
 	jarPath := strings.Join(paths, string(os.PathListSeparator))
+	fmt.Fprintf(sum, "%s\n", programJar)
 	dir := filepath.Join(os.TempDir(), "zklocks-"+b.Name+"-"+hex.EncodeToString(sum.Sum(nil))[:16])
-	classpath = dir + string(os.PathListSeparator) + jarPath
+	classpath = filepath.Join(dir, programJar) + string(os.PathListSeparator) + jarPath
 	// One process compiles, the others wait for its build: the packages
 	// whose tests run the program start at once.
 	for !built(dir) {
@@ -85,9 +91,11 @@ func (b JavaBuild) Build() (classpath string, err error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	src, classes := filepath.Join(tmp, "src"), filepath.Join(tmp, "classes")
-	if err := os.MkdirAll(src, 0o755); err != nil {
-		return "", err
+	src, classes, out := filepath.Join(tmp, "src"), filepath.Join(tmp, "classes"), filepath.Join(tmp, "out")
+	for _, d := range []string{src, out} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return "", err
+		}
 	}
 	args := []string{"-nowarn", "-implicit:none", "-sourcepath", "", "-d", classes, "-cp", jarPath}
 	for _, name := range names {
@@ -100,15 +108,18 @@ func (b JavaBuild) Build() (classpath string, err error) {
 	if out, err := exec.Command(javac, args...).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("javac: %v\n%s", err, out)
 	}
-	if err := os.WriteFile(filepath.Join(classes, "ok"), nil, 0o644); err != nil {
+	if err := writeJar(filepath.Join(out, programJar), classes); err != nil {
 		return "", err
 	}
-	if err := os.Rename(classes, dir); err != nil && !built(dir) {
+	if err := os.WriteFile(filepath.Join(out, "ok"), nil, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(out, dir); err != nil && !built(dir) {
 		// A broken leftover: replace it.
 		if err := os.RemoveAll(dir); err != nil {
 			return "", err
 		}
-		if err := os.Rename(classes, dir); err != nil {
+		if err := os.Rename(out, dir); err != nil {
 			return "", err
 		}
 	}
@@ -124,6 +135,45 @@ func (b JavaBuild) Tool(name string) (string, error) {
 			name, err, b.InstallHint)
 	}
 	return p, nil
+}
+
+// programJar is the name of the jar a build makes of the program's classes.
+const programJar = "program.jar"
+
+// writeJar writes the files under dir into a jar (a zip file; the class
+// path needs no manifest) at path.
+func writeJar(path, dir string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(f)
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // built reports whether dir holds a complete build.

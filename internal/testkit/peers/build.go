@@ -77,7 +77,8 @@ func startJava(t testing.TB, kind Kind, connect string, o options, handle func(s
 	if err != nil {
 		return nil, err
 	}
-	args := append(append(append(append([]string(nil), jvmFlags...), saslFlags...), o.extraJVMFlags...), "-cp", classpath, mainClass[kind], connect)
+	args := append(append([]string(nil), jvmFlags...), archiveFlags(java, classpath)...)
+	args = append(append(append(args, saslFlags...), o.extraJVMFlags...), "-cp", classpath, mainClass[kind], connect)
 	return startChild(java, args, o.env(), handle, logf, end)
 }
 
