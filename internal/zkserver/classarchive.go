@@ -95,6 +95,13 @@ func (a ClassArchive) Claim() (makeFlags []string, publish func(exited bool), ok
 		release()
 		return nil, nil, false
 	}
+	// What a maker killed while writing left (this process holds the
+	// claim now, so no other is writing).
+	if left, _ := filepath.Glob(a.path + ".*.tmp"); len(left) > 0 {
+		for _, f := range left {
+			_ = os.Remove(f)
+		}
+	}
 	tmp := fmt.Sprintf("%s.%d-%d.tmp", a.path, os.Getpid(), time.Now().UnixNano())
 	publish = func(exited bool) {
 		defer release()
@@ -110,8 +117,10 @@ func (a ClassArchive) Claim() (makeFlags []string, publish func(exited bool), ok
 
 // serverArchive is the class archive of cfg's server JVM, in
 // cfg.ClassArchiveDir. When it is not made yet and no other process is
-// making it, this one makes it in the background; the servers started
-// meanwhile run without it.
+// making it, this one makes it first (a few seconds, once per machine);
+// the servers other processes start meanwhile run without it. Making it
+// here rather than in the background leaves no goroutine or process of
+// its own running beside the tests (some count their goroutines).
 func serverArchive(cfg Config) ClassArchive {
 	base, err := findJVM(cfg.JarDir)
 	if err != nil {
@@ -125,7 +134,7 @@ func serverArchive(cfg Config) ClassArchive {
 		return ClassArchive{}
 	}
 	if makeFlags, publish, ok := a.Claim(); ok {
-		go trainArchive(cfg.JarDir, makeFlags, publish)
+		trainArchive(cfg.JarDir, makeFlags, publish)
 	}
 	return a
 }
@@ -140,7 +149,8 @@ var trainWords = []string{"srvr", "stat", "cons", "mntr", "wchc", "dump", "conf"
 // trainArchive runs a standalone server with makeFlags until it serves,
 // asks it the words the tests ask, and stops it with SIGTERM, at which
 // its JVM writes the archive; then publishes it. The server is this
-// process's child like any other (killed with its owner).
+// process's child like any other (killed with its owner), and stopped
+// before it returns.
 func trainArchive(jarDir string, makeFlags []string, publish func(bool)) {
 	exited := false
 	defer func() { publish(exited) }()

@@ -29,19 +29,20 @@ var javaArchive = sync.OnceValues(func() (zkserver.ClassArchive, error) {
 })
 
 // archiveFlags are the flags that map the Java peers' class archive, or
-// none while it is not made. The first process to find it missing makes
-// it in the background (trainArchive); the peers started meanwhile run
+// none when it cannot be made. The first process to find it missing
+// makes it first (trainArchive, once per machine; see
+// zkserver.ClassArchive); the peers other processes start meanwhile run
 // without it.
 func archiveFlags(java, classpath string) []string {
 	a, err := javaArchive()
 	if err != nil {
 		return nil
 	}
+	if makeFlags, publish, ok := a.Claim(); ok {
+		trainArchive(java, classpath, makeFlags, publish)
+	}
 	if a.Ready() {
 		return a.UseFlags()
-	}
-	if makeFlags, publish, ok := a.Claim(); ok {
-		go trainArchive(java, classpath, makeFlags, publish)
 	}
 	return nil
 }
@@ -57,7 +58,7 @@ var trainVariants = []string{"mutex", "read", "write", "semaphore:2", "leaderlat
 // own: it acquires and releases each of trainVariants, then quits, and its
 // JVM writes the archive as it exits; the archive is published when it
 // exited of its own accord. Both processes are this one's children like
-// any other (killed with it).
+// any other (killed with it), and have ended when it returns.
 func trainArchive(java, classpath string, makeFlags []string, publish func(bool)) {
 	exited := false
 	defer func() { publish(exited) }()
@@ -93,7 +94,13 @@ func trainArchive(java, classpath string, makeFlags []string, publish func(bool)
 	if err := zkserver.StartChild(cmd, read, func(err error) { done <- err }); err != nil {
 		return
 	}
-	defer zkserver.KillGroup(cmd.Process)
+	ended := false
+	defer func() {
+		if !ended { // killed and reaped before the archive is judged
+			zkserver.KillGroup(cmd.Process)
+			<-done
+		}
+	}()
 	say := func(cmd string, word string) bool {
 		for i, v := range trainVariants {
 			what := v
@@ -130,7 +137,7 @@ func trainArchive(java, classpath string, makeFlags []string, publish func(bool)
 	stdin.Close()
 	select {
 	case err := <-done:
-		exited = err == nil
+		ended, exited = true, err == nil
 	case <-ctx.Done():
 	}
 }
