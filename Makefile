@@ -33,10 +33,21 @@ TESTPARALLEL ?= 4
 # tests' waits (timeouts, stalled readers, fake members' silences), which
 # two at a time on two cores left as idle wall time.
 UNITP        ?= 4
+#
+# The second invocation runs beside the first, its output kept until the
+# first has ended: its tests mostly wait (restarts, expiries, a chaos
+# run's rounds), and alone after the first they left one core idle for
+# most of their half minute (see docs/testing.md, Test time).
 LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockclient ./recording ./internal/testkit/peers ./ui
 test: deps vet
-	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./...
-	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos
+	@second=$$(mktemp); trap 'rm -f "$$second"' EXIT; \
+	echo "$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos (beside the next; its output after it)"; \
+	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos >"$$second" 2>&1 & pid=$$!; \
+	echo "$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./..."; \
+	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./... && first=0 || first=$$?; \
+	wait $$pid && other=0 || other=$$?; \
+	echo "--- without -race (chaos and reconnects):"; cat "$$second"; \
+	[ $$first -eq 0 ] && [ $$other -eq 0 ]
 	./scripts/unit-budget
 
 # The tests that need no ZooKeeper, JVM or terminal: every test but the
