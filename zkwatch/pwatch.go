@@ -56,6 +56,12 @@ type PersistentWatch struct {
 	// RereadReads its requests so far.
 	Rereading   bool
 	RereadReads int
+	// SparesDump: the last dump was asked while the watch was live, and
+	// it has stayed live since, so the watch has told of every node made
+	// after that dump and the next is asked only as rarely as the walk
+	// runs. A dump asked before the watch went live is followed by
+	// another soon after, for what the watch could not tell.
+	SparesDump bool
 }
 
 // Persistent watch bounds.
@@ -150,6 +156,8 @@ func (ps *persistState) describe() PersistentWatch {
 	defer ps.mu.Unlock()
 	d := ps.desc
 	d.Live = ps.live.Load()
+	live := ps.liveSet()
+	d.SparesDump = live != 0 && live == ps.dumpedLive.Load()
 	d.Queued = len(ps.queue)
 	if ps.reread != nil {
 		d.Rereading, d.RereadReads = true, ps.reread.Reads()
