@@ -88,7 +88,7 @@ func Build(ctx context.Context, servers []string, spec Spec, logf func(string, .
 	}
 	start := time.Now()
 	for _, p := range []string{"/kafka", "/kafka/brokers", "/kafka/brokers/topics", "/app", "/app/locks", "/app/stale", "/services"} {
-		if err := t.create(ctx, admin, []string{p}, nil, 0); err != nil {
+		if err := t.createAll(ctx, admin, []string{p}, nil, 0); err != nil {
 			t.Close()
 			return nil, err
 		}
@@ -144,39 +144,60 @@ func (t *Tree) buildPlain(ctx context.Context, c *zk.Conn, n int) ([]string, err
 }
 
 // createAll creates paths (whose parents exist) in multi batches, many in
-// flight at once.
+// flight at once. Ephemeral nodes (flags) need c's session as it was: one
+// that expired meanwhile is errSessionLost.
 func (t *Tree) createAll(ctx context.Context, c *zk.Conn, paths []string, data []byte, flags int32) error {
-	var batches [][]string
-	for len(paths) > 0 {
-		n := min(batch, len(paths))
-		batches = append(batches, paths[:n])
-		paths = paths[n:]
+	sid := int64(anySession)
+	if flags&zk.FlagEphemeral != 0 {
+		sid = c.SessionID()
 	}
-	return pipeline(ctx, batches, func(b []string) error { return t.create(ctx, c, b, data, flags) })
+	var batches [][]string
+	for rest := paths; len(rest) > 0; {
+		n := min(batch, len(rest))
+		batches = append(batches, rest[:n])
+		rest = rest[n:]
+	}
+	err := pipeline(ctx, batches, func(b []string) error { return create(ctx, c, sid, b, data, flags) })
+	if err == nil {
+		t.count(len(paths), 0)
+	}
+	return err
 }
 
-// create makes paths in one multi. A multi cut off by a reconnect is made
-// again once the session is back: it made every node or none, so a
-// retry that finds the first node there finds the multi done (the tree's
-// sessions are its only writers).
-func (t *Tree) create(ctx context.Context, c *zk.Conn, paths []string, data []byte, flags int32) error {
+// create makes paths in one multi. A multi cut off by a lost connection
+// is made again once the session is back: it made every node or none, so
+// a retry that finds a node there finds the multi done (the tree's
+// sessions are its only writers, and each path is in one multi).
+func create(ctx context.Context, c *zk.Conn, sid int64, paths []string, data []byte, flags int32) error {
 	ops := make([]any, len(paths))
 	for i, p := range paths {
 		ops[i] = &zk.CreateRequest{Path: p, Data: data, Acl: zk.WorldACL(zk.PermAll), Flags: flags}
 	}
-	_, err := c.Multi(ops...)
-	for tries := 1; errors.Is(err, zk.ErrConnectionClosed) && tries < maxTries && waitSession(ctx, c); tries++ {
-		if _, err = c.Multi(ops...); errors.Is(err, zk.ErrNodeExists) {
-			if ok, _, eerr := c.Exists(paths[0]); eerr == nil && ok {
-				err = nil
-			}
+	again := false
+	err := resume(ctx, c, sid, func() error {
+		res, err := c.Multi(ops...)
+		err = multiErr(res, err)
+		if again && errors.Is(err, zk.ErrNodeExists) {
+			return nil
 		}
-	}
+		again = true
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("bigtree: create %s and %d more: %w", paths[0], len(paths)-1, err)
 	}
-	t.count(len(paths), 0)
 	return nil
+}
+
+// multiErr is a multi's error: the request's, or the first of its
+// operations' when the request's says nothing.
+func multiErr(res []zk.MultiResponse, err error) error {
+	for _, r := range res {
+		if err == nil && r.Error != nil {
+			err = r.Error
+		}
+	}
+	return err
 }
 
 var countMu sync.Mutex
@@ -221,7 +242,7 @@ feed:
 
 // connect opens a session that the tree keeps until Close.
 func (t *Tree) connect(ctx context.Context, servers []string) (*zk.Conn, error) {
-	c, events, err := zk.Connect(servers, 30*time.Second, zk.WithLogger(quiet{}))
+	c, events, err := zk.Connect(servers, sessionTimeout, zk.WithLogger(quiet{}))
 	if err != nil {
 		return nil, fmt.Errorf("bigtree: connect: %w", err)
 	}

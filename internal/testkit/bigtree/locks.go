@@ -6,9 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/go-zookeeper/zk"
 )
@@ -69,9 +66,11 @@ func (t *Tree) buildLocks(ctx context.Context, servers []string, admin *zk.Conn,
 }
 
 // contend creates one Curator contender in each parent, in multi batches,
-// and returns their paths in parents' order.
+// and returns their paths in parents' order. c's session must last: its
+// contenders' places in each queue could not be made again.
 func (t *Tree) contend(ctx context.Context, c *zk.Conn, parents []string) ([]string, error) {
 	created := make([]string, len(parents))
+	sid := c.SessionID()
 	var batches [][2]int
 	for lo := 0; lo < len(parents); lo += batch {
 		batches = append(batches, [2]int{lo, min(lo+batch, len(parents))})
@@ -84,28 +83,34 @@ func (t *Tree) contend(ctx context.Context, c *zk.Conn, parents []string) ([]str
 			ops = append(ops, &zk.CreateRequest{Path: p + "/" + prefixes[len(prefixes)-1], Data: contenderData,
 				Acl: zk.WorldACL(zk.PermAll), Flags: zk.FlagEphemeral | zk.FlagSequence})
 		}
-		res, err := c.Multi(ops...)
-		for tries := 1; errors.Is(err, zk.ErrConnectionClosed) && tries < maxTries && waitSession(ctx, c); tries++ {
-			// As Curator does with its protected names: a multi cut off by
-			// a reconnect either made every node or none, and the first
-			// one's GUID says which.
-			var made bool
-			if made, err = protectedMade(c, parents[b[0]:b[1]], prefixes, created[b[0]:b[1]]); err == nil && made {
-				return nil
+		again := false
+		err := resume(ctx, c, sid, func() error {
+			if again {
+				// As Curator does with its protected names: a multi cut
+				// off by a lost connection either made every node or
+				// none, and the first one's GUID says which.
+				made, err := protectedMade(ctx, c, sid, parents[b[0]:b[1]], prefixes, created[b[0]:b[1]])
+				if err != nil || made {
+					return err
+				}
 			}
-			if err == nil {
-				res, err = c.Multi(ops...)
+			again = true
+			res, err := c.Multi(ops...)
+			if err = multiErr(res, err); err == nil {
+				for i, r := range res {
+					created[b[0]+i] = r.String
+				}
 			}
-		}
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("bigtree: contenders in %s and %d more: %w", parents[b[0]], b[1]-b[0]-1, err)
 		}
-		for i, r := range res {
-			created[b[0]+i] = r.String
-		}
 		return nil
 	})
-	t.count(len(parents), 0)
+	if err == nil {
+		t.count(len(parents), 0)
+	}
 	return created, err
 }
 
@@ -122,21 +127,22 @@ func (t *Tree) watchPredecessors(ctx context.Context, c *zk.Conn, paths []string
 }
 
 // watchAll sets an exists watch on every path from c. A request cut off
-// by a reconnect (a server busy with a million watches on a loaded
+// by a lost connection (a server busy with a million watches on a loaded
 // machine can be silent past the client's receive timeout) is made again
 // once the session is back: the session and the watches already set
 // survive a reconnect, and setting a watch twice is setting it once.
+// A session that expired meanwhile lost them all: errSessionLost.
 func (t *Tree) watchAll(ctx context.Context, c *zk.Conn, paths []string) error {
+	sid := c.SessionID()
 	err := pipeline(ctx, paths, func(p string) error {
-		for tries := 1; ; tries++ {
+		err := resume(ctx, c, sid, func() error {
 			_, _, _, err := c.ExistsW(p)
-			if err == nil {
-				return nil
-			}
-			if !errors.Is(err, zk.ErrConnectionClosed) || tries == maxTries || !waitSession(ctx, c) {
-				return fmt.Errorf("bigtree: watch %s: %w", p, err)
-			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("bigtree: watch %s: %w", p, err)
 		}
+		return nil
 	})
 	if err == nil {
 		t.count(0, len(paths))
@@ -164,7 +170,17 @@ func (t *Tree) buildServices(ctx context.Context, servers []string, admin *zk.Co
 	if err := t.createAll(ctx, admin, dirs, nil, 0); err != nil {
 		return err
 	}
-	return t.createAll(ctx, c, instances, []byte(`{"host":"10.0.0.9","port":8080}`), zk.FlagEphemeral)
+	// The instances' session expired, they went with it: made again, on
+	// the session go-zookeeper opened in its place.
+	for {
+		err := t.createAll(ctx, c, instances, []byte(`{"host":"10.0.0.9","port":8080}`), zk.FlagEphemeral)
+		if !errors.Is(err, errSessionLost) {
+			return err
+		}
+		if err := waitSession(ctx, c, anySession); err != nil {
+			return err
+		}
+	}
 }
 
 // watchForeign has two sessions hold n data watches between them on the
@@ -182,7 +198,15 @@ func (t *Tree) watchForeign(ctx context.Context, servers []string, plain []strin
 		if err != nil {
 			return err
 		}
-		if err := t.watchAll(ctx, c, plain[:min(per, n-s*per)]); err != nil {
+		// The session expired, its watches went with it: set again, on
+		// the session go-zookeeper opened in its place.
+		err = t.watchAll(ctx, c, plain[:min(per, n-s*per)])
+		for errors.Is(err, errSessionLost) {
+			if err = waitSession(ctx, c, anySession); err == nil {
+				err = t.watchAll(ctx, c, plain[:min(per, n-s*per)])
+			}
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -196,42 +220,4 @@ func curatorPrefix() string {
 	_, _ = rand.Read(b[:])
 	h := hex.EncodeToString(b[:])
 	return fmt.Sprintf("_c_%s-%s-%s-%s-%s-lock-", h[:8], h[8:12], h[12:16], h[16:20], h[20:])
-}
-
-// maxTries bounds the requests made for one watch across reconnects.
-const maxTries = 5
-
-// reconnectWait bounds how long a request cut off by a reconnect waits for
-// its session: longer than that, the session has expired.
-const reconnectWait = time.Minute
-
-// waitSession waits until c has its session again after a reconnect, and
-// reports whether it has.
-func waitSession(ctx context.Context, c *zk.Conn) bool {
-	deadline := time.Now().Add(reconnectWait)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if c.State() == zk.StateHasSession {
-			return true
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return false
-}
-
-// protectedMade reports whether the nodes named parents[i]/prefixes[i]<seq>
-// were made, by the first parent's children, and if so fills created
-// with their paths.
-func protectedMade(c *zk.Conn, parents, prefixes, created []string) (bool, error) {
-	for i, p := range parents {
-		children, _, err := c.Children(p)
-		if err != nil {
-			return false, err
-		}
-		j := slices.IndexFunc(children, func(n string) bool { return strings.HasPrefix(n, prefixes[i]) })
-		if j < 0 {
-			return false, nil // a multi makes all of its nodes or none
-		}
-		created[i] = p + "/" + children[j]
-	}
-	return true, nil
 }
