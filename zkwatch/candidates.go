@@ -2,6 +2,7 @@ package zkwatch
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,14 +69,21 @@ func (d *discoverer) dump(ctx context.Context, owners bool) (map[string]words.Ep
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.wordTimeout())
 	defer cancel()
-	_, err := d.w.conn.ways(d.w.costs).AskEither(ctx, member, "dump", words.Reader{
+	// The answer is read whole before it is parsed: parsed as it came, on
+	// a loaded machine, it kept the member's connection (and the time
+	// counted against the member) for as long as this process took to
+	// parse it.
+	var text bytes.Buffer
+	via, err := d.w.conn.ways(d.w.costs).AskEither(ctx, member, "dump", words.Reader{
 		Text: func(r *bufio.Reader) error {
-			var err error
-			eph, err = words.ParseDump(r, keep, eph.Owners, contenderName)
+			_, err := r.WriteTo(&text)
 			return err
 		},
 		JSON: words.AdminEphemerals(&eph, keep, contenderName),
 	})
+	if err == nil && via == words.ViaWord {
+		eph, err = words.ParseDump(bufio.NewReader(&text), keep, eph.Owners, contenderName)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
