@@ -19,9 +19,12 @@ import (
 const sessionTimeout = 30 * time.Second
 
 // reconnectWait bounds how long a request cut off by a lost connection
-// waits for its session: longer than the session timeout, the session
-// has expired.
-const reconnectWait = sessionTimeout + 30*time.Second
+// waits for a session. An ensemble on a loaded machine can lose its
+// quorum (a member starved past its sync limit) and serve no client
+// until it has elected a leader again, which has taken over a minute;
+// past the session timeout the session has expired, and go-zookeeper
+// opens another, which a persistent node's create takes as it comes.
+const reconnectWait = 10 * time.Minute
 
 // errSessionLost is returned when a session came back as another one: the
 // old one expired, and its ephemeral nodes and watches are gone.

@@ -1,6 +1,7 @@
 package scale
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -36,6 +37,7 @@ var (
 	scaleIdle       = flag.Duration("scale.idle", 30*time.Second, "how long the UI is watched idle, once its walk has ended, for its CPU")
 	scaleWalkRate   = flag.Int("scale.walkrate", 20_000, "the UI's --walk-rate, so that its first walk ends before its idle CPU is measured")
 	scaleAdmin      = flag.Bool("scale.admin", true, "measure again on the same cluster with the default whitelist (srvr) and the AdminServer on")
+	scaleWords      = flag.Bool("scale.words", true, "measure on servers with every four-letter word allowed (false with -scale.admin: the AdminServer half alone)")
 	scaleRoundsN    = flag.Int("scale.rounds", 3, "interleaved rounds of the floor and the UI's full picture (floor, UI, floor, UI, …)")
 )
 
@@ -56,6 +58,13 @@ var (
 func BenchmarkScale(b *testing.B) {
 	bin := zklocksbin.Path(b)
 	var r scaleReport
+	if !*scaleWords && *scaleAdmin {
+		admin := scaleMeasure(b, bin, true, &r)
+		r.first = "ADMINSERVER (srvr only)"
+		admin.report(&r, nil)
+		r.print(os.Stdout)
+		return
+	}
 	words := scaleMeasure(b, bin, false, &r)
 	var admin *scaleFigures
 	if *scaleAdmin {
@@ -501,6 +510,9 @@ func (quietZK) Printf(string, ...any) {}
 // scaleReport prints the figures as a table.
 type scaleReport struct {
 	admin bool // rows carry the AdminServer run's figure
+	// first names the first column's run when it is not the
+	// four-letter words'.
+	first string
 	rows  [][6]string
 	notes []string
 }
@@ -545,7 +557,7 @@ func (r *scaleReport) note(format string, args ...any) {
 }
 
 func (r *scaleReport) print(w *os.File) {
-	head := [6]string{"FIGURE", "FOUR-LETTER WORDS", "ADMINSERVER (srvr only)", "TARGET", "FLOOR", "VERDICT"}
+	head := [6]string{"FIGURE", cmp.Or(r.first, "FOUR-LETTER WORDS"), "ADMINSERVER (srvr only)", "TARGET", "FLOOR", "VERDICT"}
 	widths := [6]int{}
 	for _, row := range append([][6]string{head}, r.rows...) {
 		for i, c := range row {
