@@ -41,8 +41,8 @@ UNITP        ?= 4
 LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockclient ./recording ./internal/testkit/peers ./ui
 test: deps vet
 	@second=$$(mktemp); trap 'rm -f "$$second"' EXIT; \
-	echo "$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos (beside the next; its output after it)"; \
-	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos >"$$second" 2>&1 & pid=$$!; \
+	echo "$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos ./internal/testkit/bigtree (beside the next; its output after it)"; \
+	$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos ./internal/testkit/bigtree >"$$second" 2>&1 & pid=$$!; \
 	echo "$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./..."; \
 	$(GO) test -race -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration' $(LONGEST) ./... && first=0 || first=$$?; \
 	wait $$pid && other=0 || other=$$?; \
@@ -70,7 +70,7 @@ FLAKEDIR   ?= $(or $(TMPDIR),/tmp)
 flakes: deps vet
 	@status=0; \
 	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-race.json -- -race -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration' $(LONGEST) ./... || status=$$?; \
-	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-norace.json -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos || status=$$?; \
+	$(GO) run ./tests/flakes -count $(FLAKECOUNT) -load $(FLAKELOAD) -raw $(FLAKEDIR)/flakes-norace.json -- -p $(TESTP) -parallel $(TESTPARALLEL) -timeout $$(( $(FLAKECOUNT) * 15 ))m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos ./internal/testkit/bigtree || status=$$?; \
 	exit $$status
 
 vet:
