@@ -39,10 +39,11 @@ UNITP        ?= 4
 # run's rounds), and alone after the first they left one core idle for
 # most of their half minute (see docs/testing.md, Test time).
 LONGEST      := ./internal/cli ./tests/e2e ./zkwatch ./lockclient ./recording ./internal/testkit/peers ./ui
-# The packages holding a TestIntegration… test, the longest first: the
-# others' race-built test binaries would be linked and run to find none
-# (about 20 s of CPU for 24 packages).
-INTEGRATION  := $(LONGEST) $(filter-out $(LONGEST),$(sort $(patsubst %/,%,$(dir $(shell grep -rl --include='*_test.go' -e '^func TestIntegration' .)))))
+# The packages holding a TestIntegration… test that -race builds (not
+# under //go:build !race), the longest first: the others' race-built test
+# binaries would be linked and run to find none (about 20 s of CPU for two
+# dozen packages).
+INTEGRATION  := $(LONGEST) $(filter-out $(LONGEST),$(sort $(patsubst %/,%,$(dir $(shell grep -rl --include='*_test.go' -e '^func TestIntegration' . | xargs grep -L '^//go:build.*!race')))))
 test: deps vet
 	@second=$$(mktemp); trap 'rm -f "$$second"' EXIT; \
 	echo "$(GO) test -count=1 -p $(TESTP) -parallel $(TESTPARALLEL) -timeout 15m -run '^TestIntegration(Chaos|Reconnect)' ./lockclient ./zkwatch ./tests/chaos ./internal/testkit/bigtree (beside the next; its output after it)"; \
