@@ -31,7 +31,7 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 	kazoo.WaitHeld(t, "h", 30*time.Second)
 	sid := fmt.Sprintf("sid=0x%x,", holder.Session)
 
-	old := connectionOf(t, zks.Addr(), sid)
+	old := clientOf(t, zks.Addr(), holder.Session)
 
 	stop := cpuload.Busy(20 * time.Second)
 	defer stop()
@@ -44,8 +44,14 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 	zktest.WaitUntil(t, 20*time.Second, func() string {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if cons, err := words.FourLetter(ctx, zks.Addr(), "cons"); err != nil || strings.Contains(cons, old) {
-			return fmt.Sprintf("the server still lists the dropped connection %s (%v)", old, err)
+		conns, err := consOf(ctx, zks.Addr())
+		if err != nil {
+			return fmt.Sprintf("the server's connections: %v", err)
+		}
+		for _, c := range conns {
+			if c.Client == old {
+				return "the server still lists the dropped connection " + old
+			}
 		}
 		return ""
 	})
@@ -72,24 +78,30 @@ func TestIntegrationCheckLiveHolderReconnecting(t *testing.T) {
 	})
 }
 
-// connectionOf returns the prefix ("/IP:PORT[") by which the server's cons
-// lists the connection of the session sid names ("sid=0x…,").
-func connectionOf(t *testing.T, addr, sid string) string {
+// consOf is the connections the server at addr lists in cons.
+func consOf(ctx context.Context, addr string) ([]words.Connection, error) {
+	text, err := words.FourLetter(ctx, addr, "cons")
+	if err != nil {
+		return nil, err
+	}
+	return words.ParseCons(text)
+}
+
+// clientOf returns the client address of the connection the server at
+// addr lists for session.
+func clientOf(t *testing.T, addr string, session int64) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cons, err := words.FourLetter(ctx, addr, "cons")
+	conns, err := consOf(ctx, addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(cons, "\n") {
-		if strings.Contains(line, sid) {
-			prefix, _, ok := strings.Cut(strings.TrimSpace(line), "[")
-			if ok {
-				return prefix + "["
-			}
+	for _, c := range conns {
+		if c.Session == session {
+			return c.Client
 		}
 	}
-	t.Fatalf("the server lists no connection of %s:\n%s", sid, cons)
+	t.Fatalf("the server lists no connection of session %#x: %+v", session, conns)
 	return ""
 }
