@@ -176,11 +176,11 @@ func (d *discoverer) dumpEvery() time.Duration {
 	if d.w.cfg.DumpEvery > 0 {
 		every = d.w.cfg.DumpEvery
 	}
-	switch live := d.persist.liveSet(); {
-	case live != 0 && live == d.persist.dumpedLive.Load():
+	switch {
+	case d.persist.sparesDump():
 		// The watch has told of every node created since the last dump.
 		return max(every*persistSlowdown, persistDumpEvery)
-	case live != 0:
+	case d.persist.live.Load():
 		// The watch finds new locks at once; dump only makes up for
 		// what it could not tell before it was set.
 		every *= persistSlowdown

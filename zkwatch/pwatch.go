@@ -150,14 +150,20 @@ func (ps *persistState) liveSet() int64 {
 	return ps.sets.Load()
 }
 
+// sparesDump reports whether the last dump was asked while the watch was
+// live and it has stayed live since (PersistentWatch.SparesDump).
+func (ps *persistState) sparesDump() bool {
+	live := ps.liveSet()
+	return live != 0 && live == ps.dumpedLive.Load()
+}
+
 // describe returns what Discovery says of the watch.
 func (ps *persistState) describe() PersistentWatch {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
 	d := ps.desc
 	d.Live = ps.live.Load()
-	live := ps.liveSet()
-	d.SparesDump = live != 0 && live == ps.dumpedLive.Load()
+	d.SparesDump = ps.sparesDump()
 	d.Queued = len(ps.queue)
 	if ps.reread != nil {
 		d.Rereading, d.RereadReads = true, ps.reread.Reads()
