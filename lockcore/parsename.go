@@ -90,7 +90,7 @@ func ParseName(name string) Name {
 
 // cutGUID splits "<uuid>-rest" or "<32 hex>-rest".
 func cutGUID(s string) (id, rest string, ok bool) {
-	if len(s) > 37 && isUUID(s[:36]) && s[36] == '-' {
+	if len(s) > 37 && uuidAt(s) && s[36] == '-' {
 		return s[:36], s[37:], true
 	}
 	if len(s) > 33 && isHex(s[:32], 32) && s[32] == '-' {
@@ -140,46 +140,8 @@ func splitSeq(name string) (body, seq string, ok bool) {
 	return name, "", false
 }
 
-func isDecimal(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isDecimal(s string) bool { return s != "" && allDigitBytes(s) }
 
 func isHex(s string, n int) bool {
-	if len(s) != n || n == 0 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		switch i {
-		case 8, 13, 18, 23:
-			if s[i] != '-' {
-				return false
-			}
-		default:
-			if !isHex(s[i:i+1], 1) {
-				return false
-			}
-		}
-	}
-	return true
+	return n > 0 && len(s) == n && byteRun(s, hexByte) == n
 }
