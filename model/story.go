@@ -102,11 +102,7 @@ type StoryHold struct {
 	Frozen []StoryFrozen `json:"frozen,omitempty"`
 	// Audit is the operator's audit line of a forced end.
 	Audit string `json:"audit,omitempty"`
-	// DeletedBy, SessionTimeout and LastHeard are what a transaction
-	// log says of its end (see LogEnd).
-	DeletedBy      string        `json:"deleted_by,omitempty"`
-	SessionTimeout time.Duration `json:"session_timeout_ns,omitempty"`
-	LastHeard      time.Time     `json:"last_heard,omitzero"`
+	StoryLogEnd
 }
 
 // StoryWait is one waiter's wait.
@@ -124,7 +120,14 @@ type StoryWait struct {
 	// not known).
 	AtMost bool   `json:"waited_at_most,omitempty"`
 	Audit  string `json:"audit,omitempty"`
-	// DeletedBy, SessionTimeout and LastHeard: as StoryHold's.
+	StoryLogEnd
+}
+
+// StoryLogEnd is what a transaction log says of a hold's or wait's end
+// (see LogEnd): the session that deleted its node when another than its
+// own did, its own session's timeout, and when its client was last heard
+// from. It is zero when no log said, and for a wait that was granted.
+type StoryLogEnd struct {
 	DeletedBy      string        `json:"deleted_by,omitempty"`
 	SessionTimeout time.Duration `json:"session_timeout_ns,omitempty"`
 	LastHeard      time.Time     `json:"last_heard,omitzero"`

@@ -29,11 +29,9 @@ type foldedSpan struct {
 // action that ended it, its holder's freezes, and what a transaction log
 // said of its ending.
 type spanExtra struct {
-	audit          string
-	frozen         []StoryFrozen
-	deletedBy      string
-	sessionTimeout time.Duration
-	lastHeard      time.Time
+	audit  string
+	frozen []StoryFrozen
+	logEnd StoryLogEnd
 }
 
 // extraOf is what entries, a finished span's node's, say of sp beyond
@@ -44,8 +42,8 @@ func extraOf(sp Span, entries []HistoryEntry) *spanExtra {
 	if sp.Hold {
 		x.frozen = frozenIn(entries, sp, sp.To)
 	}
-	x.deletedBy, x.sessionTimeout, x.lastHeard = logEndOf(entries, sp)
-	if x.audit == "" && x.frozen == nil && x.deletedBy == "" && x.sessionTimeout == 0 && x.lastHeard.IsZero() {
+	x.logEnd = logEndOf(entries, sp)
+	if x.audit == "" && x.frozen == nil && x.logEnd.DeletedBy == "" && x.logEnd.SessionTimeout == 0 && x.logEnd.LastHeard.IsZero() {
 		return nil
 	}
 	return &x
@@ -55,7 +53,7 @@ func extraOf(sp Span, entries []HistoryEntry) *spanExtra {
 func (f *foldedSpan) hold() StoryHold {
 	h := holdOf(f.span, nil, f.span.To)
 	if x := f.extra; x != nil {
-		h.Audit, h.Frozen, h.DeletedBy, h.SessionTimeout, h.LastHeard = x.audit, x.frozen, x.deletedBy, x.sessionTimeout, x.lastHeard
+		h.Audit, h.Frozen, h.StoryLogEnd = x.audit, x.frozen, x.logEnd
 	}
 	return h
 }
@@ -67,7 +65,7 @@ func (f *foldedSpan) wait(granted, late bool) StoryWait {
 	if x := f.extra; x != nil {
 		w.Audit = x.audit
 		if !granted {
-			w.DeletedBy, w.SessionTimeout, w.LastHeard = x.deletedBy, x.sessionTimeout, x.lastHeard
+			w.StoryLogEnd = x.logEnd
 		}
 	}
 	return w

@@ -1,26 +1,22 @@
 package model
 
-import (
-	"time"
+import "github.com/zklocks/zklocks/lockcore"
 
-	"github.com/zklocks/zklocks/lockcore"
-)
-
-// logEndOf is what a transaction log said of the end of the span sp: the
-// deleting session (another than its owner), its own session's timeout,
-// and when its client was last heard from.
-func logEndOf(log []HistoryEntry, sp Span) (deletedBy string, timeout time.Duration, lastHeard time.Time) {
+// logEndOf is what a transaction log said of the end of the span sp,
+// from its node's entries log.
+func logEndOf(log []HistoryEntry, sp Span) StoryLogEnd {
 	if sp.To.IsZero() {
-		return "", 0, time.Time{}
+		return StoryLogEnd{}
 	}
 	for _, h := range log {
 		if h.Node != sp.Node || !h.At.Equal(sp.To) || (h.Change != Released && h.Change != Left) {
 			continue
 		}
+		e := StoryLogEnd{SessionTimeout: h.Log.SessionTimeout, LastHeard: h.Log.LastHeard}
 		if h.Log.DeletedBy != 0 {
-			deletedBy = lockcore.SessionHex(h.Log.DeletedBy)
+			e.DeletedBy = lockcore.SessionHex(h.Log.DeletedBy)
 		}
-		return deletedBy, h.Log.SessionTimeout, h.Log.LastHeard
+		return e
 	}
-	return "", 0, time.Time{}
+	return StoryLogEnd{}
 }

@@ -90,8 +90,7 @@ func holdOf(sp Span, log []HistoryEntry, to time.Time) StoryHold {
 	}
 	h := StoryHold{Session: spanSession(sp), Node: sp.Node, Granted: sp.From, Start: start, OutOfOrder: sp.OutOfOrder,
 		Ended: sp.To, End: end, Held: max(ended.Sub(sp.From), 0), AtLeast: start == StartBefore || start == StartLate,
-		Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit}
-	h.DeletedBy, h.SessionTimeout, h.LastHeard = logEndOf(log, sp)
+		Disconnected: sp.Disconnected, Frozen: frozenIn(log, sp, ended), Audit: audit, StoryLogEnd: logEndOf(log, sp)}
 	return h
 }
 
@@ -115,7 +114,7 @@ func waitOf(sp Span, log []HistoryEntry, to time.Time, granted, late bool) Story
 	wt := StoryWait{Session: spanSession(sp), Node: sp.Node, Joined: sp.From, Start: start, Ended: sp.To, End: end,
 		Waited: max(ended.Sub(sp.From), 0), AtLeast: start == StartBefore || start == StartLate, AtMost: atMost, Audit: audit}
 	if end != EndGranted {
-		wt.DeletedBy, wt.SessionTimeout, wt.LastHeard = logEndOf(log, sp)
+		wt.StoryLogEnd = logEndOf(log, sp)
 	}
 	return wt
 }

@@ -60,7 +60,7 @@ func (fs *folds) encodable(f foldedSpan) bool {
 		return false
 	}
 	if x := f.extra; x != nil {
-		if !encodableTime(x.lastHeard) {
+		if !encodableTime(x.logEnd.LastHeard) {
 			return false
 		}
 		for _, z := range x.frozen {
@@ -175,9 +175,9 @@ func (c *foldCoder) appendSpan(buf []byte, f foldedSpan) []byte {
 		buf = c.appendTime(buf, z.Woke)
 		buf = binary.AppendVarint(buf, int64(z.Timeout))
 	}
-	buf = appendString(buf, x.deletedBy)
-	buf = binary.AppendVarint(buf, int64(x.sessionTimeout))
-	return c.appendTime(buf, x.lastHeard)
+	buf = appendString(buf, x.logEnd.DeletedBy)
+	buf = binary.AppendVarint(buf, int64(x.logEnd.SessionTimeout))
+	return c.appendTime(buf, x.logEnd.LastHeard)
 }
 
 // span decodes a span appendSpan encoded.
@@ -259,15 +259,15 @@ func (c *foldCoder) extra(f foldedSpan, data []byte) (foldedSpan, []byte, error)
 		z.Timeout = time.Duration(d)
 		x.frozen = append(x.frozen, z)
 	}
-	if x.deletedBy, data, err = readString(data); err != nil {
+	if x.logEnd.DeletedBy, data, err = readString(data); err != nil {
 		return f, nil, err
 	}
 	var d int64
 	if d, data, err = varint(data); err != nil {
 		return f, nil, err
 	}
-	x.sessionTimeout = time.Duration(d)
-	x.lastHeard, data, err = c.time(data)
+	x.logEnd.SessionTimeout = time.Duration(d)
+	x.logEnd.LastHeard, data, err = c.time(data)
 	return f, data, err
 }
 

@@ -108,7 +108,7 @@ func TestFoldedSpansComeBackAsTheyWere(t *testing.T) {
 	zone := time.FixedZone("X", 3600)
 	spans := []foldedSpan{
 		{seq: 3, span: Span{Session: 7, Node: "/l/n1", From: t0, To: t0.Add(time.Second), EndedBy: EndedByOwner},
-			extra: &spanExtra{deletedBy: "0x9", sessionTimeout: time.Second, lastHeard: t0.Local(),
+			extra: &spanExtra{logEnd: StoryLogEnd{DeletedBy: "0x9", SessionTimeout: time.Second, LastHeard: t0.Local()},
 				frozen: []StoryFrozen{{From: t0, Seen: t0.Add(time.Millisecond), Timeout: time.Second}}}},
 		{seq: 5, span: Span{Session: 7, Node: "/l/n1", Hold: true, Granted: true, From: t0.Add(time.Second), To: t0.In(zone).Add(2 * time.Second),
 			EndedBy: "something new"}},
@@ -131,8 +131,7 @@ func TestFoldedSpansComeBackAsTheyWere(t *testing.T) {
 			t.Errorf("span %d: got %+v, want %+v", i, got[i], spans[i])
 			continue
 		}
-		if x, y := got[i].extra, spans[i].extra; x != nil && (x.audit != y.audit || x.deletedBy != y.deletedBy ||
-			x.sessionTimeout != y.sessionTimeout || x.lastHeard != y.lastHeard || len(x.frozen) != len(y.frozen) ||
+		if x, y := got[i].extra, spans[i].extra; x != nil && (x.audit != y.audit || x.logEnd != y.logEnd || len(x.frozen) != len(y.frozen) ||
 			(len(x.frozen) > 0 && x.frozen[0] != y.frozen[0])) {
 			t.Errorf("span %d's extra: got %+v, want %+v", i, *x, *y)
 		}

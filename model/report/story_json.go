@@ -204,9 +204,7 @@ func (w *jsonOut) hold(h *model.StoryHold) {
 		w.list("frozen", false, len(h.Frozen), func(i int) { w.frozen(&h.Frozen[i]) })
 	}
 	w.strOmit("audit", h.Audit)
-	w.strOmit("deleted_by", h.DeletedBy)
-	w.intOmit("session_timeout_ns", int64(h.SessionTimeout))
-	w.timeOmit("last_heard", h.LastHeard)
+	w.logEnd(&h.StoryLogEnd)
 	w.close('}')
 }
 
@@ -222,10 +220,15 @@ func (w *jsonOut) wait(v *model.StoryWait) {
 	w.boolOmit("waited_at_least", v.AtLeast)
 	w.boolOmit("waited_at_most", v.AtMost)
 	w.strOmit("audit", v.Audit)
-	w.strOmit("deleted_by", v.DeletedBy)
-	w.intOmit("session_timeout_ns", int64(v.SessionTimeout))
-	w.timeOmit("last_heard", v.LastHeard)
+	w.logEnd(&v.StoryLogEnd)
 	w.close('}')
+}
+
+// logEnd writes e's members into the open hold or wait.
+func (w *jsonOut) logEnd(e *model.StoryLogEnd) {
+	w.strOmit("deleted_by", e.DeletedBy)
+	w.intOmit("session_timeout_ns", int64(e.SessionTimeout))
+	w.timeOmit("last_heard", e.LastHeard)
 }
 
 func (w *jsonOut) frozen(f *model.StoryFrozen) {

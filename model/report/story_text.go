@@ -75,7 +75,7 @@ func writeHolds(b *strings.Builder, holds []model.StoryHold, loc *time.Location)
 		for _, f := range h.Frozen {
 			fmt.Fprintf(b, "      %s\n", frozenWords(f, h, loc))
 		}
-		writeLogEnd(b, h.End, h.DeletedBy, h.SessionTimeout, h.LastHeard, loc)
+		writeLogEnd(b, h.End, h.StoryLogEnd, loc)
 		if h.Audit != "" {
 			fmt.Fprintf(b, "      audit: %s\n", model.Printable(h.Audit))
 		}
@@ -94,7 +94,7 @@ func writeWaits(b *strings.Builder, waits []model.StoryWait, loc *time.Location)
 			fmt.Fprintf(b, "; waited %s; %s at %s\n", waitedWords(wt), endWords(wt.End), storyTime(wt.Ended, loc))
 		}
 		fmt.Fprintf(b, "      node %s\n", model.Printable(wt.Node))
-		writeLogEnd(b, wt.End, wt.DeletedBy, wt.SessionTimeout, wt.LastHeard, loc)
+		writeLogEnd(b, wt.End, wt.StoryLogEnd, loc)
 		if wt.Audit != "" {
 			fmt.Fprintf(b, "      audit: %s\n", model.Printable(wt.Audit))
 		}
@@ -175,20 +175,20 @@ func endWords(end string) string {
 	return end
 }
 
-// writeLogEnd writes what a transaction log said of an ending.
-func writeLogEnd(b *strings.Builder, end, deletedBy string, timeout time.Duration, lastHeard time.Time, loc *time.Location) {
-	if deletedBy != "" {
-		fmt.Fprintf(b, "      deleted by session %s, not its own\n", deletedBy)
+// writeLogEnd writes what a transaction log said of an ending, end.
+func writeLogEnd(b *strings.Builder, end string, e model.StoryLogEnd, loc *time.Location) {
+	if e.DeletedBy != "" {
+		fmt.Fprintf(b, "      deleted by session %s, not its own\n", e.DeletedBy)
 	}
 	if end != model.EndExpired && end != model.EndClosed {
 		return
 	}
 	var parts []string
-	if timeout > 0 {
-		parts = append(parts, "session timeout "+timeout.String())
+	if e.SessionTimeout > 0 {
+		parts = append(parts, "session timeout "+e.SessionTimeout.String())
 	}
-	if !lastHeard.IsZero() {
-		parts = append(parts, "its session's last transaction at "+storyTime(lastHeard, loc))
+	if !e.LastHeard.IsZero() {
+		parts = append(parts, "its session's last transaction at "+storyTime(e.LastHeard, loc))
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(b, "      %s\n", strings.Join(parts, "; "))
