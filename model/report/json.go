@@ -4,7 +4,6 @@ import (
 	"github.com/zklocks/zklocks/model"
 
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"time"
@@ -112,61 +111,6 @@ type clientJSON struct {
 	Client     *string `json:"client"`
 	Member     *string `json:"member"`
 	ClientNote string  `json:"client_note,omitempty"`
-}
-
-type participantJSON struct {
-	Node            string   `json:"node"`
-	Path            string   `json:"path"`
-	Recipe          string   `json:"recipe"`
-	Seq             *int64   `json:"seq"`
-	Mode            string   `json:"mode"`
-	Role            string   `json:"role"`
-	Position        int      `json:"position"`
-	Session         *string  `json:"session"`
-	Ephemeral       bool     `json:"ephemeral"`
-	Watches         *string  `json:"watches"`
-	WatchesChildren bool     `json:"watches_children,omitempty"`
-	WatchesUnknown  bool     `json:"watches_unknown,omitempty"`
-	Chain           []string `json:"chain"`
-	ChainCut        bool     `json:"chain_truncated,omitempty"`
-	Watchers        []string `json:"watchers"`
-	// Pending: the node is listed, not read yet; token, ctime and age_ms
-	// are then null, held_how "pending", and there is no data.
-	Pending         bool    `json:"pending,omitempty"`
-	Token           *int64  `json:"token"`
-	Ctime           *string `json:"ctime"`
-	AgeMs           *int64  `json:"age_ms"`
-	HeldMs          *int64  `json:"held_ms,omitempty"`
-	HeldExact       *bool   `json:"held_exact,omitempty"`
-	HeldAtLeastMs   *int64  `json:"held_at_least_ms,omitempty"`
-	HeldHow         string  `json:"held_how,omitempty"`
-	Data            *string `json:"data,omitempty"`
-	DataB64         *string `json:"data_b64,omitempty"`
-	DataTruncated   bool    `json:"data_truncated,omitempty"`
-	DataUnreadable  string  `json:"data_unreadable,omitempty"`
-	Note            string  `json:"note,omitempty"`
-	Identity        string  `json:"identity,omitempty"`
-	PartOf          string  `json:"part_of,omitempty"`
-	Connection      *string `json:"connection"`
-	ExpiresWithinMs *int64  `json:"expires_within_ms"`
-	clientJSON
-	// LastClient, LastServer and LastSeen: where and when a server last
-	// listed the session's client, once none lists it (lockcore.Link).
-	LastClient string `json:"last_client,omitempty"`
-	LastServer string `json:"last_server,omitempty"`
-	LastSeen   string `json:"last_seen,omitempty"`
-	LastName   string `json:"last_client_name,omitempty"`
-	// Liveness is what the servers' traffic counters tell of the client
-	// (lockcore.Liveness): "talking", "silent", "disconnected" or
-	// "unknown"; null for a node no session owns. A silent session's
-	// figures: how long its member had heard nothing (a lower bound), as
-	// of when it was asked, its timeout, and how long it has left if it
-	// stays silent.
-	Liveness          *string `json:"liveness"`
-	SilentMs          *int64  `json:"silent_ms,omitempty"`
-	SilentAsOf        string  `json:"silent_as_of,omitempty"`
-	SessionTimeoutMs  *int64  `json:"session_timeout_ms,omitempty"`
-	ExpiresIfSilentMs *int64  `json:"expires_if_silent_within_ms,omitempty"`
 }
 
 // endedJSON is a hold or wait that ended, as the event log tells it:
@@ -299,76 +243,6 @@ func anomalyToJSON(a lockcore.Anomaly) anomalyJSON {
 		nodes = []string{}
 	}
 	return anomalyJSON{Kind: string(a.Kind), Node: a.Node, Nodes: nodes, Session: session(a.Session), Detail: a.Detail}
-}
-
-func participantToJSON(p lockcore.Participant, k lockcore.Link) participantJSON {
-	j := participantJSON{Node: p.Node, Path: p.Path, Recipe: string(p.Recipe), Mode: string(p.Mode),
-		Role: string(p.Role), Position: p.Position, Session: session(p.Session), Ephemeral: p.Ephemeral,
-		Chain: p.Chain, ChainCut: p.ChainCut, Watchers: sessions(p.Watchers),
-		DataTruncated: p.DataTruncated, Note: p.Note, PartOf: p.PartOf, WatchesUnknown: p.WatchesUnknown, Identity: p.Identity}
-	if !p.Pending {
-		token, ctime, age := p.Token, p.Ctime.UTC().Format(time.RFC3339Nano), p.Age.Milliseconds()
-		j.Token, j.Ctime, j.AgeMs = &token, &ctime, &age
-	}
-	switch {
-	case p.Pending:
-		j.Pending = true
-		if p.Role == lockcore.RoleHolder {
-			j.HeldHow = string(lockcore.HoldPending)
-		}
-	case p.Role == lockcore.RoleHolder:
-		held, exact := p.Hold.Max.Milliseconds(), p.Hold.Exact()
-		j.HeldMs, j.HeldExact, j.HeldHow = &held, &exact, string(p.Hold.How)
-		if !exact {
-			least := p.Hold.Min.Milliseconds()
-			j.HeldAtLeastMs = &least
-		}
-	}
-	if p.HasSeq {
-		seq := p.Seq
-		j.Seq = &seq
-	}
-	if k.State != "" {
-		state := string(k.State)
-		j.Connection = &state
-	}
-	if k.State == lockcore.LinkDisconnected && k.ExpiryKnown() {
-		ms := k.ExpiresWithin.Milliseconds()
-		j.ExpiresWithinMs = &ms
-	}
-	if k.LastClient != "" {
-		j.LastClient, j.LastServer, j.LastName = k.LastClient, k.LastServer, k.LastName
-		j.LastSeen = k.LastSeen.UTC().Format(time.RFC3339Nano)
-	}
-	if p.Session != 0 {
-		live := string(k.Liveness())
-		j.Liveness = &live
-	}
-	if sl := k.Silent; sl.For > 0 {
-		silent, timeout, left := sl.For.Milliseconds(), sl.Timeout.Milliseconds(), (sl.Timeout - sl.For).Milliseconds()
-		j.SilentMs, j.SessionTimeoutMs, j.ExpiresIfSilentMs = &silent, &timeout, &left
-		j.SilentAsOf = sl.At.UTC().Format(time.RFC3339Nano)
-	}
-	if p.Watches != nil {
-		j.Watches, j.WatchesChildren = &p.Watches.Node, p.Watches.Children
-	}
-	if j.Chain == nil {
-		j.Chain = []string{}
-	}
-	switch {
-	case p.Pending:
-		// Nothing of the data is known, not even whether there is any.
-	case p.DataDenied:
-		j.DataUnreadable = "acl"
-	default:
-		if text, ok := model.DataText(p.Data, p.DataTruncated); ok {
-			j.Data = &text
-		} else {
-			b64 := base64.StdEncoding.EncodeToString(p.Data)
-			j.DataB64 = &b64
-		}
-	}
-	return j
 }
 
 func endedToJSON(e model.Ended) endedJSON {
