@@ -38,46 +38,32 @@ func (h HadoopActive) String() string {
 func DecodeHadoopActive(data []byte) (HadoopActive, bool) {
 	var h HadoopActive
 	var hasHost, hasPort bool
-	for len(data) > 0 {
-		num, typ, n := protowire.ConsumeTag(data)
-		if n < 0 {
-			return HadoopActive{}, false
-		}
-		data = data[n:]
-		switch {
-		case typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(data)
-			if n < 0 || !utf8.Valid(v) {
-				return HadoopActive{}, false
+	ok := eachField(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) bool {
+		switch typ {
+		case protowire.BytesType:
+			if !utf8.Valid(b) {
+				return false
 			}
-			data = data[n:]
 			switch num {
 			case 1:
-				h.Cluster = string(v)
+				h.Cluster = string(b)
 			case 2:
-				h.ID = string(v)
+				h.ID = string(b)
 			case 3:
-				h.Hostname, hasHost = string(v), true
+				h.Hostname, hasHost = string(b), true
 			}
-		case typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(data)
-			if n < 0 {
-				return HadoopActive{}, false
-			}
-			data = data[n:]
+		case protowire.VarintType:
 			switch num {
 			case 4:
 				h.Port, hasPort = int32(v), true
 			case 5:
 				h.ZKFCPort = int32(v)
 			}
-		default:
-			n := protowire.ConsumeFieldValue(num, typ, data)
-			if n < 0 {
-				return HadoopActive{}, false
-			}
-			data = data[n:]
 		}
+		return true
+	})
+	if !ok {
+		return HadoopActive{}, false
 	}
 	h.NameNode = hasHost && hasPort
 	return h, h.ID != ""

@@ -63,7 +63,7 @@ func DecodeHBaseMaster(data []byte) (HBaseMaster, bool) {
 		return HBaseMaster{}, false
 	}
 	m := HBaseMaster{ProcessID: id}
-	ok = eachField(body[len(hbasePBMagic):], func(num protowire.Number, v uint64, b []byte) bool {
+	ok = eachField(body[len(hbasePBMagic):], func(num protowire.Number, _ protowire.Type, v uint64, b []byte) bool {
 		switch num {
 		case 1:
 			return b != nil && decodeServerName(b, &m.Server)
@@ -78,7 +78,7 @@ func DecodeHBaseMaster(data []byte) (HBaseMaster, bool) {
 }
 
 func decodeServerName(b []byte, s *HBaseServerName) bool {
-	return eachField(b, func(num protowire.Number, v uint64, raw []byte) bool {
+	return eachField(b, func(num protowire.Number, _ protowire.Type, v uint64, raw []byte) bool {
 		switch num {
 		case 1:
 			s.Host = string(raw)
@@ -89,37 +89,6 @@ func decodeServerName(b []byte, s *HBaseServerName) bool {
 		}
 		return true
 	})
-}
-
-// eachField calls f with each field of a protobuf message: a varint's
-// value, or a length-delimited field's bytes (nil for other types). It is
-// false when the message is malformed or f says so.
-func eachField(msg []byte, f func(num protowire.Number, v uint64, b []byte) bool) bool {
-	for len(msg) > 0 {
-		num, typ, n := protowire.ConsumeTag(msg)
-		if n < 0 {
-			return false
-		}
-		msg = msg[n:]
-		var v uint64
-		var b []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(msg)
-		case protowire.BytesType:
-			b, n = protowire.ConsumeBytes(msg)
-			if b == nil {
-				b = []byte{}
-			}
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, msg)
-		}
-		if n < 0 || !f(num, v, b) {
-			return false
-		}
-		msg = msg[n:]
-	}
-	return true
 }
 
 // ParseHBaseServerName reads "host,port,startcode", a backup master's

@@ -27,10 +27,10 @@ func DecodeHBaseTableLock(data []byte) (HBaseTableLock, bool) {
 		return HBaseTableLock{}, false
 	}
 	var l HBaseTableLock
-	ok = eachField(body[len(hbasePBMagic):], func(num protowire.Number, v uint64, b []byte) bool {
+	ok = eachField(body[len(hbasePBMagic):], func(num protowire.Number, _ protowire.Type, v uint64, b []byte) bool {
 		switch num {
 		case 1:
-			return b != nil && eachField(b, func(num protowire.Number, _ uint64, s []byte) bool {
+			return b != nil && eachField(b, func(num protowire.Number, _ protowire.Type, _ uint64, s []byte) bool {
 				switch num {
 				case 1:
 					l.Namespace = string(s)
