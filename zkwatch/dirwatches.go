@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/zklocks/zklocks/zkwatch/tick"
 )
 
 // Directory watches: how a new lock is seen at once rather than at the
@@ -114,7 +116,7 @@ func (dw *dirWatches) drop(dir string) {
 
 // pollDirs lists the polled directories when each is due, until ctx ends.
 func (d *discoverer) pollDirs(ctx context.Context) {
-	onTick(ctx, dirPollEvery/10, func() {
+	tick.Every(ctx, dirPollEvery/10, func() {
 		now := time.Now()
 		var due []string
 		d.w.mu.Lock()

@@ -3,6 +3,8 @@ package zkwatch
 import (
 	"context"
 	"time"
+
+	"github.com/zklocks/zklocks/zkwatch/tick"
 )
 
 // Discovery says how the watcher finds locks and how far it has got. It
@@ -95,7 +97,7 @@ const walkProgressEvery = time.Second
 // way, so that the status bar can say how far it has got; between walks
 // it only looks, without making the whole report.
 func (d *discoverer) walkProgress(ctx context.Context) {
-	onTick(ctx, walkProgressEvery, func() {
+	tick.Every(ctx, walkProgressEvery, func() {
 		d.w.mu.Lock()
 		walking := d.progress.Walking
 		d.w.mu.Unlock()
@@ -103,20 +105,6 @@ func (d *discoverer) walkProgress(ctx context.Context) {
 			d.emitDiscovery(ctx)
 		}
 	})
-}
-
-// onTick calls f every period until ctx ends.
-func onTick(ctx context.Context, period time.Duration, f func()) {
-	tick := time.NewTicker(period)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		f()
-	}
 }
 
 // nextWalk is when the next walk may start.

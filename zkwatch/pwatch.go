@@ -10,6 +10,7 @@ import (
 
 	"github.com/zklocks/zklocks/zkwatch/jute"
 	"github.com/zklocks/zklocks/zkwatch/session"
+	"github.com/zklocks/zklocks/zkwatch/tick"
 )
 
 // The persistent recursive watch: on ZooKeeper 3.6 and later, one watch
@@ -218,7 +219,7 @@ func (d *discoverer) persistentLoop(ctx context.Context) {
 		wait = time.Second
 		if first {
 			d.loops.Go(func() { d.persistentQueue(ctx) })
-			d.loops.Go(func() { onTick(ctx, time.Second, func() { d.persistTick(ctx) }) })
+			d.loops.Go(func() { tick.Every(ctx, time.Second, func() { d.persistTick(ctx) }) })
 		}
 		ps.sets.Add(1)
 		ps.live.Store(true)

@@ -14,6 +14,7 @@ import (
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/tick"
 )
 
 // auditPoll is how often the audit log is looked at for new lines: a
@@ -29,16 +30,7 @@ const auditPoll = 500 * time.Millisecond
 func followAudit(ctx context.Context, path string, roots []string, tell func(lockcore.Action), warn func(error)) {
 	f := &auditFollower{path: path, roots: roots, tell: tell, warn: warn}
 	f.offset, f.file = f.size()
-	t := time.NewTicker(auditPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			f.read()
-		}
-	}
+	tick.Every(ctx, auditPoll, f.read)
 }
 
 type auditFollower struct {

@@ -58,6 +58,7 @@ var leaves = []string{
 	module + "/zkwatch/words", // asking members and reading their answers
 	module + "/zkwatch/jute",  // ZooKeeper's record encoding: the wire and the transaction log
 	module + "/zkwatch/sasl",  // the client side of SASL mechanisms
+	module + "/zkwatch/tick",  // a function called on a period
 }
 
 // TestLeavesImportNothingOfZklocks lists each leaf package's own
