@@ -35,14 +35,43 @@ const (
 	walkShare = 0.1
 )
 
-// dumpMember picks the member to ask for dump: the one the session is
-// connected to, which is known to answer, else the first.
-func (d *discoverer) dumpMember() string {
+// sessionMember is the member the session is connected to, which is
+// known to answer, else the first.
+func (d *discoverer) sessionMember() string {
 	cur := d.w.conn.zk.Server()
 	if slices.Contains(d.w.conn.target.Servers, cur) {
 		return cur
 	}
 	return d.w.conn.target.Servers[0]
+}
+
+// dumpMember picks the member to ask for dump. Every member lists every
+// session's ephemeral nodes, so the dump goes to the member whose asks
+// took least of its time over the last minute, the session's own last
+// among equals: it already serves every read, and one member asked every
+// dump paid for them alone. A failed dump is asked of the session's
+// member again (see dump).
+func (d *discoverer) dumpMember() string {
+	own := d.sessionMember()
+	best, least := own, d.w.costs.Spent(own)
+	for _, m := range d.w.conn.target.Servers {
+		if t := d.w.costs.Spent(m); m != own && (t < least || t == least && best == own) {
+			best, least = m, t
+		}
+	}
+	return best
+}
+
+// dumpNext is the earliest time a dump may be asked again, of whichever
+// member: each dump's cost paces the next, wherever it goes.
+func (d *discoverer) dumpNext(every time.Duration) time.Time {
+	var next time.Time
+	for _, m := range d.w.conn.target.Servers {
+		if t := d.w.costs.Next(m, "dump", every); t.After(next) {
+			next = t
+		}
+	}
+	return next
 }
 
 // dump asks a member for its dump (the four-letter word, or the
@@ -52,6 +81,16 @@ func (d *discoverer) dumpMember() string {
 // the roots, by chroot-relative path (else nil).
 func (d *discoverer) dump(ctx context.Context, owners bool) (map[string]words.EphemeralParent, *dumpOwners, error) {
 	member := d.dumpMember()
+	candidates, owned, err := d.dumpOf(ctx, member, owners)
+	if own := d.sessionMember(); err != nil && member != own && ctx.Err() == nil {
+		// The member may be down, or refuse what the session's does not.
+		candidates, owned, err = d.dumpOf(ctx, own, owners)
+	}
+	return candidates, owned, err
+}
+
+// dumpOf is dump asked of member.
+func (d *discoverer) dumpOf(ctx context.Context, member string, owners bool) (map[string]words.EphemeralParent, *dumpOwners, error) {
 	var before int64
 	if owners {
 		var err error

@@ -187,7 +187,7 @@ func (d *discoverer) dumpLoop(ctx context.Context) {
 			return
 		}
 		every := d.dumpEvery()
-		wait := max(time.Until(d.w.costs.Next(d.dumpMember(), "dump", every)), min(every/10, dumpRecheck))
+		wait := max(time.Until(d.dumpNext(every)), min(every/10, dumpRecheck))
 		if wait > dumpRecheck {
 			// The pace may change meanwhile: the persistent watch
 			// lost makes dump the way to find new locks again.
@@ -198,7 +198,7 @@ func (d *discoverer) dumpLoop(ctx context.Context) {
 			return
 		case <-time.After(wait):
 		}
-		if !d.w.costs.Due(d.dumpMember(), "dump", d.dumpEvery()) {
+		if time.Now().Before(d.dumpNext(d.dumpEvery())) {
 			continue
 		}
 		if d.dumpRound(ctx, false) {

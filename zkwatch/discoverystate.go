@@ -82,7 +82,7 @@ func (d *discoverer) elsewhereWithin() time.Duration {
 	case d.dirs.wholeTree && !d.dirs.treeFull, d.persist.live.Load():
 		return 0
 	case !d.dumpRefused && !d.progress.DumpAt.IsZero():
-		return max(d.dumpEvery(), d.w.costs.Next(d.dumpMember(), "dump", d.dumpEvery()).Sub(d.progress.DumpAt))
+		return max(d.dumpEvery(), d.dumpNext(d.dumpEvery()).Sub(d.progress.DumpAt))
 	case d.lastWalkTook > 0:
 		// A lock made just behind the walk is found at the end of the next.
 		return d.walkGap() + d.lastWalkTook

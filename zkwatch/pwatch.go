@@ -254,7 +254,7 @@ func (d *discoverer) persistentLoop(ctx context.Context) {
 // 3.6 by its srvr, refusing addWatch, or closing the connection at it
 // as a 3.5 server does with an unknown request.
 func (d *discoverer) openPersistent(ctx context.Context, ident *session.Identity) (s *session.Session, server, version string, err error) {
-	server = d.dumpMember()
+	server = d.sessionMember()
 	version, verr := d.persist.version(server, func() (string, error) { return d.memberVersion(ctx, server) })
 	if verr == nil && !atLeast(version, 3, 6) {
 		return nil, server, version, &errPersistOff{why: "ZooKeeper " + version + " on " + server + " has no persistent watches (3.6 and later)"}

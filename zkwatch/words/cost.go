@@ -111,6 +111,23 @@ func (a wordAsk) gap() time.Duration {
 	return time.Duration(float64(a.took) / MaxWordShare)
 }
 
+// Spent is the time member's answers took over the last minute.
+func (c *Costs) Spent(member string) time.Duration {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.trim()
+	var t time.Duration
+	for _, a := range c.asks {
+		if a.member == member {
+			t += a.took
+		}
+	}
+	return t
+}
+
 // Due reports whether word may be asked of member now (see Next).
 func (c *Costs) Due(member, word string, every time.Duration) bool {
 	return !c.now().Before(c.Next(member, word, every))
