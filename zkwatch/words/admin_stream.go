@@ -63,6 +63,7 @@ func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs
 func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField) (int64, error) {
 	command, _ := AdminCommand(word)
 	url := a.URL(member, command)
+	defer costs.turn(ctx, member)()
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {

@@ -1,6 +1,7 @@
 package words
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -28,6 +29,8 @@ type Costs struct {
 	mu   sync.Mutex
 	asks []wordAsk              // within costWindow, oldest first
 	last map[memberWord]wordAsk // each word's latest ask, kept past the window
+	// turns holds, per member, the token of the ask under way (see turn).
+	turns map[string]chan struct{}
 }
 
 type memberWord struct{ member, word string }
@@ -48,6 +51,44 @@ func NewCosts() *Costs { return NewCostsWithClock(time.Now) }
 // for a caller that keeps a clock of its own.
 func NewCostsWithClock(now func() time.Time) *Costs {
 	return &Costs{now: now, last: map[memberWord]wordAsk{}}
+}
+
+// turnWait bounds how long an ask waits for the one under way on the
+// same member: a watch table read on a member holding a million watches
+// can take seconds, and a period's srvr must not fail behind it.
+const turnWait = 2 * time.Second
+
+// turn waits until no other ask counted here is under way on member
+// (at most turnWait, or until ctx ends) and returns what ends this ask's
+// turn. Two asks of one member at once, as a period's srvr beside a dump,
+// each took the time the member gave the other, and were each counted
+// for it: the member's share was counted twice over, and the member had
+// both to answer at once.
+func (c *Costs) turn(ctx context.Context, member string) (done func()) {
+	if c == nil {
+		return func() {}
+	}
+	c.mu.Lock()
+	if c.turns == nil {
+		c.turns = map[string]chan struct{}{}
+	}
+	token := c.turns[member]
+	if token == nil {
+		token = make(chan struct{}, 1)
+		c.turns[member] = token
+	}
+	c.mu.Unlock()
+	wait := time.NewTimer(turnWait)
+	defer wait.Stop()
+	select {
+	case token <- struct{}{}:
+		return func() { <-token }
+	case <-wait.C:
+	case <-ctx.Done():
+	}
+	// Asked alongside: the ask under way is slow, and this one still
+	// needs its answer (ctx's end fails it at once).
+	return func() {}
 }
 
 // record adds one four-letter word that ended now and took took.

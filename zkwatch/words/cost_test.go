@@ -1,6 +1,7 @@
 package words
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -29,4 +30,39 @@ func TestCostsSpent(t *testing.T) {
 	if got := none.Spent("a:2181"); got != 0 {
 		t.Errorf("no Costs spent %v", got)
 	}
+}
+
+// TestCostsTurn checks that a second ask of a member waits for the one
+// under way, that another member's does not, and that a turn not given
+// back in turnWait lets the next ask go alongside.
+func TestCostsTurn(t *testing.T) {
+	c := NewCosts()
+	ctx := context.Background()
+	done := c.turn(ctx, "a:2181")
+	other := make(chan struct{})
+	go func() { c.turn(ctx, "b:2181")(); close(other) }()
+	<-other // another member's ask does not wait
+
+	second := make(chan struct{})
+	go func() { c.turn(ctx, "a:2181")(); close(second) }()
+	select {
+	case <-second:
+		t.Fatal("a second ask of the member went while the first was under way")
+	case <-time.After(50 * time.Millisecond):
+	}
+	done()
+	<-second
+
+	hold := c.turn(ctx, "a:2181")
+	defer hold()
+	start := time.Now()
+	c.turn(ctx, "a:2181")()
+	if waited := time.Since(start); waited < turnWait {
+		t.Errorf("an ask went after %v beside one under way, want after turnWait (%v)", waited, turnWait)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	c.turn(cancelled, "a:2181")() // a context that ended does not wait
+	var none *Costs
+	none.turn(ctx, "a:2181")()
 }

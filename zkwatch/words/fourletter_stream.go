@@ -27,6 +27,7 @@ func FourLetterStream(ctx context.Context, addr, word string, cfg *tls.Config, c
 		ctx, cancel = context.WithTimeout(ctx, defaultFourLetterTimeout)
 		defer cancel()
 	}
+	defer costs.turn(ctx, addr)()
 	start := time.Now()
 	conn, err := dialFourLetter(ctx, addr, cfg)
 	if err != nil {
