@@ -45,17 +45,24 @@ func (d *discoverer) sessionMember() string {
 	return d.w.conn.target.Servers[0]
 }
 
-// dumpMember picks the member to ask for dump. Every member lists every
-// session's ephemeral nodes, so the dump goes to the member whose asks
-// took least of its time over the last minute, the session's own last
-// among equals: it already serves every read, and one member asked every
-// dump paid for them alone. A failed dump is asked of the session's
-// member again (see dump).
+// dumpMember picks the member to ask for dump (see cheapestMember): every
+// member lists every session's ephemeral nodes, and one member asked every
+// dump paid for them alone. A failed dump is asked of the session's member
+// again (see dump).
 func (d *discoverer) dumpMember() string {
-	own := d.sessionMember()
-	best, least := own, d.w.costs.Spent(own)
-	for _, m := range d.w.conn.target.Servers {
-		if t := d.w.costs.Spent(m); m != own && (t < least || t == least && best == own) {
+	return cheapestMember(d.w.conn.target.Servers, d.sessionMember(), d.w.costs.Spent)
+}
+
+// cheapestMember is the member whose answers took least of its time over
+// the last minute (spent), own (the session's member, which already serves
+// every read) last among equals. A member none of whose answers was timed
+// in that minute is not chosen over own: its cost is not known, and the
+// first dump, asked before any member's, goes to the member the session
+// already talks to rather than to one not yet asked anything.
+func cheapestMember(members []string, own string, spent func(string) time.Duration) string {
+	best, least := own, spent(own)
+	for _, m := range members {
+		if t := spent(m); m != own && t > 0 && (t < least || t == least && best == own) {
 			best, least = m, t
 		}
 	}
