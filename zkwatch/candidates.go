@@ -87,7 +87,16 @@ func (d *discoverer) dumpNext(every time.Duration) time.Time {
 // nodes each holds; with owners, also the owner of each contender under
 // the roots, by chroot-relative path (else nil).
 func (d *discoverer) dump(ctx context.Context, owners bool) (map[string]words.EphemeralParent, *dumpOwners, error) {
-	member := d.dumpMember()
+	d.w.mu.Lock()
+	first := d.progress.DumpAt.IsZero()
+	d.w.mu.Unlock()
+	// The first picture waits on the first dump: it is asked of the member
+	// the session is connected to, known to answer, and not of another
+	// picked by costs that are not timed yet.
+	member := d.sessionMember()
+	if !first {
+		member = d.dumpMember()
+	}
 	candidates, owned, err := d.dumpOf(ctx, member, owners)
 	if own := d.sessionMember(); err != nil && member != own && ctx.Err() == nil {
 		// The member may be down, or refuse what the session's does not.
