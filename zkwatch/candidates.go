@@ -2,7 +2,6 @@ package zkwatch
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -124,21 +123,17 @@ func (d *discoverer) dumpOf(ctx context.Context, member string, owners bool) (ma
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.wordTimeout())
 	defer cancel()
-	// The answer is read whole before it is parsed: parsed as it came, on
-	// a loaded machine, it kept the member's connection (and the time
-	// counted against the member) for as long as this process took to
-	// parse it.
-	var text bytes.Buffer
-	via, err := d.w.conn.ways(d.w.costs).AskEither(ctx, member, "dump", words.Reader{
+	// The answer is read whole before it is parsed, either way (see
+	// words.Reader's Whole).
+	_, err := d.w.conn.ways(d.w.costs).AskEither(ctx, member, "dump", words.Reader{
+		Whole: true,
 		Text: func(r *bufio.Reader) error {
-			_, err := r.WriteTo(&text)
+			var err error
+			eph, err = words.ParseDump(r, keep, eph.Owners, contenderName)
 			return err
 		},
 		JSON: words.AdminEphemerals(&eph, keep, contenderName),
 	})
-	if err == nil && via == words.ViaWord {
-		eph, err = words.ParseDump(bufio.NewReader(&text), keep, eph.Owners, contenderName)
-	}
 	if err != nil {
 		return nil, nil, err
 	}

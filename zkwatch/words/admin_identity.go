@@ -88,7 +88,7 @@ func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs
 			}
 		}
 		return id.field(key, dec)
-	})
+	}, false)
 	if err != nil {
 		return n, err
 	}

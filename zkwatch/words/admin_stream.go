@@ -1,6 +1,7 @@
 package words
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -37,6 +38,12 @@ type AdminField func(key string, dec *json.Decoder) (bool, error)
 // request for credentials one wrapping [ErrAdminAuth]; each also wraps
 // [ErrAdminUnavailable].
 func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField) (int64, error) {
+	return adminAsk(ctx, a, member, word, costs, field, false)
+}
+
+// adminAsk is AdminStream, the answer read whole before field sees it
+// when whole says so (see Reader.Whole).
+func adminAsk(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField, whole bool) (int64, error) {
 	if _, ok := AdminCommand(word); !ok {
 		return 0, fmt.Errorf("words: no AdminServer command for %q", word)
 	}
@@ -55,15 +62,15 @@ func AdminStream(ctx context.Context, a *AdminServer, member, word string, costs
 	if _, err := proveAdmin(ctx, a, member, costs, nil); err != nil {
 		return 0, err
 	}
-	return adminStream(ctx, a, member, word, costs, field)
+	return adminStream(ctx, a, member, word, costs, field, whole)
 }
 
-// adminStream is AdminStream without the proof that the answer is
-// member's.
-func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField) (int64, error) {
+// adminStream is adminAsk without the proof that the answer is member's.
+func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField, whole bool) (int64, error) {
 	command, _ := AdminCommand(word)
 	url := a.URL(member, command)
-	defer costs.turn(ctx, member)()
+	done := costs.turn(ctx, member)
+	defer func() { done() }()
 	start := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
@@ -83,11 +90,26 @@ func adminStream(ctx context.Context, a *AdminServer, member, word string, costs
 		// with this command URL.
 		return 0, fmt.Errorf("%w at %s: HTTP %s, %s", ErrAdminUnavailable, url, resp.Status, resp.Header.Get("Content-Type"))
 	}
-	errText, err := readAdminAnswer(counted, field)
+	var answer io.Reader = counted
+	var took time.Duration
+	if whole {
+		body, err := io.ReadAll(counted)
+		if err != nil {
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			return counted.n, fmt.Errorf("words: %s: %w", url, err)
+		}
+		took = time.Since(start)
+		done()
+		done = func() {}
+		answer = bytes.NewReader(body)
+	}
+	errText, err := readAdminAnswer(answer, field)
 	if err == nil {
 		// Drain what the reader left, so that the cost counts the whole
 		// answer and the connection can be reused.
-		_, err = io.Copy(io.Discard, counted)
+		_, err = io.Copy(io.Discard, answer)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -95,7 +117,10 @@ func adminStream(ctx context.Context, a *AdminServer, member, word string, costs
 		}
 		return counted.n, fmt.Errorf("words: %s: %w", url, err)
 	}
-	costs.Record(member, word, ViaAdmin, time.Since(start), counted.n)
+	if !whole {
+		took = time.Since(start)
+	}
+	costs.Record(member, word, ViaAdmin, took, counted.n)
 	switch {
 	case errText == "":
 		return counted.n, nil

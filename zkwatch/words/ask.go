@@ -2,6 +2,7 @@ package words
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -19,6 +20,13 @@ type Reader struct {
 	Text func(*bufio.Reader) error
 	// JSON reads the AdminServer command's answer, key by key.
 	JSON AdminField
+	// Whole reads the answer whole before Text or JSON sees it, so that
+	// the member's connection, its turn and the time counted against it
+	// end when the answer has arrived, not when this process has parsed
+	// it: a dump of megabytes, parsed as it came on a loaded machine, was
+	// counted as the member's time. Without it the answer is parsed as it
+	// arrives, in memory that grows only with what the reader keeps.
+	Whole bool
 }
 
 // TextReader reads a whole four-letter-word answer into *s, for the small
@@ -129,7 +137,7 @@ func (w Ways) Ask(ctx context.Context, member, word string, r Reader, skipWord b
 	if skipWord {
 		wordErr = fmt.Errorf("%w: %s (%s, before)", ErrFourLetterRefused, word, member)
 	} else {
-		_, wordErr = FourLetterStream(ctx, member, word, w.TLS, w.Costs, r.Text)
+		wordErr = fourLetterRead(ctx, member, word, w.TLS, w.Costs, r)
 		if wordErr == nil {
 			return ViaWord, nil, nil
 		}
@@ -143,10 +151,28 @@ func (w Ways) Ask(ctx context.Context, member, word string, r Reader, skipWord b
 	case !w.Admin.Enabled():
 		return "", wordErr, ErrAdminOff
 	}
-	if _, adminErr = AdminStream(ctx, w.Admin, member, word, w.Costs, r.JSON); adminErr == nil {
+	if _, adminErr = adminAsk(ctx, w.Admin, member, word, w.Costs, r.JSON, r.Whole); adminErr == nil {
 		return ViaAdmin, wordErr, nil // the refusal is still to be remembered
 	}
 	return "", wordErr, adminErr
+}
+
+// fourLetterRead asks member for word as a four-letter word and hands the
+// answer to r.Text: as it arrives, or once it has arrived whole when
+// r.Whole says so.
+func fourLetterRead(ctx context.Context, member, word string, cfg *tls.Config, costs *Costs, r Reader) error {
+	if !r.Whole {
+		_, err := FourLetterStream(ctx, member, word, cfg, costs, r.Text)
+		return err
+	}
+	var answer bytes.Buffer
+	if _, err := FourLetterStream(ctx, member, word, cfg, costs, func(br *bufio.Reader) error {
+		_, err := br.WriteTo(&answer)
+		return err
+	}); err != nil {
+		return err
+	}
+	return r.Text(bufio.NewReader(&answer))
 }
 
 // NoWayError is a word no way answered: refused as a four-letter word, and
