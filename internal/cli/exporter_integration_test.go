@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,11 +24,16 @@ import (
 // promInstallHint is the command that provides Prometheus and promtool.
 const promInstallHint = "apt-get install -y prometheus (or make deps)"
 
-// rulesDir is contrib/prometheus, next to this package's module root.
+// rulesDir is contrib/prometheus, at the module's root, as an absolute
+// path: go test runs a package's tests in its directory. (Not found
+// through runtime.Caller, whose file is a module path under -trimpath.)
 func rulesDir(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "contrib", "prometheus")
+	dir, err := filepath.Abs(filepath.Join("..", "..", "contrib", "prometheus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 func tool(t *testing.T, name string) string {
