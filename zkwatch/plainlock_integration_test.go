@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/internal/testkit/watchtest"
-	"github.com/zklocks/zklocks/internal/testkit/zktest"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/zkwatch"
@@ -18,10 +17,10 @@ import (
 // new holder, its watch re-armed every time.
 func TestIntegrationPlainLockNodeComesAndGoes(t *testing.T) {
 	t.Parallel()
-	zks := zktest.Start(t)
+	zks, root := shared.Start(t), shared.Root(t)
 	admin := zks.Connect(t)
-	mkdirs(t, admin, "/p", "/p/app")
-	const lock = "/p/app/lock"
+	mkdirs(t, admin, root+"/app")
+	lock := root + "/app/lock"
 	take := func() int64 {
 		c := zks.Connect(t)
 		if _, err := c.Create(lock, nil, zk.FlagEphemeral, zk.WorldACL(zk.PermAll)); err != nil {
@@ -43,7 +42,7 @@ func TestIntegrationPlainLockNodeComesAndGoes(t *testing.T) {
 	}
 	first := take()
 	const grace = 3 * time.Second
-	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{"/p"}, PlainGrace: grace})
+	c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}), zkwatch.WatchConfig{Roots: []string{root}, PlainGrace: grace})
 	c.Until(t, "the first holder", holds(first))
 	for i := range 5 {
 		if err := admin.Delete(lock, -1); err != nil {
