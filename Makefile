@@ -7,10 +7,10 @@ LDFLAGS := -X main.version=$(VERSION)
 # Builds leave the checkout's directory out of what they compile
 # (-trimpath): the build cache then keys a package by its sources alone,
 # so a fresh clone or another worktree reuses the packages any checkout
-# of the same code compiled, where it compiled all of them again (vet,
-# -race and plain builds: about 90 s of CPU time of a clean clone's make
-# test; see docs/testing.md, Test time). The tests' own go build of the
-# binary inherits it.
+# of the same code compiled, where it compiled all of them again (vet's
+# and the -race tests' builds alone: about 90 s of CPU time of a clean
+# clone's make test; see docs/testing.md, Test time). The tests' own go
+# build of the binary inherits it.
 export GOFLAGS := -trimpath $(filter-out -trimpath,$(GOFLAGS))
 
 .PHONY: build deps test unit vet fuzz chaos bench-watch clean
