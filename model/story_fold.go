@@ -81,7 +81,6 @@ type seqConn struct {
 func (b *storyBuilder) add(h HistoryEntry) {
 	b.log = append(b.log, h)
 	b.seqs = append(b.seqs, b.next)
-	b.byNode[h.Node] = append(b.byNode[h.Node], b.next)
 	b.next++
 }
 
@@ -97,22 +96,25 @@ func (b *storyBuilder) index(seq int) (int, bool) {
 // of its spans open. Spans begun before watching began are dated by it,
 // so nothing is folded before it is known.
 func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
-	places := b.byNode[node]
-	if p.noFold || p.s.FirstSync.IsZero() || len(places) == 0 || places[len(places)-1] != seq {
+	if p.noFold || p.s.FirstSync.IsZero() {
 		return
 	}
+	// The node's entries are found in the log itself: it holds the lock's
+	// open entries only, and a map of them by node, kept up with every
+	// entry, cost more than the pass's folding.
 	entries, at := p.foldEntries[:0], p.foldAt[:0]
 	defer func() {
 		// Kept for the next node, its entries let go.
 		clear(entries)
 		p.foldEntries, p.foldAt = entries[:0], at[:0]
 	}()
-	for _, q := range places {
-		i, ok := b.index(q)
-		if !ok {
-			return
+	for i := range b.log {
+		if h := &b.log[i]; h.Lock != "" && h.Node == node {
+			entries, at = append(entries, *h), append(at, i)
 		}
-		entries, at = append(entries, b.log[i]), append(at, i)
+	}
+	if len(at) == 0 || b.seqs[at[len(at)-1]] != seq {
+		return
 	}
 	lg := logSpans(entries, b.lock)
 	if len(lg.open) > 0 {
@@ -122,7 +124,7 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 		if sp.From.IsZero() {
 			sp.From, sp.Before = p.s.FirstSync, true
 		}
-		p.foldSpan(b, foldedSpan{seq: places[lg.made[k]], span: sp, extra: extraOf(sp, entries)})
+		p.foldSpan(b, foldedSpan{seq: b.seqs[at[lg.made[k]]], span: sp, extra: extraOf(sp, entries)})
 	}
 	for _, w := range lg.waits {
 		p.foldTime(b, recWait, w)
@@ -132,13 +134,12 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 	}
 	for k, h := range entries {
 		if h.Change == Disconnected {
-			b.foldedConns = append(b.foldedConns, seqConn{places[k], disconnectedConn(h)})
+			b.foldedConns = append(b.foldedConns, seqConn{b.seqs[at[k]], disconnectedConn(h)})
 		}
 	}
 	for _, i := range at {
 		b.log[i] = HistoryEntry{}
 	}
-	delete(b.byNode, node)
 	b.dead += len(at)
 	// Let go at once: a pass over thousands of locks holds each one's
 	// dead entries, and the arrays they grew, until then.

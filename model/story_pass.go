@@ -58,17 +58,15 @@ type storyBuilder struct {
 	known  bool
 	recipe lockcore.Recipe
 	// log is its entries not yet folded, seqs their places among all
-	// it was given (rising), byNode the places of each node's entries.
-	log    []HistoryEntry
-	seqs   []int
-	next   int
-	byNode map[string][]int
-	dead   int // entries of log folded, not yet let go
+	// it was given (rising).
+	log  []HistoryEntry
+	seqs []int
+	next int
+	dead int // entries of log folded, not yet let go
 	// folds are its finished holds and waits and their lengths, encoded;
 	// foldedConns its holders' connection losses among their entries.
 	folds       folds
 	foldedConns []seqConn
-	logged      map[entryKey]int // a release or leave of log, still open to syncEnds → its place
 	anomalies   []StoryAnomaly
 	open        map[anomalyKey]int // anomaly → its index in anomalies, while it lasts
 	shown       *lockcore.Lock
@@ -102,7 +100,7 @@ func (p *StoryPass) builder(lock string) *storyBuilder {
 		p.ignored[lock] = true
 		return nil
 	}
-	b := &storyBuilder{lock: lock, logged: map[entryKey]int{}, byNode: map[string][]int{}, open: map[anomalyKey]int{}, at: -1}
+	b := &storyBuilder{lock: lock, open: map[anomalyKey]int{}, at: -1}
 	p.locks[lock] = b
 	return b
 }
@@ -189,6 +187,13 @@ func (p *StoryPass) track(b *storyBuilder, at time.Time) {
 // members' answer): the endings still open are among its latest entries.
 func (p *StoryPass) syncEnds() {
 	history := p.s.History
+	// The endings still open, each key at its latest place: kept as a
+	// list only, since the map is wanted here alone, and an action or an
+	// answer is rare beside the endings taken.
+	logged := make(map[endingKey]int, len(p.endings))
+	for _, e := range p.endings {
+		logged[endingKey{e.b, e.key}] = e.seq
+	}
 	for i := len(history) - 1; i >= 0 && i >= len(history)-2*maxOpenEnds; i-- {
 		h := history[i]
 		if h.Change != Released && h.Change != Left {
@@ -198,7 +203,7 @@ func (p *StoryPass) syncEnds() {
 		if b == nil {
 			continue
 		}
-		q, ok := b.logged[keyOfEntry(h)]
+		q, ok := logged[endingKey{b, keyOfEntry(h)}]
 		if !ok {
 			continue
 		}
@@ -215,22 +220,23 @@ type endingRef struct {
 	seq int
 }
 
+// endingKey is an ending of a builder's log, whatever its place.
+type endingKey struct {
+	b   *storyBuilder
+	key entryKey
+}
+
 // noteEnding keys h, about to be b's next entry, for syncEnds; a release
 // or leave no longer among the event log's latest 2×maxOpenEnds entries
 // cannot be updated, and is forgotten, so that the keys held do not grow
 // with the recording; its node's spans, if it ended them, are folded.
 func (p *StoryPass) noteEnding(b *storyBuilder, h HistoryEntry) {
-	k := keyOfEntry(h)
-	b.logged[k] = b.next
-	p.endings = append(p.endings, endingRef{b, k, b.next})
+	p.endings = append(p.endings, endingRef{b, keyOfEntry(h), b.next})
 	if len(p.endings) < 2*p.keep {
 		return
 	}
 	drop := len(p.endings) - p.keep
 	for _, e := range p.endings[:drop] {
-		if q, ok := e.b.logged[e.key]; ok && q == e.seq {
-			delete(e.b.logged, e.key)
-		}
 		p.fold(e.b, e.key.node, e.seq)
 	}
 	// Moved down within the same array: a new one each time was most of
@@ -329,7 +335,7 @@ func (p *StoryPass) Story(lock string, release bool) Story {
 	}
 	st := p.tell(b)
 	if release {
-		b.log, b.seqs, b.byNode, b.logged, b.anomalies, b.open = nil, nil, nil, nil, nil, nil
+		b.log, b.seqs, b.anomalies, b.open = nil, nil, nil, nil
 		b.folds, b.foldedConns = folds{}, nil
 	}
 	return st
