@@ -148,8 +148,11 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 	}
 }
 
-// keptLog is the most entries a lock's emptied log keeps room for.
-const keptLog = 4
+// keptLog is the room a lock's emptied log keeps: its open entries
+// rise and fall by a few with each hold (a join, a grant, a release, and
+// the endings not yet final), and room let go below that was grown again
+// at once, which was most of what a pass allocated.
+const keptLog = 8
 
 // compact lets go the entries of b's log that were folded, moving those
 // left down within the same arrays: a lock's log grows and shrinks
@@ -167,7 +170,9 @@ func (b *storyBuilder) compact() {
 	}
 	clear(b.log[n:])
 	b.log, b.seqs, b.dead = b.log[:n], b.seqs[:n], 0
-	if c := max(2*n, keptLog); cap(b.log) > c {
+	// Let go only when four times what is left, and kept at twice that:
+	// a log shrunk to fit grew again with its next hold.
+	if c := max(2*n, keptLog); cap(b.log) > max(4*n, keptLog) {
 		b.log = append(make([]HistoryEntry, 0, c), b.log...)
 		b.seqs = append(make([]int, 0, c), b.seqs...)
 	}

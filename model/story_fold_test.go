@@ -117,7 +117,7 @@ func TestStoryPassLetsGoOfAFoldedLogsRoom(t *testing.T) {
 	if grown <= keptLog {
 		t.Fatalf("the log's room grew to %d at most: the test tells nothing", grown)
 	}
-	if room := max(2*len(b.log), keptLog); cap(b.log) > room || cap(b.seqs) > room {
+	if room := max(4*len(b.log), keptLog); cap(b.log) > room || cap(b.seqs) > room {
 		t.Errorf("after folding, /burst's log keeps room for %d entries (%d seqs) for %d left, want at most %d", cap(b.log), cap(b.seqs), len(b.log), room)
 	}
 }
