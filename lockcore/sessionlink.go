@@ -157,7 +157,11 @@ func Relinked(l *Lock, links SessionLinks) *Lock {
 	if slices.EqualFunc(n.Anomalies, l.Anomalies, sameAnomaly) && slices.EqualFunc(n.SetAside, l.SetAside, sameAnomaly) {
 		return l
 	}
-	return &n
+	// Copied here, not taken by address above: the copy is made only when
+	// it is kept, where taking n's address moved every reading's copy to
+	// the heap.
+	kept := n
+	return &kept
 }
 
 // sameAnomaly reports whether a and b say the same.
