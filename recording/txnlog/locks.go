@@ -138,7 +138,11 @@ func (k *tracker) visit(p string, at time.Time, ends []zkwatch.NodeEnd) {
 func (k *tracker) report(p string, at time.Time, ends []zkwatch.NodeEnd) {
 	tr := k.locks[p]
 	self, _ := k.t.node(p)
-	names := k.t.names(p)
+	children := k.t.children(p)
+	names := make([]string, len(children))
+	for i, c := range children {
+		names[i] = c.Name
+	}
 	if tr == nil {
 		tr = &tracked{plain: self.Ephemeral() && len(names) == 0}
 		k.locks[p] = tr
@@ -154,7 +158,7 @@ func (k *tracker) report(p string, at time.Time, ends []zkwatch.NodeEnd) {
 			k.emit(zkwatch.Event{Kind: zkwatch.EventLock, At: at, Path: p, Lock: &l})
 		}
 	}
-	lt := lockcore.Tree{Path: p, Self: self, Children: k.t.children(p), ReadAt: at, Seen: tr.sightings, Watched: tr.sightings != nil}
+	lt := lockcore.Tree{Path: p, Self: self, Children: children, ReadAt: at, Seen: tr.sightings, Watched: tr.sightings != nil}
 	var parts []string
 	for _, e := range lockcore.ExtraPaths(p, self, names) {
 		lt.SetExtra(e, k.t.children(e))

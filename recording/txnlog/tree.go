@@ -236,12 +236,17 @@ func (t *tree) node(p string) (lockcore.Node, bool) {
 	if n == nil {
 		return lockcore.Node{}, false
 	}
+	return n.read(path.Base(p)), true
+}
+
+// read is what the watcher would have read of n, named name.
+func (n *znode) read(name string) lockcore.Node {
 	st := n.stat
 	if !jute.IsSessionOwner(st.EphemeralOwner) {
 		// A container's or TTL node's mark: a client reads 0.
 		st.EphemeralOwner = 0
 	}
-	return lockcore.Node{Name: path.Base(p), Stat: st, Data: n.data}, true
+	return lockcore.Node{Name: name, Stat: st, Data: n.data}
 }
 
 // children are p's children as read nodes.
@@ -250,10 +255,17 @@ func (t *tree) children(p string) []lockcore.Node {
 	if n == nil {
 		return nil
 	}
+	// A child's path is p's and its name: the tree holds clean paths
+	// only (ZooKeeper's), and path.Join cleaned each again for every
+	// child of every lock read.
+	dir := p
+	if dir != "/" {
+		dir += "/"
+	}
 	out := make([]lockcore.Node, 0, len(n.kids))
 	for k := range n.kids {
-		if c, ok := t.node(path.Join(p, k)); ok {
-			out = append(out, c)
+		if c := t.nodes[dir+k]; c != nil {
+			out = append(out, c.read(k))
 		}
 	}
 	return out
