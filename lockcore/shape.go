@@ -116,6 +116,11 @@ func scanTree(self Node, childNames []string) (shape, string) {
 // which kazoo writes as decimal text.
 func maxLeasesOf(self Node) *int {
 	text := strings.TrimSpace(string(self.Data))
+	if text == "" {
+		// Most nodes asked have no data: strconv's error for it was most
+		// of what reading an empty lock allocated.
+		return nil
+	}
 	v, err := strconv.Atoi(text)
 	if err != nil || v <= 0 || self.Truncated() {
 		return nil
