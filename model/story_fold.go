@@ -150,10 +150,9 @@ func (p *StoryPass) fold(b *storyBuilder, node string, seq int) {
 
 // keptLog is the room a lock's emptied log keeps: its open entries
 // rise and fall by a few with each hold (a join, a grant, a release, and
-// the endings not yet final, a few a lock), and room let go below that
-// was grown again at once, which was most of what a pass allocated. A
-// log that never grew past a few entries keeps the room it grew to.
-const keptLog = 16
+// the endings not yet final), and room let go below that was grown again
+// at once, which was most of what a pass allocated.
+const keptLog = 8
 
 // compact lets go the entries of b's log that were folded, moving those
 // left down within the same arrays: a lock's log grows and shrinks
