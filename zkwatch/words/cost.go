@@ -78,7 +78,7 @@ func (c *Costs) turn(ctx context.Context, member string) (done func()) {
 		c.turns[member] = token
 	}
 	c.mu.Unlock()
-	wait := time.NewTimer(turnWait)
+	wait := time.NewTimer(turnWaitWithin(ctx))
 	defer wait.Stop()
 	select {
 	case token <- struct{}{}:
@@ -89,6 +89,18 @@ func (c *Costs) turn(ctx context.Context, member string) (done func()) {
 	// Asked alongside: the ask under way is slow, and this one still
 	// needs its answer (ctx's end fails it at once).
 	return func() {}
+}
+
+// turnWaitWithin is how long an ask under ctx may wait for its turn:
+// turnWait, and at most half of the time ctx leaves, so that the wait
+// never spends the time the ask itself was given (a one-shot dump of
+// the leader, given 2 s in all, failed behind a discovery dump).
+func turnWaitWithin(ctx context.Context) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return turnWait
+	}
+	return max(min(turnWait, time.Until(deadline)/2), 0)
 }
 
 // record adds one four-letter word that ended now and took took.

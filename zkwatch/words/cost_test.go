@@ -65,4 +65,13 @@ func TestCostsTurn(t *testing.T) {
 	c.turn(cancelled, "a:2181")() // a context that ended does not wait
 	var none *Costs
 	none.turn(ctx, "a:2181")()
+
+	// An ask given a deadline waits at most half of what is left, and
+	// still has time to be answered when it goes alongside.
+	bounded, cancelBounded := context.WithTimeout(ctx, turnWait/2)
+	defer cancelBounded()
+	c.turn(bounded, "a:2181")()
+	if err := bounded.Err(); err != nil {
+		t.Errorf("the ask waited for its turn until its own deadline: %v", err)
+	}
 }
