@@ -76,7 +76,7 @@ func TestAnomalies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var w *WatchTable
 			if tt.w != nil {
-				w = NewWatchTable(tt.w)
+				w = judged(NewWatchTable(tt.w))
 			}
 			l := Analyze(settled(queueTree("/l", tt.kids(&builder{})...)), w, tt.opt)
 			a := anomaly(t, l, tt.kind)
@@ -152,7 +152,7 @@ func TestOrphanAndItsOwnerAreToldApart(t *testing.T) {
 	// c(2). Our client watches its own node from creation, so the session
 	// watches both its predecessor (the orphan) and its real node.
 	tree := queueTree("/l", b.node(c(0), 4), b.node(c(1), 5), b.node(c(2), 5))
-	w := NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/l/" + c(1), "/l/" + c(2)}})
+	w := judged(NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/l/" + c(1), "/l/" + c(2)}}))
 	l := Analyze(tree, w, Options{})
 	// Nobody waits on the orphan's behalf: its session watches nothing
 	// ahead of it.
@@ -187,7 +187,7 @@ func TestOrphanAndItsOwnerAreToldApart(t *testing.T) {
 func TestFallbackUnwatchedWaiterIsNotCalledStuck(t *testing.T) {
 	b := &builder{}
 	n := func(i int) string { return fmt.Sprintf("lock-%010d", i) }
-	w := NewWatchTable(map[int64][]string{2: {"/elsewhere"}, 3: {"/elsewhere"}})
+	w := judged(NewWatchTable(map[int64][]string{2: {"/elsewhere"}, 3: {"/elsewhere"}}))
 	l := Analyze(queueTree("/inhouse/reindex", b.node(n(0), 1), b.node(n(1), 2), b.node(n(2), 3)), w, Options{})
 	if len(l.Assumed) == 0 {
 		t.Fatalf("an in-house lock was not read by the fallback rule: %+v", l)
@@ -198,7 +198,7 @@ func TestFallbackUnwatchedWaiterIsNotCalledStuck(t *testing.T) {
 		t.Fatalf("the fallback's unwatched waiter claims what it cannot know: %q", a.Detail)
 	}
 	c := func(i int) string { return curatorName("lock-", i) }
-	l = Analyze(queueTree("/l", b.node(c(0), 1), b.node(c(1), 2)), NewWatchTable(map[int64][]string{2: {"/elsewhere"}}), Options{})
+	l = Analyze(queueTree("/l", b.node(c(0), 1), b.node(c(1), 2)), judged(NewWatchTable(map[int64][]string{2: {"/elsewhere"}})), Options{})
 	if a := anomaly(t, l, AnomalyUnwatchedWaiter); !strings.Contains(a.Detail, "nothing will wake it") {
 		t.Fatalf("a Curator waiter watching nothing: %q", a.Detail)
 	}

@@ -1,6 +1,7 @@
 package lockcore
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -71,3 +72,8 @@ func noAnomaly(t *testing.T, l Lock) {
 		t.Fatalf("unexpected anomalies %v: %+v", kinds(l), l.Anomalies)
 	}
 }
+
+// judged stamps w as read after a table that was itself read after every
+// node of a test's tree: each waiter's client had its chance to set its
+// watch, and a waiter absent from w is judged.
+func judged(w *WatchTable) *WatchTable { return w.Since(math.MaxInt64) }

@@ -238,7 +238,8 @@ type Participant struct {
 	Ephemeral bool
 	// WatchesUnknown: the servers' table cannot tell what this waiter
 	// watches (its session's only watches here are on its other nodes,
-	// behind this one). Note says which.
+	// behind this one; or its node is newer than the table read before,
+	// and its client may not have set its watch yet). Note says which.
 	WatchesUnknown bool
 	// ChainCut: the chain goes on past MaxChain hops.
 	ChainCut      bool

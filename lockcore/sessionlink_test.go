@@ -89,7 +89,7 @@ func TestWithLinksDisconnectedWaiter(t *testing.T) {
 	tree := queueTree("/l", b.node(c(0), 1), b.node(c(1), 2))
 	// The servers' table: session 2 watches nothing, as after its
 	// connection closed.
-	base := Analyze(tree, NewWatchTable(map[int64][]string{}), Options{})
+	base := Analyze(tree, judged(NewWatchTable(map[int64][]string{})), Options{})
 	if got := kinds(base); len(got) != 1 || got[0] != string(AnomalyUnwatchedWaiter) {
 		t.Fatalf("analysis: anomalies %v, want one unwatched-waiter", got)
 	}

@@ -108,6 +108,11 @@ type WatchTable struct {
 	// asOf is a zxid every server had applied before it answered; zero
 	// when unknown (the table was read after the trees it is used with).
 	asOf int64
+	// since is the asOf of the table read before this one; zero when none.
+	// A waiter's node created after it may be newer than its client's
+	// watch: the client creates its node, lists the queue and only then
+	// sets its watch, and a watch set makes no zxid.
+	since int64
 	// scope, when not nil, names the locks whose watches the table kept;
 	// for any other lock it knows nothing.
 	scope func(lockPath string) bool
@@ -140,6 +145,43 @@ func (w *WatchTable) AsOf(zxid int64) *WatchTable {
 	return &c
 }
 
+// Since returns the table stamped with the asOf of the table read before
+// it (zero when none): a waiter whose node is newer than that and whose
+// session watches nothing here may not have set its watch yet when this
+// table was read, so its watch is unknown until the next table, not
+// nothing. A waiter already there when the table before was read had the
+// time between the two reads to set its watch, and is judged.
+func (w *WatchTable) Since(prevAsOf int64) *WatchTable {
+	if w == nil {
+		return nil
+	}
+	c := *w
+	c.since = prevAsOf
+	return &c
+}
+
+// tooNew reports whether a node created at czxid may be newer than its
+// client's watch when the table was read: created after the table read
+// before this one, or with no table read before it.
+func (w *WatchTable) tooNew(czxid int64) bool {
+	return w != nil && czxid > w.since
+}
+
+// LastZxid is the zxid of the tree's last change the read saw: its node's
+// children counter and its nodes' creations.
+func (t Tree) LastZxid() int64 {
+	last := t.Self.Stat.Pzxid
+	for _, n := range t.Children {
+		last = max(last, n.Stat.Czxid)
+	}
+	for _, nodes := range t.Extra {
+		for _, n := range nodes {
+			last = max(last, n.Stat.Czxid)
+		}
+	}
+	return last
+}
+
 // gap says why the table cannot tell the tree's watches, or "" when it
 // can: it was read before the tree's last change (its node's children
 // counter and its nodes' creations), or without this lock's watches.
@@ -153,16 +195,7 @@ func (w *WatchTable) gap(t Tree) string {
 	if w.asOf == 0 {
 		return ""
 	}
-	last := t.Self.Stat.Pzxid
-	for _, n := range t.Children {
-		last = max(last, n.Stat.Czxid)
-	}
-	for _, nodes := range t.Extra {
-		for _, n := range nodes {
-			last = max(last, n.Stat.Czxid)
-		}
-	}
-	if last > w.asOf {
+	if t.LastZxid() > w.asOf {
 		return "the servers' watch table predates this lock's last change"
 	}
 	return ""
@@ -234,7 +267,7 @@ func (w *WatchTable) Equal(o *WatchTable) bool {
 	if w == nil || o == nil {
 		return w == o
 	}
-	if w.asOf != o.asOf || len(w.byPath) != len(o.byPath) {
+	if w.asOf != o.asOf || w.since != o.since || len(w.byPath) != len(o.byPath) {
 		return false
 	}
 	if w.origin != nil && w.origin == o.origin {

@@ -64,6 +64,12 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 			e.rule, e.watchUnknown = nil, true
 			e.note = fmt.Sprintf("its session owns %d contenders here and watches only %s, behind this one; whether that watch is this waiter's cannot be told",
 				perSession[session], nodeList(behind))
+		case len(watched) == 0 && e.role == RoleWaiter && w.tooNew(e.node.Stat.Czxid):
+			// Its client creates the node, lists the queue, then sets
+			// its watch, which makes no zxid: a table read in between
+			// shows a healthy waiter watching nothing.
+			e.rule, e.watchUnknown = nil, true
+			e.note = unsetWatchNote
 		case len(watched) == 0 && shared:
 			e.rule = nil
 			e.note = fmt.Sprintf("its session owns %d contenders here and, by the servers' table, watches none of this lock's other nodes", perSession[session])
@@ -79,6 +85,10 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 		}
 	}
 }
+
+// unsetWatchNote says why a waiter absent from the servers' table is not
+// judged unwatched (see WatchTable.Since).
+const unsetWatchNote = "its node is newer than the servers' watch tables read so far, and its client may not have set its watch yet when the last was read: judged at the next table"
 
 // kazooReaderOnNewestWrite catches kazoo's ReadLock before kazoo 2.9: it
 // never finds itself among the contenders it filters for, so each time it

@@ -56,7 +56,7 @@ func TestSharedSessionWatchingNothingIsSaidSo(t *testing.T) {
 	c := func(i int) string { return curatorName("lock-", i) }
 	// Session 5 owns two waiters and watches nothing in the lock.
 	tree := queueTree("/l", b.node(c(0), 4), b.node(c(1), 5), b.node(c(2), 5))
-	l := Analyze(tree, NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/elsewhere"}}), Options{})
+	l := Analyze(tree, judged(NewWatchTable(map[int64][]string{4: {"/l/" + c(0)}, 5: {"/elsewhere"}})), Options{})
 	if got := layout(l); got != c(0)+":h:- "+c(1)+":w:- "+c(2)+":w:-" {
 		t.Fatalf("queue: %s", got)
 	}

@@ -5,7 +5,7 @@ import "slices"
 // SameFor reports whether Analyze reads the same of tree t in w as in o:
 // both tables absent, or both unusable for t for the same reason, or both
 // usable with the same sessions watching the lock's path and each of its
-// nodes. A watcher given a new table analyses again only the locks for
+// nodes, and each node as new or as old against the table read before. A watcher given a new table analyses again only the locks for
 // which it is not the same.
 func (w *WatchTable) SameFor(o *WatchTable, t Tree) bool {
 	if (w == nil) != (o == nil) {
@@ -26,13 +26,13 @@ func (w *WatchTable) SameFor(o *WatchTable, t Tree) bool {
 		return false
 	}
 	for _, n := range t.Children {
-		if !same(JoinPath(t.Path, n.Name)) {
+		if !same(JoinPath(t.Path, n.Name)) || w.tooNew(n.Stat.Czxid) != o.tooNew(n.Stat.Czxid) {
 			return false
 		}
 	}
 	for dir, nodes := range t.Extra {
 		for _, n := range nodes {
-			if !same(JoinPath(dir, n.Name)) {
+			if !same(JoinPath(dir, n.Name)) || w.tooNew(n.Stat.Czxid) != o.tooNew(n.Stat.Czxid) {
 				return false
 			}
 		}

@@ -40,6 +40,14 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 	e.TLS, e.Mode, e.Budget, e.Costs, e.Interest, e.Focus = w.conn.TLS(), w.cfg.WatchMode, w.cfg.WatchBudget, w.costs, w.interest, w.focusInterest
 	var last *lockcore.WatchTable
 	var lastGen uint64
+	// readAt and readAsOf are when the table read last was read and its
+	// stamp, and sinceAsOf the stamp of the one read before it: a waiter
+	// whose node is newer than that table may not have set its watch yet
+	// (see WatchTable.Since). A table the Enricher reuses keeps its read
+	// time and is no new read; one read anew with no write since keeps
+	// its zxid and is.
+	var readAt time.Time
+	var readAsOf, sinceAsOf int64
 	hosts := newNames()
 	first := true
 	var listed map[int64]ClientInfo // the last complete answer's clients
@@ -57,7 +65,13 @@ func (w *Watcher) enrichLoop(ctx context.Context, every time.Duration) {
 		w.emit(ctx, Event{Kind: EventServers, At: en.At, Servers: en.Servers, Clients: en.Clients,
 			ClientsComplete: en.Complete, ClientsAsked: en.ClientsAsked, ClientsNote: en.ClientsNote, Note: en.WatchesNote,
 			WatchesAt: en.WatchesAt, WatchesFor: en.WatchesFor, Cost: w.costs.Snapshot()})
-		table := en.Watches.AsOf(en.WatchesZxid).Scoped(en.Covers)
+		if en.Watches != nil && !en.WatchesAt.Equal(readAt) {
+			if !readAt.IsZero() {
+				sinceAsOf = readAsOf
+			}
+			readAt, readAsOf = en.WatchesAt, en.WatchesZxid
+		}
+		table := en.Watches.AsOf(en.WatchesZxid).Since(sinceAsOf).Scoped(en.Covers)
 
 		// The same watches may cover more locks than before: a table read
 		// since a lock was found holds its watches, or their absence.
