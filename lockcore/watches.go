@@ -90,6 +90,13 @@ func resolveServerWatches(l *Lock, entries []*entry, w *WatchTable) {
 // judged unwatched (see WatchTable.Since).
 const unsetWatchNote = "its node is newer than the servers' watch tables read so far, and its client may not have set its watch yet when the last was read: judged at the next table"
 
+// WatchMaybeUnset reports whether p's watch is unknown only because its
+// node is newer than the watch table read before the one it was analysed
+// against: a table read later judges it.
+func (p Participant) WatchMaybeUnset() bool {
+	return p.WatchesUnknown && p.Note == unsetWatchNote
+}
+
 // kazooReaderOnNewestWrite catches kazoo's ReadLock before kazoo 2.9: it
 // never finds itself among the contenders it filters for, so each time it
 // wakes it waits on the newest write lock node in the whole queue, even one

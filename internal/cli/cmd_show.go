@@ -86,7 +86,8 @@ connections (cons, or the AdminServer's); zklocks doctor says what each server a
 }
 
 // readReport reads every path once through conn, then the servers' watch
-// table, and analyses each lock against it; each read waits up to timeout.
+// table (twice when a waiter is absent from the first: see judgedTable),
+// and analyses each lock against it; each read waits up to timeout.
 // Paths that could not be read are in the report's Errors.
 //
 // Then every member is asked for its connections (cons, once each), which
@@ -124,6 +125,7 @@ func readReport(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration, 
 	} else {
 		rep.WatchesSource = lockcore.WatchesFromServer
 	}
+	table = judgedTable(ctx, conn, timeout, q, trees, table, opt)
 	var owners []int64
 	for _, t := range trees {
 		l := lockcore.Analyze(t, table, opt)
