@@ -20,6 +20,7 @@ type enrichState struct {
 	focus     string               // the lock the operator looks at
 	lockGen   uint64               // grows whenever a lock is first tracked
 	lockFound chan struct{}        // wakes enrichLoop when a lock is first tracked
+	unset     bool                 // Once: a waiter's watch was unknown for its node's age (judgeOnce)
 }
 
 // defaultEnrichEvery is how often the servers are asked about themselves

@@ -3,6 +3,7 @@ package zkwatch
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/go-zookeeper/zk"
@@ -91,6 +92,11 @@ func (w *Watcher) readNew(dir string, names []string, known map[string]lockcore.
 // emitLock analyses and reports a lock, and returns what the analysis saw.
 func (w *Watcher) emitLock(ctx context.Context, t lockcore.Tree, table *lockcore.WatchTable) *lockcore.Sightings {
 	l := lockcore.Analyze(t, table, w.cfg.Analysis)
+	if w.cfg.Once && slices.ContainsFunc(l.Participants, lockcore.Participant.WatchMaybeUnset) {
+		w.mu.Lock()
+		w.enrich.unset = true
+		w.mu.Unlock()
+	}
 	w.emit(ctx, Event{Kind: EventLock, At: t.ReadAt, Path: t.Path, Lock: &l})
 	return l.Sightings()
 }
@@ -130,4 +136,41 @@ func (w *Watcher) analyzeAll(ctx context.Context) {
 		}
 		w.mu.Unlock()
 	}
+}
+
+// judgeOnce, at the end of a Once walk, reads the servers' watch table
+// twice more when some waiter was absent from WatchConfig.Watches while
+// its node may be newer than its watch, and analyses the locks again
+// against the second: Watches was read before the walk, and a client sets
+// its watch after it creates its node and lists the queue. Every node the
+// walk read was there when the first of the two was read, so each
+// waiter's client had that read's time to set its watch, and the second
+// judges them all. A table that cannot be read leaves them unknown.
+func (w *Watcher) judgeOnce(ctx context.Context) {
+	w.mu.Lock()
+	if !w.enrich.unset || w.enrich.table == nil {
+		w.mu.Unlock()
+		return
+	}
+	var last int64
+	q := WatchQuery{Mode: w.cfg.WatchMode, Budget: w.cfg.WatchBudget, Costs: w.costs}
+	for p, t := range w.tracked.locks {
+		last = max(last, t.LastZxid())
+		q.Locks = append(q.Locks, p)
+		for part := range t.Extra {
+			q.Locks = append(q.Locks, part)
+		}
+	}
+	w.mu.Unlock()
+	var table *lockcore.WatchTable
+	for range 2 {
+		var err error
+		if table, err = w.conn.ReadWatches(ctx, q); err != nil {
+			return
+		}
+	}
+	w.mu.Lock()
+	w.enrich.table = table.Since(last)
+	w.mu.Unlock()
+	w.analyzeAll(ctx)
 }

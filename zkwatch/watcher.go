@@ -55,7 +55,10 @@ type WatchConfig struct {
 	// per job or per entity do not pile up.
 	PlainGrace time.Duration
 	// Once walks and reads everything once, sets no watches, and closes
-	// Events after EventSynced: for one-shot commands.
+	// Events after EventSynced: for one-shot commands. When Watches
+	// leaves a waiter unjudged (its node may be newer than its watch), the
+	// table is read twice more after the walk and the locks analysed
+	// again before EventSynced.
 	Once bool
 	// ReadLater lets the first sync on a tree searched by dump report the
 	// locks from their listings alone: a contender the dump names (with
@@ -286,6 +289,9 @@ func (w *Watcher) run(ctx context.Context) {
 			w.analyzeAll(ctx)
 		}
 		if len(waiters) > 0 || reread {
+			if w.cfg.Once {
+				w.judgeOnce(ctx)
+			}
 			w.finishSync(ctx, waiters)
 			if w.cfg.Once {
 				return
