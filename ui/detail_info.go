@@ -121,6 +121,8 @@ func (p *detailPane) participantInfo(b *infoLines, q *lockcore.Participant) {
 func (p *detailPane) waiterInfo(b *infoLines, q *lockcore.Participant) {
 	st := p.env.st
 	switch {
+	case q.WatchMaybeUnset():
+		b.kv("waits on", "unknown yet: its client may not have set its watch when the servers' table was read; judged at the next table", st.warning)
 	case q.WatchesUnknown:
 		b.kv("waits on", "unknown: by the servers' watch table, this session watches only its own other nodes here, "+
 			"so which of them this waiter waits through cannot be told", st.warning)
