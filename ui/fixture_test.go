@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -82,7 +83,8 @@ func (b *tree) seenGranted(i int, ago time.Duration) *tree {
 func (b *tree) analyze(w map[int64][]string, opt lockcore.Options) *lockcore.Lock {
 	var table *lockcore.WatchTable
 	if w != nil {
-		table = lockcore.NewWatchTable(w)
+		// Read after a table that saw every node: each waiter is judged.
+		table = lockcore.NewWatchTable(w).Since(math.MaxInt64)
 	}
 	l := lockcore.Analyze(b.t, table, opt)
 	return &l
