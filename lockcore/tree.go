@@ -117,7 +117,7 @@ type WatchTable struct {
 	// for any other lock it knows nothing.
 	scope func(lockPath string) bool
 	// origin is the table NewWatchTable made, shared by its copies (AsOf,
-	// Scoped): copies of one origin hold the same watches.
+	// Scoped, Since): copies of one origin hold the same watches.
 	origin *WatchTable
 }
 
@@ -125,23 +125,24 @@ type WatchTable struct {
 // scope accepts, as a table read with the rest left out is: any other lock
 // is analysed by its recipe's rules. A nil scope covers every lock.
 func (w *WatchTable) Scoped(scope func(lockPath string) bool) *WatchTable {
-	if w == nil {
-		return nil
-	}
-	c := *w
-	c.scope = scope
-	return &c
+	return w.copyWith(func(c *WatchTable) { c.scope = scope })
 }
 
 // AsOf returns the table stamped with a zxid that every server had applied
 // before answering. A lock changed after that zxid is analysed by its
 // recipe's rules instead: the table cannot know its newer waiters' watches.
 func (w *WatchTable) AsOf(zxid int64) *WatchTable {
+	return w.copyWith(func(c *WatchTable) { c.asOf = zxid })
+}
+
+// copyWith returns a copy of the table (nil for nil) with set applied:
+// the copy shares its origin's watches, and only its stamps differ.
+func (w *WatchTable) copyWith(set func(c *WatchTable)) *WatchTable {
 	if w == nil {
 		return nil
 	}
 	c := *w
-	c.asOf = zxid
+	set(&c)
 	return &c
 }
 
@@ -152,12 +153,7 @@ func (w *WatchTable) AsOf(zxid int64) *WatchTable {
 // nothing. A waiter already there when the table before was read had the
 // time between the two reads to set its watch, and is judged.
 func (w *WatchTable) Since(prevAsOf int64) *WatchTable {
-	if w == nil {
-		return nil
-	}
-	c := *w
-	c.since = prevAsOf
-	return &c
+	return w.copyWith(func(c *WatchTable) { c.since = prevAsOf })
 }
 
 // tooNew reports whether a node created at czxid may be newer than its
