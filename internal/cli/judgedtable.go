@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -40,10 +41,8 @@ func judgedTable(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration,
 func absentWaiters(trees []lockcore.Tree, w *lockcore.WatchTable, opt lockcore.Options) bool {
 	for _, t := range trees {
 		l := lockcore.Analyze(t, w, opt)
-		for _, p := range l.Participants {
-			if p.WatchMaybeUnset() {
-				return true
-			}
+		if slices.ContainsFunc(l.Participants, lockcore.Participant.WatchMaybeUnset) {
+			return true
 		}
 	}
 	return false

@@ -92,24 +92,23 @@ func adminStream(ctx context.Context, a *AdminServer, member, word string, costs
 	}
 	var answer io.Reader = counted
 	var took time.Duration
+	var errText string
 	if whole {
-		body, err := io.ReadAll(counted)
-		if err != nil {
-			if ctx.Err() != nil {
-				err = ctx.Err()
-			}
-			return counted.n, fmt.Errorf("words: %s: %w", url, err)
+		var body []byte
+		if body, err = io.ReadAll(counted); err == nil {
+			took = time.Since(start)
+			done()
+			done = func() {}
+			answer = bytes.NewReader(body)
 		}
-		took = time.Since(start)
-		done()
-		done = func() {}
-		answer = bytes.NewReader(body)
 	}
-	errText, err := readAdminAnswer(answer, field)
+	if err == nil {
+		errText, err = readAdminAnswer(answer, field)
+	}
 	if err == nil {
 		// Drain what the reader left, so that the cost counts the whole
 		// answer and the connection can be reused.
-		_, err = io.Copy(io.Discard, answer)
+		_, err = io.Copy(io.Discard, counted)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
