@@ -64,8 +64,9 @@ type AdminServer struct {
 	HTTPS bool
 	TLS   *tls.Config
 
-	once sync.Once
-	hc   *http.Client
+	once   sync.Once
+	hc     *http.Client
+	proven provenMembers
 }
 
 // adminTimeout bounds an AdminServer exchange when the context has no
@@ -112,6 +113,7 @@ func (a *AdminServer) client() *http.Client {
 	a.once.Do(func() {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = 4
+		tr.DialContext = wrapDial(tr.DialContext)
 		if a.TLS != nil {
 			tr.TLSClientConfig = a.TLS.Clone()
 		}

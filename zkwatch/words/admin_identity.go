@@ -73,14 +73,14 @@ func (e *notMemberError) Error() string { return "words: " + e.text }
 func (e *notMemberError) Unwrap() []error { return []error{e.kind, ErrAdminUnavailable} }
 
 // proveAdmin asks member's AdminServer for its configuration and returns
-// nil only if that names member's client port. It is asked before every
-// command rather than remembered: a balancer may send the next request to
-// another server, and the keep-alive connection the next command reuses is
-// the one this proof went over. also, if not nil, is given the
-// configuration's keys first, for a caller that asked for it; it returns
-// the answer's size.
+// nil only if that names member's client port. The proof is remembered on
+// the connection it went over (see identifiedConn), which the next command
+// reuses; a command that comes over another connection has its proof
+// asked again. also, if not nil, is given the configuration's keys
+// first, for a caller that asked for it; it returns the answer's size.
 func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs, also AdminField) (int64, error) {
 	var id adminIdentity
+	var over *identifiedConn
 	n, err := adminStream(ctx, a, member, "conf", costs, func(key string, dec *json.Decoder) (bool, error) {
 		if also != nil {
 			if used, err := also(key, dec); used || err != nil {
@@ -88,9 +88,19 @@ func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs
 			}
 		}
 		return id.field(key, dec)
-	}, false)
+	}, false, func(c *identifiedConn) error {
+		over = c
+		return nil
+	})
 	if err != nil {
 		return n, err
 	}
-	return n, id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member)
+	if over != nil {
+		over.id.Store(&id)
+	}
+	if err := id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member); err != nil {
+		return n, err
+	}
+	a.proven.add(member)
+	return n, nil
 }

@@ -59,20 +59,33 @@ func adminAsk(ctx context.Context, a *AdminServer, member, word string, costs *C
 		// The configuration proves itself: it names its client port.
 		return proveAdmin(ctx, a, member, costs, field)
 	}
+	check := provenConn(strings.TrimSuffix(a.URL(member, ""), "/"), member)
+	if a.proven.has(member) {
+		// Most likely over a connection kept from an earlier ask, proven
+		// then: no proof to ask again.
+		n, err := adminStream(ctx, a, member, word, costs, field, whole, check)
+		if !errors.Is(err, errUnprovenConn) {
+			return n, err
+		}
+	}
 	if _, err := proveAdmin(ctx, a, member, costs, nil); err != nil {
 		return 0, err
 	}
-	return adminStream(ctx, a, member, word, costs, field, whole)
+	// The transport hands the command the connection the proof left idle.
+	return adminStream(ctx, a, member, word, costs, field, whole, check)
 }
 
-// adminStream is adminAsk without the proof that the answer is member's.
-func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField, whole bool) (int64, error) {
+// adminStream is adminAsk without the proof that the answer is member's:
+// check is given the connection the answer came over before field reads
+// it, and the answer is read only if check returns nil.
+func adminStream(ctx context.Context, a *AdminServer, member, word string, costs *Costs, field AdminField, whole bool, check func(*identifiedConn) error) (int64, error) {
 	command, _ := AdminCommand(word)
 	url := a.URL(member, command)
 	done := costs.turn(ctx, member)
 	defer func() { done() }()
 	start := time.Now()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	var seen connSeen
+	req, err := http.NewRequestWithContext(seen.trace(ctx), http.MethodGet, url, nil)
 	if err != nil {
 		return 0, fmt.Errorf("words: %s: %w", url, err)
 	}
@@ -89,6 +102,9 @@ func adminStream(ctx context.Context, a *AdminServer, member, word string, costs
 		// A 404 page or another service's answer: not an AdminServer
 		// with this command URL.
 		return 0, fmt.Errorf("%w at %s: HTTP %s, %s", ErrAdminUnavailable, url, resp.Status, resp.Header.Get("Content-Type"))
+	}
+	if err := check(seen.get()); err != nil {
+		return 0, err
 	}
 	var answer io.Reader = counted
 	var took time.Duration
