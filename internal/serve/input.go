@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/ssh"
+	"github.com/zklocks/zklocks/zkwatch/tick"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -59,18 +60,13 @@ func (in *input) lastTyped() time.Time { return time.Unix(0, in.last.Load()) }
 func (in *input) idle(ctx context.Context, d time.Duration, stop func()) {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	for tick.Wait(ctx, t.C) {
+		quiet := time.Since(in.lastTyped())
+		if quiet >= d {
+			stop()
 			return
-		case <-t.C:
-			quiet := time.Since(in.lastTyped())
-			if quiet >= d {
-				stop()
-				return
-			}
-			t.Reset(d - quiet)
 		}
+		t.Reset(d - quiet)
 	}
 }
 
@@ -126,12 +122,7 @@ func (ss *session) keepalive(every, wait time.Duration) {
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	for {
-		select {
-		case <-ss.ctx.Done():
-			return
-		case <-t.C:
-		}
+	for tick.Wait(ss.ctx, t.C) {
 		replied := make(chan error, 1)
 		go func() {
 			// Any reply will do: OpenSSH answers an unknown request

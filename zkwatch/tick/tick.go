@@ -1,6 +1,8 @@
 // Package tick runs a function on a period until a context ends, the one
 // loop of the polls that do the same thing each time, in zkwatch and the
-// layers above it. A leaf: it imports nothing of zklocks.
+// layers above it, and waits for a timer's or a ticker's next tick unless
+// the context ends first, for the loops that do more between ticks. A
+// leaf: it imports nothing of zklocks.
 package tick
 
 import (
@@ -14,12 +16,19 @@ import (
 func Every(ctx context.Context, period time.Duration, f func()) {
 	t := time.NewTicker(period)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	for Wait(ctx, t.C) {
 		f()
+	}
+}
+
+// Wait blocks until c delivers (a timer's or a ticker's channel), and
+// reports true, or until ctx ends, and reports false; when both are ready
+// either may be taken.
+func Wait(ctx context.Context, c <-chan time.Time) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-c:
+		return true
 	}
 }

@@ -31,3 +31,23 @@ func TestEveryEndedNeverCalls(t *testing.T) {
 	cancel()
 	Every(ctx, time.Hour, func() { t.Error("f called after ctx ended") })
 }
+
+// TestWaitTick: a channel that delivers is reported as a tick while ctx
+// lives.
+func TestWaitTick(t *testing.T) {
+	c := make(chan time.Time, 1)
+	c <- time.Now()
+	if !Wait(context.Background(), c) {
+		t.Fatal("Wait reported the context ended on a tick")
+	}
+}
+
+// TestWaitEnded: with ctx ended and no tick coming, Wait reports false
+// (a Wait that ignored ctx would block and the test time out).
+func TestWaitEnded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if Wait(ctx, make(chan time.Time)) {
+		t.Fatal("Wait reported a tick that never came")
+	}
+}
