@@ -36,8 +36,9 @@ func Analyze(t Tree, w *WatchTable, opt Options) Lock {
 	for i, c := range t.Children {
 		names[i] = c.Name
 	}
+	t.parsed = parseNames(names)
 	var entries []*entry
-	described := opt.Book.describes(t.Path, t.Self, names, t.Absent)
+	described := opt.Book.describes(t.Path, t.Self, names, t.parsed, t.Absent)
 	switch {
 	case t.Absent && described != nil:
 		l.Recipe, l.Entry = Recipe(described.Name), described.Name

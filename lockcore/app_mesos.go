@@ -81,8 +81,8 @@ func analyzeMesos(l *Lock) {
 // latch's holder.
 func analyzeAurora(l *Lock, t Tree) {
 	var members []Node
-	for _, c := range t.Children {
-		if ParseName(c.Name).Kind == KindServerSetMember {
+	for i, c := range t.Children {
+		if t.name(i, c).Kind == KindServerSetMember {
 			members = append(members, c)
 		}
 	}

@@ -17,8 +17,8 @@ const counterWarnDistance = 10_000_000
 func counterWarnings(t Tree) []string {
 	cv := int64(t.Self.Stat.Cversion)
 	wrapped := cv < 0
-	for _, c := range t.Children {
-		if n := ParseName(c.Name); n.HasSeq && n.Seq < 0 {
+	for i, c := range t.Children {
+		if n := t.name(i, c); n.HasSeq && n.Seq < 0 {
 			wrapped = true
 		}
 	}

@@ -88,6 +88,15 @@ func ParseName(name string) Name {
 	return n
 }
 
+// parseNames is ParseName of each of names, in their order.
+func parseNames(names []string) []Name {
+	out := make([]Name, len(names))
+	for i, n := range names {
+		out[i] = ParseName(n)
+	}
+	return out
+}
+
 // cutGUID splits "<uuid>-rest" or "<32 hex>-rest".
 func cutGUID(s string) (id, rest string, ok bool) {
 	if len(s) > 37 && uuidAt(s) && s[36] == '-' {

@@ -165,11 +165,11 @@ func builtinBook() *Book { return builtins() }
 // the node it claims. self is the lock node and names its children's
 // names. absent says the lock path has no node: only a single-node entry
 // without a claims hook can describe it, by its paths.
-func (b *Book) describes(lockPath string, self Node, names []string, absent bool) *compiled {
+func (b *Book) describes(lockPath string, self Node, names []string, parsed []Name, absent bool) *compiled {
 	if absent {
 		return b.singleNode(lockPath)
 	}
-	v := &treeView{path: lockPath, self: self, names: names}
+	v := &treeView{path: lockPath, self: self, names: names, parsed: parsed}
 	return b.first(lockPath, func(c *compiled, elems []string) bool { return c.fits(elems, v) })
 }
 

@@ -181,16 +181,18 @@ type treeFacts struct {
 // treeView is a lock's tree as the book's entries are asked about it, its
 // facts worked out once, when the first shape hook asks.
 type treeView struct {
-	path    string
-	self    Node
-	names   []string
+	path  string
+	self  Node
+	names []string
+	// parsed is ParseName of each of names, or nil when not parsed yet.
+	parsed  []Name
 	scanned bool
 	known   treeFacts
 }
 
 func (v *treeView) facts() treeFacts {
 	if !v.scanned {
-		s, fam := scanTree(v.self, v.names)
+		s, fam := scanTree(v.self, v.names, v.parsed)
 		v.known, v.scanned = treeFacts{path: v.path, names: v.names, shape: s, family: fam}, true
 	}
 	return v.known

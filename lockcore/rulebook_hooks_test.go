@@ -62,7 +62,7 @@ func TestEveryBuiltinEntryIsFoundByTheBook(t *testing.T) {
 		for i, c := range tree.Children {
 			names[i] = c.Name
 		}
-		if c := (*Book)(nil).describes(tree.Path, tree.Self, names, false); c == nil || c.Name != e.Name {
+		if c := (*Book)(nil).describes(tree.Path, tree.Self, names, nil, false); c == nil || c.Name != e.Name {
 			t.Errorf("%s: the book found %v for %s", e.Name, c, tree.Path)
 		}
 		if l := Analyze(tree, nil, Options{}); l.Entry != e.Name || l.Recipe != Recipe(e.Name) {

@@ -61,14 +61,15 @@ func kazooSemaphoreQueuePath(lockPath string, self Node, childNames []string) []
 func kazooQueuePath(lockPath string) string { return lockPath + kazooSemaphoreQueue }
 
 func detectShape(self Node, childNames []string) shape {
-	s, _ := scanTree(self, childNames)
+	s, _ := scanTree(self, childNames, nil)
 	return s
 }
 
 // scanTree reads the children's names once for what the built-in shapes
 // ask of them: the tree's shape, and the one family every contender the
 // parser reads shares ("" when none is a contender, or families mix).
-func scanTree(self Node, childNames []string) (shape, string) {
+// parsed, when not nil, is ParseName of each of childNames.
+func scanTree(self Node, childNames []string, parsed []Name) (shape, string) {
 	if len(childNames) == 0 {
 		switch {
 		case self.Ephemeral():
@@ -80,13 +81,18 @@ func scanTree(self Node, childNames []string) (shape, string) {
 	}
 	curatorDirs, kazooLeases, leases := 0, 0, false
 	fam, mixed := "", false
-	for _, c := range childNames {
+	for i, c := range childNames {
 		if c == curatorLeasesDir || c == curatorLocksDir {
 			curatorDirs++
 			leases = leases || c == curatorLeasesDir
 			continue
 		}
-		k := ParseName(c).Kind
+		var k NameKind
+		if parsed != nil {
+			k = parsed[i].Kind
+		} else {
+			k = ParseName(c).Kind
+		}
 		if k == KindKazooLease {
 			kazooLeases++
 		}

@@ -48,6 +48,9 @@ type Tree struct {
 	Self Node
 	// Children are the lock path's children, in any order.
 	Children []Node
+	// parsed is ParseName of each of Children's names, in their order,
+	// set by Analyze so that the readings it makes parse each name once.
+	parsed []Name
 	// Absent says the lock path has no node: a plain ephemeral lock node
 	// that went (released, or its session ended) and that the reader
 	// watches for the next holder to create. Self and Children are then
@@ -297,4 +300,12 @@ func BaseName(p string) string {
 		}
 	}
 	return p
+}
+
+// name is ParseName of c, the tree's i-th child.
+func (t Tree) name(i int, c Node) Name {
+	if len(t.parsed) == len(t.Children) {
+		return t.parsed[i]
+	}
+	return ParseName(c.Name)
 }
