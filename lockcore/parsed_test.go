@@ -48,3 +48,19 @@ func TestTreeNameReadsAsParseName(t *testing.T) {
 		}
 	}
 }
+
+// TestSemaphoreNamesAgreeWithShape: the semaphores' extra hooks' quick
+// reading of names says what the full scan of them says.
+func TestSemaphoreNamesAgreeWithShape(t *testing.T) {
+	for _, names := range parsedTrees {
+		for _, self := range []Node{{}, {Data: []byte("3")}} {
+			s := detectShape(self, names)
+			if got := curatorSemaphoreNames(names); got != (s == shapeCuratorSemaphore) {
+				t.Errorf("%v: curatorSemaphoreNames %v, shape %v", names, got, s)
+			}
+			if !maybeKazooLeases(names) && s == shapeKazooSemaphore {
+				t.Errorf("%v: maybeKazooLeases false of a kazoo semaphore", names)
+			}
+		}
+	}
+}

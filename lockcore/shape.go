@@ -43,7 +43,7 @@ func ExtraPaths(lockPath string, self Node, childNames []string) []string {
 // curatorSemaphoreDirs is Curator's semaphore's extra hook: its leases/
 // and locks/.
 func curatorSemaphoreDirs(lockPath string, self Node, childNames []string) []string {
-	if detectShape(self, childNames) != shapeCuratorSemaphore {
+	if !curatorSemaphoreNames(childNames) {
 		return nil
 	}
 	return []string{JoinPath(lockPath, curatorLeasesDir), JoinPath(lockPath, curatorLocksDir)}
@@ -52,13 +52,39 @@ func curatorSemaphoreDirs(lockPath string, self Node, childNames []string) []str
 // kazooSemaphoreQueuePath is kazoo's semaphore's extra hook: the sibling
 // queue its acquirers wait in.
 func kazooSemaphoreQueuePath(lockPath string, self Node, childNames []string) []string {
-	if detectShape(self, childNames) != shapeKazooSemaphore {
+	if !maybeKazooLeases(childNames) || detectShape(self, childNames) != shapeKazooSemaphore {
 		return nil
 	}
 	return []string{kazooQueuePath(lockPath)}
 }
 
 func kazooQueuePath(lockPath string) string { return lockPath + kazooSemaphoreQueue }
+
+// curatorSemaphoreNames is whether a node of these children is of
+// Curator's semaphore's shape: as scanTree says, read without parsing
+// every name, as the extra paths are asked of every lock at every read.
+func curatorSemaphoreNames(childNames []string) bool {
+	leases := false
+	for _, c := range childNames {
+		if c != curatorLeasesDir && c != curatorLocksDir {
+			return false
+		}
+		leases = leases || c == curatorLeasesDir
+	}
+	return leases
+}
+
+// maybeKazooLeases is false when a node of these children cannot be of
+// kazoo's semaphore's shape: a child whose name is not 32 characters long
+// is no kazoo lease ({id:hex32}). It parses no name.
+func maybeKazooLeases(childNames []string) bool {
+	for _, c := range childNames {
+		if len(c) != 32 {
+			return false
+		}
+	}
+	return true
+}
 
 func detectShape(self Node, childNames []string) shape {
 	s, _ := scanTree(self, childNames, nil)
