@@ -106,9 +106,9 @@ func readSnapshot(f file, keeps func(string, int64) bool) (*tree, error) {
 func (t *tree) adopt(p string, z *znode) {
 	if parent := t.nodes[path.Dir(p)]; parent != nil {
 		if parent.kids == nil {
-			parent.kids = map[string]struct{}{}
+			parent.kids = map[string]*znode{}
 		}
-		parent.kids[path.Base(p)] = struct{}{}
+		parent.kids[path.Base(p)] = z
 	}
 	if owner := z.stat.EphemeralOwner; jute.IsSessionOwner(owner) {
 		s := t.session(owner)

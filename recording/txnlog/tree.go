@@ -16,7 +16,10 @@ import (
 type znode struct {
 	stat zk.Stat
 	data []byte
-	kids map[string]struct{}
+	// kids are the node's children by name: a lock's are read after
+	// every change of one, and finding each by its whole path cost a
+	// join and a lookup in the tree's every node.
+	kids map[string]*znode
 }
 
 // session is what the log and snapshot say of one session.
@@ -185,9 +188,9 @@ func (t *tree) create(p string, data []byte, owner int64, parentCVersion int32, 
 		n = &znode{}
 		t.nodes[p] = n
 		if parent.kids == nil {
-			parent.kids = map[string]struct{}{}
+			parent.kids = map[string]*znode{}
 		}
-		parent.kids[path.Base(p)] = struct{}{}
+		parent.kids[path.Base(p)] = n
 		parent.stat.NumChildren = int32(len(parent.kids))
 	}
 	ms := at.UnixMilli()
@@ -255,18 +258,9 @@ func (t *tree) children(p string) []lockcore.Node {
 	if n == nil {
 		return nil
 	}
-	// A child's path is p's and its name: the tree holds clean paths
-	// only (ZooKeeper's), and path.Join cleaned each again for every
-	// child of every lock read.
-	dir := p
-	if dir != "/" {
-		dir += "/"
-	}
 	out := make([]lockcore.Node, 0, len(n.kids))
-	for k := range n.kids {
-		if c := t.nodes[dir+k]; c != nil {
-			out = append(out, c.read(k))
-		}
+	for k, c := range n.kids {
+		out = append(out, c.read(k))
 	}
 	return out
 }
