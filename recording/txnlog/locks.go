@@ -2,6 +2,7 @@ package txnlog
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,15 +70,45 @@ func (k *tracker) touched(changes []change, at time.Time) {
 			ends = append(ends, *c.end)
 		}
 	}
-	seen := map[string]bool{}
+	var seen visited
 	for _, c := range changes {
 		for _, cand := range k.candidates(c.path) {
-			if !seen[cand] {
-				seen[cand] = true
+			if seen.add(cand) {
 				k.visit(cand, at, ends)
 			}
 		}
 	}
+}
+
+// visited is the paths one transaction's changes visited. Most
+// transactions change one node, and a map made for each of them cost
+// more than the few paths it held: they are kept in a slice until a
+// session's ending or a multi visits many.
+type visited struct {
+	few  []string
+	many map[string]bool
+}
+
+// add notes p, and reports whether it was not visited before.
+func (v *visited) add(p string) bool {
+	if v.many != nil {
+		if v.many[p] {
+			return false
+		}
+		v.many[p] = true
+		return true
+	}
+	if slices.Contains(v.few, p) {
+		return false
+	}
+	v.few = append(v.few, p)
+	if len(v.few) > 16 {
+		v.many = make(map[string]bool, 2*len(v.few))
+		for _, q := range v.few {
+			v.many[q] = true
+		}
+	}
+	return true
 }
 
 // candidates are the locks a change at p can concern: p itself (a plain
