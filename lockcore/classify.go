@@ -62,8 +62,10 @@ func SemaphorePart(path string) (semaphore string, ok bool) {
 	if s, ok := strings.CutSuffix(path, kazooSemaphoreQueue); ok && s != "" {
 		return s, true
 	}
-	for _, dir := range []string{curatorLeasesDir, curatorLocksDir} {
-		if s, ok := strings.CutSuffix(path, "/"+dir); ok && s != "" {
+	// Asked of every path a transaction changes: the suffixes are
+	// constants, not joined again each time.
+	for _, suffix := range [...]string{"/" + curatorLeasesDir, "/" + curatorLocksDir} {
+		if s, ok := strings.CutSuffix(path, suffix); ok && s != "" {
 			return s, true
 		}
 	}
