@@ -84,7 +84,7 @@ func spanIn(sp Span, from, now time.Time) bool {
 
 // loggedSpans is what a lock's log entries say of its spans: made[i] is
 // the index of the entry that began spans[i]; open its spans not ended,
-// by node; waits and holds the lengths the log saw whole.
+// by node (nil: none); waits and holds the lengths the log saw whole.
 type loggedSpans struct {
 	spans        []Span
 	made         []int
@@ -96,17 +96,17 @@ type loggedSpans struct {
 func logSpans(history []HistoryEntry, lock string) loggedSpans {
 	var spans []Span
 	var made []int
-	open := map[string]int{}         // node → its open span
-	joined := map[string]time.Time{} // node → when the log saw it join
+	var open nodeIndex[int]         // node → its open span
+	var joined nodeIndex[time.Time] // node → when the log saw it join
 	var out loggedSpans
 	// closeSpan ends node's open span of the kind hold, and returns its
 	// index.
 	closeSpan := func(node string, hold bool, at time.Time) (int, bool) {
-		i, ok := open[node]
+		i, ok := open.get(node)
 		if !ok || spans[i].Hold != hold {
 			return 0, false
 		}
-		delete(open, node)
+		open.remove(node)
 		spans[i].To = at
 		return i, true
 	}
@@ -116,30 +116,30 @@ func logSpans(history []HistoryEntry, lock string) loggedSpans {
 		}
 		switch h.Change {
 		case Joined:
-			open[h.Node] = len(spans)
+			open.set(h.Node, len(spans))
 			// A join first seen late has no time; one dated by its node's
 			// ctime has the servers' clock, not the one grants are read by.
 			if !h.Seen && !h.Reconstructed {
-				joined[h.Node] = h.At
+				joined.set(h.Node, h.At)
 			}
 			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At, Seen: h.Seen, Reconstructed: h.Reconstructed})
 			made = append(made, k)
 		case Granted:
 			if _, ok := closeSpan(h.Node, false, h.At); !ok {
-				if _, holding := open[h.Node]; !holding {
+				if _, holding := open.get(h.Node); !holding {
 					spans = append(spans, Span{Session: h.Session, Node: h.Node, To: h.At})
 					made = append(made, k)
 				}
 			}
-			if j, ok := joined[h.Node]; ok && !h.Seen {
+			if j, ok := joined.get(h.Node); ok && !h.Seen {
 				out.waits = append(out.waits, timedSpan{h.At, h.At.Sub(j)})
 			}
-			open[h.Node] = len(spans)
+			open.set(h.Node, len(spans))
 			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: !h.Seen,
 				OutOfOrder: h.OutOfOrder, Seen: h.Seen, Reconstructed: h.Reconstructed})
 			made = append(made, k)
 		case Disconnected:
-			if i, ok := open[h.Node]; ok && spans[i].Hold && spans[i].Disconnected.IsZero() {
+			if i, ok := open.get(h.Node); ok && spans[i].Hold && spans[i].Disconnected.IsZero() {
 				spans[i].Disconnected = h.At
 			}
 		case Released, Left:
@@ -155,10 +155,10 @@ func logSpans(history []HistoryEntry, lock string) loggedSpans {
 			if ok {
 				spans[i].EndedBy = h.EndedBy
 			}
-			delete(joined, h.Node)
+			joined.remove(h.Node)
 		}
 	}
-	out.spans, out.made, out.open = spans, made, open
+	out.spans, out.made, out.open = spans, made, open.asMap()
 	return out
 }
 
