@@ -52,12 +52,12 @@ func (k *tracker) discover(at time.Time) {
 		k.visit(k.only, at, nil)
 		return
 	}
-	for p := range k.t.nodes {
+	for p, n := range k.t.nodes {
 		if p == "/zookeeper" || strings.HasPrefix(p, "/zookeeper/") {
 			continue
 		}
 		if k.isLock(p) {
-			k.report(p, at, nil)
+			k.report(p, k.locks[p], n, at, nil)
 		}
 	}
 }
@@ -146,7 +146,8 @@ func (k *tracker) visit(p string, at time.Time, ends []zkwatch.NodeEnd) {
 		return
 	}
 	tr := k.locks[p]
-	if _, ok := k.t.nodes[p]; !ok {
+	n, ok := k.t.nodes[p]
+	if !ok {
 		switch {
 		case tr == nil:
 		case tr.plain:
@@ -162,13 +163,18 @@ func (k *tracker) visit(p string, at time.Time, ends []zkwatch.NodeEnd) {
 	if tr == nil && !k.isLock(p) {
 		return
 	}
-	k.report(p, at, ends)
+	k.report(p, tr, n, at, ends)
 }
 
-// report analyses the lock at p as it stands and sends it.
-func (k *tracker) report(p string, at time.Time, ends []zkwatch.NodeEnd) {
-	tr := k.locks[p]
-	self, _ := k.t.node(p)
+// report analyses the lock at p as it stands and sends it; tr is what
+// is tracked of it (nil when it is found now), n its node. The caller
+// has looked both up already: a transaction's locks are looked up among
+// thousands of nodes.
+func (k *tracker) report(p string, tr *tracked, n *znode, at time.Time, ends []zkwatch.NodeEnd) {
+	var self lockcore.Node
+	if n != nil {
+		self = n.read(path.Base(p))
+	}
 	children := k.t.children(p)
 	names := make([]string, len(children))
 	for i, c := range children {
