@@ -7,6 +7,7 @@ import (
 	"net/http/httptrace"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // identifiedConn is a connection to an AdminServer that remembers which server
@@ -89,27 +90,44 @@ func provenConn(url, member string) func(*identifiedConn) error {
 	}
 }
 
-// provenMembers remembers the members one of whose connections was
-// proven, so that a command is asked at once over a connection the
-// transport keeps, where a member never proven has its proof asked first.
+// keptFor is how long after its last answer a proven connection is taken
+// to be still open: ZooKeeper's AdminServer (Jetty) closes a connection
+// idle for admin.idleTimeout, 30 s unless set. Past it the proof is asked
+// first, so that an expensive command (a dump) is not answered over a new
+// connection only to be thrown away unread.
+const keptFor = 20 * time.Second
+
+// provenMembers remembers, by member, when an answer last came over a
+// connection proven to be the member's, so that a command is asked at
+// once over the connection the transport keeps while it is likely open.
 type provenMembers struct {
-	mu  sync.Mutex
-	set map[string]bool
+	now  func() time.Time // nil: time.Now
+	mu   sync.Mutex
+	last map[string]time.Time
 }
 
-// add notes that a connection was proven to be member's.
-func (p *provenMembers) add(member string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.set == nil {
-		p.set = map[string]bool{}
+func (p *provenMembers) clock() time.Time {
+	if p.now != nil {
+		return p.now()
 	}
-	p.set[member] = true
+	return time.Now()
 }
 
-// has reports whether a connection was ever proven to be member's.
-func (p *provenMembers) has(member string) bool {
+// used notes an answer over a connection proven to be member's.
+func (p *provenMembers) used(member string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.set[member]
+	if p.last == nil {
+		p.last = map[string]time.Time{}
+	}
+	p.last[member] = p.clock()
+}
+
+// kept reports whether a connection proven to be member's answered
+// within keptFor, so that the transport likely still holds it.
+func (p *provenMembers) kept(member string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	at, ok := p.last[member]
+	return ok && p.clock().Sub(at) < keptFor
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // countingAdmin serves an AdminServer's configuration (naming clientPort)
@@ -162,5 +163,26 @@ func TestAdminBehindABalancerNeverTakesAnotherServersAnswer(t *testing.T) {
 	}
 	if answered == 0 || other.conns.Load()+other.conf.Load() == 0 {
 		t.Errorf("%d answered, %d refused; the other server was asked %d times: the case was not made", answered, refused, other.conns.Load()+other.conf.Load())
+	}
+}
+
+func TestAdminProofFirstAfterAnIdleConnection(t *testing.T) {
+	fake := newCountingAdmin(t, 2181, 7)
+	a := &AdminServer{Port: fake.port()}
+	now := time.Now()
+	a.proven.now = func() time.Time { return now }
+	if s, err := askSession(a, "127.0.0.1:2181"); err != nil || s != 7 {
+		t.Fatalf("first ask: session %d, err %v", s, err)
+	}
+	// Idle past what the AdminServer keeps a connection open for: it
+	// closed it, and the command is not asked over a new connection
+	// only to be thrown away unread.
+	now = now.Add(keptFor + time.Second)
+	fake.srv.CloseClientConnections()
+	if s, err := askSession(a, "127.0.0.1:2181"); err != nil || s != 7 {
+		t.Fatalf("after the idle time: session %d, err %v", s, err)
+	}
+	if fake.conf.Load() != 2 || fake.conns.Load() != 2 {
+		t.Errorf("configuration asked %d times, connections %d; want 2 and 2 (the proof first)", fake.conf.Load(), fake.conns.Load())
 	}
 }

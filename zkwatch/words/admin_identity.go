@@ -101,6 +101,6 @@ func proveAdmin(ctx context.Context, a *AdminServer, member string, costs *Costs
 	if err := id.ties(strings.TrimSuffix(a.URL(member, ""), "/"), member); err != nil {
 		return n, err
 	}
-	a.proven.add(member)
+	a.proven.used(member)
 	return n, nil
 }

@@ -60,11 +60,14 @@ func adminAsk(ctx context.Context, a *AdminServer, member, word string, costs *C
 		return proveAdmin(ctx, a, member, costs, field)
 	}
 	check := provenConn(strings.TrimSuffix(a.URL(member, ""), "/"), member)
-	if a.proven.has(member) {
-		// Most likely over a connection kept from an earlier ask, proven
+	if a.proven.kept(member) {
+		// Most likely over the connection kept from the last ask, proven
 		// then: no proof to ask again.
 		n, err := adminStream(ctx, a, member, word, costs, field, whole, check)
 		if !errors.Is(err, errUnprovenConn) {
+			if err == nil {
+				a.proven.used(member)
+			}
 			return n, err
 		}
 	}
@@ -72,7 +75,11 @@ func adminAsk(ctx context.Context, a *AdminServer, member, word string, costs *C
 		return 0, err
 	}
 	// The transport hands the command the connection the proof left idle.
-	return adminStream(ctx, a, member, word, costs, field, whole, check)
+	n, err := adminStream(ctx, a, member, word, costs, field, whole, check)
+	if err == nil {
+		a.proven.used(member)
+	}
+	return n, err
 }
 
 // adminStream is adminAsk without the proof that the answer is member's:
