@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -252,10 +253,17 @@ func testLiveness(t *testing.T, admin bool) {
 		}
 		return ""
 	})
+	toldBy := time.Now().Add(time.Minute)
 	zktest.WaitUntil(t, time.Minute, func() string {
 		m := scrape(t, exporter)
 		if m["zklocks_contender_expiries_total"] < 2 || m["zklocks_untold_holders"] < 2 {
-			return fmt.Sprintf("exporter: expiries %v, untold %v; want 2 and 2", m["zklocks_contender_expiries_total"], m["zklocks_untold_holders"])
+			wrong := fmt.Sprintf("exporter: expiries %v, untold %v; want 2 and 2", m["zklocks_contender_expiries_total"], m["zklocks_untold_holders"])
+			if time.Now().After(toldBy) {
+				// The last look before the test fails: what the exporter
+				// told of each ending, from its own history.
+				wrong += "; its history says:\n" + exporterEnds(t, exporter, "/live/frozen", "/live/crashed")
+			}
+			return wrong
 		}
 		return ""
 	})
@@ -502,4 +510,18 @@ func series(m map[string]float64, name string, labels ...string) float64 {
 		}
 	}
 	return sum
+}
+
+// exporterEnds is how the exporter's own history tells the holds of
+// locks ending (postmortem over its /history), for a failure's message:
+// which ending it told otherwise, and from what.
+func exporterEnds(t *testing.T, exporter string, locks ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, lock := range locks {
+		var out, errOut bytes.Buffer
+		code := execute(context.Background(), "test", []string{"postmortem", lock, "--recording", "http://" + exporter}, strings.NewReader(""), &out, &errOut)
+		fmt.Fprintf(&b, "postmortem %s (exit %d):\n%s%s", lock, code, out.String(), errOut.String())
+	}
+	return b.String()
 }
