@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
+	"github.com/zklocks/zklocks/zkwatch/smallmap"
 )
 
 // Span is a stretch of one contender's time in a lock, as the event log
@@ -96,17 +97,19 @@ type loggedSpans struct {
 func logSpans(history []HistoryEntry, lock string) loggedSpans {
 	var spans []Span
 	var made []int
-	var open nodeIndex[int]         // node → its open span
-	var joined nodeIndex[time.Time] // node → when the log saw it join
+	// A lock's log is read again each time one of its nodes' spans is
+	// folded, and holds the entries of a node or two.
+	var open smallmap.Map[int]         // node → its open span
+	var joined smallmap.Map[time.Time] // node → when the log saw it join
 	var out loggedSpans
 	// closeSpan ends node's open span of the kind hold, and returns its
 	// index.
 	closeSpan := func(node string, hold bool, at time.Time) (int, bool) {
-		i, ok := open.get(node)
+		i, ok := open.Get(node)
 		if !ok || spans[i].Hold != hold {
 			return 0, false
 		}
-		open.remove(node)
+		open.Delete(node)
 		spans[i].To = at
 		return i, true
 	}
@@ -116,30 +119,30 @@ func logSpans(history []HistoryEntry, lock string) loggedSpans {
 		}
 		switch h.Change {
 		case Joined:
-			open.set(h.Node, len(spans))
+			open.Set(h.Node, len(spans))
 			// A join first seen late has no time; one dated by its node's
 			// ctime has the servers' clock, not the one grants are read by.
 			if !h.Seen && !h.Reconstructed {
-				joined.set(h.Node, h.At)
+				joined.Set(h.Node, h.At)
 			}
 			spans = append(spans, Span{Session: h.Session, Node: h.Node, From: h.At, Seen: h.Seen, Reconstructed: h.Reconstructed})
 			made = append(made, k)
 		case Granted:
 			if _, ok := closeSpan(h.Node, false, h.At); !ok {
-				if _, holding := open.get(h.Node); !holding {
+				if _, holding := open.Get(h.Node); !holding {
 					spans = append(spans, Span{Session: h.Session, Node: h.Node, To: h.At})
 					made = append(made, k)
 				}
 			}
-			if j, ok := joined.get(h.Node); ok && !h.Seen {
+			if j, ok := joined.Get(h.Node); ok && !h.Seen {
 				out.waits = append(out.waits, timedSpan{h.At, h.At.Sub(j)})
 			}
-			open.set(h.Node, len(spans))
+			open.Set(h.Node, len(spans))
 			spans = append(spans, Span{Session: h.Session, Node: h.Node, Hold: true, From: h.At, Granted: !h.Seen,
 				OutOfOrder: h.OutOfOrder, Seen: h.Seen, Reconstructed: h.Reconstructed})
 			made = append(made, k)
 		case Disconnected:
-			if i, ok := open.get(h.Node); ok && spans[i].Hold && spans[i].Disconnected.IsZero() {
+			if i, ok := open.Get(h.Node); ok && spans[i].Hold && spans[i].Disconnected.IsZero() {
 				spans[i].Disconnected = h.At
 			}
 		case Released, Left:
@@ -155,10 +158,10 @@ func logSpans(history []HistoryEntry, lock string) loggedSpans {
 			if ok {
 				spans[i].EndedBy = h.EndedBy
 			}
-			joined.remove(h.Node)
+			joined.Delete(h.Node)
 		}
 	}
-	out.spans, out.made, out.open = spans, made, open.asMap()
+	out.spans, out.made, out.open = spans, made, open.AsMap()
 	return out
 }
 

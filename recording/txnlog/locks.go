@@ -2,13 +2,13 @@ package txnlog
 
 import (
 	"path"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
+	"github.com/zklocks/zklocks/zkwatch/smallmap"
 )
 
 // tracked is a lock found in the rebuilt tree.
@@ -70,45 +70,16 @@ func (k *tracker) touched(changes []change, at time.Time) {
 			ends = append(ends, *c.end)
 		}
 	}
-	var seen visited
+	// Most transactions change one node and visit a lock or two.
+	var seen smallmap.Map[struct{}]
 	for _, c := range changes {
 		for _, cand := range k.candidates(c.path) {
-			if seen.add(cand) {
+			if _, ok := seen.Get(cand); !ok {
+				seen.Set(cand, struct{}{})
 				k.visit(cand, at, ends)
 			}
 		}
 	}
-}
-
-// visited is the paths one transaction's changes visited. Most
-// transactions change one node, and a map made for each of them cost
-// more than the few paths it held: they are kept in a slice until a
-// session's ending or a multi visits many.
-type visited struct {
-	few  []string
-	many map[string]bool
-}
-
-// add notes p, and reports whether it was not visited before.
-func (v *visited) add(p string) bool {
-	if v.many != nil {
-		if v.many[p] {
-			return false
-		}
-		v.many[p] = true
-		return true
-	}
-	if slices.Contains(v.few, p) {
-		return false
-	}
-	v.few = append(v.few, p)
-	if len(v.few) > 16 {
-		v.many = make(map[string]bool, 2*len(v.few))
-		for _, q := range v.few {
-			v.many[q] = true
-		}
-	}
-	return true
 }
 
 // candidates are the locks a change at p can concern: p itself (a plain
