@@ -60,22 +60,23 @@ func adminAsk(ctx context.Context, a *AdminServer, member, word string, costs *C
 		return proveAdmin(ctx, a, member, costs, field)
 	}
 	check := provenConn(strings.TrimSuffix(a.URL(member, ""), "/"), member)
-	if a.proven.kept(member) {
-		// Most likely over the connection kept from the last ask, proven
-		// then: no proof to ask again.
-		n, err := adminStream(ctx, a, member, word, costs, field, whole, check)
-		if !errors.Is(err, errUnprovenConn) {
-			if err == nil {
-				a.proven.used(member)
-			}
-			return n, err
+	// While the connection kept from the last ask is likely open, the
+	// command goes first over it, proven then; otherwise the proof first.
+	proved := !a.proven.kept(member)
+	if proved {
+		if _, err := proveAdmin(ctx, a, member, costs, nil); err != nil {
+			return 0, err
 		}
 	}
-	if _, err := proveAdmin(ctx, a, member, costs, nil); err != nil {
-		return 0, err
-	}
-	// The transport hands the command the connection the proof left idle.
 	n, err := adminStream(ctx, a, member, word, costs, field, whole, check)
+	if errors.Is(err, errUnprovenConn) && !proved {
+		// The kept connection was closed: the new one is proven, and the
+		// transport hands the command the connection the proof left idle.
+		if _, err := proveAdmin(ctx, a, member, costs, nil); err != nil {
+			return 0, err
+		}
+		n, err = adminStream(ctx, a, member, word, costs, field, whole, check)
+	}
 	if err == nil {
 		a.proven.used(member)
 	}
