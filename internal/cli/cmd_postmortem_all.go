@@ -103,7 +103,8 @@ func boundPassMemory() {
 // streamDataDirs reads ZooKeeper data directories, the locks at or under
 // parent,
 // passing each event to apply as it is read (with the audit logs'
-// actions among them) and keeping none.
+// actions among them) and keeping none. apply runs on a goroutine of its
+// own, beside the read, and has applied every event when this returns.
 func streamDataDirs(ctx context.Context, stderr io.Writer, g *globalFlags, srcs []string, parent string, r recording.Range, audits []string,
 	apply func(zkwatch.Event)) (partial, members []string, err error) {
 	want, err := wantOf(g, srcs, "")
@@ -116,8 +117,10 @@ func streamDataDirs(ctx context.Context, stderr io.Writer, g *globalFlags, srcs 
 	}
 	merge := model.NewActionMerge(actions)
 	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
+	h := newHandoff(func(ev zkwatch.Event) { merge.Next(ev, apply) })
 	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Under: parent, Analysis: lockcore.Options{Book: want.book}, Warn: warn,
-		Emit: func(ev zkwatch.Event) { merge.Next(ev, apply) }})
+		Emit: h.send})
+	h.close()
 	if err != nil {
 		return nil, nil, &exitError{code: exitFailed, err: err}
 	}
