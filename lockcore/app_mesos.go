@@ -96,11 +96,7 @@ func analyzeAurora(l *Lock, t Tree) {
 	}
 	l.App = a
 	for _, m := range members {
-		endpoint := serverSetEndpoint(m.Data)
-		id := "announced leader"
-		if endpoint != "" {
-			id += " at " + endpoint
-		}
+		id := "announced leader" + whenSet(" at ", serverSetEndpoint(m.Data), "")
 		a.Members = append(a.Members, AppMember{Session: m.Stat.EphemeralOwner, Identity: id, Path: JoinPath(t.Path, m.Name),
 			Evidence: "a ServerSet member_ node, written by the leader beside its latch: no contender"})
 		if held && m.Stat.EphemeralOwner != holder.Session {

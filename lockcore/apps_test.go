@@ -147,3 +147,22 @@ func TestAnalyzeCuratorIDs(t *testing.T) {
 		t.Fatalf("the default address is data, not an id: %q", l.Participants[0].Identity)
 	}
 }
+
+// TestAnalyzeAuroraAnnouncement: the leader's ServerSet announcement
+// names its endpoint when its data says one, and only the words
+// "announced leader" when it does not decode.
+func TestAnalyzeAuroraAnnouncement(t *testing.T) {
+	var b builder
+	uuid := "2f1f2ee0-1c3b-4b8b-8e8a-0f2a3d0b9e5c"
+	l := Analyze(settled(queueTree("/aurora/scheduler",
+		withData(b.node("_c_"+uuid+"-latch-0000000000", 1), "sched1"),
+		withData(b.node("member_0000000001", 1), `{"serviceEndpoint":{"host":"sched1.example.com","port":8081}}`),
+		withData(b.node("member_0000000002", 2), "not json"))), nil, Options{})
+	if l.App == nil || l.App.Name != "aurora" || len(l.App.Members) != 2 {
+		t.Fatalf("app %+v", l.App)
+	}
+	got := []string{l.App.Members[0].Identity, l.App.Members[1].Identity}
+	if got[0] != "announced leader at sched1.example.com:8081" || got[1] != "announced leader" {
+		t.Errorf("identities %q", got)
+	}
+}

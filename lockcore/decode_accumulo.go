@@ -23,11 +23,7 @@ func DecodeAccumuloLockData(data []byte) (string, bool) {
 		}
 		var parts []string
 		for _, d := range js.Descriptors {
-			s := d.Service + " " + d.Address
-			if d.Group != "" {
-				s += " (group " + d.Group + ")"
-			}
-			parts = append(parts, s)
+			parts = append(parts, d.Service+" "+d.Address+whenSet(" (group ", d.Group, ")"))
 		}
 		return strings.Join(parts, ", "), true
 	}

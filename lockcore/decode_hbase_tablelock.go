@@ -59,10 +59,7 @@ func DecodeHBaseTableLock(data []byte) (HBaseTableLock, bool) {
 
 // String names the lock's owner as HBase's TableLockManager logs it.
 func (l HBaseTableLock) String() string {
-	s := fmt.Sprintf("%s (thread %d)", l.Owner, l.ThreadID)
-	if l.Purpose != "" {
-		s += " for " + l.Purpose
-	}
+	s := fmt.Sprintf("%s (thread %d)", l.Owner, l.ThreadID) + whenSet(" for ", l.Purpose, "")
 	if !l.Created.IsZero() {
 		s += ", since " + stamp(l.Created)
 	}

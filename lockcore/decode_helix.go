@@ -29,11 +29,7 @@ func DecodeHelixLeader(data []byte) (HelixLeader, bool) {
 }
 
 func (h HelixLeader) String() string {
-	s := "controller " + h.Instance
-	if h.LiveInstance != "" {
-		s += " (" + h.LiveInstance + ")"
-	}
-	return s
+	return "controller " + h.Instance + whenSet(" (", h.LiveInstance, ")")
 }
 
 // helixHistory reads HISTORY's entries, oldest first: each a controller

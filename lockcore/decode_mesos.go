@@ -31,14 +31,7 @@ func DecodeMesosMaster(data []byte) (MesosMaster, bool) {
 }
 
 func (m MesosMaster) String() string {
-	s := "master " + m.Hostname
-	if m.PID != "" {
-		s += " (" + m.PID + ")"
-	}
-	if m.Version != "" {
-		s += " " + m.Version
-	}
-	return s
+	return "master " + m.Hostname + whenSet(" (", m.PID, ")") + whenSet(" ", m.Version, "")
 }
 
 // serverSetEndpoint reads a ServerSet member's serviceEndpoint as

@@ -31,12 +31,5 @@ func (s SolrLeader) String() string {
 		}
 		return "election node " + s.ID
 	}
-	out := "core " + s.Core
-	if s.CoreNodeName != "" {
-		out += " (" + s.CoreNodeName + ")"
-	}
-	if s.NodeName != "" {
-		out += " on node " + s.NodeName
-	}
-	return out
+	return "core " + s.Core + whenSet(" (", s.CoreNodeName, ")") + whenSet(" on node ", s.NodeName, "")
 }
