@@ -3,8 +3,11 @@ package model
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/zklocks/zklocks/zkwatch"
 )
 
 // failingSpill is a memSpill whose writes fail from the one numbered
@@ -57,5 +60,41 @@ func TestTellAllTellsOnceAsTwice(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Locks told side by side, over more than a window of them and a part
+// of one, are set down in path order, each with its own story: as a pass
+// that tells each lock twice, one at a time, tells them.
+func TestTellAllTellsManyLocksInOrder(t *testing.T) {
+	evs := frozenEvents()
+	var each [][]zkwatch.Event
+	for i := range 2*tellWindow + 5 {
+		each = append(each, churn(fmt.Sprintf("/many/%03d", i), t0.Add(10*time.Second), 3+i%7))
+	}
+	for k := 0; ; k++ {
+		more := false
+		for _, lock := range each {
+			if k < len(lock) {
+				evs, more = append(evs, lock[k]), true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	var want, got bytes.Buffer
+	whole := passOver(evs, 2, true, time.Time{}, time.Time{})
+	if err := writeTold(&want, whole); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTold(&got, spillingPass(evs, &memSpill{})); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(whole.Locks()); n < 2*tellWindow+5 {
+		t.Fatalf("%d locks told, want at least %d", n, 2*tellWindow+5)
+	}
+	if got.String() != want.String() {
+		t.Errorf("told side by side\n%s\ntold one at a time\n%s", got.String(), want.String())
 	}
 }

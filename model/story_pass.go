@@ -3,6 +3,7 @@ package model
 import (
 	"container/heap"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -46,6 +47,9 @@ type StoryPass struct {
 	spillAt       int64
 	spillWriteErr error
 	spillErr      error
+	// spillMu guards the spill's reads and spillErr while locks are told
+	// side by side.
+	spillMu sync.Mutex
 	// foldEntries and foldAt are fold's scratch: a node's entries and
 	// their indexes in its lock's log.
 	foldEntries []HistoryEntry

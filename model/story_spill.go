@@ -216,7 +216,7 @@ func (p *StoryPass) unfold(b *storyBuilder) (spans []foldedSpan, waits, holds []
 				read = make([]byte, c.n)
 			}
 			read = read[:c.n]
-			if _, err := p.spill.ReadAt(read, c.off); err != nil {
+			if _, err := p.readSpill(read, c.off); err != nil {
 				p.noteSpillErr(fmt.Errorf("stories: reading back %s's folded holds: %w", Printable(b.lock), err))
 				return nil, nil, nil
 			}
@@ -234,10 +234,27 @@ func (p *StoryPass) unfold(b *storyBuilder) (spans []foldedSpan, waits, holds []
 	return spans, waits, holds
 }
 
+// readSpill reads the spill at off. The locks told side by side read it
+// at once, and a Spill need not be safe for that.
+func (p *StoryPass) readSpill(b []byte, off int64) (int, error) {
+	p.spillMu.Lock()
+	defer p.spillMu.Unlock()
+	return p.spill.ReadAt(b, off)
+}
+
 func (p *StoryPass) noteSpillErr(err error) {
+	p.spillMu.Lock()
+	defer p.spillMu.Unlock()
 	if p.spillErr == nil {
 		p.spillErr = err
 	}
+}
+
+// readErr is the spill's first failed read, if any.
+func (p *StoryPass) readErr() error {
+	p.spillMu.Lock()
+	defer p.spillMu.Unlock()
+	return p.spillErr
 }
 
 // errBadFold: a folded record read back is not one that was written.
