@@ -25,7 +25,7 @@ func (s *State) EndedOf(paths []string) []Ended {
 	}
 	untold := map[contenderKey]bool{}
 	for _, u := range s.Untold {
-		untold[contenderKey{u.Lock + "/" + u.Node, u.Token}] = true
+		untold[untoldKey(u.Lock, u.Node, u.Token)] = true
 	}
 	forced := map[string]Forced{} // a force-released node's path → who
 	for _, f := range s.Forced {
@@ -36,17 +36,22 @@ func (s *State) EndedOf(paths []string) []Ended {
 		if !want[h.Lock] || (h.Change != Released && h.Change != Left) {
 			continue
 		}
-		node := h.Lock + "/" + h.Node
-		f, wasForced := forced[node]
+		f, wasForced := forced[h.NodePath()]
 		byWhom := EndedByOperator
 		if f.Maybe {
 			byWhom = EndedByRelease
 		}
-		e := Ended{Entry: h, NotTold: untold[contenderKey{node, h.Token}] || (wasForced && f.Session == h.Session && h.EndedBy == byWhom)}
+		e := Ended{Entry: h, NotTold: untold[untoldKey(h.Lock, h.Node, h.Token)] || (wasForced && f.Session == h.Session && h.EndedBy == byWhom)}
 		if e.NotTold && h.Change == Released {
 			e.NewHolders = s.Holders(h.Lock)
 		}
 		out = append(out, e)
 	}
 	return out
+}
+
+// untoldKey is an untold holder's key, by its lock, its node's name there
+// and its token, as Untold and the log's entries both say them.
+func untoldKey(lock, node string, token int64) contenderKey {
+	return contenderKey{lock + "/" + node, token}
 }

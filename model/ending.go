@@ -1,7 +1,6 @@
 package model
 
 import (
-	"path"
 	"strings"
 	"time"
 
@@ -44,7 +43,7 @@ func (s *State) Present(lock, nodePath string, token int64) bool {
 func (g *EventLog) EndingOf(nodePath string, token int64) (Ending, bool) {
 	for i := len(g.History) - 1; i >= 0; i-- {
 		h := &g.History[i]
-		if (h.Change != Released && h.Change != Left) || path.Join(h.Lock, h.Node) != nodePath {
+		if (h.Change != Released && h.Change != Left) || !h.IsNode(nodePath) {
 			continue
 		}
 		if token != 0 && h.Token != 0 && h.Token != token {

@@ -37,6 +37,7 @@ type openEnd struct {
 	silent bool
 	lock   string
 	node   string
+	path   string // the node's own
 	token  int64
 }
 
@@ -67,7 +68,7 @@ const maxUntold = 100
 func (s *State) noteEnd(e HistoryEntry, p lockcore.Participant) {
 	t := s.tracks[p.Session]
 	o := openEnd{seq: s.Logged, session: p.Session, at: e.At, holder: p.Role == lockcore.RoleHolder,
-		lock: e.Lock, node: e.Node, token: p.Token}
+		lock: e.Lock, node: e.Node, path: p.Path, token: p.Token}
 	if t != nil {
 		o.addr, o.timeout, o.heard = t.addr, t.timeout, t.heard
 	}

@@ -34,9 +34,12 @@ type Forced struct {
 	// Maybe, when its node was seen to go.
 	When time.Time
 	// had are the session's nodes in the lock as it was force-released
-	// (a session may own several): a node not among them means it queued
-	// again.
-	had map[string]bool
+	// (a session may own several), by path, with their tokens (0: not
+	// known): a node not among them means it queued again, and so does
+	// one at the same path with another token, made again since (a
+	// single-node lock's holder takes the lock by the same path each
+	// time).
+	had map[string]int64
 }
 
 // At is when it was force-released, or its node seen to go (Maybe).
@@ -58,7 +61,7 @@ func (s *State) noteForced(a *lockcore.Action) {
 		return
 	}
 	f.When = a.At
-	s.follow(f)
+	s.follow(f, a.Token)
 }
 
 // noteMaybeForced follows the holder of an ending settled as
@@ -70,17 +73,18 @@ func (s *State) noteMaybeForced(o openEnd, ci zkwatch.ClientInfo) {
 	if !o.holder || o.session == 0 || !ci.Link().Talking {
 		return
 	}
-	s.follow(Forced{Lock: o.lock, Node: path.Join(o.lock, o.node), Session: o.session, Role: lockcore.RoleHolder, Maybe: true, When: o.at})
+	s.follow(Forced{Lock: o.lock, Node: o.path, Session: o.session, Role: lockcore.RoleHolder, Maybe: true, When: o.at}, o.token)
 }
 
 // follow adds f to the contenders followed, with the session's nodes in
-// its lock now: one not among them, later, means it queued again.
-func (s *State) follow(f Forced) {
-	f.had = map[string]bool{f.Node: true}
+// its lock now and the token of the node deleted: one not among them,
+// later, means it queued again.
+func (s *State) follow(f Forced, token int64) {
+	f.had = map[string]int64{f.Node: token}
 	if l := s.Locks[f.Lock]; l != nil {
 		for _, q := range l.Participants {
 			if q.Session == f.Session {
-				f.had[q.Path] = true
+				f.had[q.Path] = q.Token
 			}
 		}
 	}
@@ -96,7 +100,8 @@ func (s *State) follow(f Forced) {
 // node's end came first, as the event log logged that end.
 func (s *State) forcedOf(a *lockcore.Action) (Forced, bool) {
 	f := Forced{Node: a.Node, Session: a.Owner, Action: a}
-	for dir := path.Dir(a.Node); ; dir = path.Dir(dir) {
+	// From the node itself: a single-node lock's holder is its lock's node.
+	for dir := a.Node; ; dir = path.Dir(dir) {
 		if l := s.Locks[dir]; l != nil {
 			for _, p := range l.Participants {
 				if p.Path == a.Node && (a.Token == 0 || p.Token == a.Token) {
@@ -111,7 +116,7 @@ func (s *State) forcedOf(a *lockcore.Action) (Forced, bool) {
 	}
 	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-maxPendingActions; i-- {
 		h := &s.History[i]
-		if (h.Change == Released || h.Change == Left) && h.Token == a.Token && path.Join(h.Lock, h.Node) == a.Node {
+		if (h.Change == Released || h.Change == Left) && h.Token == a.Token && h.IsNode(a.Node) {
 			f.Lock, f.Role = h.Lock, lockcore.RoleWaiter
 			if h.Change == Released {
 				f.Role = lockcore.RoleHolder
@@ -153,14 +158,18 @@ func (s *State) pruneForced(ev zkwatch.Event) {
 }
 
 // queuedAgainAfterForce reports whether f's session has a node in its
-// lock it did not have when force-released.
+// lock it did not have when force-released: at another path, or at the
+// same path made again (another token).
 func (s *State) queuedAgainAfterForce(f Forced) bool {
 	l := s.Locks[f.Lock]
 	if l == nil {
 		return false
 	}
 	for _, q := range l.Participants {
-		if q.Session == f.Session && !f.had[q.Path] {
+		if q.Session != f.Session {
+			continue
+		}
+		if token, had := f.had[q.Path]; !had || (token != 0 && q.Token != 0 && q.Token != token) {
 			return true
 		}
 	}

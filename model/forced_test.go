@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -90,5 +91,76 @@ func TestForcedFollowsUntilItLetsGo(t *testing.T) {
 				t.Fatalf("forced: %+v", s.Forced)
 			}
 		})
+	}
+}
+
+// A single-node lock's holder takes the lock by the same path each time:
+// force-released, it has queued again when its session makes the node
+// again (another token), not while the node is the one it had.
+func TestForcedSingleNodeHolderTakesItAgain(t *testing.T) {
+	held := singleNode(5, t0)
+	if len(held.Participants) != 1 || held.Participants[0].Role != lockcore.RoleHolder || held.Participants[0].Path != singleNodeLock {
+		t.Fatalf("the single node read as %+v", held.Participants)
+	}
+	s := NewState()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
+	s.Apply(lockEvent(held))
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	s.Apply(ActionEvent(lockcore.Action{At: t0.Add(time.Second), Kind: lockcore.ActionForceRelease, Node: singleNodeLock, Token: 5, Owner: 100}))
+	if len(s.Forced) != 1 {
+		t.Fatalf("forced: %+v", s.Forced)
+	}
+	// The node it had, read again before the delete is seen: not queued again.
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(time.Second), Path: singleNodeLock, Lock: singleNode(5, t0.Add(time.Second))})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(2 * time.Second), Path: singleNodeLock, Lock: singleNode(0, t0.Add(2*time.Second))})
+	if len(s.Forced) != 1 {
+		t.Fatalf("forgotten before its session made the node again: %+v", s.Forced)
+	}
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(3 * time.Second), Path: singleNodeLock, Lock: singleNode(9, t0.Add(3*time.Second))})
+	if len(s.Forced) != 0 {
+		t.Fatalf("still followed after its session made the node again: %+v", s.Forced)
+	}
+}
+
+// singleNodeLock is a single-node lock's path, and singleNode its reading
+// at at: held by session 100's node of that czxid, or free (0).
+const singleNodeLock = "/app/leader/lock"
+
+func singleNode(czxid int64, at time.Time) *lockcore.Lock {
+	tr := lockcore.Tree{Path: singleNodeLock, ReadAt: at, Absent: czxid == 0}
+	if czxid != 0 {
+		tr.Self = lockcore.Node{Name: "lock", Stat: zk.Stat{Czxid: czxid, EphemeralOwner: 100, Ctime: at.UnixMilli()}}
+	}
+	l := lockcore.Analyze(tr, nil, lockcore.Options{})
+	return &l
+}
+
+// The operator's force-release of a single-node lock's holder, told after
+// its node was seen to go, ends that hold as forced, not released, and
+// its holder is followed as not told.
+func TestForceReleaseOfASingleNodeLockSeenGoneFirst(t *testing.T) {
+	s := NewState()
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
+	s.Apply(lockEvent(singleNode(5, t0)))
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(time.Second), Path: singleNodeLock, Lock: singleNode(0, t0.Add(time.Second))})
+	s.Apply(ActionEvent(lockcore.Action{At: t0.Add(time.Second), Kind: lockcore.ActionForceRelease, Node: singleNodeLock, Token: 5, Owner: 100}))
+	var ended *HistoryEntry
+	for i := range s.History {
+		if s.History[i].Change == Released {
+			ended = &s.History[i]
+		}
+	}
+	if ended == nil || ended.EndedBy != EndedByOperator || ended.Action == nil {
+		t.Fatalf("the hold's end: %+v", ended)
+	}
+	if e, ok := s.EndingOf(singleNodeLock, 5); !ok || e.EndedBy != EndedByOperator {
+		t.Errorf("EndingOf the lock's node: %+v (found %v)", e, ok)
+	}
+	if len(s.Forced) != 1 || s.Forced[0].Node != singleNodeLock || s.Forced[0].Role != lockcore.RoleHolder {
+		t.Errorf("forced: %+v", s.Forced)
+	}
+	if e := s.EndedOf([]string{singleNodeLock}); len(e) != 1 || !e[0].NotTold || e[0].Entry.NodePath() != singleNodeLock {
+		t.Errorf("ended: %+v", e)
 	}
 }

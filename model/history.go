@@ -1,6 +1,7 @@
 package model
 
 import (
+	"path"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -68,10 +69,13 @@ const (
 
 // HistoryEntry is one line of the event log.
 type HistoryEntry struct {
-	At      time.Time
-	Change  Change
-	Lock    string
-	Node    string
+	At     time.Time
+	Change Change
+	Lock   string
+	Node   string
+	// Path is the contender node's own path: under Lock, or, for a
+	// single-node lock (Node its own name), Lock itself.
+	Path    string
 	Session int64
 	Mode    lockcore.Mode
 	Seq     int64
@@ -102,6 +106,24 @@ type HistoryEntry struct {
 	Reconstructed bool
 	// Silent, for a Silent entry, is what the member's answer said.
 	Silent lockcore.Silent
+}
+
+// NodePath is the path of the entry's contender node (Path), or of its
+// Node under its Lock for an entry that does not say; empty for an entry
+// of no node.
+func (h *HistoryEntry) NodePath() string {
+	switch {
+	case h.Path != "":
+		return h.Path
+	case h.Node == "":
+		return ""
+	}
+	return path.Join(h.Lock, h.Node)
+}
+
+// IsNode reports whether the entry is of the contender node at nodePath.
+func (h *HistoryEntry) IsNode(nodePath string) bool {
+	return nodePath != "" && h.NodePath() == nodePath
 }
 
 // EventLog is the event log and its counters, and what the log still
@@ -297,7 +319,7 @@ func overtook(l *lockcore.Lock, p lockcore.Participant) bool {
 
 // entry is the log's entry of change c to p in lock.
 func (s *State) entry(at time.Time, c Change, lock string, p lockcore.Participant, outOfOrder bool) HistoryEntry {
-	return HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Session: p.Session,
+	return HistoryEntry{At: at, Change: c, Lock: lock, Node: p.Node, Path: p.Path, Session: p.Session,
 		Mode: p.Mode, Seq: p.Seq, OutOfOrder: outOfOrder, Token: p.Token}
 }
 

@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"path"
 	"slices"
 	"strings"
 
@@ -77,7 +76,7 @@ func (s *State) recordAction(ev zkwatch.Event) {
 	// entries are searched, newest first.
 	for i := len(s.History) - 1; i >= 0 && i >= len(s.History)-maxPendingActions; i-- {
 		h := &s.History[i]
-		if (h.Change == Released || h.Change == Left) && h.Token == a.Token && path.Join(h.Lock, h.Node) == a.Node {
+		if (h.Change == Released || h.Change == Left) && h.Token == a.Token && h.IsNode(a.Node) {
 			h.EndedBy, h.Action = EndedByOperator, a
 			return
 		}

@@ -76,8 +76,8 @@ func (p *eventsPane) copyable() (string, int64) {
 		return "", 0
 	}
 	h := p.env.state.History[p.rows[p.cur.idx]]
-	if h.Node != "" {
-		return h.Lock + "/" + h.Node, h.Session
+	if node := h.NodePath(); node != "" {
+		return node, h.Session
 	}
 	return h.Lock, h.Session
 }

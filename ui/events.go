@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path"
 	"slices"
 	"strings"
 
@@ -75,7 +74,7 @@ func (p *eventsPane) open() tea.Cmd {
 	if _, ok := p.env.state.Locks[h.Lock]; !ok {
 		return flashErr(h.Lock + " is no longer a lock")
 	}
-	return openLock(h.Lock, path.Join(h.Lock, h.Node))
+	return openLock(h.Lock, h.NodePath())
 }
 
 func (p *eventsPane) summary() string {
