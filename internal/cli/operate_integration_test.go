@@ -91,6 +91,18 @@ func TestIntegrationOperateCommands(t *testing.T) {
 		}
 	})
 
+	t.Run("release of a single-node lock's holder says it holds that lock", func(t *testing.T) {
+		mk(root+"/single", 0)
+		single := mk(root+"/single/lock", zk.FlagEphemeral)
+		_, errOut, code := run(t, "release", single, "--force", "--server", server, "--audit-log", filepath.Join(t.TempDir(), "audit.log"))
+		if code != exitFailed || !strings.Contains(errOut, "role     holding exclusive #0 of 1 in "+single+" (ephemeral), held for") {
+			t.Errorf("exit %d; the preview does not say the node holds its own lock: %s", code, errOut)
+		}
+		if err := c.Delete(single, -1); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("release needs --force", func(t *testing.T) {
 		if _, _, code := run(t, "release", holder, "--yes", "--server", server, "--audit-log", audit); code != exitUsage {
 			t.Fatalf("exit %d", code)
