@@ -29,6 +29,17 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 		}
 	}
 	if stat.EphemeralOwner != 0 && len(names) == 0 {
+		// A kazoo semaphore's waiter holds a node in its sibling queue,
+		// which a walk reaches through their common parent: that node is
+		// the semaphore's contender, whatever its name.
+		if sem, ok := lockcore.SemaphorePart(ParentOf(path)); ok {
+			switch part, err := w.isSemaphore(sem); {
+			case err != nil:
+				return false, nil, err
+			case part:
+				return false, nil, nil
+			}
+		}
 		return w.isLockNode(path)
 	}
 	if sem, ok := lockcore.SemaphorePart(path); ok {

@@ -102,3 +102,53 @@ func TestIntegrationSemaphorePartIsNoLockOfItsOwn(t *testing.T) {
 		})
 	}
 }
+
+// TestIntegrationSemaphoreQueueNodeIsNoLock: a walk reaches a
+// semaphore's queue (kazoo's sibling, through their common parent;
+// Curator's locks/ inside it), where a waiter holds a node named like a
+// lock: that node is the semaphore's waiter, never a lock of its own.
+func TestIntegrationSemaphoreQueueNodeIsNoLock(t *testing.T) {
+	t.Parallel()
+	zks, root := shared.Start(t), shared.Root(t)
+	for _, recipe := range []lockcore.Recipe{lockcore.RecipeKazooSemaphore, lockcore.RecipeCuratorSemaphore} {
+		t.Run(string(recipe), func(t *testing.T) {
+			walked := root + "/walked-" + string(recipe)
+			sem := walked + "/sem"
+			spec := lockclient.Spec{Path: sem, Recipe: recipe, Mode: lockcore.ModeLease, MaxLeases: 1}
+			h, err := lockclient.Acquire(t.Context(), zks.Connect(t), spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = h.Release(context.Background()) })
+			queued := make(chan struct{})
+			spec.Progress = func(lockclient.Progress) {
+				select {
+				case <-queued:
+				default:
+					close(queued)
+				}
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			t.Cleanup(cancel)
+			go func() { _, _ = lockclient.Acquire(ctx, zks.Connect(t), spec) }()
+			select {
+			case <-queued:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the waiter never queued")
+			}
+			c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}),
+				zkwatch.WatchConfig{Roots: []string{walked}, EnrichEvery: -1})
+			c.Until(t, "the first sync, the semaphore with its holder and its waiter", func(s *model.State) bool {
+				l := s.Locks[sem]
+				return !s.LastSync.IsZero() && l != nil && len(l.Participants) >= 2
+			})
+			c.Read(func(s *model.State) {
+				for p := range s.Locks {
+					if p != sem {
+						t.Errorf("%s is shown as a lock beside the semaphore %s", p, sem)
+					}
+				}
+			})
+		})
+	}
+}

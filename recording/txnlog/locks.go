@@ -207,10 +207,22 @@ func (k *tracker) forget(p string) {
 // is a lock. A lock's contenders are not locks of their own, whatever
 // their names: the watcher's walk does not go below a lock.
 func (k *tracker) isLock(p string) bool {
-	if dir := path.Dir(p); k.locks[dir] != nil || k.isLockNode(dir) {
+	if dir := path.Dir(p); k.locks[dir] != nil || k.isLockNode(dir) || k.isSemaphorePart(dir) {
 		return false
 	}
 	return k.isLockNode(p)
+}
+
+// isSemaphorePart is whether p is a semaphore's part (a kazoo
+// semaphore's sibling queue, Curator's leases/ or locks/): the nodes in
+// it are the semaphore's contenders, whatever their names.
+func (k *tracker) isSemaphorePart(p string) bool {
+	sem, ok := lockcore.SemaphorePart(p)
+	if !ok {
+		return false
+	}
+	s, ok := k.t.node(sem)
+	return ok && len(lockcore.ExtraPaths(sem, s, k.t.names(sem))) > 0
 }
 
 // memoChildren is how many children a node has before isLockNode keeps
@@ -290,10 +302,8 @@ func (k *tracker) lockNodeOf(p string, self lockcore.Node, names []string) bool 
 			return book.IsLockNode(p) || (lockcore.MaybeAppLockNode(p) && lockcore.IsAppLockNode(p, self))
 		}
 	}
-	if sem, ok := lockcore.SemaphorePart(p); ok {
-		if s, ok := k.t.node(sem); ok && len(lockcore.ExtraPaths(sem, s, k.t.names(sem))) > 0 {
-			return false
-		}
+	if k.isSemaphorePart(p) {
+		return false
 	}
 	switch c, probe := book.Classify(p, self, names); c {
 	case lockcore.IsALock:
