@@ -103,6 +103,22 @@ func TestIntegrationOperateCommands(t *testing.T) {
 		}
 	})
 
+	t.Run("release of a kazoo semaphore's waiter says it waits in the semaphore", func(t *testing.T) {
+		mk(root+"/ksem", 0)
+		lease := mk(root+"/ksem/1bbe7509aaaabbbbccccddddeeeeffff", zk.FlagEphemeral)
+		mk(root+"/ksem-__lock__", 0)
+		waiter := mk(root+"/ksem-__lock__/0a3bb9eba7bb48afb4e619011cd1f6f7__lock__", zk.FlagEphemeral|zk.FlagSequence)
+		_, errOut, code := run(t, "release", waiter, "--force", "--server", server, "--audit-log", filepath.Join(t.TempDir(), "audit.log"))
+		if code != exitFailed || !strings.Contains(errOut, "role     waiting lease #1 of 2 in "+root+"/ksem (kazoo-semaphore), for") {
+			t.Errorf("exit %d; the preview does not say the node waits in its semaphore: %s", code, errOut)
+		}
+		for _, n := range []string{waiter, lease} {
+			if err := c.Delete(n, -1); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+
 	t.Run("release needs --force", func(t *testing.T) {
 		if _, _, code := run(t, "release", holder, "--yes", "--server", server, "--audit-log", audit); code != exitUsage {
 			t.Fatalf("exit %d", code)

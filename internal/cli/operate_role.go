@@ -12,14 +12,19 @@ import (
 
 // roleLine says what the node acted on is in its lock, as the UI's dialog
 // does: holding or waiting, its mode, its place in the queue and for how
-// long, read from its lock at once. Its lock is its parent (a queue), or
-// the node itself (a single-node lock, whose holder is its node). czxid
-// is the node's as shown: a node of the same path created since is not
-// it.
+// long, read from its lock at once. Its lock is the semaphore whose part
+// its parent is (a kazoo semaphore's queue, Curator's leases/ or
+// locks/), its parent (a queue), or the node itself (a single-node lock,
+// whose holder is its node). czxid is the node's as shown: a node of the
+// same path created since is not it.
 func roleLine(ctx context.Context, conn *zkwatch.Conn, s settings, node string, czxid int64) string {
 	lock := path.Dir(node)
+	locks := []string{lock, node}
+	if sem, ok := lockcore.SemaphorePart(lock); ok {
+		locks = append([]string{sem}, locks...)
+	}
 	var parentErr error
-	for _, at := range []string{lock, node} {
+	for _, at := range locks {
 		readCtx, cancel := zkwatch.WithAnswerTimeout(ctx, s.timeout)
 		t, err := conn.ReadTree(readCtx, at)
 		cancel()
