@@ -39,6 +39,10 @@ type openEnd struct {
 	node   string
 	path   string // the node's own
 	token  int64
+	// had, for a holder whose ending is not known yet, are its session's
+	// nodes in the lock as the node went (the reading before), by path
+	// with their tokens: a node not among them, later, was made after.
+	had map[string]int64
 }
 
 // maxOpenEnds bounds the endings waiting for an answer: without cons
@@ -64,8 +68,9 @@ type Untold struct {
 // maxUntold bounds the untold holders kept, the oldest dropped first.
 const maxUntold = 100
 
-// noteEnd keeps an ending not known yet, or an expiry's untold holder.
-func (s *State) noteEnd(e HistoryEntry, p lockcore.Participant) {
+// noteEnd keeps an ending not known yet, or an expiry's untold holder;
+// prev is the lock's reading that still showed p.
+func (s *State) noteEnd(e HistoryEntry, p lockcore.Participant, prev *lockcore.Lock) {
 	t := s.tracks[p.Session]
 	o := openEnd{seq: s.Logged, session: p.Session, at: e.At, holder: p.Role == lockcore.RoleHolder,
 		lock: e.Lock, node: e.Node, path: p.Path, token: p.Token}
@@ -75,6 +80,9 @@ func (s *State) noteEnd(e HistoryEntry, p lockcore.Participant) {
 	o.silent = s.Link(p.Session).Silent.For > 0
 	switch e.EndedBy {
 	case EndedByUnknown:
+		if o.holder && o.session != 0 {
+			o.had = nodesOf(prev, o.session)
+		}
 		s.openEnds = append(s.openEnds, o)
 		if len(s.openEnds) > maxOpenEnds {
 			s.openEnds = slices.Clone(s.openEnds[len(s.openEnds)-maxOpenEnds:])

@@ -61,7 +61,9 @@ func (s *State) noteForced(a *lockcore.Action) {
 		return
 	}
 	f.When = a.At
-	s.follow(f, a.Token)
+	had := nodesOf(s.Locks[f.Lock], f.Session)
+	had[f.Node] = a.Token
+	s.follow(f, had)
 }
 
 // noteMaybeForced follows the holder of an ending settled as
@@ -73,20 +75,36 @@ func (s *State) noteMaybeForced(o openEnd, ci zkwatch.ClientInfo) {
 	if !o.holder || o.session == 0 || !ci.Link().Talking {
 		return
 	}
-	s.follow(Forced{Lock: o.lock, Node: o.path, Session: o.session, Role: lockcore.RoleHolder, Maybe: true, When: o.at}, o.token)
+	had := o.had
+	if had == nil {
+		had = nodesOf(s.Locks[o.lock], o.session)
+	}
+	had[o.path] = o.token
+	s.follow(Forced{Lock: o.lock, Node: o.path, Session: o.session, Role: lockcore.RoleHolder, Maybe: true, When: o.at}, had)
 }
 
-// follow adds f to the contenders followed, with the session's nodes in
-// its lock now and the token of the node deleted: one not among them,
-// later, means it queued again.
-func (s *State) follow(f Forced, token int64) {
-	f.had = map[string]int64{f.Node: token}
-	if l := s.Locks[f.Lock]; l != nil {
+// nodesOf is session's nodes in l (nil: none), by path, with their
+// tokens.
+func nodesOf(l *lockcore.Lock, session int64) map[string]int64 {
+	out := map[string]int64{}
+	if l != nil {
 		for _, q := range l.Participants {
-			if q.Session == f.Session {
-				f.had[q.Path] = q.Token
+			if q.Session == session {
+				out[q.Path] = q.Token
 			}
 		}
+	}
+	return out
+}
+
+// follow adds f to the contenders followed, with had, the session's nodes
+// in its lock as it was force-released: one not among them, later, means
+// it queued again. One that has queued again already, before the ending
+// was settled, is not followed: its client knows.
+func (s *State) follow(f Forced, had map[string]int64) {
+	f.had = had
+	if s.queuedAgainAfterForce(f) {
+		return
 	}
 	// One a session: its latest force-release.
 	kept := slices.DeleteFunc(slices.Clone(s.Forced), func(o Forced) bool { return o.Session == f.Session })

@@ -184,7 +184,7 @@ func (s *State) record(at time.Time, prev, next *lockcore.Lock) {
 			e.EndedBy, e.Action = s.endedBy(p, e.At)
 			s.exactEnd(&e, p)
 			s.add(e)
-			s.noteEnd(e, p)
+			s.noteEnd(e, p, prev)
 		}
 	}
 	if next == nil {

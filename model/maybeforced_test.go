@@ -56,3 +56,39 @@ func TestHolderDeletedWhileItsSessionTalksIsNotTold(t *testing.T) {
 		t.Errorf("a session not known to talk is followed: %+v", s.Forced)
 	}
 }
+
+// A holder whose client released and queued again before the members'
+// answer settled its ending knows it let go: it is not followed as not
+// told, where its new node, already there when the answer came, would
+// have been counted among the nodes it had.
+func TestHolderQueuedAgainBeforeItsEndIsSettledIsNotFollowed(t *testing.T) {
+	talking := func(d time.Duration, sessions ...int64) zkwatch.Event {
+		ev := storyServers(d, sessions...)
+		for id, ci := range ev.Clients {
+			ci.Asked, ci.Heard = t0.Add(d-time.Second), t0.Add(d-2*time.Second)
+			ev.Clients[id] = ci
+		}
+		return ev
+	}
+	again := storyLockAt(-8*time.Second, 1, 2)
+	again.Lock.Participants[1].Session = 0x64
+	s := NewState()
+	for _, ev := range []zkwatch.Event{
+		{Kind: zkwatch.EventConn, At: t0.Add(-time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
+		{Kind: zkwatch.EventSynced, At: t0.Add(-time.Minute)},
+		storyLockAt(-50*time.Second, 0, 1),
+		talking(-45*time.Second, 100, 101),
+		// 0's node goes, and its session queues again before the answer.
+		storyLockAt(-10*time.Second, 1),
+		again,
+		talking(-5*time.Second, 100, 101),
+	} {
+		s.Apply(ev)
+	}
+	if len(s.Forced) != 0 {
+		t.Errorf("followed as not told after it queued again: %+v", s.Forced)
+	}
+	if ended := s.EndedOf([]string{"/t"}); len(ended) != 1 || ended[0].NotTold {
+		t.Errorf("ended %+v, want 0x64's hold ended and told", ended)
+	}
+}
