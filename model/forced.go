@@ -177,19 +177,23 @@ func (s *State) pruneForced(ev zkwatch.Event) {
 
 // queuedAgainAfterForce reports whether f's session has a node in its
 // lock it did not have when force-released: at another path, or at the
-// same path made again (another token).
+// same path made again (another token). Or, for a single-node lock, whose
+// waiters have no node, whether its session waits for the node again: it
+// watches the node another session has made since, by a watch table read
+// after that (so after the delete, which removed any watch set before).
 func (s *State) queuedAgainAfterForce(f Forced) bool {
 	l := s.Locks[f.Lock]
 	if l == nil {
 		return false
 	}
+	remade := false
 	for _, q := range l.Participants {
-		if q.Session != f.Session {
-			continue
-		}
-		if token, had := f.had[q.Path]; !had || (token != 0 && q.Token != 0 && q.Token != token) {
+		token, had := f.had[q.Path]
+		newer := had && token != 0 && q.Token != 0 && q.Token != token
+		if q.Session == f.Session && (!had || newer) {
 			return true
 		}
+		remade = remade || (q.Path == f.Node && newer)
 	}
-	return false
+	return remade && l.WatchesSource == lockcore.WatchesFromServer && l.WatchesGap == "" && slices.Contains(l.HiddenWaiters, f.Session)
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -162,5 +163,39 @@ func TestForceReleaseOfASingleNodeLockSeenGoneFirst(t *testing.T) {
 	}
 	if e := s.EndedOf([]string{singleNodeLock}); len(e) != 1 || !e[0].NotTold || e[0].Entry.NodePath() != singleNodeLock {
 		t.Errorf("ended: %+v", e)
+	}
+}
+
+// A single-node lock's holder, force-released, waits for the node again
+// as its waiters do, with no node of its own: seen watching the node
+// another session has made since, by a table read after that, it knows it
+// let go. A table that predates the new node says nothing.
+func TestForcedSingleNodeHolderWatchingAgainKnows(t *testing.T) {
+	remade := func(asOf int64) *lockcore.Lock {
+		at := t0.Add(3 * time.Second)
+		tr := lockcore.Tree{Path: singleNodeLock, ReadAt: at,
+			Self: lockcore.Node{Name: "lock", Stat: zk.Stat{Czxid: 9, Pzxid: 9, EphemeralOwner: 101, Ctime: at.UnixMilli()}}}
+		table := lockcore.NewWatchTable(map[int64][]string{100: {singleNodeLock}}).AsOf(asOf)
+		l := lockcore.Analyze(tr, table, lockcore.Options{})
+		return &l
+	}
+	for _, c := range []struct {
+		asOf int64
+		told bool
+	}{{asOf: 12, told: true}, {asOf: 7, told: false}} {
+		s := NewState()
+		s.Apply(zkwatch.Event{Kind: zkwatch.EventConn, Conn: zkwatch.ConnState{Phase: zkwatch.Connected}})
+		s.Apply(lockEvent(singleNode(5, t0)))
+		s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0})
+		s.Apply(ActionEvent(lockcore.Action{At: t0.Add(time.Second), Kind: lockcore.ActionForceRelease, Node: singleNodeLock, Token: 5, Owner: 100}))
+		s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(2 * time.Second), Path: singleNodeLock, Lock: singleNode(0, t0.Add(2*time.Second))})
+		l := remade(c.asOf)
+		if c.told && !slices.Contains(l.HiddenWaiters, 100) {
+			t.Fatalf("table as of %d: hidden waiters %v, want session 100 among them", c.asOf, l.HiddenWaiters)
+		}
+		s.Apply(zkwatch.Event{Kind: zkwatch.EventLock, At: t0.Add(3 * time.Second), Path: singleNodeLock, Lock: l})
+		if told := len(s.Forced) == 0; told != c.told {
+			t.Errorf("table as of %d: forced %+v; want followed %v", c.asOf, s.Forced, !c.told)
+		}
 	}
 }
