@@ -291,3 +291,9 @@ func PartialNote(d zkwatch.Discovery) string {
 	}
 	return "the walk did not finish: locks may be missing"
 }
+
+// DeniedNote says that n paths whose ACL denies the session were not
+// searched: locks below them are not known.
+func DeniedNote(n int) string {
+	return fmt.Sprintf("%d paths denied to this session, not searched: locks below them are not known", n)
+}

@@ -210,7 +210,7 @@ func checkState(state *model.State, th check.Thresholds) check.Result {
 		r.Partial = append(r.Partial, model.PartialNote(state.Discovery))
 	}
 	if n := len(state.Denied); n > 0 {
-		r.Partial = append(r.Partial, fmt.Sprintf("%d paths denied to this session, not searched", n))
+		r.Partial = append(r.Partial, model.DeniedNote(n))
 	}
 	return r
 }

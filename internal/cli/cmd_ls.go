@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -77,6 +78,11 @@ costs it, and its session is closed at once.
 					fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Error()))
 				}
 				return &exitError{code: exitFailed, err: fmt.Errorf("%d paths could not be read", len(state.Errors))}
+			}
+			if n := len(state.Denied); n > 0 {
+				// Listed as denied, and the search went on: what is below
+				// them is not known, which the exit code says too.
+				return &exitError{code: exitFailed, err: errors.New(model.DeniedNote(n))}
 			}
 			return nil
 		},

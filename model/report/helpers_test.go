@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,10 +84,19 @@ func TestListOrderAndJSON(t *testing.T) {
 	s.Apply(lockEvent(lockOf("/a", 0)))
 	s.Apply(lockEvent(lockOf("/b", 0, 1, 2)))
 	s.Apply(lockEvent(lockOf("/c", 0, 1)))
+	s.Apply(zkwatch.Event{Kind: zkwatch.EventSynced, At: t0, Discovery: zkwatch.Discovery{Complete: true}})
 	s.Apply(zkwatch.Event{Kind: zkwatch.EventDenied, Path: "/secret", Err: zk.ErrNoAuth})
 	var buf bytes.Buffer
 	if err := WriteListJSON(&buf, s); err != nil {
 		t.Fatal(err)
+	}
+	// A whole walk with a path denied is not the whole picture.
+	var whole struct {
+		Complete   bool   `json:"complete"`
+		Incomplete string `json:"incomplete"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &whole); err != nil || whole.Complete || !strings.Contains(whole.Incomplete, "1 paths denied to this session") {
+		t.Errorf("ls --json with a path denied: complete %v, incomplete %q (%v)", whole.Complete, whole.Incomplete, err)
 	}
 	var out struct {
 		Locks []struct {

@@ -34,8 +34,9 @@ type holderClientJSON struct {
 type listJSON struct {
 	Locks  []lockSummaryJSON `json:"locks"`
 	Denied []string          `json:"denied,omitempty"`
-	// Complete is false when the search stopped short of a whole walk, and
-	// Incomplete then says what may be missing.
+	// Complete is false when the search stopped short of a whole walk or
+	// paths were denied to the session, and Incomplete then says what may
+	// be missing.
 	Complete   bool   `json:"complete"`
 	Incomplete string `json:"incomplete,omitempty"`
 	// CrossLocks are sessions holding some locks while waiting in others;
@@ -47,12 +48,17 @@ type listJSON struct {
 
 // WriteListJSON writes every lock's summary, most contended first.
 func WriteListJSON(w io.Writer, s *model.State) error {
-	out := listJSON{Locks: []lockSummaryJSON{}, Denied: deniedPaths(s), Complete: s.Discovery.Complete,
+	out := listJSON{Locks: []lockSummaryJSON{}, Denied: deniedPaths(s), Complete: s.Discovery.Complete && len(s.Denied) == 0,
 		serversJSON: serversOf(s.Servers, s.Fix)}
 	r := Report{Clients: s.Clients, ClientsComplete: s.ClientsComplete, Fix: s.Fix}
-	if !out.Complete {
-		out.Incomplete = model.PartialNote(s.Discovery)
+	var missing []string
+	if !s.Discovery.Complete {
+		missing = append(missing, model.PartialNote(s.Discovery))
 	}
+	if len(s.Denied) > 0 {
+		missing = append(missing, model.DeniedNote(len(s.Denied)))
+	}
+	out.Incomplete = strings.Join(missing, "; ")
 	for _, l := range s.SortedLocks(model.ByContention) {
 		row := lockSummaryJSON{Path: l.Path, Recipe: string(l.Recipe), queueJSON: queueOf(l),
 			Anomalies: model.AnomalyKinds(l), HolderClients: []holderClientJSON{}, Pending: model.PendingIn(l)}
