@@ -71,6 +71,8 @@ var (
 	descWatches  = prometheus.NewDesc("zklocks_watches", "Watches the exporter holds on the servers.", nil, nil)
 	descComplete = prometheus.NewDesc("zklocks_discovery_complete",
 		"1 when a walk of the whole tree has ended since the last (re)sync, so every lock is known; 0 while locks whose contenders are all persistent may be missing.", nil, nil)
+	descDenied = prometheus.NewDesc("zklocks_denied_paths",
+		"Paths whose ACL denies the exporter's session: not searched, so locks below them are not known (0 when none).", nil, nil)
 	descWordBytes = prometheus.NewDesc("zklocks_fourletter_bytes_last_minute",
 		"Bytes of the four-letter words' answers from each ensemble member over the last minute.", []string{"member"}, nil)
 	descWordSeconds = prometheus.NewDesc("zklocks_fourletter_seconds_last_minute",
@@ -81,7 +83,7 @@ var (
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descSilent, descUntold, descExpiries, descHolder, descHolders, descWaiters, descOldest, descOldestAtMost, descOldestWait, descAnomalies, descAssumed, descGrants, descReleases, descFIFO,
 		descFolded, descFoldedHolders, descFoldedWaiters, descFoldedAnomaly, descFoldedWait, descFoldedGrants, descFoldedReleases, descFoldedFIFO,
-		descLocks, descPending, descUp, descSyncAge, descWatches, descComplete, descWordBytes, descWordSeconds} {
+		descLocks, descPending, descUp, descSyncAge, descWatches, descComplete, descDenied, descWordBytes, descWordSeconds} {
 		ch <- d
 	}
 	e.wait.Describe(ch)
@@ -225,6 +227,7 @@ func (e *Exporter) collectWatcher(out sink) {
 	out.gauge(descSyncAge, max(e.now().Sub(since).Seconds(), 0))
 	out.gauge(descWatches, float64(s.Discovery.Watching))
 	out.gauge(descComplete, boolFloat(s.Discovery.Complete))
+	out.gauge(descDenied, float64(len(s.Denied)))
 	for _, m := range s.Cost {
 		out.gauge(descWordBytes, float64(m.Bytes), m.Member)
 		out.gauge(descWordSeconds, m.Time.Seconds(), m.Member)

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-zookeeper/zk"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/zklocks/zklocks/lockcore"
@@ -101,6 +103,26 @@ zklocks_watches 2
 	}
 	if problems, err := testutil.CollectAndLint(e); err != nil || len(problems) > 0 {
 		t.Errorf("lint: %v %v", problems, err)
+	}
+}
+
+// TestDeniedPaths: the paths denied to the exporter's session are
+// counted, 0 when none: what lies below them is not known.
+func TestDeniedPaths(t *testing.T) {
+	e, _ := feed(t, Options{}, mutex("/locks/billing", time.Second, 4))
+	denied := func(n int) string {
+		return fmt.Sprintf(`
+# HELP zklocks_denied_paths Paths whose ACL denies the exporter's session: not searched, so locks below them are not known (0 when none).
+# TYPE zklocks_denied_paths gauge
+zklocks_denied_paths %d
+`, n)
+	}
+	if err := testutil.CollectAndCompare(e, strings.NewReader(denied(0)), "zklocks_denied_paths"); err != nil {
+		t.Error(err)
+	}
+	e.Apply(zkwatch.Event{Kind: zkwatch.EventDenied, At: t0, Path: "/secret", Err: zk.ErrNoAuth})
+	if err := testutil.CollectAndCompare(e, strings.NewReader(denied(1)), "zklocks_denied_paths"); err != nil {
+		t.Error(err)
 	}
 }
 
