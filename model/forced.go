@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"time"
@@ -75,7 +76,8 @@ func (s *State) noteMaybeForced(o openEnd, ci zkwatch.ClientInfo) {
 	if !o.holder || o.session == 0 || !ci.Link().Talking {
 		return
 	}
-	had := o.had
+	// A copy: the open ending's map may be shared with a clone's.
+	had := maps.Clone(o.had)
 	if had == nil {
 		had = nodesOf(s.Locks[o.lock], o.session)
 	}
