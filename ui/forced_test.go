@@ -58,6 +58,18 @@ func TestForceReleasedHolderIsFollowed(t *testing.T) {
 				clients[sid(i)] = zkwatch.ClientInfo{Session: sid(i), Client: fmt.Sprintf("10.0.0.%d:5000", i)}
 			}
 			asked := a.env.state.Forced[0].At().Add(time.Second)
+			// An answer that still lists its session: connected, though it
+			// owns no node now, and still followed.
+			listing := map[int64]zkwatch.ClientInfo{sid(20): {Session: sid(20), Client: "10.0.2.0:50020", Server: "10.0.0.1:2181"}}
+			for id, c := range clients {
+				listing[id] = c
+			}
+			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: asked, ClientsAsked: asked, Clients: listing,
+				ClientsComplete: true}}})
+			if sc := screen(a); !lineWith(sc, "0x100008e2d9b0014", "connected") || !lineWith(sc, "forced", "/locks/billing") {
+				t.Fatalf("a force-released holder whose session is listed:\n%s", sc)
+			}
+			asked = asked.Add(time.Second)
 			send(a, watchEventsMsg{events: []zkwatch.Event{{Kind: zkwatch.EventServers, At: asked, ClientsAsked: asked, Clients: clients,
 				ClientsComplete: true}}})
 			if sc := screen(a); strings.Contains(sc, "forced") {

@@ -319,6 +319,11 @@ func (p *sessionsPane) headCells(r *sessionRow, serverWidth int) []cell {
 		id = cell{text: "persistent", p: st.danger}
 	}
 	link := p.env.state.Link(r.session)
+	if _, listed := p.env.state.Clients[r.session]; listed && link.State == lockcore.LinkUnknown {
+		// A session owning no node now (a force-released holder) is not
+		// followed for its link, but the members' answer lists it.
+		link.State = lockcore.LinkConnected
+	}
 	conn := cell{text: string(link.State), p: st.muted}
 	switch link.State {
 	case "":
