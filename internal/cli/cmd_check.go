@@ -244,7 +244,8 @@ func askClients(ctx context.Context, conn *zkwatch.Conn, timeout time.Duration) 
 // look (the JSON object under --json), and returns err with check's
 // UNKNOWN exit code.
 func checkUnknown(cmd *cobra.Command, err error) error {
-	r := check.Result{Failure: firstLine(err.Error())}
+	// Without the package prefixes: the line is the operator's.
+	r := check.Result{Failure: model.Plain(firstLine(err.Error()))}
 	if wantsJSON(cmd) {
 		if werr := r.WriteJSON(cmd.OutOrStdout()); werr != nil {
 			return &exitError{code: int(check.Unknown), err: errors.Join(err, werr)}

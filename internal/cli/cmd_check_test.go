@@ -25,7 +25,7 @@ func TestCheckUnknownExitCodes(t *testing.T) {
 		{"crit wait under warn", []string{"check", "--warn-wait", "1h", "--crit-wait", "1m", "--server", "127.0.0.1:1"}, "UNKNOWN: --crit-wait 1m0s is below --warn-wait 1h0m0s"},
 		{"bad path", []string{"check", "locks"}, "UNKNOWN: "},
 		{"bad global flag", []string{"check", "--timeout", "-1s"}, "UNKNOWN: --timeout must be positive"},
-		{"unreachable", []string{"check", "--server", "127.0.0.1:1", "--timeout", "300ms"}, "UNKNOWN: zkwatch: zookeeper unreachable"},
+		{"unreachable", []string{"check", "--server", "127.0.0.1:1", "--timeout", "300ms"}, "UNKNOWN: zookeeper unreachable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, _, code := run(t, tc.args...)
