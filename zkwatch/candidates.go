@@ -304,14 +304,12 @@ func (d *discoverer) checkCandidate(p string, found func(string)) error {
 		found(task)
 		return nil
 	}
-	if sem, ok := lockcore.SemaphorePart(p); ok {
-		switch part, err := d.w.isSemaphore(sem); {
-		case err != nil:
-			return err
-		case part:
-			found(sem)
-			return nil
-		}
+	switch sem, part, err := d.w.semaphoreOf(p); {
+	case err != nil:
+		return err
+	case part:
+		found(sem)
+		return nil
 	}
 	names, stat, err := d.w.list(p)
 	if errors.Is(err, zk.ErrNoNode) {

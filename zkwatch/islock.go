@@ -32,23 +32,13 @@ func (w *Watcher) isLock(path string, names []string, stat *zk.Stat) (isLock boo
 		// A kazoo semaphore's waiter holds a node in its sibling queue,
 		// which a walk reaches through their common parent: that node is
 		// the semaphore's contender, whatever its name.
-		if sem, ok := lockcore.SemaphorePart(ParentOf(path)); ok {
-			switch part, err := w.isSemaphore(sem); {
-			case err != nil:
-				return false, nil, err
-			case part:
-				return false, nil, nil
-			}
+		if _, part, err := w.semaphoreOf(ParentOf(path)); err != nil || part {
+			return false, nil, err
 		}
 		return w.isLockNode(path)
 	}
-	if sem, ok := lockcore.SemaphorePart(path); ok {
-		switch part, err := w.isSemaphore(sem); {
-		case err != nil:
-			return false, nil, err
-		case part:
-			return false, nil, nil
-		}
+	if _, part, err := w.semaphoreOf(path); err != nil || part {
+		return false, nil, err
 	}
 	self := lockcore.Node{Name: lockcore.BaseName(path), Stat: *stat}
 	switch c, probe := book.Classify(path, self, names); c {
@@ -87,26 +77,31 @@ func (w *Watcher) isLockNode(path string) (bool, []lockcore.Node, error) {
 	return lockcore.IsAppLockNode(path, n), nil, nil
 }
 
-// isSemaphore reports whether sem is a semaphore whose part the walk has
-// found, so that the part is not shown as a lock of its own. A read that
-// fails says nothing (a semaphore read as the connection drops is still
-// one): its error is returned; a semaphore node that is gone is none.
-func (w *Watcher) isSemaphore(sem string) (bool, error) {
+// semaphoreOf returns the semaphore p is a part of (lockcore.SemaphorePart),
+// and whether it reads as one, so that the part is not shown as a lock of
+// its own. A read that fails says nothing (a semaphore read as the
+// connection drops is still one): its error is returned; a semaphore node
+// that is gone is none.
+func (w *Watcher) semaphoreOf(p string) (sem string, part bool, err error) {
+	sem, ok := lockcore.SemaphorePart(p)
+	if !ok {
+		return "", false, nil
+	}
 	self, err := w.get(sem)
 	if errors.Is(err, zk.ErrNoNode) {
-		return false, nil
+		return sem, false, nil
 	}
 	if err != nil {
-		return false, err
+		return sem, false, err
 	}
 	names, _, err := w.list(sem)
 	if errors.Is(err, zk.ErrNoNode) {
-		return false, nil
+		return sem, false, nil
 	}
 	if err != nil {
-		return false, err
+		return sem, false, err
 	}
-	return len(lockcore.ExtraPaths(sem, self, names)) > 0, nil
+	return sem, len(lockcore.ExtraPaths(sem, self, names)) > 0, nil
 }
 
 // related reads a node an application keeps beside a lock, arming a data

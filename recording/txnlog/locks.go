@@ -207,7 +207,7 @@ func (k *tracker) forget(p string) {
 // is a lock. A lock's contenders are not locks of their own, whatever
 // their names: the watcher's walk does not go below a lock.
 func (k *tracker) isLock(p string) bool {
-	if dir := path.Dir(p); k.locks[dir] != nil || k.isLockNode(dir) || k.isSemaphorePart(dir) {
+	if dir := path.Dir(p); k.locks[dir] != nil || k.isSemaphorePart(dir) || k.isLockNode(dir) {
 		return false
 	}
 	return k.isLockNode(p)
