@@ -12,24 +12,16 @@ import (
 // client released, or another client force-released it. One whose session
 // is not known to talk is not; a force-release told after makes it forced.
 func TestHolderDeletedWhileItsSessionTalksIsNotTold(t *testing.T) {
-	talking := func(d time.Duration, sessions ...int64) zkwatch.Event {
-		ev := storyServers(d, sessions...)
-		for id, ci := range ev.Clients {
-			ci.Asked, ci.Heard = t0.Add(d-time.Second), t0.Add(d-2*time.Second)
-			ev.Clients[id] = ci
-		}
-		return ev
-	}
 	start := []zkwatch.Event{
 		{Kind: zkwatch.EventConn, At: t0.Add(-time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
 		{Kind: zkwatch.EventSynced, At: t0.Add(-time.Minute)},
 		storyLockAt(-50*time.Second, 0, 1),
-		talking(-45*time.Second, 100, 101),
+		talkingServers(-45*time.Second, 100, 101),
 		// 0's node goes; the next answer hears its session still.
 		storyLockAt(-10*time.Second, 1),
 	}
 	s := NewState()
-	for _, ev := range append(start, talking(-5*time.Second, 100, 101)) {
+	for _, ev := range append(start, talkingServers(-5*time.Second, 100, 101)) {
 		s.Apply(ev)
 	}
 	if len(s.Forced) != 1 || !s.Forced[0].Maybe || s.Forced[0].Session != 0x64 || s.Forced[0].Action != nil || !s.Forced[0].At().Equal(t0.Add(-10*time.Second)) {
@@ -62,14 +54,6 @@ func TestHolderDeletedWhileItsSessionTalksIsNotTold(t *testing.T) {
 // told, where its new node, already there when the answer came, would
 // have been counted among the nodes it had.
 func TestHolderQueuedAgainBeforeItsEndIsSettledIsNotFollowed(t *testing.T) {
-	talking := func(d time.Duration, sessions ...int64) zkwatch.Event {
-		ev := storyServers(d, sessions...)
-		for id, ci := range ev.Clients {
-			ci.Asked, ci.Heard = t0.Add(d-time.Second), t0.Add(d-2*time.Second)
-			ev.Clients[id] = ci
-		}
-		return ev
-	}
 	again := storyLockAt(-8*time.Second, 1, 2)
 	again.Lock.Participants[1].Session = 0x64
 	s := NewState()
@@ -77,11 +61,11 @@ func TestHolderQueuedAgainBeforeItsEndIsSettledIsNotFollowed(t *testing.T) {
 		{Kind: zkwatch.EventConn, At: t0.Add(-time.Minute), Conn: zkwatch.ConnState{Phase: zkwatch.Connected}},
 		{Kind: zkwatch.EventSynced, At: t0.Add(-time.Minute)},
 		storyLockAt(-50*time.Second, 0, 1),
-		talking(-45*time.Second, 100, 101),
+		talkingServers(-45*time.Second, 100, 101),
 		// 0's node goes, and its session queues again before the answer.
 		storyLockAt(-10*time.Second, 1),
 		again,
-		talking(-5*time.Second, 100, 101),
+		talkingServers(-5*time.Second, 100, 101),
 	} {
 		s.Apply(ev)
 	}
@@ -91,4 +75,15 @@ func TestHolderQueuedAgainBeforeItsEndIsSettledIsNotFollowed(t *testing.T) {
 	if ended := s.EndedOf([]string{"/t"}); len(ended) != 1 || ended[0].NotTold {
 		t.Errorf("ended %+v, want 0x64's hold ended and told", ended)
 	}
+}
+
+// talkingServers is storyServers at t0+d whose members heard each session
+// a second before they were asked: every one talks.
+func talkingServers(d time.Duration, sessions ...int64) zkwatch.Event {
+	ev := storyServers(d, sessions...)
+	for id, ci := range ev.Clients {
+		ci.Asked, ci.Heard = t0.Add(d-time.Second), t0.Add(d-2*time.Second)
+		ev.Clients[id] = ci
+	}
+	return ev
 }

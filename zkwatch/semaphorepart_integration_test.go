@@ -3,6 +3,7 @@ package zkwatch_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,14 +44,8 @@ func TestIntegrationSemaphorePartIsNoLockOfItsOwn(t *testing.T) {
 				held = append(held, h)
 			}
 			// A third waits in the queue: the part has a node.
-			queued := make(chan struct{})
-			spec.Progress = func(lockclient.Progress) {
-				select {
-				case <-queued:
-				default:
-					close(queued)
-				}
-			}
+			queued, progress := queuedOnce()
+			spec.Progress = progress
 			third := make(chan *lockclient.Held, 1)
 			go func() {
 				h, err := lockclient.Acquire(context.Background(), zks.Connect(t), spec)
@@ -59,11 +54,7 @@ func TestIntegrationSemaphorePartIsNoLockOfItsOwn(t *testing.T) {
 				}
 				third <- h
 			}()
-			select {
-			case <-queued:
-			case <-time.After(30 * time.Second):
-				t.Fatal("the third contender never queued")
-			}
+			waitQueued(t, queued, "the third contender")
 
 			// Found by name alone: no walk reaches them.
 			elsewhere := sem + "-elsewhere"
@@ -120,22 +111,12 @@ func TestIntegrationSemaphoreQueueNodeIsNoLock(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = h.Release(context.Background()) })
-			queued := make(chan struct{})
-			spec.Progress = func(lockclient.Progress) {
-				select {
-				case <-queued:
-				default:
-					close(queued)
-				}
-			}
+			queued, progress := queuedOnce()
+			spec.Progress = progress
 			ctx, cancel := context.WithCancel(context.Background())
 			t.Cleanup(cancel)
 			go func() { _, _ = lockclient.Acquire(ctx, zks.Connect(t), spec) }()
-			select {
-			case <-queued:
-			case <-time.After(30 * time.Second):
-				t.Fatal("the waiter never queued")
-			}
+			waitQueued(t, queued, "the waiter")
 			c := watchtest.Watch(t, watchtest.Dial(t, zks.Addr(), zkwatch.Options{SessionTimeout: 10 * time.Second}),
 				zkwatch.WatchConfig{Roots: []string{walked}, EnrichEvery: -1})
 			c.Until(t, "the first sync, the semaphore with its holder and its waiter", func(s *model.State) bool {
@@ -150,5 +131,23 @@ func TestIntegrationSemaphoreQueueNodeIsNoLock(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// queuedOnce returns a channel closed at the first progress an acquirer
+// reports (it has queued), and the Progress callback that closes it.
+func queuedOnce() (<-chan struct{}, func(lockclient.Progress)) {
+	queued := make(chan struct{})
+	var once sync.Once
+	return queued, func(lockclient.Progress) { once.Do(func() { close(queued) }) }
+}
+
+// waitQueued waits until who has queued.
+func waitQueued(t *testing.T, queued <-chan struct{}, who string) {
+	t.Helper()
+	select {
+	case <-queued:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s never queued", who)
 	}
 }

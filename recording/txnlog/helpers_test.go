@@ -1,6 +1,7 @@
 package txnlog
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"hash/adler32"
@@ -9,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/zklocks/zklocks/zkwatch/jute"
 )
 
 // fixture is a copy of testdata/zk38: the data directory of a real
@@ -100,4 +103,97 @@ func loadUntouched(t *testing.T, paths []string, opt Options) (*Result, error) {
 		}
 	}
 	return res, err
+}
+
+// txnWriter writes a data directory of one log after an empty snapshot.0.
+type txnWriter struct {
+	out  bytes.Buffer
+	zxid int64
+}
+
+func newTxnWriter() *txnWriter {
+	w := &txnWriter{}
+	var head jute.Writer
+	head.Int(jute.LogMagic)
+	head.Int(jute.FileVersion)
+	head.Long(0)
+	w.out.Write(head.Bytes())
+	return w
+}
+
+func (w *txnWriter) record(session int64, typ int32, body func(*jute.Writer)) {
+	w.zxid++
+	var r jute.Writer
+	r.Long(session)
+	r.Int(int32(w.zxid))
+	r.Long(w.zxid)
+	r.Long(1_700_000_000_000 + w.zxid)
+	r.Int(typ)
+	body(&r)
+	var frame [12]byte
+	binary.BigEndian.PutUint64(frame[:8], uint64(adler32.Checksum(r.Bytes())))
+	binary.BigEndian.PutUint32(frame[8:], uint32(len(r.Bytes())))
+	w.out.Write(frame[:])
+	w.out.Write(r.Bytes())
+	w.out.WriteByte('B')
+}
+
+func (w *txnWriter) session(id int64) {
+	w.record(id, jute.OpCreateSession, func(r *jute.Writer) { r.Int(10000) })
+}
+
+// create makes p by a create of type typ (OpCreate, OpCreate2) from
+// session, with 100 bytes of data, open to anyone.
+func (w *txnWriter) create(session int64, typ int32, p string, ephemeral bool) {
+	w.record(session, typ, func(r *jute.Writer) {
+		r.String(p)
+		r.Buffer(bytes.Repeat([]byte{'x'}, 100))
+		r.Int(1)
+		r.Int(jute.PermAll)
+		r.String("world")
+		r.String("anyone")
+		r.Bool(ephemeral)
+		r.Int(-1)
+	})
+}
+
+// delete deletes p, from session.
+func (w *txnWriter) delete(session int64, p string) {
+	w.record(session, jute.OpDelete, func(r *jute.Writer) { r.String(p) })
+}
+
+// dir writes the data directory and returns it.
+func (w *txnWriter) dir(tb testing.TB) string {
+	root := tb.TempDir()
+	v2 := filepath.Join(root, "version-2")
+	if err := os.MkdirAll(v2, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(v2, "log.1"), w.out.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	var snap jute.Writer
+	snap.Int(jute.SnapMagic)
+	snap.Int(jute.FileVersion)
+	snap.Long(0)
+	snap.Int(0)
+	snap.Int(0)
+	snap.String("")
+	snap.Buffer(nil)
+	snap.Long(-1)
+	for range 4 {
+		snap.Long(0)
+	}
+	for range 3 {
+		snap.Int(0)
+	}
+	snap.Long(0)
+	snap.Long(0)
+	snap.String("/")
+	snap.Long(int64(adler32.Checksum(snap.Bytes())))
+	snap.String("/")
+	if err := os.WriteFile(filepath.Join(v2, "snapshot.0"), snap.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return root
 }
