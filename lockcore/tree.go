@@ -2,6 +2,7 @@ package lockcore
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -300,6 +301,17 @@ func BaseName(p string) string {
 		}
 	}
 	return p
+}
+
+// ParentPath is the path of a node's parent: the text before its last
+// slash, "/" for a node under the root (and for the root). The paths it
+// is given are clean and absolute, as the server gives them: path.Dir's
+// cleaning would only cost time over a log's millions of changes.
+func ParentPath(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "/"
 }
 
 // name is ParseName of c, the tree's i-th child.

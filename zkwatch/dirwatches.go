@@ -3,7 +3,6 @@ package zkwatch
 import (
 	"context"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/zklocks/zklocks/zkwatch/tick"
@@ -85,18 +84,6 @@ func (d *discoverer) dirWatchMax() int {
 		return d.w.cfg.DirWatchMax
 	}
 	return defaultDirWatchMax
-}
-
-// dirOf is the directory holding a lock.
-func dirOf(lock string) string {
-	// The paths here are clean and absolute, as the server gives them:
-	// path.Dir's cleaning would only cost time over a dump's million
-	// nodes.
-	i := strings.LastIndexByte(lock, '/')
-	if i <= 0 {
-		return "/"
-	}
-	return lock[:i]
 }
 
 // drop forgets the directory dir; the watcher's mu is held.

@@ -14,7 +14,7 @@ import (
 // first time, unless it is watched already, above the roots, or the
 // watcher sets no watches.
 func (d *discoverer) addLockDir(ctx context.Context, lock string) {
-	dir := dirOf(lock)
+	dir := lockcore.ParentPath(lock)
 	if d.w.cfg.Once || dir == lock || !d.underRoots(dir) {
 		return
 	}

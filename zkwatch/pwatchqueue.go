@@ -32,7 +32,7 @@ func (d *discoverer) onPersistentEvent(ev jute.WatcherEvent) {
 	if !ok {
 		return
 	}
-	dir := dirOf(node)
+	dir := lockcore.ParentPath(node)
 	if dir == node || !d.underRoots(dir) || !d.mayBeLock(dir, node) {
 		return
 	}

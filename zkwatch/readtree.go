@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -34,7 +33,7 @@ func (c *Conn) ReadTree(ctx context.Context, path string) (lockcore.Tree, error)
 	}
 	self, err := c.readNode(ctx, path)
 	if errors.Is(err, zk.ErrNoNode) && path != "/" {
-		if _, perr := c.readNode(ctx, parentPath(path)); perr != nil {
+		if _, perr := c.readNode(ctx, lockcore.ParentPath(path)); perr != nil {
 			return lockcore.Tree{}, err
 		}
 		return lockcore.Tree{Path: path, Absent: true, ReadAt: time.Now()}, nil
@@ -183,14 +182,6 @@ func (c *Conn) readNodes(ctx context.Context, dir string, names []string) ([]loc
 		}
 	}
 	return out, nil
-}
-
-// parentPath is the path of p's parent: "/" for a node at the root.
-func parentPath(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i > 0 {
-		return p[:i]
-	}
-	return "/"
 }
 
 // answerClock ends a context once no request made under it has been

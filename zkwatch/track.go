@@ -168,7 +168,7 @@ func (w *Watcher) storeOver(ctx context.Context, next *lockcore.Tree, parts []st
 	first := w.tracked.locks[path] == nil
 	if first {
 		w.enrich.lockGen++
-		w.discovery.dirs.locks[dirOf(path)]++
+		w.discovery.dirs.locks[lockcore.ParentPath(path)]++
 		select {
 		case w.enrich.lockFound <- struct{}{}:
 		default:
@@ -269,8 +269,8 @@ func (w *Watcher) forgetPart(ctx context.Context, part string) {
 		delete(w.tracked.locks, part)
 		delete(w.tracked.seen, part)
 		delete(w.tracked.plain, part)
-		if w.discovery.dirs.locks[dirOf(part)]--; w.discovery.dirs.locks[dirOf(part)] <= 0 {
-			delete(w.discovery.dirs.locks, dirOf(part))
+		if w.discovery.dirs.locks[lockcore.ParentPath(part)]--; w.discovery.dirs.locks[lockcore.ParentPath(part)] <= 0 {
+			delete(w.discovery.dirs.locks, lockcore.ParentPath(part))
 		}
 	}
 	w.mu.Unlock()
@@ -294,8 +294,8 @@ func (w *Watcher) forget(ctx context.Context, path string) {
 			w.toFill.count(p, nil)
 			delete(w.tracked.locks, p)
 			delete(w.tracked.seen, p)
-			if w.discovery.dirs.locks[dirOf(p)]--; w.discovery.dirs.locks[dirOf(p)] <= 0 {
-				delete(w.discovery.dirs.locks, dirOf(p))
+			if w.discovery.dirs.locks[lockcore.ParentPath(p)]--; w.discovery.dirs.locks[lockcore.ParentPath(p)] <= 0 {
+				delete(w.discovery.dirs.locks, lockcore.ParentPath(p))
 			}
 			gone = append(gone, p)
 		}

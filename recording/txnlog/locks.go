@@ -1,7 +1,6 @@
 package txnlog
 
 import (
-	"path"
 	"strings"
 	"time"
 
@@ -86,7 +85,7 @@ func (k *tracker) touched(changes []change, at time.Time) {
 // lock node), its parent (a queue), the semaphore it is part of, and the
 // locks that read p or its parent as a part.
 func (k *tracker) candidates(p string) []string {
-	dir := path.Dir(p)
+	dir := lockcore.ParentPath(p)
 	out := []string{p, dir}
 	if sem, ok := lockcore.SemaphorePart(dir); ok {
 		out = append(out, sem)
@@ -144,7 +143,7 @@ func (k *tracker) visit(p string, at time.Time, ends []zkwatch.NodeEnd) {
 func (k *tracker) report(p string, tr *tracked, n *znode, at time.Time, ends []zkwatch.NodeEnd) {
 	var self lockcore.Node
 	if n != nil {
-		self = n.read(path.Base(p))
+		self = n.read(lockcore.BaseName(p))
 	}
 	children := k.t.children(p)
 	names := make([]string, len(children))
@@ -207,7 +206,7 @@ func (k *tracker) forget(p string) {
 // is a lock. A lock's contenders are not locks of their own, whatever
 // their names: the watcher's walk does not go below a lock.
 func (k *tracker) isLock(p string) bool {
-	if dir := path.Dir(p); k.locks[dir] != nil || k.isSemaphorePart(dir) || k.isLockNode(dir) {
+	if dir := lockcore.ParentPath(p); k.locks[dir] != nil || k.isSemaphorePart(dir) || k.isLockNode(dir) {
 		return false
 	}
 	return k.isLockNode(p)
@@ -309,7 +308,7 @@ func (k *tracker) lockNodeOf(p string, self lockcore.Node, names []string) bool 
 	case lockcore.IsALock:
 		return true
 	case lockcore.IfEphemeral:
-		n, ok := k.t.node(path.Join(p, probe))
+		n, ok := k.t.node(lockcore.JoinPath(p, probe))
 		return ok && n.Ephemeral()
 	}
 	return false

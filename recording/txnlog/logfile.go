@@ -53,6 +53,8 @@ type logFile struct {
 	// body is the record buffer, reused: what a Record keeps of it is
 	// copied (jute's strings; the tree copies data).
 	body []byte
+	// ahead, when not nil, is the log read ahead (see readAhead).
+	ahead *readAhead
 }
 
 // openLog opens a log and checks its header.
@@ -84,12 +86,26 @@ func fileSize(path string) int64 {
 	return st.Size()
 }
 
-func (l *logFile) Close() error { return l.f.Close() }
+func (l *logFile) Close() error {
+	if l.ahead != nil {
+		l.ahead.stop()
+		l.ahead = nil
+	}
+	return l.f.Close()
+}
 
 // next reads the next record: io.EOF at the log's end (the end of the
 // file, or the zeros the server preallocates past its last record),
 // ErrTruncated or ErrChecksum (with the offset) where it cannot go on.
 func (l *logFile) next() (Record, error) {
+	if l.ahead != nil {
+		return l.ahead.next()
+	}
+	return l.read()
+}
+
+// read is next from the file itself.
+func (l *logFile) read() (Record, error) {
 	var head [12]byte
 	n, err := io.ReadFull(l.r, head[:])
 	switch {

@@ -61,6 +61,7 @@ func (m *member) peek() *Record {
 				m.idx++
 				continue
 			}
+			l.startReadAhead()
 			m.cur = l
 		}
 		rec, err := m.cur.next()

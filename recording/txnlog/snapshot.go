@@ -7,10 +7,10 @@ import (
 	"hash/adler32"
 	"io"
 	"os"
-	"path"
 	"time"
 
 	"github.com/go-zookeeper/zk"
+	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/zkwatch/jute"
 )
 
@@ -72,7 +72,7 @@ func readSnapshot(f file, keeps func(string, int64) bool) (*tree, error) {
 			p = "/"
 		}
 		st := dn.Stat
-		if p != "/" && (!t.kept(p, st.EphemeralOwner) || t.nodes[path.Dir(p)] == nil) {
+		if p != "/" && (!t.kept(p, st.EphemeralOwner) || t.nodes[lockcore.ParentPath(p)] == nil) {
 			// Not held (see nodeFilter), or below a node not held.
 			continue
 		}
@@ -104,11 +104,11 @@ func readSnapshot(f file, keeps func(string, int64) bool) (*tree, error) {
 
 // adopt links a node read to its parent, and to its owner session.
 func (t *tree) adopt(p string, z *znode) {
-	if parent := t.nodes[path.Dir(p)]; parent != nil {
+	if parent := t.nodes[lockcore.ParentPath(p)]; parent != nil {
 		if parent.kids == nil {
 			parent.kids = map[string]*znode{}
 		}
-		parent.kids[path.Base(p)] = z
+		parent.kids[lockcore.BaseName(p)] = z
 	}
 	if owner := z.stat.EphemeralOwner; jute.IsSessionOwner(owner) {
 		s := t.session(owner)

@@ -179,7 +179,7 @@ func (t *tree) closeSession(h jute.TxnHeader, at time.Time) []change {
 // create adds a node; a node already there (a fuzzy snapshot's) is
 // replaced by the log's, which is what the server holds after.
 func (t *tree) create(p string, data []byte, owner int64, parentCVersion int32, zxid int64, at time.Time) bool {
-	parent := t.nodes[path.Dir(p)]
+	parent := t.nodes[lockcore.ParentPath(p)]
 	if parent == nil || p == "/" || !strings.HasPrefix(p, "/") || !t.kept(p, owner) {
 		return false
 	}
@@ -190,7 +190,7 @@ func (t *tree) create(p string, data []byte, owner int64, parentCVersion int32, 
 		if parent.kids == nil {
 			parent.kids = map[string]*znode{}
 		}
-		parent.kids[path.Base(p)] = n
+		parent.kids[lockcore.BaseName(p)] = n
 		parent.stat.NumChildren = int32(len(parent.kids))
 	}
 	ms := at.UnixMilli()
@@ -219,14 +219,14 @@ func (t *tree) remove(p string, zxid int64) {
 		return
 	}
 	for k := range n.kids {
-		t.remove(path.Join(p, k), zxid)
+		t.remove(lockcore.JoinPath(p, k), zxid)
 	}
 	delete(t.nodes, p)
 	if s := t.sessions[n.stat.EphemeralOwner]; s != nil {
 		delete(s.ephemerals, p)
 	}
-	if parent := t.nodes[path.Dir(p)]; parent != nil {
-		delete(parent.kids, path.Base(p))
+	if parent := t.nodes[lockcore.ParentPath(p)]; parent != nil {
+		delete(parent.kids, lockcore.BaseName(p))
 		parent.stat.NumChildren = int32(len(parent.kids))
 		parent.stat.Cversion++
 		parent.stat.Pzxid = zxid
