@@ -79,6 +79,8 @@ func (e Ending) Words(clock func(time.Time) string) string {
 		return "went " + at + "; whether its session outlived it is not known yet"
 	case EndedByOther:
 		return "was deleted " + at + " by another session than its own"
+	case EndedByOwner:
+		return "was deleted " + at + " by its own session"
 	}
 	// ZooKeeper does not record who deletes a node: both are said.
 	return "went " + at + ", its session still connected: its client or another operator deleted it"

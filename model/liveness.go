@@ -80,12 +80,17 @@ func EndingText(h HistoryEntry) string {
 			return "left, or force-released by another client"
 		}
 		return "released, or force-released by another client"
+	case EndedByOther:
+		return "force-released by session " + SessionText(h.Log.DeletedBy)
 	}
 	return string(h.Change)
 }
 
 // EndingWhy says what an ending's reading rests on and what it calls for.
 func EndingWhy(h HistoryEntry) string {
+	if why := loggedWhy(h); why != "" {
+		return why
+	}
 	switch h.EndedBy {
 	case EndedByExpiry:
 		s := "its session ended with its node (connected to no member as it went, or listed by none since)"

@@ -54,13 +54,29 @@ func TestEndingText(t *testing.T) {
 		{EndedBySessionEnd, Released, "ended with its session (expired or closed: not known)"},
 		{EndedByUnknown, Released, "ended (released or expired: not known)"},
 		{EndedByOperator, Released, "force-released"},
+		{EndedByOwner, Released, "released"},
+		{EndedByOwner, Left, "left"},
+		{EndedByOther, Released, "force-released by session 0x7"},
+		{EndedByOther, Left, "force-released by session 0x7"},
 	}
 	for _, tc := range tests {
-		if got := EndingText(HistoryEntry{EndedBy: tc.by, Change: tc.change}); got != tc.want {
+		if got := EndingText(HistoryEntry{EndedBy: tc.by, Change: tc.change, Log: LogEnd{DeletedBy: 7}}); got != tc.want {
 			t.Errorf("%s %s: %q, want %q", tc.by, tc.change, got, tc.want)
 		}
 	}
 	if why := EndingWhy(HistoryEntry{EndedBy: EndedByExpiry, Change: Released, Token: 42}); !strings.Contains(why, "refuse token 0x2a (42)") {
 		t.Errorf("an expired holder's why %q does not name the token to refuse", why)
+	}
+	// What the transaction log told is said as the log's word, not as
+	// what a watch would have guessed from.
+	logged := HistoryEntry{EndedBy: EndedByExpiry, Change: Released, Token: 42,
+		Log: LogEnd{SessionTimeout: 10 * time.Second, LastHeard: time.Date(2026, 11, 28, 22, 11, 40, 500e6, time.UTC)}}
+	if why := EndingWhy(logged); !strings.Contains(why, "transaction log says the server expired its session (timeout 10s, its client last heard at 22:11:40.500)") ||
+		!strings.Contains(why, "refuse token 0x2a (42)") {
+		t.Errorf("a logged expiry's why: %q", why)
+	}
+	if why := EndingWhy(HistoryEntry{EndedBy: EndedByOther, Change: Released, Token: 42, Log: LogEnd{DeletedBy: 7}}); !strings.Contains(why, "session 0x7 deleted it, not its own") ||
+		!strings.Contains(why, "refuse token 0x2a (42)") {
+		t.Errorf("a logged force-release's why: %q", why)
 	}
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -57,4 +58,42 @@ func (g *EventLog) exactEnd(e *HistoryEntry, p lockcore.Participant) {
 		e.Log.SessionTimeout, e.Log.LastHeard = end.Timeout, end.LastHeard
 		return
 	}
+}
+
+// loggedWhy is EndingWhy of an ending ZooKeeper's transaction log told:
+// what the log says, where a watch's reading would say what it guessed
+// from. It is empty for other endings.
+func loggedWhy(h HistoryEntry) string {
+	switch h.EndedBy {
+	case EndedByOwner:
+		return "ZooKeeper's transaction log says its own session deleted it"
+	case EndedByOther:
+		s := fmt.Sprintf("ZooKeeper's transaction log says session %s deleted it, not its own", SessionText(h.Log.DeletedBy))
+		if h.Change == Released {
+			s += fmt.Sprintf(": its client was not told and may believe it holds; a downstream store must refuse token 0x%x (%d)", h.Token, h.Token)
+		}
+		return s
+	}
+	if h.Log.SessionTimeout == 0 && h.Log.LastHeard.IsZero() {
+		return ""
+	}
+	heard := ""
+	if !h.Log.LastHeard.IsZero() {
+		heard = ", its client last heard at " + h.Log.LastHeard.UTC().Format("15:04:05.000")
+	}
+	switch h.EndedBy {
+	case EndedByExpiry:
+		timeout := "not in the logs read"
+		if h.Log.SessionTimeout > 0 {
+			timeout = Duration(h.Log.SessionTimeout)
+		}
+		s := fmt.Sprintf("ZooKeeper's transaction log says the server expired its session (timeout %s%s)", timeout, heard)
+		if h.Change == Released {
+			s += fmt.Sprintf("; its client, if it still runs, was not told and may believe it holds: a downstream store must refuse token 0x%x (%d)", h.Token, h.Token)
+		}
+		return s
+	case EndedByClose:
+		return "ZooKeeper's transaction log says its client closed its session" + heard + ", and knows"
+	}
+	return ""
 }

@@ -180,7 +180,7 @@ func entryNote(h *model.HistoryEntry) string {
 // that went, who or what ended it.
 func changeText(h *model.HistoryEntry) string {
 	switch h.EndedBy {
-	case model.EndedByOperator:
+	case model.EndedByOperator, model.EndedByOther:
 		return "forced"
 	case model.EndedByExpiry:
 		return "expired"
@@ -234,7 +234,8 @@ func (p *eventsPane) cells(h *model.HistoryEntry) []cell {
 	case model.Woke:
 		change.p = st.holder
 	}
-	if h.EndedBy == model.EndedByExpiry {
+	if h.EndedBy == model.EndedByExpiry || h.EndedBy == model.EndedByOther {
+		// Its client was not told: it may believe it still holds.
 		change.p = st.danger
 	}
 	fifo := cell{}

@@ -131,3 +131,25 @@ func TestDeletedWhileTalkingIsNotTold(t *testing.T) {
 		t.Fatalf("the Sessions screen does not follow the holder deleted while it talked:\n%s", sc)
 	}
 }
+
+// TestLoggedForceReleaseReadsForced: a transaction log that says another
+// session deleted the holder's node (a replay of a data directory) reads
+// "forced" in the event log, never "released".
+func TestLoggedForceReleaseReadsForced(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	before := newTree("/locks/billing")
+	before.kid(curator("lock-", 20, 17), sid(20), 12*60e9, "10.0.1.20")
+	before.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	after := newTree("/locks/billing")
+	after.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	lb, la := before.analyze(nil, longHeld), after.analyze(nil, longHeld)
+	gone := lb.Participants[0]
+	end := zkwatch.NodeEnd{Path: gone.Path, Czxid: gone.Token, By: sid(3), At: t0.Add(3 * time.Second), How: zkwatch.EndDeletedByOther}
+	send(a, watchEventsMsg{events: []zkwatch.Event{
+		{Kind: zkwatch.EventLock, At: t0.Add(time.Second), Path: lb.Path, Lock: lb},
+		{Kind: zkwatch.EventLock, At: t0.Add(3 * time.Second), Path: la.Path, Lock: la, Ends: []zkwatch.NodeEnd{end}}}})
+	press(a, "3")
+	if sc := screen(a); !lineWith(sc, "forced", "/locks/billing") || lineWith(sc, "released", "/locks/billing") {
+		t.Fatalf("a force-release the log names is not read as one:\n%s", sc)
+	}
+}

@@ -147,3 +147,22 @@ func TestPostmortemOfADataDirectoryTakesTheAuditLine(t *testing.T) {
 		t.Errorf("without the audit log:\n%s", out)
 	}
 }
+
+// A hold another session deleted is never shown as released: show --at
+// on a data directory says whose delete ended it, as postmortem does.
+func TestShowAtOfADataDirectoryTellsEachEnding(t *testing.T) {
+	dir := dataDirFixture(t)
+	for _, c := range []struct{ lock, at, text, endedBy string }{
+		{"/locks/forced", "2026-11-28T22:11:42.400Z", "force-released by session 0x100000c59630000 (ZooKeeper's transaction log says session 0x100000c59630000 deleted it, not its own: its client was not told", "other-session"},
+		{"/locks/released", "2026-11-28T22:11:42.400Z", "released (ZooKeeper's transaction log says its own session deleted it)", "owner"},
+	} {
+		out, errOut, code := run(t, "show", c.lock, "--recording", dir, "--from", "2026-11-28T22:11:40.2Z", "--at", c.at)
+		if code != exitOK || !strings.Contains(out, c.text) {
+			t.Errorf("show %s --at %s exited %d: %s\n%s", c.lock, c.at, code, errOut, out)
+		}
+		out, _, _ = run(t, "show", c.lock, "--recording", dir, "--from", "2026-11-28T22:11:40.2Z", "--at", c.at, "--json")
+		if !strings.Contains(out, `"ended_by": "`+c.endedBy+`"`) || strings.Contains(out, `"text": "released"`) && c.endedBy != "owner" {
+			t.Errorf("show %s --at %s --json:\n%s", c.lock, c.at, out)
+		}
+	}
+}
