@@ -409,3 +409,41 @@ func TestIntegrationSemaphoreLeasesWithRealClients(t *testing.T) {
 		})
 	}
 }
+
+// DeletedOwn says a release deleted our node itself only when the
+// server's reply to our delete said so: a node another client deleted
+// first was not deleted by us.
+func TestIntegrationDeletedOwnOnlyForOurOwnDelete(t *testing.T) {
+	zks, root := shared.Start(t), shared.Root(t)
+	c := zks.Connect(t)
+	held, err := lockclient.Acquire(t.Context(), c, lockclient.Spec{Path: root + "/own", Mode: lockcore.ModeExclusive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held.DeletedOwn() {
+		t.Fatal("DeletedOwn before the release")
+	}
+	if err := held.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if !held.DeletedOwn() {
+		t.Fatal("our own release's delete is not told as ours")
+	}
+	forced, err := lockclient.Acquire(t.Context(), c, lockclient.Spec{Path: root + "/own", Mode: lockcore.ModeExclusive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := zks.Connect(t)
+	_, stat, err := op.Get(forced.Node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := lockclient.Expect{Path: forced.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
+	if err := lockclient.ForceDelete(t.Context(), op, e); err != nil {
+		t.Fatal(err)
+	}
+	forced.Release(t.Context())
+	if forced.DeletedOwn() {
+		t.Fatal("a node another client deleted is told as deleted by us")
+	}
+}

@@ -43,6 +43,9 @@ type Held struct {
 	watcher  sync.WaitGroup
 	// onRelease runs once Release is done (see OnRelease).
 	onRelease func()
+	// deletedOwn: Release's delete of our node was applied, by the
+	// server's reply to it (see DeletedOwn).
+	deletedOwn bool
 }
 
 // ownWatch is the first watch on our own node, set as soon as it exists.
@@ -243,6 +246,18 @@ func (h *Held) LostAt() time.Time {
 	return h.lostAt
 }
 
+// DeletedOwn reports whether Release deleted our node itself, as the
+// server's reply to our delete confirmed: so the lock ended by its own
+// hand. It is false before Release, when the node was gone already (lost,
+// or force-released by another client), and when a delete's reply was
+// lost and the node was only found gone after: who deleted it is then not
+// known.
+func (h *Held) DeletedOwn() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.deletedOwn
+}
+
 // OnRelease has f called once, as Release returns: to end what the lock
 // was taken on, such as a session of its own. It replaces an earlier f.
 func (h *Held) OnRelease(f func()) {
@@ -305,6 +320,9 @@ func (h *Held) deleteOwn(ctx context.Context, version int32) error {
 		}
 		switch {
 		case err == nil:
+			h.mu.Lock()
+			h.deletedOwn = true
+			h.mu.Unlock()
 		case errors.Is(err, zk.ErrNoNode):
 			err = fmt.Errorf("%w: %s was already gone (token %d)", ErrLockLost, h.Node, h.Token)
 		default:

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// ActionKind names an operator's write to another client's contender.
+// ActionKind names an operator's write to another client's contender,
+// or zklocks' own lock client giving back a lock it held (ActionRelease).
 type ActionKind string
 
 // The operator's actions: the writes to nodes zklocks does not own, each
@@ -21,6 +22,14 @@ const (
 	// until its client lets go.
 	ActionRevoke ActionKind = "revoke"
 )
+
+// ActionRelease is no operator's write: zklocks' own lock client (the
+// operator's acquire, the demo's contenders) deleted its own node, as the
+// server's reply to its delete confirmed. It travels the event stream
+// beside the operator's actions so that the hold it ended is told
+// released by its owner, where a watch alone cannot tell that from a
+// force-release by another client; it is never audited.
+const ActionRelease ActionKind = "release"
 
 // Deletes reports whether the action, when it went through, deleted the
 // node acted on, so that its contender's client was not told.

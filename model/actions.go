@@ -133,7 +133,11 @@ func (a *Actions) Acquire(ctx context.Context, spec lockclient.Spec) (*lockclien
 		return nil, ErrReadOnly
 	}
 	if a.NewSession == nil {
-		return a.client().Acquire(ctx, spec)
+		h, err := a.client().Acquire(ctx, spec)
+		if err == nil {
+			h.OnRelease(func() { a.toldReleased(h) })
+		}
+		return h, err
 	}
 	c, end, err := a.NewSession(ctx)
 	if err != nil {
@@ -148,8 +152,17 @@ func (a *Actions) Acquire(ctx context.Context, spec lockclient.Spec) (*lockclien
 		own.Close()
 		return nil, err
 	}
-	h.OnRelease(func() { end(); own.Close() })
+	h.OnRelease(func() { a.toldReleased(h); end(); own.Close() })
 	return h, nil
+}
+
+// toldReleased tells (Told) that h's release deleted its node itself, so
+// that the event log says released, where a watch alone reads "released,
+// or force-released by another client".
+func (a *Actions) toldReleased(h *lockclient.Held) {
+	if a.Told != nil && h.DeletedOwn() {
+		a.Told(OwnRelease(a.now().UTC(), h.Node, h.Token, h.Session))
+	}
 }
 
 func (a *Actions) client() *lockclient.Client {

@@ -65,3 +65,36 @@ func TestIntegrationActionsAudit(t *testing.T) {
 		t.Fatalf("a refused action is audited with its failure: %s", lines[1])
 	}
 }
+
+// The operator's own lock, given back, is told as released by its own
+// session (lockcore.ActionRelease) and audited nowhere; one that another
+// client force-released first is not told.
+func TestIntegrationActionsTellOwnRelease(t *testing.T) {
+	zks, root := shared.Start(t), shared.Root(t)
+	c := zks.Connect(t)
+	var log bytes.Buffer
+	var told []lockcore.Action
+	a := &model.Actions{ZK: c, Audit: model.NewAudit(&log), Server: zks.Addr(), User: "sre", Told: func(act lockcore.Action) { told = append(told, act) }}
+	held, err := a.Acquire(t.Context(), lockclient.Spec{Path: root + "/own", Mode: lockcore.ModeExclusive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := held.Release(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if len(told) != 1 || told[0].Kind != lockcore.ActionRelease || told[0].Node != held.Node || told[0].Token != held.Token ||
+		told[0].Owner != held.Session || !told[0].Done() || log.Len() != 0 {
+		t.Fatalf("told %+v, audited %q", told, log.String())
+	}
+	forced, err := a.Acquire(t.Context(), lockclient.Spec{Path: root + "/own", Mode: lockcore.ModeExclusive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lockclient.ForceDelete(t.Context(), zks.Connect(t), lockclient.Expect{Path: forced.Node, Czxid: forced.Token, EphemeralOwner: forced.Session}); err != nil {
+		t.Fatal(err)
+	}
+	forced.Release(t.Context())
+	if len(told) != 1 {
+		t.Fatalf("a lock another client force-released is told as released by its own session: %+v", told[1:])
+	}
+}

@@ -239,6 +239,9 @@ func (s *State) endedBy(p lockcore.Participant, at time.Time) (Ender, *lockcore.
 	k := keyOf(p)
 	if a, ok := s.actions[k]; ok {
 		delete(s.actions, k)
+		if a.Kind == lockcore.ActionRelease {
+			return EndedByOwner, nil
+		}
 		return EndedByOperator, a
 	}
 	switch {

@@ -8,7 +8,8 @@ import (
 	"github.com/zklocks/zklocks/zkwatch"
 )
 
-// Enders only ZooKeeper's transaction log tells: a watch does not say
+// Enders only ZooKeeper's transaction log tells, or zklocks' own lock
+// client of its own nodes (lockcore.ActionRelease): a watch does not say
 // which session deleted a node.
 const (
 	// EndedByOwner: its own session deleted it.

@@ -64,6 +64,10 @@ func (o *Operations) OperatedSince(n int) []lockcore.Action {
 // the node gone before the action was told, or may report it after.
 func (s *State) recordAction(ev zkwatch.Event) {
 	a := ev.Action
+	if a != nil && a.Kind == lockcore.ActionRelease {
+		s.recordOwnRelease(a)
+		return
+	}
 	if a != nil && a.Done() {
 		s.noteOperated(*a)
 	}

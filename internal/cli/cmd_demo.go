@@ -180,8 +180,18 @@ func runDemoRecipe(ctx context.Context, cmd *cobra.Command, s settings, o *opera
 	throwaway bool, recipe, fair demo.Recipe, plain, first bool, farewell *[]string) (next demo.Recipe, err error) {
 	stderr := cmd.ErrOrStderr()
 	events := make(chan demo.Event, 1024)
+	// The UI's event log tells each contender's release by its own
+	// session as released, which a watch alone cannot tell from a
+	// force-release by another client.
+	var feed *model.ActionFeed
+	if !plain {
+		feed = model.NewActionFeed()
+	}
 	cfg := demo.Config{Options: opt, Recipe: recipe, Contenders: f.contenders, MaxLeases: f.leases, DialTimeout: s.timeout,
 		OnEvent: func(ev demo.Event) {
+			if feed != nil && ev.Kind == demo.Released && ev.DeletedOwn != 0 {
+				feed.Tell(model.OwnRelease(ev.At.UTC(), ev.Node, ev.DeletedOwn, ev.Session))
+			}
 			select {
 			case events <- ev:
 			default: // a slow terminal loses lines, never stalls a contender
@@ -228,7 +238,7 @@ func runDemoRecipe(ctx context.Context, cmd *cobra.Command, s settings, o *opera
 		// A recording holds one run: with --record the demo does not switch.
 		switchTo = func() string { next = other; return string(other) }
 	}
-	err = runDemoTUI(ctx, cmd, s, o, d, opt, &f.record, f.longHeld, switchTo)
+	err = runDemoTUI(ctx, cmd, s, o, d, feed, opt, &f.record, f.longHeld, switchTo)
 	return next, err
 }
 

@@ -24,8 +24,8 @@ import (
 //
 // switchTo, when set, is what N does: it says which lock the demo runs
 // next, and the UI quits for the caller to start it.
-func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, opt zkwatch.Options, rf *recordFlags,
-	longHeld time.Duration, switchTo func() string) error {
+func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateFlags, d *demo.Demo, feed *model.ActionFeed, opt zkwatch.Options,
+	rf *recordFlags, longHeld time.Duration, switchTo func() string) error {
 	o = demoAudit(o, cmd.Flags().Changed("audit-log"))
 	if !s.readOnly {
 		fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: the demo's actions are audited to %s\n", model.Printable(o.auditLog))
@@ -49,7 +49,7 @@ func runDemoTUI(ctx context.Context, cmd *cobra.Command, s settings, o *operateF
 	if err != nil {
 		return err
 	}
-	err = runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d, longHeld), uiOpt, rec)
+	err = runUI(ctx, cmd.ErrOrStderr(), conn, demoWatchConfig(d, longHeld), uiOpt, feed, rec)
 	if rerr := finishRecording(rec, rf.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
 		err = rerr
 	}

@@ -186,7 +186,7 @@ func runTUIOnce(cmd *cobra.Command, g *globalFlags, o *operateFlags, f *tuiFlags
 		opt.SwitchContext = func(name string) { next = name }
 	}
 	fr.options(&opt)
-	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, opt, rec, progOpts...)
+	err = runUI(cmd.Context(), cmd.ErrOrStderr(), conn, cfg, opt, nil, rec, progOpts...)
 	if rerr := finishRecording(rec, f.record.out, func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", s) }); err == nil {
 		err = rerr
 	}

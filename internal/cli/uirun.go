@@ -108,7 +108,10 @@ const uiFPS = 20
 // still connected, and stops the watcher and waits for it, so that nothing
 // reads through conn once the caller closes it. What it did on the way out
 // goes to stderr. With rec, every event the UI gets is recorded first.
-func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, opt ui.Options, rec *recording.Writer, progOpts ...tea.ProgramOption) error {
+// feed, when not nil, is where the caller tells actions of its own (the
+// demo's contenders' releases) beside the operator's.
+func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatch.WatchConfig, opt ui.Options, feed *model.ActionFeed,
+	rec *recording.Writer, progOpts ...tea.ProgramOption) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(uiGCPercent)
 	}
@@ -117,7 +120,9 @@ func runUI(ctx context.Context, stderr io.Writer, conn *zkwatch.Conn, cfg zkwatc
 	w := zkwatch.Watch(ctx, conn, cfg)
 	// The operator's actions join the watcher's events ahead of the
 	// recording and the UI's state.
-	feed := model.NewActionFeed()
+	if feed == nil {
+		feed = model.NewActionFeed()
+	}
 	if opt.Actions != nil {
 		opt.Actions.Told = feed.Tell
 	}

@@ -143,7 +143,11 @@ func (d *Demo) fairTurn(ctx context.Context, c *contender, orphan bool) error {
 	d.granted(c, held.Node, seqOf(held.Node))
 	lost := d.hold(ctx, c, held.Lost())
 	err = held.Release(ctx)
-	d.released(c)
+	var deleted int64
+	if held.DeletedOwn() {
+		deleted = held.Token
+	}
+	d.released(c, deleted)
 	if lost || ctx.Err() != nil {
 		return nil
 	}

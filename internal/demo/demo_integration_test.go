@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -269,4 +270,32 @@ func TestIntegrationDemoContenderCrash(t *testing.T) {
 	grants := d.Stats().Grants
 	waitFor(t, 10*time.Second, "no grants after the crash", func() bool { return d.Stats().Grants >= grants+4 })
 	closeAndCheckGone(t, d, srv)
+}
+
+// Each contender's release that deleted its own node says so with the
+// node's token, so that the UI tells it released rather than "released,
+// or force-released by another client".
+func TestIntegrationDemoReleasesSayTheyDeletedTheirOwnNode(t *testing.T) {
+	t.Parallel()
+	for _, r := range []Recipe{Exclusive, Naive} {
+		srv := zktest.Start(t)
+		d, evs := startDemo(t, quick(srv, r, 3))
+		waitFor(t, 60*time.Second, "fewer than 10 releases", func() bool { return evs.count(Released) >= 10 })
+		// The releases before the close: a hold the close cuts short
+		// may end without its delete's reply.
+		evs.mu.Lock()
+		before := slices.Clone(evs.all)
+		evs.mu.Unlock()
+		closeAndCheckGone(t, d, srv)
+		seen := map[int64]bool{}
+		for _, ev := range before {
+			if ev.Kind != Released || ev.Err != nil {
+				continue
+			}
+			if ev.DeletedOwn == 0 || seen[ev.DeletedOwn] {
+				t.Errorf("%s: contender %d's release of %s says token %#x (0, or one told before)", r, ev.Contender, ev.Node, ev.DeletedOwn)
+			}
+			seen[ev.DeletedOwn] = true
+		}
+	}
 }

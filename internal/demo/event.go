@@ -37,5 +37,10 @@ type Event struct {
 	Waited time.Duration
 	// OutOfOrder marks a grant that overtook a contender waiting longer.
 	OutOfOrder bool
+	// DeletedOwn, on Released, is the token (czxid) of the node the
+	// contender's own delete removed, as the server's reply confirmed; 0
+	// when its release did not delete it itself (gone already, or its
+	// delete's reply lost): who deleted it is then not known.
+	DeletedOwn int64
 	Err        error
 }

@@ -27,8 +27,8 @@ func (d *Demo) naiveTurn(ctx context.Context, c *contender, orphan bool) error {
 	}
 	d.granted(c, d.lockPath, -1)
 	d.hold(ctx, c, nil)
-	err := d.naiveRelease(c)
-	d.released(c)
+	deleted, err := d.naiveRelease(c)
+	d.released(c, deleted)
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -62,19 +62,24 @@ func (d *Demo) naiveAcquire(ctx context.Context, c *contender) error {
 	}
 }
 
-// naiveRelease deletes the lock node if it is still ours.
-func (d *Demo) naiveRelease(c *contender) error {
+// naiveRelease deletes the lock node if it is still ours, and says its
+// token when our delete removed it (0 when it was gone first).
+func (d *Demo) naiveRelease(c *contender) (int64, error) {
 	_, stat, err := c.zk.Get(d.lockPath)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
-		return fmt.Errorf("%w: %s was already gone", lockclient.ErrLockLost, d.lockPath)
+		return 0, fmt.Errorf("%w: %s was already gone", lockclient.ErrLockLost, d.lockPath)
 	case err != nil:
-		return fmt.Errorf("demo: %s: %w", d.lockPath, err)
+		return 0, fmt.Errorf("demo: %s: %w", d.lockPath, err)
 	case stat.EphemeralOwner != c.session:
-		return fmt.Errorf("%w: %s belongs to session %s now", lockclient.ErrNotHolder, d.lockPath, lockcore.SessionHex(stat.EphemeralOwner))
+		return 0, fmt.Errorf("%w: %s belongs to session %s now", lockclient.ErrNotHolder, d.lockPath, lockcore.SessionHex(stat.EphemeralOwner))
 	}
-	if err := c.zk.Delete(d.lockPath, stat.Version); err != nil && !errors.Is(err, zk.ErrNoNode) {
-		return fmt.Errorf("demo: delete %s: %w", d.lockPath, err)
+	switch err := c.zk.Delete(d.lockPath, stat.Version); {
+	case err == nil:
+		return stat.Czxid, nil
+	case errors.Is(err, zk.ErrNoNode):
+		return 0, nil
+	default:
+		return 0, fmt.Errorf("demo: delete %s: %w", d.lockPath, err)
 	}
-	return nil
 }

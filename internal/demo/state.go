@@ -76,11 +76,11 @@ func (d *Demo) granted(c *contender, node string, key int64) {
 func shared(m lockcore.Mode) bool { return m == lockcore.ModeRead || m == lockcore.ModeLease }
 
 // released: c's hold ended (released, lost, or its session killed).
-func (d *Demo) released(c *contender) {
+func (d *Demo) released(c *contender, deletedOwn int64) {
 	d.mu.Lock()
 	d.releases++
 	c.thawLocked()
-	ev := Event{Kind: Released, Contender: c.id, Session: c.session, Node: c.node, Mode: c.mode}
+	ev := Event{Kind: Released, Contender: c.id, Session: c.session, Node: c.node, Mode: c.mode, DeletedOwn: deletedOwn}
 	c.phase, c.node, c.ticket = resting, "", -1
 	d.mu.Unlock()
 	d.emit(ev)
