@@ -254,3 +254,25 @@ func TestLoadStopsWhenItsContextIsDone(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The picture a data directory gives is the whole tree's: its sync says
+// every lock is known, so that no replay of it reads "partial: walk
+// pending".
+func TestFixtureSyncSaysEveryLockIsKnown(t *testing.T) {
+	res, err := Load(context.Background(), []string{fixture(t)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	synced := 0
+	for _, ev := range res.Recording.Events {
+		if ev.Kind == zkwatch.EventSynced {
+			synced++
+			if !ev.Discovery.Complete {
+				t.Errorf("a sync at %s says the search for locks is not complete", ev.At)
+			}
+		}
+	}
+	if synced != 1 {
+		t.Errorf("%d syncs, want 1", synced)
+	}
+}

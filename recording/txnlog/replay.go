@@ -30,7 +30,9 @@ type replay struct {
 func (r *replay) goLive(at time.Time) {
 	r.k.emit(zkwatch.Event{Kind: zkwatch.EventConn, At: at, Conn: zkwatch.ConnState{Phase: zkwatch.Connected, Since: at}})
 	r.k.discover(at)
-	r.k.emit(zkwatch.Event{Kind: zkwatch.EventSynced, At: at})
+	// The tree read is the whole tree: every lock in it is known, as a
+	// watcher's is only once a walk has ended.
+	r.k.emit(zkwatch.Event{Kind: zkwatch.EventSynced, At: at, Discovery: zkwatch.Discovery{Complete: true, WalkedAt: at}})
 	r.k.live = true
 }
 
