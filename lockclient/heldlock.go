@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -45,7 +46,7 @@ type Held struct {
 	onRelease func()
 	// deletedOwn: Release's delete of our node was applied, by the
 	// server's reply to it (see DeletedOwn).
-	deletedOwn bool
+	deletedOwn atomic.Bool
 }
 
 // ownWatch is the first watch on our own node, set as soon as it exists.
@@ -252,11 +253,7 @@ func (h *Held) LostAt() time.Time {
 // or force-released by another client), and when a delete's reply was
 // lost and the node was only found gone after: who deleted it is then not
 // known.
-func (h *Held) DeletedOwn() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.deletedOwn
-}
+func (h *Held) DeletedOwn() bool { return h.deletedOwn.Load() }
 
 // OnRelease has f called once, as Release returns: to end what the lock
 // was taken on, such as a session of its own. It replaces an earlier f.
@@ -320,9 +317,7 @@ func (h *Held) deleteOwn(ctx context.Context, version int32) error {
 		}
 		switch {
 		case err == nil:
-			h.mu.Lock()
-			h.deletedOwn = true
-			h.mu.Unlock()
+			h.deletedOwn.Store(true)
 		case errors.Is(err, zk.ErrNoNode):
 			err = fmt.Errorf("%w: %s was already gone (token %d)", ErrLockLost, h.Node, h.Token)
 		default:

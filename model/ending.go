@@ -77,10 +77,13 @@ func (e Ending) Words(clock func(time.Time) string) string {
 		return "went " + at + " with its session (expired or closed by its client)"
 	case EndedByUnknown:
 		return "went " + at + "; whether its session outlived it is not known yet"
-	case EndedByOther:
-		return "was deleted " + at + " by another session than its own"
-	case EndedByOwner:
-		return "was deleted " + at + " by its own session"
+	case EndedByOther, EndedByOwner:
+		// What a transaction log or our own lock client says.
+		by := "another session than its own"
+		if e.EndedBy == EndedByOwner {
+			by = "its own session"
+		}
+		return "was deleted " + at + " by " + by
 	}
 	// ZooKeeper does not record who deletes a node: both are said.
 	return "went " + at + ", its session still connected: its client or another operator deleted it"
