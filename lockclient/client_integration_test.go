@@ -433,13 +433,8 @@ func TestIntegrationDeletedOwnOnlyForOurOwnDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op := zks.Connect(t)
-	_, stat, err := op.Get(forced.Node)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := lockclient.Expect{Path: forced.Node, Czxid: stat.Czxid, EphemeralOwner: stat.EphemeralOwner, Version: stat.Version}
-	if err := lockclient.ForceDelete(t.Context(), op, e); err != nil {
+	e := lockclient.Expect{Path: forced.Node, Czxid: forced.Token, EphemeralOwner: forced.Session}
+	if err := lockclient.ForceDelete(t.Context(), zks.Connect(t), e); err != nil {
 		t.Fatal(err)
 	}
 	forced.Release(t.Context())

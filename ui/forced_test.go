@@ -113,12 +113,7 @@ func TestDeletedWhileTalkingIsNotTold(t *testing.T) {
 		}
 		return zkwatch.Event{Kind: zkwatch.EventServers, At: at, ClientsAsked: at.Add(-time.Second), Clients: clients, ClientsComplete: true}
 	}
-	before := newTree("/locks/billing")
-	before.kid(curator("lock-", 20, 17), sid(20), 12*60e9, "10.0.1.20")
-	before.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
-	after := newTree("/locks/billing")
-	after.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
-	lb, la := before.analyze(nil, longHeld), after.analyze(nil, longHeld)
+	lb, la := billingHolderGone()
 	send(a, watchEventsMsg{events: []zkwatch.Event{
 		{Kind: zkwatch.EventLock, At: t0.Add(time.Second), Path: lb.Path, Lock: lb}, answer(t0.Add(2 * time.Second)),
 		{Kind: zkwatch.EventLock, At: t0.Add(3 * time.Second), Path: la.Path, Lock: la}, answer(t0.Add(5 * time.Second))}})
@@ -137,12 +132,7 @@ func TestDeletedWhileTalkingIsNotTold(t *testing.T) {
 // "forced" in the event log, never "released".
 func TestLoggedForceReleaseReadsForced(t *testing.T) {
 	a := newTestApp(t, 120, 40)
-	before := newTree("/locks/billing")
-	before.kid(curator("lock-", 20, 17), sid(20), 12*60e9, "10.0.1.20")
-	before.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
-	after := newTree("/locks/billing")
-	after.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
-	lb, la := before.analyze(nil, longHeld), after.analyze(nil, longHeld)
+	lb, la := billingHolderGone()
 	gone := lb.Participants[0]
 	end := zkwatch.NodeEnd{Path: gone.Path, Czxid: gone.Token, By: sid(3), At: t0.Add(3 * time.Second), How: zkwatch.EndDeletedByOther}
 	send(a, watchEventsMsg{events: []zkwatch.Event{
@@ -152,4 +142,15 @@ func TestLoggedForceReleaseReadsForced(t *testing.T) {
 	if sc := screen(a); !lineWith(sc, "forced", "/locks/billing") || lineWith(sc, "released", "/locks/billing") {
 		t.Fatalf("a force-release the log names is not read as one:\n%s", sc)
 	}
+}
+
+// billingHolderGone is /locks/billing with its holder (session 20) and a
+// waiter, then without the holder.
+func billingHolderGone() (before, after *lockcore.Lock) {
+	b := newTree("/locks/billing")
+	b.kid(curator("lock-", 20, 17), sid(20), 12*60e9, "10.0.1.20")
+	b.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	a := newTree("/locks/billing")
+	a.kid(curator("lock-", 21, 18), sid(21), 12*60e9, "10.0.1.21")
+	return b.analyze(nil, longHeld), a.analyze(nil, longHeld)
 }
