@@ -28,7 +28,12 @@ import (
 // 5 reader would read as no clients. Format 7 stores an operator's action
 // as an object of its own ("a", actionJSON) rather than its audit line as
 // a string ("n"), which a format 6 reader would read as an action that
-// says nothing, so it refuses the file as newer instead.
+// says nothing, so it refuses the file as newer instead. An act line of
+// zklocks' own lock client's release (lockcore.ActionRelease, written
+// only by the UI's and the demo's --record) stays format 7: a reader
+// that predates it counts it among the operator's actions and tells its
+// hold "released, or force-released", which is less than it could say,
+// not wrong; refusing every newer recording for it would cost more.
 const Version = 7
 
 // Header is a part's first line.
