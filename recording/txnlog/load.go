@@ -115,6 +115,7 @@ func Load(ctx context.Context, paths []string, opt Options) (*Result, error) {
 	if err := r.run(ctx, g); err != nil {
 		return nil, err
 	}
+	g.flush()
 	if err := r.end(paths); err != nil {
 		return nil, err
 	}

@@ -22,7 +22,10 @@ type member struct {
 	last     int64
 	missFrom int64
 	missTo   int64
-	notes    *notes
+	// diffFrom, while not 0, is the first of a run of zxids this member
+	// holds with other bytes than the others' copy, diffTo the last.
+	diffFrom, diffTo int64
+	notes            *notes
 }
 
 // notes are what a read says beside its events: why it is partial, and
@@ -118,6 +121,7 @@ func (g *merged) next() (Record, bool) {
 	if best == nil {
 		for _, m := range g.members {
 			g.closeMiss(m)
+			g.closeDiff(m)
 			if len(g.members) > 1 && m.last != 0 && m.last < g.last {
 				g.notes.members = append(g.notes.members, fmt.Sprintf("%s's logs end at zxid %#x; the others' go on to %#x (it was down or behind from then): they fill the rest", m.name, m.last, g.last))
 				m.last = g.last
@@ -130,13 +134,17 @@ func (g *merged) next() (Record, bool) {
 	if !follows(g.last, z) {
 		g.notes.addPartial("no log holds zxids %#x to %#x: what happened then is not known", g.last+1, z-1)
 	}
-	var differ []string
 	for _, m := range g.members {
 		h := m.peek()
 		switch {
 		case h != nil && h.Header.Zxid == z:
 			if h.Sum != rec.Sum {
-				differ = append(differ, m.name)
+				if m.diffFrom == 0 {
+					m.diffFrom = z
+				}
+				m.diffTo = z
+			} else {
+				g.closeDiff(m)
 			}
 			m.pop()
 			g.closeMiss(m)
@@ -149,11 +157,23 @@ func (g *merged) next() (Record, bool) {
 			m.missTo = z
 		}
 	}
-	if len(differ) > 0 {
-		g.notes.members = append(g.notes.members, fmt.Sprintf("zxid %#x differs in %s from the other members' copy", z, strings.Join(differ, ", ")))
-	}
 	g.last = z
 	return rec, true
+}
+
+// closeDiff says the run of zxids m held with other bytes, once it ends:
+// a run a line, where a member of another ensemble given by mistake
+// would differ in every transaction.
+func (g *merged) closeDiff(m *member) {
+	if m.diffFrom == 0 {
+		return
+	}
+	what := fmt.Sprintf("zxid %#x differs", m.diffFrom)
+	if m.diffTo != m.diffFrom {
+		what = fmt.Sprintf("zxids %#x to %#x differ", m.diffFrom, m.diffTo)
+	}
+	g.notes.members = append(g.notes.members, fmt.Sprintf("%s in %s from the other members' copy", what, m.name))
+	m.diffFrom, m.diffTo = 0, 0
 }
 
 func (g *merged) closeMiss(m *member) {
@@ -163,6 +183,15 @@ func (g *merged) closeMiss(m *member) {
 	}
 	g.notes.members = append(g.notes.members, fmt.Sprintf("%s lacks zxids %#x to %#x (down or behind then): the other members' logs fill them", m.name, m.missFrom, m.missTo))
 	m.missFrom, m.missTo = 0, 0
+}
+
+// flush says the runs of zxids still open where the read stopped (the
+// range's end, before the logs').
+func (g *merged) flush() {
+	for _, m := range g.members {
+		g.closeMiss(m)
+		g.closeDiff(m)
+	}
 }
 
 func (g *merged) close() {

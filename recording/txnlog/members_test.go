@@ -46,3 +46,31 @@ func TestMembersFillEachOthersGapsAndDisagreementsAreSaid(t *testing.T) {
 		}
 	}
 }
+
+// A member that holds a run of transactions with other bytes (a data
+// directory of another ensemble, given by mistake, differs in every one)
+// is said once for the run, not once a transaction.
+func TestMemberDifferingInARunIsSaidOnce(t *testing.T) {
+	full, other := fixture(t), fixture(t)
+	offs := recordOffsets(t, v2(other, "log.20"))
+	rewrite(t, v2(other, "log.20"), func(b []byte) []byte {
+		for _, at := range offs[:len(offs)-1] {
+			b[at+12+8] ^= 0x01 // the cxid
+			reseal(b, at)
+		}
+		return b
+	})
+	res, err := loadUntouched(t, []string{full, other}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, n := range res.Members {
+		if strings.Contains(n, "differ") {
+			said = append(said, n)
+		}
+	}
+	if len(said) != 1 || !strings.Contains(said[0], "zxids 0x20 to ") || !strings.Contains(said[0], "differ in "+other+" from the other members' copy") {
+		t.Errorf("a run of %d differing transactions said as %q", len(offs)-1, said)
+	}
+}
