@@ -116,7 +116,7 @@ func ActorWords(a *lockcore.Action) string {
 
 // packagePrefixes are the prefixes Go packages put on their errors; an
 // operator reads the words after them.
-var packagePrefixes = []string{"lockcore: ", "zkwatch: ", "zk: ", "model: ", "recording: ", "zkserver: "}
+var packagePrefixes = []string{"lockcore: ", "zkwatch: ", "zk: ", "model: ", "recording: ", "txnlog: ", "zkserver: "}
 
 // Plain drops package prefixes ("lockcore: ", "zk: ", …) from text meant
 // for an operator: at its start and wherever one follows a space or a

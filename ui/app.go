@@ -161,6 +161,13 @@ func New(opt Options) *App {
 	if opt.Message != "" {
 		a.say(opt.Message, true)
 	}
+	if w := opt.TapeWarnings; replay != nil && len(w) > 0 {
+		more := ""
+		if len(w) > 1 {
+			more = " (1 of " + itoa(len(w)) + " warnings, all printed again on quitting)"
+		}
+		a.say(w[0]+more, true)
+	}
 	return a
 }
 

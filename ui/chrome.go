@@ -150,7 +150,12 @@ func (a *App) statusBar() string {
 	}
 	segs := append([]segment{connSegment(a.env)}, a.op.segments()...)
 	if a.replay != nil {
-		segs = append([]segment{a.replay.segment(st, a.env.loc)}, segs...)
+		lead := []segment{a.replay.segment(st, a.env.loc)}
+		if n := len(a.opt.TapeWarnings); n > 0 {
+			// What was read is not all there was, or not all agreed on.
+			lead = append(lead, segment{text: "⚠ read with " + itoa(n) + " " + plural(n, "warning", "warnings"), p: st.warning})
+		}
+		segs = append(lead, segs...)
 	}
 	if a.closed {
 		segs = append(segs, segment{text: "■ watch stopped", p: st.danger})

@@ -133,6 +133,11 @@ type Options struct {
 	// ReadNode, Actions, State and Now are ignored, and nothing can
 	// change ZooKeeper (see replay.go).
 	Tape *model.Tape
+	// TapeWarnings are what reading the recording warned of (a part cut
+	// short, a corrupt line, a gap in a log, members that disagree): while
+	// there are any, the replay's status bar says so, and it tells the
+	// first as it opens.
+	TapeWarnings []string
 }
 
 // ProfileFromEnv returns termenv.Ascii when NO_COLOR is set (to anything),

@@ -90,6 +90,24 @@ func TestReplayIsReadOnlyByConstruction(t *testing.T) {
 	}
 }
 
+// A recording read with warnings (a log cut short, members that
+// disagree) is never replayed as if it were whole: the status bar says
+// so for as long as it is open, and the first warning is told at once.
+func TestReplaySaysItsWarnings(t *testing.T) {
+	warned := []string{"txnlog: log.20: log ends in the middle of a record at offset 2519: read up to there",
+		"zxids 0x1 to 0x36 differ in /data/zk2 from the other members' copy"}
+	a := New(Options{Tape: tapeFixture(), TapeWarnings: warned, Location: time.UTC, Profile: termenv.Ascii})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	sc := screen(a)
+	if !strings.Contains(sc, "⚠ read with 2 warnings") ||
+		!strings.Contains(sc, "log.20: log ends in the middle of a record at offset 2519: read up to there (1 of 2 warnings") {
+		t.Fatalf("the warnings are not said:\n%s", sc)
+	}
+	if clean := newReplayApp(t, 160, 30, termenv.Ascii); strings.Contains(screen(clean), "warning") {
+		t.Errorf("a recording read whole says it was not:\n%s", screen(clean))
+	}
+}
+
 func TestReplayCursor(t *testing.T) {
 	a := newReplayApp(t, 120, 40, termenv.Ascii)
 	tape := a.replay.tape

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -38,7 +39,9 @@ transaction, every end exact (see zklocks postmortem --help). --since 1h, or --f
 02:40 --to 03:10, replays that stretch only, from the state it began in; a history without
 them replays its last hour. A part that ends
 early or has a corrupt line is replayed up to that line, with a warning naming it; a part
-that cannot be read at all is skipped with a warning; the rest still replays. Where the
+that cannot be read at all is skipped with a warning; the rest still replays. While the
+replay is open its status bar counts the warnings and it tells the first; all are printed
+again on quitting. Where the
 recording stopped (an exporter restarted), the replay shows the connection lost.
 --audit-log FILE (repeatable) adds the force-releases of another host's audit log, as
 postmortem does, so that both tell them alike.
@@ -77,7 +80,7 @@ postmortem does, so that both tell them alike.
 			if err != nil {
 				return err
 			}
-			opt := ui.Options{Tape: model.NewTape(events), Server: rec.Headers[0].Server,
+			opt := ui.Options{Tape: model.NewTape(events), TapeWarnings: src.warnings, Server: rec.Headers[0].Server,
 				Profile: ui.ProfileFromEnv(termenv.NewOutput(os.Stdout).EnvColorProfile()), Copy: termenv.NewOutput(os.Stdout).Copy,
 				CopyBlocked: tmuxCopyBlocked()}
 			rememberSort(&opt)
@@ -86,6 +89,10 @@ postmortem does, so that both tell them alike.
 				progOpts = append(progOpts, tea.WithMouseCellMotion())
 			}
 			_, err = tea.NewProgram(ui.New(opt), progOpts...).Run()
+			// The UI's screen hid the warnings printed before it opened.
+			for _, w := range src.warnings {
+				fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: warning: %s\n", w)
+			}
 			return programError(err)
 		},
 	}

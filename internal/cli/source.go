@@ -94,9 +94,18 @@ func loadSource(ctx context.Context, stderr io.Writer, srcs []string, r recordin
 // (each member's, or one: see isDataSource), following want.lock alone
 // when it names one, and says what such a read could not cover.
 func loadSourceOf(ctx context.Context, stderr io.Writer, srcs []string, r recording.Range, want sourceWant) (*source, error) {
-	warn := func(err error) { fmt.Fprintf(stderr, "zklocks: warning: %s\n", model.Printable(err.Error())) }
+	var warned []string
+	warn := func(err error) {
+		text := model.Printable(err.Error())
+		warned = append(warned, text)
+		fmt.Fprintf(stderr, "zklocks: warning: %s\n", text)
+	}
 	if isDataSource(srcs) {
-		return loadDataDirs(ctx, srcs, r, want, warn)
+		src, err := loadDataDirs(ctx, srcs, r, want, warn)
+		if src != nil {
+			src.warnings = warned
+		}
+		return src, err
 	}
 	var rec *recording.Recording
 	var err error
@@ -125,7 +134,7 @@ func loadSourceOf(ctx context.Context, stderr io.Writer, srcs []string, r record
 	if len(rec.Events) == 0 {
 		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%s: the recording holds no event in that range", strings.Join(srcs, " "))}
 	}
-	return &source{rec: rec}, nil
+	return &source{rec: rec, warnings: warned}, nil
 }
 
 func isDir(p string) bool {

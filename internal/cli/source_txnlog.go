@@ -16,6 +16,8 @@ type source struct {
 	// partial says why the events are not the whole range; members where
 	// ensemble members' transaction logs differ.
 	partial, members []string
+	// warnings are every warning the read said, as it said them.
+	warnings []string
 }
 
 // sourceWant is what a command wants of a ZooKeeper data directory: the

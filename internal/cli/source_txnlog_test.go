@@ -12,6 +12,7 @@ import (
 
 	"github.com/zklocks/zklocks/lockcore"
 	"github.com/zklocks/zklocks/model"
+	"github.com/zklocks/zklocks/recording"
 	"github.com/zklocks/zklocks/recording/txnlog"
 	"github.com/zklocks/zklocks/zkwatch"
 )
@@ -164,5 +165,27 @@ func TestShowAtOfADataDirectoryTellsEachEnding(t *testing.T) {
 		if !strings.Contains(out, `"ended_by": "`+c.endedBy+`"`) || strings.Contains(out, `"text": "released"`) && c.endedBy != "owner" {
 			t.Errorf("show %s --at %s --json:\n%s", c.lock, c.at, out)
 		}
+	}
+}
+
+// Every warning a read says is kept with what it read, for the replay to
+// say on its screen, which hides what was printed before it opened.
+func TestSourceKeepsItsWarnings(t *testing.T) {
+	dir := dataDirFixture(t)
+	log := filepath.Join(dir, "version-2", "log.20")
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, b[:len(b)-7], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	src, err := loadSourceOf(context.Background(), &stderr, []string{dir}, recording.Range{}, sourceWant{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(src.warnings) != 1 || !strings.Contains(src.warnings[0], "middle of a record") || !strings.Contains(stderr.String(), src.warnings[0]) {
+		t.Errorf("warnings kept %q, printed %q", src.warnings, stderr.String())
 	}
 }
