@@ -153,7 +153,7 @@ func (a *App) statusBar() string {
 		lead := []segment{a.replay.segment(st, a.env.loc)}
 		if n := len(a.opt.TapeWarnings); n > 0 {
 			// What was read is not all there was, or not all agreed on.
-			lead = append(lead, segment{text: "⚠ read with " + itoa(n) + " " + plural(n, "warning", "warnings"), p: st.warning})
+			lead = append(lead, segment{text: "⚠ " + itoa(n) + " " + plural(n, "warning", "warnings"), p: st.warning})
 		}
 		segs = append(lead, segs...)
 	}

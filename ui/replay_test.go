@@ -99,7 +99,7 @@ func TestReplaySaysItsWarnings(t *testing.T) {
 	a := New(Options{Tape: tapeFixture(), TapeWarnings: warned, Location: time.UTC, Profile: termenv.Ascii})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	sc := screen(a)
-	if !strings.Contains(sc, "⚠ read with 2 warnings") ||
+	if !strings.Contains(sc, "⚠ 2 warnings") ||
 		!strings.Contains(sc, "log.20: log ends in the middle of a record at offset 2519: read up to there (1 of 2 warnings") {
 		t.Fatalf("the warnings are not said:\n%s", sc)
 	}
