@@ -88,6 +88,13 @@ func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths 
 		for _, e := range report.Errors {
 			fmt.Fprintf(cmd.ErrOrStderr(), "zklocks: %s\n", model.Printable(e.Err.Error()))
 		}
+		if data && !f.rng.given() {
+			// What came before the moment only built the tree: a lock
+			// parent left empty then reads as no lock, as only its earlier
+			// contenders said what it was.
+			fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: the picture begins at that moment (the transactions before it only rebuilt the tree): "+
+				"a lock whose contenders had all gone by then is not known as one; --from an earlier time tells what came before")
+		}
 		return &exitError{code: exitFailed, err: fmt.Errorf("%d of %d paths were not locks at that moment", len(report.Errors), len(paths))}
 	}
 	return nil

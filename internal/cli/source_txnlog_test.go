@@ -189,3 +189,18 @@ func TestSourceKeepsItsWarnings(t *testing.T) {
 		t.Errorf("warnings kept %q, printed %q", src.warnings, stderr.String())
 	}
 }
+
+// A lock whose contenders had all gone by the moment asked is no lock in
+// a picture that begins then: show says how to read back to it.
+func TestShowAtOfADataDirectorySaysHowToFindALockGoneEmpty(t *testing.T) {
+	dir := dataDirFixture(t)
+	_, errOut, code := run(t, "show", "/locks/released", "--recording", dir, "--at", "2026-11-28T22:11:42.386Z")
+	if code != exitFailed || !strings.Contains(errOut, "not a lock the recording knew at that moment") ||
+		!strings.Contains(errOut, "--from an earlier time tells what came before") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	out, errOut, code := run(t, "show", "/locks/released", "--recording", dir, "--at", "2026-11-28T22:11:42.386Z", "--from", "2026-11-28T22:11:42.2Z")
+	if code != exitOK || !strings.Contains(out, "released (ZooKeeper's transaction log says its own session deleted it)") {
+		t.Errorf("with --from, exit %d: %s\n%s", code, errOut, out)
+	}
+}
