@@ -70,13 +70,21 @@ func TestEndingText(t *testing.T) {
 	// What the transaction log told is said as the log's word, not as
 	// what a watch would have guessed from.
 	logged := HistoryEntry{EndedBy: EndedByExpiry, Change: Released, Token: 42,
-		Log: LogEnd{SessionTimeout: 10 * time.Second, LastHeard: time.Date(2026, 11, 28, 22, 11, 40, 500e6, time.UTC)}}
+		Log: LogEnd{SessionTimeout: 10 * time.Second, LastHeard: time.Date(2026, 11, 28, 22, 11, 40, 500e6, time.UTC), Told: true}}
 	if why := EndingWhy(logged); !strings.Contains(why, "transaction log says the server expired its session (timeout 10s, its client last heard at 22:11:40.500)") ||
 		!strings.Contains(why, "refuse token 0x2a (42)") {
 		t.Errorf("a logged expiry's why: %q", why)
 	}
-	if why := EndingWhy(HistoryEntry{EndedBy: EndedByOther, Change: Released, Token: 42, Log: LogEnd{DeletedBy: 7}}); !strings.Contains(why, "session 0x7 deleted it, not its own") ||
+	if why := EndingWhy(HistoryEntry{EndedBy: EndedByOther, Change: Released, Token: 42, Log: LogEnd{DeletedBy: 7, Told: true}}); !strings.Contains(why, "session 0x7 deleted it, not its own") ||
 		!strings.Contains(why, "refuse token 0x2a (42)") {
 		t.Errorf("a logged force-release's why: %q", why)
+	}
+	// Released by its own session: as the log says, or as zklocks' own
+	// lock client knows, never one said for the other.
+	if why := EndingWhy(HistoryEntry{EndedBy: EndedByOwner, Change: Released, Log: LogEnd{Told: true}}); !strings.Contains(why, "transaction log says its own session deleted it") {
+		t.Errorf("a logged release's why: %q", why)
+	}
+	if why := EndingWhy(HistoryEntry{EndedBy: EndedByOwner, Change: Released}); strings.Contains(why, "transaction log") || !strings.Contains(why, "own lock client") {
+		t.Errorf("our own client's release's why: %q", why)
 	}
 }

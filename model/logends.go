@@ -28,6 +28,9 @@ type LogEnd struct {
 	DeletedBy      int64         `json:"deleted_by,omitempty"`
 	SessionTimeout time.Duration `json:"session_timeout_ns,omitempty"`
 	LastHeard      time.Time     `json:"last_heard,omitzero"`
+	// Told: a transaction log told this ending, whose fields above may
+	// still be zero (a session whose start the logs read never held).
+	Told bool `json:"-"`
 }
 
 // exactEnd sets an ending from the transaction log's word for it, when
@@ -56,15 +59,22 @@ func (g *EventLog) exactEnd(e *HistoryEntry, p lockcore.Participant) {
 		} else {
 			e.Action = nil
 		}
-		e.Log.SessionTimeout, e.Log.LastHeard = end.Timeout, end.LastHeard
+		e.Log.SessionTimeout, e.Log.LastHeard, e.Log.Told = end.Timeout, end.LastHeard, true
 		return
 	}
 }
 
 // loggedWhy is EndingWhy of an ending ZooKeeper's transaction log told:
 // what the log says, where a watch's reading would say what it guessed
-// from. It is empty for other endings.
+// from; and of a release by zklocks' own lock client. It is empty for
+// other endings.
 func loggedWhy(h HistoryEntry) string {
+	if !h.Log.Told {
+		if h.EndedBy == EndedByOwner {
+			return "zklocks' own lock client deleted it: the server's reply to its delete confirmed it"
+		}
+		return ""
+	}
 	switch h.EndedBy {
 	case EndedByOwner:
 		return "ZooKeeper's transaction log says its own session deleted it"
@@ -74,9 +84,6 @@ func loggedWhy(h HistoryEntry) string {
 			s += fmt.Sprintf(": its client was not told and may believe it holds; a downstream store must refuse token 0x%x (%d)", h.Token, h.Token)
 		}
 		return s
-	}
-	if h.Log.SessionTimeout == 0 && h.Log.LastHeard.IsZero() {
-		return ""
 	}
 	heard := ""
 	if !h.Log.LastHeard.IsZero() {
