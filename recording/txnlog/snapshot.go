@@ -22,9 +22,6 @@ var ErrSnapshot = errors.New("txnlog: snapshot not readable")
 // their timeouts, and every node. A snapshot cut short or whose checksum
 // does not match (one being written) is an error, and no tree.
 func readSnapshot(f file, keeps func(string, int64) bool) (*tree, error) {
-	if f.compressed == ".snappy" {
-		return nil, fmt.Errorf("%s: %w: snappy-compressed snapshots are not read", f.path, ErrSnapshot)
-	}
 	fh, err := os.Open(f.path)
 	if err != nil {
 		return nil, err
@@ -32,12 +29,19 @@ func readSnapshot(f file, keeps func(string, int64) bool) (*tree, error) {
 	defer fh.Close()
 	var src io.Reader = fh
 	size := fileSize(f.path)
-	if f.compressed == ".gz" {
+	switch f.compressed {
+	case ".gz":
 		gz, err := gzip.NewReader(src)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w: %w", f.path, ErrSnapshot, err)
 		}
 		src, size = gz, 1<<40
+	case ".snappy":
+		sn, err := newSnappyStream(src)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: %w", f.path, ErrSnapshot, err)
+		}
+		src, size = sn, 1<<40
 	}
 	r := jute.NewStreamReader(src, size, adler32.New())
 	h := jute.ReadFileHeader(r)
