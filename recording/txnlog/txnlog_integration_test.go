@@ -285,47 +285,51 @@ func holdOf(st model.Story, c peers.Contender) (model.StoryHold, bool) {
 	return model.StoryHold{}, false
 }
 
-// A server that compresses its snapshots with snappy
-// (zookeeper.snapshot.compression.method, snappy-java's stream, as
-// Debian's ZooKeeper writes it) gives its starting picture from one.
-func TestIntegrationSnappySnapshotIsRead(t *testing.T) {
-	srv := zktest.Start(t, zktest.WithJVMFlags("-Dzookeeper.snapshot.compression.method=snappy"))
-	conn := srv.Connect(t)
-	open := zk.WorldACL(zk.PermAll)
-	for _, p := range []string{"/locks", "/locks/orders"} {
-		if _, err := conn.Create(p, nil, 0, open); err != nil {
-			t.Fatal(err)
-		}
-	}
-	name, err := lockcore.NodePrefix(lockcore.RecipeCuratorMutex, lockcore.ModeExclusive, 0, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	holder := srv.Connect(t)
-	node, err := holder.Create("/locks/orders/"+name, []byte("holder"), zk.FlagEphemeral|zk.FlagSequence, open)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A restart writes a snapshot of what it loaded; the holder's session
-	// outlives it.
-	srv.Restart()
-	after := time.Now()
-	dir := copyDir(t, srv.DataDir())
-	res, err := txnlog.Load(context.Background(), []string{dir}, txnlog.Options{Range: recording.Range{From: after}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasSuffix(res.Snapshot, ".snappy") {
-		t.Fatalf("the picture began at %q, not a snappy snapshot", res.Snapshot)
-	}
-	var l *lockcore.Lock
-	for _, ev := range res.Recording.Events {
-		if ev.Kind == zkwatch.EventLock && ev.Path == "/locks/orders" {
-			l = ev.Lock
-		}
-	}
-	if l == nil || len(l.Participants) != 1 || l.Participants[0].Path != node || l.Participants[0].Session != holder.SessionID() ||
-		l.Participants[0].Role != lockcore.RoleHolder {
-		t.Fatalf("the lock from the snapshot: %+v", l)
+// A server that compresses its snapshots (zookeeper.snapshot.compression
+// .method: gz, or snappy as snappy-java's stream, both of which Debian's
+// ZooKeeper writes) gives its starting picture from one.
+func TestIntegrationCompressedSnapshotIsRead(t *testing.T) {
+	for _, method := range []string{"gz", "snappy"} {
+		t.Run(method, func(t *testing.T) {
+			srv := zktest.Start(t, zktest.WithJVMFlags("-Dzookeeper.snapshot.compression.method="+method))
+			conn := srv.Connect(t)
+			open := zk.WorldACL(zk.PermAll)
+			for _, p := range []string{"/locks", "/locks/orders"} {
+				if _, err := conn.Create(p, nil, 0, open); err != nil {
+					t.Fatal(err)
+				}
+			}
+			name, err := lockcore.NodePrefix(lockcore.RecipeCuratorMutex, lockcore.ModeExclusive, 0, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			holder := srv.Connect(t)
+			node, err := holder.Create("/locks/orders/"+name, []byte("holder"), zk.FlagEphemeral|zk.FlagSequence, open)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A restart writes a snapshot of what it loaded; the holder's
+			// session outlives it.
+			srv.Restart()
+			after := time.Now()
+			dir := copyDir(t, srv.DataDir())
+			res, err := txnlog.Load(context.Background(), []string{dir}, txnlog.Options{Range: recording.Range{From: after}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(res.Snapshot, "."+method) {
+				t.Fatalf("the picture began at %q, not a %s snapshot", res.Snapshot, method)
+			}
+			var l *lockcore.Lock
+			for _, ev := range res.Recording.Events {
+				if ev.Kind == zkwatch.EventLock && ev.Path == "/locks/orders" {
+					l = ev.Lock
+				}
+			}
+			if l == nil || len(l.Participants) != 1 || l.Participants[0].Path != node || l.Participants[0].Session != holder.SessionID() ||
+				l.Participants[0].Role != lockcore.RoleHolder {
+				t.Fatalf("the lock from the snapshot: %+v", l)
+			}
+		})
 	}
 }
