@@ -276,3 +276,40 @@ func TestFixtureSyncSaysEveryLockIsKnown(t *testing.T) {
 		t.Errorf("%d syncs, want 1", synced)
 	}
 }
+
+// A server with a dataLogDir of its own keeps its logs apart from its
+// snapshots: either directory alone says what to give besides it, and
+// both together read as one history.
+func TestDataLogDirApartFromTheSnapshots(t *testing.T) {
+	src := fixture(t)
+	data, logs := t.TempDir(), t.TempDir()
+	for _, d := range []string{data, logs} {
+		if err := os.MkdirAll(filepath.Join(d, "version-2"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"snapshot.0", "snapshot.1f"} {
+		if err := os.Rename(v2(src, name), v2(data, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first log purged: the snapshot is needed.
+	if err := os.Rename(v2(src, "log.20"), v2(logs, "log.20")); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]error{data: ErrNoLogs, logs: ErrNoSnapshot} {
+		if _, err := Load(context.Background(), []string{dir}, Options{}); !errors.Is(err, want) || !strings.Contains(err.Error(), "dataLogDir") {
+			t.Errorf("%s alone: %v", dir, err)
+		}
+	}
+	res, err := loadUntouched(t, []string{data, logs}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Snapshot != "snapshot.1f" || len(res.Partial) > 0 {
+		t.Errorf("read from %q, partial %q", res.Snapshot, res.Partial)
+	}
+	if got := endOf(t, res, "/locks/killed"); got != model.EndExpired {
+		t.Errorf("/locks/killed ended %q", got)
+	}
+}

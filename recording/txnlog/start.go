@@ -66,12 +66,29 @@ func startingTree(dirs []*Dir, from time.Time, keeps func(string, int64) bool, w
 		}
 	}
 	if len(cands) == 0 && !hasLogs(dirs) {
-		return nil, "", fmt.Errorf("%s: %w", dirs[0].Path, ErrNoLogs)
+		return nil, "", fmt.Errorf("%s: %w%s", dirs[0].Path, ErrNoLogs, splitHint(dirs))
 	}
 	if last != nil {
 		return nil, "", fmt.Errorf("%w: %s", ErrNoSnapshot, plain(last))
 	}
-	return nil, "", fmt.Errorf("%s: %w", dirs[0].Path, ErrNoSnapshot)
+	return nil, "", fmt.Errorf("%s: %w%s", dirs[0].Path, ErrNoSnapshot, splitHint(dirs))
+}
+
+// splitHint is what to give besides dirs when none holds both logs and
+// snapshots: a server with a dataLogDir of its own writes its logs there
+// and its snapshots in its dataDir.
+func splitHint(dirs []*Dir) string {
+	snaps, logs := false, false
+	for _, d := range dirs {
+		snaps, logs = snaps || len(d.snaps) > 0, logs || len(d.logs) > 0
+	}
+	switch {
+	case snaps && !logs:
+		return " (a server with a dataLogDir of its own writes its logs there: give that directory too, --recording once for each)"
+	case logs && !snaps:
+		return " (a server with a dataLogDir of its own writes its snapshots in its dataDir: give that directory too, --recording once for each)"
+	}
+	return ""
 }
 
 func slicesReverse(c []candidate) {
