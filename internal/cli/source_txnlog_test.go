@@ -51,7 +51,10 @@ func TestPostmortemOfADataDirectory(t *testing.T) {
 	}
 }
 
-func TestPostmortemOfADataDirectoryCutShortIsPartial(t *testing.T) {
+// cutShortFixture is dataDirFixture with its last log cut short in its
+// last record, as a copy taken while it was written.
+func cutShortFixture(t *testing.T) string {
+	t.Helper()
 	dir := dataDirFixture(t)
 	log := filepath.Join(dir, "version-2", "log.20")
 	b, err := os.ReadFile(log)
@@ -61,6 +64,11 @@ func TestPostmortemOfADataDirectoryCutShortIsPartial(t *testing.T) {
 	if err := os.WriteFile(log, b[:len(b)-7], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func TestPostmortemOfADataDirectoryCutShortIsPartial(t *testing.T) {
+	dir := cutShortFixture(t)
 	out, errOut, code := run(t, "postmortem", "/locks/killed", "--recording", dir, "--json")
 	if code != exitOK || !strings.Contains(out, `"partial"`) || !strings.Contains(out, "middle of a record") {
 		t.Errorf("exit %d, stderr %s\n%s", code, errOut, out)
@@ -171,15 +179,7 @@ func TestShowAtOfADataDirectoryTellsEachEnding(t *testing.T) {
 // Every warning a read says is kept with what it read, for the replay to
 // say on its screen, which hides what was printed before it opened.
 func TestSourceKeepsItsWarnings(t *testing.T) {
-	dir := dataDirFixture(t)
-	log := filepath.Join(dir, "version-2", "log.20")
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(log, b[:len(b)-7], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := cutShortFixture(t)
 	var stderr strings.Builder
 	src, err := loadSourceOf(context.Background(), &stderr, []string{dir}, recording.Range{}, sourceWant{})
 	if err != nil {
