@@ -88,7 +88,7 @@ func shortErrText(err error) string {
 	if errorIsRefused(err) {
 		return "refused (not in 4lw.commands.whitelist)"
 	}
-	return strings.TrimPrefix(err.Error(), "zkwatch: ")
+	return model.Plain(err.Error())
 }
 
 func (d diagnosis) writeText(w io.Writer) error {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -69,7 +68,7 @@ func fleetProbe(g *globalFlags, th func(settings) (check.Thresholds, error), wal
 func probeContext(ctx context.Context, g *globalFlags, th func(settings) (check.Thresholds, error), walk bool, name string) fleet.Cluster {
 	failed := func(reach fleet.Reach, server string, err error) fleet.Cluster {
 		// The package's prefix says nothing to the operator in a row.
-		return fleet.Cluster{Name: name, Server: server, Reach: reach, Err: strings.TrimPrefix(firstLine(err.Error()), "zkwatch: ")}
+		return fleet.Cluster{Name: name, Server: server, Reach: reach, Err: model.Plain(firstLine(err.Error()))}
 	}
 	s, err := g.loadContext(name)
 	if err != nil {
