@@ -22,6 +22,9 @@ type memberData struct {
 	logs    txnlog.Summary
 	logsErr error
 	here    bool
+	// missing: the member is on this host, yet its log directory is not
+	// found (another mount namespace, a container).
+	missing bool
 }
 
 // readMemberData asks each probed member where its data is, and reads
@@ -38,7 +41,11 @@ func readMemberData(ctx context.Context, conn *zkwatch.Conn, probes []zkwatch.Pr
 		if logDir == "" {
 			logDir = md.dirs.DataDir
 		}
+		if !onThisHost(ctx, p.Member) {
+			continue
+		}
 		if st, err := os.Stat(logDir); err != nil || !st.IsDir() {
+			md.missing = true
 			continue
 		}
 		md.here = true
@@ -62,6 +69,8 @@ func (md memberData) text() string {
 	}
 	b.WriteString("\n")
 	switch {
+	case md.missing:
+		b.WriteString("  history            not found: the member is on this host, but its log directory is not here (a container's?)\n")
 	case !md.here:
 		b.WriteString("  history            not on this host: run zklocks doctor on the member to read its logs\n")
 	case md.logsErr != nil:
