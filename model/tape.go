@@ -136,27 +136,34 @@ func (t *Tape) Changes(i int) bool {
 // the tape runs past midnight); "+90s" after the start or "-1m" before the
 // end; "start" or "end".
 func (t *Tape) ParseAt(s string, loc *time.Location) (time.Time, error) {
+	return ParseMomentIn(s, t.Start(), t.End(), loc)
+}
+
+// ParseMomentIn reads a moment of a history that runs from start to end:
+// start, end, +DURATION from the start, -DURATION from the end, or a
+// time (a time of day is the first such one from the start on).
+func ParseMomentIn(s string, start, end time.Time, loc *time.Location) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "start":
-		return t.Start(), nil
+		return start, nil
 	case s == "end":
-		return t.End(), nil
+		return end, nil
 	case strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-"):
 		d, err := time.ParseDuration(s[1:])
 		if err != nil {
 			return time.Time{}, fmt.Errorf("%q: an offset is +DURATION from the start or -DURATION from the end, as +90s or -2m", s)
 		}
 		if s[0] == '+' {
-			return t.Start().Add(d), nil
+			return start.Add(d), nil
 		}
-		return t.End().Add(-d), nil
+		return end.Add(-d), nil
 	}
-	at, timeOfDay, ok := recording.ParseMoment(s, t.Start(), loc)
+	at, timeOfDay, ok := recording.ParseMoment(s, start, loc)
 	if !ok {
 		return time.Time{}, fmt.Errorf("%q is not a time: give 03:12:04, 2026-11-22 03:12:04, an RFC 3339 time, +90s, -1m, start or end", s)
 	}
-	if timeOfDay && at.Before(t.Start()) && at.AddDate(0, 0, 1).Before(t.End().Add(time.Second)) {
+	if timeOfDay && at.Before(start) && at.AddDate(0, 0, 1).Before(end.Add(time.Second)) {
 		at = at.AddDate(0, 0, 1)
 	}
 	return at, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/zklocks/zklocks/model"
 	"github.com/zklocks/zklocks/model/report"
 	"github.com/zklocks/zklocks/recording"
+	"github.com/zklocks/zklocks/recording/txnlog"
 )
 
 // pastFlags are show's --recording and --at: a lock as a recording saw it.
@@ -57,10 +58,28 @@ func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths 
 		// +90s, -1m, start, end: of the last hour.
 		r.From = now.Add(-time.Hour)
 	}
-	want, err := wantOf(g, []string{f.file}, "")
+	if data && at.IsZero() && !f.rng.given() {
+		// start, end, +90s, -1m: of the logs' span, read from their
+		// headers, so that only what led up to the moment is read, not
+		// every transaction kept in memory to be counted back from.
+		if span, serr := txnlog.Summarize(f.file); serr == nil {
+			if at, err = model.ParseMomentIn(f.at, span.First, span.Last, time.Local); err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			r = recording.Range{From: at, To: at}
+		}
+	}
+	// One lock asked is followed alone: the tree read holds its
+	// neighbourhood, not a million other nodes.
+	one := ""
+	if len(paths) == 1 {
+		one = paths[0]
+	}
+	want, err := wantOf(g, []string{f.file}, one)
 	if err != nil {
 		return err
 	}
+	want.asked = paths
 	src, err := loadSourceOf(cmd.Context(), cmd.ErrOrStderr(), []string{f.file}, r, want)
 	if err != nil {
 		return err
@@ -90,10 +109,10 @@ func (f *pastFlags) show(cmd *cobra.Command, g *globalFlags, asJSON bool, paths 
 		}
 		if data && !f.rng.given() {
 			// What came before the moment only built the tree: a lock
-			// parent left empty then reads as no lock, as only its earlier
-			// contenders said what it was.
+			// whose parent went with its last contender (a container's
+			// does) is known only from what came before.
 			fmt.Fprintln(cmd.ErrOrStderr(), "zklocks: the picture begins at that moment (the transactions before it only rebuilt the tree): "+
-				"a lock whose contenders had all gone by then is not known as one; --from an earlier time tells what came before")
+				"a lock whose node had gone by then is not known; --from an earlier time tells what came before")
 		}
 		return &exitError{code: exitFailed, err: fmt.Errorf("%d of %d paths were not locks at that moment", len(report.Errors), len(paths))}
 	}

@@ -25,7 +25,10 @@ type source struct {
 // by.
 type sourceWant struct {
 	lock string
-	book *lockcore.Book
+	// asked are the paths asked for by name, besides lock (see
+	// txnlog.Options.Asked).
+	asked []string
+	book  *lockcore.Book
 }
 
 // wantOf is what a command wants of srcs when they are data directories:
@@ -58,7 +61,7 @@ func isDataSource(srcs []string) bool {
 // loadDataDirs reads ZooKeeper data directories as a recording, never
 // writing to them.
 func loadDataDirs(ctx context.Context, srcs []string, r recording.Range, want sourceWant, warn func(error)) (*source, error) {
-	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Lock: want.lock, Analysis: lockcore.Options{Book: want.book}, Warn: warn})
+	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Lock: want.lock, Asked: want.asked, Analysis: lockcore.Options{Book: want.book}, Warn: warn})
 	if err != nil {
 		return nil, &exitError{code: exitFailed, err: err}
 	}

@@ -29,6 +29,11 @@ type Options struct {
 	// Lock, when not empty, is the one lock followed: the others are not
 	// analysed, so a long log's read costs what that lock's story does.
 	Lock string
+	// Asked, when Lock is empty, are paths asked for by name. Each reads
+	// as a lock where its node is there without children, as a watcher
+	// asked to read that path reads it: a lock parent its contenders have
+	// all left is no lock to the tree alone. Lock is asked for so too.
+	Asked []string
 	// Under, when not empty and Lock is, keeps the tree read to the
 	// neighbourhood of the locks at or under it (as Lock's: see
 	// nodeFilter), so that a read of every lock there holds no more of a
@@ -100,7 +105,7 @@ func Load(ctx context.Context, paths []string, opt Options) (*Result, error) {
 	res := &Result{Snapshot: snap}
 	var events []zkwatch.Event
 	var started time.Time
-	k := newTracker(t, opt.Analysis, opt.Lock, func(ev zkwatch.Event) {
+	k := newTracker(t, opt.Analysis, opt.Lock, opt.Asked, func(ev zkwatch.Event) {
 		if res.Sent == 0 {
 			started = ev.At
 		}

@@ -29,6 +29,9 @@ type tracker struct {
 	// only, when not empty, is the one lock followed: nothing else is
 	// analysed, which keeps a long log's read to what is asked.
 	only string
+	// asked are the paths asked for by name (only, when it is set): each
+	// reads as a lock where its node is there, empty (see Options.Asked).
+	asked []string
 	// live: the starting picture has been reported, so a lock found now
 	// was created now, and its first contenders are seen joining.
 	live  bool
@@ -40,8 +43,12 @@ type tracker struct {
 	emit func(zkwatch.Event)
 }
 
-func newTracker(t *tree, opt lockcore.Options, only string, emit func(zkwatch.Event)) *tracker {
-	return &tracker{t: t, opt: opt, only: only, locks: map[string]*tracked{}, byPart: map[string]map[string]bool{},
+func newTracker(t *tree, opt lockcore.Options, only string, asked []string, emit func(zkwatch.Event)) *tracker {
+	if only != "" {
+		// Another path would never be read again once reported.
+		asked = []string{only}
+	}
+	return &tracker{t: t, opt: opt, only: only, asked: asked, locks: map[string]*tracked{}, byPart: map[string]map[string]bool{},
 		memo: map[string]lockNodeMemo{}, emit: emit}
 }
 
@@ -49,14 +56,22 @@ func newTracker(t *tree, opt lockcore.Options, only string, emit func(zkwatch.Ev
 func (k *tracker) discover(at time.Time) {
 	if k.only != "" {
 		k.visit(k.only, at, nil)
-		return
-	}
-	for p, n := range k.t.nodes {
-		if p == "/zookeeper" || strings.HasPrefix(p, "/zookeeper/") {
-			continue
+	} else {
+		for p, n := range k.t.nodes {
+			if p == "/zookeeper" || strings.HasPrefix(p, "/zookeeper/") {
+				continue
+			}
+			if k.isLock(p) {
+				k.report(p, k.locks[p], n, at, nil)
+			}
 		}
-		if k.isLock(p) {
-			k.report(p, k.locks[p], n, at, nil)
+	}
+	// A lock asked for, left empty by its contenders, reads as no lock
+	// from the tree alone; a watcher asked to read that path reads it as
+	// an empty lock, and so does this.
+	for _, p := range k.asked {
+		if n := k.t.nodes[p]; k.locks[p] == nil && n != nil && len(n.kids) == 0 && p != "/" {
+			k.report(p, nil, n, at, nil)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func TestLockNodeMemoFollowsTheTree(t *testing.T) {
 	tr.create("/s", nil, 0, -1, zxid, at)
 	zxid++
 	tr.create("/s/locks", nil, 0, -1, zxid, at)
-	k := newTracker(tr, lockcore.Options{}, "", func(zkwatch.Event) {})
+	k := newTracker(tr, lockcore.Options{}, "", nil, func(zkwatch.Event) {})
 	r := rand.New(rand.NewPCG(1, 2))
 	var kids []string
 	answers := map[bool]int{}
