@@ -37,7 +37,8 @@ data directory (the one holding version-2/, or version-2/ itself; one per ensemb
 to replay what its snapshot and transaction logs say, at the leader's time of each
 transaction, every end exact (see zklocks postmortem --help). --since 1h, or --from
 02:40 --to 03:10, replays that stretch only, from the state it began in; a history without
-them replays its last hour. A part that ends
+them replays its last hour, and so do a data directory's logs that hold more (a replay
+keeps every event in memory). A part that ends
 early or has a corrupt line is replayed up to that line, with a warning naming it; a part
 that cannot be read at all is skipped with a warning; the rest still replays. While the
 replay is open its status bar counts the warnings and it tells the first; all are printed
@@ -66,6 +67,12 @@ postmortem does, so that both tell them alike.
 			r, err := rng.rangeOf(args, time.Now())
 			if err != nil {
 				return err
+			}
+			if isDataSource(args) && !rng.given() {
+				var note string
+				if r, note = dataReplayRange(args); note != "" {
+					fmt.Fprintln(cmd.ErrOrStderr(), "zklocks:", note)
+				}
 			}
 			want, err := wantOf(g, args, "")
 			if err != nil {
