@@ -78,6 +78,7 @@ postmortem does, so that both tell them alike.
 			if err != nil {
 				return err
 			}
+			want.maxEvents = maxReplayEvents
 			src, err := loadSourceOf(cmd.Context(), cmd.ErrOrStderr(), args, r, want)
 			if err != nil {
 				return err

@@ -12,6 +12,11 @@ import (
 // data directory's logs may hold days of them.
 const replayedSpan = time.Hour
 
+// maxReplayEvents is the most events a replay of data directories
+// holds: each is a lock's whole reading, about 3 KB, so this is about
+// 1.5 GB; a dense log's hour may hold millions.
+const maxReplayEvents = 500_000
+
 // dataReplayRange is the range a replay of the data directories dirs
 // reads when none is given: their logs' last hour, as a history's, by
 // the span their headers give; and what to say of it ("" when that is

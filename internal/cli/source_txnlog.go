@@ -28,7 +28,10 @@ type sourceWant struct {
 	// asked are the paths asked for by name, besides lock (see
 	// txnlog.Options.Asked).
 	asked []string
-	book  *lockcore.Book
+	// maxEvents, when not 0, is the most events the read may hold (see
+	// txnlog.Options.MaxEvents).
+	maxEvents int
+	book      *lockcore.Book
 }
 
 // wantOf is what a command wants of srcs when they are data directories:
@@ -61,7 +64,10 @@ func isDataSource(srcs []string) bool {
 // loadDataDirs reads ZooKeeper data directories as a recording, never
 // writing to them.
 func loadDataDirs(ctx context.Context, srcs []string, r recording.Range, want sourceWant, warn func(error)) (*source, error) {
-	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Lock: want.lock, Asked: want.asked, Analysis: lockcore.Options{Book: want.book}, Warn: warn})
+	res, err := txnlog.Load(ctx, srcs, txnlog.Options{Range: r, Lock: want.lock, Asked: want.asked, MaxEvents: want.maxEvents, Analysis: lockcore.Options{Book: want.book}, Warn: warn})
+	if errors.Is(err, txnlog.ErrTooManyEvents) {
+		err = fmt.Errorf("%w: give a shorter stretch (--from and --to, or --since), or tell a lock's story with zklocks postmortem, which holds no event", err)
+	}
 	if err != nil {
 		return nil, &exitError{code: exitFailed, err: err}
 	}

@@ -313,3 +313,17 @@ func TestDataLogDirApartFromTheSnapshots(t *testing.T) {
 		t.Errorf("/locks/killed ended %q", got)
 	}
 }
+
+// A read that would hold more events than it may stops with an error
+// that says so, never with the first part of the history as if it were
+// all of it.
+func TestMaxEventsStopsTheReadAndSaysSo(t *testing.T) {
+	dir := fixture(t)
+	if _, err := Load(context.Background(), []string{dir}, Options{MaxEvents: 5}); !errors.Is(err, ErrTooManyEvents) {
+		t.Errorf("five events at most: %v", err)
+	}
+	res, err := Load(context.Background(), []string{dir}, Options{MaxEvents: 1000})
+	if err != nil || len(res.Recording.Events) == 0 {
+		t.Errorf("a thousand at most: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package txnlog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -16,6 +17,8 @@ var (
 	// ErrNoSnapshot: no snapshot was readable that the logs follow, and
 	// the logs do not begin with the tree's first transaction.
 	ErrNoSnapshot = errors.New("txnlog: no readable snapshot that the logs follow")
+	// ErrTooManyEvents: the range holds more changes than Options.MaxEvents.
+	ErrTooManyEvents = errors.New("txnlog: more changes in that range than are held at once")
 	// ErrNoTxnInRange: no log holds a transaction in the range asked for.
 	ErrNoTxnInRange = errors.New("txnlog: no log covers the range")
 )
@@ -44,6 +47,10 @@ type Options struct {
 	// Warn hears what is skipped and worked around (a snapshot being
 	// written, say) as it happens; Result says it too.
 	Warn func(error)
+	// MaxEvents, when not 0 and Emit is nil, is the most events held:
+	// past it the read stops with ErrTooManyEvents, rather than hold a
+	// log's millions of changes in memory.
+	MaxEvents int
 	// Emit, when set, hears each event as it is read, in order, and
 	// Result's Recording holds none: a reader that takes them in as they
 	// come (every lock's story, say) holds no more of a long log than
@@ -105,6 +112,9 @@ func Load(ctx context.Context, paths []string, opt Options) (*Result, error) {
 	res := &Result{Snapshot: snap}
 	var events []zkwatch.Event
 	var started time.Time
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	tooMany := false
 	k := newTracker(t, opt.Analysis, opt.Lock, opt.Asked, func(ev zkwatch.Event) {
 		if res.Sent == 0 {
 			started = ev.At
@@ -114,10 +124,20 @@ func Load(ctx context.Context, paths []string, opt Options) (*Result, error) {
 			opt.Emit(ev)
 			return
 		}
+		if opt.MaxEvents > 0 && len(events) >= opt.MaxEvents {
+			tooMany = true
+			stop()
+			return
+		}
 		events = append(events, ev)
 	})
 	r := &replay{t: t, k: k, n: n, rng: opt.Range, snap: snap, res: res}
-	if err := r.run(ctx, g); err != nil {
+	err = r.run(ctx, g)
+	if tooMany {
+		// Past the limit, whether or not the read heard its stop.
+		return nil, fmt.Errorf("%w: %d, reached by %s", ErrTooManyEvents, opt.MaxEvents, r.t.at.UTC().Format(time.RFC3339))
+	}
+	if err != nil {
 		return nil, err
 	}
 	g.flush()
