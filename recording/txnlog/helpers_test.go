@@ -176,24 +176,37 @@ func (w *txnWriter) dir(tb testing.TB) string {
 	snap.Int(jute.SnapMagic)
 	snap.Int(jute.FileVersion)
 	snap.Long(0)
-	snap.Int(0)
-	snap.Int(0)
-	snap.String("")
-	snap.Buffer(nil)
-	snap.Long(-1)
-	for range 4 {
-		snap.Long(0)
-	}
-	for range 3 {
-		snap.Int(0)
-	}
-	snap.Long(0)
-	snap.Long(0)
-	snap.String("/")
-	snap.Long(int64(adler32.Checksum(snap.Bytes())))
-	snap.String("/")
+	snap.Int(0) // no session
+	snap.Int(0) // no ACL
+	snapNode(&snap, "", nil, -1, 0)
+	sealSnapshot(&snap)
 	if err := os.WriteFile(filepath.Join(v2, "snapshot.0"), snap.Bytes(), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	return root
+}
+
+// snapNode writes one node of a snapshot, as ZooKeeper's DataTree
+// serializes it: its path, data, ACL's number in the snapshot's cache, and
+// a stat whose zxids and times are all zxid.
+func snapNode(w *jute.Writer, path string, data []byte, acl, zxid int64) {
+	w.String(path)
+	w.Buffer(data)
+	w.Long(acl)
+	for range 4 {
+		w.Long(zxid) // czxid, mzxid, ctime, mtime
+	}
+	for range 3 {
+		w.Int(0) // version, cversion, aversion
+	}
+	w.Long(0) // ephemeralOwner
+	w.Long(zxid)
+}
+
+// sealSnapshot ends a snapshot's tree and writes its checksum, and the
+// path ZooKeeper writes after it.
+func sealSnapshot(w *jute.Writer) {
+	w.String("/")
+	w.Long(int64(adler32.Checksum(w.Bytes())))
+	w.String("/")
 }

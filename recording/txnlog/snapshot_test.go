@@ -3,7 +3,6 @@ package txnlog
 import (
 	"errors"
 	"fmt"
-	"hash/adler32"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,19 +43,7 @@ func writeSnapshot(tb testing.TB, n int) string {
 	w.Int(jute.PermAll)
 	w.String("world")
 	w.String("anyone")
-	node := func(p string, data []byte) {
-		w.String(p)
-		w.Buffer(data)
-		w.Long(1)
-		for range 4 {
-			w.Long(7)
-		}
-		for range 3 {
-			w.Int(0)
-		}
-		w.Long(0)
-		w.Long(7)
-	}
+	node := func(p string, data []byte) { snapNode(&w, p, data, 1, 7) }
 	node("", nil)
 	node("/big", nil)
 	data := []byte(`{"version":1,"partitions":{"0":[1,2,3]}}`)
@@ -66,9 +53,7 @@ func writeSnapshot(tb testing.TB, n int) string {
 			node(fmt.Sprintf("/big/d%d/topic-%07d", d, i), data)
 		}
 	}
-	w.String("/") // the tree's end
-	w.Long(int64(adler32.Checksum(w.Bytes())))
-	w.String("/")
+	sealSnapshot(&w)
 	path := filepath.Join(tb.TempDir(), "snapshot.7")
 	if err := os.WriteFile(path, w.Bytes(), 0o644); err != nil {
 		tb.Fatal(err)
