@@ -1,7 +1,6 @@
 package model
 
 import (
-	"path"
 	"time"
 
 	"github.com/zklocks/zklocks/lockcore"
@@ -118,7 +117,7 @@ func (h *HistoryEntry) NodePath() string {
 	case h.Node == "":
 		return ""
 	}
-	return path.Join(h.Lock, h.Node)
+	return lockcore.JoinPath(h.Lock, h.Node)
 }
 
 // IsNode reports whether the entry is of the contender node at nodePath.

@@ -95,7 +95,7 @@ func EndingWhy(h HistoryEntry) string {
 	case EndedByExpiry:
 		s := "its session ended with its node (connected to no member as it went, or listed by none since)"
 		if h.Change == Released {
-			s += fmt.Sprintf("; its client, if it still runs, was not told and may believe it holds: a downstream store must refuse token 0x%x (%d)", h.Token, h.Token)
+			s += "; " + expiredUntold(h.Token)
 		}
 		return s
 	case EndedByClose:
@@ -112,4 +112,15 @@ func EndingWhy(h HistoryEntry) string {
 			"ZooKeeper does not say which client deleted it, its own or another force-releasing it, whose client was then not told"
 	}
 	return ""
+}
+
+// expiredUntold is what an expired holder's client may believe, and what
+// a downstream store must do of it.
+func expiredUntold(token int64) string {
+	return "its client, if it still runs, was not told and may believe it holds: " + refuseToken(token)
+}
+
+// refuseToken says which fencing token a downstream store must refuse.
+func refuseToken(token int64) string {
+	return fmt.Sprintf("a downstream store must refuse token 0x%x (%d)", token, token)
 }

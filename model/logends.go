@@ -81,7 +81,7 @@ func loggedWhy(h HistoryEntry) string {
 	case EndedByOther:
 		s := fmt.Sprintf("ZooKeeper's transaction log says session %s deleted it, not its own", SessionText(h.Log.DeletedBy))
 		if h.Change == Released {
-			s += fmt.Sprintf(": its client was not told and may believe it holds; a downstream store must refuse token 0x%x (%d)", h.Token, h.Token)
+			s += ": its client was not told and may believe it holds; " + refuseToken(h.Token)
 		}
 		return s
 	}
@@ -97,7 +97,7 @@ func loggedWhy(h HistoryEntry) string {
 		}
 		s := fmt.Sprintf("ZooKeeper's transaction log says the server expired its session (timeout %s%s)", timeout, heard)
 		if h.Change == Released {
-			s += fmt.Sprintf("; its client, if it still runs, was not told and may believe it holds: a downstream store must refuse token 0x%x (%d)", h.Token, h.Token)
+			s += "; " + expiredUntold(h.Token)
 		}
 		return s
 	case EndedByClose:
